@@ -1,0 +1,128 @@
+# trail build.
+#
+#   make              build build/trail
+#   make deps         install the Debian packages trail needs (scripts/install-deps)
+#   make test         build, then run every unit and CLI test (tests/run)
+#   make check        make test, then the same suite under ASan+UBSan (CI)
+#   make demo         build and run the bundled demo (demo/run)
+#   make san          ASan+UBSan build in build-san/
+#   make test-san     run the whole test suite against the sanitizer build
+#   make fuzz         build one libFuzzer binary per tests/fuzz/fuzz_*.c (clang)
+#   make bench        run every throughput benchmark under bench/
+#   make STRICT=1     turn warnings into errors (CI does this)
+#
+# Each source folder lists its objects in its own module.mk, one per line, so
+# adding a file touches only the folder it lives in.
+
+BUILD    ?= build
+CC       ?= cc
+STRICT   ?= 0
+SANITIZE ?= 0
+V        ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wformat=2 -Wno-unused-parameter -Wvla
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
+            -Isrc -I/usr/include/libiberty \
+            -DTRAIL_VERSION='"$(VERSION)"' -DTRAIL_GIT_REV='"$(GIT_REV)"'
+LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
+
+ifeq ($(STRICT),1)
+CFLAGS   += -Werror
+endif
+ifeq ($(SANITIZE),1)
+CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+# Every module.mk appends to LIB_OBJS (library code) or CMD_OBJS (commands)
+# and, for its unit tests, to UNIT_TESTS (one test binary per source file).
+LIB_OBJS   :=
+CMD_OBJS   :=
+UNIT_TESTS :=
+include src/core/module.mk
+include src/profile/module.mk
+include src/collapse/module.mk
+include src/flamegraph/module.mk
+include src/diff/module.mk
+include src/bench/module.mk
+include src/flame/module.mk
+include src/cmd/module.mk
+
+LIB_O   := $(addprefix $(BUILD)/,$(LIB_OBJS))
+CMD_O   := $(addprefix $(BUILD)/,$(CMD_OBJS))
+MAIN_O  := $(BUILD)/src/main.o
+LIBTRAIL := $(BUILD)/libtrail.a
+UNIT_BIN := $(addprefix $(BUILD)/,$(UNIT_TESTS))
+DEPS    := $(LIB_O:.o=.d) $(CMD_O:.o=.d) $(MAIN_O:.o=.d) \
+           $(addsuffix .d,$(UNIT_BIN))
+
+.PHONY: all deps check demo test san test-san fuzz bench clean
+all: $(BUILD)/trail $(UNIT_BIN)
+
+$(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_O) $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+
+$(LIBTRAIL): $(LIB_O)
+	@rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+
+deps:
+	scripts/install-deps
+
+# The README's test command: the whole suite, then again under ASan+UBSan.
+check: test test-san
+
+demo: all
+	demo/run
+
+test: all
+	TRAIL_BUILD=$(BUILD) tests/run
+
+san:
+	$(MAKE) BUILD=build-san SANITIZE=1
+
+test-san: san
+	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 tests/run
+
+# libFuzzer targets: each tests/fuzz/fuzz_<name>.c defines LLVMFuzzerTestOneInput.
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang SANITIZE=1 \
+	    CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" build-fuzz/libtrail.a build-fuzz/cmd.a
+	$(MAKE) BUILD=build-fuzz CC=clang $(FUZZ_BIN)
+
+build-fuzz/cmd.a: $(CMD_O)
+	ar rcs $@ $^
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtrail.a build-fuzz/cmd.a
+	clang -std=c11 -D_GNU_SOURCE -Isrc -I/usr/include/libiberty -g -O1 \
+	    -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(LDLIBS)
+
+bench: all
+	bench/run-all
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(DEPS)

@@ -1,0 +1,1 @@
+# src/bench: see the files' top comments.

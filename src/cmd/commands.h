@@ -1,0 +1,32 @@
+/*
+ * commands.h - every trail subcommand, one cmd_<name>() per src/cmd/<name>.c.
+ *
+ * How to add a command:
+ *   1. write src/cmd/<name>.c with
+ *        int cmd_<name>(int argc, const char **argv)
+ *      argv[0] is the command's name; return the exit status.  Keep it glue:
+ *      options -> context -> library calls -> output.
+ *   2. declare it below and add a line to the table in src/main.c;
+ *   3. add it to src/cmd/module.mk, write docs/<name>.md (its synopsis is the
+ *      -h text) and tests/cli/NN-<name>*.sh.
+ */
+#ifndef TRAIL_CMD_COMMANDS_H
+#define TRAIL_CMD_COMMANDS_H
+
+#include "core/options.h"
+
+int cmd_collapse(int argc, const char **argv);
+int cmd_flamegraph(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
+int cmd_bench(int argc, const char **argv);
+int cmd_flame(int argc, const char **argv);
+
+/*
+ * parse_options() for commands: exits 0 after --help and 2 (with a hint to
+ * --help) on a bad option; otherwise returns the number of arguments left.
+ */
+int cmd_parse_options(int argc, const char **argv, const struct option *opts,
+		      const char *const *usage, unsigned flags);
+
+#endif

@@ -1,0 +1,9 @@
+# src/cmd: one file per subcommand (glue only; the engines are in the
+# library folders).
+CMD_OBJS += src/cmd/bench.o
+CMD_OBJS += src/cmd/cmd_util.o
+CMD_OBJS += src/cmd/collapse.o
+CMD_OBJS += src/cmd/diff.o
+CMD_OBJS += src/cmd/flame.o
+CMD_OBJS += src/cmd/flamegraph.o
+CMD_OBJS += src/cmd/record.o

@@ -1,0 +1,1 @@
+# src/collapse: see the files' top comments.

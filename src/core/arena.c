@@ -1,0 +1,66 @@
+/*
+ * arena.c - bump allocator in 1 MiB blocks (larger requests get their own).
+ */
+#include "core/arena.h"
+#include "core/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_BLOCK_SIZE (1u << 20)	/* bytes */
+#define ARENA_ALIGN 16u
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size;	/* usable bytes in data */
+	_Alignas(16) unsigned char data[];
+};
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	size_t aligned = st_add(size, ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	struct arena_block *b = a->head;
+
+	if (!b || a->used + aligned > b->size) {
+		size_t bsize = aligned > ARENA_BLOCK_SIZE ? aligned : ARENA_BLOCK_SIZE;
+
+		b = xmalloc(st_add(sizeof(*b), bsize));
+		b->size = bsize;
+		if (aligned > ARENA_BLOCK_SIZE && a->head) {
+			/* Oversized: keep filling the current block afterwards. */
+			b->next = a->head->next;
+			a->head->next = b;
+			a->total += aligned;
+			return b->data;
+		}
+		b->next = a->head;
+		a->head = b;
+		a->used = 0;
+	}
+	a->used += aligned;
+	a->total += aligned;
+	return b->data + a->used - aligned;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t len)
+{
+	char *p = arena_alloc(a, st_add(len, 1));
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_block *b = a->head;
+
+	while (b) {
+		struct arena_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+	a->used = a->total = 0;
+}

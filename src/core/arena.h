@@ -1,0 +1,27 @@
+/*
+ * arena.h - bump allocation for many small objects that die together
+ * (frame names, tree nodes).  Nothing is freed one by one; arena_release()
+ * frees everything at once.  Pointers stay valid until then.
+ */
+#ifndef TRAIL_CORE_ARENA_H
+#define TRAIL_CORE_ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;	/* block being filled */
+	size_t used;			/* bytes used in head */
+	size_t total;			/* bytes handed out, for statistics */
+};
+
+#define ARENA_INIT { NULL, 0, 0 }
+
+/* Return size bytes aligned for any type; never NULL (dies on OOM). */
+void *arena_alloc(struct arena *a, size_t size);
+/* Copy len bytes of s and add a NUL. */
+char *arena_strndup(struct arena *a, const char *s, size_t len);
+void arena_release(struct arena *a);
+
+#endif

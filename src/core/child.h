@@ -1,0 +1,50 @@
+/*
+ * child.h - running other programs (git, perf, the user's build and
+ * workload) without a shell unless asked, with redirections, a working
+ * directory, extra environment, resource usage and the exit status.
+ */
+#ifndef TRAIL_CORE_CHILD_H
+#define TRAIL_CORE_CHILD_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "core/strbuf.h"
+
+#define CHILD_INHERIT (-1)	/* keep the parent's descriptor */
+#define CHILD_DEVNULL (-2)	/* connect to /dev/null */
+
+struct child {
+	const char *const *argv;	/* argv[0] is searched in PATH */
+	const char *dir;		/* working directory, or NULL */
+	const char *const *env;		/* "NAME=value" entries to add, or NULL */
+	int in, out, err;		/* descriptors, CHILD_INHERIT or CHILD_DEVNULL */
+	const char *out_path;		/* if set, stdout (and stderr when err_to_out) goes here */
+	int err_to_out;			/* send stderr where stdout goes */
+	int new_process_group;		/* put the child in its own process group */
+
+	pid_t pid;			/* set by child_start */
+	int status;			/* raw wait status, set by child_wait */
+	struct rusage rusage;		/* set by child_wait */
+};
+
+#define CHILD_INIT { .in = CHILD_INHERIT, .out = CHILD_INHERIT, .err = CHILD_INHERIT }
+
+/* Start the child; 0 or -1 (error printed, e.g. cannot fork). */
+int child_start(struct child *c);
+/*
+ * Wait for it; returns its exit code, 128+N when killed by signal N,
+ * 127 when the program could not be run, or -1 when waiting failed.
+ */
+int child_wait(struct child *c);
+/* Start and wait. */
+int child_run(struct child *c);
+/* Start and wait, collecting stdout into out. */
+int child_capture(struct child *c, struct strbuf *out);
+/* Human-readable "exited with status 3" / "killed by signal 9". */
+const char *child_describe_status(int code);
+
+/* Convenience: run argv (NULL-terminated) in dir, stdout captured; stderr inherited. */
+int run_capture(const char *dir, struct strbuf *out, const char *const *argv);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * error.c - the one place that formats diagnostics for stderr and maps
+ * fatal errors to exit codes.
+ */
+#include "core/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int trail_quiet;
+static const char *program = "trail";
+
+void error_set_program(const char *name)
+{
+	program = name;
+}
+
+const char *error_program(void)
+{
+	return program;
+}
+
+static void report(const char *kind, const char *fmt, va_list ap, int err)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (kind && err)
+		fprintf(stderr, "%s: %s: %s: %s\n", program, kind, msg, strerror(err));
+	else if (kind)
+		fprintf(stderr, "%s: %s: %s\n", program, kind, msg);
+	else
+		fprintf(stderr, "%s: %s\n", program, msg);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, err);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning", fmt, ap, 0);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (trail_quiet)
+		return;
+	va_start(ap, fmt);
+	report(NULL, fmt, ap, 0);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	exit(EXIT_FAILURE_);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, err);
+	va_end(ap);
+	exit(EXIT_FAILURE_);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	fprintf(stderr, "see '%s --help'\n", program);
+	exit(EXIT_USAGE);
+}

@@ -1,0 +1,43 @@
+/*
+ * error.h - how trail reports problems.
+ *
+ * Library code reports with error()/warning() and returns; only main() and
+ * the cmd_* functions end the process (die(), die_usage()).  Messages are
+ * lower-case, say what failed and quote the subject; when they concern a
+ * line of input they start with "path:line: ".
+ */
+#ifndef TRAIL_CORE_ERROR_H
+#define TRAIL_CORE_ERROR_H
+
+#include <stdarg.h>
+#include <stdnoreturn.h>
+
+/* Documented exit codes shared by every command. */
+enum trail_exit {
+	EXIT_OK = 0,
+	EXIT_FAILURE_ = 1,	/* something failed */
+	EXIT_USAGE = 2,		/* bad command line or no valid input */
+};
+
+/* Name printed before every message, e.g. "trail collapse". */
+void error_set_program(const char *name);
+const char *error_program(void);
+
+/* Print "PROGRAM: error: MSG" to stderr; always returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same with ": strerror(errno)" appended. */
+int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "PROGRAM: warning: MSG" to stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "PROGRAM: MSG" (a note, hint or progress message) to stderr. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the error and exit with status 1 (die) or 2 (die_usage). */
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Global quiet switch: when set, note() prints nothing (warnings still do). */
+extern int trail_quiet;
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * line_reader.h - read text input line by line, from a file or stdin ("-"),
+ * gzip-compressed or plain (detected by content), keeping the path and line
+ * number for messages ("perf.txt:1234: unrecognised line").
+ *
+ * Lines are returned without their newline (and without a trailing '\r'),
+ * NUL-terminated, pointing into the reader's buffer: valid until the next
+ * call.  A line longer than LINE_READER_MAX bytes is an error, so hostile
+ * input cannot make memory grow without bound.
+ */
+#ifndef TRAIL_CORE_LINE_READER_H
+#define TRAIL_CORE_LINE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINE_READER_MAX (64u << 20)	/* bytes */
+
+struct line_reader {
+	const char *path;	/* as shown in messages */
+	void *gz;		/* zlib gzFile */
+	char *buf;
+	size_t alloc;		/* bytes allocated in buf */
+	size_t start, end;	/* unread bytes are buf[start..end) */
+	uint64_t lineno;	/* number of the line last returned, from 1 */
+	int eof;
+	int missing_newline;	/* the last line returned had no '\n' */
+};
+
+/* Open path ("-" or NULL for stdin). Returns 0 or -1 (error printed). */
+int line_reader_open(struct line_reader *r, const char *path);
+/* Use an already open descriptor (taken over: closed by line_reader_close). */
+int line_reader_open_fd(struct line_reader *r, int fd, const char *name);
+/* 1: a line is in *line and *len; 0: end of input; -1: error (printed). */
+int line_reader_next(struct line_reader *r, char **line, size_t *len);
+void line_reader_close(struct line_reader *r);
+
+#endif

@@ -1,0 +1,16 @@
+# src/core: reusable pieces that never print data and never exit
+# (except on out-of-memory).
+LIB_OBJS += src/core/alloc.o
+LIB_OBJS += src/core/arena.o
+LIB_OBJS += src/core/child.o
+LIB_OBJS += src/core/cleanup.o
+LIB_OBJS += src/core/error.o
+LIB_OBJS += src/core/intern.o
+LIB_OBJS += src/core/line_reader.o
+LIB_OBJS += src/core/options.o
+LIB_OBJS += src/core/parse_number.o
+LIB_OBJS += src/core/progress.o
+LIB_OBJS += src/core/strbuf.o
+LIB_OBJS += src/core/string_list.o
+
+UNIT_TESTS += tests/unit/test_core

@@ -1,0 +1,87 @@
+/*
+ * options.h - command-line options declared as tables, so the parser and
+ * the --help text never drift apart (the model is git's parse-options).
+ *
+ * A command declares
+ *
+ *	static const char *const usage[] = {
+ *		"trail diff [options] BEFORE AFTER",
+ *		"",
+ *		"One paragraph of description, printed under the synopsis.",
+ *		NULL
+ *	};
+ *	struct option opts[] = {
+ *		OPT_FLAG('n', "normalize", &normalize, "scale BEFORE to AFTER's total"),
+ *		OPT_U64('j', "jobs", &jobs, "N", "worker threads", 1, 1024),
+ *		OPT_END()
+ *	};
+ *
+ * and calls parse_options().  Long options take "--name=value" or
+ * "--name value"; short ones "-jN" or "-j N" and can be bundled ("-ns").
+ * Every flag also accepts "--no-NAME".  Numbers go through the strict
+ * parsers of parse_number.h and are range-checked.
+ */
+#ifndef TRAIL_CORE_OPTIONS_H
+#define TRAIL_CORE_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum option_type {
+	OPTION_END,
+	OPTION_GROUP,		/* a heading in --help */
+	OPTION_FLAG,		/* int: set to defval (usually 1), --no-X sets 0 */
+	OPTION_STRING,		/* const char *: the argument as given */
+	OPTION_STRING_LIST,	/* struct string_list: repeatable */
+	OPTION_U64,		/* uint64_t in [min, max] */
+	OPTION_DOUBLE,		/* double in [min, max] */
+	OPTION_SECONDS,		/* double seconds; accepts s, ms, us, m suffixes */
+	OPTION_CALLBACK,	/* callback(opt, arg) returns 0 or -1 (after error()) */
+};
+
+#define OPTION_NOARG 1		/* OPTION_CALLBACK that takes no argument */
+
+struct option {
+	enum option_type type;
+	int short_name;		/* 0 for none */
+	const char *long_name;	/* NULL for none */
+	void *value;
+	const char *argh;	/* argument name in --help, e.g. "N" or "FILE" */
+	const char *help;
+	int flags;
+	double min, max;	/* accepted range for numeric options */
+	int (*callback)(const struct option *opt, const char *arg);
+	intptr_t defval;	/* value an OPTION_FLAG stores */
+};
+
+#define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0 }
+#define OPT_GROUP(h) { OPTION_GROUP, 0, NULL, NULL, NULL, (h), 0, 0, 0, NULL, 0 }
+#define OPT_FLAG(s, l, v, h) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, 1 }
+#define OPT_SET_INT(s, l, v, h, i) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, (i) }
+#define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0 }
+#define OPT_STRING_LIST(s, l, v, a, h) { OPTION_STRING_LIST, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0 }
+#define OPT_U64(s, l, v, a, h, lo, hi) { OPTION_U64, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
+#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
+#define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0 }
+#define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0 }
+#define OPT_CALLBACK_NOARG(s, l, v, h, cb) { OPTION_CALLBACK, (s), (l), (v), NULL, (h), OPTION_NOARG, 0, 0, (cb), 0 }
+
+/* parse_options() flags */
+#define PARSE_OPT_STOP_AT_NON_OPTION 1	/* "trail record -F 99 ls -l": stop at "ls" */
+
+/* parse_options() results below zero */
+#define PARSE_OPT_ERROR (-1)	/* an error was printed; exit with status 2 */
+#define PARSE_OPT_HELP (-2)	/* --help / -h: help was printed to stdout */
+
+/*
+ * Parse argv[1..argc-1] (argv[0] is the command's name).  Options are
+ * stored through the table; the remaining arguments are moved to
+ * argv[0..n-1] and n is returned.  "--" ends the options.
+ */
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usage, unsigned flags);
+
+/* Print the synopsis, description and option list to f. */
+void usage_print(FILE *f, const struct option *opts, const char *const *usage);
+
+#endif

@@ -1,0 +1,1 @@
+# src/diff: see the files' top comments.

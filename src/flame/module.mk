@@ -1,0 +1,1 @@
+# src/flame: see the files' top comments.

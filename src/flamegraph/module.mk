@@ -1,0 +1,1 @@
+# src/flamegraph: see the files' top comments.

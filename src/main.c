@@ -1,0 +1,117 @@
+/*
+ * main.c - trail's entry point: global options, the command table,
+ * dispatch, and the final check that everything written to stdout really
+ * reached it (a full disk or a closed pipe is an error, not success).
+ */
+#include "cmd/commands.h"
+#include "core/error.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "collapse", cmd_collapse, "fold perf script output (or a perf.data file) into folded stacks" },
+	{ "flamegraph", cmd_flamegraph, "render folded stacks as an interactive SVG flame graph" },
+	{ "diff", cmd_diff, "compare two folded profiles (difffolded) and rank hotter/cooler frames" },
+	{ "record", cmd_record, "sample a command or process with perf_event_open" },
+	{ "bench", cmd_bench, "benchmark commands with statistics that decide" },
+	{ "flame", cmd_flame, "find the function and the commit that made a program slower" },
+	{ NULL, NULL, NULL },
+};
+
+static void print_help(FILE *f)
+{
+	const struct command *c;
+
+	fprintf(f, "usage: trail [--quiet] COMMAND [options] [args]\n"
+		   "       trail COMMAND --help\n\n"
+		   "trail localises CPU and memory regressions with flame graphs and git history.\n\n"
+		   "commands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(f, "    %-12s %s\n", c->name, c->summary);
+	fprintf(f, "\nglobal options:\n"
+		   "    -q, --quiet     no progress or notes on stderr (warnings and errors still)\n"
+		   "    --version       print the version\n"
+		   "    -h, --help      this text\n\n"
+		   "See docs/<command>.md for each command's manual.\n");
+}
+
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		error_errno("cannot write to standard output");
+		return status ? status : EXIT_FAILURE_;
+	}
+	return status;
+}
+
+int main(int argc, const char **argv)
+{
+	const struct command *c;
+	static char prog[64];
+	int i = 1;
+
+	/* A closed pipe ends the writer quietly, as with any Unix filter. */
+	signal(SIGPIPE, SIG_DFL);
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			trail_quiet = 1;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
+			return finish_stdout(EXIT_OK);
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help(stdout);
+			return finish_stdout(EXIT_OK);
+		} else {
+			error("unknown global option '%s'", argv[i]);
+			fprintf(stderr, "see 'trail --help'\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 < argc) {
+			/* "trail help collapse" is "trail collapse --help". */
+			const char *args[] = { argv[i + 1], "--help", NULL };
+
+			for (c = commands; c->name; c++)
+				if (!strcmp(c->name, argv[i + 1])) {
+					snprintf(prog, sizeof(prog), "trail %s", c->name);
+					error_set_program(prog);
+					return finish_stdout(c->fn(2, args));
+				}
+			error("unknown command '%s'", argv[i + 1]);
+			return EXIT_USAGE;
+		}
+		print_help(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[i], "version")) {
+		printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
+		return finish_stdout(EXIT_OK);
+	}
+	for (c = commands; c->name; c++) {
+		if (strcmp(c->name, argv[i]))
+			continue;
+		snprintf(prog, sizeof(prog), "trail %s", c->name);
+		error_set_program(prog);
+		return finish_stdout(c->fn(argc - i, argv + i));
+	}
+	error("unknown command '%s'", argv[i]);
+	fprintf(stderr, "see 'trail --help'\n");
+	return EXIT_USAGE;
+}

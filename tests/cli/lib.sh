@@ -1,0 +1,35 @@
+# tests/cli/lib.sh - sourced by every CLI test script.
+#
+# Provides $TRAIL (the binary under test), $SHARED (../shared, may be
+# missing), a scratch directory $T removed at exit, and the reporting
+# helpers whose lines tests/run counts:
+#   pass NAME          ok - NAME
+#   fail NAME [WHY]    FAILED - NAME
+#   skip NAME WHY      skip - NAME
+#   check NAME CMD...  runs CMD; pass if it exits 0, else fail
+#   check_exit NAME CODE CMD...  pass if CMD exits with CODE
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${TRAIL_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+TRAIL=${TRAIL:-$BUILD/trail}
+SHARED=${TRAIL_SHARED:-$ROOT/../shared}
+SUITE=$(basename "$0" .sh)
+T=$(mktemp -d "${TMPDIR:-/tmp}/trail-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+pass() { echo "ok - $SUITE: $1"; }
+fail() { echo "FAILED - $SUITE: $1"; [ $# -gt 1 ] && echo "    $2" >&2; return 0; }
+skip() { echo "skip - $SUITE: $1 ($2)"; }
+check() {
+	local name=$1; shift
+	if "$@" >"$T/.out" 2>"$T/.err"; then pass "$name"; else
+		fail "$name" "command failed: $*"; sed 's/^/    /' "$T/.err" | head -20 >&2; fi
+}
+check_exit() {
+	local name=$1 want=$2 got; shift 2
+	"$@" >"$T/.out" 2>"$T/.err"; got=$?
+	if [ "$got" -eq "$want" ]; then pass "$name"; else
+		fail "$name" "exit $got, expected $want: $*"; sed 's/^/    /' "$T/.err" | head -20 >&2; fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }

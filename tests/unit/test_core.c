@@ -1,0 +1,333 @@
+/*
+ * test_core.c - unit tests for src/core: strbuf, arena, intern, strict
+ * number parsing, option tables, the line reader, child processes and
+ * cleanup handlers.
+ */
+#include "harness.h"
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/intern.h"
+#include "core/line_reader.h"
+#include "core/options.h"
+#include "core/parse_number.h"
+#include "core/strbuf.h"
+#include "core/string_list.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+TEST(strbuf_appends_and_escapes)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STREQ(sb.buf, "");
+	strbuf_addstr(&sb, "ab");
+	strbuf_addch(&sb, 'c');
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	CHECK_STREQ(sb.buf, "abc42-x");
+	CHECK_INT(sb.len, 7);
+	strbuf_reset(&sb);
+	strbuf_add_xml_escaped(&sb, "a<b&\"c'>", 8);
+	CHECK_STREQ(sb.buf, "a&lt;b&amp;&quot;c&apos;&gt;");
+	strbuf_reset(&sb);
+	strbuf_add_json_escaped(&sb, "q\"\\\n\x01", 5);
+	CHECK_STREQ(sb.buf, "q\\\"\\\\\\n\\u0001");
+	strbuf_release(&sb);
+	CHECK_INT(sb.len, 0);
+}
+
+TEST(strbuf_grows_past_formatting_buffer)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%0100d", i);
+	CHECK_INT(sb.len, 100000);
+	CHECK(sb.buf[sb.len] == '\0');
+	strbuf_release(&sb);
+}
+
+TEST(arena_aligns_and_survives_large_requests)
+{
+	struct arena a = ARENA_INIT;
+	char *p = arena_alloc(&a, 3), *big, *q;
+
+	CHECK(((uintptr_t)p & 15) == 0);
+	big = arena_alloc(&a, 3u << 20);
+	memset(big, 1, 3u << 20);
+	q = arena_strndup(&a, "hello", 5);
+	CHECK_STREQ(q, "hello");
+	CHECK(((uintptr_t)q & 15) == 0);
+	arena_release(&a);
+}
+
+TEST(intern_gives_dense_stable_ids)
+{
+	struct intern t;
+	char buf[32];
+	int is_new, i;
+
+	intern_init(&t);
+	CHECK_INT(intern_add(&t, "main", 4, &is_new), 0);
+	CHECK(is_new);
+	CHECK_INT(intern_add(&t, "foo", 3, &is_new), 1);
+	CHECK_INT(intern_add(&t, "main", 4, &is_new), 0);
+	CHECK(!is_new);
+	for (i = 0; i < 5000; i++) {
+		int n = snprintf(buf, sizeof(buf), "frame%d", i);
+
+		intern_add(&t, buf, (size_t)n, NULL);
+	}
+	CHECK_INT(t.nr, 5002);
+	CHECK_INT(intern_find(&t, "frame4999", 9), 5001);
+	CHECK_STREQ(intern_str(&t, 1), "foo");
+	CHECK_INT(intern_find(&t, "absent", 6), UINT32_MAX);
+	intern_release(&t);
+}
+
+TEST(parse_number_is_strict)
+{
+	uint64_t u;
+	int64_t i;
+	double d;
+	int pct;
+
+	CHECK_INT(parse_u64("42", &u), 0);
+	CHECK_INT(u, 42);
+	CHECK_INT(parse_u64("18446744073709551615", &u), 0);
+	CHECK_INT(parse_u64("18446744073709551616", &u), -1);
+	CHECK_INT(parse_u64("-1", &u), -1);
+	CHECK_INT(parse_u64("12x", &u), -1);
+	CHECK_INT(parse_u64(" 1", &u), -1);
+	CHECK_INT(parse_u64("", &u), -1);
+	CHECK_INT(parse_i64("-9223372036854775808", &i), 0);
+	CHECK(i == INT64_MIN);
+	CHECK_INT(parse_i64("9223372036854775808", &i), -1);
+	CHECK_INT(parse_hex_u64_n("0x7f00", 6, &u), 0);
+	CHECK_INT(u, 0x7f00);
+	CHECK_INT(parse_hex_u64_n("ffffffffffffffff", 16, &u), 0);
+	CHECK_INT(parse_hex_u64_n("1ffffffffffffffff", 17, &u), -1);
+	CHECK_INT(parse_double("2.5", &d), 0);
+	CHECK_NEAR(d, 2.5, 0);
+	CHECK_INT(parse_double("nan", &d), -1);
+	CHECK_INT(parse_double("inf", &d), -1);
+	CHECK_INT(parse_double("1.5x", &d), -1);
+	CHECK_INT(parse_double("1e999", &d), -1);
+	CHECK_INT(parse_amount_or_percent("0.5%", &d, &pct), 0);
+	CHECK(pct);
+	CHECK_NEAR(d, 0.5, 0);
+	CHECK_INT(parse_amount_or_percent("-1", &d, &pct), -1);
+	CHECK_INT(parse_seconds("500ms", &d), 0);
+	CHECK_NEAR(d, 0.5, 1e-12);
+	CHECK_INT(parse_seconds("2m", &d), 0);
+	CHECK_NEAR(d, 120, 0);
+	CHECK_INT(parse_seconds("3", &d), 0);
+	CHECK_NEAR(d, 3, 0);
+	CHECK_INT(parse_seconds("abc", &d), -1);
+}
+
+static int seen_callback;
+static int record_callback(const struct option *opt, const char *arg)
+{
+	seen_callback = arg ? (int)strlen(arg) : -1;
+	return 0;
+}
+
+TEST(options_parse_tables)
+{
+	int flag = 0, other = 1;
+	uint64_t jobs = 0;
+	double ratio = 0;
+	const char *title = NULL;
+	struct string_list skip = STRING_LIST_INIT;
+	const char *argv[] = { "cmd", "-j4", "in.txt", "--title=Hi", "--no-other",
+			       "--skip", "a", "--skip=b", "-f", "--ratio", "0.5",
+			       "--cb", "xyz", "--", "-notopt", NULL };
+	const struct option opts[] = {
+		OPT_FLAG('f', "flag", &flag, "a flag"),
+		OPT_FLAG(0, "other", &other, "another"),
+		OPT_U64('j', "jobs", &jobs, "N", "threads", 1, 64),
+		OPT_DOUBLE(0, "ratio", &ratio, "R", "ratio", 0, 1),
+		OPT_STRING(0, "title", &title, "TEXT", "title"),
+		OPT_STRING_LIST(0, "skip", &skip, "FUNC", "skip"),
+		OPT_CALLBACK(0, "cb", NULL, "X", "callback", record_callback),
+		OPT_END(),
+	};
+	int n = parse_options(15, argv, opts, NULL, 0);
+
+	CHECK_INT(n, 2);
+	CHECK_STREQ(argv[0], "in.txt");
+	CHECK_STREQ(argv[1], "-notopt");
+	CHECK_INT(flag, 1);
+	CHECK_INT(other, 0);
+	CHECK_INT(jobs, 4);
+	CHECK_NEAR(ratio, 0.5, 0);
+	CHECK_STREQ(title, "Hi");
+	CHECK_INT(skip.nr, 2);
+	CHECK_STREQ(skip.items[1], "b");
+	CHECK_INT(seen_callback, 3);
+	string_list_clear(&skip);
+}
+
+TEST(options_reject_bad_values)
+{
+	uint64_t jobs = 0;
+	int flag = 0;
+	const struct option opts[] = {
+		OPT_U64('j', "jobs", &jobs, "N", "threads", 1, 64),
+		OPT_FLAG('f', "flag", &flag, "a flag"),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "-j", "0", NULL };
+	const char *a2[] = { "cmd", "--jobs=-3", NULL };
+	const char *a3[] = { "cmd", "--nope", NULL };
+	const char *a4[] = { "cmd", "--jobs", NULL };
+	const char *a5[] = { "cmd", "--flag=1", NULL };
+	const char *a6[] = { "cmd", "-j", "4x", NULL };
+
+	CHECK_INT(parse_options(3, a1, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(parse_options(2, a2, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(parse_options(2, a3, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(parse_options(2, a4, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(parse_options(2, a5, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(parse_options(3, a6, opts, NULL, 0), PARSE_OPT_ERROR);
+}
+
+TEST(options_stop_at_non_option)
+{
+	int flag = 0;
+	const struct option opts[] = { OPT_FLAG('f', "flag", &flag, "f"), OPT_END() };
+	const char *argv[] = { "record", "-f", "ls", "-f", NULL };
+
+	CHECK_INT(parse_options(4, argv, opts, NULL, PARSE_OPT_STOP_AT_NON_OPTION), 2);
+	CHECK_STREQ(argv[0], "ls");
+	CHECK_STREQ(argv[1], "-f");
+}
+
+static char *write_temp(const char *dir, const char *name, const char *data, size_t len)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	fwrite(data, 1, len, f);
+	fclose(f);
+	return path;
+}
+
+TEST(line_reader_plain_gzip_and_crlf)
+{
+	char *dir = tempdir_create("trail-unit");
+	char *plain = write_temp(dir, "a.txt", "one\r\ntwo\n\nlast", 15);
+	char *gzpath = xstrfmt("%s/b.gz", dir);
+	gzFile gz = gzopen(gzpath, "wb");
+	struct line_reader r;
+	char *line;
+	size_t len;
+
+	gzputs(gz, "alpha\nbeta\n");
+	gzclose(gz);
+	CHECK_INT(line_reader_open(&r, plain), 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "one");
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "two");
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_INT(len, 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "last");
+	CHECK(r.missing_newline);
+	CHECK_INT(r.lineno, 4);
+	CHECK_INT(line_reader_next(&r, &line, &len), 0);
+	line_reader_close(&r);
+
+	CHECK_INT(line_reader_open(&r, gzpath), 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "alpha");
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "beta");
+	CHECK_INT(line_reader_next(&r, &line, &len), 0);
+	line_reader_close(&r);
+	CHECK_INT(line_reader_open(&r, "/nonexistent/file"), -1);
+	tempdir_remove(dir);
+}
+
+TEST(line_reader_long_lines_cross_chunks)
+{
+	char *dir = tempdir_create("trail-unit");
+	size_t n = 3u << 20;
+	char *data = xmalloc(n + 2);
+	char *path;
+	struct line_reader r;
+	char *line;
+	size_t len;
+
+	memset(data, 'x', n);
+	data[n] = '\n';
+	data[n + 1] = 'y';
+	path = write_temp(dir, "long.txt", data, n + 2);
+	CHECK_INT(line_reader_open(&r, path), 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_INT(len, n);
+	CHECK_INT(line_reader_next(&r, &line, &len), 1);
+	CHECK_STREQ(line, "y");
+	line_reader_close(&r);
+	free(data);
+	tempdir_remove(dir);
+}
+
+TEST(child_runs_captures_and_reports_status)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *echo[] = { "sh", "-c", "printf 'hi %s' \"$X\"; exit 3", NULL };
+	const char *env[] = { "X=there", NULL };
+	const char *missing[] = { "/nonexistent/program", NULL };
+	struct child c = CHILD_INIT;
+	struct child m = CHILD_INIT;
+
+	c.argv = echo;
+	c.env = env;
+	CHECK_INT(child_capture(&c, &out), 3);
+	CHECK_STREQ(out.buf, "hi there");
+	m.argv = missing;
+	m.err = CHILD_DEVNULL;
+	CHECK_INT(child_run(&m), 127);
+	CHECK_STREQ(child_describe_status(137), "killed by signal 9");
+	strbuf_release(&out);
+}
+
+TEST(tempdir_removed_unless_kept)
+{
+	char *a = tempdir_create("trail-unit");
+	char *b = tempdir_create("trail-unit");
+	struct stat st;
+	char *f;
+
+	f = write_temp(a, "file", "x", 1);
+	free(f);
+	CHECK_INT(make_dirs(xstrfmt("%s/x/y/z", a)), 0);
+	tempdir_remove(a);
+	CHECK(stat(a, &st) != 0);
+	tempdir_keep(b);
+	CHECK(stat(b, &st) == 0);
+	CHECK_INT(remove_tree(b), 0);
+	CHECK(stat(b, &st) != 0);
+	CHECK_INT(remove_tree("/"), -1);
+}
+
+TEST_MAIN("core",
+	  strbuf_appends_and_escapes,
+	  strbuf_grows_past_formatting_buffer,
+	  arena_aligns_and_survives_large_requests,
+	  intern_gives_dense_stable_ids,
+	  parse_number_is_strict,
+	  options_parse_tables,
+	  options_reject_bad_values,
+	  options_stop_at_non_option,
+	  line_reader_plain_gzip_and_crlf,
+	  line_reader_long_lines_cross_chunks,
+	  child_runs_captures_and_reports_status,
+	  tempdir_removed_unless_kept)
