@@ -159,16 +159,17 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	} else {
 		strbuf_addf(&sb, "# before: %s (%s samples)  after: %s (%s samples)\n",
 			    before, n1, after, n2);
-		strbuf_addf(&sb, "# shares in %% of samples; delta and se in percentage points; "
+		strbuf_addf(&sb, "# shares in %% of samples; delta and se in percentage points (pp); "
 			    "p: two-proportion z-test\n"
-			    "# noise floor %g points; confirmed: |delta| >= %g points and p < %g\n",
+			    "# noise floor: |delta| >= %g pp; confirmed: |delta| >= %g pp and p < %g\n",
 			    o->min_delta, o->confirm, o->alpha);
-		strbuf_addstr(&sb, "change  measure  before%   after%    delta      se        p"
-			      "  confirmed  function\n");
+		strbuf_addf(&sb, "%-6s  %-7s  %7s  %7s  %7s  %6s  %7s  %-9s  %s\n", "change",
+			    "measure", "before%", "after%", "delta", "se", "p", "confirmed",
+			    "function");
 		text_rows(&sb, &h, "hotter", rank.hotter, rank.nr_hotter);
 		text_rows(&sb, &h, "cooler", rank.cooler, rank.nr_cooler);
 		if (!rank.nr_hotter && !rank.nr_cooler)
-			strbuf_addf(&sb, "# no function's share changed by %g points or more\n",
+			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
 				    o->min_delta);
 	}
 	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
