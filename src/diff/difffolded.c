@@ -75,29 +75,32 @@ size_t difffolded_strip_hex(char *dst, const char *src, size_t len)
 {
 	size_t i = 0, o = 0;
 
+	/* Look for the 'x' (rarer than '0' in symbol names), then check its
+	 * neighbours; matches never overlap, as with s///g. */
 	while (i < len) {
-		const char *z = memchr(src + i, '0', len - i);
-		size_t j;
+		const char *x = len - i > 1 ? memchr(src + i + 1, 'x', len - i - 1) : NULL;
+		size_t j, end;
 
-		if (!z) {
+		if (!x) {
 			memcpy(dst + o, src + i, len - i);
 			o += len - i;
 			break;
 		}
-		j = (size_t)(z - src);
-		memcpy(dst + o, src + i, j - i);
-		o += j - i;
-		if (j + 2 < len && src[j + 1] == 'x' && is_hex(src[j + 2])) {
-			memcpy(dst + o, "0x...", 5);
-			o += 5;
-			j += 2;
-			while (j < len && is_hex(src[j]))
-				j++;
-			i = j;
-		} else {
-			dst[o++] = '0';
-			i = j + 1;
+		j = (size_t)(x - src);	/* j > i */
+		end = j + 1;
+		if (src[j - 1] != '0' || end >= len || !is_hex(src[end])) {
+			memcpy(dst + o, src + i, end - i);
+			o += end - i;
+			i = end;
+			continue;
 		}
+		memcpy(dst + o, src + i, j - 1 - i);
+		o += j - 1 - i;
+		memcpy(dst + o, "0x...", 5);
+		o += 5;
+		while (end < len && is_hex(src[end]))
+			end++;
+		i = end;
 	}
 	return o;
 }

@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 
+#include <ctype.h>
 #include <math.h>
 
 #include "core/alloc.h"
@@ -78,6 +79,46 @@ TEST(strip_hex_like_the_perl_substitution)
 	strip("0x0x12", "0x...x12");
 	strip("00x5", "00x...");
 	strip("", "");
+}
+
+/* s/0x[0-9a-fA-F]+/0x.../g, the obvious way */
+static size_t naive_strip(char *dst, const char *s, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		if (i + 2 < len && s[i] == '0' && s[i + 1] == 'x' && isxdigit((unsigned char)s[i + 2])) {
+			memcpy(dst + o, "0x...", 5);
+			o += 5;
+			for (i += 2; i < len && isxdigit((unsigned char)s[i]); i++)
+				;
+		} else {
+			dst[o++] = s[i++];
+		}
+	}
+	return o;
+}
+
+TEST(strip_hex_matches_naive_on_random_input)
+{
+	static const char alphabet[] = "0x1aG;X0x";
+	char in[40], a[100], b[100];
+	unsigned seed = 12345;
+	int round;
+
+	for (round = 0; round < 20000; round++) {
+		size_t len = (size_t)(rand_r(&seed) % 30), i, na, nb;
+
+		for (i = 0; i < len; i++)
+			in[i] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+		na = naive_strip(a, in, len);
+		nb = difffolded_strip_hex(b, in, len);
+		if (na != nb || memcmp(a, b, na)) {
+			CHECK(!"strip differs from the naive version");
+			fprintf(stderr, "    input '%.*s'\n", (int)len, in);
+			break;
+		}
+	}
 }
 
 TEST(perl_number_printing)
@@ -441,6 +482,7 @@ TEST(read_file_adds_empty_stack_for_bad_lines)
 }
 
 TEST_MAIN("diff", parse_line_like_the_perl_regex, strip_hex_like_the_perl_substitution,
+	  strip_hex_matches_naive_on_random_input,
 	  perl_number_printing, normalize_truncates_like_perl_int,
 	  merge_profiles_sorts_and_strips, output_order_is_sorted_line_order,
 	  share_estimate_hand_computed, two_proportion_test_hand_computed,
