@@ -13,4 +13,6 @@ LIB_OBJS += src/bench/report.o
 LIB_OBJS += src/bench/scheduler.o
 LIB_OBJS += src/bench/stats.o
 
+UNIT_TESTS += tests/unit/test_bench_json
+UNIT_TESTS += tests/unit/test_bench_runner
 UNIT_TESTS += tests/unit/test_bench_stats
