@@ -418,6 +418,16 @@ static char *arena_copy(struct arena *a, const char *s, size_t len)
 	return arena_strndup(a, s, len);
 }
 
+/*
+ * Module paths are long and few: hashing their length and last bytes is
+ * enough to spread them, and costs a fraction of hashing the whole path
+ * on every line.  Equal keys are still confirmed with memcmp.
+ */
+static uint32_t module_hash(const char *m, size_t len)
+{
+	return intern_hash(len > 16 ? m + len - 16 : m, len > 16 ? 16 : len) ^ (uint32_t)len;
+}
+
 /* The group (cleaned frames) for one frame of the current process. */
 static uint32_t lookup_group(struct folder *f, const struct fold_frame *fr,
 			     const char *func, size_t func_len)
@@ -428,7 +438,7 @@ static uint32_t lookup_group(struct folder *f, const struct fold_frame *fr,
 	uint32_t pos;
 	struct fold_group *g;
 
-	h = (h * 0x9e3779b1u) ^ intern_hash(fr->module, fr->module_len) ^ (uint32_t)java;
+	h = (h * 0x9e3779b1u) ^ module_hash(fr->module, fr->module_len) ^ (uint32_t)java;
 	if (use_pc)
 		h = (h * 0x85ebca6bu) ^ intern_hash(fr->addr, fr->addr_len);
 	for (pos = h & f->group_mask; f->group_slots[pos]; pos = (pos + 1) & f->group_mask) {

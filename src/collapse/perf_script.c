@@ -22,14 +22,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define DEFAULT_CHUNK (8u << 20)	/* bytes of input per parallel work item */
 #define STREAM_READ (1u << 20)		/* bytes per read from a pipe or gzip */
-#define MAX_LINE (64u << 20)		/* longest line accepted from a stream */
+#define MAX_LINE (64u << 20)		/* longest line accepted */
+#define READ_BLOCK (256u << 10)		/* bytes per pread of a regular file */
 
 /* Perl's \s, \d and \w on byte strings. */
 static inline int is_space(unsigned char c)
@@ -403,14 +403,96 @@ void perf_script_session_read_buffer(struct perf_script_session *s, const char *
 }
 
 /*
+ * Reading a byte range of a regular file with pread into one reused
+ * buffer: cheaper than mmap (no page faults, the buffer stays in cache)
+ * and the resident memory does not grow with the file.
+ */
+struct range_reader {
+	char *buf;
+	size_t alloc;		/* bytes in buf */
+};
+
+static void range_reader_release(struct range_reader *rr)
+{
+	free(rr->buf);
+	rr->buf = NULL;
+	rr->alloc = 0;
+}
+
+/*
+ * Call fn(arg, text, len) on [start, end) of fd in pieces that end after a
+ * '\n' (the last piece ends at end).  Returns 0 or -1 (error printed).
+ */
+static int read_range(struct range_reader *rr, int fd, const char *name, uint64_t start,
+		      uint64_t end, void (*fn)(void *, const char *, size_t), void *arg)
+{
+	size_t have = 0;
+	uint64_t pos = start;
+
+	if (!rr->alloc) {
+		rr->alloc = READ_BLOCK;
+		rr->buf = xmalloc(rr->alloc);
+	}
+	while (pos < end || have) {
+		size_t want = rr->alloc - have;
+		ssize_t n = 0;
+		const char *last;
+
+		if (want > end - pos)
+			want = (size_t)(end - pos);
+		if (want) {
+			n = pread(fd, rr->buf + have, want, (off_t)pos);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				return error_errno("cannot read '%s'", name);
+			}
+			if (n == 0)	/* the file shrank */
+				end = pos;
+		}
+		pos += (uint64_t)n;
+		have += (size_t)n;
+		if (pos >= end) {
+			fn(arg, rr->buf, have);
+			return 0;
+		}
+		last = memrchr(rr->buf, '\n', have);
+		if (last) {
+			size_t done = (size_t)(last - rr->buf) + 1;
+
+			fn(arg, rr->buf, done);
+			memmove(rr->buf, rr->buf + done, have - done);
+			have -= done;
+		} else if (have == rr->alloc) {
+			if (rr->alloc >= MAX_LINE)
+				return error("%s: line longer than %u bytes", name, MAX_LINE);
+			rr->alloc *= 2;
+			rr->buf = xrealloc(rr->buf, rr->alloc);
+		}
+	}
+	return 0;
+}
+
+static void parse_piece(void *arg, const char *buf, size_t len)
+{
+	parse_lines(arg, buf, len);
+}
+
+struct first_event {
+	char *event;
+	int done;
+};
+
+/*
  * Perl decides the event type from the first event line that names one.
  * Find it before splitting the input, so every thread filters alike.
  */
-static char *first_event_type(const char *buf, size_t len)
+static void find_first_event(void *arg, const char *buf, size_t len)
 {
+	struct first_event *fe = arg;
 	const char *s = buf, *end = buf + len;
 
-	while (s < end) {
+	while (!fe->done && s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end;
 		size_t n = (size_t)(e - s);
@@ -420,23 +502,25 @@ static char *first_event_type(const char *buf, size_t len)
 
 		if (n && s[0] != '#' && !is_space((unsigned char)s[0]) &&
 		    perf_script_match_event(s, n, &ev) &&
-		    perf_script_match_period(s, n, &event, &event_len, &digits, &digits_len))
-			return xstrndup(event, event_len);
+		    perf_script_match_period(s, n, &event, &event_len, &digits, &digits_len)) {
+			fe->event = xstrndup(event, event_len);
+			fe->done = 1;
+		}
 		s = e + 1;
 	}
-	return NULL;
 }
 
 struct chunk {
-	size_t start, end;	/* byte range; starts right after a blank line */
-	unsigned worker;	/* index of the folder that parsed it */
+	uint64_t start, end;	/* byte range; starts right after a blank line */
 	uint64_t lines;
 	int dirty;		/* ended with frames a blank line did not reset */
+	int failed;		/* reading failed (error printed) */
 	struct parser parser;
 };
 
 struct pool {
-	const char *map;
+	int fd;
+	const char *name;
 	struct chunk *chunks;
 	size_t nr_chunks;
 	struct folder **folders;	/* one per thread */
@@ -454,14 +538,15 @@ static void *worker_main(void *arg)
 	struct worker_arg *wa = arg;
 	struct pool *pool = wa->pool;
 	struct folder *f = pool->folders[wa->index];
+	struct range_reader rr = { NULL, 0 };
 	size_t i;
 
 	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_chunks) {
 		struct chunk *c = &pool->chunks[i];
 
 		parser_init(&c->parser, f, pool->s->event_filter);
-		c->worker = wa->index;
-		parse_lines(&c->parser, pool->map + c->start, c->end - c->start);
+		if (read_range(&rr, pool->fd, pool->name, c->start, c->end, parse_piece, &c->parser))
+			c->failed = 1;
 		c->lines = c->parser.lineno;
 		if (i + 1 == pool->nr_chunks) {
 			finish_input(f);
@@ -469,29 +554,46 @@ static void *worker_main(void *arg)
 			c->dirty = 1;
 			folder_reset_sample(f);
 		}
-		/* the pages are in the page cache; keep them out of our RSS */
-		madvise((void *)(((uintptr_t)(pool->map + c->start)) & ~(uintptr_t)4095),
-			c->end - c->start, MADV_DONTNEED);
 	}
+	range_reader_release(&rr);
 	return NULL;
 }
 
+/*
+ * The first position at or after from that follows a blank line ("\n\n"),
+ * or len when there is none.
+ */
+static uint64_t next_boundary(int fd, uint64_t from, uint64_t len)
+{
+	char buf[65536];
+	uint64_t pos = from > 0 ? from - 1 : 0;
+
+	while (pos < len) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)pos);
+		const char *nn;
+
+		if (n <= 1)
+			return len;
+		nn = memmem(buf, (size_t)n, "\n\n", 2);
+		if (nn)
+			return pos + (uint64_t)(nn - buf) + 2;
+		pos += (uint64_t)n - 1;
+	}
+	return len;
+}
+
 /* Split [0, len) into pieces of about chunk bytes, each starting after a blank line. */
-static size_t split_chunks(const char *map, size_t len, size_t chunk, struct chunk **out)
+static size_t split_chunks(int fd, uint64_t len, size_t chunk, struct chunk **out)
 {
 	struct chunk *c = NULL;
-	size_t nr = 0, alloc = 0, start = 0;
+	size_t nr = 0, alloc = 0;
+	uint64_t start = 0;
 
 	while (start < len) {
-		size_t end = len;
+		uint64_t end = len;
 
-		if (len - start > chunk + chunk / 2) {
-			size_t from = start + chunk - 1;
-			const char *nn = memmem(map + from, len - from, "\n\n", 2);
-
-			if (nn)
-				end = (size_t)(nn - map) + 2;
-		}
+		if (len - start > chunk + chunk / 2)
+			end = next_boundary(fd, start + chunk, len);
 		ALLOC_GROW(c, nr + 1, alloc);
 		memset(&c[nr], 0, sizeof(c[nr]));
 		c[nr].start = start;
@@ -503,35 +605,27 @@ static size_t split_chunks(const char *map, size_t len, size_t chunk, struct chu
 	return nr;
 }
 
-static void read_sequential_map(struct perf_script_session *s, const char *name,
-				const char *map, size_t len)
+static int read_sequential_file(struct perf_script_session *s, const char *name, int fd,
+				uint64_t len)
 {
 	struct parser p;
-	size_t pos = 0, step = s->chunk_size ? s->chunk_size : DEFAULT_CHUNK;
+	struct range_reader rr = { NULL, 0 };
+	int ret;
 
 	parser_init(&p, s->folders[0], s->event_filter);
-	while (pos < len) {
-		size_t end = len - pos > step ? pos + step : len;
-		const char *nl;
-
-		if (end < len && (nl = memchr(map + end, '\n', len - end)))
-			end = (size_t)(nl - map) + 1;
-		else
-			end = len;
-		parse_lines(&p, map + pos, end - pos);
-		madvise((void *)(((uintptr_t)(map + pos)) & ~(uintptr_t)4095), end - pos,
-			MADV_DONTNEED);
-		pos = end;
-	}
+	ret = read_range(&rr, fd, name, 0, len, parse_piece, &p);
 	finish_input(p.folder);
 	absorb(s, &p, name, 0);
 	parser_release(&p);
+	range_reader_release(&rr);
 	if (!s->threads_used)
 		s->threads_used = 1;
+	return ret;
 }
 
-static int read_parallel_map(struct perf_script_session *s, const char *name,
-			     const char *map, size_t len, size_t chunk)
+/* Returns 0, -1 on a read error, 1 when the sequential parse must be used. */
+static int read_parallel_file(struct perf_script_session *s, const char *name, int fd,
+			      uint64_t len, size_t chunk)
 {
 	struct pool pool;
 	pthread_t *threads;
@@ -539,12 +633,13 @@ static int read_parallel_map(struct perf_script_session *s, const char *name,
 	unsigned n = s->jobs, started = 0, i;
 	uint64_t base = 0;
 	size_t k;
-	int dirty = 0;
+	int dirty = 0, failed = 0;
 
 	memset(&pool, 0, sizeof(pool));
-	pool.map = map;
+	pool.fd = fd;
+	pool.name = name;
 	pool.s = s;
-	pool.nr_chunks = split_chunks(map, len, chunk, &pool.chunks);
+	pool.nr_chunks = split_chunks(fd, len, chunk, &pool.chunks);
 	atomic_init(&pool.next, 0);
 	if (n > pool.nr_chunks)
 		n = (unsigned)pool.nr_chunks;
@@ -568,9 +663,12 @@ static int read_parallel_map(struct perf_script_session *s, const char *name,
 	if (started + 1 > s->threads_used)
 		s->threads_used = started + 1;
 
-	for (k = 0; k + 1 < pool.nr_chunks; k++)
-		dirty |= pool.chunks[k].dirty;
-	if (dirty) {
+	for (k = 0; k < pool.nr_chunks; k++) {
+		failed |= pool.chunks[k].failed;
+		if (k + 1 < pool.nr_chunks)
+			dirty |= pool.chunks[k].dirty;
+	}
+	if (dirty || failed) {
 		/*
 		 * A blank line did not reset the Perl state somewhere (frames of
 		 * a sample whose process name is "0"): only a sequential parse
@@ -593,7 +691,7 @@ static int read_parallel_map(struct perf_script_session *s, const char *name,
 	free(pool.folders);
 	free(threads);
 	free(args);
-	return dirty ? -1 : 0;
+	return failed ? -1 : dirty ? 1 : 0;
 }
 
 static int read_stream(struct perf_script_session *s, const char *name, int fd)
@@ -661,9 +759,9 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 	const char *name = path;
 	struct stat st;
 	unsigned char magic[2];
-	char *map;
-	size_t len, chunk = s->chunk_size ? s->chunk_size : DEFAULT_CHUNK;
-	int fd, ret = 0;
+	size_t chunk = s->chunk_size ? s->chunk_size : DEFAULT_CHUNK;
+	uint64_t len;
+	int fd, ret;
 
 	if (!strcmp(path, "-")) {
 		name = "<stdin>";
@@ -679,26 +777,34 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 		close(fd);
 		return error_errno("cannot stat '%s'", name);
 	}
+	/* pipes and gzip are read as a stream, on one thread */
 	if (!S_ISREG(st.st_mode) || st.st_size < 2 ||
 	    pread(fd, magic, 2, 0) != 2 || (magic[0] == 0x1f && magic[1] == 0x8b))
 		return read_stream(s, name, fd);
 
-	len = (size_t)st.st_size;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return error_errno("cannot map '%s'", name);
-	madvise(map, len, MADV_SEQUENTIAL);
+	len = (uint64_t)st.st_size;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (s->jobs > 1 && len > chunk + chunk / 2) {
 		if (!s->event_filter) {
-			s->event_filter = first_event_type(map, len);
+			struct range_reader rr = { NULL, 0 };
+			struct first_event fe = { NULL, 0 };
+
+			/* usually found on the first line; read on only if not */
+			for (uint64_t pos = 0; pos < len && !fe.done; pos += chunk)
+				if (read_range(&rr, fd, name, pos, pos + chunk < len ? pos + chunk : len,
+					       find_first_event, &fe))
+					break;
+			range_reader_release(&rr);
+			s->event_filter = fe.event;
 			s->filter_defaulted = s->event_filter != NULL;
 		}
-		if (read_parallel_map(s, name, map, len, chunk) == 0)
-			goto out;
+		ret = read_parallel_file(s, name, fd, len, chunk);
+		if (ret <= 0) {
+			close(fd);
+			return ret;
+		}
 	}
-	read_sequential_map(s, name, map, len);
-out:
-	munmap(map, len);
+	ret = read_sequential_file(s, name, fd, len);
+	close(fd);
 	return ret;
 }
