@@ -146,3 +146,12 @@ if [ -w /dev/full ]; then
 	"$TRAIL" diff "$T/b1" "$T/a1" >/dev/full 2>"$T/err"; rc=$?
 	[ $rc -eq 1 ] && pass "full disk is exit 1" || fail "full disk is exit 1" "exit $rc"
 fi
+
+# --- the manual's SYNOPSIS is the -h text -----------------------------------
+if [ -f "$ROOT/docs/diff.md" ]; then
+	"$TRAIL" diff -h | sed 's/[[:space:]]*$//' >"$T/help"
+	awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+	     in_block { print }' "$ROOT/docs/diff.md" >"$T/synopsis"
+	cmp -s "$T/help" "$T/synopsis" && pass "docs/diff.md synopsis is the -h text" ||
+		fail "docs/diff.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
+fi
