@@ -171,3 +171,6 @@ fi
 cat "$T/b1" | "$TRAIL" diff - "$T/a1" >"$T/pipe.out" 2>"$T/err" && "$TRAIL" diff "$T/b1" "$T/a1" >"$T/file.out" &&
 	cmp -s "$T/pipe.out" "$T/file.out" && pass "pipe and file give the same output" ||
 	fail "pipe and file give the same output"
+printf 'main;  5\nmain;x 5\n' >"$T/blank1"; printf 'main;x 10\n' >"$T/blank2"
+check "blank frame name" "$TRAIL" diff --top 5 "$T/blank1" "$T/blank2"
+grep -q "  ' '$" "$T/.out" && pass "blank frame name quoted" || fail "blank frame name quoted" "$(cat "$T/.out")"
