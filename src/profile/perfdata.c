@@ -63,6 +63,49 @@ int perfdata_is_magic(const void *buf, size_t len)
 	return m == PERF_FILE_MAGIC;
 }
 
+static int peek_pipe(int fd, unsigned char *buf, size_t len)
+{
+	int p[2], tries;
+	ssize_t n = 0;
+
+	if (pipe(p))
+		return -1;
+	/* tee() copies without consuming; wait a little for a short first write */
+	for (tries = 0; tries < 50; tries++) {
+		n = tee(fd, p[1], len, 0);
+		if (n <= 0 || (size_t)n >= len)
+			break;
+		usleep(2000);
+	}
+	if (n > 0)
+		n = read(p[0], buf, (size_t)n);
+	close(p[0]);
+	close(p[1]);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+int perfdata_detect(const char *path)
+{
+	unsigned char magic[8];
+	struct stat st;
+	int fd = 0, is = 0;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+	}
+	if (fstat(fd, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			is = pread(fd, magic, 8, 0) == 8 && perfdata_is_magic(magic, 8);
+		else if (S_ISFIFO(st.st_mode) && !strcmp(path, "-"))
+			is = !peek_pipe(fd, magic, 8) && perfdata_is_magic(magic, 8);
+	}
+	if (fd)
+		close(fd);
+	return is;
+}
+
 static int bad(const struct perfdata *pd, uint64_t off, const char *what)
 {
 	return error("%s: offset %llu: %s", pd->path, (unsigned long long)off, what);
