@@ -13,9 +13,11 @@
 
 static struct maps *maps_new(void)
 {
+	static uint64_t next_serial;	/* only ever compared for equality */
 	struct maps *ms = xcalloc(1, sizeof(*ms));
 
 	ms->refs = 1;
+	ms->serial = ++next_serial;
 	return ms;
 }
 
@@ -173,6 +175,7 @@ void maps_insert(struct maps *ms, const struct map *mp)
 
 	if (mp->end <= mp->start)
 		return;
+	ms->gen++;
 	/* maps [i, j) overlap mp; keep their parts outside it */
 	while (j < ms->nr && ms->v[j].start < mp->end) {
 		const struct map *old = &ms->v[j];

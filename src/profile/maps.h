@@ -26,6 +26,8 @@ struct maps {
 	struct map *v;		/* sorted by start, non-overlapping */
 	size_t nr, alloc;
 	unsigned refs;
+	uint64_t serial;	/* unique per address space, for caches */
+	uint64_t gen;		/* bumped by every change, for caches */
 };
 
 struct thread {

@@ -64,7 +64,8 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 
 		out->func = fr->sym ? fr->sym : "[unknown]";
 		out->func_len = strlen(out->func);
-		out->module = fr->dso ? fr->dso : "[unknown]";
+		/* perf script prints "(inlined)" where the module goes */
+		out->module = fr->inlined ? "inlined" : fr->dso ? fr->dso : "[unknown]";
 		out->module_len = strlen(out->module);
 		out->addr_len = hex(c->addrs[i], fr->addr);
 		out->addr = c->addrs[i];

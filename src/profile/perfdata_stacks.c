@@ -32,9 +32,17 @@ struct stacks_ctx {
 	struct perfdata_stacks_stats stats;
 };
 
+/*
+ * Resolve ip into frames[*nr...]: one frame, or for DWARF-unwound frames
+ * the inline chain perf's unwind_entry() -> append_inlines() adds
+ * (innermost first; a name equal to the symbol's keeps the module, others
+ * print as "(inlined)").  Frame-pointer callchains get no inline frames
+ * from perf 6.1, so none here either.
+ */
 static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpumode,
-		    struct perfdata_frame *f)
+		    int inlines, size_t *nr)
 {
+	struct perfdata_frame *f = &c->frames[*nr];
 	const struct symbol *sym;
 
 	memset(f, 0, sizeof(*f));
@@ -57,17 +65,36 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 		const struct map *mp = thread_find_map(t, ip);
 		uint64_t mip;
 
-		if (!mp)
+		if (!mp) {
+			(*nr)++;
 			return;
+		}
 		mip = mp->identity ? ip : ip - mp->start + mp->pgoff;
 		f->addr = mip;
 		f->dso = mp->dso->path;
 		sym = symbolizer_find(&c->sym, mp->dso, mip);
 		if (sym) {
+			const char *const *names;
+			size_t n = 0, i;
+
 			f->sym = symbolizer_name(&c->sym, sym);
-			f->symoff = mip - sym->start;
+			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
+			if (inlines && !c->opts->no_inline)
+				n = symbolizer_inlines(&c->sym, mp->dso, mip, &names);
+			if (n) {
+				struct perfdata_frame base = *f;
+
+				for (i = 0; i < n && *nr < MAX_FRAMES; i++) {
+					f = &c->frames[(*nr)++];
+					*f = base;
+					f->sym = names[i];
+					f->inlined = strcmp(names[i], base.sym) != 0;
+				}
+				return;
+			}
 		}
 	}
+	(*nr)++;
 }
 
 static int on_sample(void *ctx, const struct perfdata_sample *s)
@@ -87,7 +114,7 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		int cpumode = PERF_RECORD_MISC_USER, entries = 0;
 
-		for (i = 0; i < s->nr_callchain && entries < max_stack; i++) {
+		for (i = 0; i < s->nr_callchain && entries < max_stack && nr < MAX_FRAMES - 64; i++) {
 			uint64_t ip = s->callchain[i];
 
 			if (ip >= PERF_CONTEXT_MAX) {
@@ -105,10 +132,10 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 				continue;
 			}
 			entries++;
-			resolve(c, t, ip, cpumode, &c->frames[nr++]);
+			resolve(c, t, ip, cpumode, 0, &nr);
 		}
 	} else if (!dwarf) {
-		resolve(c, t, s->ip, s->cpumode, &c->frames[nr++]);
+		resolve(c, t, s->ip, s->cpumode, 0, &nr);
 	}
 	if (dwarf && s->regs && s->stack_size && c->unwinder) {
 		size_t n = unwinder_unwind(c->unwinder, t, s, c->ips, (size_t)max_stack);
@@ -117,8 +144,8 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 			c->stats.unwound++;
 		else
 			c->stats.unwind_failed++;
-		for (i = 0; i < n && nr < MAX_FRAMES; i++)
-			resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, &c->frames[nr++]);
+		for (i = 0; i < n && nr < MAX_FRAMES - 64; i++)
+			resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, 1, &nr);
 	}
 	c->stats.samples++;
 	c->stats.frames += nr;

@@ -20,6 +20,7 @@ struct perfdata_frame {
 	uint64_t addr;		/* as perf script prints it (map-relative for files) */
 	uint64_t symoff;	/* bytes from the symbol start (when sym) */
 	int kernel;		/* a kernel-mode frame */
+	int inlined;		/* an inline frame: perf prints "(inlined)" for its module */
 };
 
 struct perfdata_stack {
@@ -38,6 +39,7 @@ struct perfdata_stacks_opts {
 	int max_stack;		/* perf script's default: 127 */
 	int no_demangle;
 	int jit;		/* read /tmp/perf-PID.map (default 1) */
+	int no_inline;		/* skip inline frames (perf script adds them) */
 	const char *kallsyms;	/* override /proc/kallsyms (tests) */
 };
 

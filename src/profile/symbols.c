@@ -14,6 +14,9 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -39,6 +42,8 @@ void symbolizer_init(struct symbolizer *s)
 	s->dso_slots = xcalloc(s->dso_mask + 1, sizeof(*s->dso_slots));
 	s->cache_mask = CACHE_MIN - 1;
 	s->cache = xcalloc(CACHE_MIN, sizeof(*s->cache));
+	s->icache_mask = CACHE_MIN - 1;
+	s->icache = xcalloc(CACHE_MIN, sizeof(*s->icache));
 	elf_version(EV_CURRENT);
 }
 
@@ -55,6 +60,8 @@ static void dso_free(struct dso *d)
 	free(d->symtab_path);
 	free(d->kmod);
 	free(d->kmod_names);
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
 	free(d);
 }
 
@@ -67,6 +74,11 @@ void symbolizer_release(struct symbolizer *s)
 	free(s->dsos);
 	free(s->dso_slots);
 	free(s->cache);
+	free(s->icache);
+	for (i = 0; i < s->nr_inames; i++)
+		if ((uintptr_t)s->inames[i] > 4096)
+			free((char *)s->inames[i]);
+	free(s->inames);
 	free(s->home_debug);
 	arena_release(&s->arena);
 	memset(s, 0, sizeof(*s));
@@ -742,24 +754,24 @@ static size_t cache_hash(uint32_t dso, uint64_t addr)
 	return (size_t)(h >> 20);
 }
 
-static void cache_grow(struct symbolizer *s)
+static void cache_grow(struct sym_cache_entry **cache, size_t *cmask)
 {
-	size_t i, mask = s->cache_mask * 2 + 1;
-	struct sym_cache_entry *c = xcalloc(mask + 1, sizeof(*c));
+	size_t i, mask = *cmask * 2 + 1;
+	struct sym_cache_entry *c = xcalloc(mask + 1, sizeof(*c)), *old = *cache;
 
-	for (i = 0; i <= s->cache_mask; i++) {
+	for (i = 0; i <= *cmask; i++) {
 		size_t h;
 
-		if (!s->cache[i].key_dso)
+		if (!old[i].key_dso)
 			continue;
-		h = cache_hash(s->cache[i].key_dso, s->cache[i].key_addr) & mask;
+		h = cache_hash(old[i].key_dso, old[i].key_addr) & mask;
 		while (c[h].key_dso)
 			h = (h + 1) & mask;
-		c[h] = s->cache[i];
+		c[h] = old[i];
 	}
-	free(s->cache);
-	s->cache = c;
-	s->cache_mask = mask;
+	free(old);
+	*cache = c;
+	*cmask = mask;
 }
 
 const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr)
@@ -782,7 +794,7 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 	s->cache[h].key_addr = addr;
 	s->cache[h].sym = sym ? (int32_t)(sym - d->syms) : -1;
 	if (++s->cache_used * 2 > s->cache_mask)
-		cache_grow(s);
+		cache_grow(&s->cache, &s->cache_mask);
 	return sym;
 }
 
@@ -808,4 +820,136 @@ const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym)
 	if (!d->kmod || sym < d->syms || sym >= d->syms + d->nr_syms)
 		return NULL;
 	return d->kmod[sym - d->syms];
+}
+
+/* ---- inline frames (what perf gets from addr2line -i) --------------------- */
+
+static char *debuginfo_path_;
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path_,
+};
+
+/* Open d's DWARF (its own or separate debug info) once. */
+static void dso_dwfl(struct dso *d)
+{
+	Dwfl *dwfl;
+
+	if (d->dwarf_tried)
+		return;
+	d->dwarf_tried = 1;
+	dwfl = dwfl_begin(&offline_callbacks);
+	if (!dwfl)
+		return;
+	dwfl_report_begin(dwfl);
+	/* base 0: module addresses are the file's link addresses */
+	if (!dwfl_report_elf(dwfl, d->path, d->path, -1, 0, false)) {
+		dwfl_end(dwfl);
+		return;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	d->dwfl = dwfl;
+}
+
+/* binutils names a scope by its linkage name when it has one */
+static char *scope_name(struct symbolizer *s, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (!name)
+		name = dwarf_diename(die);
+	if (!name)
+		return xstrdup("??");
+	if (s->demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
+		char *dm = cplus_demangle(name, DMGL_NO_OPTS);
+
+		if (dm)
+			return dm;
+	}
+	return xstrdup(name);
+}
+
+static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
+{
+	Dwfl_Module *mod;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	size_t start = s->nr_inames, count = 0;
+	int n, i;
+
+	if (d->kind != DSO_ELF || !d->translate)
+		return SIZE_MAX;
+	dso_dwfl(d);
+	mod = d->dwfl ? dwfl_addrmodule(d->dwfl, vaddr) : NULL;
+	if (!mod)
+		return SIZE_MAX;
+	cu = dwfl_module_addrdie(mod, vaddr, &bias);
+	/* addr2line (binutils 2.40) names no function in assembler units */
+	if (!cu || dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return SIZE_MAX;
+	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	if (n > 0) {
+		/* the physical nesting of the innermost scope (eu-addr2line -i) */
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
+	ALLOC_GROW(s->inames, s->nr_inames + 1, s->alloc_inames);
+	s->nr_inames++;		/* the count goes here */
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		ALLOC_GROW(s->inames, s->nr_inames + 1, s->alloc_inames);
+		s->inames[s->nr_inames++] = scope_name(s, &scopes[i]);
+		count++;
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	if (!count) {
+		s->nr_inames = start;
+		return SIZE_MAX;
+	}
+	s->inames[start] = (const char *)(uintptr_t)count;
+	return start;
+}
+
+size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  const char *const **names)
+{
+	uint32_t key = d->id + 1;
+	size_t h = cache_hash(key, addr) & s->icache_mask, at;
+	int32_t v;
+
+	while (s->icache[h].key_dso) {
+		if (s->icache[h].key_dso == key && s->icache[h].key_addr == addr) {
+			v = s->icache[h].sym;
+			goto found;
+		}
+		h = (h + 1) & s->icache_mask;
+	}
+	if (!d->loaded)
+		dso_load(s, d);
+	at = inline_chain(s, d, d->translate ? translate(d, addr) : addr);
+	v = at == SIZE_MAX || at > INT32_MAX ? -1 : (int32_t)at;
+	s->icache[h].key_dso = key;
+	s->icache[h].key_addr = addr;
+	s->icache[h].sym = v;
+	if (++s->icache_used * 2 > s->icache_mask)
+		cache_grow(&s->icache, &s->icache_mask);
+found:
+	if (v < 0)
+		return 0;
+	*names = s->inames + v + 1;
+	return (size_t)(uintptr_t)s->inames[v];
 }

@@ -50,6 +50,8 @@ struct dso {
 	char *symtab_path;	/* file the symbols came from (for debugging) */
 	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
 	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
+	void *dwfl;		/* libdw handle for inline frames, once opened */
+	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 
 struct sym_cache_entry {
@@ -71,6 +73,10 @@ struct symbolizer {
 	char *home_debug;	/* ~/.debug, the build-id cache */
 	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
 	uint64_t lookups, misses;	/* statistics */
+	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
+	size_t icache_mask, icache_used;
+	const char **inames;	/* inline chains: count, then names */
+	size_t nr_inames, alloc_inames;
 };
 
 void symbolizer_init(struct symbolizer *s);
@@ -94,6 +100,15 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym);
 /* For the kernel: the module a symbol belongs to ("[ext4]"), or NULL. */
 const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym);
+
+/*
+ * The inline chain at addr (map ip) in d as addr2line -i reports it from
+ * DWARF: function names innermost first, the containing function last,
+ * demangled like symbols.  Returns the count (0: no debug info) and sets
+ * *names (valid until the next call).  Cached per (module, address).
+ */
+size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  const char *const **names);
 
 /*
  * Symbol table helpers, exposed for tests: sort syms by start, drop
