@@ -951,7 +951,8 @@ static int user_record(struct process_state *st, const unsigned char *rec, uint3
 		if (!st->zstd)
 			st->zstd = ZSTD_createDCtx();
 		c = xmalloc(st_add(sizeof(*c), cap));
-		memcpy(c->data, st->carry, st->carry_len);
+		if (st->carry_len)
+			memcpy(c->data, st->carry, st->carry_len);
 		c->len = st->carry_len;
 		while (in.pos < in.size) {
 			ZSTD_outBuffer out;
@@ -982,7 +983,8 @@ static int user_record(struct process_state *st, const unsigned char *rec, uint3
 			return -1;
 		st->carry_len = c->len - used;
 		st->carry = xrealloc(st->carry, st->carry_len ? st->carry_len : 1);
-		memcpy(st->carry, c->data + used, st->carry_len);
+		if (st->carry_len)
+			memcpy(st->carry, c->data + used, st->carry_len);
 		return 0;
 	}
 	case PERF_RECORD_FINISHED_ROUND: {

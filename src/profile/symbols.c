@@ -223,7 +223,10 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 		v[i].kmod = kmod ? kmod[i] : NULL;
 		v[i].order = i;
 	}
-	qsort(v, nr, sizeof(*v), cmp_sym_sort);
+	for (i = 1; i < nr && v[i - 1].sym.start <= v[i].sym.start; i++)
+		;
+	if (i < nr)	/* kallsyms comes sorted: skip the sort then */
+		qsort(v, nr, sizeof(*v), cmp_sym_sort);
 	/* symbols__fixup_end: zero-sized symbols run to the next one */
 	for (i = 0; i + 1 < nr; i++) {
 		struct symbol *prev = &v[i].sym;

@@ -24,9 +24,10 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 static int on_mmap(void *ctx, const struct perfdata_mmap *m)
 {
 	uint64_t *sum = ctx;
+	const char *f;
 
-	while (*m->filename)
-		*sum += (unsigned char)*m->filename++;
+	for (f = m->filename; *f; f++)
+		*sum += (unsigned char)*f;
 	return 0;
 }
 
