@@ -3,3 +3,9 @@
 LIB_OBJS += src/profile/folded.o
 
 UNIT_TESTS += tests/unit/test_folded
+LIB_OBJS += src/profile/perfdata_write.o
+LIB_OBJS += src/profile/sampler.o
+LIB_OBJS += src/profile/sampler_event.o
+LIB_OBJS += src/profile/sampler_ring.o
+LIB_OBJS += src/profile/sampler_synth.o
+LIB_OBJS += src/profile/offcpu.o
