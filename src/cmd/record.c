@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SHALLOW_FRAMES 2	/* user stacks this short suggest missing frame pointers */
+#define SHALLOW_FRAMES 1	/* frames: user stacks this short mean the frame-pointer walk failed */
 #define SHALLOW_MIN_SAMPLES 20	/* judge only with this many user stacks */
 
 static const char *const record_usage[] = {
@@ -187,11 +187,10 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 			(unsigned long long)s->attr.sample_freq);
 	if (s->opts.callchain == SAMPLER_CALLCHAIN_FP && rw->user_stacks >= SHALLOW_MIN_SAMPLES &&
 	    rw->shallow_stacks * 2 > rw->user_stacks)
-		warning("%llu of %llu user call chains have at most %d frames: the program was probably "
-			"built without frame pointers; rebuild it with -fno-omit-frame-pointer or record "
-			"with -g dwarf",
-			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks,
-			SHALLOW_FRAMES);
+		warning("%llu of %llu user call chains stop after the sampled function: the program was "
+			"probably built without frame pointers; rebuild it with -fno-omit-frame-pointer "
+			"or record with -g dwarf",
+			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks);
 }
 
 int cmd_record(int argc, const char **argv)

@@ -328,6 +328,8 @@ static void build_attr(struct sampler *s, const struct event_def *def)
 		a->sample_stack_user = s->opts.stack_bytes;
 		/* The user part comes from unwinding the copy, as perf does. */
 		a->exclude_callchain_user = 1;
+		/* Unwinders read .eh_frame through the non-executable mappings too. */
+		a->mmap_data = 1;
 	}
 	a->disabled = 1;
 	a->inherit = 1;

@@ -137,8 +137,9 @@ static int synth_map_line(struct synth *y, pid_t pid, char *line)
 	name = f[5];
 	while (name && *name == ' ')
 		name++;
-	if (strlen(f[1]) < 4 || f[1][2] != 'x')
-		return 0;	/* perf synthesizes executable mappings only */
+	/* perf synthesizes executable mappings only, unless data mappings are wanted */
+	if (strlen(f[1]) < 4 || (f[1][2] != 'x' && !y->s->attr.mmap_data))
+		return 0;
 	dash = strchr(f[0], '-');
 	colon = strchr(f[3], ':');
 	if (!dash || !colon ||
@@ -155,7 +156,8 @@ static int synth_map_line(struct synth *y, pid_t pid, char *line)
 		prot |= PROT_READ;
 	if (f[1][1] == 'w')
 		prot |= PROT_WRITE;
-	prot |= PROT_EXEC;
+	if (f[1][2] == 'x')
+		prot |= PROT_EXEC;
 	flags = f[1][3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	memset(y->buf, 0, sizeof(*h) + 64);
 	h->type = PERF_RECORD_MMAP2;
