@@ -9,3 +9,5 @@ LIB_OBJS += src/profile/sampler_event.o
 LIB_OBJS += src/profile/sampler_ring.o
 LIB_OBJS += src/profile/sampler_synth.o
 LIB_OBJS += src/profile/offcpu.o
+UNIT_TESTS += tests/unit/test_sampler
+UNIT_TESTS += tests/unit/test_perfdata_write
