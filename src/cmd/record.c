@@ -212,30 +212,37 @@ int cmd_record(int argc, const char **argv)
 	struct record_writer rw;
 	struct offcpu oc;
 	struct sampler_tool *first;
-	struct string_list cmdline = STRING_LIST_INIT, command = STRING_LIST_INIT;
+	struct string_list cmdline = STRING_LIST_INIT;
+	const char **args, *usage_err = NULL;
 	const char *path;
 	uint64_t pid = 0;
 	int n, i, ret = EXIT_FAILURE_;
 
-	/* HEADER_CMDLINE gets the command line as typed (parsing permutes argv). */
+	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
+	args = xmallocarray((size_t)argc + 1, sizeof(*args));
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = NULL;
+	n = cmd_parse_options(argc, args, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (o.pid && n > 0)
+		usage_err = "give either -p PID or a command, not both";
+	else if (!o.pid && n == 0)
+		usage_err = "no command to record (trail record [options] -- CMD [ARGS...], or -p PID)";
+	else if (o.pid && (parse_u64(o.pid, &pid) || pid == 0 || pid > INT32_MAX))
+		usage_err = "-p: not a process id";
+	else if (o.freq && o.count)
+		usage_err = "give -F or -c, not both";
+	else if (o.mmap_pages & (o.mmap_pages - 1))
+		usage_err = "-m: the number of pages must be a power of two";
+	if (usage_err || parse_callgraph(o.callgraph, &so)) {
+		if (usage_err)
+			error("%s", usage_err);
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		free(args);
+		return EXIT_USAGE;
+	}
 	string_list_append(&cmdline, "trail");
 	for (i = 0; i < argc; i++)
 		string_list_append(&cmdline, argv[i]);
-	n = cmd_parse_options(argc, argv, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	for (i = 0; i < n; i++)
-		string_list_append(&command, argv[i]);
-	if (o.pid && n > 0)
-		die_usage("give either -p PID or a command, not both");
-	if (!o.pid && n == 0)
-		die_usage("no command to record (trail record [options] -- CMD [ARGS...], or -p PID)");
-	if (o.pid && (parse_u64(o.pid, &pid) || pid == 0 || pid > INT32_MAX))
-		die_usage("-p: '%s' is not a process id", o.pid);
-	if (o.freq && o.count)
-		die_usage("give -F or -c, not both");
-	if (o.mmap_pages & (o.mmap_pages - 1))
-		die_usage("-m: %llu is not a power of two", (unsigned long long)o.mmap_pages);
-	if (parse_callgraph(o.callgraph, &so))
-		return EXIT_USAGE;
 	so.event = o.event;
 	so.freq = o.freq;
 	so.period = o.count;
@@ -247,7 +254,7 @@ int cmd_record(int argc, const char **argv)
 	memset(&rw, 0, sizeof(rw));
 	rw.w.fd = -1;
 	memset(&oc, 0, sizeof(oc));
-	if (o.pid ? sampler_attach(&s, (pid_t)pid) : sampler_prepare_command(&s, (const char *const *)command.items))
+	if (o.pid ? sampler_attach(&s, (pid_t)pid) : sampler_prepare_command(&s, args))
 		goto out;
 	if (sampler_open(&s))
 		goto out;
@@ -296,6 +303,6 @@ out:
 	if (s.offcpu)
 		offcpu_release(&oc);
 	string_list_clear(&cmdline);
-	string_list_clear(&command);
+	free(args);
 	return ret;
 }
