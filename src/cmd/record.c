@@ -282,8 +282,6 @@ int cmd_record(int argc, const char **argv)
 		offcpu_init(&oc, &s.attr, &rw.tool);
 		first = &oc.tool;
 	}
-	if (sampler_synthesize(&s, &rw.tool))
-		goto out;
 	if (sampler_run(&s, first))
 		goto out;
 	if (s.offcpu && offcpu_flush(&oc))

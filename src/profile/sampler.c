@@ -657,6 +657,10 @@ int sampler_run(struct sampler *s, struct sampler_tool *tool)
 	}
 	if (s->opts.duration > 0)
 		deadline = s->start_time + s->opts.duration;
+	if (sampler_synthesize(s, tool)) {
+		free(pfd);
+		return -1;
+	}
 
 	while (s->stopped == SAMPLER_STOP_NONE || (s->is_command && !s->reaped)) {
 		int timeout = POLL_MS;

@@ -7,8 +7,7 @@
  * struct sampler_tool (perf's struct perf_tool: .sample, .mmap, .comm ...).
  *
  * Lifetime: sampler_init() -> sampler_prepare_command() or
- * sampler_attach() -> sampler_open() -> sampler_synthesize() ->
- * sampler_run() -> sampler_release().  All state of a run is in the
+ * sampler_attach() -> sampler_open() -> sampler_run() -> sampler_release().  All state of a run is in the
  * struct; nothing is global.
  */
 #ifndef TRAIL_PROFILE_SAMPLER_H
@@ -118,11 +117,13 @@ int sampler_open(struct sampler *s);
 /*
  * Feed the tool what the kernel will not emit itself: the kernel's mmap
  * and, when attaching, the process's threads (COMM) and executable
- * mappings (MMAP2) read from /proc.  0 or -1.
+ * mappings (MMAP2) read from /proc.  0 or -1.  sampler_run() calls it
+ * once the target runs (reading /proc/kallsyms takes a while; the ring
+ * buffers hold the first samples meanwhile and are read after it).
  */
 int sampler_synthesize(struct sampler *s, struct sampler_tool *tool);
 /*
- * Start the command (or enable the events), read the rings until the
+ * Start the command (or enable the events), synthesize, read the rings until the
  * target ends, the duration elapses or a signal arrives, then drain them.
  * On SIGINT/SIGTERM the command gets the signal too and is waited for, so
  * the caller can still write a complete file.  0 or -1.
