@@ -295,7 +295,7 @@ static void write_style(struct out *o, const struct fg_svg_options *opt)
 		   "<style type=\"text/css\"><![CDATA[\n"
 		   "text { font-family: \"");
 	out_escaped(o, opt->fonttype, strlen(opt->fonttype));
-	out_lit(o, "\"; font-size: ");
+	out_lit(o, "\", sans-serif; font-size: ");
 	out_fixed(o, opt->fontsize, 2);
 	out_lit(o, "px; fill: rgb(0,0,0); }\n"
 		   "#title { text-anchor: middle; font-size: ");
