@@ -55,12 +55,13 @@ static int parse_metric(const char *name, enum flame_metric *m)
 		*m = FLAME_METRIC_WALL;
 	else if (!strcmp(name, "rss"))
 		*m = FLAME_METRIC_RSS;
-	else if (!strcmp(name, "offcpu") || !strcmp(name, "alloc"))
-		return error("--metric %s needs trail record's off-CPU/allocation capture, which "
-			     "is not available yet; use --metric wall for time spent sleeping or "
-			     "waiting", name);
+	else if (!strcmp(name, "offcpu"))
+		*m = FLAME_METRIC_OFFCPU;
+	else if (!strcmp(name, "alloc"))
+		return error("--metric alloc needs trail record's allocation capture, which "
+			     "is not available yet; use --metric rss for peak memory");
 	else
-		return error("unknown metric '%s' (cpu, wall, rss)", name);
+		return error("unknown metric '%s' (cpu, wall, offcpu, rss)", name);
 	return 0;
 }
 
@@ -101,7 +102,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
 		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
 		OPT_STRING(0, "measure", &measure, "self|total", "which share of the function (default self)"),
-		OPT_STRING(0, "metric", &metric, "cpu|wall|rss", "measure this metric when no --function"),
+		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss", "measure this metric when no --function"),
 		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
 		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
 		OPT_STRING('C', NULL, &dir, "DIR", "the trail flame clone (default: current directory)"),
@@ -204,7 +205,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "run", &s.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), rss (peak RSS)"),
+		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &repeat, "N", "runs per revision (default: 5, more until decided, up to 15)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),

@@ -20,6 +20,7 @@ const char *flame_metric_name(enum flame_metric m)
 	switch (m) {
 	case FLAME_METRIC_WALL: return "wall";
 	case FLAME_METRIC_RSS: return "rss";
+	case FLAME_METRIC_OFFCPU: return "offcpu";
 	default: return "cpu";
 	}
 }
@@ -29,6 +30,7 @@ const char *flame_metric_unit(enum flame_metric m)
 	switch (m) {
 	case FLAME_METRIC_WALL: return "s";
 	case FLAME_METRIC_RSS: return "KiB";
+	case FLAME_METRIC_OFFCPU: return "s";
 	default: return "samples";
 	}
 }
@@ -38,6 +40,7 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	switch (m) {
 	case FLAME_METRIC_WALL: return run->wall;
 	case FLAME_METRIC_RSS: return run->rss;
+	case FLAME_METRIC_OFFCPU: return run->wall > run->cpu ? run->wall - run->cpu : 0;
 	default: return run->samples;
 	}
 }
@@ -59,6 +62,8 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	code = child_run(&c);
 	run->wall = clock_monotonic() - t0;
 	run->rss = (double)c.rusage.ru_maxrss;
+	run->cpu = (double)c.rusage.ru_utime.tv_sec + (double)c.rusage.ru_utime.tv_usec * 1e-6 +
+		   (double)c.rusage.ru_stime.tv_sec + (double)c.rusage.ru_stime.tv_usec * 1e-6;
 	if (code) {
 		if (code > 0)
 			error("the workload %s (log: %s)", child_describe_status(code), log);

@@ -13,6 +13,7 @@ enum flame_metric {
 	FLAME_METRIC_CPU,	/* on-CPU samples per run */
 	FLAME_METRIC_WALL,	/* run time, seconds */
 	FLAME_METRIC_RSS,	/* peak resident set, KiB */
+	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
 };
 
 struct flame_capture_opts {
@@ -27,6 +28,7 @@ struct flame_capture_opts {
 struct flame_run {
 	double wall;		/* seconds (unprofiled when timed) */
 	double rss;		/* peak RSS of the workload, KiB (when timed) */
+	double cpu;		/* user + sys time of the workload, seconds (when timed) */
 	double samples;		/* on-CPU samples after the warm-up discard */
 	struct folded_profile folded;	/* after discarding */
 };

@@ -543,12 +543,14 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->metric));
 }
 
-static void record_probe(struct flame_session *s, const struct flame_probe_result *r)
+static void record_probe(struct flame_session *s, const struct flame_probe_result *r, int show)
 {
 	char v[48], t[48];
 
 	ALLOC_GROW(s->probes, s->nprobes + 1, s->probes_alloc);
 	s->probes[s->nprobes++] = *r;
+	if (!show)
+		return;
 	describe_value(s, r->value, v, sizeof(v));
 	describe_value(s, s->threshold, t, sizeof(t));
 	note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->nprobes, r->id,
@@ -562,7 +564,7 @@ static int probe_commit(struct flame_session *s, const char *id, struct flame_pr
 
 	if (flame_probe(&s->repo, id, &o, r))
 		return -1;
-	record_probe(s, r);
+	record_probe(s, r, 1);
 	return 0;
 }
 
@@ -623,7 +625,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
 		for (i = 0; i < nres; i++)
-			record_probe(s, &res[i]);
+			record_probe(s, &res[i], 0);
 	if (strbuf_read_file(&out, blog))
 		goto out;
 	if (code != 0) {
@@ -675,6 +677,15 @@ static int probe_suspects(struct flame_session *s)
 
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2, probe = mid;
+
+		/*
+		 * One candidate left below the (slow) bad end: the confirmation
+		 * re-probes it and its parent anyway, so do not probe it twice.
+		 */
+		if (hi - lo == 2 && hi == (int)s->nsuspects) {
+			hi = lo + 1;
+			break;
+		}
 		struct flame_probe_result r;
 
 		/* A skipped suspect: try its neighbours inside (lo, hi). */
@@ -741,14 +752,14 @@ static int confirm_suspect(struct flame_session *s)
 	o.max_runs = o.runs > s->probe_max_runs ? o.runs : s->probe_max_runs;
 	if (flame_probe(&s->repo, s->culprit, &o, &s->confirm_slow))
 		return -1;
-	record_probe(s, &s->confirm_slow);
+	record_probe(s, &s->confirm_slow, 1);
 	memcpy(cur, s->culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
 		if (flame_repo_parent(&s->repo, cur, parent))
 			return -1;
 		if (flame_probe(&s->repo, parent, &o, &s->confirm_fast))
 			return -1;
-		record_probe(s, &s->confirm_fast);
+		record_probe(s, &s->confirm_fast, 1);
 		if (s->confirm_fast.verdict != FLAME_SKIP || !strcmp(parent, s->good))
 			break;
 		/* The parent cannot be built or run: it is not blamed, but noted. */
