@@ -5,6 +5,7 @@
  * Options -> struct flame_session -> flame_session_run(); see docs/flame.md
  * and docs/flame-probe.md.
  */
+#include "bench/stats.h"
 #include "cmd/commands.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
@@ -14,7 +15,6 @@
 #include "flame/session.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,21 +157,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.timed = m != FLAME_METRIC_CPU;
 	o.cap.scratch = scratch;
 	o.cap.profiler = "perf";
-	{
-		/* z for the two-sided confidence, by bisection on erfc. */
-		double lo = 0, hi = 10;
-		int i;
-
-		for (i = 0; i < 100; i++) {
-			double mid = (lo + hi) / 2;
-
-			if (0.5 * erfc(mid / 1.4142135623730951) > (1 - confidence) / 2)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		o.z = lo;
-	}
+	o.z = bench_normal_quantile((1 - confidence) / 2);
 	if (flame_probe(&repo, id, &o, &res))
 		goto out_tmp;
 	if (log && flame_probe_log_append(log, &res))

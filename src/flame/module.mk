@@ -5,6 +5,5 @@ LIB_OBJS += src/flame/fold_standin.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
-LIB_OBJS += src/flame/stats_standin.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/session.o

@@ -6,7 +6,7 @@
  */
 #include "flame/probe.h"
 #include "flame/shares.h"
-#include "flame/stats_standin.h"
+#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -37,7 +37,7 @@ static void metric_estimate(const double *x, size_t n, double *value, double *se
 	mean /= (double)n;
 	for (i = 0; i < n; i++)
 		var += (x[i] - mean) * (x[i] - mean);
-	*value = flame_median(x, n);
+	*value = bench_median(x, n);
 	/* Standard error of the median ~ 1.2533 s / sqrt(n) (normal data). */
 	*se = n > 1 ? 1.2533 * sqrt(var / (double)(n - 1)) / sqrt((double)n) : fabs(mean) * 0.05;
 }

@@ -5,7 +5,7 @@
  * builds, worktrees and the bisect all live in the private clone.
  */
 #include "flame/session.h"
-#include "flame/stats_standin.h"
+#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
@@ -37,21 +37,32 @@ void flame_session_init(struct flame_session *s)
 	s->repo.lock_fd = -1;
 }
 
+/* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
 static double z_for(double confidence)
 {
-	/* Two-sided normal quantile by bisection on the CDF. */
-	double lo = 0, hi = 10, target = 1 - (1 - confidence) / 2;
-	int i;
+	return bench_normal_quantile((1 - confidence) / 2);
+}
 
-	for (i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
+/* P(Z <= z) for a standard normal Z. */
+static double normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
 
-		if (flame_normal_cdf(mid) < target)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+/*
+ * bench's Mann-Whitney U test of bad (b) against good (a): the two-sided
+ * p-value, and whether b's values tend to be larger.
+ */
+static double mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
+			     int *b_larger)
+{
+	struct bench_mwu m;
+
+	*b_larger = 0;
+	if (!na || !nb || bench_mann_whitney(b, nb, a, na, &m))
+		return 1;
+	*b_larger = m.u_a > (double)na * (double)nb / 2;
+	return m.p;
 }
 
 static struct flame_capture_opts capture_opts(struct flame_session *s)
@@ -154,7 +165,7 @@ static int capture_ends(struct flame_session *s, char *dirs[2])
 				for (k = 0; k < s->nruns[side]; k++)
 					v[side][k] = flame_run_metric(&s->runs[side][k], s->metric);
 			}
-			s->metric_p = flame_mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+			s->metric_p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
 			free(v[0]);
 			free(v[1]);
 			if (s->metric_p < 1 - s->confidence || target >= max)
@@ -195,7 +206,7 @@ static int confirm_metric(struct flame_session *s)
 		s->metric_lo[side] = s->metric_med[side] - z * se;
 		s->metric_hi[side] = s->metric_med[side] + z * se;
 	}
-	s->metric_p = flame_mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+	s->metric_p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
 	free(v[0]);
 	free(v[1]);
 	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
@@ -221,9 +232,9 @@ static int wall_regressed(struct flame_session *s)
 		v[side] = xcalloc(s->nruns[side], sizeof(double));
 		for (k = 0; k < s->nruns[side]; k++)
 			v[side][k] = s->runs[side][k].wall;
-		med[side] = flame_median(v[side], s->nruns[side]);
+		med[side] = bench_median(v[side], s->nruns[side]);
 	}
-	p = flame_mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+	p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
 	free(v[0]);
 	free(v[1]);
 	if (p >= 1 - s->confidence || !larger || med[1] < med[0] * 1.1)
@@ -768,10 +779,10 @@ static int confirm_suspect(struct flame_session *s)
 		untested++;
 		memcpy(cur, parent, 41);
 	}
-	ps = s->confirm_slow.se > 0 ? flame_normal_cdf((s->confirm_slow.value - s->threshold) /
+	ps = s->confirm_slow.se > 0 ? normal_cdf((s->confirm_slow.value - s->threshold) /
 						       s->confirm_slow.se)
 				    : (s->confirm_slow.value > s->threshold);
-	pf = s->confirm_fast.se > 0 ? flame_normal_cdf((s->threshold - s->confirm_fast.value) /
+	pf = s->confirm_fast.se > 0 ? normal_cdf((s->threshold - s->confirm_fast.value) /
 						       s->confirm_fast.se)
 				    : (s->confirm_fast.value < s->threshold);
 	if (s->confirm_slow.verdict != FLAME_SLOW || s->confirm_fast.verdict != FLAME_FAST) {

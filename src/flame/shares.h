@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "diff/significance.h"
 #include "profile/folded.h"
 
 struct flame_share {
@@ -36,7 +37,8 @@ struct flame_hotspot {
 	struct flame_share good_self, bad_self, good_total, bad_total;
 	double delta_self, se_self;	/* bad - good, fractions */
 	double delta_total, se_total;
-	int confirmed;			/* self delta >= confirm and > 2 se */
+	struct share_test pooled;	/* self share, pooled over runs (diff/hotspots.h) */
+	int confirmed;			/* pooled test significant, delta >= confirm, > 2 se */
 };
 
 struct flame_hotspots {
@@ -46,8 +48,9 @@ struct flame_hotspots {
 
 /*
  * Rank the functions whose self or total share rose by at least min_delta
- * (fraction); mark those whose self share rose by at least confirm and by
- * more than two standard errors.  Ties break on the name.
+ * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
+ * self share rose by at least confirm, significantly (two-proportion
+ * z-test) and by more than two run-to-run standard errors.
  */
 void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 struct folded_profile *const *bad, size_t nb,
