@@ -188,8 +188,10 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
 				    o->min_delta);
 	}
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
-		ret = error_errno("cannot write to standard output") ? EXIT_FAILURE_ : EXIT_FAILURE_;
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
+		error_errno("cannot write to standard output");
+		ret = EXIT_FAILURE_;
+	}
 	strbuf_release(&sb);
 	hotspot_ranking_release(&rank);
 	hotspots_release(&h);
