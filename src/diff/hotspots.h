@@ -37,6 +37,12 @@
  * the last '`'), so profiles from different builds or loaders match. */
 #define HOTSPOT_STRIP_MODULE		0x2u
 
+/* "hash.isra.0", "hash.constprop.2", "hash.part.1", "hash.cold" -> "hash":
+ * drop the suffixes GCC and LLVM give cloned or split functions (also
+ * .lto_priv.N, .llvm.N, .localalias), which come and go between builds and
+ * would make one function look like two when comparing revisions. */
+#define HOTSPOT_STRIP_CLONES		0x4u
+
 struct hotspot_options {
 	unsigned flags;		/* HOTSPOT_STRIP_* */
 	double period;		/* counts per sample (e.g. the sampling period when

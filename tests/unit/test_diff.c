@@ -337,6 +337,26 @@ TEST(frame_name_normalisation)
 	CHECK_INT(n, 4);
 	n = hotspot_frame_name("a[]", 3, HOTSPOT_STRIP_ANNOTATIONS, &s);
 	CHECK_INT(n, 3);
+	n = hotspot_frame_name("hash.isra.0", 11, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.constprop.0.isra.0", 23, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.part.1.cold", 16, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.cold", 9, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.isra.0_[k]", 15,
+			       HOTSPOT_STRIP_CLONES | HOTSPOT_STRIP_ANNOTATIONS, &s);
+	CHECK_INT(n, 4);
+	/* not clone suffixes: a version, a bare kind, a dotted name */
+	n = hotspot_frame_name("libfoo.so.1", 11, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 11);
+	n = hotspot_frame_name(".cold", 5, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 5);
+	n = hotspot_frame_name("java.util.HashMap.partition", 27, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 27);
+	n = hotspot_frame_name("hash.isra.0", 11, 0, &s);
+	CHECK_INT(n, 11);
 	n = hotspot_frame_name("libc.so.6`malloc", 16, HOTSPOT_STRIP_MODULE, &s);
 	CHECK_INT(n, 6);
 	CHECK(!memcmp(s, "malloc", 6));
