@@ -148,6 +148,14 @@ void hotspots_add_profile(struct hotspots *h, int side, const struct folded_prof
 				   intern_len(&p->stacks, (uint32_t)i), p->counts[column][i]);
 }
 
+uint32_t hotspots_find(const struct hotspots *h, const char *name)
+{
+	const char *start;
+	size_t len = hotspot_frame_name(name, strlen(name), h->opts.flags, &start);
+
+	return len ? intern_find(&h->names, start, len) : UINT32_MAX;
+}
+
 double hotspots_samples(const struct hotspots *h, int side)
 {
 	return h->counts[side] / h->opts.period;

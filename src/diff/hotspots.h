@@ -86,6 +86,8 @@ static inline size_t hotspots_size(const struct hotspots *h)
 {
 	return h->names.nr;
 }
+/* Id of a function (name normalised with the table's flags), or UINT32_MAX. */
+uint32_t hotspots_find(const struct hotspots *h, const char *name);
 /* Samples on a side: counts / period. */
 double hotspots_samples(const struct hotspots *h, int side);
 
@@ -96,7 +98,7 @@ enum hotspot_measure {
 #define HOTSPOT_MEASURE_BIT(m) (1u << (m))
 const char *hotspot_measure_name(enum hotspot_measure m);	/* "self", "total" */
 
-/* Compare one function between the sides; id from intern_find(&h->names). */
+/* Compare one function between the sides; id from hotspots_find(). */
 void hotspots_test(const struct hotspots *h, uint32_t id, enum hotspot_measure m,
 		   struct share_test *out);
 

@@ -214,7 +214,10 @@ TEST(merge_normalizes_and_feeds_hotspots)
 	hotspots_init(&h, &o);
 	hotspots_add_profile(&h, 0, &m, 0);
 	hotspots_add_profile(&h, 1, &m, 1);
-	hotspots_test(&h, intern_find(&h.names, "f", 1), HOTSPOT_SELF, &t);
+	CHECK(hotspots_find(&h, "f") == intern_find(&h.names, "f", 1));
+	CHECK(hotspots_find(&h, "nope") == UINT32_MAX);
+	CHECK(hotspots_find(&h, "") == UINT32_MAX);
+	hotspots_test(&h, hotspots_find(&h, "f"), HOTSPOT_SELF, &t);
 	CHECK_NEAR(t.before.share, 0.25, 1e-15);
 	CHECK_NEAR(t.after.share, 0.75, 1e-15);
 	hotspots_test(&h, intern_find(&h.names, "main", 4), HOTSPOT_TOTAL, &t);
