@@ -495,13 +495,13 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 		if (b.buf[i] == ' ')
 			b.buf[i] = '_';
 	f->period = period;
-	/* Perl tests the name for truth: "" and "0" mean "no process" */
-	if (b.len == 0 || (b.len == 1 && b.buf[0] == '0')) {
-		f->pname = NO_ID;
-	} else {
-		f->pname = intern_add(&f->names, b.buf, b.len, NULL);
-		f->java = b.len >= 4 && !memcmp(b.buf, "java", 4);
-	}
+	/*
+	 * The Perl script tests the name for truth, but its grammar never
+	 * yields "" or "0" (a comm has at least two bytes), so every name
+	 * starts a sample here.
+	 */
+	f->pname = intern_add(&f->names, b.len ? b.buf : "", b.len, NULL);
+	f->java = b.len >= 4 && !memcmp(b.buf, "java", 4);
 	f->scratch.buf = b.buf;
 	f->scratch.alloc = b.alloc;
 }

@@ -8,9 +8,10 @@
  *
  * Large regular files are split at blank lines (where the Perl state
  * machine is reset) and parsed by several threads, each into its own
- * folder; folder_write() merges them.  In the one case where a blank line
- * does not reset the state (frames left over from a sample whose process
- * name was "0"), the file is parsed again on one thread.
+ * folder; folder_write() merges them.  A blank line always resets the
+ * state (frames are only kept without a process, which the grammar cannot
+ * produce); should a piece ever end with frames pending, the file is
+ * parsed again on one thread rather than risk a different answer.
  */
 #include "collapse/perf_script.h"
 #include "core/alloc.h"
@@ -669,11 +670,7 @@ static int read_parallel_file(struct perf_script_session *s, const char *name, i
 			dirty |= pool.chunks[k].dirty;
 	}
 	if (dirty || failed) {
-		/*
-		 * A blank line did not reset the Perl state somewhere (frames of
-		 * a sample whose process name is "0"): only a sequential parse
-		 * gives the right answer.
-		 */
+		/* a piece ended with frames pending: only one thread is sure to be right */
 		for (i = 0; i < n; i++)
 			folder_free(pool.folders[i]);
 	} else {
