@@ -88,6 +88,13 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 void folder_reset_sample(struct folder *f);
 int folder_has_process(const struct folder *f);
 void folder_add_frame(struct folder *f, const struct fold_frame *fr);
+/*
+ * The same, for parsers whose function and module lie in one run of text
+ * (key, key_len; e.g. "main+0x1f (/bin/app)"): the whole run is the cache
+ * key, which saves work per frame.  Equal runs must mean equal frames.
+ */
+void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
+			   size_t key_len);
 void folder_end_sample(struct folder *f);
 /* Frames held without a current process (see folder_end_sample). */
 size_t folder_pending_frames(const struct folder *f);

@@ -182,11 +182,15 @@ int perf_script_match_stack(const char *s, size_t len, struct fold_frame *fr)
 		return 0;
 	close = (size_t)(rp - s);
 	/* rightmost " (" with the '(' before the last ')' */
-	for (open = close; open-- > 1;)
-		if (s[open] == '(' && s[open - 1] == ' ')
+	for (open = close;;) {
+		const char *q = open > 1 ? memrchr(s + 1, '(', open - 1) : NULL;
+
+		if (!q)
+			return 0;
+		open = (size_t)(q - s);
+		if (s[open - 1] == ' ')
 			break;
-	if (open < 1 || s[open] != '(' || s[open - 1] != ' ')
-		return 0;
+	}
 	open--;		/* position of the blank */
 	f = se < open ? se : open - 1;
 	if (open == 0 || f < ws + 1)
@@ -314,7 +318,9 @@ static void parse_line(struct parser *p, const char *s, size_t len)
 		return;
 	}
 	if (perf_script_match_stack(s, len, &fr)) {
-		folder_add_frame(p->folder, &fr);
+		/* function, " (" and module are one run of text: one cache key */
+		folder_add_frame_text(p->folder, &fr, fr.func,
+				      (size_t)(fr.module + fr.module_len - fr.func));
 		return;
 	}
 	unrecognized(p, s, len);
