@@ -16,6 +16,7 @@
 #include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/parse_number.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -260,19 +261,14 @@ static void unrecognized(struct parser *p, const char *s, size_t len)
 
 static uint64_t parse_period(const char *d, size_t n)
 {
-	uint64_t v = 0;
-	size_t i;
+	uint64_t v;
 
 	/* Perl: "if (not $period) { $period = 1 }": no period or "0" count once */
 	if (!d || (n == 1 && d[0] == '0'))
 		return 1;
-	for (i = 0; i < n; i++) {
-		unsigned dig = (unsigned)(d[i] - '0');
-
-		if (v > (UINT64_MAX - dig) / 10)
-			return UINT64_MAX;
-		v = v * 10 + dig;
-	}
+	/* the grammar guarantees digits; only overflow can fail: saturate */
+	if (parse_u64_n(d, n, &v))
+		return UINT64_MAX;
 	return v;
 }
 
