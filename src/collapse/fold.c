@@ -695,6 +695,8 @@ void folder_end_sample(struct folder *f)
 	for (i = f->nr_cur; i-- > 0;) {
 		const struct fold_group *g = &f->groups[f->cur[i]];
 
+		if (!g->nr)	/* e.g. "->": no frames at all */
+			continue;
 		memcpy(f->key + n, f->group_ids + g->first, g->nr * sizeof(uint32_t));
 		n += g->nr;
 	}

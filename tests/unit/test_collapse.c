@@ -294,6 +294,23 @@ TEST(fold_merges_and_sorts_across_folders)
 	folder_free(f[1]);
 }
 
+TEST(fold_frames_that_vanish)
+{
+	struct fold_options o = { 0 };
+	struct folder *f = folder_new(&o);
+	/* "->" and "+0x10" split into nothing; "(comm)" is skipped; "a->" keeps "a" */
+	struct fold_frame fr[] = { frame("->", "/m", "1"), frame("(java)", "/m", "2"),
+				   frame("a->", "/m", "3"), frame("+0x10", "/m", "4") };
+	char *out;
+
+	add(f, "pp", NULL, "1", 1, fr, 2);
+	add(f, "pp", NULL, "1", 2, fr, 4);
+	out = write_folders(&f, 1);
+	CHECK_STREQ(out, "pp 1\npp;a 2\n");	/* as the Perl script prints it */
+	free(out);
+	folder_free(f);
+}
+
 TEST(module_rules)
 {
 	CHECK(fold_module_is_kernel(LINE("[kernel.kallsyms]")));
@@ -372,6 +389,6 @@ TEST(buffer_reader_counts_unrecognized_lines)
 
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,
 	  grammar_matches_perl_on_random_lines, fold_names_and_annotations, fold_pid_tid_addrs,
-	  fold_skip_after, fold_merges_and_sorts_across_folders, module_rules,
+	  fold_skip_after, fold_merges_and_sorts_across_folders, fold_frames_that_vanish, module_rules,
 	  threads_give_the_same_output,
 	  buffer_reader_counts_unrecognized_lines)
