@@ -87,6 +87,21 @@ static void json_rows(struct strbuf *sb, const struct hotspots *h, const char *n
 	strbuf_addstr(sb, last ? "\n" : ",\n");
 }
 
+/* A name with blanks at either end would be invisible in the last column. */
+static void add_name(struct strbuf *sb, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[0] != ' ' && name[0] != '\t' && name[len - 1] != ' ' &&
+	    name[len - 1] != '\t') {
+		strbuf_add(sb, name, len);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	strbuf_add(sb, name, len);
+	strbuf_addch(sb, '\'');
+}
+
 static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *change,
 		      const struct hotspot_row *rows, size_t nr)
 {
@@ -101,11 +116,12 @@ static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *c
 			snprintf(p, sizeof(p), "<0.0001");
 		else
 			snprintf(p, sizeof(p), "%.4f", t->p_value);
-		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  %s\n",
+		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  ",
 			    change, hotspot_measure_name(r->measure),
 			    100 * t->before.share, 100 * t->after.share,
-			    100 * t->delta, 100 * t->se, p,
-			    r->confirmed ? "yes" : "no", hotspots_name(h, r->func));
+			    100 * t->delta, 100 * t->se, p, r->confirmed ? "yes" : "no");
+		add_name(sb, hotspots_name(h, r->func));
+		strbuf_addch(sb, '\n');
 	}
 }
 

@@ -153,6 +153,16 @@ static int cmp_row(const void *a, const void *b, void *ctx)
 	return ((int)x->measure > (int)y->measure) - ((int)x->measure < (int)y->measure);
 }
 
+/*
+ * delta >= threshold, forgiving the rounding of a difference of two
+ * quotients: 40/100 - 20/100 is 0.19999999999999998, and a user who asks
+ * for 20 points means to include it.
+ */
+static int at_least(double delta, double threshold)
+{
+	return delta >= threshold - 1e-12;
+}
+
 void hotspots_rank(const struct hotspots *h, const struct hotspot_rank_options *o,
 		   struct hotspot_ranking *out)
 {
@@ -171,10 +181,10 @@ void hotspots_rank(const struct hotspots *h, const struct hotspot_rank_options *
 			row.func = (uint32_t)i;
 			row.measure = (enum hotspot_measure)m;
 			hotspots_test(h, (uint32_t)i, row.measure, &row.test);
-			if (row.test.delta == 0 || fabs(row.test.delta) < o->min_delta)
+			if (row.test.delta == 0 || !at_least(fabs(row.test.delta), o->min_delta))
 				continue;
 			row.significant = share_test_significant(&row.test, o->alpha);
-			row.confirmed = row.significant && fabs(row.test.delta) >= o->confirm;
+			row.confirmed = row.significant && at_least(fabs(row.test.delta), o->confirm);
 			if (row.test.delta > 0)
 				out->hotter[out->nr_hotter++] = row;
 			else

@@ -341,6 +341,16 @@ TEST(rank_finds_hotter_and_cooler)
 	CHECK_NEAR(r.cooler[0].test.delta, -0.30, 1e-12);
 	hotspot_ranking_release(&r);
 
+	/* a threshold equal to the delta includes it, despite rounding */
+	ro.min_delta = 0.30;
+	ro.confirm = 0.30;
+	hotspots_rank(&h, &ro, &r);
+	CHECK_INT(r.nr_hotter, 3);
+	CHECK_INT(r.nr_cooler, 2);
+	CHECK_INT(r.hotter[0].confirmed, 1);
+	hotspot_ranking_release(&r);
+	ro.confirm = 0.02;
+
 	/* noise floor above every change: nothing left */
 	ro.min_delta = 0.31;
 	hotspots_rank(&h, &ro, &r);
