@@ -32,7 +32,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
             -Isrc -I/usr/include/libiberty \
-            -DTRAIL_VERSION='"$(VERSION)"' -DTRAIL_GIT_REV='"$(GIT_REV)"'
+            -DTRAIL_VERSION='"$(VERSION)"' -DTRAIL_GIT_REV='"$(GIT_REV)"' $(EXTRA_CFLAGS)
 LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
 
 ifeq ($(STRICT),1)
@@ -108,16 +108,20 @@ test-san: san
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
 fuzz:
-	$(MAKE) BUILD=build-fuzz CC=clang SANITIZE=1 \
-	    CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" build-fuzz/libtrail.a build-fuzz/cmd.a
-	$(MAKE) BUILD=build-fuzz CC=clang $(FUZZ_BIN)
+ifeq ($(strip $(FUZZ_SRC)),)
+	@echo "no fuzz targets in tests/fuzz/"
+else
+	$(MAKE) BUILD=build-fuzz CC=clang SANITIZE=1 EXTRA_CFLAGS=-fsanitize=fuzzer-no-link \
+	    build-fuzz/libtrail.a build-fuzz/cmd.a
+	$(MAKE) BUILD=build-fuzz CC=clang SANITIZE=1 $(FUZZ_BIN)
+endif
 
 build-fuzz/cmd.a: $(CMD_O)
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtrail.a build-fuzz/cmd.a
-	clang -std=c11 -D_GNU_SOURCE -Isrc -I/usr/include/libiberty -g -O1 \
-	    -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(LDLIBS)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(LDFLAGS) $(LDLIBS)
 
 bench: all
 	bench/run-all

@@ -1,12 +1,460 @@
 /*
- * bench.c - placeholder for 'trail bench' until its module lands.
+ * bench.c - 'trail bench': options -> struct bench_config -> the runner of
+ * src/bench -> report, exports and the baseline guard.  Glue only; the
+ * engine (scheduler, executor, statistics, exporters) is in src/bench.
  */
+#include "bench/baseline.h"
+#include "bench/bench.h"
+#include "bench/export.h"
+#include "bench/params.h"
+#include "bench/report.h"
 #include "cmd/commands.h"
+#include "core/alloc.h"
 #include "core/error.h"
+#include "core/parse_number.h"
+#include "core/string_list.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Exit status when the baseline guard finds a regression (docs/bench.md). */
+#define EXIT_REGRESSION 3
+/* Exit status after Ctrl-C, as a shell reports a process killed by SIGINT. */
+#define EXIT_INTERRUPTED 130
+
+static const char *const bench_usage[] = {
+	"trail bench [options] COMMAND [COMMAND...]",
+	"",
+	"Benchmark commands: run each many times (interleaved, so drift of the machine",
+	"hits all alike), report median, mean, spread, percentiles, CPU time and peak",
+	"memory, and compare each command with the first: ratio of medians with a",
+	"bootstrap confidence interval and a Mann-Whitney U verdict (faster, slower or",
+	"no significant difference).  --baseline guards CI against real regressions.",
+	NULL
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct bench_opts {
+	struct bench_param params[BENCH_MAX_PARAMS];
+	size_t nr_params;
+	const char *scans[BENCH_MAX_PARAMS];	/* -P arguments, NULL for -L */
+	const char *step;
+	double max_regression;	/* fraction */
+	int max_regression_set;
+};
+
+static struct bench_opts *opts_for_callbacks;
+
+/* "-P NAME START END" arrives as "NAME\nSTART\nEND" (see join_multi_args);
+ * expanded after parsing, so -D/--step may come anywhere. */
+static int opt_scan(const struct option *opt, const char *arg)
+{
+	struct bench_opts *o = opts_for_callbacks;
+	size_t lines = 0;
+	const char *p;
+
+	(void)opt;
+	for (p = arg; *p; p++)
+		lines += *p == '\n';
+	if (lines != 2)
+		return error("option '--parameter-scan' expects NAME START END");
+	if (o->nr_params >= BENCH_MAX_PARAMS)
+		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
+	o->scans[o->nr_params++] = arg;
+	return 0;
+}
+
+/* Turn the -P arguments remembered by opt_scan into parameter values. */
+static int expand_scans(struct bench_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_params; i++) {
+		struct string_list parts = STRING_LIST_INIT;
+		int rc;
+
+		if (!o->scans[i])
+			continue;
+		string_list_split(&parts, o->scans[i], '\n');
+		rc = bench_param_range(&o->params[i], xstrdup(parts.items[0]), parts.items[1],
+				       parts.items[2], o->step);
+		string_list_clear(&parts);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int opt_list(const struct option *opt, const char *arg)
+{
+	struct bench_opts *o = opts_for_callbacks;
+	const char *nl = strchr(arg, '\n');
+	int rc;
+
+	(void)opt;
+	if (o->nr_params >= BENCH_MAX_PARAMS)
+		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
+	if (!nl)
+		return error("option '--parameter-list' expects NAME VALUES (e.g. -L cc gcc,clang)");
+	rc = bench_param_list(&o->params[o->nr_params], xstrndup(arg, (size_t)(nl - arg)), nl + 1);
+	o->nr_params++;
+	return rc;
+}
+
+static int opt_max_regression(const struct option *opt, const char *arg)
+{
+	struct bench_opts *o = opts_for_callbacks;
+	int pct;
+
+	(void)opt;
+	if (parse_amount_or_percent(arg, &o->max_regression, &pct))
+		return error("option '--max-regression' expects e.g. 5%% or 0.05, not '%s'", arg);
+	if (pct)
+		o->max_regression /= 100;
+	o->max_regression_set = 1;
+	return 0;
+}
+
+/*
+ * The option parser takes one value per option; hyperfine's -P takes three
+ * and -L two.  Join them here into one argument with newlines.
+ */
+static const char **join_multi_args(int argc, const char **argv, struct string_list *keep,
+				    int *new_argc)
+{
+	const char **out = xcalloc((size_t)argc + 1, sizeof(*out));
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int extra = 0;
+
+		if (i && !strcmp(a, "--")) {
+			for (; i < argc; i++)
+				out[n++] = argv[i];
+			break;
+		}
+		if (i && (!strcmp(a, "-P") || !strcmp(a, "--parameter-scan")))
+			extra = 3;
+		else if (i && (!strcmp(a, "-L") || !strcmp(a, "--parameter-list")))
+			extra = 2;
+		if (!extra) {
+			out[n++] = a;
+			continue;
+		}
+		if (i + extra >= argc) {
+			/* leave it to the parser, which says what is missing */
+			out[n++] = a;
+			continue;
+		}
+		{
+			char *joined = extra == 3 ?
+				xstrfmt("--parameter-scan=%s\n%s\n%s", argv[i + 1], argv[i + 2], argv[i + 3]) :
+				xstrfmt("--parameter-list=%s\n%s", argv[i + 1], argv[i + 2]);
+
+			string_list_append_nodup(keep, joined);
+			out[n++] = joined;
+			i += extra;
+		}
+	}
+	out[n] = NULL;
+	*new_argc = n;
+	return out;
+}
+
+static int parse_output(const char *arg, struct bench_config *cfg)
+{
+	if (!arg || !strcmp(arg, "null"))
+		cfg->output = BENCH_OUTPUT_NULL;
+	else if (!strcmp(arg, "pipe"))
+		cfg->output = BENCH_OUTPUT_PIPE;
+	else if (!strcmp(arg, "inherit"))
+		cfg->output = BENCH_OUTPUT_INHERIT;
+	else if (!*arg)
+		return error("option '--output' expects null, pipe, inherit or a file name");
+	else {
+		cfg->output = BENCH_OUTPUT_FILE;
+		cfg->output_path = arg;
+	}
+	return 0;
+}
+
+static int write_stdout(const struct strbuf *sb)
+{
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
+		return error_errno("cannot write to standard output");
+	fflush(stdout);
+	return 0;
+}
 
 int cmd_bench(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'trail bench' is not built yet") ? 1 : 1;
+	struct bench_opts o;
+	struct bench_config cfg;
+	struct bench_result res;
+	struct bench_plan plan;
+	struct bench_baseline baseline;
+	struct bench_regression *regressions = NULL;
+	struct string_list names = STRING_LIST_INIT, keep = STRING_LIST_INIT;
+	struct sigaction sa, old_int, old_term;
+	struct strbuf report = STRBUF_INIT;
+	const char *shell = NULL, *output = NULL, *export_json = NULL, *export_csv = NULL;
+	const char *export_md = NULL, *export_svg = NULL, *save_baseline = NULL;
+	const char *baseline_path = NULL, **args;
+	uint64_t warmup = 0, runs = 0, min_runs = 0, max_runs = 0, reference = 1, seed = 0x5eed;
+	double min_time = -1, timeout = 0, confidence = 0.95;
+	int no_shell = 0, ignore_failure = 0, interleave = 1, until_significant = 0;
+	int count_perf = 0, quiet = 0, status = EXIT_OK, nr_regressions = 0;
+	size_t nr_compared = 0, c, i;
+	int n;
+	struct option options[] = {
+		OPT_GROUP("running"),
+		OPT_U64('w', "warmup", &warmup, "N", "unmeasured runs per command first (default 0)", 0, 1e9),
+		OPT_U64('r', "runs", &runs, "N", "exactly N runs per command", 1, 1e9),
+		OPT_U64('m', "min-runs", &min_runs, "N", "at least N runs per command (default 10)", 1, 1e9),
+		OPT_U64('M', "max-runs", &max_runs, "N", "at most N runs per command", 1, 1e9),
+		OPT_SECONDS(0, "min-time", &min_time, "SECONDS", "run each command for at least this long (default 3s)"),
+		OPT_STRING('p', "prepare", &cfg.prepare, "CMD", "run CMD before every run (not measured)"),
+		OPT_STRING('s', "setup", &cfg.setup, "CMD", "run CMD once per command before its runs"),
+		OPT_STRING('c', "cleanup", &cfg.cleanup, "CMD", "run CMD once per command after its runs"),
+		OPT_STRING('S', "shell", &shell, "SHELL", "shell for the commands (default sh; 'none' for none)"),
+		OPT_FLAG('N', "no-shell", &no_shell, "run commands without a shell (split into words)"),
+		OPT_FLAG('i', "ignore-failure", &ignore_failure, "measure commands that exit non-zero"),
+		OPT_SECONDS(0, "timeout", &timeout, "SECONDS", "kill a run after this long (a failure)"),
+		OPT_STRING(0, "input", &cfg.input, "FILE", "stdin of the commands (default /dev/null)"),
+		OPT_STRING(0, "output", &output, "WHERE", "commands' output: null (default), pipe, inherit or a FILE"),
+		OPT_FLAG(0, "interleave", &interleave, "alternate commands run by run (default; --no-interleave)"),
+		OPT_U64(0, "seed", &seed, "N", "seed of the shuffled run order", 0, 1.8e19),
+		OPT_FLAG(0, "perf", &count_perf, "also count context switches, page faults, migrations with perf_event_open"),
+		OPT_GROUP("parameters"),
+		OPT_CALLBACK('P', "parameter-scan", NULL, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
+		OPT_STRING('D', "step", &o.step, "STEP", "step of the -P scans (default 1)"),
+		OPT_CALLBACK('L', "parameter-list", NULL, "NAME A,B,C", "run with {NAME} = each value", opt_list),
+		OPT_STRING_LIST('n', "command-name", &names, "NAME", "name the commands in reports (repeatable, in order)"),
+		OPT_GROUP("statistics"),
+		OPT_DOUBLE(0, "confidence", &confidence, "P", "confidence of intervals and verdicts (default 0.95)", 0.5, 0.9999),
+		OPT_U64(0, "reference", &reference, "N", "compare with the N-th command (default 1)", 1, 1e9),
+		OPT_FLAG(0, "until-significant", &until_significant, "run until every comparison is decided (up to --max-runs, default 100)"),
+		OPT_GROUP("output"),
+		OPT_STRING(0, "export-json", &export_json, "FILE", "every run's values and the summary as JSON ('-' for stdout)"),
+		OPT_STRING(0, "export-csv", &export_csv, "FILE", "summary table as CSV"),
+		OPT_STRING(0, "export-markdown", &export_md, "FILE", "summary table as Markdown"),
+		OPT_STRING(0, "export-svg", &export_svg, "FILE", "plot of each command's run distribution"),
+		OPT_FLAG(0, "quiet", &quiet, "no progress line (as trail -q)"),
+		OPT_GROUP("regression guard"),
+		OPT_STRING(0, "save-baseline", &save_baseline, "FILE", "save this result as a baseline (JSON)"),
+		OPT_STRING(0, "baseline", &baseline_path, "FILE", "compare with a saved baseline; exit 3 on a real regression"),
+		OPT_CALLBACK(0, "max-regression", NULL, "PCT", "allowed slowdown for --baseline, e.g. 5% (default 0%)", opt_max_regression),
+		OPT_END()
+	};
+
+	memset(&o, 0, sizeof(o));
+	memset(&baseline, 0, sizeof(baseline));
+	memset(&plan, 0, sizeof(plan));
+	bench_config_init(&cfg);
+	opts_for_callbacks = &o;
+	args = join_multi_args(argc, argv, &keep, &n);
+	n = cmd_parse_options(n, args, options, bench_usage, 0);
+	if (quiet)
+		trail_quiet = 1;
+	if (!n) {
+		error("no command to benchmark");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (runs && (min_runs || max_runs)) {
+		error("--runs cannot be combined with --min-runs or --max-runs");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (min_runs && max_runs && min_runs > max_runs) {
+		error("--min-runs %llu is larger than --max-runs %llu",
+		      (unsigned long long)min_runs, (unsigned long long)max_runs);
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (until_significant && runs) {
+		error("--until-significant decides the number of runs itself; use --max-runs, not --runs");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (o.max_regression_set && !baseline_path) {
+		error("--max-regression needs --baseline FILE");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (shell && no_shell && strcmp(shell, "none")) {
+		error("-N (--no-shell) and --shell=%s contradict each other", shell);
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (shell && !*shell) {
+		error("--shell needs a shell, or 'none'");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	cfg.shell = no_shell || (shell && !strcmp(shell, "none")) ? NULL : shell ? shell : "sh";
+	if (parse_output(output, &cfg)) {
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (cfg.input && access(cfg.input, R_OK)) {
+		error_errno("cannot read the input file '%s'", cfg.input);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (o.step && !o.nr_params) {
+		error("--step needs a parameter scan (-P NAME START END)");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (expand_scans(&o) || bench_plan_build(&plan, args, (size_t)n, (const char *const *)names.items, names.nr,
+			     o.params, o.nr_params)) {
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	for (i = 0; !cfg.shell && i < plan.nr; i++) {
+		/* a command that cannot be split is a usage error, found before running */
+		char **words = bench_split_words(plan.commands[i].cmdline);
+
+		if (!words) {
+			status = EXIT_USAGE;
+			goto usage;
+		}
+		bench_words_free(words);
+	}
+	if (names.nr > (size_t)n) {
+		error("%zu --command-name options for %d commands", names.nr, n);
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (reference > plan.nr) {
+		error("--reference %llu, but there are only %zu commands",
+		      (unsigned long long)reference, plan.nr);
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	if (until_significant && plan.nr < 2) {
+		error("--until-significant needs at least two commands to compare");
+		status = EXIT_USAGE;
+		goto usage;
+	}
+	/* A broken baseline is found before minutes of benchmarking, not after. */
+	if (baseline_path && bench_baseline_read(baseline_path, &baseline)) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+
+	cfg.commands = plan.commands;
+	cfg.nr_commands = plan.nr;
+	cfg.warmup = warmup;
+	cfg.runs = runs;
+	if (min_runs)
+		cfg.min_runs = min_runs;
+	if (max_runs && max_runs < cfg.min_runs && !min_runs)
+		cfg.min_runs = max_runs;
+	cfg.max_runs = max_runs;
+	if (min_time >= 0)
+		cfg.min_time = min_time;
+	cfg.ignore_failure = ignore_failure;
+	cfg.timeout = timeout;
+	cfg.interleave = interleave;
+	cfg.seed = seed;
+	cfg.until_significant = until_significant;
+	cfg.confidence = confidence;
+	cfg.reference = (size_t)reference - 1;
+	cfg.count_perf = count_perf;
+	cfg.show_progress = !trail_quiet && isatty(2);
+	cfg.stop = &stop_requested;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: a blocked wait returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (bench_run_commands(&cfg, &res))
+		status = EXIT_FAILURE_;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	if (status == EXIT_OK || res.interrupted) {
+		for (c = 0; c < res.nr_commands; c++)
+			bench_report_command(&report, &res, c);
+		bench_report_summary(&report, &res);
+	}
+	if (status == EXIT_OK && baseline_path) {
+		int r = bench_baseline_compare(&baseline, &res, o.max_regression, &regressions,
+					       &nr_compared);
+
+		if (r < 0) {
+			status = EXIT_USAGE;
+		} else {
+			nr_regressions = r;
+			bench_report_baseline(&report, &res, regressions, nr_compared, o.max_regression);
+		}
+	}
+	if (write_stdout(&report) && status == EXIT_OK)
+		status = EXIT_FAILURE_;
+	if (status == EXIT_OK || res.interrupted) {
+		struct bench_export_context ctx = {
+			&res, &cfg, baseline_path, regressions, nr_compared, o.max_regression
+		};
+		struct { const struct bench_exporter *e; const char *path; } ex[] = {
+			{ &bench_export_json, export_json },
+			{ &bench_export_csv, export_csv },
+			{ &bench_export_markdown, export_md },
+			{ &bench_export_svg, export_svg },
+			{ &bench_export_json, save_baseline },
+		};
+
+		bench_report_warnings(&res, &cfg);
+		if (res.interrupted)
+			warning("interrupted: the report covers only the runs measured so far");
+		for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+			if (ex[i].path && bench_export_file(ex[i].e, &ctx, ex[i].path) &&
+			    status == EXIT_OK)
+				status = EXIT_FAILURE_;
+	}
+	if (status == EXIT_OK && res.interrupted)
+		status = EXIT_INTERRUPTED;
+	if (status == EXIT_OK && nr_regressions) {
+		for (i = 0; i < nr_compared; i++) {
+			const struct bench_ratio *r = &regressions[i].cmp.median_ratio;
+
+			if (regressions[i].regressed)
+				error("'%s' regressed: %.1f%% slower than the baseline "
+				      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)",
+				      res.commands[regressions[i].command].command->name,
+				      (r->estimate - 1) * 100, res.confidence * 100,
+				      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);
+		}
+		status = EXIT_REGRESSION;
+	}
+	bench_result_release(&res);
+	goto out;
+usage:
+	fprintf(stderr, "see '%s --help'\n", error_program());
+out:
+	free(regressions);
+	bench_baseline_release(&baseline);
+	bench_plan_release(&plan);
+	for (i = 0; i < o.nr_params; i++) {
+		free((char *)o.params[i].name);
+		bench_param_release(&o.params[i]);
+	}
+	string_list_clear(&names);
+	string_list_clear(&keep);
+	free(args);
+	strbuf_release(&report);
+	return status;
 }

@@ -1,12 +1,288 @@
 /*
- * diff.c - placeholder for 'trail diff' until its module lands.
+ * diff.c - 'trail diff': two folded profiles to difffolded.pl's three
+ * columns (sorted), or with --top/--json a ranked table of the functions
+ * whose share of samples changed, with standard errors and a significance
+ * test.  Glue only: the engine is src/diff/.
  */
 #include "cmd/commands.h"
 #include "core/error.h"
+#include "core/strbuf.h"
+#include "diff/difffolded.h"
+#include "diff/hotspots.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const diff_usage[] = {
+	"trail diff [-n] [-s] BEFORE AFTER",
+	"trail diff --top N [--json] [--min-delta PTS] [--confirm PTS] BEFORE AFTER",
+	"",
+	"Without --top or --json, print difffolded.pl's three columns, 'stack before",
+	"after', one line per stack sorted in byte order: feed it to 'trail flamegraph'",
+	"for a differential flame graph.  With --top N, print the N functions whose",
+	"share of samples grew most and the N that shrank most (by self and total,",
+	"i.e. inclusive, share), with the delta in percentage points, its standard",
+	"error and a two-proportion z-test.  BEFORE and AFTER are folded stack files",
+	"('-' is stdin, gzip is read too).",
+	NULL
+};
+
+struct diff_opts {
+	int normalize;
+	int strip_hex;
+	uint64_t top;		/* UINT64_MAX: not given */
+	int json;
+	double min_delta;	/* percentage points */
+	double confirm;		/* percentage points */
+	double alpha;
+	double period;		/* counts per sample */
+	const char *measure;
+	int strip_annotations;
+	int strip_modules;
+	int strip_clones;
+};
+
+static void json_string(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	strbuf_add_json_escaped(sb, s, strlen(s));
+	strbuf_addch(sb, '"');
+}
+
+static void json_side(struct strbuf *sb, const char *name, const char *path, double samples)
+{
+	char num[64];
+
+	strbuf_addf(sb, "  \"%s\": {\"path\": ", name);
+	json_string(sb, path);
+	folded_format_count(num, sizeof(num), samples);
+	strbuf_addf(sb, ", \"samples\": %s},\n", num);
+}
+
+static void json_rows(struct strbuf *sb, const struct hotspots *h, const char *name,
+		      const struct hotspot_row *rows, size_t nr, int last)
+{
+	size_t i;
+
+	strbuf_addf(sb, "  \"%s\": [", name);
+	for (i = 0; i < nr; i++) {
+		const struct hotspot_row *r = &rows[i];
+		const struct share_test *t = &r->test;
+
+		strbuf_addstr(sb, i ? ",\n    {" : "\n    {");
+		strbuf_addstr(sb, "\"function\": ");
+		json_string(sb, hotspots_name(h, r->func));
+		strbuf_addf(sb, ", \"measure\": \"%s\", \"before_pct\": %.10g, \"after_pct\": %.10g, "
+			    "\"before_se_pp\": %.10g, \"after_se_pp\": %.10g, "
+			    "\"delta_pp\": %.10g, \"se_pp\": %.10g, \"z\": %.10g, \"p_value\": %.10g, "
+			    "\"significant\": %s, \"confirmed\": %s}",
+			    hotspot_measure_name(r->measure),
+			    100 * t->before.share, 100 * t->after.share,
+			    100 * t->before.se, 100 * t->after.se,
+			    100 * t->delta, 100 * t->se, t->z, t->p_value,
+			    r->significant ? "true" : "false", r->confirmed ? "true" : "false");
+	}
+	strbuf_addstr(sb, nr ? "\n  ]" : "]");
+	strbuf_addstr(sb, last ? "\n" : ",\n");
+}
+
+/* A name with blanks at either end would be invisible in the last column. */
+static void add_name(struct strbuf *sb, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[0] != ' ' && name[0] != '\t' && name[len - 1] != ' ' &&
+	    name[len - 1] != '\t') {
+		strbuf_add(sb, name, len);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	strbuf_add(sb, name, len);
+	strbuf_addch(sb, '\'');
+}
+
+static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *change,
+		      const struct hotspot_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct hotspot_row *r = &rows[i];
+		const struct share_test *t = &r->test;
+		char p[32];
+
+		if (t->p_value < 1e-4)
+			snprintf(p, sizeof(p), "<0.0001");
+		else
+			snprintf(p, sizeof(p), "%.4f", t->p_value);
+		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  ",
+			    change, hotspot_measure_name(r->measure),
+			    100 * t->before.share, 100 * t->after.share,
+			    100 * t->delta, 100 * t->se, p, r->confirmed ? "yes" : "no");
+		add_name(sb, hotspots_name(h, r->func));
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static int run_table(const struct diff_opts *o, const char *before, const char *after,
+		     const struct folded_profile *p)
+{
+	struct hotspot_options ho = HOTSPOT_OPTIONS_INIT;
+	struct hotspot_rank_options ro = HOTSPOT_RANK_OPTIONS_INIT;
+	struct hotspot_ranking rank;
+	struct hotspots h;
+	struct strbuf sb = STRBUF_INIT;
+	char n1[64], n2[64];
+	int ret = EXIT_OK;
+
+	ho.period = o->period;
+	ho.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
+		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
+		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
+	ro.min_delta = o->min_delta / 100;
+	ro.confirm = o->confirm / 100;
+	ro.alpha = o->alpha;
+	ro.top = o->top == UINT64_MAX ? 0 : (size_t)o->top;
+	if (!strcmp(o->measure, "self"))
+		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF);
+	else if (!strcmp(o->measure, "total"))
+		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
+	else
+		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
+
+	hotspots_init(&h, &ho);
+	hotspots_add_profile(&h, 0, p, 0);
+	hotspots_add_profile(&h, 1, p, 1);
+	if (!(hotspots_samples(&h, 0) > 0) || !(hotspots_samples(&h, 1) > 0)) {
+		error("'%s' has no samples: there are no shares to compare",
+		      hotspots_samples(&h, 0) > 0 ? after : before);
+		hotspots_release(&h);
+		return EXIT_USAGE;
+	}
+	hotspots_rank(&h, &ro, &rank);
+	folded_format_count(n1, sizeof(n1), hotspots_samples(&h, 0));
+	folded_format_count(n2, sizeof(n2), hotspots_samples(&h, 1));
+	if (o->json) {
+		strbuf_addstr(&sb, "{\n");
+		json_side(&sb, "before", before, hotspots_samples(&h, 0));
+		json_side(&sb, "after", after, hotspots_samples(&h, 1));
+		strbuf_addf(&sb, "  \"period\": %.10g,\n  \"min_delta_pp\": %.10g,\n"
+			    "  \"confirm_pp\": %.10g,\n  \"alpha\": %.10g,\n",
+			    h.opts.period, o->min_delta, o->confirm, o->alpha);
+		json_rows(&sb, &h, "hotter", rank.hotter, rank.nr_hotter, 0);
+		json_rows(&sb, &h, "cooler", rank.cooler, rank.nr_cooler, 1);
+		strbuf_addstr(&sb, "}\n");
+	} else {
+		strbuf_addf(&sb, "# before: %s (%s samples)  after: %s (%s samples)\n",
+			    before, n1, after, n2);
+		strbuf_addf(&sb, "# shares in %% of samples; delta and se in percentage points (pp); "
+			    "p: two-proportion z-test\n"
+			    "# noise floor: |delta| >= %g pp; confirmed: |delta| >= %g pp and p < %g\n",
+			    o->min_delta, o->confirm, o->alpha);
+		strbuf_addf(&sb, "%-6s  %-7s  %7s  %7s  %7s  %6s  %7s  %-9s  %s\n", "change",
+			    "measure", "before%", "after%", "delta", "se", "p", "confirmed",
+			    "function");
+		text_rows(&sb, &h, "hotter", rank.hotter, rank.nr_hotter);
+		text_rows(&sb, &h, "cooler", rank.cooler, rank.nr_cooler);
+		if (!rank.nr_hotter && !rank.nr_cooler)
+			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
+				    o->min_delta);
+	}
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
+		error_errno("cannot write to standard output");
+		ret = EXIT_FAILURE_;
+	}
+	strbuf_release(&sb);
+	hotspot_ranking_release(&rank);
+	hotspots_release(&h);
+	return ret;
+}
 
 int cmd_diff(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'trail diff' is not built yet") ? 1 : 1;
+	struct diff_opts o = {
+		.top = UINT64_MAX, .min_delta = 1, .confirm = 2, .alpha = 0.05,
+		.period = 1, .measure = "both",
+	};
+	struct option opts[] = {
+		OPT_GROUP("three-column output (difffolded.pl)"),
+		OPT_FLAG('n', "normalize", &o.normalize, "scale BEFORE's counts to AFTER's total"),
+		OPT_FLAG('s', "strip-hex", &o.strip_hex, "replace hex addresses (0x1a2b) with 0x..."),
+		OPT_GROUP("hotter/cooler table"),
+		OPT_U64(0, "top", &o.top, "N", "show the N hottest and N coolest functions (0: all)",
+			0, 1e9),
+		OPT_FLAG(0, "json", &o.json, "print the table as JSON (all rows unless --top)"),
+		OPT_DOUBLE(0, "min-delta", &o.min_delta, "PTS",
+			   "noise floor: hide changes below PTS percentage points (default 1)", 0, 100),
+		OPT_DOUBLE(0, "confirm", &o.confirm, "PTS",
+			   "confirmed: |delta| >= PTS points and significant (default 2)", 0, 100),
+		OPT_DOUBLE(0, "alpha", &o.alpha, "A",
+			   "significance level of the z-test (default 0.05)", 0, 1),
+		OPT_STRING(0, "measure", &o.measure, "M", "self, total or both (default both)"),
+		OPT_DOUBLE(0, "period", &o.period, "N",
+			   "counts per sample, when counts are summed periods (default 1)", 1e-300, 1e300),
+		OPT_FLAG(0, "strip-annotations", &o.strip_annotations,
+			 "function names without _[k] _[j] _[i] _[w] suffixes"),
+		OPT_FLAG(0, "strip-modules", &o.strip_modules,
+			 "function names without a module` prefix"),
+		OPT_FLAG(0, "strip-clones", &o.strip_clones,
+			 "function names without .isra.N .constprop.N .part.N .cold ... suffixes"),
+		OPT_END()
+	};
+	struct folded_profile p;
+	struct difffolded_stats st[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	unsigned flags;
+	int n, ret = EXIT_OK, table;
+
+	n = cmd_parse_options(argc, argv, opts, diff_usage, 0);
+	if (n != 2) {
+		error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
+		      n, n == 1 ? "" : "s");
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		return EXIT_USAGE;
+	}
+	if (strcmp(o.measure, "self") && strcmp(o.measure, "total") && strcmp(o.measure, "both")) {
+		error("option '--measure' expects self, total or both, not '%s'", o.measure);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "-") && !strcmp(argv[1], "-")) {
+		error("BEFORE and AFTER cannot both be standard input");
+		return EXIT_USAGE;
+	}
+	table = o.top != UINT64_MAX || o.json;
+	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
+
+	folded_profile_init(&p);
+	if (difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
+	    difffolded_read(&p, 1, argv[1], flags, &st[1])) {
+		ret = EXIT_FAILURE_;
+		goto out;
+	}
+	p.columns = 2;
+	if (st[0].malformed > 5 || st[1].malformed > 5)
+		warning("%llu malformed line%s in '%s', %llu in '%s' (counted as the empty stack, "
+			"as difffolded.pl does)",
+			st[0].malformed, st[0].malformed == 1 ? "" : "s", argv[0],
+			st[1].malformed, argv[1]);
+	if (!st[0].stacks && !st[1].stacks) {
+		error("no folded stacks in '%s' or '%s'", argv[0], argv[1]);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (table) {
+		ret = run_table(&o, argv[0], argv[1], &p);
+		goto out;
+	}
+	if (o.normalize && difffolded_normalize(&p))
+		warning("'%s' has no samples: cannot normalize it to '%s', counts left as they are",
+			argv[0], argv[1]);
+	if (difffolded_write(&p, stdout)) {
+		error_errno("cannot write to standard output");
+		ret = EXIT_FAILURE_;
+	}
+out:
+	folded_profile_release(&p);
+	return ret;
 }

@@ -1,1 +1,8 @@
-# src/diff: see the files' top comments.
+# src/diff: comparing two profiles - difffolded.pl's three-column merge,
+# per-function hotspots (self/inclusive shares, hotter/cooler ranking) and
+# the significance tests behind them.
+LIB_OBJS += src/diff/difffolded.o
+LIB_OBJS += src/diff/hotspots.o
+LIB_OBJS += src/diff/significance.o
+
+UNIT_TESTS += tests/unit/test_diff

@@ -1,0 +1,135 @@
+/*
+ * baseline.c - reading saved benchmarks and the regression decision of
+ * --baseline / --max-regression (see baseline.h).
+ */
+#include "bench/baseline.h"
+#include "bench/json.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int read_entry(const char *path, size_t idx, const struct json_value *r,
+		      struct bench_baseline_entry *e)
+{
+	const struct json_value *cmd = json_get(r, "command");
+	const struct json_value *times = json_get(r, "times");
+	size_t i;
+
+	if (r->type != JSON_OBJECT)
+		return error("%s: results[%zu] is %s, not an object", path, idx,
+			     json_type_name(r->type));
+	if (!cmd || cmd->type != JSON_STRING)
+		return error("%s: results[%zu] has no \"command\" string", path, idx);
+	if (!times || times->type != JSON_ARRAY)
+		return error("%s: results[%zu] (\"%s\") has no \"times\" array", path, idx,
+			     cmd->string);
+	if (!times->len)
+		return error("%s: results[%zu] (\"%s\") has no runs in \"times\"", path, idx,
+			     cmd->string);
+	e->command = xstrdup(cmd->string);
+	e->times = xmallocarray(times->len, sizeof(double));
+	for (i = 0; i < times->len; i++) {
+		const struct json_value *t = &times->items[i];
+
+		if (t->type != JSON_NUMBER || t->number < 0)
+			return error("%s: results[%zu].times[%zu] is not a non-negative number",
+				     path, idx, i);
+		e->times[e->nr_times++] = t->number;
+	}
+	return 0;
+}
+
+int bench_baseline_read(const char *path, struct bench_baseline *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_value doc;
+	const struct json_value *results;
+	size_t i;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (strbuf_read_file(&sb, path))
+		return error("cannot read the baseline '%s'", path);
+	if (json_parse(sb.buf, sb.len, path, &doc)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	strbuf_release(&sb);
+	results = json_get(&doc, "results");
+	if (doc.type != JSON_OBJECT || !results || results->type != JSON_ARRAY) {
+		error("%s: not a benchmark export: expected an object with a \"results\" array "
+		      "(write one with --save-baseline or --export-json)", path);
+		goto out;
+	}
+	if (!results->len) {
+		error("%s: the baseline has no results", path);
+		goto out;
+	}
+	out->entries = xcalloc(results->len, sizeof(*out->entries));
+	for (i = 0; i < results->len; i++) {
+		out->nr++;
+		if (read_entry(path, i, &results->items[i], &out->entries[i]))
+			goto out;
+	}
+	rc = 0;
+out:
+	json_release(&doc);
+	if (rc)
+		bench_baseline_release(out);
+	return rc;
+}
+
+void bench_baseline_release(struct bench_baseline *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr; i++) {
+		free(b->entries[i].command);
+		free(b->entries[i].times);
+	}
+	free(b->entries);
+	memset(b, 0, sizeof(*b));
+}
+
+int bench_baseline_compare(const struct bench_baseline *b, const struct bench_result *res,
+			   double max_regression, struct bench_regression **out, size_t *nr)
+{
+	size_t c, i;
+	int regressions = 0;
+
+	*out = xcalloc(res->nr_commands ? res->nr_commands : 1, sizeof(**out));
+	*nr = 0;
+	for (c = 0; c < res->nr_commands; c++) {
+		const struct bench_command_result *cr = &res->commands[c];
+		const struct bench_baseline_entry *e = NULL;
+		struct bench_regression *g;
+
+		if (!cr->nr_runs)
+			continue;
+		for (i = 0; i < b->nr && !e; i++)
+			if (!strcmp(b->entries[i].command, cr->command->name))
+				e = &b->entries[i];
+		if (!e && b->nr == 1 && res->nr_commands == 1)
+			e = &b->entries[0];
+		if (!e) {
+			warning("'%s' is not in the baseline; not compared", cr->command->name);
+			continue;
+		}
+		g = &(*out)[(*nr)++];
+		g->command = c;
+		g->base = e;
+		if (bench_compare(e->times, e->nr_times, cr->wall, cr->nr_runs,
+				  res->confidence, &g->cmp))
+			return -1;
+		g->regressed = g->cmp.verdict == BENCH_SLOWER &&
+			       g->cmp.median_ratio.lo > 1 + max_regression;
+		regressions += g->regressed;
+	}
+	if (!*nr)
+		return error("no command matches the baseline (its commands: '%s'%s)",
+			     b->entries[0].command, b->nr > 1 ? ", ..." : "");
+	return regressions;
+}

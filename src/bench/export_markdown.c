@@ -1,0 +1,65 @@
+/*
+ * export_markdown.c - --export-markdown: a table to paste into a pull
+ * request, in one time unit chosen from the fastest median, with the ratio
+ * to the reference, its confidence interval and the verdict.
+ */
+#include "bench/export.h"
+#include "core/strbuf.h"
+
+#include <math.h>
+#include <string.h>
+
+static void cell(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '`');
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_addstr(sb, "\\|");
+		else if (*s == '`' || *s == '\n')
+			strbuf_addch(sb, '\'');
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '`');
+}
+
+static int markdown_write(const struct bench_export_context *ctx, struct strbuf *sb)
+{
+	const struct bench_result *res = ctx->res;
+	double fastest = INFINITY, scale;
+	const char *unit;
+	size_t c;
+
+	for (c = 0; c < res->nr_commands; c++)
+		if (res->commands[c].nr_runs && res->commands[c].wall_stats.median < fastest)
+			fastest = res->commands[c].wall_stats.median;
+	bench_time_unit(isfinite(fastest) ? fastest : 1, &scale, &unit);
+	strbuf_addf(sb, "| Command | Median [%s] | Mean ± σ [%s] | Min … Max [%s] | Runs | "
+		    "Relative (%g%% CI) | Verdict |\n", unit, unit, unit, res->confidence * 100);
+	strbuf_addstr(sb, "|:---|---:|---:|---:|---:|---:|:---|\n");
+	for (c = 0; c < res->nr_commands; c++) {
+		const struct bench_command_result *cr = &res->commands[c];
+		const struct bench_stats *s = &cr->wall_stats;
+
+		strbuf_addstr(sb, "| ");
+		cell(sb, cr->command->name);
+		if (!cr->nr_runs) {
+			strbuf_addstr(sb, " | | | | 0 | | not run |\n");
+			continue;
+		}
+		strbuf_addf(sb, " | %.3f | %.3f ± %.3f | %.3f … %.3f | %zu | ",
+			    s->median * scale, s->mean * scale, s->stddev * scale,
+			    s->min * scale, s->max * scale, cr->nr_runs);
+		if (cr->has_comparison) {
+			const struct bench_ratio *r = &cr->comparison.median_ratio;
+
+			strbuf_addf(sb, "%.3f [%.3f, %.3f] | %s |\n", r->estimate, r->lo, r->hi,
+				    bench_verdict_name(cr->comparison.verdict));
+		} else {
+			strbuf_addstr(sb, "1.000 | reference |\n");
+		}
+	}
+	return 0;
+}
+
+const struct bench_exporter bench_export_markdown = { "markdown", markdown_write };

@@ -1,0 +1,221 @@
+/*
+ * report.c - the human-readable report of trail bench (see report.h).
+ */
+#include "bench/export.h"
+#include "bench/report.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fmt_time(char *buf, size_t n, double t)
+{
+	double scale;
+	const char *unit;
+
+	bench_time_unit(t, &scale, &unit);
+	snprintf(buf, n, "%.1f %s", t * scale, unit);
+	if (t * scale < 10)
+		snprintf(buf, n, "%.3f %s", t * scale, unit);
+	else if (t * scale < 100)
+		snprintf(buf, n, "%.2f %s", t * scale, unit);
+}
+
+/* Same unit as ref, so "51.2 ms ± 0.3 ms" lines up. */
+static void fmt_time_as(char *buf, size_t n, double t, double ref)
+{
+	double scale;
+	const char *unit;
+
+	bench_time_unit(ref, &scale, &unit);
+	snprintf(buf, n, "%.3f %s", t * scale, unit);
+	if (ref * scale >= 100)
+		snprintf(buf, n, "%.1f %s", t * scale, unit);
+	else if (ref * scale >= 10)
+		snprintf(buf, n, "%.2f %s", t * scale, unit);
+}
+
+static void fmt_kib(char *buf, size_t n, double kib)
+{
+	if (kib >= 1024 * 1024)
+		snprintf(buf, n, "%.2f GiB", kib / (1024 * 1024));
+	else if (kib >= 1024)
+		snprintf(buf, n, "%.1f MiB", kib / 1024);
+	else
+		snprintf(buf, n, "%.0f KiB", kib);
+}
+
+static double median_of_int(const struct bench_command_result *cr, size_t offset)
+{
+	double *v = calloc(cr->nr_runs, sizeof(double)), m;
+	size_t i;
+
+	if (!v)
+		return NAN;
+	for (i = 0; i < cr->nr_runs; i++) {
+		int64_t x;
+
+		memcpy(&x, (const char *)&cr->runs[i] + offset, sizeof(x));
+		v[i] = (double)x;
+	}
+	m = bench_median(v, cr->nr_runs);
+	free(v);
+	return m;
+}
+
+void bench_report_command(struct strbuf *sb, const struct bench_result *res, size_t c)
+{
+	const struct bench_command_result *cr = &res->commands[c];
+	const struct bench_stats *s = &cr->wall_stats;
+	char a[32], b[32], d[32], e[32];
+
+	strbuf_addf(sb, "Benchmark %zu: %s\n", c + 1, cr->command->name);
+	if (!cr->nr_runs) {
+		strbuf_addstr(sb, "  (no measured runs)\n\n");
+		return;
+	}
+	fmt_time_as(a, sizeof(a), s->median, s->median);
+	fmt_time_as(b, sizeof(b), s->mad, s->median);
+	fmt_time_as(d, sizeof(d), s->median_lo, s->median);
+	fmt_time_as(e, sizeof(e), s->median_hi, s->median);
+	strbuf_addf(sb, "  Time (median ± MAD):  %10s ± %-10s  [95%% CI of the median: %s … %s]\n",
+		    a, b, d, e);
+	fmt_time_as(a, sizeof(a), s->mean, s->median);
+	fmt_time_as(b, sizeof(b), s->stddev, s->median);
+	strbuf_addf(sb, "  Time (mean ± σ):      %10s ± %s\n", a, b);
+	fmt_time_as(a, sizeof(a), s->min, s->median);
+	fmt_time_as(b, sizeof(b), s->max, s->median);
+	fmt_time_as(d, sizeof(d), s->p95, s->median);
+	fmt_time_as(e, sizeof(e), s->p99, s->median);
+	strbuf_addf(sb, "  Range (min … max):    %10s … %-10s  [p95: %s, p99: %s]  %zu runs",
+		    a, b, d, e, cr->nr_runs);
+	if (cr->failed_runs)
+		strbuf_addf(sb, " (%zu failed)", cr->failed_runs);
+	strbuf_addch(sb, '\n');
+	fmt_time(a, sizeof(a), cr->user_stats.mean);
+	fmt_time(b, sizeof(b), cr->sys_stats.mean);
+	fmt_kib(d, sizeof(d), cr->rss_stats.max);
+	strbuf_addf(sb, "  CPU (user, system):   %10s , %-10s  [peak RSS: %s]\n", a, b, d);
+	strbuf_addf(sb, "  Per run (median):     %.0f context switches (%.0f voluntary), "
+		    "%.0f page faults (%.0f major)\n",
+		    median_of_int(cr, offsetof(struct bench_measurement, vol_csw)) +
+		    median_of_int(cr, offsetof(struct bench_measurement, invol_csw)),
+		    median_of_int(cr, offsetof(struct bench_measurement, vol_csw)),
+		    median_of_int(cr, offsetof(struct bench_measurement, minor_faults)) +
+		    median_of_int(cr, offsetof(struct bench_measurement, major_faults)),
+		    median_of_int(cr, offsetof(struct bench_measurement, major_faults)));
+	if (res->perf_available)
+		strbuf_addf(sb, "  perf (median):        %.0f context switches, %.0f page faults, "
+			    "%.0f CPU migrations\n",
+			    median_of_int(cr, offsetof(struct bench_measurement, perf_csw)),
+			    median_of_int(cr, offsetof(struct bench_measurement, perf_faults)),
+			    median_of_int(cr, offsetof(struct bench_measurement, perf_migrations)));
+	strbuf_addch(sb, '\n');
+}
+
+/* "1.96x slower [1.95x … 1.97x]" or "1.50x faster [...]", from ratio b/a. */
+static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp)
+{
+	const struct bench_ratio *r = &cmp->median_ratio;
+
+	if (cmp->verdict == BENCH_FASTER)
+		strbuf_addf(sb, "%.3fx faster [%.3fx … %.3fx]", 1 / r->estimate, 1 / r->hi, 1 / r->lo);
+	else if (cmp->verdict == BENCH_SLOWER)
+		strbuf_addf(sb, "%.3fx slower [%.3fx … %.3fx]", r->estimate, r->lo, r->hi);
+	else
+		strbuf_addf(sb, "no significant difference: ratio %.3fx [%.3fx … %.3fx]",
+			    r->estimate, r->lo, r->hi);
+}
+
+void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
+{
+	const struct bench_command_result *ref = &res->commands[res->reference];
+	size_t c;
+	int any = 0;
+
+	for (c = 0; c < res->nr_commands; c++)
+		any |= res->commands[c].has_comparison;
+	if (!any)
+		return;
+	strbuf_addf(sb, "Summary (reference: '%s'; ratios of medians with %g%% bootstrap "
+		    "intervals; verdicts by Mann-Whitney U at %g%%)\n", ref->command->name,
+		    res->confidence * 100, res->confidence * 100);
+	for (c = 0; c < res->nr_commands; c++) {
+		const struct bench_command_result *cr = &res->commands[c];
+		const struct bench_comparison *cmp = &cr->comparison;
+
+		if (!cr->has_comparison)
+			continue;
+		strbuf_addf(sb, "  '%s' vs reference: ", cr->command->name);
+		describe_ratio(sb, cmp);
+		strbuf_addf(sb, "\n      mean ratio %.3fx [%.3fx … %.3fx]; Mann-Whitney p = %.3g; "
+			    "Welch's t p = %.3g\n", cmp->mean_ratio.estimate, cmp->mean_ratio.lo,
+			    cmp->mean_ratio.hi, cmp->mwu.p, cmp->welch.p);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
+			   const struct bench_regression *g, size_t nr, double max_regression)
+{
+	size_t i;
+
+	strbuf_addf(sb, "Baseline (allowed slowdown %g%%; fails only when significantly slower "
+		    "and the whole %g%% interval is beyond it)\n", max_regression * 100,
+		    res->confidence * 100);
+	for (i = 0; i < nr; i++) {
+		const struct bench_ratio *r = &g[i].cmp.median_ratio;
+
+		strbuf_addf(sb, "  %s '%s': ", g[i].regressed ? "REGRESSION" : "ok",
+			    res->commands[g[i].command].command->name);
+		if (g[i].cmp.verdict == BENCH_SLOWER)
+			strbuf_addf(sb, "%.1f%% slower than the baseline [%.1f%% … %.1f%%], p = %.3g\n",
+				    (r->estimate - 1) * 100, (r->lo - 1) * 100, (r->hi - 1) * 100,
+				    g[i].cmp.mwu.p);
+		else if (g[i].cmp.verdict == BENCH_FASTER)
+			strbuf_addf(sb, "%.1f%% faster than the baseline [%.1f%% … %.1f%%], p = %.3g\n",
+				    (1 - r->estimate) * 100, (1 - r->hi) * 100, (1 - r->lo) * 100,
+				    g[i].cmp.mwu.p);
+		else
+			strbuf_addf(sb, "no significant difference from the baseline (ratio %.3fx "
+				    "[%.3fx … %.3fx], p = %.3g)\n", r->estimate, r->lo, r->hi,
+				    g[i].cmp.mwu.p);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+void bench_report_warnings(const struct bench_result *res, const struct bench_config *cfg)
+{
+	size_t c;
+
+	for (c = 0; c < res->nr_commands; c++) {
+		const struct bench_command_result *cr = &res->commands[c];
+		const struct bench_stats *s = &cr->wall_stats;
+		const char *name = cr->command->name;
+
+		if (!cr->nr_runs)
+			continue;
+		if (s->outliers)
+			warning("'%s': %zu of %zu runs are statistical outliers (modified z-score > %g, "
+				"Iglewicz & Hoaglin). Something else disturbed them: other programs, "
+				"cold caches or frequency scaling. Use --warmup, a quieter machine, or "
+				"--prepare to reset state before each run (e.g. drop the page cache); "
+				"the median and the rank test already resist them.",
+				name, s->outliers, cr->nr_runs, BENCH_OUTLIER_Z);
+		if (!cfg->warmup && cr->nr_runs >= 5 && s->mad > 0 &&
+		    cr->runs[0].wall > s->median + 10 * s->mad && cr->runs[0].wall > 1.5 * s->median)
+			warning("'%s': the first run was much slower than the others (%.4g s vs a "
+				"median of %.4g s), probably cold caches: consider --warmup 1 or more.",
+				name, cr->runs[0].wall, s->median);
+		if (cfg->shell && s->median < 5e-3)
+			warning("'%s' took less than 5 ms; the shell's own start-up (%.3g ms, "
+				"subtracted) is a large part of that: use -N (--shell=none) to "
+				"benchmark it without a shell.", name, res->shell_wall * 1e3);
+		if (cr->failed_runs)
+			warning("'%s': %zu of %zu runs exited with a non-zero status (measured "
+				"because of --ignore-failure).", name, cr->failed_runs, cr->nr_runs);
+	}
+}

@@ -1,0 +1,333 @@
+/*
+ * test_bench_stats.c - the statistics of trail bench against values worked
+ * out by hand or from closed forms / reference tables: ties, n = 1,
+ * identical samples, huge outliers.
+ */
+#include "bench/stats.h"
+#include "harness.h"
+
+#include <math.h>
+
+#define N(x) (sizeof(x) / sizeof((x)[0]))
+
+TEST(descriptive_one_to_ten)
+{
+	const double x[] = { 7, 3, 10, 1, 5, 2, 9, 4, 8, 6 };
+	struct bench_stats s;
+
+	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_INT(s.n, 10);
+	CHECK_NEAR(s.mean, 5.5, 1e-12);
+	/* sqrt(sum (i - 5.5)^2 / 9) = sqrt(82.5 / 9) */
+	CHECK_NEAR(s.stddev, 3.0276503540974917, 1e-12);
+	CHECK_NEAR(s.median, 5.5, 1e-12);
+	CHECK_NEAR(s.min, 1, 0);
+	CHECK_NEAR(s.max, 10, 0);
+	/* type 7: h = 9 * 0.95 = 8.55 -> 9 + 0.55 */
+	CHECK_NEAR(s.p95, 9.55, 1e-12);
+	CHECK_NEAR(s.p99, 9.91, 1e-12);
+	/* |x - 5.5| = 0.5 0.5 1.5 1.5 2.5 2.5 3.5 3.5 4.5 4.5 -> median 2.5 */
+	CHECK_NEAR(s.mad, 2.5, 1e-12);
+	CHECK_INT(s.outliers, 0);
+}
+
+TEST(descriptive_n_equals_one)
+{
+	const double x[] = { 0.25 };
+	struct bench_stats s;
+
+	CHECK_INT(bench_stats_compute(x, 1, &s), 0);
+	CHECK_NEAR(s.mean, 0.25, 0);
+	CHECK_NEAR(s.stddev, 0, 0);
+	CHECK_NEAR(s.median, 0.25, 0);
+	CHECK_NEAR(s.p99, 0.25, 0);
+	CHECK_NEAR(s.mad, 0, 0);
+	CHECK_INT(s.outliers, 0);
+}
+
+TEST(descriptive_rejects_empty_and_nan)
+{
+	const double x[] = { 1, NAN };
+	struct bench_stats s;
+
+	CHECK_INT(bench_stats_compute(x, 0, &s), -1);
+	CHECK_INT(bench_stats_compute(x, 2, &s), -1);
+}
+
+TEST(median_even_odd_and_ties)
+{
+	const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, same[] = { 2, 2, 2, 2 };
+	const double sorted[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const double rev[] = { 8, 7, 6, 5, 4, 3, 2, 1, 0 };
+
+	CHECK_NEAR(bench_median(odd, 3), 3, 0);
+	CHECK_NEAR(bench_median(even, 4), 2.5, 0);
+	CHECK_NEAR(bench_median(same, 4), 2, 0);
+	CHECK_NEAR(bench_median(sorted, 8), 4.5, 0);
+	CHECK_NEAR(bench_median(rev, 9), 4, 0);
+}
+
+TEST(median_matches_sort_on_many_sizes)
+{
+	double x[101];
+	size_t n, i;
+
+	for (n = 1; n <= N(x); n++) {
+		double sorted_median;
+
+		/* a deterministic scramble with many duplicates */
+		for (i = 0; i < n; i++)
+			x[i] = (double)((i * 37 + 11) % 13);
+		{
+			struct bench_stats s;
+
+			CHECK_INT(bench_stats_compute(x, n, &s), 0);
+			sorted_median = s.median;
+		}
+		CHECK_NEAR(bench_median(x, n), sorted_median, 0);
+	}
+}
+
+TEST(identical_samples)
+{
+	const double x[] = { 3, 3, 3, 3, 3, 3 };
+	struct bench_stats s;
+	struct bench_mwu u;
+	struct bench_welch w;
+	struct bench_comparison c;
+
+	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_NEAR(s.stddev, 0, 0);
+	CHECK_NEAR(s.mad, 0, 0);
+	CHECK_INT(s.outliers, 0);
+	CHECK_INT(bench_mann_whitney(x, N(x), x, N(x), &u), 0);
+	CHECK_NEAR(u.p, 1, 0);
+	CHECK_NEAR(u.u_a, 18, 0);	/* all 36 pairs tied: 36 / 2 */
+	CHECK_INT(bench_welch_t(x, N(x), x, N(x), &w), 0);
+	CHECK_NEAR(w.p, 1, 0);
+	CHECK_INT(bench_compare(x, N(x), x, N(x), 0.95, &c), 0);
+	CHECK_INT(c.verdict, BENCH_SAME);
+	CHECK_NEAR(c.median_ratio.estimate, 1, 0);
+	CHECK_NEAR(c.median_ratio.lo, 1, 0);
+	CHECK_NEAR(c.median_ratio.hi, 1, 0);
+}
+
+TEST(huge_outlier_is_flagged_and_median_robust)
+{
+	const double x[] = { 10, 10.1, 9.9, 10, 10.2, 9.8, 10.05, 1e6 };
+	unsigned char flags[N(x)];
+	struct bench_stats s;
+
+	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_INT(s.outliers, 1);
+	CHECK_INT(bench_outliers(x, N(x), flags), 1);
+	CHECK_INT(flags[7], 1);
+	CHECK_INT(flags[0], 0);
+	CHECK_NEAR(s.median, 10.025, 1e-12);
+	CHECK(s.mean > 1e5);
+}
+
+TEST(outlier_when_mad_is_zero)
+{
+	/* MAD is 0 (most values equal): the mean-absolute-deviation form applies.
+	 * median 5, mean |dev| = 95/7, scale 1.253314 * 95/7 = 17.01; 100 is 5.6 away */
+	const double x[] = { 5, 5, 5, 5, 5, 5, 100 };
+	unsigned char flags[N(x)];
+
+	CHECK_INT(bench_outliers(x, N(x), flags), 1);
+	CHECK_INT(flags[6], 1);
+}
+
+TEST(outliers_none_in_uniform_spread)
+{
+	const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+
+	CHECK_INT(bench_outliers(x, N(x), NULL), 0);
+}
+
+/* Reference: scipy.stats.mannwhitneyu(a, b, method="asymptotic",
+ * use_continuity=True) gives U = 0, p = 0.0121857803553448. */
+TEST(mann_whitney_separated)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	struct bench_mwu u;
+
+	CHECK_INT(bench_mann_whitney(a, 5, b, 5, &u), 0);
+	CHECK_NEAR(u.u_a, 0, 0);
+	CHECK_NEAR(u.z, -2.5067182457620487, 1e-9);
+	CHECK_NEAR(u.p, 0.012185780355344818, 1e-9);
+	CHECK_INT(bench_mann_whitney(b, 5, a, 5, &u), 0);
+	CHECK_NEAR(u.u_a, 25, 0);
+	CHECK_NEAR(u.p, 0.012185780355344818, 1e-9);
+}
+
+/*
+ * Ties, by hand: a = 1 2 2 3, b = 2 3 3 4.  Pairs a > b count 1, ties 1/2:
+ * U_a = 0 + 0.5 + 0.5 + (1 + 0.5 + 0.5) = 3.  Tie groups {2 x3, 3 x3}:
+ * sum(t^3 - t) = 48, var = 16/12 (9 - 48/56) = 10.857; z = (3 - 8 + 0.5)
+ * / sqrt(var) = -1.365698, p = 0.172034.
+ */
+TEST(mann_whitney_ties)
+{
+	const double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 3, 4 };
+	struct bench_mwu u;
+
+	CHECK_INT(bench_mann_whitney(a, 4, b, 4, &u), 0);
+	CHECK_NEAR(u.u_a, 3, 0);
+	CHECK_NEAR(u.z, -1.365698202000489, 1e-9);
+	CHECK_NEAR(u.p, 0.17203370892182296, 1e-9);
+}
+
+TEST(mann_whitney_n_equals_one)
+{
+	const double a[] = { 1 }, b[] = { 2 };
+	struct bench_mwu u;
+
+	/* U = 0, mean 0.5: within the continuity correction, so z = 0, p = 1 */
+	CHECK_INT(bench_mann_whitney(a, 1, b, 1, &u), 0);
+	CHECK_NEAR(u.p, 1, 0);
+	CHECK_INT(bench_mann_whitney(a, 0, b, 1, &u), -1);
+}
+
+/* Student's t closed forms: df = 1 is Cauchy, P(|T| > 1) = 1/2;
+ * df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2).  Table: t(0.975, 10) = 2.228139. */
+TEST(student_t_reference_values)
+{
+	CHECK_NEAR(bench_student_t_p(1, 1), 0.5, 1e-12);
+	CHECK_NEAR(bench_student_t_p(3, 2), 1 - 3 / sqrt(11.0), 1e-12);
+	CHECK_NEAR(bench_student_t_p(2.228138851986, 10), 0.05, 1e-9);
+	CHECK_NEAR(bench_student_t_p(12.7062047364, 1), 0.05, 1e-9);
+	CHECK_NEAR(bench_student_t_p(0, 5), 1, 1e-12);
+	CHECK_NEAR(bench_student_t_p(-2.228138851986, 10), 0.05, 1e-9);
+}
+
+TEST(normal_quantile_reference_values)
+{
+	CHECK_NEAR(bench_normal_quantile(0.025), 1.959963984540054, 1e-9);
+	CHECK_NEAR(bench_normal_quantile(0.5), 0, 1e-9);
+	CHECK_NEAR(bench_normal_quantile(0.005), 2.5758293035489, 1e-9);
+}
+
+/*
+ * Welch by hand: a = 1 2 3 4 5 (mean 3, var 2.5), b = 3 4 5 6 7 (mean 5,
+ * var 2.5): se^2 = 1, t = -2, df = 1 / (2 * 0.25^2 / 4) = 8.
+ * Two-sided p of t = 2 with 8 df = 0.0805162 (t table).
+ */
+TEST(welch_by_hand)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	struct bench_welch w;
+
+	CHECK_INT(bench_welch_t(a, 5, b, 5, &w), 0);
+	CHECK_NEAR(w.t, -2, 1e-12);
+	CHECK_NEAR(w.df, 8, 1e-12);
+	CHECK_NEAR(w.p, 0.08051623795726, 1e-8);
+}
+
+TEST(bootstrap_constant_samples_exact_ratio)
+{
+	const double a[] = { 1, 1, 1, 1 }, b[] = { 2, 2, 2 };
+	struct bench_ratio r;
+
+	CHECK_INT(bench_bootstrap_ratio(a, 4, b, 3, 0, 0.95, 500, 1, &r), 0);
+	CHECK_NEAR(r.estimate, 2, 0);
+	CHECK_NEAR(r.lo, 2, 0);
+	CHECK_NEAR(r.hi, 2, 0);
+	CHECK_INT(bench_bootstrap_ratio(a, 4, b, 3, 1, 0.95, 500, 1, &r), 0);
+	CHECK_NEAR(r.estimate, 2, 0);
+}
+
+TEST(bootstrap_interval_brackets_estimate_and_is_deterministic)
+{
+	double a[40], b[40];
+	struct bench_ratio r1, r2;
+	size_t i;
+
+	for (i = 0; i < 40; i++) {
+		a[i] = 100 + (double)((i * 7) % 11);
+		b[i] = 2 * (100 + (double)((i * 5) % 13));
+	}
+	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r1), 0);
+	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r2), 0);
+	CHECK(r1.lo <= r1.estimate && r1.estimate <= r1.hi);
+	CHECK(r1.lo > 1.8 && r1.hi < 2.3);
+	CHECK_NEAR(r1.lo, r2.lo, 0);
+	CHECK_NEAR(r1.hi, r2.hi, 0);
+	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 1.5, 0, 42, &r1), -1);
+}
+
+TEST(bootstrap_zero_denominator)
+{
+	const double a[] = { 0, 0, 0 }, b[] = { 1, 1, 1 }, z[] = { 0, 0 };
+	struct bench_ratio r;
+
+	CHECK_INT(bench_bootstrap_ratio(a, 3, b, 3, 0, 0.95, 100, 1, &r), 0);
+	CHECK(isinf(r.estimate));
+	CHECK_INT(bench_bootstrap_ratio(a, 3, z, 2, 0, 0.95, 100, 1, &r), 0);
+	CHECK_NEAR(r.estimate, 1, 0);
+}
+
+TEST(compare_verdicts)
+{
+	double a[30], b[30], c[30];
+	struct bench_comparison cmp;
+	size_t i;
+
+	for (i = 0; i < 30; i++) {
+		a[i] = 0.05 + 0.001 * (double)((i * 7) % 10);
+		b[i] = 0.10 + 0.001 * (double)((i * 3) % 10);
+		c[i] = 0.05 + 0.001 * (double)((i * 3) % 10);
+	}
+	CHECK_INT(bench_compare(a, 30, b, 30, 0.95, &cmp), 0);
+	CHECK_INT(cmp.verdict, BENCH_SLOWER);
+	CHECK(cmp.median_ratio.lo < cmp.median_ratio.estimate);
+	CHECK(cmp.median_ratio.lo > 1.7 && cmp.median_ratio.hi < 2.1);
+	CHECK(cmp.mwu.p < 1e-6);
+	CHECK(cmp.welch.p < 1e-6);
+	CHECK_INT(bench_compare(b, 30, a, 30, 0.95, &cmp), 0);
+	CHECK_INT(cmp.verdict, BENCH_FASTER);
+	CHECK(cmp.median_ratio.hi < 0.6);
+	/* same distribution, different order: no difference */
+	CHECK_INT(bench_compare(a, 30, c, 30, 0.95, &cmp), 0);
+	CHECK_INT(cmp.verdict, BENCH_SAME);
+	CHECK(cmp.median_ratio.lo <= 1 && cmp.median_ratio.hi >= 1);
+	CHECK_STREQ(bench_verdict_name(BENCH_SAME), "no significant difference");
+}
+
+/*
+ * Conover's table: for n = 10 at 95%, P(B <= 1) = 11/1024 = 0.0107 and
+ * P(B <= 2) = 56/1024 = 0.0547, so j - 1 = 1: [x_(2), x_(9)].  For n = 5,
+ * P(B <= 0) = 1/32 = 0.031 > 0.025: [min, max].  For n = 100, j = 40
+ * (the normal approximation 50 - 1.96 * 5 = 40.2).
+ */
+TEST(median_confidence_interval)
+{
+	double x[100], lo, hi;
+	size_t i;
+
+	for (i = 0; i < 100; i++)
+		x[i] = (double)(100 - i);	/* 100 .. 1, order must not matter */
+	CHECK_INT(bench_median_ci(x + 90, 10, 0.95, &lo, &hi), 0);	/* 10 .. 1 */
+	CHECK_NEAR(lo, 2, 0);
+	CHECK_NEAR(hi, 9, 0);
+	CHECK_INT(bench_median_ci(x + 95, 5, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 1, 0);
+	CHECK_NEAR(hi, 5, 0);
+	CHECK_INT(bench_median_ci(x, 100, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 40, 0);
+	CHECK_NEAR(hi, 61, 0);
+	CHECK_INT(bench_median_ci(x + 99, 1, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 1, 0);
+	CHECK_NEAR(hi, 1, 0);
+}
+
+TEST_MAIN("bench_stats", median_confidence_interval, descriptive_one_to_ten, descriptive_n_equals_one,
+	  descriptive_rejects_empty_and_nan, median_even_odd_and_ties,
+	  median_matches_sort_on_many_sizes, identical_samples,
+	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,
+	  outliers_none_in_uniform_spread, mann_whitney_separated, mann_whitney_ties,
+	  mann_whitney_n_equals_one, student_t_reference_values,
+	  normal_quantile_reference_values, welch_by_hand,
+	  bootstrap_constant_samples_exact_ratio,
+	  bootstrap_interval_brackets_estimate_and_is_deterministic,
+	  bootstrap_zero_denominator, compare_verdicts)
