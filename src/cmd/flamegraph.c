@@ -9,7 +9,6 @@
 #include "flamegraph/input.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/nameattr.h"
-#include "flamegraph/noise.h"
 #include "flamegraph/palette.h"
 #include "flamegraph/svg.h"
 
@@ -162,7 +161,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.differential = in.columns == 2;
 	so.negate = negate;
 	so.diff_total = diff_total;
-	so.z_crit = alpha >= 1 ? 0 : fg_noise_z_crit(alpha);
+	so.alpha = alpha;
 	so.truncate_right = truncate_right;
 	so.search_color = search_color;
 	so.stroke_color = stroke_color;

@@ -6,7 +6,7 @@
 #include "flamegraph/svg.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "flamegraph/noise.h"
+#include "diff/significance.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -361,7 +361,8 @@ static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_
 {
 	const double *b = opt->diff_total ? n->w : n->self;
 	double B = l->total[0], A = l->total[1];
-	double z, d, s;
+	struct share_test t;
+	double d, s;
 	int v;
 
 	*cls = NULL;
@@ -373,8 +374,8 @@ static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_
 		*cls = "gone";
 		return (struct fg_rgb){ 80, 170, 160 };
 	}
-	z = fg_noise_z(b[0], B, b[1], A);
-	if (!(fabs(z) > opt->z_crit))
+	share_test(&t, b[0], B, b[1], A);
+	if (!share_test_significant(&t, opt->alpha))
 		return (struct fg_rgb){ 235, 235, 235 };
 	d = b[1] / A - b[0] / B;
 	if (opt->negate)
@@ -398,8 +399,12 @@ static double diff_maxd(const struct fg_svg_options *opt, const struct fg_layout
 		const struct fg_frame *n = &l->frames[i];
 		const double *b = opt->diff_total ? n->w : n->self;
 		double d = fabs(b[1] / A - b[0] / B);
+		struct share_test t;
 
-		if (d > maxd && fabs(fg_noise_z(b[0], B, b[1], A)) > opt->z_crit)
+		if (d <= maxd)
+			continue;
+		share_test(&t, b[0], B, b[1], A);
+		if (share_test_significant(&t, opt->alpha))
 			maxd = d;
 	}
 	return maxd;
@@ -425,7 +430,7 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 	if (opt->differential) {
 		double B = l->total[0], A = l->total[1];
 		const double *b = opt->diff_total ? n->w : n->self;
-		double z = fg_noise_z(b[0], B, b[1], A);
+		struct share_test t;
 		char zb[32];
 
 		out_lit(o, "; before ");
@@ -447,13 +452,11 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 		} else if (n->w[1] <= 0 && n->w[0] > 0) {
 			out_lit(o, "; gone");
 		} else {
+			share_test(&t, b[0], B, b[1], A);
 			out_str(o, opt->diff_total ? "; z=" : "; self z=");
-			if (isinf(z))
-				snprintf(zb, sizeof(zb), "%s", z > 0 ? "+inf" : "-inf");
-			else
-				snprintf(zb, sizeof(zb), "%+.2f", z);
+			snprintf(zb, sizeof(zb), "%+.2f", t.z);
 			out_str(o, zb);
-			if (!(fabs(z) > opt->z_crit))
+			if (!share_test_significant(&t, opt->alpha))
 				out_lit(o, ", noise");
 		}
 	}

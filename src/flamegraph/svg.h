@@ -31,7 +31,7 @@ struct fg_svg_options {
 	int differential;	/* colour by change (two-column input) */
 	int negate;		/* swap hotter and cooler */
 	int diff_total;		/* test inclusive counts instead of self counts */
-	double z_crit;		/* |z| above which a change is not noise */
+	double alpha;		/* significance level of the noise test (diff/significance.h) */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
 	const char *search_color;
 	const char *stroke_color;	/* NULL for none */

@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	so.differential = in.columns == 2;
 	so.diff_total = mode & 1;
 	so.negate = (mode & 2) != 0;
-	so.z_crit = 2.5758293035489;
+	so.alpha = 0.01;
 	so.truncate_right = (mode & 4) != 0;
 	so.search_color = "rgb(230,0,230)";
 	so.palette = fg_palette_find((mode & 32) ? "java" : "hot");

@@ -2,7 +2,7 @@
  * test_flamegraph.c - unit tests for src/flamegraph: merging stacks into
  * frames (sorted, unsorted, flame chart, --reverse, --base, --factor,
  * differential columns), layout geometry and pruning, frame order,
- * palettes, the --cp map and the noise test.
+ * palettes and the --cp map.
  */
 #include "harness.h"
 
@@ -10,7 +10,6 @@
 #include "core/cleanup.h"
 #include "flamegraph/input.h"
 #include "flamegraph/layout.h"
-#include "flamegraph/noise.h"
 #include "flamegraph/palette.h"
 
 #include <math.h>
@@ -358,25 +357,8 @@ TEST(palette_map_round_trip)
 	free(path);
 }
 
-TEST(noise_test)
-{
-	/* 10% -> 10%: no change */
-	CHECK_NEAR(fg_noise_z(100, 1000, 100, 1000), 0, 0);
-	/* 10% -> 11% of 1000 samples: well within noise */
-	CHECK(!fg_noise_significant(100, 1000, 110, 1000, FG_NOISE_Z_CRIT));
-	/* 10% -> 20% of 10000 samples: far outside */
-	CHECK(fg_noise_significant(1000, 10000, 2000, 10000, FG_NOISE_Z_CRIT));
-	CHECK(fg_noise_z(1000, 10000, 2000, 10000) > 0);
-	CHECK(fg_noise_z(2000, 10000, 1000, 10000) < 0);
-	/* textbook value: p1 = 0.5 of 100, p2 = 0.6 of 100 -> z = 1.4213 */
-	CHECK_NEAR(fg_noise_z(50, 100, 60, 100), 1.4213381, 1e-6);
-	CHECK_NEAR(fg_noise_z_crit(0.05), 1.959963985, 1e-8);
-	CHECK_NEAR(fg_noise_z_crit(0.01), FG_NOISE_Z_CRIT, 1e-8);
-	CHECK_NEAR(fg_noise_z(5, 0, 5, 10), 0, 0);
-}
-
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip, noise_test)
+	  palette_map_round_trip)
