@@ -57,7 +57,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
 		OPT_STRING(0, "minwidth", &minwidth_s, "PX|N%", "omit frames narrower than PX pixels or N% (default 0.1)"),
 		OPT_FLAG(0, "inverted", &inverted, "icicle graph: root at the top"),
-		OPT_FLAG(0, "reverse", &reverse, "reverse every stack (callers above callees)"),
+		OPT_FLAG(0, "reverse", &reverse, "reverse every stack: leaf functions at the root"),
 		OPT_FLAG(0, "flamechart", &flamechart, "flame chart: keep input (time) order, do not merge by name"),
 		OPT_STRING(0, "base", &base, "FUNC", "re-root at FUNC: keep stacks through it, from it up"),
 		OPT_DOUBLE(0, "factor", &factor, "X", "multiply every count by X", 1e-300, 1e300),
