@@ -89,6 +89,15 @@ void fg_layout_build(struct fg_layout *l, const struct fg_input *in,
 	for (i = 0; i < in->nr; i++) {
 		const struct fg_stack *st = &in->stacks[i];
 		const char *s = st->s;
+
+		/* after sorting, stacks are visited out of memory order: fetch
+		 * the next ones' text ahead (profiled: cache misses dominated) */
+		if (i + 2 < in->nr) {
+			const struct fg_stack *ahead = &in->stacks[i + 2];
+
+			for (uint32_t b = 0; b < ahead->len && b < 512; b += 64)
+				__builtin_prefetch(ahead->s + b);
+		}
 		size_t len = st->len, pos = 0, common = 0, limit;
 		uint32_t shared = 0;
 		struct fg_frame *leaf;
