@@ -164,17 +164,24 @@ static int describe_failure(struct runner *r, size_t c, const struct bench_measu
 static void progress_note(struct runner *r, size_t c)
 {
 	const struct bench_command_result *cr = &r->res->commands[c];
-	char detail[160];
+	char detail[256], bar[3 * 20 + 1];
+	size_t i, filled;
 	double sum = 0;
-	size_t i;
 
+	if (!r->progress.enabled)
+		return;
+	/* a 20-cell bar: U+2588 full block, U+2591 light shade (3 bytes each) */
+	filled = r->total ? (size_t)(20.0 * (double)r->done / (double)r->total) : 0;
+	for (i = 0; i < 20; i++)
+		memcpy(bar + 3 * i, i < filled ? "\xe2\x96\x88" : "\xe2\x96\x91", 3);
+	bar[60] = '\0';
 	for (i = 0; i < cr->nr_runs; i++)
 		sum += cr->runs[i].wall;
 	if (cr->nr_runs)
-		snprintf(detail, sizeof(detail), "[%.40s: mean so far %.4g ms]",
+		snprintf(detail, sizeof(detail), "%s %.40s: mean so far %.4g ms", bar,
 			 cr->command->name, sum / (double)cr->nr_runs * 1e3);
 	else
-		snprintf(detail, sizeof(detail), "[%.40s: warm-up]", cr->command->name);
+		snprintf(detail, sizeof(detail), "%s %.40s: warm-up", bar, cr->command->name);
 	progress_update(&r->progress, r->done, detail);
 }
 
