@@ -86,6 +86,7 @@ static void job_init(struct runner *r, struct bench_job *job, const char *const 
 	job->output = r->cfg->output;
 	job->output_fd = r->output_fd;
 	job->timeout = r->cfg->timeout;
+	job->stop = r->cfg->stop;
 }
 
 /* Run a hook (prepare, setup, cleanup) through the same executor, output discarded. */

@@ -108,6 +108,16 @@ grep -q "interrupted" "$T/int.err" && pass "interruption noted" || fail "interru
 json "$T/int.json" 'assert d["interrupted"] is True and 0 < d["results"][0]["runs"] < 100000' \
 	&& pass "interrupted json" || fail "interrupted json"
 
+# SIGTERM to trail alone (not its process group) also ends a long run
+"${B[@]}" -N --runs 3 'sleep 0.01' 'sleep 30' --no-interleave --export-json "$T/term.json" >"$T/term.out" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] && pass "SIGTERM stops a long run" || fail "SIGTERM stops a long run" "exit $rc"
+json "$T/term.json" 'r = d["results"]; assert r[0]["runs"] == 3 and r[1]["runs"] == 0' \
+	&& pass "SIGTERM keeps the finished command" || fail "SIGTERM keeps the finished command"
+
 # --- perf counters: used when available, a plain note otherwise
 check "perf counters" "${B[@]}" -N --runs 2 --perf true --export-json "$T/perf.json"
 if json "$T/perf.json" 'assert "perf_context_switches" in d["results"][0]' 2>/dev/null; then
