@@ -69,7 +69,8 @@ else
 fi
 grep -q "median" "$T/r.svg" && pass "svg marks the median" || fail "svg marks the median"
 check "json to stdout" "${B[@]}" -N --runs 2 true --export-json -
-grep -q '"results"' "$T/.out" && pass "json on stdout" || fail "json on stdout"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/.out" && pass "only json on stdout" || fail "only json on stdout"
+grep -q "^Benchmark 1: true" "$T/.err" && pass "report moves to stderr" || fail "report moves to stderr"
 check_exit "export to an unwritable path" 1 "${B[@]}" -N --runs 2 true --export-csv /nonexistent/dir/x.csv
 
 # --- parameter scans
