@@ -267,12 +267,15 @@ int cmd_flame(int argc, const char **argv)
 	ret = flame_session_run(&s);
 	if (s.verdict) {
 		if (s.culprit_info.subject) {
-			printf("hot function:   %s", s.function ? s.function : "(none: CPU profile flat)");
 			if (s.function)
-				printf(" (self share %.1f%% -> %.1f%%)", 100 * s.share[0], 100 * s.share[1]);
+				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
+				       100 * s.share[0], 100 * s.share[1]);
 			else
-				printf(" (bisected on %s: %.4g -> %.4g %s)", flame_metric_name(s.metric),
-				       s.share[0], s.share[1], flame_metric_unit(s.metric));
+				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
+				       "the function the suspect changed)",
+				       s.changed_function ? s.changed_function : "?",
+				       flame_metric_name(s.metric), s.share[0], s.share[1],
+				       flame_metric_unit(s.metric));
 			printf("\nsuspect commit: %.12s %s (%s)\n", s.culprit_info.id,
 			       s.culprit_info.subject, s.culprit_info.author);
 			printf("confidence:     %.2f (%s)\n", s.suspect_confidence, s.verdict);

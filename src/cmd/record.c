@@ -5,10 +5,15 @@
  * the writer tool below -> perfdata_writer; the engines are in src/profile.
  */
 #include "cmd/commands.h"
+#include "collapse/fold.h"
+#include "collapse/perf_script.h"
 #include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
+#include "profile/folded.h"
 #include "profile/offcpu.h"
 #include "profile/perfdata_write.h"
 #include "profile/sampler.h"
@@ -36,6 +41,9 @@ static const char *const record_usage[] = {
 	"cpu-clock), cpu-clock, task-clock, instructions, page-faults and",
 	"context-switches (every event is a sample unless -F/-c), offcpu (where",
 	"threads block; each sample's period is the blocked time in ns).",
+	"",
+	"With --folded (or -o FILE.folded) the output is folded stacks instead",
+	"(standard output without -o); off-CPU counts are then microseconds.",
 	NULL
 };
 
@@ -48,6 +56,7 @@ struct record_opts {
 	uint64_t count;
 	uint64_t mmap_pages;
 	double duration;
+	int folded;
 };
 
 /* The last tool in the chain: statistics, then the perf.data writer. */
@@ -160,7 +169,7 @@ static void move_old_output(const char *path)
 }
 
 static void report(const struct sampler *s, const struct record_writer *rw,
-		   const struct offcpu *oc, const char *path)
+		   const struct offcpu *oc, const char *path, int folded)
 {
 	double secs = s->end_time - s->start_time;
 	char rate[48] = "";
@@ -175,9 +184,13 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 	{
 		if (s->attr.freq)
 			snprintf(rate, sizeof(rate), " at %llu Hz", (unsigned long long)s->attr.sample_freq);
-		note("%llu samples of %s%s, %.2f s; wrote '%s' (%.1f KiB)",
-		     (unsigned long long)rw->samples, s->event_name, rate,
-		     secs, path, (double)(rw->w.data_size) / 1024);
+		char size[48] = "";
+
+		if (!folded)
+			snprintf(size, sizeof(size), " (%.1f KiB)", (double)rw->w.data_size / 1024);
+		note("%llu samples of %s%s, %.2f s; %s '%s'%s",
+		     (unsigned long long)rw->samples, s->event_name, rate, secs,
+		     folded ? "folding into" : "wrote", path, size);
 	}
 	if (s->nr_lost)
 		warning("%llu samples were lost (the ring buffers overflowed): lower -F or raise -m",
@@ -193,11 +206,110 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks);
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/*
+ * Folded stacks from the recording: symbolized by 'perf script' and folded
+ * by the collapse engine, in this process.  (To be replaced by trail's own
+ * perf.data reader feeding the same engine once it lands: one
+ * symbolization path, never two.)  Off-CPU weights become microseconds.
+ */
+static int fold_recording(const char *data, const char *dir, const char *out, int offcpu)
+{
+	const char *argv[] = { "perf", "script", "-i", data, NULL };
+	char *script = xstrfmt("%s/script.txt", dir), *folded = xstrfmt("%s/stacks.folded", dir);
+	struct child c = CHILD_INIT;
+	struct fold_options fo;
+	struct perf_script_session ps;
+	struct folded_profile prof;
+	FILE *f = NULL;
+	uint32_t *order = NULL;
+	size_t i;
+	int ret = -1, rc;
+
+	memset(&fo, 0, sizeof(fo));
+	perf_script_session_init(&ps, &fo, 1);
+	folded_profile_init(&prof);
+	c.argv = argv;
+	c.out_path = script;
+	c.err = CHILD_DEVNULL;
+	rc = child_run(&c);
+	if (rc == 127) {
+		error("--folded needs 'perf script' to symbolize until trail's perf.data reader lands: "
+		      "install perf (Debian: linux-perf), or write perf.data and fold it later");
+		goto out;
+	}
+	if (rc) {
+		error("'perf script -i %s' failed (%s)", data, child_describe_status(rc));
+		goto out;
+	}
+	if (perf_script_session_read(&ps, script))
+		goto out;
+	f = fopen(folded, "w");
+	if (!f) {
+		error_errno("cannot create '%s'", folded);
+		goto out;
+	}
+	if (folder_write(ps.folders, ps.nr_folders, f) | fclose(f)) {
+		f = NULL;
+		error("cannot write '%s'", folded);
+		goto out;
+	}
+	f = NULL;
+	if (folded_profile_read(&prof, folded))
+		goto out;
+	f = out ? fopen(out, "w") : stdout;
+	if (!f) {
+		error_errno("cannot create '%s'", out);
+		goto out;
+	}
+	order = folded_profile_sorted(&prof);
+	for (i = 0; i < folded_profile_size(&prof); i++) {
+		uint32_t id = order[i];
+		double n = prof.counts[0][id];
+		char buf[64];
+
+		if (offcpu) {
+			n = (double)(uint64_t)(n / 1000 + 0.5);	/* ns -> us, rounded */
+			if (n == 0)
+				continue;
+		}
+		folded_format_count(buf, sizeof(buf), n);
+		fprintf(f, "%s %s\n", intern_str(&prof.stacks, id), buf);
+	}
+	if (out) {
+		if (ferror(f) | fclose(f)) {
+			f = NULL;
+			error("cannot write '%s'", out);
+			goto out;
+		}
+	} else if (fflush(f) || ferror(f)) {
+		f = NULL;
+		error_errno("cannot write to standard output");
+		goto out;
+	}
+	f = NULL;
+	ret = 0;
+out:
+	free(order);
+	folded_profile_release(&prof);
+	perf_script_session_release(&ps);
+	free(script);
+	free(folded);
+	return ret;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_opts o = { 0 };
 	struct option opts[] = {
-		OPT_STRING('o', "output", &o.output, "FILE", "perf.data file to write (default: perf.data)"),
+		OPT_STRING('o', "output", &o.output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
+		OPT_FLAG(0, "folded", &o.folded, "write folded stacks (also when FILE ends in .folded)"),
 		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
 		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
 		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
@@ -214,6 +326,7 @@ int cmd_record(int argc, const char **argv)
 	struct sampler_tool *first;
 	struct string_list cmdline = STRING_LIST_INIT;
 	const char **args, *usage_err = NULL;
+	char *tmpdir = NULL, *data_path = NULL;
 	const char *path;
 	uint64_t pid = 0;
 	int n, i, ret = EXIT_FAILURE_;
@@ -248,7 +361,20 @@ int cmd_record(int argc, const char **argv)
 	so.period = o.count;
 	so.mmap_pages = (size_t)o.mmap_pages;
 	so.duration = o.duration;
-	path = o.output ? o.output : "perf.data";
+	if (o.output && ends_with(o.output, ".folded"))
+		o.folded = 1;
+	if (o.folded) {
+		tmpdir = tempdir_create("trail-record");
+		if (!tmpdir) {
+			free(args);
+			string_list_clear(&cmdline);
+			return EXIT_FAILURE_;
+		}
+		data_path = xstrfmt("%s/perf.data", tmpdir);
+		path = data_path;
+	} else {
+		path = o.output ? o.output : "perf.data";
+	}
 
 	sampler_init(&s, &so);
 	memset(&rw, 0, sizeof(rw));
@@ -258,7 +384,8 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (sampler_open(&s))
 		goto out;
-	move_old_output(path);
+	if (!o.folded)
+		move_old_output(path);
 	if (perfdata_writer_open(&rw.w, path))
 		goto out;
 	rw.attr = &s.attr;
@@ -290,7 +417,10 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (perfdata_writer_finish(&rw.w, (int)cmdline.nr, (const char *const *)cmdline.items))
 		goto out;
-	report(&s, &rw, s.offcpu ? &oc : NULL, path);
+	report(&s, &rw, s.offcpu ? &oc : NULL, o.folded ? (o.output ? o.output : "standard output") : path,
+	       o.folded);
+	if (o.folded && fold_recording(path, tmpdir, o.output, s.offcpu))
+		goto out;
 	ret = EXIT_OK;
 out:
 	sampler_release(&s);
@@ -302,5 +432,9 @@ out:
 		offcpu_release(&oc);
 	string_list_clear(&cmdline);
 	free(args);
+	if (tmpdir)
+		tempdir_remove(tmpdir);
+	free(tmpdir);
+	free(data_path);
 	return ret;
 }

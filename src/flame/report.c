@@ -138,7 +138,9 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, ", \"date\": ");
 		json_str(sb, s->culprit_info.date);
 		strbuf_addstr(sb, ", \"function\": ");
-		json_str(sb, s->function);
+		json_str(sb, s->function ? s->function : s->changed_function);
+		strbuf_addstr(sb, ", \"function_source\": ");
+		json_str(sb, s->function ? "profile" : s->changed_function ? "changed by the suspect commit" : NULL);
 		strbuf_addstr(sb, ", \"confidence\": ");
 		json_num(sb, s->suspect_confidence);
 		strbuf_addstr(sb, ", \"confidence_method\": ");
@@ -234,7 +236,8 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 			    s->culprit_info.id, s->culprit_info.subject, s->culprit_info.author,
 			    s->culprit_info.date);
 		strbuf_addf(sb, "- function: `%s`%s%s\n- confidence: %.2f — %s\n",
-			    s->function ? s->function : flame_metric_name(s->metric),
+			    s->function ? s->function : s->changed_function ? s->changed_function
+							 : flame_metric_name(s->metric),
 			    s->def_file ? " in " : "", s->def_file ? s->def_file : "",
 			    s->suspect_confidence, s->confidence_how);
 		if (s->recommendation)

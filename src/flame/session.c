@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/progress.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -498,6 +499,66 @@ static void callees(struct flame_session *s, const char *func, struct string_lis
 	string_list_clear(&seen);
 }
 
+/*
+ * The functions func's body calls, read from its source at the bad end:
+ * inlined callees never appear in the profile, but they are still code
+ * that can make func slower.
+ */
+static void lexical_callees(struct flame_session *s, const char *func, struct string_list *out,
+			    size_t max)
+{
+	static const char *const keywords[] = { "if", "for", "while", "switch", "return",
+		"sizeof", "_Alignof", "defined", "__attribute__", NULL };
+	struct strbuf spec = STRBUF_INIT, src = STRBUF_INIT;
+	const char *argv[] = { "show", NULL, NULL };
+	unsigned line = 1;
+	char *p, *end;
+	int depth = 0, started = 0;
+
+	if (!s->def_file)
+		return;
+	strbuf_addf(&spec, "%s:%s", s->bad, s->def_file);
+	argv[1] = spec.buf;
+	if (flame_git(&s->repo, &src, argv) != 0)
+		goto out;
+	for (p = src.buf; *p && line < s->def_line; p++)
+		line += *p == '\n';
+	for (end = p; *end; end++) {
+		if (*end == '{') {
+			depth++;
+			started = 1;
+		} else if (*end == '}' && --depth == 0 && started) {
+			break;
+		}
+	}
+	while (p < end && out->nr < max) {
+		char *id, *q;
+		const char *const *k;
+		int kw = 0;
+
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			p++;
+			continue;
+		}
+		id = p;
+		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		for (q = p; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q >= end || *q != '(')
+			continue;
+		*p = '\0';
+		for (k = keywords; *k; k++)
+			kw |= !strcmp(*k, id);
+		if (!kw && strcmp(id, func) && !string_list_has(out, id))
+			string_list_append(out, id);
+		*p = ' ';
+	}
+out:
+	strbuf_release(&spec);
+	strbuf_release(&src);
+}
+
 static void find_suspects(struct flame_session *s)
 {
 	unsigned char *mark = xcalloc(s->range.nr ? s->range.nr : 1, 1);
@@ -506,6 +567,7 @@ static void find_suspects(struct flame_session *s)
 
 	add_suspects_of(s, s->function, 1, mark);
 	callees(s, s->function, &calls, 5);
+	lexical_callees(s, s->function, &calls, 12);
 	for (i = 0; i < calls.nr; i++)
 		add_suspects_of(s, calls.items[i], 0, mark);
 	for (i = 0; i < s->range.nr; i++)
@@ -849,6 +911,41 @@ static void recommend(struct flame_session *s)
 	}
 }
 
+/*
+ * With a flat CPU profile there is no hot function to name; the function
+ * the suspect commit changed is the next best answer: git's hunk headers
+ * ("@@ -63 +63,3 @@ void flush_output(void)") name the enclosing function.
+ */
+static void find_changed_function(struct flame_session *s)
+{
+	const char *argv[] = { "show", "--format=", "-U0", s->culprit, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *l, *save = NULL;
+
+	if (flame_git(&s->repo, &out, argv) != 0)
+		goto out;
+	for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *h, *paren, *start;
+
+		if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
+			continue;
+		paren = strchr(h + 3, '(');
+		if (!paren)
+			continue;
+		while (paren > h + 3 && paren[-1] == ' ')
+			paren--;
+		start = paren;
+		while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+			start--;
+		if (start == paren)
+			continue;
+		s->changed_function = xstrndup(start, (size_t)(paren - start));
+		break;
+	}
+out:
+	strbuf_release(&out);
+}
+
 static int narrow(struct flame_session *s)
 {
 	size_t n = s->range.nr;
@@ -991,6 +1088,8 @@ int flame_session_run(struct flame_session *s)
 		goto out;
 	if (flame_repo_commit(&s->repo, s->culprit, &s->culprit_info))
 		goto out;
+	if (!s->function)
+		find_changed_function(s);
 	recommend(s);
 	if (s->suspect_confidence >= 0.5 && s->confirm_slow.verdict == FLAME_SLOW &&
 	    s->confirm_fast.verdict == FLAME_FAST) {
@@ -1032,6 +1131,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->probes);
 	free(s->function);
 	free(s->def_file);
+	free(s->changed_function);
 	flame_commit_release(&s->culprit_info);
 	string_list_clear(&s->range);
 	string_list_clear(&s->ambiguous);

@@ -60,6 +60,7 @@ struct flame_session {
 	struct flame_hotspots hot;
 	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
 	char *function;			/* what was bisected on, NULL = the metric */
+	char *changed_function;		/* flat profile: the function the suspect changed */
 	char *def_file;			/* where function is defined (may be NULL) */
 	unsigned def_line;
 	double share[2];		/* function's share (or metric) at good, bad */

@@ -488,6 +488,18 @@ static void write_label(struct out *o, const struct fg_svg_options *opt, const c
 	}
 }
 
+/*
+ * Names are shown without the perf annotations _[k] _[w] _[i] _[j] (kernel,
+ * waker, inlined, JIT), as flamegraph.pl shows them; palettes still see them.
+ */
+static size_t display_len(const char *name, size_t len)
+{
+	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
+	    strchr("kwij", name[len - 2]))
+		return len - 4;
+	return len;
+}
+
 static void write_frames(struct out *o, const struct fg_svg_options *opt,
 			 const struct fg_tree *t, const struct fg_layout *l,
 			 double height, double frames_width, double top)
@@ -507,6 +519,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		char **attr = opt->nameattr ? fg_nameattr_get(opt->nameattr, name, len) : NULL;
 		const char *cls = NULL;
 		struct fg_rgb color;
+		size_t shown = display_len(name, len);
 		double y, wpx, xp;
 		int link = attr && attr[FG_ATTR_HREF];
 
@@ -553,7 +566,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 			}
 			if (attr[FG_ATTR_TITLE]) {
 				out_lit(o, " data-name=\"");
-				out_escaped(o, name, len);
+				out_escaped(o, name, shown);
 				out_lit(o, "\"");
 			}
 		}
@@ -568,7 +581,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		if (attr && attr[FG_ATTR_TITLE])
 			out_escaped(o, attr[FG_ATTR_TITLE], strlen(attr[FG_ATTR_TITLE]));
 		else
-			write_title(o, opt, t, l, n, name, len);
+			write_title(o, opt, t, l, n, name, shown);
 		out_lit(o, "</title><rect");
 		if (cls) {
 			out_lit(o, " class=\"");
@@ -594,7 +607,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 			out_lit(o, "%\" y=\"");
 			out_fixed(o, y + (fh - FRAMEPAD) / 2 + opt->fontsize / 3, 2);
 			out_lit(o, "\">");
-			write_label(o, opt, name, len, wpx - 6);
+			write_label(o, opt, name, shown, wpx - 6);
 			out_lit(o, "</text>");
 		}
 		out_str(o, link ? "</a>\n" : "</g>\n");

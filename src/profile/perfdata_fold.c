@@ -5,6 +5,7 @@
  */
 #include "profile/perfdata_fold.h"
 #include "collapse/fold.h"
+#include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "profile/perfdata.h"
@@ -22,7 +23,33 @@ struct fold_ctx {
 	const char *filter;
 	struct fold_frame frames[MAX_FOLD_FRAMES];
 	char addrs[MAX_FOLD_FRAMES][17];
+	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
+	size_t lines_used;
 };
+
+/*
+ * A module name with blanks or parentheses ("/memfd:x (deleted)") is
+ * ambiguous in perf script's text; to give what the text parser gives,
+ * print the line as perf script would and let that parser split it.
+ */
+static void frame_as_text(struct fold_ctx *c, const struct perfdata_frame *fr,
+			  struct fold_frame *out)
+{
+	size_t room = sizeof(c->lines) - c->lines_used;
+	char *line = c->lines + c->lines_used;
+	int n;
+
+	if (fr->sym)
+		n = snprintf(line, room, "\t%16llx %s+0x%llx (%s)", (unsigned long long)fr->addr,
+			     fr->sym, (unsigned long long)fr->symoff, fr->dso);
+	else
+		n = snprintf(line, room, "\t%16llx [unknown] (%s)", (unsigned long long)fr->addr,
+			     fr->dso);
+	if (n < 0 || (size_t)n >= room)
+		return;
+	if (perf_script_match_stack(line, (size_t)n, out))
+		c->lines_used += (size_t)n + 1;
+}
 
 /* Lower-case hex without leading zeros, as perf's %lx; returns length. */
 static size_t hex(char *out, uint64_t v)
@@ -69,7 +96,10 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		out->module_len = strlen(out->module);
 		out->addr_len = hex(c->addrs[i], fr->addr);
 		out->addr = c->addrs[i];
+		if (fr->dso && !fr->inlined && strpbrk(fr->dso, " ()"))
+			frame_as_text(c, fr, out);
 	}
+	c->lines_used = 0;
 	memset(&s, 0, sizeof(s));
 	s.comm = st->comm;
 	s.comm_len = strlen(st->comm);

@@ -382,6 +382,7 @@ static void load_segments(struct dso *d, Elf *elf)
 		d->segs[d->nr_segs].offset = ph.p_offset;
 		d->segs[d->nr_segs].vaddr = ph.p_vaddr;
 		d->segs[d->nr_segs].filesz = ph.p_filesz;
+		d->segs[d->nr_segs].memsz = ph.p_memsz;
 		d->nr_segs++;
 	}
 }
@@ -440,10 +441,22 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			if (!name || !*name)
 				continue;
 			value = sym.st_value;
+			/*
+			 * perf 6.1 (symsrc__init: adjust_symbols for all user
+			 * DSOs): move the symbol into file-offset space with the
+			 * PT_LOAD that holds it, so map ips compare directly.
+			 */
 			if (adjust) {
-				/* ET_EXEC: symbols are link addresses; we look up by vaddr too */
-				(void)runtime;
+				size_t k;
+
+				for (k = 0; k < d->nr_segs; k++)
+					if (value >= d->segs[k].vaddr &&
+					    value - d->segs[k].vaddr < d->segs[k].memsz) {
+						value -= d->segs[k].vaddr - d->segs[k].offset;
+						break;
+					}
 			}
+			(void)runtime;
 			out = &d->syms[d->nr_syms++];
 			out->start = value;
 			out->end = value + sym.st_size;
@@ -454,6 +467,134 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 		}
 		break;
 	}
+}
+
+static Elf_Scn *section_by_name(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+struct plt_rel {
+	uint64_t got;		/* r_offset: GOT slot, the order of the PLT */
+	uint32_t sym;		/* .dynsym index */
+};
+
+static int cmp_plt_rel(const void *a, const void *b)
+{
+	const struct plt_rel *x = a, *y = b;
+
+	return (x->got > y->got) - (x->got < y->got);
+}
+
+static void add_symbol(struct symbolizer *s, struct dso *d, uint64_t start, uint64_t size,
+		       const char *name, size_t *alloc)
+{
+	struct symbol *out;
+
+	ALLOC_GROW(d->syms, d->nr_syms + 1, *alloc);
+	out = &d->syms[d->nr_syms++];
+	out->start = start;
+	out->end = start + size;
+	out->name = arena_strndup(&s->arena, name, strlen(name));
+	out->demangled = out->name;
+	out->binding = STB_GLOBAL;
+	out->type = STT_FUNC;
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols() for x86-64: "name@plt" per
+ * .rela.plt entry in relocation order, in .plt.sec when the binary has
+ * one (IBT), else after the .plt header.
+ */
+static void synthesize_plt(struct symbolizer *s, struct dso *d, Elf *elf)
+{
+	GElf_Shdr plt, pltsec, rel, dynsym, strs;
+	Elf_Scn *rel_scn, *dyn_scn, *str_scn;
+	Elf_Data *reldata, *symdata;
+	struct plt_rel *rels;
+	size_t n, i, alloc = d->nr_syms, have_sec;
+	uint64_t at, entry;
+
+	if (!section_by_name(elf, ".plt", &plt) || !plt.sh_entsize)
+		return;
+	rel_scn = section_by_name(elf, ".rela.plt", &rel);
+	if (!rel_scn)
+		rel_scn = section_by_name(elf, ".rel.plt", &rel);
+	if (!rel_scn || (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL) || !rel.sh_entsize)
+		return;
+	dyn_scn = elf_getscn(elf, rel.sh_link);
+	if (!dyn_scn || !gelf_getshdr(dyn_scn, &dynsym) || dynsym.sh_type != SHT_DYNSYM)
+		return;
+	str_scn = elf_getscn(elf, dynsym.sh_link);
+	if (!str_scn || !gelf_getshdr(str_scn, &strs))
+		return;
+	reldata = elf_getdata(rel_scn, NULL);
+	symdata = elf_getdata(dyn_scn, NULL);
+	if (!reldata || !symdata)
+		return;
+	entry = plt.sh_entsize;
+	have_sec = section_by_name(elf, ".plt.sec", &pltsec) && pltsec.sh_entsize;
+	n = rel.sh_size / rel.sh_entsize;
+	rels = xmallocarray(n ? n : 1, sizeof(*rels));
+	for (i = 0; i < n; i++) {
+		if (rel.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(reldata, (int)i, &r))
+				break;
+			rels[i].got = r.r_offset;
+			rels[i].sym = (uint32_t)GELF_R_SYM(r.r_info);
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(reldata, (int)i, &r))
+				break;
+			rels[i].got = r.r_offset;
+			rels[i].sym = (uint32_t)GELF_R_SYM(r.r_info);
+		}
+	}
+	n = i;
+	(void)cmp_plt_rel;	/* perf 6.1 keeps .rela.plt order (6.2 sorts) */
+	/* perf 6.1 names no symbol for the .plt header (6.2 adds ".plt") */
+	if (have_sec) {
+		entry = pltsec.sh_entsize;
+		at = pltsec.sh_offset;	/* perf uses file offsets here */
+		if (n * entry != pltsec.sh_size)
+			at += entry;
+	} else {
+		at = plt.sh_offset + entry;
+	}
+	for (i = 0; i < n; i++, at += entry) {
+		GElf_Sym sym;
+		const char *name = "";
+		char *dm = NULL, *full;
+
+		if (gelf_getsym(symdata, (int)rels[i].sym, &sym))
+			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if (!name)
+			name = "";
+		if (s->demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+			dm = cplus_demangle(name, DMGL_NO_OPTS);
+		full = xstrfmt("%s@plt", dm ? dm : name);
+		add_symbol(s, d, at, entry, full, &alloc);
+		free(full);
+		free(dm);
+	}
+	free(rels);
 }
 
 static void hex_id(const struct dso *d, char *out)
@@ -546,8 +687,10 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	}
 	load_segments(d, bin.elf);
 	if (bin.has_symtab) {
-		load_elf_symbols(s, d, bin.elf, SHT_SYMTAB, bin.ehdr.e_type == ET_EXEC, bin.elf);
+		load_elf_symbols(s, d, bin.elf, SHT_SYMTAB, 1, bin.elf);
 		d->symtab_path = xstrdup(d->path);
+		if (bin.has_dynsym)
+			synthesize_plt(s, d, bin.elf);
 		elf_file_close(&bin);
 		return;
 	}
@@ -556,7 +699,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	for (i = 0; i < n; i++) {
 		if (!d->symtab_path && !elf_file_open(&cand, paths[i], d)) {
 			if (cand.has_symtab) {
-				load_elf_symbols(s, d, cand.elf, SHT_SYMTAB, 0, bin.elf);
+				load_elf_symbols(s, d, cand.elf, SHT_SYMTAB, 1, bin.elf);
 				d->symtab_path = xstrdup(paths[i]);
 			}
 			elf_file_close(&cand);
@@ -565,9 +708,11 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	}
 	free(debuglink);
 	if (!d->symtab_path && bin.has_dynsym) {
-		load_elf_symbols(s, d, bin.elf, SHT_DYNSYM, 0, bin.elf);
+		load_elf_symbols(s, d, bin.elf, SHT_DYNSYM, 1, bin.elf);
 		d->symtab_path = xstrdup(d->path);
 	}
+	if (bin.has_dynsym)
+		synthesize_plt(s, d, bin.elf);
 	elf_file_close(&bin);
 }
 
@@ -792,7 +937,7 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 	s->misses++;
 	if (!d->loaded)
 		dso_load(s, d);
-	sym = symbols_search(d->syms, d->nr_syms, d->translate ? translate(d, addr) : addr);
+	sym = symbols_search(d->syms, d->nr_syms, addr);
 	s->cache[h].key_dso = key;
 	s->cache[h].key_addr = addr;
 	s->cache[h].sym = sym ? (int32_t)(sym - d->syms) : -1;

@@ -23,7 +23,7 @@ enum dso_kind {
 };
 
 struct symbol {
-	uint64_t start, end;	/* addresses in the module's own space; end exclusive */
+	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
 	const char *name;	/* raw (mangled) name, in the table's arena */
 	const char *demangled;	/* filled on first use; NULL until then */
 	uint8_t binding;	/* STB_* */
@@ -32,7 +32,7 @@ struct symbol {
 
 /* File-offset to link-address translation of one PT_LOAD segment. */
 struct dso_segment {
-	uint64_t offset, vaddr, filesz;	/* bytes */
+	uint64_t offset, vaddr, filesz, memsz;	/* bytes */
 };
 
 struct dso {
