@@ -1023,6 +1023,41 @@ static char *scope_name(struct symbolizer *s, Dwarf_Die *die)
 	return xstrdup(name);
 }
 
+/*
+ * gas lists one subprogram per alias (__mprotect, __GI___mprotect,
+ * mprotect, __GI_mprotect) over the same range; binutils' addr2line takes
+ * the smallest range containing the address, the last one listed on ties.
+ */
+static size_t asm_function(struct symbolizer *s, Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	Dwarf_Die child, best;
+	Dwarf_Addr best_size = 0;
+	int have = 0;
+	size_t start;
+
+	if (dwarf_child(cu, &child))
+		return SIZE_MAX;
+	do {
+		Dwarf_Addr lo, hi;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo) ||
+		    dwarf_highpc(&child, &hi) || pc < lo || pc >= hi)
+			continue;
+		if (!have || hi - lo <= best_size) {
+			best = child;
+			best_size = hi - lo;
+			have = 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (!have)
+		return SIZE_MAX;
+	start = s->nr_inames;
+	ALLOC_GROW(s->inames, s->nr_inames + 2, s->alloc_inames);
+	s->inames[s->nr_inames++] = (const char *)(uintptr_t)1;
+	s->inames[s->nr_inames++] = scope_name(s, &best);
+	return start;
+}
+
 static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 {
 	Dwfl_Module *mod;
@@ -1038,9 +1073,10 @@ static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 	if (!mod)
 		return SIZE_MAX;
 	cu = dwfl_module_addrdie(mod, vaddr, &bias);
-	/* addr2line (binutils 2.40) names no function in assembler units */
-	if (!cu || dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+	if (!cu)
 		return SIZE_MAX;
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return asm_function(s, cu, vaddr - bias);
 	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
 	if (n > 0) {
 		/* the physical nesting of the innermost scope (eu-addr2line -i) */
