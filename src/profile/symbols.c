@@ -51,17 +51,23 @@ static void dso_free(struct dso *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nr_syms; i++)
-		if (d->syms[i].demangled != d->syms[i].name)
-			free((char *)d->syms[i].demangled);
+	if (d->kind != DSO_KERNEL)
+		for (i = 0; i < d->nr_syms; i++)
+			if (d->syms[i].demangled && d->syms[i].demangled != d->syms[i].name)
+				free((char *)d->syms[i].demangled);
 	free(d->syms);
 	free(d->segs);
 	free(d->path);
 	free(d->symtab_path);
 	free(d->kmod);
 	free(d->kmod_names);
+	free(d->text);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
+	for (i = 0; i < (size_t)d->nr_keep; i++) {
+		elf_end(d->elf_keep[i]);
+		close(d->fd_keep[i]);
+	}
 	free(d);
 }
 
@@ -190,18 +196,17 @@ static int choose_a(const struct symbol *a, const struct symbol *b)
 	return 1;
 }
 
-struct sym_sort {
-	struct symbol sym;
-	const char *kmod;
-	size_t order;
+struct sym_key {
+	uint64_t start;
+	uint64_t order;		/* index in the input: keeps ties in table order */
 };
 
-static int cmp_sym_sort(const void *pa, const void *pb)
+static int cmp_sym_key(const void *pa, const void *pb)
 {
-	const struct sym_sort *a = pa, *b = pb;
+	const struct sym_key *a = pa, *b = pb;
 
-	if (a->sym.start != b->sym.start)
-		return (a->sym.start > b->sym.start) - (a->sym.start < b->sym.start);
+	if (a->start != b->start)
+		return (a->start > b->start) - (a->start < b->start);
 	return (a->order > b->order) - (a->order < b->order);
 }
 
@@ -212,49 +217,66 @@ static uint64_t roundup_page(uint64_t v)
 
 size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod)
 {
-	struct sym_sort *v;
+	struct symbol *v;
+	const char **km = NULL;
 	size_t i, n = 0;
 
 	if (!nr)
 		return 0;
-	v = xmallocarray(nr, sizeof(*v));
-	for (i = 0; i < nr; i++) {
-		v[i].sym = syms[i];
-		v[i].kmod = kmod ? kmod[i] : NULL;
-		v[i].order = i;
-	}
-	for (i = 1; i < nr && v[i - 1].sym.start <= v[i].sym.start; i++)
+	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
 		;
-	if (i < nr)	/* kallsyms comes sorted: skip the sort then */
-		qsort(v, nr, sizeof(*v), cmp_sym_sort);
+	if (i < nr) {
+		/* sort small keys, then move the symbols once */
+		struct sym_key *keys = xmallocarray(nr, sizeof(*keys));
+
+		for (i = 0; i < nr; i++) {
+			keys[i].start = syms[i].start;
+			keys[i].order = i;
+		}
+		qsort(keys, nr, sizeof(*keys), cmp_sym_key);
+		v = xmallocarray(nr, sizeof(*v));
+		if (kmod)
+			km = xmallocarray(nr, sizeof(*km));
+		for (i = 0; i < nr; i++) {
+			v[i] = syms[keys[i].order];
+			if (kmod)
+				km[i] = kmod[keys[i].order];
+		}
+		memcpy(syms, v, nr * sizeof(*v));
+		if (kmod)
+			memcpy(kmod, km, nr * sizeof(*km));
+		free(v);
+		free(km);
+		free(keys);
+	}
 	/* symbols__fixup_end: zero-sized symbols run to the next one */
 	for (i = 0; i + 1 < nr; i++) {
-		struct symbol *prev = &v[i].sym;
+		struct symbol *prev = &syms[i];
 
 		if (prev->end != prev->start)
 			continue;
-		if (is_kallsyms && (!v[i].kmod != !v[i + 1].kmod))
+		if (is_kallsyms && (!kmod[i] != !kmod[i + 1]))
 			prev->end = roundup_page(prev->end + 4096);
 		else
-			prev->end = v[i + 1].sym.start;
+			prev->end = syms[i + 1].start;
 	}
-	if (v[nr - 1].sym.end == v[nr - 1].sym.start)
-		v[nr - 1].sym.end = roundup_page(v[nr - 1].sym.start) + 4096;
+	if (syms[nr - 1].end == syms[nr - 1].start)
+		syms[nr - 1].end = roundup_page(syms[nr - 1].start) + 4096;
 	/* symbols__fixup_duplicate: one symbol per start address */
 	for (i = 0; i < nr; i++) {
-		if (n && v[n - 1].sym.start == v[i].sym.start) {
-			if (!choose_a(&v[n - 1].sym, &v[i].sym))
-				v[n - 1] = v[i];
+		if (n && syms[n - 1].start == syms[i].start) {
+			if (!choose_a(&syms[n - 1], &syms[i])) {
+				syms[n - 1] = syms[i];
+				if (kmod)
+					kmod[n - 1] = kmod[i];
+			}
 			continue;
 		}
-		v[n++] = v[i];
-	}
-	for (i = 0; i < n; i++) {
-		syms[i] = v[i].sym;
+		syms[n] = syms[i];
 		if (kmod)
-			kmod[i] = v[i].kmod;
+			kmod[n] = kmod[i];
+		n++;
 	}
-	free(v);
 	return n;
 }
 
@@ -460,7 +482,7 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			out = &d->syms[d->nr_syms++];
 			out->start = value;
 			out->end = value + sym.st_size;
-			out->name = arena_strndup(&s->arena, name, strlen(name));
+			out->name = name;	/* the Elf stays open (dso_keep_elf) */
 			out->demangled = NULL;
 			out->binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 			out->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
@@ -597,6 +619,20 @@ static void synthesize_plt(struct symbolizer *s, struct dso *d, Elf *elf)
 	free(rels);
 }
 
+/* Keep f open for d's lifetime: symbol names point into its string tables. */
+static void dso_keep_elf(struct dso *d, struct elf_file *f)
+{
+	if (d->nr_keep >= 2) {
+		elf_file_close(f);
+		return;
+	}
+	d->elf_keep[d->nr_keep] = f->elf;
+	d->fd_keep[d->nr_keep] = f->fd;
+	d->nr_keep++;
+	f->elf = NULL;
+	f->fd = -1;
+}
+
 static void hex_id(const struct dso *d, char *out)
 {
 	size_t i;
@@ -691,7 +727,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 		d->symtab_path = xstrdup(d->path);
 		if (bin.has_dynsym)
 			synthesize_plt(s, d, bin.elf);
-		elf_file_close(&bin);
+		dso_keep_elf(d, &bin);
 		return;
 	}
 	debuglink = read_debuglink(bin.elf);
@@ -701,6 +737,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 			if (cand.has_symtab) {
 				load_elf_symbols(s, d, cand.elf, SHT_SYMTAB, 1, bin.elf);
 				d->symtab_path = xstrdup(paths[i]);
+				dso_keep_elf(d, &cand);
 			}
 			elf_file_close(&cand);
 		}
@@ -710,6 +747,9 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	if (!d->symtab_path && bin.has_dynsym) {
 		load_elf_symbols(s, d, bin.elf, SHT_DYNSYM, 1, bin.elf);
 		d->symtab_path = xstrdup(d->path);
+		synthesize_plt(s, d, bin.elf);
+		dso_keep_elf(d, &bin);
+		return;
 	}
 	if (bin.has_dynsym)
 		synthesize_plt(s, d, bin.elf);
@@ -733,29 +773,38 @@ static uint8_t kallsyms_binding(char t)
 
 static void load_kallsyms(struct symbolizer *s, struct dso *d)
 {
-	FILE *f = fopen(s->kallsyms_path, "r");
-	char line[1024];
+	struct strbuf sb = STRBUF_INIT;
 	size_t alloc = 0, kalloc = 0;
 	struct intern mods;
+	char *p, *end;
 
-	if (!f)
+	/* one read, parsed in place: names point into the text */
+	if (strbuf_read_file(&sb, s->kallsyms_path))
 		return;
+	d->text = strbuf_detach(&sb, NULL);
+	p = d->text;
+	end = p + strlen(p);
 	intern_init(&mods);
-	while (fgets(line, sizeof(line), f)) {
-		char *end, *name, *mod, *nl;
-		unsigned long long addr = strtoull(line, &end, 16);
+	while (p < end) {
+		char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
+		uint64_t addr = 0;
 		char type;
 		struct symbol *sym;
 
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		type = end[1];
-		if (!kallsyms_type_ok(type))
-			continue;
-		name = end + 3;
-		nl = strchr(name, '\n');
 		if (nl)
 			*nl = 0;
+		p = nl ? nl + 1 : end;
+		while (isxdigit((unsigned char)*line)) {
+			int c = (unsigned char)*line++;
+
+			addr = addr << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		}
+		if (line[0] != ' ' || !line[1] || line[2] != ' ')
+			continue;
+		type = line[1];
+		if (!kallsyms_type_ok(type))
+			continue;
+		name = line + 3;
 		if (name[0] == '$' || !name[0])
 			continue;
 		mod = strchr(name, '\t');
@@ -765,7 +814,7 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 		ALLOC_GROW(d->kmod, d->nr_syms + 1, kalloc);
 		sym = &d->syms[d->nr_syms];
 		sym->start = sym->end = addr;
-		sym->name = arena_strndup(&s->arena, name, strlen(name));
+		sym->name = name;
 		sym->demangled = sym->name;
 		sym->binding = kallsyms_binding(type);
 		sym->type = STT_FUNC;
@@ -777,23 +826,22 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 		}
 		d->nr_syms++;
 	}
-	fclose(f);
 	/* turn module ids into strings that live as long as the dso */
 	{
 		size_t i, total = 0;
 		char **names = xcalloc(mods.nr + 1, sizeof(*names));
-		char *p;
+		char *q;
 
 		for (i = 0; i < mods.nr; i++)
 			total += intern_len(&mods, (uint32_t)i) + 1;
 		d->kmod_names = xmalloc(total + 1);
-		p = d->kmod_names;
+		q = d->kmod_names;
 		for (i = 0; i < mods.nr; i++) {
 			size_t len = intern_len(&mods, (uint32_t)i);
 
-			memcpy(p, intern_str(&mods, (uint32_t)i), len + 1);
-			names[i] = p;
-			p += len + 1;
+			memcpy(q, intern_str(&mods, (uint32_t)i), len + 1);
+			names[i] = q;
+			q += len + 1;
 		}
 		for (i = 0; i < d->nr_syms; i++)
 			if (d->kmod[i])
