@@ -15,7 +15,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_FRAMES 4096
 
@@ -219,6 +221,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
 	};
 	struct stacks_ctx *c = xcalloc(1, sizeof(*c));
+	char *kallsyms_copy = NULL;
 	int ret;
 
 	c->pd = pd;
@@ -227,8 +230,27 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->fn_ctx = ctx;
 	symbolizer_init(&c->sym);
 	c->sym.demangle = !opts->no_demangle;
-	if (opts->kallsyms)
+	if (opts->kallsyms) {
 		c->sym.kallsyms_path = opts->kallsyms;
+	} else {
+		/*
+		 * perf record keeps a copy of kallsyms under the kernel's
+		 * build-id; perf script prefers it, and reading a file is much
+		 * cheaper than having the kernel format /proc/kallsyms.
+		 */
+		const struct perfdata_build_id *b = perfdata_find_build_id(pd, "[kernel.kallsyms]");
+
+		if (b && b->size) {
+			char hex[41];
+			size_t i;
+
+			for (i = 0; i < b->size; i++)
+				snprintf(hex + 2 * i, 3, "%02x", b->id[i]);
+			kallsyms_copy = xstrfmt("%s/[kernel.kallsyms]/%s/kallsyms", c->sym.home_debug, hex);
+			if (!access(kallsyms_copy, R_OK))
+				c->sym.kallsyms_path = kallsyms_copy;
+		}
+	}
 	machine_init(&c->machine, &c->sym);
 	c->machine.jit = opts->jit;
 	c->unwinder = unwinder_new(&c->machine);
@@ -241,6 +263,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	unwinder_free(c->unwinder);
 	machine_release(&c->machine);
 	symbolizer_release(&c->sym);
+	free(kallsyms_copy);
 	free(c);
 	return ret;
 }
