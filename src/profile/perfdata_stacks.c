@@ -55,13 +55,17 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 
 		f->kernel = 1;
 		f->dso = k->path;
+		f->dso_len = k->path_len;
 		sym = symbolizer_find(&c->sym, k, ip);
 		if (sym) {
 			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
 			f->symoff = ip - sym->start;
 			mod = symbolizer_kmod(k, sym);
-			if (mod)
+			if (mod) {
 				f->dso = mod;
+				f->dso_len = strlen(mod);
+			}
 		}
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
 		const struct map *mp = thread_find_map(t, ip);
@@ -74,12 +78,15 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 		mip = mp->identity ? ip : ip - mp->start + mp->pgoff;
 		f->addr = mip;
 		f->dso = mp->dso->path;
+		f->dso_len = mp->dso->path_len;
+		f->dso_ambiguous = mp->dso->path_ambiguous;
 		sym = symbolizer_find(&c->sym, mp->dso, mip);
 		if (sym) {
 			const char *const *names;
 			size_t n = 0, i;
 
 			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
 			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
 			if (inlines && !c->opts->no_inline)
 				n = symbolizer_inlines(&c->sym, mp->dso, mip, &names);
@@ -90,6 +97,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 					f = &c->frames[(*nr)++];
 					*f = base;
 					f->sym = names[i];
+					f->sym_len = strlen(names[i]);
 					f->inlined = strcmp(names[i], base.sym) != 0;
 				}
 				return;

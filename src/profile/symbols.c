@@ -123,6 +123,8 @@ struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind
 	d->id = (uint32_t)s->nr_dsos;
 	d->kind = kind;
 	d->path = xstrdup(path);
+	d->path_len = strlen(path);
+	d->path_ambiguous = strpbrk(path, " ()") != NULL;
 	d->translate = kind == DSO_ELF;
 	ALLOC_GROW(s->dsos, s->nr_dsos + 1, s->alloc_dsos);
 	s->dsos[s->nr_dsos++] = d;
@@ -484,6 +486,7 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			out->end = value + sym.st_size;
 			out->name = name;	/* the Elf stays open (dso_keep_elf) */
 			out->demangled = NULL;
+			out->demangled_len = 0;
 			out->binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 			out->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
 		}
@@ -533,6 +536,7 @@ static void add_symbol(struct symbolizer *s, struct dso *d, uint64_t start, uint
 	out->end = start + size;
 	out->name = arena_strndup(&s->arena, name, strlen(name));
 	out->demangled = out->name;
+	out->demangled_len = 0;
 	out->binding = STB_GLOBAL;
 	out->type = STT_FUNC;
 }
@@ -816,6 +820,7 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 		sym->start = sym->end = addr;
 		sym->name = name;
 		sym->demangled = sym->name;
+		sym->demangled_len = 0;
 		sym->binding = kallsyms_binding(type);
 		sym->type = STT_FUNC;
 		d->kmod[d->nr_syms] = NULL;
@@ -881,6 +886,7 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 		sym->end = start + size;
 		sym->name = arena_strndup(&s->arena, p, len);
 		sym->demangled = NULL;
+		sym->demangled_len = 0;
 		sym->binding = STB_GLOBAL;
 		sym->type = STT_FUNC;
 	}
@@ -998,8 +1004,11 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 {
 	struct symbol *m = (struct symbol *)sym;	/* the demangled name is a cache */
 
-	if (m->demangled)
+	if (m->demangled) {
+		if (!m->demangled_len)
+			m->demangled_len = (uint32_t)strlen(m->demangled);
 		return m->demangled;
+	}
 	m->demangled = m->name;
 	if (s->demangle && (m->name[0] == '_' && (m->name[1] == 'Z' || m->name[1] == 'R'))) {
 		/* perf: bfd_demangle() == cplus_demangle() without DMGL_PARAMS */
@@ -1008,6 +1017,7 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 		if (dm)
 			m->demangled = dm;
 	}
+	m->demangled_len = (uint32_t)strlen(m->demangled);
 	return m->demangled;
 }
 

@@ -26,6 +26,7 @@ struct symbol {
 	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
 	const char *name;	/* raw (mangled) name: in an ELF string table kept open, or the arena */
 	const char *demangled;	/* filled on first use; NULL until then */
+	uint32_t demangled_len;	/* bytes of demangled, once filled */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
 };
@@ -39,6 +40,8 @@ struct dso {
 	uint32_t id;		/* index in the symbolizer's table */
 	enum dso_kind kind;
 	char *path;		/* as recorded (perf script prints this) */
+	size_t path_len;	/* bytes */
+	int path_ambiguous;	/* has blanks or parentheses (see perfdata_fold.c) */
 	int loaded;		/* symbols loaded (or failed to) */
 	int translate;		/* map addresses are file offsets to translate */
 	struct symbol *syms;	/* sorted by start, no duplicate starts */
