@@ -238,7 +238,7 @@ int cmd_bench(int argc, const char **argv)
 		OPT_FLAG(0, "perf", &count_perf, "also count context switches, page faults, migrations with perf_event_open"),
 		OPT_GROUP("parameters"),
 		OPT_CALLBACK('P', "parameter-scan", NULL, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
-		OPT_STRING('D', "step", &o.step, "STEP", "step of the following -P scans (default 1)"),
+		OPT_STRING('D', "step", &o.step, "STEP", "step of the -P scans (default 1)"),
 		OPT_CALLBACK('L', "parameter-list", NULL, "NAME A,B,C", "run with {NAME} = each value", opt_list),
 		OPT_STRING_LIST('n', "command-name", &names, "NAME", "name the commands in reports (repeatable, in order)"),
 		OPT_GROUP("statistics"),

@@ -41,6 +41,7 @@ struct diff_opts {
 	const char *measure;
 	int strip_annotations;
 	int strip_modules;
+	int strip_clones;
 };
 
 static void json_string(struct strbuf *sb, const char *s)
@@ -138,7 +139,8 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 
 	ho.period = o->period;
 	ho.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
-		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0);
+		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
+		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
 	ro.min_delta = o->min_delta / 100;
 	ro.confirm = o->confirm / 100;
 	ro.alpha = o->alpha;
@@ -188,8 +190,10 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
 				    o->min_delta);
 	}
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
-		ret = error_errno("cannot write to standard output") ? EXIT_FAILURE_ : EXIT_FAILURE_;
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
+		error_errno("cannot write to standard output");
+		ret = EXIT_FAILURE_;
+	}
 	strbuf_release(&sb);
 	hotspot_ranking_release(&rank);
 	hotspots_release(&h);
@@ -223,6 +227,8 @@ int cmd_diff(int argc, const char **argv)
 			 "function names without _[k] _[j] _[i] _[w] suffixes"),
 		OPT_FLAG(0, "strip-modules", &o.strip_modules,
 			 "function names without a module` prefix"),
+		OPT_FLAG(0, "strip-clones", &o.strip_clones,
+			 "function names without .isra.N .constprop.N .part.N .cold ... suffixes"),
 		OPT_END()
 	};
 	struct folded_profile p;

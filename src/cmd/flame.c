@@ -1,12 +1,293 @@
 /*
- * flame.c - placeholder for 'trail flame' until its module lands.
+ * flame.c - 'trail flame' (good/bad revisions, a build and a workload ->
+ * the hot function and the commit that made it hot) and 'trail flame
+ * probe' (one fast/slow/skip measurement, what git bisect run calls).
+ * Options -> struct flame_session -> flame_session_run(); see docs/flame.md
+ * and docs/flame-probe.md.
  */
+#include "bench/stats.h"
 #include "cmd/commands.h"
+#include "core/alloc.h"
+#include "core/cleanup.h"
 #include "core/error.h"
+#include "core/strbuf.h"
+#include "flame/probe.h"
+#include "flame/session.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const flame_usage[] = {
+	"trail flame --good REV --bad REV --build CMD --run CMD [options]",
+	"trail flame probe --build CMD --run CMD --threshold X [--function F] [options]",
+	"",
+	"Capture CPU profiles of a good and a bad revision, confirm the slowdown, rank the",
+	"functions whose share of samples rose, and bisect good..bad on the hottest one's",
+	"share to name the commit that made it hot.  Builds, worktrees and the bisect run in",
+	"a private clone under the cache directory: the repository itself (working tree,",
+	"index, HEAD, stash, refs, a bisect in progress) is only read.",
+	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 1 failure, 2 usage.",
+	NULL
+};
+
+/* Clear what would point git children at some other repository. */
+static void isolate_git_env(void)
+{
+	static const char *const vars[] = {
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+		"GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", NULL
+	};
+	const char *const *v;
+
+	for (v = vars; *v; v++)
+		unsetenv(*v);
+}
+
+static int parse_metric(const char *name, enum flame_metric *m)
+{
+	if (!strcmp(name, "cpu"))
+		*m = FLAME_METRIC_CPU;
+	else if (!strcmp(name, "wall"))
+		*m = FLAME_METRIC_WALL;
+	else if (!strcmp(name, "rss"))
+		*m = FLAME_METRIC_RSS;
+	else if (!strcmp(name, "offcpu"))
+		*m = FLAME_METRIC_OFFCPU;
+	else if (!strcmp(name, "alloc"))
+		return error("--metric alloc needs trail record's allocation capture, which "
+			     "is not available yet; use --metric rss for peak memory");
+	else
+		return error("unknown metric '%s' (cpu, wall, offcpu, rss)", name);
+	return 0;
+}
+
+static int check_profiler(const char *p)
+{
+	if (!strcmp(p, "auto") || !strcmp(p, "perf"))
+		return 0;
+	if (!strcmp(p, "trail"))
+		return error("--profiler trail: trail record is not available yet; use perf");
+	return error("unknown profiler '%s' (auto, trail, perf)", p);
+}
+
+static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static int cmd_flame_probe(int argc, const char **argv)
+{
+	struct flame_probe_opts o;
+	struct flame_probe_result res;
+	struct flame_repo repo;
+	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "self";
+	const char *dir = ".";
+	uint64_t runs = 3, max_runs = 9, freq = 999;
+	double threshold = -1, discard = 0.10, confidence = 0.95;
+	enum flame_metric m;
+	char id[41], *scratch;
+	int ret = 255;
+	struct option opts[] = {
+		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
+		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
+		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
+		OPT_STRING(0, "measure", &measure, "self|total", "which share of the function (default self)"),
+		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss", "measure this metric when no --function"),
+		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
+		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
+		OPT_STRING('C', NULL, &dir, "DIR", "the trail flame clone (default: current directory)"),
+		OPT_U64(0, "runs", &runs, "N", "runs in the first window (default 3)", 1, 1000),
+		OPT_U64(0, "max-runs", &max_runs, "N", "runs before answering skip (default 9)", 1, 1000),
+		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_DOUBLE(0, "discard", &discard, "FRACTION", "drop this first part of each run's samples (default 0.1)", 0, 0.9),
+		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
+		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
+		OPT_END()
+	};
+	static const char *const usage[] = {
+		"trail flame probe --build CMD --run CMD --threshold X [--function F] [options]",
+		"",
+		"Build one commit of a trail flame clone (cached by commit id), profile the workload",
+		"and compare the function's share of samples (or the metric) with the threshold.",
+		"Exit: 0 fast, 1 slow, 125 cannot build, run or decide (git bisect skips it),",
+		"255 the probe itself failed (git bisect run stops).",
+		NULL
+	};
+
+	memset(&o, 0, sizeof(o));
+	if (cmd_parse_options(argc, argv, opts, usage, 0) != 0) {
+		error("unexpected argument");
+		return 255;
+	}
+	if (!o.build_cmd || !o.cap.run_cmd || threshold < 0) {
+		error("--build, --run and --threshold are required");
+		return 255;
+	}
+	if (parse_metric(metric, &m))
+		return 255;
+	if (strcmp(measure, "self") && strcmp(measure, "total")) {
+		error("--measure must be self or total");
+		return 255;
+	}
+	isolate_git_env();
+	if (flame_repo_open_clone(&repo, dir))
+		return 255;
+	if (flame_clone_resolve(&repo, rev, id))
+		goto out;
+	scratch = tempdir_create("trail-probe");
+	if (!scratch)
+		goto out;
+	o.metric = m;
+	o.total = !strcmp(measure, "total");
+	o.threshold = threshold;
+	o.runs = (unsigned)runs;
+	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
+	o.cap.freq = (unsigned)freq;
+	o.cap.discard = discard;
+	o.cap.timed = m != FLAME_METRIC_CPU;
+	o.cap.scratch = scratch;
+	o.cap.profiler = "perf";
+	o.z = bench_normal_quantile((1 - confidence) / 2);
+	if (flame_probe(&repo, id, &o, &res))
+		goto out_tmp;
+	if (log && flame_probe_log_append(log, &res))
+		goto out_tmp;
+	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
+	     flame_verdict_name(res.verdict), o.function ? "share" : metric, res.value, res.se,
+	     threshold, res.runs, res.why[0] ? ": " : "", res.why);
+	ret = (int)res.verdict;
+out_tmp:
+	tempdir_remove(scratch);
+	free(scratch);
+out:
+	flame_repo_release(&repo);
+	return ret;
+}
 
 int cmd_flame(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'trail flame' is not built yet") ? 1 : 1;
+	struct flame_session s;
+	const char *metric = "cpu", *profiler = "auto";
+	uint64_t repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
+	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
+	struct strbuf cmdline = STRBUF_INIT;
+	char *exe;
+	int ret, i;
+	struct option opts[] = {
+		OPT_GROUP("the question"),
+		OPT_STRING(0, "good", &s.good_rev, "REV", "a revision known to be fast"),
+		OPT_STRING(0, "bad", &s.bad_rev, "REV", "a later revision known to be slow"),
+		OPT_STRING(0, "build", &s.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
+		OPT_STRING(0, "run", &s.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
+		OPT_STRING('C', NULL, &s.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_GROUP("scope"),
+		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time), rss (peak RSS)"),
+		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
+		OPT_U64(0, "repeat", &repeat, "N", "runs per revision (default: 5, more until decided, up to 15)", 2, 1000),
+		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
+		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_STRING(0, "profiler", &profiler, "NAME", "auto, trail or perf (default auto: perf until trail record exists)"),
+		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_GROUP("diff"),
+		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
+		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
+		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
+		OPT_GROUP("narrow"),
+		OPT_STRING(0, "strategy", &s.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
+		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
+		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
+		OPT_GROUP("output"),
+		OPT_STRING('o', "out", &s.out_dir, "DIR", "report directory (default trail-flame-report)"),
+		OPT_STRING(0, "cache", &s.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame)"),
+		OPT_FLAG(0, "keep", &s.keep, "keep the scratch directory and list the worktrees"),
+		OPT_END()
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "probe")) {
+		error_set_program("trail flame probe");
+		return cmd_flame_probe(argc - 1, argv + 1);
+	}
+	flame_session_init(&s);
+	strbuf_addstr(&cmdline, "trail");
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strpbrk(a, " \t'\"$;&|<>*?()"))
+			strbuf_addf(&cmdline, " '%s'", a);
+		else
+			strbuf_addf(&cmdline, " %s", a);
+	}
+	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
+		error("unexpected argument (the workload goes in --run)");
+		return FLAME_EXIT_USAGE;
+	}
+	if (!s.good_rev || !s.bad_rev || !s.build_cmd || !s.run_cmd) {
+		error("--good, --bad, --build and --run are required");
+		fprintf(stderr, "see 'trail flame --help'\n");
+		return FLAME_EXIT_USAGE;
+	}
+	if (parse_metric(metric, &s.metric) || check_profiler(profiler))
+		return FLAME_EXIT_USAGE;
+	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
+		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
+		return FLAME_EXIT_USAGE;
+	}
+	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
+		error("--percentile applies to --metric wall");
+		return FLAME_EXIT_USAGE;
+	}
+	isolate_git_env();
+	s.percentile = percentile;
+	s.repeat = (unsigned)repeat;
+	s.warmup_runs = (unsigned)warmup;
+	s.freq = (unsigned)freq;
+	s.discard = discard / 100;
+	s.min_delta = min_delta / 100;
+	s.confirm = confirm / 100;
+	s.confidence = confidence;
+	s.probe_runs = (unsigned)probe_runs;
+	s.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
+	exe = self_exe();
+	s.trail_exe = exe;
+	if (!exe) {
+		error("cannot find the trail executable (/proc/self/exe)");
+		return FLAME_EXIT_FAILURE;
+	}
+	s.command_line = cmdline.buf;
+	ret = flame_session_run(&s);
+	if (s.verdict) {
+		if (s.culprit_info.subject) {
+			if (s.function)
+				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
+				       100 * s.share[0], 100 * s.share[1]);
+			else
+				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
+				       "the function the suspect changed)",
+				       s.changed_function ? s.changed_function : "?",
+				       flame_metric_name(s.metric), s.share[0], s.share[1],
+				       flame_metric_unit(s.metric));
+			printf("\nsuspect commit: %.12s %s (%s)\n", s.culprit_info.id,
+			       s.culprit_info.subject, s.culprit_info.author);
+			printf("confidence:     %.2f (%s)\n", s.suspect_confidence, s.verdict);
+		} else {
+			printf("%s: %s\n", s.verdict, s.message);
+		}
+		printf("report:         %s/report.html\n", s.out_dir);
+	}
+	if (s.keep && s.scratch)
+		note("kept: scratch directory %s; build worktrees in %s/builds", s.scratch, s.repo.cache);
+	flame_session_release(&s);
+	free(exe);
+	strbuf_release(&cmdline);
+	return ret;
 }

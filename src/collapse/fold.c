@@ -35,6 +35,17 @@ struct fold_group {
 	unsigned char skip_hit;		/* function is a --skip-after name */
 };
 
+/* A run of frame text ("func+0x1f (module)") -> group, or SPAN_SKIPPED. */
+struct fold_span {
+	uint32_t hash;
+	uint32_t len;		/* bytes */
+	const char *text;	/* arena copy */
+	uint32_t group;		/* index into groups, or SPAN_SKIPPED */
+	unsigned char java;
+};
+
+#define SPAN_SKIPPED UINT32_MAX
+
 struct fold_stack {
 	uint64_t count;		/* summed periods */
 	uint64_t off;		/* index of the first id in stack_ids */
@@ -53,6 +64,11 @@ struct folder {
 	uint32_t group_mask;
 	uint32_t *group_ids;
 	size_t nr_group_ids, alloc_group_ids;
+
+	struct fold_span *spans;
+	size_t nr_spans, alloc_spans;
+	uint32_t *span_slots;	/* index + 1, 0 = empty */
+	uint32_t span_mask;
 
 	struct fold_stack *stacks;
 	size_t nr_stacks, alloc_stacks;
@@ -90,6 +106,7 @@ struct folder *folder_new(const struct fold_options *opts)
 	intern_init(&f->names);
 	f->group_slots = table_new(&f->group_mask, 1024);
 	f->stack_slots = table_new(&f->stack_mask, 1024);
+	f->span_slots = table_new(&f->span_mask, 1024);
 	f->pname = NO_ID;
 	return f;
 }
@@ -106,6 +123,8 @@ void folder_free(struct folder *f)
 	free(f->stacks);
 	free(f->stack_slots);
 	free(f->stack_ids);
+	free(f->spans);
+	free(f->span_slots);
 	free(f->cur);
 	free(f->key);
 	free(f->scratch.buf);
@@ -495,13 +514,13 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 		if (b.buf[i] == ' ')
 			b.buf[i] = '_';
 	f->period = period;
-	/* Perl tests the name for truth: "" and "0" mean "no process" */
-	if (b.len == 0 || (b.len == 1 && b.buf[0] == '0')) {
-		f->pname = NO_ID;
-	} else {
-		f->pname = intern_add(&f->names, b.buf, b.len, NULL);
-		f->java = b.len >= 4 && !memcmp(b.buf, "java", 4);
-	}
+	/*
+	 * The Perl script tests the name for truth, but its grammar never
+	 * yields "" or "0" (a comm has at least two bytes), so every name
+	 * starts a sample here.
+	 */
+	f->pname = intern_add(&f->names, b.len ? b.buf : "", b.len, NULL);
+	f->java = b.len >= 4 && !memcmp(b.buf, "java", 4);
 	f->scratch.buf = b.buf;
 	f->scratch.alloc = b.alloc;
 }
@@ -535,21 +554,82 @@ static size_t strip_offset(const char *s, size_t len)
 	return len;
 }
 
-void folder_add_frame(struct folder *f, const struct fold_frame *fr)
+/* The group of a frame, or SPAN_SKIPPED for frames the Perl script skips. */
+static uint32_t frame_group(struct folder *f, const struct fold_frame *fr)
 {
-	size_t len;
-	uint32_t g;
+	size_t len = strip_offset(fr->func, fr->func_len);
 
-	if (f->pname == NO_ID || f->skip_rest)
-		return;
-	len = strip_offset(fr->func, fr->func_len);
 	if (len && fr->func[0] == '(')	/* a process name in brackets */
+		return SPAN_SKIPPED;
+	return lookup_group(f, fr, fr->func, len);
+}
+
+static void push_frame(struct folder *f, uint32_t g)
+{
+	if (g == SPAN_SKIPPED)
 		return;
-	g = lookup_group(f, fr, fr->func, len);
 	ALLOC_GROW(f->cur, f->nr_cur + 1, f->alloc_cur);
 	f->cur[f->nr_cur++] = g;
 	if (f->groups[g].skip_hit)
 		f->skip_rest = 1;
+}
+
+void folder_add_frame(struct folder *f, const struct fold_frame *fr)
+{
+	if (f->pname == NO_ID || f->skip_rest)
+		return;
+	push_frame(f, frame_group(f, fr));
+}
+
+static void grow_spans(struct folder *f)
+{
+	uint32_t nslots = (f->span_mask + 1) * 2, i;
+
+	free(f->span_slots);
+	f->span_slots = table_new(&f->span_mask, nslots);
+	for (i = 0; i < f->nr_spans; i++) {
+		uint32_t pos = f->spans[i].hash & f->span_mask;
+
+		while (f->span_slots[pos])
+			pos = (pos + 1) & f->span_mask;
+		f->span_slots[pos] = i + 1;
+	}
+}
+
+void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
+			   size_t key_len)
+{
+	uint32_t h, pos, g;
+	struct fold_span *sp;
+
+	if (f->pname == NO_ID || f->skip_rest)
+		return;
+	/* with --addrs an unknown frame's name depends on the address too */
+	if (f->opts.include_addrs || key_len > UINT32_MAX) {
+		push_frame(f, frame_group(f, fr));
+		return;
+	}
+	h = intern_hash(key, key_len) ^ (uint32_t)f->java;
+	for (pos = h & f->span_mask; f->span_slots[pos]; pos = (pos + 1) & f->span_mask) {
+		sp = &f->spans[f->span_slots[pos] - 1];
+		if (sp->hash == h && sp->len == key_len && sp->java == f->java &&
+		    !memcmp(sp->text, key, key_len)) {
+			push_frame(f, sp->group);
+			return;
+		}
+	}
+	g = frame_group(f, fr);
+	ALLOC_GROW(f->spans, f->nr_spans + 1, f->alloc_spans);
+	sp = &f->spans[f->nr_spans];
+	sp->hash = h;
+	sp->len = (uint32_t)key_len;
+	sp->text = arena_copy(&f->arena, key, key_len);
+	sp->group = g;
+	sp->java = (unsigned char)f->java;
+	f->span_slots[pos] = (uint32_t)++f->nr_spans;
+	if (f->nr_spans * 2 > f->span_mask)
+		grow_spans(f);
+	push_frame(f, g);
 }
 
 static uint32_t hash_ids(const uint32_t *ids, size_t n)
@@ -615,6 +695,8 @@ void folder_end_sample(struct folder *f)
 	for (i = f->nr_cur; i-- > 0;) {
 		const struct fold_group *g = &f->groups[f->cur[i]];
 
+		if (!g->nr)	/* e.g. "->": no frames at all */
+			continue;
 		memcpy(f->key + n, f->group_ids + g->first, g->nr * sizeof(uint32_t));
 		n += g->nr;
 	}

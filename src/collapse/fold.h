@@ -75,11 +75,11 @@ void folder_add_sample(struct folder *f, const struct fold_sample *s);
 
 /*
  * Streaming interface.  folder_set_process() starts (or, as in the Perl
- * script, renames) the current sample; it does not drop frames already
- * added.  folder_add_frame() adds the next frame towards the root; it is
- * ignored when there is no current process.  folder_end_sample() records
- * the stack when there is a current process and resets; without one it
- * keeps the frames (stackcollapse-perf.pl does the same).
+ * script when a sample has no blank line before the next event line,
+ * renames) the current sample; it does not drop frames already added.
+ * folder_add_frame() adds the next frame towards the root; it is ignored
+ * when there is no current process.  folder_end_sample() records the stack
+ * (if there is a current process) and starts afresh.
  */
 void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 			const char *pid, size_t pid_len, const char *tid, size_t tid_len,
@@ -88,8 +88,15 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 void folder_reset_sample(struct folder *f);
 int folder_has_process(const struct folder *f);
 void folder_add_frame(struct folder *f, const struct fold_frame *fr);
+/*
+ * The same, for parsers whose function and module lie in one run of text
+ * (key, key_len; e.g. "main+0x1f (/bin/app)"): the whole run is the cache
+ * key, which saves work per frame.  Equal runs must mean equal frames.
+ */
+void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
+			   size_t key_len);
 void folder_end_sample(struct folder *f);
-/* Frames held without a current process (see folder_end_sample). */
+/* Frames added to the current sample so far. */
 size_t folder_pending_frames(const struct folder *f);
 
 /* Number of distinct stacks recorded so far (before merging folders). */

@@ -8,13 +8,15 @@
  *
  * Large regular files are split at blank lines (where the Perl state
  * machine is reset) and parsed by several threads, each into its own
- * folder; folder_write() merges them.  In the one case where a blank line
- * does not reset the state (frames left over from a sample whose process
- * name was "0"), the file is parsed again on one thread.
+ * folder; folder_write() merges them.  A blank line always resets the
+ * state (frames are only kept without a process, which the grammar cannot
+ * produce); should a piece ever end with frames pending, the file is
+ * parsed again on one thread rather than risk a different answer.
  */
 #include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/parse_number.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,11 +183,15 @@ int perf_script_match_stack(const char *s, size_t len, struct fold_frame *fr)
 		return 0;
 	close = (size_t)(rp - s);
 	/* rightmost " (" with the '(' before the last ')' */
-	for (open = close; open-- > 1;)
-		if (s[open] == '(' && s[open - 1] == ' ')
+	for (open = close;;) {
+		const char *q = open > 1 ? memrchr(s + 1, '(', open - 1) : NULL;
+
+		if (!q)
+			return 0;
+		open = (size_t)(q - s);
+		if (s[open - 1] == ' ')
 			break;
-	if (open < 1 || s[open] != '(' || s[open - 1] != ' ')
-		return 0;
+	}
 	open--;		/* position of the blank */
 	f = se < open ? se : open - 1;
 	if (open == 0 || f < ws + 1)
@@ -255,19 +261,14 @@ static void unrecognized(struct parser *p, const char *s, size_t len)
 
 static uint64_t parse_period(const char *d, size_t n)
 {
-	uint64_t v = 0;
-	size_t i;
+	uint64_t v;
 
 	/* Perl: "if (not $period) { $period = 1 }": no period or "0" count once */
 	if (!d || (n == 1 && d[0] == '0'))
 		return 1;
-	for (i = 0; i < n; i++) {
-		unsigned dig = (unsigned)(d[i] - '0');
-
-		if (v > (UINT64_MAX - dig) / 10)
-			return UINT64_MAX;
-		v = v * 10 + dig;
-	}
+	/* the grammar guarantees digits; only overflow can fail: saturate */
+	if (parse_u64_n(d, n, &v))
+		return UINT64_MAX;
 	return v;
 }
 
@@ -313,7 +314,9 @@ static void parse_line(struct parser *p, const char *s, size_t len)
 		return;
 	}
 	if (perf_script_match_stack(s, len, &fr)) {
-		folder_add_frame(p->folder, &fr);
+		/* function, " (" and module are one run of text: one cache key */
+		folder_add_frame_text(p->folder, &fr, fr.func,
+				      (size_t)(fr.module + fr.module_len - fr.func));
 		return;
 	}
 	unrecognized(p, s, len);
@@ -669,11 +672,7 @@ static int read_parallel_file(struct perf_script_session *s, const char *name, i
 			dirty |= pool.chunks[k].dirty;
 	}
 	if (dirty || failed) {
-		/*
-		 * A blank line did not reset the Perl state somewhere (frames of
-		 * a sample whose process name is "0"): only a sequential parse
-		 * gives the right answer.
-		 */
+		/* a piece ended with frames pending: only one thread is sure to be right */
 		for (i = 0; i < n; i++)
 			folder_free(pool.folders[i]);
 	} else {

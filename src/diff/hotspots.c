@@ -10,6 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Length of frame without one trailing clone suffix, or len when none. */
+static size_t strip_one_clone(const char *f, size_t len)
+{
+	static const char *const kinds[] = {
+		"isra", "constprop", "part", "cold", "lto_priv", "llvm", "localalias", "clone",
+	};
+	size_t end = len, i, k;
+
+	/* an optional ".<digits>" first */
+	i = end;
+	while (i > 0 && f[i - 1] >= '0' && f[i - 1] <= '9')
+		i--;
+	if (i < end && i > 0 && f[i - 1] == '.')
+		end = i - 1;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t kl = strlen(kinds[k]);
+
+		/* ".<kind>" with a non-empty name before it */
+		if (end > kl + 1 && f[end - kl - 1] == '.' && !memcmp(f + end - kl, kinds[k], kl))
+			return end - kl - 1;
+	}
+	return len;
+}
+
 size_t hotspot_frame_name(const char *frame, size_t len, unsigned flags, const char **start)
 {
 	if (flags & HOTSPOT_STRIP_MODULE) {
@@ -29,6 +53,13 @@ size_t hotspot_frame_name(const char *frame, size_t len, unsigned flags, const c
 		/* at least one letter, preceded by "_[" and a non-empty name */
 		if (i < len - 1 && i >= 3 && frame[i - 1] == '[' && frame[i - 2] == '_')
 			len = i - 2;
+	}
+	if (flags & HOTSPOT_STRIP_CLONES) {
+		size_t n;
+
+		/* "f.constprop.0.isra.0", "f.part.0.cold": several in a row */
+		while ((n = strip_one_clone(frame, len)) != len)
+			len = n;
 	}
 	*start = frame;
 	return len;
@@ -115,6 +146,14 @@ void hotspots_add_profile(struct hotspots *h, int side, const struct folded_prof
 	for (i = 0; i < n; i++)
 		hotspots_add_stack(h, side, intern_str(&p->stacks, (uint32_t)i),
 				   intern_len(&p->stacks, (uint32_t)i), p->counts[column][i]);
+}
+
+uint32_t hotspots_find(const struct hotspots *h, const char *name)
+{
+	const char *start;
+	size_t len = hotspot_frame_name(name, strlen(name), h->opts.flags, &start);
+
+	return len ? intern_find(&h->names, start, len) : UINT32_MAX;
 }
 
 double hotspots_samples(const struct hotspots *h, int side)

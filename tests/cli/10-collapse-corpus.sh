@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/10-collapse-corpus.sh - 'trail collapse' against every
 # collapse-perf row of the shared conformance corpus (../shared/corpus/
-# cases.tsv): the output must equal the expected file byte for byte.
+# cases.tsv), and the collapse-guess rows whose input is perf script text:
+# the output must equal the expected file byte for byte.
 # Where trail deliberately follows inferno instead of stackcollapse-perf.pl,
 # docs/collapse-deviations.tsv says how that row is compared.
 . "$(dirname "$0")/lib.sh"
@@ -29,13 +30,18 @@ truncate_after_last_blank() {
 rows=0
 # cases.tsv has empty columns, so split on a non-blank separator
 while IFS=$'\037' read -r tool case inputs popts _iopts expected _rest; do
-	[ "$tool" = collapse-perf ] || continue
-	rows=$((rows + 1))
+	# collapse-guess rows whose input is perf script text are plain collapse
+	case $tool:$inputs in
+	collapse-perf:* | collapse-guess:collapse-perf/*) ;;
+	*) continue ;;
+	esac
+	[ "$tool" = collapse-perf ] && rows=$((rows + 1))
+	[ "$tool" = collapse-guess ] && popts=""	# "n/a": detection, no options
 	# under ASan+UBSan, three of the eight variants of each input are enough
 	if [ -n "${TRAIL_SANITIZED:-}" ]; then
 		case $popts in '' | --addrs | '--pid --tid --all') ;; *) continue ;; esac
 	fi
-	name="$case ${popts:-(no options)} -> ${expected##*/}"
+	name="${tool#collapse-} $case ${popts:-(no options)} -> ${expected##*/}"
 	in=$CORPUS/$inputs
 	spec=${how[$expected]:-raw}
 	cmp=${spec%%$'\t'*} dev=${spec#*$'\t'}
@@ -54,7 +60,9 @@ while IFS=$'\037' read -r tool case inputs popts _iopts expected _rest; do
 	skip) skip "$name" "deviation $dev"; continue ;;
 	*) fail "$name" "unknown comparison '$cmp' in $DEV"; continue ;;
 	esac
-	if cmp -s "$T/out" "$CORPUS/$expected"; then
+	if [ -s "$T/err" ] && grep -q "error:" "$T/err"; then
+		fail "$name" "$(head -1 "$T/err")"
+	elif cmp -s "$T/out" "$CORPUS/$expected"; then
 		pass "$name"
 	else
 		fail "$name" "output differs from $expected (compared: $cmp)"

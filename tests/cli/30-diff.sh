@@ -174,3 +174,10 @@ cat "$T/b1" | "$TRAIL" diff - "$T/a1" >"$T/pipe.out" 2>"$T/err" && "$TRAIL" diff
 printf 'main;  5\nmain;x 5\n' >"$T/blank1"; printf 'main;x 10\n' >"$T/blank2"
 check "blank frame name" "$TRAIL" diff --top 5 "$T/blank1" "$T/blank2"
 grep -q "  ' '$" "$T/.out" && pass "blank frame name quoted" || fail "blank frame name quoted" "$(cat "$T/.out")"
+# the same function, cloned differently by two builds
+printf 'main;hash.isra.0 50\nmain;io 50\n' >"$T/clone1"; printf 'main;hash.constprop.0 80\nmain;io 20\n' >"$T/clone2"
+check "--strip-clones" "$TRAIL" diff --top 5 --measure self --strip-clones "$T/clone1" "$T/clone2"
+grep -Eq '^hotter +self +50\.00 +80\.00 .* hash$' "$T/.out" && pass "--strip-clones merges hash.isra.0 and hash.constprop.0" ||
+	fail "--strip-clones merges hash.isra.0 and hash.constprop.0" "$(cat "$T/.out")"
+check "without --strip-clones" "$TRAIL" diff --top 5 --measure self "$T/clone1" "$T/clone2"
+grep -Eq ' hash\.isra\.0$' "$T/.out" && pass "clones differ without --strip-clones" || fail "clones differ without --strip-clones"

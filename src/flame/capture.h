@@ -1,0 +1,52 @@
+/*
+ * capture.h - run the user's workload in a built worktree: profiled under
+ * a sampler (perf record -g today; trail record once it lands), folded,
+ * and, for the wall and rss metrics, also timed without the profiler so
+ * its overhead does not blur the measurement.
+ */
+#ifndef TRAIL_FLAME_CAPTURE_H
+#define TRAIL_FLAME_CAPTURE_H
+
+#include "profile/folded.h"
+
+enum flame_metric {
+	FLAME_METRIC_CPU,	/* on-CPU samples per run */
+	FLAME_METRIC_WALL,	/* run time, seconds */
+	FLAME_METRIC_RSS,	/* peak resident set, KiB */
+	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
+};
+
+struct flame_capture_opts {
+	const char *run_cmd;	/* sh -c, in the worktree */
+	unsigned freq;		/* sampling frequency, Hz */
+	double discard;		/* fraction of each run's samples dropped (warm-up) */
+	int timed;		/* also run it unprofiled, for wall/rss */
+	const char *scratch;	/* directory for perf.data and perf script text */
+	const char *profiler;	/* "perf" (the only capture so far) */
+};
+
+struct flame_run {
+	double wall;		/* seconds (unprofiled when timed) */
+	double rss;		/* peak RSS of the workload, KiB (when timed) */
+	double cpu;		/* user + sys time of the workload, seconds (when timed) */
+	double samples;		/* on-CPU samples after the warm-up discard */
+	struct folded_profile folded;	/* after discarding */
+};
+
+/*
+ * Profile (and time) one run of the workload in dir.  Returns 0, 1 when
+ * the workload itself failed (status non-zero: the log path is printed),
+ * -1 when the profiler failed.  run->folded is initialised either way.
+ */
+int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
+		      struct flame_run *run);
+void flame_run_release(struct flame_run *run);
+/* The metric's value for a run (samples for cpu). */
+double flame_run_metric(const struct flame_run *run, enum flame_metric m);
+const char *flame_metric_name(enum flame_metric m);
+const char *flame_metric_unit(enum flame_metric m);
+
+/* 0 when perf can sample here, else -1 with the reason printed. */
+int flame_capture_check(const char *scratch);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * probe.h - measure one commit and call it fast or slow: build it (cached),
+ * run the workload a fixed number of times, and compare the measured value
+ * (a function's share of samples, or the metric itself when the CPU
+ * profile is flat) with a threshold set from the good and bad ends.  A
+ * value within z standard errors of the threshold is measured again, up
+ * to a budget of runs; still undecided, the probe says "skip".
+ *
+ * 'trail flame probe' (run by git bisect run) and the driver's direct
+ * probing of suspects both go through flame_probe().
+ */
+#ifndef TRAIL_FLAME_PROBE_H
+#define TRAIL_FLAME_PROBE_H
+
+#include "flame/capture.h"
+#include "flame/repo.h"
+
+enum flame_verdict {
+	FLAME_FAST = 0,		/* git bisect's "old" term, exit 0 */
+	FLAME_SLOW = 1,		/* "new", exit 1 */
+	FLAME_SKIP = 125,	/* cannot build, cannot run or cannot decide */
+};
+
+struct flame_probe_opts {
+	const char *build_cmd;
+	struct flame_capture_opts cap;
+	enum flame_metric metric;	/* measured when function is NULL */
+	const char *function;		/* the function whose share is measured */
+	int total;			/* inclusive share instead of self */
+	double threshold;		/* slow above it (share fraction or metric unit) */
+	unsigned runs;			/* runs in the first window */
+	unsigned max_runs;		/* budget of runs before answering skip */
+	double z;			/* standard errors needed to decide */
+};
+
+struct flame_probe_result {
+	char id[41];
+	enum flame_verdict verdict;
+	double value;		/* mean share (fraction) or median metric */
+	double se;		/* its standard error */
+	unsigned runs;		/* runs measured */
+	int build_cached;	/* the build came from the cache */
+	double seconds;		/* time the probe took */
+	char why[160];		/* reason of a skip */
+};
+
+/* Probe commit id.  Returns 0 (result filled, any verdict) or -1 on error. */
+int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
+		struct flame_probe_result *out);
+
+/* Append "id verdict value se runs cached seconds" to a log file. */
+int flame_probe_log_append(const char *path, const struct flame_probe_result *res);
+/* Read such a log back, in order (caller frees *out). */
+int flame_probe_log_read(const char *path, struct flame_probe_result **out, size_t *nr);
+const char *flame_verdict_name(enum flame_verdict v);
+
+#endif

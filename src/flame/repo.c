@@ -1,0 +1,391 @@
+/*
+ * repo.c - the private clone, build worktrees and commit queries of
+ * trail flame (see repo.h).  Every git command here names its repository
+ * explicitly with -C, and cmd_flame clears GIT_DIR and friends first, so
+ * nothing can fall through to the user's repository by accident.
+ */
+#include "flame/repo.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+#include "core/intern.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int path_exists(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st);
+}
+
+static int git_in(const char *dir, struct strbuf *out, const char *const *argv)
+{
+	struct string_list args = STRING_LIST_INIT;
+	struct child c = CHILD_INIT;
+	struct strbuf sink = STRBUF_INIT;
+	int code;
+
+	string_list_append(&args, "git");
+	string_list_append(&args, "-C");
+	string_list_append(&args, dir);
+	for (; *argv; argv++)
+		string_list_append(&args, *argv);
+	c.argv = (const char *const *)args.items;
+	c.err = CHILD_DEVNULL;
+	if (getenv("TRAIL_FLAME_DEBUG"))
+		c.err = CHILD_INHERIT;
+	code = child_capture(&c, out ? out : &sink);
+	strbuf_release(&sink);
+	string_list_clear(&args);
+	return code;
+}
+
+int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv)
+{
+	return git_in(r->clone, out, argv);
+}
+
+static char *default_cache_root(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && *x == '/')
+		return xstrfmt("%s/trail/flame", x);
+	if (home && *home)
+		return xstrfmt("%s/.cache/trail/flame", home);
+	return xstrfmt("/tmp/trail-flame-%ld", (long)getuid());
+}
+
+static int lock_cache(struct flame_repo *r)
+{
+	char *path = xstrfmt("%s/lock", r->cache);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		error_errno("cannot open '%s'", path);
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		error("cache '%s' is in use by another 'trail flame'", r->cache);
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	r->lock_fd = fd;
+	return 0;
+}
+
+int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_root)
+{
+	const char *toplevel[] = { "rev-parse", "--show-toplevel", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	char *root, *base;
+	int ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->lock_fd = -1;
+	if (git_in(dir, &sb, toplevel) != 0 || !sb.len) {
+		strbuf_release(&sb);
+		return error("'%s' is not inside a git work tree", dir);
+	}
+	strbuf_rtrim(&sb);
+	r->user_top = strbuf_detach(&sb, NULL);
+	root = cache_root ? xstrdup(cache_root) : default_cache_root();
+	base = strrchr(r->user_top, '/');
+	base = base && base[1] ? base + 1 : "repo";
+	r->cache = xstrfmt("%s/%s-%08x", root, base,
+			   (unsigned)intern_hash(r->user_top, strlen(r->user_top)));
+	free(root);
+	r->clone = xstrfmt("%s/clone", r->cache);
+	if (make_dirs(r->cache) || lock_cache(r))
+		goto out;
+	if (!path_exists(r->clone)) {
+		/*
+		 * --shared borrows the user's objects through alternates (a read
+		 * of their object store, nothing written there), so even a big
+		 * repository clones in a moment and later commits stay visible.
+		 */
+		char *tmp = xstrfmt("%s.tmp", r->clone);
+		const char *clone[] = { "clone", "-q", "--no-checkout", "--shared",
+					r->user_top, tmp, NULL };
+		const char *cfg1[] = { "config", "gc.auto", "0", NULL };
+		const char *cfg2[] = { "config", "advice.detachedHead", "false", NULL };
+
+		remove_tree(tmp);
+		if (git_in(r->cache, NULL, clone) != 0) {
+			error("cannot clone '%s' into '%s'", r->user_top, tmp);
+			free(tmp);
+			goto out;
+		}
+		git_in(tmp, NULL, cfg1);
+		git_in(tmp, NULL, cfg2);
+		if (rename(tmp, r->clone)) {
+			error_errno("cannot rename '%s'", tmp);
+			free(tmp);
+			goto out;
+		}
+		free(tmp);
+	}
+	ret = 0;
+out:
+	if (ret)
+		flame_repo_release(r);
+	return ret;
+}
+
+int flame_repo_open_clone(struct flame_repo *r, const char *clone_dir)
+{
+	const char *toplevel[] = { "rev-parse", "--show-toplevel", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	char *slash;
+
+	memset(r, 0, sizeof(*r));
+	r->lock_fd = -1;
+	if (git_in(clone_dir, &sb, toplevel) != 0 || !sb.len) {
+		strbuf_release(&sb);
+		return error("'%s' is not a trail flame clone", clone_dir);
+	}
+	strbuf_rtrim(&sb);
+	r->clone = strbuf_detach(&sb, NULL);
+	slash = strrchr(r->clone, '/');
+	if (!slash || strcmp(slash, "/clone")) {
+		error("'%s' is not a trail flame clone", r->clone);
+		flame_repo_release(r);
+		return -1;
+	}
+	r->cache = xstrndup(r->clone, (size_t)(slash - r->clone));
+	return 0;
+}
+
+void flame_repo_release(struct flame_repo *r)
+{
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	free(r->user_top);
+	free(r->cache);
+	free(r->clone);
+	memset(r, 0, sizeof(*r));
+	r->lock_fd = -1;
+}
+
+static int resolve_in(const char *dir, const char *rev, char out[41])
+{
+	struct strbuf spec = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *argv[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", NULL, NULL };
+	int code;
+
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	argv[4] = spec.buf;
+	code = git_in(dir, &sb, argv);
+	strbuf_rtrim(&sb);
+	if (code != 0 || sb.len != 40) {
+		strbuf_release(&spec);
+		strbuf_release(&sb);
+		return error("'%s' is not a commit", rev);
+	}
+	memcpy(out, sb.buf, 41);
+	strbuf_release(&spec);
+	strbuf_release(&sb);
+	return 0;
+}
+
+int flame_repo_resolve(struct flame_repo *r, const char *rev, char out[41])
+{
+	return resolve_in(r->user_top, rev, out);
+}
+
+int flame_clone_resolve(struct flame_repo *r, const char *rev, char out[41])
+{
+	return resolve_in(r->clone, rev, out);
+}
+
+int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit *c)
+{
+	const char *argv[] = { "show", "-s", "--no-show-signature",
+			       "--format=%H%x00%s%x00%an <%ae>%x00%aI", id, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	char *p[4];
+	size_t i, n = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (flame_git(r, &sb, argv) != 0) {
+		strbuf_release(&sb);
+		return error("cannot read commit '%s'", id);
+	}
+	strbuf_rtrim(&sb);
+	p[n++] = sb.buf;
+	for (i = 0; i < sb.len && n < 4; i++)
+		if (!sb.buf[i])
+			p[n++] = sb.buf + i + 1;
+	if (n < 4 || strlen(p[0]) != 40) {
+		strbuf_release(&sb);
+		return error("cannot parse commit '%s'", id);
+	}
+	memcpy(c->id, p[0], 41);
+	c->subject = xstrdup(p[1]);
+	c->author = xstrdup(p[2]);
+	c->date = xstrdup(p[3]);
+	strbuf_release(&sb);
+	return 0;
+}
+
+void flame_commit_release(struct flame_commit *c)
+{
+	free(c->subject);
+	free(c->author);
+	free(c->date);
+	memset(c, 0, sizeof(*c));
+}
+
+int flame_repo_is_ancestor(struct flame_repo *r, const char *a, const char *b)
+{
+	const char *argv[] = { "merge-base", "--is-ancestor", a, b, NULL };
+	int code = flame_git(r, NULL, argv);
+
+	if (code == 0 || code == 1)
+		return !code;
+	return error("cannot compare '%s' and '%s'", a, b);
+}
+
+int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
+		     struct string_list *out)
+{
+	struct strbuf range = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *argv[] = { "rev-list", "--reverse", NULL, NULL };
+	char *line, *save = NULL;
+	int code;
+
+	strbuf_addf(&range, "%s..%s", good, bad);
+	argv[2] = range.buf;
+	code = flame_git(r, &sb, argv);
+	strbuf_release(&range);
+	if (code != 0) {
+		strbuf_release(&sb);
+		return error("cannot list the commits in %.12s..%.12s", good, bad);
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		string_list_append(out, line);
+	strbuf_release(&sb);
+	return 0;
+}
+
+int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
+{
+	struct strbuf spec = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&spec, "%s^1", id);
+	out[0] = '\0';
+	ret = resolve_in(r->clone, spec.buf, out);
+	strbuf_release(&spec);
+	return ret;
+}
+
+char *flame_build_log(struct flame_repo *r, const char *id)
+{
+	return xstrfmt("%s/builds/%s/build.log", r->cache, id);
+}
+
+static int read_status(const char *path, int *code)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!path_exists(path))
+		return -1;
+	if (!strbuf_read_file(&sb, path)) {
+		strbuf_rtrim(&sb);
+		if (!strcmp(sb.buf, "0") || !strcmp(sb.buf, "1")) {
+			*code = sb.buf[0] - '0';
+			ret = 0;
+		}
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+int flame_build(struct flame_repo *r, const char *id, const char *build_cmd,
+		char **dir, int *cached)
+{
+	char *bdir = xstrfmt("%s/builds/%s", r->cache, id);
+	char *src = xstrfmt("%s/src", bdir);
+	char *status = xstrfmt("%s/status", bdir);
+	char *log = xstrfmt("%s/build.log", bdir);
+	char *env_commit = xstrfmt("TRAIL_FLAME_COMMIT=%s", id);
+	const char *env[] = { env_commit, NULL };
+	const char *sh[] = { "sh", "-c", build_cmd, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	int code, ret = -1;
+
+	*cached = 0;
+	*dir = NULL;
+	if (!read_status(status, &code) && path_exists(src)) {
+		*cached = 1;
+		ret = code;
+		goto out;
+	}
+	/* A build interrupted earlier left no status: start it again. */
+	if (path_exists(bdir)) {
+		const char *prune[] = { "worktree", "prune", NULL };
+
+		if (remove_tree(bdir))
+			goto out;
+		flame_git(r, NULL, prune);
+	}
+	if (make_dirs(bdir))
+		goto out;
+	{
+		const char *add[] = { "worktree", "add", "-q", "--detach", "-f", src, id, NULL };
+
+		if (flame_git(r, NULL, add) != 0) {
+			error("cannot check out %.12s in '%s'", id, src);
+			goto out;
+		}
+	}
+	c.argv = sh;
+	c.dir = src;
+	c.env = env;
+	c.in = CHILD_DEVNULL;
+	c.out_path = log;
+	c.err_to_out = 1;
+	code = child_run(&c);
+	if (code < 0)
+		goto out;
+	strbuf_addf(&sb, "%d\n", code ? 1 : 0);
+	if (strbuf_write_file(&sb, status))
+		goto out;
+	ret = code ? 1 : 0;
+out:
+	if (ret >= 0)
+		*dir = xstrdup(src);
+	strbuf_release(&sb);
+	free(bdir);
+	free(src);
+	free(status);
+	free(log);
+	free(env_commit);
+	return ret;
+}
+
+int flame_builds_remove(struct flame_repo *r)
+{
+	char *b = xstrfmt("%s/builds", r->cache);
+	const char *prune[] = { "worktree", "prune", NULL };
+	int ret = remove_tree(b);
+
+	free(b);
+	flame_git(r, NULL, prune);
+	return ret;
+}

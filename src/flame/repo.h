@@ -1,0 +1,76 @@
+/*
+ * repo.h - trail flame's git plumbing: a private clone of the user's
+ * repository in trail's cache, one worktree per built commit, commit
+ * metadata and ranges.  The user's repository is only ever read (rev-parse,
+ * log, clone --shared); every checkout, bisect and worktree lives in the
+ * private clone, so the user's HEAD, index, stash, refs and any bisect of
+ * theirs in progress (refs/bisect/ is shared by all worktrees of one
+ * repository) are never touched.
+ */
+#ifndef TRAIL_FLAME_REPO_H
+#define TRAIL_FLAME_REPO_H
+
+#include "core/strbuf.h"
+#include "core/string_list.h"
+
+struct flame_repo {
+	char *user_top;		/* top-level directory of the user's repository */
+	char *cache;		/* this repository's cache: CACHE_ROOT/<key> */
+	char *clone;		/* the private clone (non-bare, no checkout) */
+	int lock_fd;		/* flock'ed CACHE/lock, -1 when not held */
+};
+
+struct flame_commit {
+	char id[41];		/* full hex object name */
+	char *subject;
+	char *author;		/* "Name <email>" */
+	char *date;		/* ISO 8601 author date */
+};
+
+/*
+ * Find the repository containing dir, create or reuse its private clone
+ * under cache_root (NULL: $XDG_CACHE_HOME/trail/flame or ~/.cache/...),
+ * and take the cache lock.  Returns 0 or -1 (error printed).
+ */
+int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_root);
+/* Open an existing clone from inside it (the probe, run by git bisect). */
+int flame_repo_open_clone(struct flame_repo *r, const char *clone_dir);
+void flame_repo_release(struct flame_repo *r);
+
+/* Resolve rev in the user's repository (read only) to a full commit id. */
+int flame_repo_resolve(struct flame_repo *r, const char *rev, char out[41]);
+/* Resolve rev inside the private clone (HEAD during a bisect). */
+int flame_clone_resolve(struct flame_repo *r, const char *rev, char out[41]);
+/* Subject, author, date of a commit (release with flame_commit_release). */
+int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit *c);
+void flame_commit_release(struct flame_commit *c);
+/* 1 when a is an ancestor of b, 0 when not, -1 on error. */
+int flame_repo_is_ancestor(struct flame_repo *r, const char *a, const char *b);
+/* Commits in good..bad, oldest first (full ids); extra args (pathspec) may follow. */
+int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
+		     struct string_list *out);
+/* First parent of id ("" for a root commit). */
+int flame_repo_parent(struct flame_repo *r, const char *id, char out[41]);
+
+/*
+ * Run git with argv (without "git") in the clone; stdout into out (may be
+ * NULL: discarded).  Returns git's exit code or -1.
+ */
+int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv);
+
+/*
+ * The build of one commit: a detached worktree of the clone in
+ * CACHE/builds/<id>/src, built there with build_cmd (sh -c), its log in
+ * CACHE/builds/<id>/build.log and its exit status in .../status, so a
+ * second request for the same commit (this run or a later one) reuses it.
+ * Returns 0 when built, 1 when the build failed (cached too), -1 on error.
+ * *dir receives the worktree path (malloc'd) in both first cases.
+ */
+int flame_build(struct flame_repo *r, const char *id, const char *build_cmd,
+		char **dir, int *cached);
+/* Path of a commit's build log (malloc'd). */
+char *flame_build_log(struct flame_repo *r, const char *id);
+/* Remove every build worktree of this cache (and prune the clone's list). */
+int flame_builds_remove(struct flame_repo *r);
+
+#endif

@@ -1,0 +1,1142 @@
+/*
+ * session.c - the five steps of 'trail flame' (see session.h).  Each step
+ * announces itself on stderr; stdout gets only the three-line answer
+ * (printed by the command).  The user's repository is read, never written:
+ * builds, worktrees and the bisect all live in the private clone.
+ */
+#include "flame/session.h"
+#include "bench/stats.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+#include "core/progress.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void flame_session_init(struct flame_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->dir = ".";
+	s->out_dir = "trail-flame-report";
+	s->strategy = "auto";
+	s->metric = FLAME_METRIC_CPU;
+	s->percentile = 50;
+	s->warmup_runs = 1;
+	s->freq = 999;
+	s->probe_runs = 3;
+	s->probe_max_runs = 9;
+	s->discard = 0.10;
+	s->min_delta = 0.01;
+	s->confirm = 0.02;
+	s->confidence = 0.95;
+	s->repo.lock_fd = -1;
+}
+
+/* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
+static double z_for(double confidence)
+{
+	return bench_normal_quantile((1 - confidence) / 2);
+}
+
+/* P(Z <= z) for a standard normal Z. */
+static double normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/*
+ * bench's Mann-Whitney U test of bad (b) against good (a): the two-sided
+ * p-value, and whether b's values tend to be larger.
+ */
+static double mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
+			     int *b_larger)
+{
+	struct bench_mwu m;
+
+	*b_larger = 0;
+	if (!na || !nb || bench_mann_whitney(b, nb, a, na, &m))
+		return 1;
+	*b_larger = m.u_a > (double)na * (double)nb / 2;
+	return m.p;
+}
+
+static struct flame_capture_opts capture_opts(struct flame_session *s)
+{
+	struct flame_capture_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.run_cmd = s->run_cmd;
+	o.freq = s->freq;
+	o.discard = s->discard;
+	o.timed = s->metric != FLAME_METRIC_CPU;
+	o.scratch = s->scratch;
+	o.profiler = "perf";
+	return o;
+}
+
+static double percentile_of(const double *x, size_t n, double pct)
+{
+	double *c = xmallocarray(n, sizeof(double)), pos, v;
+	size_t i, j, k;
+
+	memcpy(c, x, n * sizeof(double));
+	for (i = 1; i < n; i++)	/* insertion sort: n is tiny */
+		for (j = i; j > 0 && c[j - 1] > c[j]; j--) {
+			v = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = v;
+		}
+	pos = pct / 100 * (double)(n - 1);
+	k = (size_t)pos;
+	v = k + 1 < n ? c[k] + (pos - (double)k) * (c[k + 1] - c[k]) : c[n - 1];
+	free(c);
+	return v;
+}
+
+/* ---- CAPTURE ---- */
+
+static int build_end(struct flame_session *s, const char *id, const char *name, char **dir)
+{
+	int cached, code = flame_build(&s->repo, id, s->build_cmd, dir, &cached);
+
+	if (code < 0)
+		return -1;
+	s->builds++;
+	s->cached_builds += cached;
+	if (code) {
+		char *log = flame_build_log(&s->repo, id);
+
+		error("cannot build the %s revision %.12s (log: %s)", name, id, log);
+		free(log);
+		return -1;
+	}
+	note("capture: built %s %.12s%s", name, id, cached ? " (cached)" : "");
+	return 0;
+}
+
+static int capture_ends(struct flame_session *s, char *dirs[2])
+{
+	struct flame_capture_opts o = capture_opts(s);
+	struct progress pr;
+	unsigned target = s->repeat ? s->repeat : 5, max = s->repeat ? s->repeat : 15, i;
+	int side;
+
+	for (i = 0; i < s->warmup_runs; i++)
+		for (side = 0; side < 2; side++) {
+			struct flame_run w;
+			int code = flame_capture_run(&o, dirs[side], &w);
+
+			flame_run_release(&w);
+			if (code)
+				return error("the workload fails at the %s revision", side ? "bad" : "good");
+		}
+	progress_start(&pr, "capture", (uint64_t)target * 2);
+	for (;;) {
+		/* Alternate good and bad so a drifting machine hits both alike. */
+		while (s->nruns[0] < target) {
+			for (side = 0; side < 2; side++) {
+				struct flame_run *r;
+
+				ALLOC_GROW(s->runs[side], s->nruns[side] + 1, s->runs_alloc[side]);
+				r = &s->runs[side][s->nruns[side]];
+				if (flame_capture_run(&o, dirs[side], r)) {
+					flame_run_release(r);
+					progress_stop(&pr);
+					return error("the workload fails at the %s revision",
+						     side ? "bad" : "good");
+				}
+				s->nruns[side]++;
+				progress_update(&pr, s->nruns[0] + s->nruns[1], side ? "bad" : "good");
+			}
+		}
+		{
+			double *v[2];
+			int larger;
+
+			for (side = 0; side < 2; side++) {
+				size_t k;
+
+				v[side] = xcalloc(s->nruns[side], sizeof(double));
+				for (k = 0; k < s->nruns[side]; k++)
+					v[side][k] = flame_run_metric(&s->runs[side][k], s->metric);
+			}
+			s->metric_p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+			free(v[0]);
+			free(v[1]);
+			if (s->metric_p < 1 - s->confidence || target >= max)
+				break;
+		}
+		target += 5;
+		if (target > max)
+			target = max;
+		pr.total = (uint64_t)target * 2;
+	}
+	progress_stop(&pr);
+	return 0;
+}
+
+/* ---- CONFIRM ---- */
+
+static int confirm_metric(struct flame_session *s)
+{
+	double z = z_for(s->confidence);
+	int side, larger = 0;
+	double *v[2];
+
+	for (side = 0; side < 2; side++) {
+		size_t k, n = s->nruns[side];
+		double mean = 0, var = 0, se;
+
+		v[side] = xcalloc(n, sizeof(double));
+		for (k = 0; k < n; k++) {
+			v[side][k] = flame_run_metric(&s->runs[side][k], s->metric);
+			mean += v[side][k];
+		}
+		mean /= (double)n;
+		for (k = 0; k < n; k++)
+			var += (v[side][k] - mean) * (v[side][k] - mean);
+		se = n > 1 ? 1.2533 * sqrt(var / (double)(n - 1) / (double)n) : 0;
+		s->metric_med[side] = percentile_of(v[side], n,
+						    s->metric == FLAME_METRIC_WALL ? s->percentile : 50);
+		s->metric_lo[side] = s->metric_med[side] - z * se;
+		s->metric_hi[side] = s->metric_med[side] + z * se;
+	}
+	s->metric_p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+	free(v[0]);
+	free(v[1]);
+	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
+	     flame_metric_name(s->metric), s->metric_med[0], flame_metric_unit(s->metric),
+	     s->metric_med[1], flame_metric_unit(s->metric), s->metric_p, s->nruns[0], s->nruns[1]);
+	return s->metric_p < 1 - s->confidence && larger &&
+	       s->metric_med[1] > s->metric_med[0];
+}
+
+/*
+ * CPU time unchanged: did the wall time of the same (profiled) runs rise?
+ * Then the time went off-CPU and the message says which metric to use.
+ */
+static int wall_regressed(struct flame_session *s)
+{
+	double *v[2], med[2];
+	int side, larger;
+	double p;
+
+	for (side = 0; side < 2; side++) {
+		size_t k;
+
+		v[side] = xcalloc(s->nruns[side], sizeof(double));
+		for (k = 0; k < s->nruns[side]; k++)
+			v[side][k] = s->runs[side][k].wall;
+		med[side] = bench_median(v[side], s->nruns[side]);
+	}
+	p = mann_whitney_p(v[0], s->nruns[0], v[1], s->nruns[1], &larger);
+	free(v[0]);
+	free(v[1]);
+	if (p >= 1 - s->confidence || !larger || med[1] < med[0] * 1.1)
+		return 0;
+	snprintf(s->message, sizeof(s->message),
+		 "CPU samples did not change significantly (p = %.3g) but the run time rose from "
+		 "%.3g s to %.3g s (Mann-Whitney p = %.3g): the CPU profile is flat and the time "
+		 "is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
+		 s->metric_p, med[0], med[1], p);
+	return 1;
+}
+
+/* ---- DIFF ---- */
+
+static void merge_runs(struct flame_session *s, int side, struct folded_profile *out)
+{
+	size_t k;
+	uint32_t id;
+
+	folded_profile_init(out);
+	for (k = 0; k < s->nruns[side]; k++) {
+		const struct folded_profile *p = &s->runs[side][k].folded;
+
+		for (id = 0; id < p->stacks.nr; id++)
+			folded_profile_add(out, intern_str(&p->stacks, id), intern_len(&p->stacks, id),
+					   0, p->counts[0][id]);
+	}
+}
+
+static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
+			const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct folded_profile all;
+	uint32_t *order, i;
+	int ret;
+
+	folded_profile_init(&all);
+	for (i = 0; i < a->stacks.nr; i++)
+		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
+				   a->counts[0][i]);
+	if (b)
+		for (i = 0; i < b->stacks.nr; i++)
+			folded_profile_add(&all, intern_str(&b->stacks, i),
+					   intern_len(&b->stacks, i), 1, b->counts[0][i]);
+	order = folded_profile_sorted(&all);
+	for (i = 0; i < all.stacks.nr; i++) {
+		char c0[64], c1[64];
+		uint32_t id = order[i];
+
+		folded_format_count(c0, sizeof(c0), all.counts[0][id]);
+		strbuf_add(&sb, intern_str(&all.stacks, id), intern_len(&all.stacks, id));
+		if (b) {
+			folded_format_count(c1, sizeof(c1), all.counts[1][id]);
+			strbuf_addf(&sb, " %s %s\n", c0, c1);
+		} else {
+			strbuf_addf(&sb, " %s\n", c0);
+		}
+	}
+	ret = strbuf_write_file(&sb, path);
+	free(order);
+	strbuf_release(&sb);
+	folded_profile_release(&all);
+	return ret;
+}
+
+/* Render a folded file with 'trail flamegraph' when that command exists. */
+static void render_svg(struct flame_session *s, const char *folded, const char *svg,
+		       const char *title)
+{
+	const char *argv[] = { s->trail_exe, "flamegraph", "--title", title, folded, NULL };
+	struct child c = CHILD_INIT;
+	int code;
+
+	if (!s->trail_exe)
+		return;
+	c.argv = argv;
+	c.in = CHILD_DEVNULL;
+	c.out_path = svg;
+	c.err = CHILD_DEVNULL;
+	code = child_run(&c);
+	if (code) {
+		unlink(svg);
+		note("diff: no SVG for %s ('trail flamegraph' %s)", folded, child_describe_status(code));
+	}
+}
+
+static int write_profiles(struct flame_session *s)
+{
+	struct folded_profile m[2];
+	char *p;
+	int ret = 0;
+
+	merge_runs(s, 0, &m[0]);
+	merge_runs(s, 1, &m[1]);
+	if (make_dirs(s->out_dir))
+		ret = -1;
+#define OUT(name) (free(p), p = xstrfmt("%s/%s", s->out_dir, name))
+	p = NULL;
+	if (!ret) {
+		char *svg;
+
+		ret |= write_folded(&m[0], NULL, OUT("good.folded"));
+		ret |= write_folded(&m[1], NULL, OUT("bad.folded"));
+		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"));
+		svg = xstrfmt("%s/good.svg", s->out_dir);
+		render_svg(s, OUT("good.folded"), svg, "good");
+		free(svg);
+		svg = xstrfmt("%s/bad.svg", s->out_dir);
+		render_svg(s, OUT("bad.folded"), svg, "bad");
+		free(svg);
+		svg = xstrfmt("%s/diff.svg", s->out_dir);
+		render_svg(s, OUT("diff.folded"), svg, "good -> bad (differential)");
+		free(svg);
+	}
+#undef OUT
+	free(p);
+	folded_profile_release(&m[0]);
+	folded_profile_release(&m[1]);
+	return ret;
+}
+
+static void rank_hotspots(struct flame_session *s)
+{
+	struct folded_profile **p[2];
+	int side;
+	size_t k;
+
+	for (side = 0; side < 2; side++) {
+		p[side] = xcalloc(s->nruns[side], sizeof(*p[side]));
+		for (k = 0; k < s->nruns[side]; k++)
+			p[side][k] = &s->runs[side][k].folded;
+	}
+	flame_hotspots_rank(p[0], s->nruns[0], p[1], s->nruns[1], s->min_delta, s->confirm,
+			    &s->hot);
+	free(p[0]);
+	free(p[1]);
+	for (k = 0; k < s->hot.nr && k < 5; k++) {
+		const struct flame_hotspot *h = &s->hot.items[k];
+
+		note("diff: %-28s self %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", h->name,
+		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+	}
+}
+
+/* ---- NARROW ---- */
+
+/* Where is func defined at commit rev?  Sets s->def_file / def_line. */
+static int find_definition(struct flame_session *s, const char *func, const char *rev,
+			   char **file, unsigned *line)
+{
+	struct strbuf pat = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "grep", "-n", "-E", NULL, rev, "--", "*.c", "*.cc", "*.cpp",
+			       "*.cxx", "*.h", "*.hpp", "*.rs", "*.go", NULL };
+	char *l, *save = NULL;
+	int found = 0;
+
+	*file = NULL;
+	*line = 0;
+	/* A definition: the name followed by '(' on a line that does not end in ';'. */
+	strbuf_addf(&pat, "(^|[^A-Za-z0-9_])%s[ \t]*\\(", func);
+	argv[3] = pat.buf;
+	if (flame_git(&s->repo, &out, argv) != 0)
+		goto out;
+	for (l = strtok_r(out.buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
+		char *f = strchr(l, ':'), *n, *text;
+		size_t len;
+
+		if (!f)
+			continue;
+		n = strchr(f + 1, ':');
+		if (!n)
+			continue;
+		text = strchr(n + 1, ':');
+		if (!text)
+			continue;
+		len = strlen(text + 1);
+		while (len && (text[len] == ' ' || text[len] == '\t'))
+			len--;
+		if (text[1] == ' ' || text[1] == '\t' || (len && text[len] == ';'))
+			continue;	/* a call or a declaration */
+		*n = '\0';
+		*text = '\0';
+		*file = xstrdup(f + 1);
+		*line = (unsigned)strtoul(n + 1, NULL, 10);
+		found = 1;
+	}
+out:
+	strbuf_release(&pat);
+	strbuf_release(&out);
+	return found ? 0 : -1;
+}
+
+static void add_suspects_of(struct flame_session *s, const char *func, int is_target,
+			    unsigned char *mark)
+{
+	struct strbuf spec = STRBUF_INIT, range = STRBUF_INIT, out = STRBUF_INIT;
+	char *file = NULL, *l, *save = NULL;
+	unsigned line;
+
+	if (find_definition(s, func, s->bad, &file, &line))
+		goto out;
+	if (is_target) {
+		s->def_file = xstrdup(file);
+		s->def_line = line;
+	}
+	strbuf_addf(&spec, "-L:%s:%s", func, file);
+	strbuf_addf(&range, "%s..%s", s->good, s->bad);
+	{
+		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, range.buf, NULL };
+
+		if (flame_git(&s->repo, &out, argv) != 0)
+			goto out;
+	}
+	for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		size_t i;
+
+		for (i = 0; i < s->range.nr; i++)
+			if (!strcmp(s->range.items[i], l))
+				mark[i] |= is_target ? 2 : 1;
+	}
+out:
+	free(file);
+	strbuf_release(&spec);
+	strbuf_release(&range);
+	strbuf_release(&out);
+}
+
+/* The functions func calls, by samples in the bad profile (at most max). */
+static void callees(struct flame_session *s, const char *func, struct string_list *out,
+		    size_t max)
+{
+	size_t k, flen = strlen(func);
+	struct string_list seen = STRING_LIST_INIT;
+
+	for (k = 0; k < s->nruns[1] && seen.nr < max; k++) {
+		const struct folded_profile *p = &s->runs[1][k].folded;
+		uint32_t id;
+
+		for (id = 0; id < p->stacks.nr && seen.nr < max; id++) {
+			const char *st = intern_str(&p->stacks, id), *f = st, *next;
+
+			while ((next = strchr(f, ';'))) {
+				if ((size_t)(next - f) == flen && !memcmp(f, func, flen)) {
+					const char *g = next + 1, *e = strchr(g, ';');
+					char *name = e ? xstrndup(g, (size_t)(e - g)) : xstrdup(g);
+
+					if (strcmp(name, func) && !string_list_has(&seen, name) &&
+					    !strchr(name, '['))
+						string_list_append(&seen, name);
+					free(name);
+					break;
+				}
+				f = next + 1;
+			}
+		}
+	}
+	for (k = 0; k < seen.nr; k++)
+		string_list_append(out, seen.items[k]);
+	string_list_clear(&seen);
+}
+
+/*
+ * The functions func's body calls, read from its source at the bad end:
+ * inlined callees never appear in the profile, but they are still code
+ * that can make func slower.
+ */
+static void lexical_callees(struct flame_session *s, const char *func, struct string_list *out,
+			    size_t max)
+{
+	static const char *const keywords[] = { "if", "for", "while", "switch", "return",
+		"sizeof", "_Alignof", "defined", "__attribute__", NULL };
+	struct strbuf spec = STRBUF_INIT, src = STRBUF_INIT;
+	const char *argv[] = { "show", NULL, NULL };
+	unsigned line = 1;
+	char *p, *end;
+	int depth = 0, started = 0;
+
+	if (!s->def_file)
+		return;
+	strbuf_addf(&spec, "%s:%s", s->bad, s->def_file);
+	argv[1] = spec.buf;
+	if (flame_git(&s->repo, &src, argv) != 0)
+		goto out;
+	for (p = src.buf; *p && line < s->def_line; p++)
+		line += *p == '\n';
+	for (end = p; *end; end++) {
+		if (*end == '{') {
+			depth++;
+			started = 1;
+		} else if (*end == '}' && --depth == 0 && started) {
+			break;
+		}
+	}
+	while (p < end && out->nr < max) {
+		char *id, *q;
+		const char *const *k;
+		int kw = 0;
+
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			p++;
+			continue;
+		}
+		id = p;
+		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		for (q = p; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q >= end || *q != '(')
+			continue;
+		*p = '\0';
+		for (k = keywords; *k; k++)
+			kw |= !strcmp(*k, id);
+		if (!kw && strcmp(id, func) && !string_list_has(out, id))
+			string_list_append(out, id);
+		*p = ' ';
+	}
+out:
+	strbuf_release(&spec);
+	strbuf_release(&src);
+}
+
+static void find_suspects(struct flame_session *s)
+{
+	unsigned char *mark = xcalloc(s->range.nr ? s->range.nr : 1, 1);
+	struct string_list calls = STRING_LIST_INIT;
+	size_t i, n = 0;
+
+	add_suspects_of(s, s->function, 1, mark);
+	callees(s, s->function, &calls, 5);
+	lexical_callees(s, s->function, &calls, 12);
+	for (i = 0; i < calls.nr; i++)
+		add_suspects_of(s, calls.items[i], 0, mark);
+	for (i = 0; i < s->range.nr; i++)
+		n += mark[i] != 0;
+	s->suspects = xcalloc(n ? n : 1, sizeof(*s->suspects));
+	for (i = 0; i < s->range.nr; i++) {
+		if (!mark[i])
+			continue;
+		if (flame_repo_commit(&s->repo, s->range.items[i],
+				      &s->suspects[s->nsuspects].commit))
+			continue;
+		s->suspects[s->nsuspects++].touches_function = (mark[i] & 2) != 0;
+	}
+	if (s->def_file)
+		note("narrow: %s is defined in %s:%u; %zu commit%s in the range touched it or "
+		     "its callees", s->function, s->def_file, s->def_line, s->nsuspects,
+		     s->nsuspects == 1 ? "" : "s");
+	else
+		note("narrow: cannot find where %s is defined in the repository; no suspect set",
+		     s->function);
+	string_list_clear(&calls);
+	free(mark);
+}
+
+static struct flame_probe_opts probe_opts(struct flame_session *s)
+{
+	struct flame_probe_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.build_cmd = s->build_cmd;
+	o.cap = capture_opts(s);
+	o.metric = s->metric;
+	o.function = s->function;
+	o.threshold = s->threshold;
+	o.runs = s->probe_runs;
+	o.max_runs = s->probe_max_runs;
+	o.z = z_for(s->confidence);
+	return o;
+}
+
+static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
+{
+	if (s->function)
+		snprintf(buf, n, "%.1f%%", 100 * v);
+	else
+		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->metric));
+}
+
+static void record_probe(struct flame_session *s, const struct flame_probe_result *r, int show)
+{
+	char v[48], t[48];
+
+	ALLOC_GROW(s->probes, s->nprobes + 1, s->probes_alloc);
+	s->probes[s->nprobes++] = *r;
+	if (!show)
+		return;
+	describe_value(s, r->value, v, sizeof(v));
+	describe_value(s, s->threshold, t, sizeof(t));
+	note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->nprobes, r->id,
+	     flame_verdict_name(r->verdict), v, t, r->runs, r->build_cached ? ", cached build" : "",
+	     r->why[0] ? ": " : "", r->why);
+}
+
+static int probe_commit(struct flame_session *s, const char *id, struct flame_probe_result *r)
+{
+	struct flame_probe_opts o = probe_opts(s);
+
+	if (flame_probe(&s->repo, id, &o, r))
+		return -1;
+	record_probe(s, r, 1);
+	return 0;
+}
+
+static int index_in_range(struct flame_session *s, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < s->range.nr; i++)
+		if (!strcmp(s->range.items[i], id))
+			return (int)i;
+	return -1;
+}
+
+/* git bisect run, in the private clone, with 'trail flame probe'. */
+static int run_git_bisect(struct flame_session *s, const char *good, const char *bad)
+{
+	char *log = xstrfmt("%s/probes.log", s->scratch);
+	char *blog = xstrfmt("%s/bisect.log", s->scratch);
+	char thr[64], runs[16], maxr[16], freq[16], disc[32], z[32];
+	struct flame_probe_result *res = NULL;
+	struct strbuf out = STRBUF_INIT;
+	size_t nres = 0, i;
+	int ret = -1, code;
+	const char *reset[] = { "bisect", "reset", NULL };
+
+	flame_git(&s->repo, NULL, reset);
+	unlink(log);
+	{
+		const char *start[] = { "bisect", "start", "--term-old", "fast", "--term-new",
+					"slow", "--no-checkout", bad, good, NULL };
+
+		if (flame_git(&s->repo, NULL, start) != 0) {
+			error("cannot start git bisect in '%s'", s->repo.clone);
+			goto out;
+		}
+	}
+	snprintf(thr, sizeof(thr), "%.17g", s->threshold);
+	snprintf(runs, sizeof(runs), "%u", s->probe_runs);
+	snprintf(maxr, sizeof(maxr), "%u", s->probe_max_runs);
+	snprintf(freq, sizeof(freq), "%u", s->freq);
+	snprintf(disc, sizeof(disc), "%.17g", s->discard);
+	snprintf(z, sizeof(z), "%.17g", s->confidence);
+	{
+		const char *argv[] = { "git", "-C", s->repo.clone, "bisect", "run", s->trail_exe,
+				       "flame", "probe", "--rev", "BISECT_HEAD", "--log", log,
+				       "--build", s->build_cmd, "--run", s->run_cmd,
+				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
+				       "-F", freq, "--discard", disc, "--confidence", z,
+				       "--metric", flame_metric_name(s->metric),
+				       s->function ? "--function" : NULL, s->function, NULL };
+		struct child c = CHILD_INIT;
+
+		c.argv = argv;
+		c.in = CHILD_DEVNULL;
+		c.out_path = blog;
+		c.err = CHILD_INHERIT;
+		code = child_run(&c);
+	}
+	if (!flame_probe_log_read(log, &res, &nres))
+		for (i = 0; i < nres; i++)
+			record_probe(s, &res[i], 0);
+	if (strbuf_read_file(&out, blog))
+		goto out;
+	if (code != 0) {
+		error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
+		tempdir_keep(s->scratch);
+		goto out;
+	}
+	{
+		char *p = strstr(out.buf, " is the first slow commit");
+
+		if (p) {
+			char *q = p;
+
+			while (q > out.buf && q[-1] != '\n')
+				q--;
+			if (p - q == 40) {
+				memcpy(s->culprit, q, 40);
+				s->culprit[40] = '\0';
+				ret = 0;
+			}
+		} else if ((p = strstr(out.buf, "could be any of:"))) {
+			/* Untestable commits next to the culprit: keep them as ambiguous. */
+			char *l, *save = NULL;
+
+			for (l = strtok_r(strchr(p, '\n'), "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save)) {
+				if (strlen(l) != 40 || strspn(l, "0123456789abcdef") != 40)
+					break;
+				string_list_append(&s->ambiguous, l);
+			}
+			ret = s->ambiguous.nr ? 0 : -1;
+		}
+	}
+	if (ret)
+		error("git bisect did not name a commit; its log: %s", blog);
+out:
+	flame_git(&s->repo, NULL, reset);
+	strbuf_release(&out);
+	free(res);
+	free(log);
+	free(blog);
+	return ret;
+}
+
+/* Binary search over the suspects alone (oldest first): the first slow one. */
+static int probe_suspects(struct flame_session *s)
+{
+	int lo = -1, hi = (int)s->nsuspects;	/* lo fast (good), hi slow (bad) */
+
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2, probe = mid;
+
+		/*
+		 * One candidate left below the (slow) bad end: the confirmation
+		 * re-probes it and its parent anyway, so do not probe it twice.
+		 */
+		if (hi - lo == 2 && hi == (int)s->nsuspects) {
+			hi = lo + 1;
+			break;
+		}
+		struct flame_probe_result r;
+
+		/* A skipped suspect: try its neighbours inside (lo, hi). */
+		for (;;) {
+			if (probe_commit(s, s->suspects[probe].commit.id, &r))
+				return -1;
+			if (r.verdict != FLAME_SKIP)
+				break;
+			probe = probe + 1 < hi ? probe + 1 : -1;
+			if (probe < 0)
+				return 1;
+		}
+		if (r.verdict == FLAME_SLOW)
+			hi = probe;
+		else
+			lo = probe;
+	}
+	if (hi == (int)s->nsuspects)
+		return 1;	/* no suspect is slow: the suspect set missed it */
+	memcpy(s->culprit, s->suspects[hi].commit.id, 41);
+	return 0;
+}
+
+static const struct flame_probe_result *find_probe(struct flame_session *s, const char *id)
+{
+	size_t i;
+
+	for (i = s->nprobes; i-- > 0;)
+		if (!strcmp(s->probes[i].id, id))
+			return &s->probes[i];
+	return NULL;
+}
+
+static int choose_culprit_from_ambiguous(struct flame_session *s)
+{
+	size_t i;
+
+	/* The measured-slow one among the candidates; the others could not be tested. */
+	for (i = 0; i < s->ambiguous.nr; i++) {
+		const struct flame_probe_result *r = find_probe(s, s->ambiguous.items[i]);
+
+		if (r && r->verdict == FLAME_SLOW) {
+			memcpy(s->culprit, r->id, 41);
+			return 0;
+		}
+	}
+	if (!strcmp(s->ambiguous.items[s->ambiguous.nr - 1], s->bad) ||
+	    index_in_range(s, s->ambiguous.items[s->ambiguous.nr - 1]) >= 0) {
+		memcpy(s->culprit, s->ambiguous.items[s->ambiguous.nr - 1], 41);
+		return 0;
+	}
+	return -1;
+}
+
+/* Re-probe the culprit and its nearest testable ancestor; compute confidence. */
+static int confirm_suspect(struct flame_session *s)
+{
+	struct flame_probe_opts o = probe_opts(s);
+	char parent[41], cur[41];
+	int hops, untested = 0;
+	double ps, pf;
+
+	o.runs = s->probe_runs > 3 ? s->probe_runs : 3;
+	o.max_runs = o.runs > s->probe_max_runs ? o.runs : s->probe_max_runs;
+	if (flame_probe(&s->repo, s->culprit, &o, &s->confirm_slow))
+		return -1;
+	record_probe(s, &s->confirm_slow, 1);
+	memcpy(cur, s->culprit, 41);
+	for (hops = 0; hops < 6; hops++) {
+		if (flame_repo_parent(&s->repo, cur, parent))
+			return -1;
+		if (flame_probe(&s->repo, parent, &o, &s->confirm_fast))
+			return -1;
+		record_probe(s, &s->confirm_fast, 1);
+		if (s->confirm_fast.verdict != FLAME_SKIP || !strcmp(parent, s->good))
+			break;
+		/* The parent cannot be built or run: it is not blamed, but noted. */
+		if (!string_list_has(&s->ambiguous, parent))
+			string_list_append(&s->ambiguous, parent);
+		untested++;
+		memcpy(cur, parent, 41);
+	}
+	ps = s->confirm_slow.se > 0 ? normal_cdf((s->confirm_slow.value - s->threshold) /
+						       s->confirm_slow.se)
+				    : (s->confirm_slow.value > s->threshold);
+	pf = s->confirm_fast.se > 0 ? normal_cdf((s->threshold - s->confirm_fast.value) /
+						       s->confirm_fast.se)
+				    : (s->confirm_fast.value < s->threshold);
+	if (s->confirm_slow.verdict != FLAME_SLOW || s->confirm_fast.verdict != FLAME_FAST) {
+		ps = s->confirm_slow.verdict == FLAME_SLOW ? ps : ps * 0.5;
+		pf = s->confirm_fast.verdict == FLAME_FAST ? pf : pf * 0.5;
+	}
+	s->suspect_confidence = ps * pf;
+	{
+		char v1[48], v2[48], t[48];
+
+		describe_value(s, s->confirm_slow.value, v1, sizeof(v1));
+		describe_value(s, s->confirm_fast.value, v2, sizeof(v2));
+		describe_value(s, s->threshold, t, sizeof(t));
+		snprintf(s->confidence_how, sizeof(s->confidence_how),
+			 "re-probed the suspect (%s, %s over %u runs) and %s %.12s (%s, %s); "
+			 "confidence = P(suspect above %s) x P(%s below it) = %.3f x %.3f, "
+			 "normal approximation with the measured standard errors%s",
+			 v1, flame_verdict_name(s->confirm_slow.verdict), s->confirm_slow.runs,
+			 untested ? "its nearest testable ancestor" : "its parent",
+			 s->confirm_fast.id, v2, flame_verdict_name(s->confirm_fast.verdict), t,
+			 untested ? "the ancestor" : "the parent", ps, pf,
+			 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
+	}
+	return 0;
+}
+
+static void recommend(struct flame_session *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "show", "--numstat", "--format=", s->culprit, NULL };
+	size_t later = 0, i;
+	long lines = 0, files = 0;
+	int ci = index_in_range(s, s->culprit);
+	char *l, *save = NULL;
+
+	for (i = 0; i < s->nsuspects; i++)
+		if (s->suspects[i].touches_function &&
+		    index_in_range(s, s->suspects[i].commit.id) > ci)
+			later++;
+	if (!flame_git(&s->repo, &out, argv))
+		for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			files++;
+			lines += strtol(l, &l, 10);
+			lines += strtol(l, NULL, 10);
+		}
+	strbuf_release(&out);
+	if (later) {
+		s->recommendation = "patch";
+		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
+			 "%zu later commit%s in the range also changed %s, so a revert would "
+			 "conflict or undo them; fix the slow path in place", later,
+			 later == 1 ? "" : "s", s->function ? s->function : "the code");
+	} else if (lines > 200 || files > 5) {
+		s->recommendation = "patch";
+		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
+			 "the commit is large (%ld files, %ld lines changed); reverting it would "
+			 "drop unrelated work", files, lines);
+	} else {
+		s->recommendation = "revert";
+		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
+			 "the commit is small (%ld file%s, %ld lines changed) and nothing later "
+			 "in the range touched %s", files, files == 1 ? "" : "s", lines,
+			 s->function ? s->function : "the same code");
+	}
+}
+
+/*
+ * With a flat CPU profile there is no hot function to name; the function
+ * the suspect commit changed is the next best answer: git's hunk headers
+ * ("@@ -63 +63,3 @@ void flush_output(void)") name the enclosing function.
+ */
+static void find_changed_function(struct flame_session *s)
+{
+	const char *argv[] = { "show", "--format=", "-U0", s->culprit, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *l, *save = NULL;
+
+	if (flame_git(&s->repo, &out, argv) != 0)
+		goto out;
+	for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *h, *paren, *start;
+
+		if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
+			continue;
+		paren = strchr(h + 3, '(');
+		if (!paren)
+			continue;
+		while (paren > h + 3 && paren[-1] == ' ')
+			paren--;
+		start = paren;
+		while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+			start--;
+		if (start == paren)
+			continue;
+		s->changed_function = xstrndup(start, (size_t)(paren - start));
+		break;
+	}
+out:
+	strbuf_release(&out);
+}
+
+static int narrow(struct flame_session *s)
+{
+	size_t n = s->range.nr;
+	unsigned bisect_cost = 0, suspect_cost = 0;
+	int rc;
+
+	while ((1u << bisect_cost) < n)
+		bisect_cost++;
+	if (s->function)
+		find_suspects(s);
+	if (s->nsuspects) {
+		while ((1u << suspect_cost) < s->nsuspects + 1)
+			suspect_cost++;
+	}
+	if (!strcmp(s->strategy, "suspects") ||
+	    (!strcmp(s->strategy, "auto") && s->nsuspects && suspect_cost < bisect_cost)) {
+		if (!s->nsuspects) {
+			s->strategy_used = "bisect";
+			snprintf(s->strategy_reason, sizeof(s->strategy_reason),
+				 "no suspect set; bisecting the %zu commits", n);
+		} else {
+			s->strategy_used = "suspects";
+			snprintf(s->strategy_reason, sizeof(s->strategy_reason),
+				 "probing the %zu suspects directly (about %u probes) is cheaper "
+				 "than bisecting %zu commits (about %u)", s->nsuspects, suspect_cost,
+				 n, bisect_cost);
+		}
+	} else {
+		s->strategy_used = "bisect";
+		snprintf(s->strategy_reason, sizeof(s->strategy_reason),
+			 "bisecting %zu commits (about %u probes)%s", n, bisect_cost,
+			 s->nsuspects ? " is no dearer than probing the suspects" : "");
+	}
+	note("narrow: %s", s->strategy_reason);
+	if (!strcmp(s->strategy_used, "suspects")) {
+		rc = probe_suspects(s);
+		if (rc < 0)
+			return -1;
+		/* The split must be exact: the re-probed parent must be fast. */
+		if (!rc && confirm_suspect(s))
+			return -1;
+		if (!rc && s->confirm_slow.verdict == FLAME_SLOW &&
+		    s->confirm_fast.verdict == FLAME_FAST)
+			return 0;
+		note("narrow: the suspects do not explain the change; bisecting the whole range");
+		s->strategy_used = "suspects+bisect";
+		s->culprit[0] = '\0';
+		string_list_clear(&s->ambiguous);
+	}
+	if (run_git_bisect(s, s->good, s->bad))
+		return -1;
+	if (!s->culprit[0] && choose_culprit_from_ambiguous(s))
+		return -1;
+	return confirm_suspect(s);
+}
+
+/* ---- the whole run ---- */
+
+int flame_session_run(struct flame_session *s)
+{
+	char *dirs[2] = { NULL, NULL };
+	double t0 = clock_monotonic();
+	int ret = FLAME_EXIT_FAILURE, is_anc;
+
+	if (flame_repo_open(&s->repo, s->dir, s->cache_root))
+		return FLAME_EXIT_FAILURE;
+	if (flame_repo_resolve(&s->repo, s->good_rev, s->good) ||
+	    flame_repo_resolve(&s->repo, s->bad_rev, s->bad))
+		return FLAME_EXIT_FAILURE;
+	is_anc = flame_repo_is_ancestor(&s->repo, s->good, s->bad);
+	if (is_anc < 0)
+		return FLAME_EXIT_FAILURE;
+	if (!is_anc || !strcmp(s->good, s->bad)) {
+		error("the good revision %.12s is not an ancestor of the bad revision %.12s",
+		      s->good, s->bad);
+		return FLAME_EXIT_USAGE;
+	}
+	if (flame_repo_range(&s->repo, s->good, s->bad, &s->range))
+		return FLAME_EXIT_FAILURE;
+	s->scratch = tempdir_create("trail-flame");
+	if (!s->scratch || flame_capture_check(s->scratch))
+		return FLAME_EXIT_FAILURE;
+
+	note("scope: metric %s%s, profiler perf record -g at %u Hz (trail record is not available "
+	     "yet), %zu commits in %.12s..%.12s", flame_metric_name(s->metric),
+	     s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? " (percentile)" : "",
+	     s->freq, s->range.nr, s->good, s->bad);
+
+	if (build_end(s, s->good, "good", &dirs[0]) || build_end(s, s->bad, "bad", &dirs[1]))
+		goto out;
+	if (capture_ends(s, dirs))
+		goto out;
+	if (!confirm_metric(s) && s->metric == FLAME_METRIC_CPU && wall_regressed(s)) {
+		s->verdict = "inconclusive";
+		write_profiles(s);
+		rank_hotspots(s);
+		ret = FLAME_EXIT_INCONCLUSIVE;
+		goto report;
+	}
+	if (s->metric_p >= 1 - s->confidence || s->metric_med[1] <= s->metric_med[0]) {
+		s->verdict = "no-regression";
+		snprintf(s->message, sizeof(s->message),
+			 "no significant %s regression between %.12s and %.12s "
+			 "(median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
+			 flame_metric_name(s->metric), s->good, s->bad, s->metric_med[0],
+			 s->metric_med[1], flame_metric_unit(s->metric), s->metric_p);
+		write_profiles(s);
+		rank_hotspots(s);
+		ret = FLAME_EXIT_NO_REGRESSION;
+		goto report;
+	}
+	if (write_profiles(s))
+		goto out;
+	rank_hotspots(s);
+	if (s->hot.nr && s->hot.items[0].confirmed) {
+		const struct flame_hotspot *h = &s->hot.items[0];
+
+		s->function = xstrdup(h->name);
+		s->share[0] = h->good_self.mean;
+		s->share[1] = h->bad_self.mean;
+		s->threshold = (s->share[0] + s->share[1]) / 2;
+	} else if (s->metric != FLAME_METRIC_CPU) {
+		s->share[0] = s->metric_med[0];
+		s->share[1] = s->metric_med[1];
+		s->threshold = (s->share[0] + s->share[1]) / 2;
+		note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
+		     "the time went off-CPU; bisecting on %s itself",
+		     100 * s->confirm, flame_metric_name(s->metric));
+	} else {
+		s->verdict = "inconclusive";
+		snprintf(s->message, sizeof(s->message),
+			 "the program got slower but no function's share of CPU samples rose by "
+			 "%.1f points: the CPU profile is flat, so the extra time is probably spent "
+			 "off-CPU (sleeping, waiting for I/O or locks); try --metric wall",
+			 100 * s->confirm);
+		ret = FLAME_EXIT_INCONCLUSIVE;
+		goto report;
+	}
+	if (narrow(s))
+		goto out;
+	if (flame_repo_commit(&s->repo, s->culprit, &s->culprit_info))
+		goto out;
+	if (!s->function)
+		find_changed_function(s);
+	recommend(s);
+	if (s->suspect_confidence >= 0.5 && s->confirm_slow.verdict == FLAME_SLOW &&
+	    s->confirm_fast.verdict == FLAME_FAST) {
+		s->verdict = "regression";
+		snprintf(s->message, sizeof(s->message), "%.12s made %s slower", s->culprit,
+			 s->function ? s->function : flame_metric_name(s->metric));
+		ret = FLAME_EXIT_FOUND;
+	} else {
+		s->verdict = "inconclusive";
+		snprintf(s->message, sizeof(s->message),
+			 "re-probing %.12s and its parent did not reproduce the fast/slow split",
+			 s->culprit);
+		ret = FLAME_EXIT_INCONCLUSIVE;
+	}
+report:
+	s->seconds = clock_monotonic() - t0;
+	if (flame_report_write(s))
+		ret = FLAME_EXIT_FAILURE;
+out:
+	free(dirs[0]);
+	free(dirs[1]);
+	return ret;
+}
+
+void flame_session_release(struct flame_session *s)
+{
+	size_t i, k;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		for (k = 0; k < s->nruns[side]; k++)
+			flame_run_release(&s->runs[side][k]);
+		free(s->runs[side]);
+	}
+	flame_hotspots_release(&s->hot);
+	for (i = 0; i < s->nsuspects; i++)
+		flame_commit_release(&s->suspects[i].commit);
+	free(s->suspects);
+	free(s->probes);
+	free(s->function);
+	free(s->def_file);
+	free(s->changed_function);
+	flame_commit_release(&s->culprit_info);
+	string_list_clear(&s->range);
+	string_list_clear(&s->ambiguous);
+	if (s->scratch && !s->keep)
+		tempdir_remove(s->scratch);
+	free(s->scratch);
+	flame_repo_release(&s->repo);
+}

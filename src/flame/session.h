@@ -1,0 +1,96 @@
+/*
+ * session.h - one 'trail flame' investigation, from good/bad revisions to
+ * a suspect commit: SCOPE (metric), CAPTURE (build + profile both ends),
+ * CONFIRM and DIFF (significance, hotspots, flame graphs), NARROW
+ * (suspects, then bisect or direct probing) and REPORT.  The command file
+ * fills struct flame_session's inputs and calls flame_session_run().
+ */
+#ifndef TRAIL_FLAME_SESSION_H
+#define TRAIL_FLAME_SESSION_H
+
+#include "core/string_list.h"
+#include "flame/capture.h"
+#include "flame/probe.h"
+#include "flame/repo.h"
+#include "flame/shares.h"
+
+/* Exit statuses of 'trail flame' (docs/flame.md, EXIT STATUS). */
+enum flame_exit {
+	FLAME_EXIT_FOUND = 0,
+	FLAME_EXIT_FAILURE = 1,
+	FLAME_EXIT_USAGE = 2,
+	FLAME_EXIT_NO_REGRESSION = 3,
+	FLAME_EXIT_INCONCLUSIVE = 4,
+};
+
+struct flame_suspect {
+	struct flame_commit commit;
+	int touches_function;	/* git log -L of the hot function names it */
+};
+
+struct flame_session {
+	/* inputs */
+	const char *dir;		/* inside the user's repository */
+	const char *good_rev, *bad_rev;
+	const char *build_cmd, *run_cmd;
+	const char *out_dir;		/* report directory */
+	const char *cache_root;		/* NULL: default */
+	const char *strategy;		/* "auto", "bisect" or "suspects" */
+	const char *trail_exe;		/* this binary, for git bisect run */
+	const char *command_line;	/* as typed, for "reproduce" */
+	enum flame_metric metric;
+	double percentile;		/* wall: 50 or 99 ... */
+	unsigned repeat;		/* runs per end; 0 = until decided */
+	unsigned warmup_runs;
+	unsigned freq;			/* Hz */
+	unsigned probe_runs, probe_max_runs;
+	double discard;			/* fraction */
+	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
+	double confidence;		/* e.g. 0.95 */
+	int keep;
+
+	/* state and results */
+	struct flame_repo repo;
+	char good[41], bad[41];
+	char *scratch;
+	struct flame_run *runs[2];	/* [0] good, [1] bad */
+	size_t nruns[2], runs_alloc[2];
+	double metric_p;		/* Mann-Whitney p-value good vs bad */
+	double metric_med[2], metric_lo[2], metric_hi[2];
+	struct flame_hotspots hot;
+	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
+	char *function;			/* what was bisected on, NULL = the metric */
+	char *changed_function;		/* flat profile: the function the suspect changed */
+	char *def_file;			/* where function is defined (may be NULL) */
+	unsigned def_line;
+	double share[2];		/* function's share (or metric) at good, bad */
+	double threshold;
+	struct string_list range;	/* good..bad, oldest first */
+	struct flame_suspect *suspects;
+	size_t nsuspects;
+	const char *strategy_used;
+	char strategy_reason[200];
+	struct flame_probe_result *probes;
+	size_t nprobes, probes_alloc;
+	char culprit[41];
+	struct flame_commit culprit_info;
+	struct flame_probe_result confirm_slow, confirm_fast;
+	double suspect_confidence;
+	char confidence_how[800];
+	struct string_list ambiguous;	/* untestable commits that could be it too */
+	const char *recommendation;
+	char recommendation_reason[300];
+	char message[400];		/* the one-line explanation of the verdict */
+	int builds, cached_builds;
+	double seconds;
+};
+
+void flame_session_init(struct flame_session *s);
+/* Run the investigation; returns an enum flame_exit value. */
+int flame_session_run(struct flame_session *s);
+void flame_session_release(struct flame_session *s);
+
+/* Write report.json, report.md, report.html into s->out_dir. */
+int flame_report_write(struct flame_session *s);
+
+#endif

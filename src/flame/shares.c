@@ -1,0 +1,147 @@
+/*
+ * shares.c - per-run function shares and the good/bad hotspot ranking
+ * (see shares.h).  The standard error combines the run-to-run spread with
+ * the binomial floor (a profile sample is a Bernoulli trial "in f or not").
+ */
+#include "flame/shares.h"
+#include "core/alloc.h"
+#include "core/intern.h"
+#include "diff/hotspots.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void flame_function_share(const struct folded_profile *p, const char *func,
+			  double *self, double *total)
+{
+	struct hotspot_share hs;
+
+	hotspot_function_share(p, 0, func, NULL, &hs);
+	*self = hs.self.share;
+	*total = hs.total.share;
+}
+
+static void summarise(const double *x, const double *n, size_t nr, struct flame_share *out)
+{
+	double sum = 0, pooled_x = 0, pooled_n = 0, var = 0, se_runs, se_binom, p;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!nr)
+		return;
+	for (i = 0; i < nr; i++) {
+		sum += x[i];
+		pooled_n += n[i];
+		pooled_x += x[i] * n[i];
+	}
+	out->mean = sum / (double)nr;
+	out->samples = pooled_n;
+	for (i = 0; i < nr; i++)
+		var += (x[i] - out->mean) * (x[i] - out->mean);
+	se_runs = nr > 1 ? sqrt(var / (double)(nr - 1) / (double)nr) : 0;
+	p = pooled_n > 0 ? pooled_x / pooled_n : 0;
+	se_binom = pooled_n > 0 ? sqrt(p * (1 - p) / pooled_n) : 0;
+	/* With one run the spread is unknown: at least the binomial error. */
+	out->se = se_runs > se_binom ? se_runs : se_binom;
+}
+
+void flame_share_over_runs(struct folded_profile *const *runs, size_t nr,
+			   const char *func, int total, struct flame_share *out)
+{
+	double *x = xcalloc(nr ? nr : 1, sizeof(double));
+	double *n = xcalloc(nr ? nr : 1, sizeof(double));
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		double s, t;
+
+		flame_function_share(runs[i], func, &s, &t);
+		x[i] = total ? t : s;
+		n[i] = runs[i]->total[0];
+	}
+	summarise(x, n, nr, out);
+	free(x);
+	free(n);
+}
+
+static int cmp_hotspot(const void *a, const void *b)
+{
+	const struct flame_hotspot *x = a, *y = b;
+
+	if (x->delta_self != y->delta_self)
+		return (x->delta_self < y->delta_self) - (x->delta_self > y->delta_self);
+	if (x->delta_total != y->delta_total)
+		return (x->delta_total < y->delta_total) - (x->delta_total > y->delta_total);
+	return strcmp(x->name, y->name);
+}
+
+static int has_name(const struct flame_hotspots *h, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		if (!strcmp(h->items[i].name, name))
+			return 1;
+	return 0;
+}
+
+void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
+			 struct folded_profile *const *bad, size_t nb,
+			 double min_delta, double confirm, struct flame_hotspots *out)
+{
+	struct hotspot_options hopts = HOTSPOT_OPTIONS_INIT;
+	struct hotspot_rank_options ropts = HOTSPOT_RANK_OPTIONS_INIT;
+	struct hotspot_ranking rank;
+	struct hotspots hs;
+	size_t i, alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* The pooled ranking and its z-test come from diff/hotspots.h ... */
+	hotspots_init(&hs, &hopts);
+	for (i = 0; i < ng; i++)
+		hotspots_add_profile(&hs, 0, good[i], 0);
+	for (i = 0; i < nb; i++)
+		hotspots_add_profile(&hs, 1, bad[i], 0);
+	ropts.min_delta = min_delta;
+	ropts.confirm = confirm;
+	hotspots_rank(&hs, &ropts, &rank);
+	for (i = 0; i < rank.nr_hotter; i++) {
+		const struct hotspot_row *row = &rank.hotter[i];
+		const char *name = hotspots_name(&hs, row->func);
+		struct flame_hotspot h;
+
+		if (has_name(out, name))
+			continue;
+		/* ... and the run-to-run spread of each function is added here. */
+		memset(&h, 0, sizeof(h));
+		h.name = xstrdup(name);
+		flame_share_over_runs(good, ng, name, 0, &h.good_self);
+		flame_share_over_runs(bad, nb, name, 0, &h.bad_self);
+		flame_share_over_runs(good, ng, name, 1, &h.good_total);
+		flame_share_over_runs(bad, nb, name, 1, &h.bad_total);
+		h.delta_self = h.bad_self.mean - h.good_self.mean;
+		h.delta_total = h.bad_total.mean - h.good_total.mean;
+		h.se_self = sqrt(h.good_self.se * h.good_self.se + h.bad_self.se * h.bad_self.se);
+		h.se_total = sqrt(h.good_total.se * h.good_total.se + h.bad_total.se * h.bad_total.se);
+		hotspots_test(&hs, row->func, HOTSPOT_SELF, &h.pooled);
+		h.confirmed = h.pooled.p_value < ropts.alpha && h.pooled.delta >= confirm &&
+			      h.delta_self > 2 * h.se_self;
+		ALLOC_GROW(out->items, out->nr + 1, alloc);
+		out->items[out->nr++] = h;
+	}
+	if (out->nr)
+		qsort(out->items, out->nr, sizeof(*out->items), cmp_hotspot);
+	hotspot_ranking_release(&rank);
+	hotspots_release(&hs);
+}
+
+void flame_hotspots_release(struct flame_hotspots *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		free(h->items[i].name);
+	free(h->items);
+	memset(h, 0, sizeof(*h));
+}

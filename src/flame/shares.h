@@ -1,0 +1,60 @@
+/*
+ * shares.h - a function's share of samples across repeated runs: the
+ * signal trail flame bisects on.  Each run is one folded profile; a share
+ * is averaged over runs and its standard error is the larger of the
+ * run-to-run one (s / sqrt(runs)) and the binomial one of the pooled
+ * samples (sqrt(p (1 - p) / N)), so neither a lucky quiet run nor a
+ * handful of samples can make a difference look certain.
+ *
+ * self(f)  = samples whose leaf frame is f;  total(f) = samples with f
+ * anywhere in the stack (once per stack).  Shares are fractions of all
+ * samples of the run.
+ */
+#ifndef TRAIL_FLAME_SHARES_H
+#define TRAIL_FLAME_SHARES_H
+
+#include <stddef.h>
+
+#include "diff/significance.h"
+#include "profile/folded.h"
+
+struct flame_share {
+	double mean;		/* mean share over runs, fraction */
+	double se;		/* standard error of mean, fraction */
+	double samples;		/* pooled samples over runs */
+};
+
+/* Share of func in one profile: *self and *total, fractions (0 when empty). */
+void flame_function_share(const struct folded_profile *p, const char *func,
+			  double *self, double *total);
+/* Mean share of func over nr runs (self or total). */
+void flame_share_over_runs(struct folded_profile *const *runs, size_t nr,
+			   const char *func, int total, struct flame_share *out);
+
+/* One function's change between the good and the bad runs. */
+struct flame_hotspot {
+	char *name;
+	struct flame_share good_self, bad_self, good_total, bad_total;
+	double delta_self, se_self;	/* bad - good, fractions */
+	double delta_total, se_total;
+	struct share_test pooled;	/* self share, pooled over runs (diff/hotspots.h) */
+	int confirmed;			/* pooled test significant, delta >= confirm, > 2 se */
+};
+
+struct flame_hotspots {
+	struct flame_hotspot *items;	/* sorted by delta_self, largest first */
+	size_t nr;
+};
+
+/*
+ * Rank the functions whose self or total share rose by at least min_delta
+ * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
+ * self share rose by at least confirm, significantly (two-proportion
+ * z-test) and by more than two run-to-run standard errors.
+ */
+void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
+			 struct folded_profile *const *bad, size_t nb,
+			 double min_delta, double confirm, struct flame_hotspots *out);
+void flame_hotspots_release(struct flame_hotspots *h);
+
+#endif

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tests/cli/70-flame.sh - trail flame's command line: usage errors, exit
+# codes, refusing what is not a git repository or not an ancestry, and the
+# probe's own usage.  Fast: no profiling here (see 71-flame-e2e.sh).
+. "$(dirname "$0")/lib.sh"
+
+check "help" "$TRAIL" flame --help
+grep -q -- "--good REV --bad REV --build CMD --run CMD" "$T/.out" && pass "help synopsis" || fail "help synopsis"
+grep -q "Exit: 0 suspect found, 3 no regression, 4 inconclusive" "$T/.out" && pass "help lists exit codes" || fail "help lists exit codes"
+check_exit "missing options is a usage error" 2 "$TRAIL" flame --good HEAD
+grep -q "are required" "$T/.err" && pass "missing options named" || fail "missing options named"
+check_exit "unknown metric" 2 "$TRAIL" flame --good a --bad b --build true --run true --metric joules
+check_exit "alloc metric not available" 2 "$TRAIL" flame --good a --bad b --build true --run true --metric alloc
+check_exit "unknown profiler" 2 "$TRAIL" flame --good a --bad b --build true --run true --profiler gprof
+check_exit "unknown strategy" 2 "$TRAIL" flame --good a --bad b --build true --run true --strategy guess
+check_exit "percentile needs wall" 2 "$TRAIL" flame --good a --bad b --build true --run true --percentile 99
+check_exit "stray argument" 2 "$TRAIL" flame --good a --bad b --build true --run true ./app
+mkdir -p "$T/plain"
+check_exit "not a git repository" 1 "$TRAIL" flame -C "$T/plain" --good a --bad b --build true --run true --cache "$T/cache"
+grep -q "not inside a git work tree" "$T/.err" && pass "not a repository named" || fail "not a repository named"
+
+# A two-commit repository: bad revisions that do not resolve, wrong order.
+R=$T/repo
+git init -q "$R" && git -C "$R" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+	git -C "$R" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+check_exit "unknown revision" 1 "$TRAIL" flame -C "$R" --good nosuchrev --bad HEAD --build true --run true --cache "$T/cache"
+grep -q "'nosuchrev' is not a commit" "$T/.err" && pass "unknown revision named" || fail "unknown revision named"
+check_exit "good after bad is a usage error" 2 "$TRAIL" flame -C "$R" --good HEAD --bad HEAD~1 --build true --run true --cache "$T/cache"
+grep -q "is not an ancestor" "$T/.err" && pass "ancestry explained" || fail "ancestry explained"
+[ -z "$(git -C "$R" status --porcelain)" ] && pass "repository untouched" || fail "repository untouched"
+
+# The probe: usage, and refusing a directory that is not a trail clone.
+check_exit "probe without threshold" 255 "$TRAIL" flame probe --build true --run true
+check "probe help" "$TRAIL" flame probe --help
+grep -q "0 fast, 1 slow, 125" "$T/.out" && pass "probe help lists exit codes" || fail "probe help lists exit codes"
+check_exit "probe outside a clone" 255 "$TRAIL" flame probe -C "$R" --build true --run true --threshold 0.5

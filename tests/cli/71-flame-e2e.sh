@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# tests/cli/71-flame-e2e.sh - trail flame end to end on generated git
+# histories (tests/e2e/make-history) with a known culprit: it must name the
+# right commit and function, say "no regression" when there is none, skip a
+# commit that does not build, and handle inlined code, threads and a
+# regression that only shows off-CPU.  The effect sizes are large (3-5x in
+# one function) so the named commit does not depend on timing; nothing here
+# asserts a time.  Under TRAIL_SANITIZED=1 a reduced subset runs.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! have python3 || ! have make || ! have cc; then
+	skip "flame e2e" "needs perf, python3, make and cc"; exit 0
+fi
+if ! perf record -q -o "$T/check.data" true >/dev/null 2>&1; then
+	skip "flame e2e" "perf record cannot sample here (perf_event_paranoid?)"; exit 0
+fi
+GEN=$ROOT/tests/e2e/make-history
+FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache")
+
+# json FILE EXPR: print a value of report.json (python3, no dependencies).
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# shape NAME SHAPE SEED EXPECTED_EXIT [trail flame options...]
+shape() {
+	local name=$1 sh=$2 seed=$3 want=$4 rc; shift 4
+	local repo=$T/repo-$name out=$T/report-$name
+	"$GEN" "$repo" --shape "$sh" --commits 10 --seed "$seed" --scale 0.5 >"$T/$name.env" || {
+		fail "$name: generate history"; return 1; }
+	. "$T/$name.env"
+	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
+		--out "$out" "${FAST[@]}" "$@") >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name: exit $rc, expected $want"; sed 's/^/    /' "$T/$name.err" | tail -25 >&2
+		return 1
+	fi
+	pass "$name: exit $want"
+	[ -f "$out/report.json" ] && [ -f "$out/report.md" ] && [ -f "$out/report.html" ] &&
+		pass "$name: report written" || fail "$name: report written"
+}
+
+# expect_suspect NAME: the report names the generator's culprit and function.
+expect_suspect() {
+	local name=$1 out=$T/report-$1 got fn
+	got=$(json "$out/report.json" 'd["suspect"]["commit"]')
+	fn=$(json "$out/report.json" 'd["suspect"]["function"]')
+	[ "$got" = "$CULPRIT" ] && pass "$name: names the culprit commit" ||
+		fail "$name: names the culprit commit" "got $got, expected $CULPRIT"
+	[ "$fn" = "$FUNCTION" ] && pass "$name: names the hot function" ||
+		fail "$name: names the hot function" "got $fn, expected $FUNCTION"
+	[ "$(json "$out/report.json" 'd["verdict"]')" = regression ] && pass "$name: verdict" || fail "$name: verdict"
+	json "$out/report.json" '0.5 <= d["suspect"]["confidence"] <= 1' | grep -q True &&
+		pass "$name: confidence in range" || fail "$name: confidence in range"
+	grep -q "^suspect commit: ${CULPRIT:0:12}" "$T/$name.out" && pass "$name: three-line summary" ||
+		fail "$name: three-line summary"
+}
+
+if shape slowdown slowdown 11 0; then
+	expect_suspect slowdown
+	json "$T/report-slowdown/report.json" 'd["hotspots"][0]["function"]' | grep -qx checksum_block &&
+		pass "slowdown: top hotspot" || fail "slowdown: top hotspot"
+	json "$T/report-slowdown/report.json" 'len(d["probes"]) > 0 and all(p["verdict"] in ("fast","slow","skip") for p in d["probes"])' |
+		grep -q True && pass "slowdown: probes reported" || fail "slowdown: probes reported"
+	json "$T/report-slowdown/report.json" 'd["recommendation"]["action"]' | grep -qE '^(revert|patch)$' &&
+		pass "slowdown: recommendation" || fail "slowdown: recommendation"
+fi
+if shape none none 12 3; then
+	[ "$(json "$T/report-none/report.json" 'd["suspect"]')" = None ] && pass "none: no false suspect" ||
+		fail "none: no false suspect"
+	grep -q "^no-regression" "$T/none.out" && pass "none: says so" || fail "none: says so"
+fi
+
+if [ -n "${TRAIL_SANITIZED:-}" ]; then
+	skip "flame e2e: shift, inline, threads, broken, sleep" "reduced subset under sanitizers"
+	exit 0
+fi
+
+shape shift shift 13 0 && expect_suspect shift
+shape inline inline 14 0 && expect_suspect inline
+shape threads threads 15 0 && expect_suspect threads
+if shape broken broken 16 0 --strategy bisect; then
+	expect_suspect broken
+	json "$T/report-broken/report.json" 'any(p["verdict"] == "skip" for p in d["probes"]) or d["strategy"] != "bisect"' |
+		grep -q True && pass "broken: the unbuildable commit was skipped" || fail "broken: the unbuildable commit was skipped"
+fi
+# Sleeping: the CPU profile is flat; trail says which metric to use ...
+if shape sleep-cpu sleep 17 4; then
+	grep -q -- "--metric wall" "$T/sleep-cpu.out" && pass "sleep-cpu: suggests --metric wall" ||
+		fail "sleep-cpu: suggests --metric wall"
+fi
+# ... and finds it with the off-CPU metric.
+shape sleep-offcpu sleep 17 0 --metric offcpu && expect_suspect sleep-offcpu
