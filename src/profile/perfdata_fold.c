@@ -89,6 +89,8 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		const struct perfdata_frame *fr = &st->frames[i];
 		struct fold_frame *out = &c->frames[i];
 
+		if (c->pf->frame_hook)
+			c->pf->frame_hook(c->pf->hook_ctx, fr);
 		out->func = fr->sym ? fr->sym : "[unknown]";
 		out->func_len = strlen(out->func);
 		/* perf script prints "(inlined)" where the module goes */
