@@ -92,6 +92,8 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		const struct perfdata_frame *fr = &st->frames[i];
 		struct fold_frame *out = &c->frames[i];
 
+		if (c->pf->frame_hook)
+			c->pf->frame_hook(c->pf->hook_ctx, fr);
 		if (fr->sym) {
 			out->func = fr->sym;
 			out->func_len = fr->sym_len;
