@@ -90,7 +90,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	struct flame_probe_opts o;
 	struct flame_probe_result res;
 	struct flame_repo repo;
-	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "self";
+	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "share";
+	struct string_list exclude = STRING_LIST_INIT;
 	const char *dir = ".";
 	uint64_t runs = 3, max_runs = 9, freq = 999;
 	double threshold = -1, discard = 0.10, confidence = 0.95;
@@ -101,7 +102,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
 		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
 		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
-		OPT_STRING(0, "measure", &measure, "self|total", "which share of the function (default self)"),
+		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples"),
+		OPT_STRING_LIST(0, "exclude", &exclude, "NAME", "leave samples whose leaf is NAME out of the share (repeatable)"),
 		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss", "measure this metric when no --function"),
 		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
 		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
@@ -135,8 +137,9 @@ static int cmd_flame_probe(int argc, const char **argv)
 	}
 	if (parse_metric(metric, &m))
 		return 255;
-	if (strcmp(measure, "self") && strcmp(measure, "total")) {
-		error("--measure must be self or total");
+	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
+	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
+		error("--measure must be samples, share, total-samples or total-share");
 		return 255;
 	}
 	isolate_git_env();
@@ -148,7 +151,9 @@ static int cmd_flame_probe(int argc, const char **argv)
 	if (!scratch)
 		goto out;
 	o.metric = m;
-	o.total = !strcmp(measure, "total");
+	o.total = !strncmp(measure, "total", 5);
+	o.share = strstr(measure, "share") != NULL;
+	o.exclude = &exclude;
 	o.threshold = threshold;
 	o.runs = (unsigned)runs;
 	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
@@ -163,7 +168,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	if (log && flame_probe_log_append(log, &res))
 		goto out_tmp;
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o.function ? "share" : metric, res.value, res.se,
+	     flame_verdict_name(res.verdict), o.function ? measure : metric, res.value, res.se,
 	     threshold, res.runs, res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
 out_tmp:
@@ -171,13 +176,14 @@ out_tmp:
 	free(scratch);
 out:
 	flame_repo_release(&repo);
+	string_list_clear(&exclude);
 	return ret;
 }
 
 int cmd_flame(int argc, const char **argv)
 {
 	struct flame_session s;
-	const char *metric = "cpu", *profiler = "auto";
+	const char *metric = "cpu", *profiler = "auto", *measure = "share";
 	uint64_t repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	struct strbuf cmdline = STRBUF_INIT;
@@ -203,6 +209,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
+		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
 		OPT_STRING(0, "strategy", &s.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
@@ -242,6 +249,11 @@ int cmd_flame(int argc, const char **argv)
 		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
 		return FLAME_EXIT_USAGE;
 	}
+	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
+		error("--measure must be samples or share");
+		return FLAME_EXIT_USAGE;
+	}
+	s.measure_share = !strcmp(measure, "share");
 	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
 		error("--percentile applies to --metric wall");
 		return FLAME_EXIT_USAGE;
@@ -267,9 +279,9 @@ int cmd_flame(int argc, const char **argv)
 	ret = flame_session_run(&s);
 	if (s.verdict) {
 		if (s.culprit_info.subject) {
-			if (s.function)
+			if (s.function && s.hot.nr)
 				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
-				       100 * s.share[0], 100 * s.share[1]);
+				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",

@@ -36,6 +36,7 @@ void flame_session_init(struct flame_session *s)
 	s->confirm = 0.02;
 	s->confidence = 0.95;
 	s->repo.lock_fd = -1;
+	s->measure_share = 1;
 }
 
 /* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
@@ -601,6 +602,8 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 	o.cap = capture_opts(s);
 	o.metric = s->metric;
 	o.function = s->function;
+	o.share = s->measure_share;
+	o.exclude = &s->exclude;
 	o.threshold = s->threshold;
 	o.runs = s->probe_runs;
 	o.max_runs = s->probe_max_runs;
@@ -610,8 +613,10 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 
 static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
 {
-	if (s->function)
+	if (s->function && s->measure_share)
 		snprintf(buf, n, "%.1f%%", 100 * v);
+	else if (s->function)
+		snprintf(buf, n, "%.1f samples/run", v);
 	else
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->metric));
 }
@@ -687,14 +692,27 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
 				       "-F", freq, "--discard", disc, "--confidence", z,
 				       "--metric", flame_metric_name(s->metric),
-				       s->function ? "--function" : NULL, s->function, NULL };
+				       "--measure", s->measure_share ? "share" : "samples", NULL };
+		struct string_list args = STRING_LIST_INIT;
 		struct child c = CHILD_INIT;
+		const char *const *a;
 
-		c.argv = argv;
+		for (a = argv; *a; a++)
+			string_list_append(&args, *a);
+		if (s->function) {
+			string_list_append(&args, "--function");
+			string_list_append(&args, s->function);
+		}
+		for (i = 0; i < s->exclude.nr; i++) {
+			string_list_append(&args, "--exclude");
+			string_list_append(&args, s->exclude.items[i]);
+		}
+		c.argv = (const char *const *)args.items;
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
 		c.err = CHILD_INHERIT;
 		code = child_run(&c);
+		string_list_clear(&args);
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
 		for (i = 0; i < nres; i++)
@@ -994,6 +1012,7 @@ static int narrow(struct flame_session *s)
 		s->strategy_used = "suspects+bisect";
 		s->culprit[0] = '\0';
 		string_list_clear(&s->ambiguous);
+	string_list_clear(&s->exclude);
 	}
 	if (run_git_bisect(s, s->good, s->bad))
 		return -1;
@@ -1063,9 +1082,31 @@ int flame_session_run(struct flame_session *s)
 	if (s->hot.nr && s->hot.items[0].confirmed) {
 		const struct flame_hotspot *h = &s->hot.items[0];
 
+		struct flame_share m[2];
+		struct folded_profile **p[2];
+		int side;
+		size_t k;
+
 		s->function = xstrdup(h->name);
-		s->share[0] = h->good_self.mean;
-		s->share[1] = h->bad_self.mean;
+		for (k = 0; k < s->hot.changed.nr; k++)
+			if (strcmp(s->hot.changed.items[k], s->function))
+				string_list_append(&s->exclude, s->hot.changed.items[k]);
+		for (side = 0; side < 2; side++) {
+			p[side] = xcalloc(s->nruns[side], sizeof(*p[side]));
+			for (k = 0; k < s->nruns[side]; k++)
+				p[side][k] = &s->runs[side][k].folded;
+			if (s->measure_share)
+				flame_relative_share_over_runs(p[side], s->nruns[side], s->function,
+							       &s->exclude, &m[side]);
+			else
+				flame_samples_over_runs(p[side], s->nruns[side], s->function, 0, &m[side]);
+			s->share[side] = m[side].mean;
+			free(p[side]);
+		}
+		if (s->measure_share && s->exclude.nr)
+			note("diff: %s's share is measured among the samples outside the %zu other "
+			     "function%s that changed, so their changes cannot mislead the bisection",
+			     s->function, s->exclude.nr, s->exclude.nr == 1 ? "" : "s");
 		s->threshold = (s->share[0] + s->share[1]) / 2;
 	} else if (s->metric != FLAME_METRIC_CPU) {
 		s->share[0] = s->metric_med[0];
@@ -1135,6 +1176,7 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->culprit_info);
 	string_list_clear(&s->range);
 	string_list_clear(&s->ambiguous);
+	string_list_clear(&s->exclude);
 	if (s->scratch && !s->keep)
 		tempdir_remove(s->scratch);
 	free(s->scratch);
