@@ -296,8 +296,16 @@ int cmd_flame(int argc, const char **argv)
 		}
 		printf("report:         %s/report.html\n", s.out_dir);
 	}
-	if (s.keep && s.scratch)
-		note("kept: scratch directory %s; build worktrees in %s/builds", s.scratch, s.repo.cache);
+	if (s.keep && s.scratch) {
+		const char *list[] = { "worktree", "list", NULL };
+		struct strbuf wt = STRBUF_INIT;
+
+		note("kept: scratch directory %s (perf data, bisect log)", s.scratch);
+		if (!flame_git(&s.repo, &wt, list))
+			fprintf(stderr, "trail flame: worktrees (the build cache; remove %s to "
+				"reclaim the space):\n%s", s.repo.cache, wt.buf);
+		strbuf_release(&wt);
+	}
 	flame_session_release(&s);
 	free(exe);
 	strbuf_release(&cmdline);

@@ -7,3 +7,5 @@ LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/session.o
+
+UNIT_TESTS += tests/unit/test_flame

@@ -593,6 +593,36 @@ static void find_suspects(struct flame_session *s)
 	free(mark);
 }
 
+/*
+ * The other functions whose own cost changed between good and bad: their
+ * samples per run moved by at least the noise floor (as a fraction of the
+ * good runs' samples) and by more than two standard errors.  Shares will
+ * not do here: when the hot function grows, every other share shrinks.
+ */
+static void find_other_changes(struct flame_session *s, struct folded_profile **p[2])
+{
+	double total = 0;
+	size_t i;
+
+	for (i = 0; i < s->nruns[0]; i++)
+		total += p[0][i]->total[0];
+	total /= s->nruns[0] ? (double)s->nruns[0] : 1;
+	for (i = 0; i < s->hot.changed.nr; i++) {
+		const char *g = s->hot.changed.items[i];
+		struct flame_share a, b;
+		double delta, se;
+
+		if (!strcmp(g, s->function))
+			continue;
+		flame_samples_over_runs(p[0], s->nruns[0], g, 0, &a);
+		flame_samples_over_runs(p[1], s->nruns[1], g, 0, &b);
+		delta = b.mean - a.mean;
+		se = sqrt(a.se * a.se + b.se * b.se);
+		if (total > 0 && fabs(delta) / total >= s->min_delta && fabs(delta) > 2 * se)
+			string_list_append(&s->exclude, g);
+	}
+}
+
 static struct flame_probe_opts probe_opts(struct flame_session *s)
 {
 	struct flame_probe_opts o;
@@ -947,18 +977,34 @@ static void find_changed_function(struct flame_session *s)
 
 		if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
 			continue;
-		paren = strchr(h + 3, '(');
-		if (!paren)
-			continue;
-		while (paren > h + 3 && paren[-1] == ' ')
-			paren--;
-		start = paren;
-		while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-			start--;
-		if (start == paren)
-			continue;
-		s->changed_function = xstrndup(start, (size_t)(paren - start));
-		break;
+		/* The identifier before the first '(' that is not an attribute. */
+		for (paren = strchr(h + 3, '('); paren; paren = strchr(paren + 1, '(')) {
+			char *e = paren;
+			int depth = 0;
+
+			while (e > h + 3 && e[-1] == ' ')
+				e--;
+			start = e;
+			while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+				start--;
+			if (start == e)
+				continue;
+			if (!strncmp(start, "__attribute__", 13) || !strncmp(start, "__declspec", 10)) {
+				for (; *paren; paren++) {	/* skip the attribute's parentheses */
+					depth += *paren == '(';
+					depth -= *paren == ')';
+					if (!depth)
+						break;
+				}
+				if (!*paren)
+					break;
+				continue;
+			}
+			s->changed_function = xstrndup(start, (size_t)(e - start));
+			break;
+		}
+		if (s->changed_function)
+			break;
 	}
 out:
 	strbuf_release(&out);
@@ -1088,13 +1134,13 @@ int flame_session_run(struct flame_session *s)
 		size_t k;
 
 		s->function = xstrdup(h->name);
-		for (k = 0; k < s->hot.changed.nr; k++)
-			if (strcmp(s->hot.changed.items[k], s->function))
-				string_list_append(&s->exclude, s->hot.changed.items[k]);
 		for (side = 0; side < 2; side++) {
 			p[side] = xcalloc(s->nruns[side], sizeof(*p[side]));
 			for (k = 0; k < s->nruns[side]; k++)
 				p[side][k] = &s->runs[side][k].folded;
+		}
+		find_other_changes(s, p);
+		for (side = 0; side < 2; side++) {
 			if (s->measure_share)
 				flame_relative_share_over_runs(p[side], s->nruns[side], s->function,
 							       &s->exclude, &m[side]);
