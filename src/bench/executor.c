@@ -391,6 +391,26 @@ static int process_run(struct bench_executor *ex, const struct bench_job *job,
 
 struct bench_executor bench_executor_process = { "process", process_run, NULL };
 
+char *bench_resolve_program(const char *name)
+{
+	const char *path = getenv("PATH"), *p;
+
+	if (!*name || strchr(name, '/') || !path)
+		return NULL;
+	for (p = path;; ) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *full = len ? xstrfmt("%.*s/%s", (int)len, p, name) : xstrfmt("./%s", name);
+
+		if (!access(full, X_OK))
+			return full;
+		free(full);
+		if (!colon)
+			return NULL;
+		p = colon + 1;
+	}
+}
+
 char **bench_split_words(const char *s)
 {
 	char **words = NULL;

@@ -68,6 +68,13 @@ extern struct bench_executor bench_executor_process;
 int bench_perf_probe(const char **why);
 
 /*
+ * Look name up in $PATH once, so each run execs directly instead of trying
+ * every PATH entry: a malloc'd path, or NULL when name contains '/' or is
+ * not found (then exec reports the error as usual).
+ */
+char *bench_resolve_program(const char *name);
+
+/*
  * Split a command line into words for running without a shell (-N):
  * blanks separate words; '...' and "..." quote; a backslash escapes the
  * next character.  Returns a NULL-terminated malloc'd argv (free with

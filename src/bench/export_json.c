@@ -39,6 +39,12 @@ static void stats_fields(struct strbuf *sb, const char *ind, const struct bench_
 	key(sb, ind, "mean", first); num(sb, s->mean);
 	key(sb, ind, "stddev", first); num(sb, s->stddev);
 	key(sb, ind, "median", first); num(sb, s->median);
+	key(sb, ind, "median_ci", first);
+	strbuf_addch(sb, '[');
+	num(sb, s->median_lo);
+	strbuf_addstr(sb, ", ");
+	num(sb, s->median_hi);
+	strbuf_addch(sb, ']');
 	key(sb, ind, "min", first); num(sb, s->min);
 	key(sb, ind, "max", first); num(sb, s->max);
 	key(sb, ind, "p95", first); num(sb, s->p95);

@@ -117,49 +117,60 @@ int bench_plan_build(struct bench_plan *plan, const char *const *templates, size
 		     const char *const *names, size_t nr_names,
 		     const struct bench_param *params, size_t nr_params)
 {
-	size_t combos = 1, t, k, i, alloc = 0, idx[BENCH_MAX_PARAMS] = { 0 };
+	size_t combos, t, k, i, alloc = 0, idx[BENCH_MAX_PARAMS] = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
 	if (nr_params > BENCH_MAX_PARAMS)
 		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
-	for (k = 0; k < nr_params; k++) {
-		combos = st_mult(combos, params[k].values.nr);
+	for (k = 0; k < nr_params; k++)
 		for (i = 0; i < k; i++)
 			if (!strcmp(params[i].name, params[k].name))
 				return error("parameter '%s' is given twice", params[k].name);
-	}
-	if (st_mult(combos, nr_templates) > BENCH_MAX_SCAN_VALUES)
-		return error("the parameter scan would make too many commands (at most %d)",
-			     BENCH_MAX_SCAN_VALUES);
 	for (t = 0; t < nr_templates; t++) {
-		size_t combo;
+		const char *name_tmpl = names && t < nr_names ? names[t] : NULL;
+		size_t used[BENCH_MAX_PARAMS], nr_used = 0, combo, u;
 
+		/* Only the parameters a command mentions multiply it. */
+		combos = 1;
+		for (k = 0; k < nr_params; k++) {
+			char *needle = xstrfmt("{%s}", params[k].name);
+
+			if (strstr(templates[t], needle) || (name_tmpl && strstr(name_tmpl, needle))) {
+				used[nr_used++] = k;
+				combos = st_mult(combos, params[k].values.nr);
+			}
+			free(needle);
+		}
 		for (combo = 0; combo < combos; combo++) {
 			struct bench_command *cmd;
 			size_t rest = combo;
-			char *line, *name;
+			char *line;
 
 			/* mixed-radix digits of combo, the first parameter slowest */
-			for (k = nr_params; k-- > 0;) {
+			for (u = nr_used; u-- > 0;) {
+				k = used[u];
 				idx[k] = rest % params[k].values.nr;
 				rest /= params[k].values.nr;
 			}
+			if (plan->nr >= BENCH_MAX_SCAN_VALUES)
+				return error("the parameter scan would make too many commands (at most %d)",
+					     BENCH_MAX_SCAN_VALUES);
 			ALLOC_GROW(plan->commands, plan->nr + 1, alloc);
 			cmd = &plan->commands[plan->nr++];
 			memset(cmd, 0, sizeof(*cmd));
 			line = substitute(templates[t], params, nr_params, idx);
 			string_list_append_nodup(&plan->strings, line);
 			cmd->cmdline = line;
-			if (names && t < nr_names) {
-				name = substitute(names[t], params, nr_params, idx);
+			cmd->name = line;
+			if (name_tmpl) {
+				char *name = substitute(name_tmpl, params, nr_params, idx);
+
 				string_list_append_nodup(&plan->strings, name);
 				cmd->name = name;
-			} else {
-				cmd->name = line;
 			}
-			for (k = 0; k < nr_params; k++) {
-				cmd->param_names[k] = params[k].name;
-				cmd->param_values[k] = params[k].values.items[idx[k]];
+			for (u = 0; u < nr_used; u++) {
+				cmd->param_names[u] = params[used[u]].name;
+				cmd->param_values[u] = params[used[u]].values.items[idx[used[u]]];
 			}
 		}
 	}

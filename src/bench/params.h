@@ -32,9 +32,9 @@ struct bench_plan {
 };
 
 /*
- * For each template (in order) and each combination of parameter values
- * (the first parameter varying slowest), one command with {name}
- * substituted.  names (may be NULL or shorter) override the display names
+ * For each template (in order) and each combination of the values of the
+ * parameters it mentions (the first parameter varying slowest), one
+ * command with {name} substituted.  names (may be NULL or shorter) override the display names
  * and are substituted too.
  */
 int bench_plan_build(struct bench_plan *plan, const char *const *templates, size_t nr_templates,

@@ -79,9 +79,13 @@ void bench_report_command(struct strbuf *sb, const struct bench_result *res, siz
 	}
 	fmt_time_as(a, sizeof(a), s->median, s->median);
 	fmt_time_as(b, sizeof(b), s->mad, s->median);
-	fmt_time_as(d, sizeof(d), s->mean, s->median);
-	fmt_time_as(e, sizeof(e), s->stddev, s->median);
-	strbuf_addf(sb, "  Time (median ± MAD):  %10s ± %-10s  [mean ± σ: %s ± %s]\n", a, b, d, e);
+	fmt_time_as(d, sizeof(d), s->median_lo, s->median);
+	fmt_time_as(e, sizeof(e), s->median_hi, s->median);
+	strbuf_addf(sb, "  Time (median ± MAD):  %10s ± %-10s  [95%% CI of the median: %s … %s]\n",
+		    a, b, d, e);
+	fmt_time_as(a, sizeof(a), s->mean, s->median);
+	fmt_time_as(b, sizeof(b), s->stddev, s->median);
+	strbuf_addf(sb, "  Time (mean ± σ):      %10s ± %s\n", a, b);
 	fmt_time_as(a, sizeof(a), s->min, s->median);
 	fmt_time_as(b, sizeof(b), s->max, s->median);
 	fmt_time_as(d, sizeof(d), s->p95, s->median);

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/string_list.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@ struct runner {
 	struct bench_result *res;
 	struct bench_executor *ex;
 	char **argv_mem;		/* per command: split words (no shell) */
+	struct string_list resolved;	/* program paths found in $PATH (owned) */
 	const char ***argvs;		/* per command: argv to run */
 	const char *shell_argv[4];	/* scratch for "SHELL -c CMD" */
 	int output_fd;
@@ -486,11 +488,22 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 	r.warm_done = xcalloc(cfg->nr_commands, sizeof(*r.warm_done));
 	for (c = 0; c < cfg->nr_commands; c++) {
 		char **words;
+		char *path;
 
 		r.argvs[c] = argv_for(&r, cfg->commands[c].cmdline, &words);
 		if (!r.argvs[c])
 			goto out;
 		r.argv_mem[c] = (char *)words;
+		/* Only for the real executor: mocks match on the names. */
+		if (r.ex == &bench_executor_process && (path = bench_resolve_program(r.argvs[c][0]))) {
+			if (words) {
+				free(words[0]);	/* the words own their strings */
+				words[0] = path;
+			} else {
+				string_list_append_nodup(&r.resolved, path);
+				r.argvs[c][0] = path;
+			}
+		}
 	}
 	if (cfg->output == BENCH_OUTPUT_FILE) {
 		r.output_fd = open(cfg->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
@@ -525,6 +538,7 @@ out:
 	}
 	free(r.argvs);
 	free(r.argv_mem);
+	string_list_clear(&r.resolved);
 	free(r.target);
 	free(r.warm_done);
 	if (bench_result_analyze(res, cfg) && !rc)

@@ -186,6 +186,35 @@ int bench_stats_compute(const double *x, size_t n, struct bench_stats *out)
 	out->mad = median_inplace(s, n);
 	free(s);
 	out->outliers = bench_outliers(x, n, NULL);
+	return bench_median_ci(x, n, 0.95, &out->median_lo, &out->median_hi);
+}
+
+int bench_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi)
+{
+	double *s, alpha = 1 - confidence, cdf = 0, log_half_n;
+	size_t j = 1, k;
+
+	if (check_sample(x, n, "timing"))
+		return -1;
+	if (!(confidence > 0 && confidence < 1))
+		return error("confidence must be between 0 and 1, not %g", confidence);
+	s = xmallocarray(n, sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	log_half_n = (double)n * log(0.5);
+	/* cdf = P(B <= k); j - 1 = the largest k with 2 cdf <= alpha */
+	for (k = 0; k < n / 2; k++) {
+		cdf += exp(lgamma((double)n + 1) - lgamma((double)k + 1) -
+			   lgamma((double)(n - k) + 1) + log_half_n);
+		if (2 * cdf > alpha)
+			break;
+		j = k + 1;
+	}
+	if (j > (n + 1) / 2)
+		j = (n + 1) / 2;
+	*lo = s[j - 1];
+	*hi = s[n - j];
+	free(s);
 	return 0;
 }
 

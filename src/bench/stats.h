@@ -28,6 +28,7 @@ struct bench_stats {
 	double p95, p99;	/* percentiles, linear interpolation (Hyndman-Fan type 7) */
 	double mad;		/* median absolute deviation from the median, unscaled */
 	size_t outliers;	/* values with |modified z-score| > BENCH_OUTLIER_Z */
+	double median_lo, median_hi;	/* 95% distribution-free interval of the median */
 };
 
 /* Compute *out from x[0..n-1] (not modified).  -1 when n == 0 or a value is not finite. */
@@ -35,6 +36,15 @@ int bench_stats_compute(const double *x, size_t n, struct bench_stats *out);
 
 /* The q-quantile (0 <= q <= 1) of an ascending array, Hyndman-Fan type 7. */
 double bench_quantile_sorted(const double *sorted, size_t n, double q);
+
+/*
+ * Distribution-free confidence interval of the median from order statistics
+ * (Conover, "Practical Nonparametric Statistics", 3rd ed., 1999, sec. 3.2):
+ * [x_(j), x_(n-j+1)] with the largest j such that 2 P(Binomial(n, 1/2) <=
+ * j-1) <= 1 - confidence.  With too few values (n < 6 at 95%) it is
+ * [min, max], whose coverage is then below the requested confidence.
+ */
+int bench_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi);
 
 /* Median of x[0..n-1] (not modified); n must be > 0. */
 double bench_median(const double *x, size_t n);

@@ -129,7 +129,8 @@ static int opt_max_regression(const struct option *opt, const char *arg)
  * The option parser takes one value per option; hyperfine's -P takes three
  * and -L two.  Join them here into one argument with newlines.
  */
-static const char **join_multi_args(int argc, const char **argv, struct string_list *keep)
+static const char **join_multi_args(int argc, const char **argv, struct string_list *keep,
+				    int *new_argc)
 {
 	const char **out = xcalloc((size_t)argc + 1, sizeof(*out));
 	int i, n = 0;
@@ -167,6 +168,7 @@ static const char **join_multi_args(int argc, const char **argv, struct string_l
 		}
 	}
 	out[n] = NULL;
+	*new_argc = n;
 	return out;
 }
 
@@ -236,7 +238,7 @@ int cmd_bench(int argc, const char **argv)
 		OPT_FLAG(0, "perf", &count_perf, "also count context switches, page faults, migrations with perf_event_open"),
 		OPT_GROUP("parameters"),
 		OPT_CALLBACK('P', "parameter-scan", NULL, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
-		OPT_STRING('D', "step", &o.step, "STEP", "step of the following -P scans (default 1)"),
+		OPT_STRING('D', "step", &o.step, "STEP", "step of the -P scans (default 1)"),
 		OPT_CALLBACK('L', "parameter-list", NULL, "NAME A,B,C", "run with {NAME} = each value", opt_list),
 		OPT_STRING_LIST('n', "command-name", &names, "NAME", "name the commands in reports (repeatable, in order)"),
 		OPT_GROUP("statistics"),
@@ -261,8 +263,8 @@ int cmd_bench(int argc, const char **argv)
 	memset(&plan, 0, sizeof(plan));
 	bench_config_init(&cfg);
 	opts_for_callbacks = &o;
-	args = join_multi_args(argc, argv, &keep);
-	n = cmd_parse_options(argc, args, options, bench_usage, 0);
+	args = join_multi_args(argc, argv, &keep, &n);
+	n = cmd_parse_options(n, args, options, bench_usage, 0);
 	if (quiet)
 		trail_quiet = 1;
 	if (!n) {
@@ -320,6 +322,16 @@ int cmd_bench(int argc, const char **argv)
 			     o.params, o.nr_params)) {
 		status = EXIT_USAGE;
 		goto usage;
+	}
+	for (i = 0; !cfg.shell && i < plan.nr; i++) {
+		/* a command that cannot be split is a usage error, found before running */
+		char **words = bench_split_words(plan.commands[i].cmdline);
+
+		if (!words) {
+			status = EXIT_USAGE;
+			goto usage;
+		}
+		bench_words_free(words);
 	}
 	if (names.nr > (size_t)n) {
 		error("%zu --command-name options for %d commands", names.nr, n);

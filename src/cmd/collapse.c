@@ -1,12 +1,137 @@
 /*
- * collapse.c - placeholder for 'trail collapse' until its module lands.
+ * collapse.c - 'trail collapse': perf script output (or, once the reader
+ * lands, a perf.data file) -> folded stacks on stdout, with the options of
+ * stackcollapse-perf.pl.  Glue only: the parser is collapse/perf_script.c,
+ * the folding engine collapse/fold.c.
  */
 #include "cmd/commands.h"
+#include "collapse/fold.h"
+#include "collapse/perf_script.h"
 #include "core/error.h"
+#include "core/parse_number.h"
+#include "core/string_list.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const collapse_usage[] = {
+	"trail collapse [options] [FILE...]",
+	"",
+	"Fold 'perf script' output into one line per distinct stack",
+	"(\"comm;root;...;leaf count\"), sorted, like stackcollapse-perf.pl.",
+	"Reads standard input when no FILE or '-' is given; gzip is detected.",
+	NULL
+};
+
+/* "PERFILE2", the first 8 bytes of a perf.data file (profile/perf_file.h). */
+static int is_perf_data(const char *path)
+{
+	char magic[8];
+	int fd, is = 0;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
+		is = !memcmp(magic, "PERFILE2", 8);
+	close(fd);
+	return is;
+}
 
 int cmd_collapse(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'trail collapse' is not built yet") ? 1 : 1;
+	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
+	const char *event_filter = NULL;
+	struct string_list skip_after = STRING_LIST_INIT;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t jobs = cpus > 0 ? (uint64_t)cpus : 1;
+	const char *chunk_env = getenv("TRAIL_COLLAPSE_CHUNK");
+	struct option opts[] = {
+		OPT_GROUP("what the root frame says"),
+		OPT_FLAG(0, "pid", &include_pid, "add the PID to the process name (comm-PID)"),
+		OPT_FLAG(0, "tid", &include_tid, "add PID and TID to the process name (comm-PID/TID)"),
+		OPT_GROUP("annotations"),
+		OPT_FLAG(0, "kernel", &kernel, "mark kernel functions with _[k]"),
+		OPT_FLAG(0, "jit", &jit, "mark JIT functions (perf map, jitdump) with _[j]"),
+		OPT_FLAG(0, "all", &all, "all annotations (--kernel --jit)"),
+		OPT_FLAG(0, "addrs", &addrs, "show raw addresses for unknown symbols"),
+		OPT_GROUP("filtering"),
+		OPT_STRING(0, "event-filter", &event_filter, "EVENT",
+			   "keep only samples of EVENT (default: the first event type seen)"),
+		OPT_STRING_LIST(0, "skip-after", &skip_after, "FUNC",
+				"cut each stack at FUNC, dropping its callers (repeatable)"),
+		OPT_GROUP("other"),
+		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
+		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
+			1, 1024),
+		OPT_END()
+	};
+	struct fold_options fo;
+	struct perf_script_session s;
+	int n, i, status = EXIT_OK;
+	static char outbuf[1 << 20];
+
+	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
+	memset(&fo, 0, sizeof(fo));
+	fo.include_pid = include_pid;
+	fo.include_tid = include_tid;
+	fo.annotate_kernel = kernel || all;
+	fo.annotate_jit = jit || all;
+	fo.include_addrs = addrs;
+	fo.skip_after = &skip_after;
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	perf_script_session_init(&s, &fo, (unsigned)jobs);
+	if (chunk_env) {
+		/* a test knob: small work items make the threaded path testable */
+		uint64_t v;
+
+		if (parse_u64(chunk_env, &v) || v < 1)
+			die_usage("TRAIL_COLLAPSE_CHUNK must be a positive number of bytes, not '%s'",
+				  chunk_env);
+		s.chunk_size = (size_t)v;
+	}
+	/* like Perl, an empty --event-filter means "the first event type seen" */
+	if (event_filter && *event_filter)
+		s.event_filter = strdup(event_filter);
+
+	for (i = 0; i < (n ? n : 1); i++) {
+		const char *path = n ? argv[i] : "-";
+
+		if (is_perf_data(path)) {
+			/*
+			 * perf.data input: the perf.data reader (src/profile)
+			 * symbolizes each sample and feeds it to a folder with
+			 * folder_add_sample(), using the same fold options.
+			 */
+			error("'%s' is a perf.data file; reading those is not supported yet, "
+			      "convert it with 'perf script -i %s | trail collapse'", path, path);
+			status = EXIT_FAILURE_;
+			continue;
+		}
+		if (perf_script_session_read(&s, path) < 0)
+			status = EXIT_FAILURE_;
+	}
+
+	if (s.unrecognized > s.warned)
+		warning("%llu more unrecognized lines not shown",
+			(unsigned long long)(s.unrecognized - s.warned));
+	if (s.filter_defaulted && s.other_event)
+		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
+		     s.event_filter, s.other_event);
+	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
+		status = EXIT_FAILURE_;
+	if (strict && s.unrecognized && status == EXIT_OK) {
+		error("%llu input lines were not understood (--strict)",
+		      (unsigned long long)s.unrecognized);
+		status = EXIT_FAILURE_;
+	}
+	perf_script_session_release(&s);
+	string_list_clear(&skip_after);
+	return status;
 }

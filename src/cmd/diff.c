@@ -41,6 +41,7 @@ struct diff_opts {
 	const char *measure;
 	int strip_annotations;
 	int strip_modules;
+	int strip_clones;
 };
 
 static void json_string(struct strbuf *sb, const char *s)
@@ -87,6 +88,21 @@ static void json_rows(struct strbuf *sb, const struct hotspots *h, const char *n
 	strbuf_addstr(sb, last ? "\n" : ",\n");
 }
 
+/* A name with blanks at either end would be invisible in the last column. */
+static void add_name(struct strbuf *sb, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[0] != ' ' && name[0] != '\t' && name[len - 1] != ' ' &&
+	    name[len - 1] != '\t') {
+		strbuf_add(sb, name, len);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	strbuf_add(sb, name, len);
+	strbuf_addch(sb, '\'');
+}
+
 static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *change,
 		      const struct hotspot_row *rows, size_t nr)
 {
@@ -101,11 +117,12 @@ static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *c
 			snprintf(p, sizeof(p), "<0.0001");
 		else
 			snprintf(p, sizeof(p), "%.4f", t->p_value);
-		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  %s\n",
+		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  ",
 			    change, hotspot_measure_name(r->measure),
 			    100 * t->before.share, 100 * t->after.share,
-			    100 * t->delta, 100 * t->se, p,
-			    r->confirmed ? "yes" : "no", hotspots_name(h, r->func));
+			    100 * t->delta, 100 * t->se, p, r->confirmed ? "yes" : "no");
+		add_name(sb, hotspots_name(h, r->func));
+		strbuf_addch(sb, '\n');
 	}
 }
 
@@ -122,7 +139,8 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 
 	ho.period = o->period;
 	ho.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
-		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0);
+		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
+		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
 	ro.min_delta = o->min_delta / 100;
 	ro.confirm = o->confirm / 100;
 	ro.alpha = o->alpha;
@@ -172,8 +190,10 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
 				    o->min_delta);
 	}
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len)
-		ret = error_errno("cannot write to standard output") ? EXIT_FAILURE_ : EXIT_FAILURE_;
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
+		error_errno("cannot write to standard output");
+		ret = EXIT_FAILURE_;
+	}
 	strbuf_release(&sb);
 	hotspot_ranking_release(&rank);
 	hotspots_release(&h);
@@ -207,6 +227,8 @@ int cmd_diff(int argc, const char **argv)
 			 "function names without _[k] _[j] _[i] _[w] suffixes"),
 		OPT_FLAG(0, "strip-modules", &o.strip_modules,
 			 "function names without a module` prefix"),
+		OPT_FLAG(0, "strip-clones", &o.strip_clones,
+			 "function names without .isra.N .constprop.N .part.N .cold ... suffixes"),
 		OPT_END()
 	};
 	struct folded_profile p;

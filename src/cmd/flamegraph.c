@@ -1,12 +1,205 @@
 /*
- * flamegraph.c - placeholder for 'trail flamegraph' until its module lands.
+ * flamegraph.c - 'trail flamegraph': folded stacks (or differential
+ * three-column stacks) to an interactive SVG, with flamegraph.pl's options.
+ * Glue only: options -> tree (flamegraph/tree.c) -> layout -> SVG writer.
  */
 #include "cmd/commands.h"
 #include "core/error.h"
+#include "core/parse_number.h"
+#include "flamegraph/layout.h"
+#include "flamegraph/nameattr.h"
+#include "flamegraph/noise.h"
+#include "flamegraph/palette.h"
+#include "flamegraph/svg.h"
+#include "flamegraph/tree.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NOMINAL_WIDTH 1200	/* px: flamegraph.pl's default image width */
+#define PALETTE_MAP "palette.map"
+
+static const char *const usage[] = {
+	"trail flamegraph [options] [FILE...] > out.svg",
+	"",
+	"Draw folded stacks (\"a;b;c 42\", as from 'trail collapse' or stackcollapse-*.pl)",
+	"as an interactive SVG flame graph: hover for counts, click to zoom, Ctrl-F to",
+	"search; the view is kept in the URL.  Reads stdin when no FILE is given; gzip",
+	"input is accepted.  Three-column input (\"stack BEFORE AFTER\", from",
+	"'trail diff' or difffolded.pl) draws a differential graph: widths from AFTER,",
+	"red hotter, blue cooler, purple new, grey when the change is within sampling",
+	"noise (two-proportion z-test).  Options mean what they mean in flamegraph.pl.",
+	NULL
+};
 
 int cmd_flamegraph(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'trail flamegraph' is not built yet") ? 1 : 1;
+	const char *title = NULL, *subtitle = NULL, *notes = NULL, *nameattr_path = NULL;
+	const char *fonttype = "Verdana", *countname = "samples", *nametype = "Function:";
+	const char *colors = "hot", *bgcolors = NULL, *minwidth_s = "0.1", *base = NULL;
+	const char *search_color = "rgb(230,0,230)", *stroke_color = NULL;
+	double width = 0, frameheight = 16, fontsize = 12, fontwidth = 0.59, factor = 1;
+	double total = 0, alpha = 0.01;
+	int hash = 0, cp = 0, reverse = 0, inverted = 0, flamechart = 0, negate = 0;
+	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
+	struct option opts[] = {
+		OPT_GROUP("text"),
+		OPT_STRING(0, "title", &title, "TEXT", "title (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")"),
+		OPT_STRING(0, "subtitle", &subtitle, "TEXT", "second line under the title"),
+		OPT_STRING(0, "countname", &countname, "NAME", "what the counts are (default \"samples\")"),
+		OPT_STRING(0, "nametype", &nametype, "TEXT", "label before a hovered name (default \"Function:\")"),
+		OPT_STRING(0, "notes", &notes, "TEXT", "text for a comment in the SVG"),
+		OPT_STRING(0, "fonttype", &fonttype, "FONT", "font family (default Verdana)"),
+		OPT_DOUBLE(0, "fontsize", &fontsize, "PX", "font size (default 12)", 1, 1000),
+		OPT_DOUBLE(0, "fontwidth", &fontwidth, "RATIO", "average glyph width / font size (default 0.59)", 0.01, 10),
+		OPT_FLAG(0, "truncate-text-right", &truncate_right, "cut long names at the right (default: keep the end)"),
+		OPT_GROUP("geometry"),
+		OPT_DOUBLE(0, "width", &width, "PX", "image width (default: fluid, scales to the window)", 40, 1e6),
+		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
+		OPT_STRING(0, "minwidth", &minwidth_s, "PX|N%", "omit frames narrower than PX pixels or N% (default 0.1)"),
+		OPT_FLAG(0, "inverted", &inverted, "icicle graph: root at the top"),
+		OPT_FLAG(0, "reverse", &reverse, "reverse every stack (callers above callees)"),
+		OPT_FLAG(0, "flamechart", &flamechart, "flame chart: keep input (time) order, do not merge by name"),
+		OPT_STRING(0, "base", &base, "FUNC", "re-root at FUNC: keep stacks through it, from it up"),
+		OPT_DOUBLE(0, "factor", &factor, "X", "multiply every count by X", 1e-300, 1e300),
+		OPT_DOUBLE(0, "total", &total, "N", "draw against a total of N (if above the real total)", 0, 1e300),
+		OPT_GROUP("colours"),
+		OPT_STRING(0, "colors", &colors, "PALETTE", "hot (default), mem, io, wakeup, chain, java, js, perl, python, rust, red, green, blue, aqua, yellow, purple, orange"),
+		OPT_STRING(0, "bgcolors", &bgcolors, "COLOR", "background: yellow, blue, green, grey or #rrggbb"),
+		OPT_FLAG(0, "hash", &hash, "colour by a hash of the name (always on: colours are deterministic)"),
+		OPT_FLAG(0, "cp", &cp, "consistent palette: reuse and update ./palette.map"),
+		OPT_STRING(0, "nameattr", &nameattr_path, "FILE", "per-function SVG attributes (name<TAB>key=value...)"),
+		OPT_STRING(0, "search-color", &search_color, "COLOR", "fill of search matches (default rgb(230,0,230))"),
+		OPT_STRING(0, "stroke-color", &stroke_color, "COLOR", "outline every frame in COLOR"),
+		OPT_GROUP("differential (three-column input)"),
+		OPT_FLAG(0, "negate", &negate, "swap hotter and cooler colours"),
+		OPT_FLAG(0, "diff-total", &diff_total, "colour by inclusive counts (default: self counts, as flamegraph.pl)"),
+		OPT_DOUBLE(0, "noise-alpha", &alpha, "P", "significance level of the noise test (default 0.01; 1 colours every change)", 1e-12, 1),
+		OPT_END()
+	};
+	struct fg_tree_options topts = { 0 };
+	struct fg_layout_options lopts = { 0 };
+	struct fg_svg_options so = { 0 };
+	struct fg_tree tree;
+	struct fg_layout layout = { 0 };
+	struct fg_nameattr nameattr;
+	struct fg_palette_map pmap;
+	struct fg_background custom_bg;
+	char bgbuf[8];
+	const struct fg_palette *palette;
+	int have_nameattr = 0, have_pmap = 0;
+
+	nfiles = cmd_parse_options(argc, argv, opts, usage, 0);
+	(void)hash;
+
+	palette = fg_palette_find(colors);
+	if (!palette) {
+		error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
+		return EXIT_USAGE;
+	}
+	so.bg = fg_background_find(bgcolors ? bgcolors : palette->bg, &custom_bg, bgbuf, sizeof(bgbuf));
+	if (!so.bg) {
+		error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
+		return EXIT_USAGE;
+	}
+	if (parse_amount_or_percent(minwidth_s, &lopts.minwidth, &lopts.minwidth_percent)) {
+		error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
+		return EXIT_USAGE;
+	}
+	if (base && !*base) {
+		error("option '--base' expects a function name");
+		return EXIT_USAGE;
+	}
+
+	topts.reverse = reverse;
+	topts.flamechart = flamechart;
+	topts.factor = factor;
+	topts.base = base;
+	fg_tree_init(&tree, &topts);
+	fg_nameattr_init(&nameattr);
+	fg_palette_map_init(&pmap);
+	have_nameattr = have_pmap = 1;
+
+	if (nameattr_path && fg_nameattr_read(&nameattr, nameattr_path)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (cp && fg_palette_map_read(&pmap, PALETTE_MAP)) {
+		ret = EXIT_FAILURE_;
+		goto out;
+	}
+	if (!nfiles) {
+		if (fg_tree_read(&tree, "-")) {
+			ret = EXIT_FAILURE_;
+			goto out;
+		}
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (fg_tree_read(&tree, argv[i])) {
+			ret = EXIT_FAILURE_;
+			goto out;
+		}
+	}
+	if (tree.malformed)
+		warning("ignored %llu line%s with invalid format", (unsigned long long)tree.malformed,
+			tree.malformed == 1 ? "" : "s");
+	if (base && tree.dropped)
+		note("--base '%s': dropped %llu stack%s that do not pass through it", base,
+		     (unsigned long long)tree.dropped, tree.dropped == 1 ? "" : "s");
+
+	so.title = title;
+	so.subtitle = subtitle;
+	so.notes = notes;
+	so.nametype = nametype;
+	so.countname = countname;
+	so.fonttype = fonttype;
+	so.fontsize = fontsize;
+	so.fontwidth = fontwidth;
+	so.frameheight = frameheight;
+	so.width = width;
+	so.nominal_width = NOMINAL_WIDTH;
+	so.inverted = inverted;
+	so.flamechart = flamechart;
+	so.differential = tree.columns == 2;
+	so.negate = negate;
+	so.diff_total = diff_total;
+	so.z_crit = alpha >= 1 ? 0 : fg_noise_z_crit(alpha);
+	so.truncate_right = truncate_right;
+	so.search_color = search_color;
+	so.stroke_color = stroke_color;
+	so.palette = palette;
+	so.cp = cp ? &pmap : NULL;
+	so.nameattr = nameattr_path ? &nameattr : NULL;
+
+	if (!(tree.nodes[0].total[1] > 0) && !(tree.nodes[0].total[0] > 0)) {
+		error("no valid input: no stack with a count above zero%s",
+		      tree.malformed ? " (every line was malformed)" : "");
+		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
+			ret = EXIT_FAILURE_;
+		else
+			ret = EXIT_USAGE;
+		goto out;
+	}
+	if (total > 0 && total < tree.nodes[0].total[1]) {
+		warning("--total %g is less than the actual total %g, so it is ignored", total,
+			tree.nodes[0].total[1]);
+		total = 0;
+	}
+	lopts.width = (width > 0 ? width : NOMINAL_WIDTH) - 20;
+	lopts.total = total;
+	lopts.keep_order = flamechart;
+	lopts.both = so.differential;
+	fg_layout_build(&layout, &tree, &lopts);
+	if (fg_svg_write(stdout, &tree, &layout, &so))
+		ret = EXIT_FAILURE_;
+	if (cp && pmap.dirty && fg_palette_map_write(&pmap, PALETTE_MAP))
+		ret = EXIT_FAILURE_;
+out:
+	fg_layout_release(&layout);
+	if (have_pmap)
+		fg_palette_map_release(&pmap);
+	if (have_nameattr)
+		fg_nameattr_release(&nameattr);
+	fg_tree_release(&tree);
+	return ret;
 }

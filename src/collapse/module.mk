@@ -1,1 +1,5 @@
-# src/collapse: see the files' top comments.
+# src/collapse: input formats folded into stacks (see the files' top comments).
+LIB_OBJS += src/collapse/fold.o
+LIB_OBJS += src/collapse/perf_script.o
+
+UNIT_TESTS += tests/unit/test_collapse

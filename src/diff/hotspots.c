@@ -10,6 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Length of frame without one trailing clone suffix, or len when none. */
+static size_t strip_one_clone(const char *f, size_t len)
+{
+	static const char *const kinds[] = {
+		"isra", "constprop", "part", "cold", "lto_priv", "llvm", "localalias", "clone",
+	};
+	size_t end = len, i, k;
+
+	/* an optional ".<digits>" first */
+	i = end;
+	while (i > 0 && f[i - 1] >= '0' && f[i - 1] <= '9')
+		i--;
+	if (i < end && i > 0 && f[i - 1] == '.')
+		end = i - 1;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t kl = strlen(kinds[k]);
+
+		/* ".<kind>" with a non-empty name before it */
+		if (end > kl + 1 && f[end - kl - 1] == '.' && !memcmp(f + end - kl, kinds[k], kl))
+			return end - kl - 1;
+	}
+	return len;
+}
+
 size_t hotspot_frame_name(const char *frame, size_t len, unsigned flags, const char **start)
 {
 	if (flags & HOTSPOT_STRIP_MODULE) {
@@ -29,6 +53,13 @@ size_t hotspot_frame_name(const char *frame, size_t len, unsigned flags, const c
 		/* at least one letter, preceded by "_[" and a non-empty name */
 		if (i < len - 1 && i >= 3 && frame[i - 1] == '[' && frame[i - 2] == '_')
 			len = i - 2;
+	}
+	if (flags & HOTSPOT_STRIP_CLONES) {
+		size_t n;
+
+		/* "f.constprop.0.isra.0", "f.part.0.cold": several in a row */
+		while ((n = strip_one_clone(frame, len)) != len)
+			len = n;
 	}
 	*start = frame;
 	return len;
@@ -117,6 +148,14 @@ void hotspots_add_profile(struct hotspots *h, int side, const struct folded_prof
 				   intern_len(&p->stacks, (uint32_t)i), p->counts[column][i]);
 }
 
+uint32_t hotspots_find(const struct hotspots *h, const char *name)
+{
+	const char *start;
+	size_t len = hotspot_frame_name(name, strlen(name), h->opts.flags, &start);
+
+	return len ? intern_find(&h->names, start, len) : UINT32_MAX;
+}
+
 double hotspots_samples(const struct hotspots *h, int side)
 {
 	return h->counts[side] / h->opts.period;
@@ -153,6 +192,16 @@ static int cmp_row(const void *a, const void *b, void *ctx)
 	return ((int)x->measure > (int)y->measure) - ((int)x->measure < (int)y->measure);
 }
 
+/*
+ * delta >= threshold, forgiving the rounding of a difference of two
+ * quotients: 40/100 - 20/100 is 0.19999999999999998, and a user who asks
+ * for 20 points means to include it.
+ */
+static int at_least(double delta, double threshold)
+{
+	return delta >= threshold - 1e-12;
+}
+
 void hotspots_rank(const struct hotspots *h, const struct hotspot_rank_options *o,
 		   struct hotspot_ranking *out)
 {
@@ -171,10 +220,10 @@ void hotspots_rank(const struct hotspots *h, const struct hotspot_rank_options *
 			row.func = (uint32_t)i;
 			row.measure = (enum hotspot_measure)m;
 			hotspots_test(h, (uint32_t)i, row.measure, &row.test);
-			if (row.test.delta == 0 || fabs(row.test.delta) < o->min_delta)
+			if (row.test.delta == 0 || !at_least(fabs(row.test.delta), o->min_delta))
 				continue;
 			row.significant = share_test_significant(&row.test, o->alpha);
-			row.confirmed = row.significant && fabs(row.test.delta) >= o->confirm;
+			row.confirmed = row.significant && at_least(fabs(row.test.delta), o->confirm);
 			if (row.test.delta > 0)
 				out->hotter[out->nr_hotter++] = row;
 			else

@@ -37,6 +37,12 @@
  * the last '`'), so profiles from different builds or loaders match. */
 #define HOTSPOT_STRIP_MODULE		0x2u
 
+/* "hash.isra.0", "hash.constprop.2", "hash.part.1", "hash.cold" -> "hash":
+ * drop the suffixes GCC and LLVM give cloned or split functions (also
+ * .lto_priv.N, .llvm.N, .localalias), which come and go between builds and
+ * would make one function look like two when comparing revisions. */
+#define HOTSPOT_STRIP_CLONES		0x4u
+
 struct hotspot_options {
 	unsigned flags;		/* HOTSPOT_STRIP_* */
 	double period;		/* counts per sample (e.g. the sampling period when
@@ -80,6 +86,8 @@ static inline size_t hotspots_size(const struct hotspots *h)
 {
 	return h->names.nr;
 }
+/* Id of a function (name normalised with the table's flags), or UINT32_MAX. */
+uint32_t hotspots_find(const struct hotspots *h, const char *name);
 /* Samples on a side: counts / period. */
 double hotspots_samples(const struct hotspots *h, int side);
 
@@ -90,7 +98,7 @@ enum hotspot_measure {
 #define HOTSPOT_MEASURE_BIT(m) (1u << (m))
 const char *hotspot_measure_name(enum hotspot_measure m);	/* "self", "total" */
 
-/* Compare one function between the sides; id from intern_find(&h->names). */
+/* Compare one function between the sides; id from hotspots_find(). */
 void hotspots_test(const struct hotspots *h, uint32_t id, enum hotspot_measure m,
 		   struct share_test *out);
 

@@ -3,3 +3,19 @@
 LIB_OBJS += src/profile/folded.o
 
 UNIT_TESTS += tests/unit/test_folded
+# perf.data reading and symbolization
+LIB_OBJS += src/profile/maps.o
+LIB_OBJS += src/profile/perfdata.o
+LIB_OBJS += src/profile/perfdata_stacks.o
+LIB_OBJS += src/profile/symbols.o
+LIB_OBJS += src/profile/unwind.o
+UNIT_TESTS += tests/unit/test_perfdata
+# the perf_event_open sampler and perf.data writing
+LIB_OBJS += src/profile/perfdata_write.o
+LIB_OBJS += src/profile/sampler.o
+LIB_OBJS += src/profile/sampler_event.o
+LIB_OBJS += src/profile/sampler_ring.o
+LIB_OBJS += src/profile/sampler_synth.o
+LIB_OBJS += src/profile/offcpu.o
+UNIT_TESTS += tests/unit/test_sampler
+UNIT_TESTS += tests/unit/test_perfdata_write

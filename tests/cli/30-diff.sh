@@ -146,3 +146,38 @@ if [ -w /dev/full ]; then
 	"$TRAIL" diff "$T/b1" "$T/a1" >/dev/full 2>"$T/err"; rc=$?
 	[ $rc -eq 1 ] && pass "full disk is exit 1" || fail "full disk is exit 1" "exit $rc"
 fi
+
+# --- the manual's SYNOPSIS is the -h text -----------------------------------
+if [ -f "$ROOT/docs/diff.md" ]; then
+	"$TRAIL" diff -h | sed 's/[[:space:]]*$//' >"$T/help"
+	awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+	     in_block { print }' "$ROOT/docs/diff.md" >"$T/synopsis"
+	cmp -s "$T/help" "$T/synopsis" && pass "docs/diff.md synopsis is the -h text" ||
+		fail "docs/diff.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
+fi
+
+# --- input paths: CRLF, pipes and FIFOs, a missing final newline ------------
+printf 'main;b 4\r\nmain;c 1\r\n' >"$T/crlf"
+check "CRLF input" "$TRAIL" diff "$T/crlf" "$T/a1"
+grep -qx 'main;b 4 0' "$T/.out" && pass "CRLF: carriage return dropped" || fail "CRLF: carriage return dropped" "$(cat -A "$T/.out")"
+printf 'main;b 4\nmain;c 1' >"$T/nonl"
+check "no final newline" "$TRAIL" diff "$T/nonl" "$T/a1"
+grep -qx 'main;c 1 6' "$T/.out" && pass "last line without newline counted" || fail "last line without newline counted"
+if mkfifo "$T/fifo" 2>/dev/null; then
+	(cat "$T/b1" >"$T/fifo" &)
+	check "FIFO input" "$TRAIL" diff "$T/fifo" "$T/a1"
+	grep -qx 'main;b 4 0' "$T/.out" && pass "FIFO content" || fail "FIFO content" "$(cat "$T/.out")"
+fi
+cat "$T/b1" | "$TRAIL" diff - "$T/a1" >"$T/pipe.out" 2>"$T/err" && "$TRAIL" diff "$T/b1" "$T/a1" >"$T/file.out" &&
+	cmp -s "$T/pipe.out" "$T/file.out" && pass "pipe and file give the same output" ||
+	fail "pipe and file give the same output"
+printf 'main;  5\nmain;x 5\n' >"$T/blank1"; printf 'main;x 10\n' >"$T/blank2"
+check "blank frame name" "$TRAIL" diff --top 5 "$T/blank1" "$T/blank2"
+grep -q "  ' '$" "$T/.out" && pass "blank frame name quoted" || fail "blank frame name quoted" "$(cat "$T/.out")"
+# the same function, cloned differently by two builds
+printf 'main;hash.isra.0 50\nmain;io 50\n' >"$T/clone1"; printf 'main;hash.constprop.0 80\nmain;io 20\n' >"$T/clone2"
+check "--strip-clones" "$TRAIL" diff --top 5 --measure self --strip-clones "$T/clone1" "$T/clone2"
+grep -Eq '^hotter +self +50\.00 +80\.00 .* hash$' "$T/.out" && pass "--strip-clones merges hash.isra.0 and hash.constprop.0" ||
+	fail "--strip-clones merges hash.isra.0 and hash.constprop.0" "$(cat "$T/.out")"
+check "without --strip-clones" "$TRAIL" diff --top 5 --measure self "$T/clone1" "$T/clone2"
+grep -Eq ' hash\.isra\.0$' "$T/.out" && pass "clones differ without --strip-clones" || fail "clones differ without --strip-clones"

@@ -294,7 +294,34 @@ TEST(compare_verdicts)
 	CHECK_STREQ(bench_verdict_name(BENCH_SAME), "no significant difference");
 }
 
-TEST_MAIN("bench_stats", descriptive_one_to_ten, descriptive_n_equals_one,
+/*
+ * Conover's table: for n = 10 at 95%, P(B <= 1) = 11/1024 = 0.0107 and
+ * P(B <= 2) = 56/1024 = 0.0547, so j - 1 = 1: [x_(2), x_(9)].  For n = 5,
+ * P(B <= 0) = 1/32 = 0.031 > 0.025: [min, max].  For n = 100, j = 40
+ * (the normal approximation 50 - 1.96 * 5 = 40.2).
+ */
+TEST(median_confidence_interval)
+{
+	double x[100], lo, hi;
+	size_t i;
+
+	for (i = 0; i < 100; i++)
+		x[i] = (double)(100 - i);	/* 100 .. 1, order must not matter */
+	CHECK_INT(bench_median_ci(x + 90, 10, 0.95, &lo, &hi), 0);	/* 10 .. 1 */
+	CHECK_NEAR(lo, 2, 0);
+	CHECK_NEAR(hi, 9, 0);
+	CHECK_INT(bench_median_ci(x + 95, 5, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 1, 0);
+	CHECK_NEAR(hi, 5, 0);
+	CHECK_INT(bench_median_ci(x, 100, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 40, 0);
+	CHECK_NEAR(hi, 61, 0);
+	CHECK_INT(bench_median_ci(x + 99, 1, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 1, 0);
+	CHECK_NEAR(hi, 1, 0);
+}
+
+TEST_MAIN("bench_stats", median_confidence_interval, descriptive_one_to_ten, descriptive_n_equals_one,
 	  descriptive_rejects_empty_and_nan, median_even_odd_and_ties,
 	  median_matches_sort_on_many_sizes, identical_samples,
 	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,

@@ -189,6 +189,45 @@ TEST(merge_profiles_sorts_and_strips)
 	folded_profile_release(&m);
 }
 
+TEST(merge_normalizes_and_feeds_hotspots)
+{
+	struct folded_profile a, b, m;
+	struct hotspot_options o = HOTSPOT_OPTIONS_INIT;
+	struct hotspots h;
+	struct share_test t;
+
+	folded_profile_init(&a);
+	folded_profile_init(&b);
+	folded_profile_init(&m);
+	folded_profile_add(&a, "main;f", 6, 0, 1);
+	folded_profile_add(&a, "main;g", 6, 0, 3);
+	folded_profile_add(&b, "main;f", 6, 0, 6);
+	folded_profile_add(&b, "main;g", 6, 0, 2);
+	difffolded_merge(&m, &a, 0, &b, 0, DIFFFOLDED_NORMALIZE);
+	/* BEFORE scaled to AFTER's total 8: int(1 * 8 / 4) = 2, int(3 * 8 / 4) = 6 */
+	CHECK_NEAR(m.counts[0][intern_find(&m.stacks, "main;f", 6)], 2, 0);
+	CHECK_NEAR(m.counts[0][intern_find(&m.stacks, "main;g", 6)], 6, 0);
+	CHECK_NEAR(m.total[0], 8, 0);
+	CHECK_NEAR(m.total[1], 8, 0);
+
+	/* a two-column profile: column 0 is one side, column 1 the other */
+	hotspots_init(&h, &o);
+	hotspots_add_profile(&h, 0, &m, 0);
+	hotspots_add_profile(&h, 1, &m, 1);
+	CHECK(hotspots_find(&h, "f") == intern_find(&h.names, "f", 1));
+	CHECK(hotspots_find(&h, "nope") == UINT32_MAX);
+	CHECK(hotspots_find(&h, "") == UINT32_MAX);
+	hotspots_test(&h, hotspots_find(&h, "f"), HOTSPOT_SELF, &t);
+	CHECK_NEAR(t.before.share, 0.25, 1e-15);
+	CHECK_NEAR(t.after.share, 0.75, 1e-15);
+	hotspots_test(&h, intern_find(&h.names, "main", 4), HOTSPOT_TOTAL, &t);
+	CHECK_NEAR(t.delta, 0, 0);
+	hotspots_release(&h);
+	folded_profile_release(&a);
+	folded_profile_release(&b);
+	folded_profile_release(&m);
+}
+
 TEST(output_order_is_sorted_line_order)
 {
 	struct folded_profile p;
@@ -301,6 +340,26 @@ TEST(frame_name_normalisation)
 	CHECK_INT(n, 4);
 	n = hotspot_frame_name("a[]", 3, HOTSPOT_STRIP_ANNOTATIONS, &s);
 	CHECK_INT(n, 3);
+	n = hotspot_frame_name("hash.isra.0", 11, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.constprop.0.isra.0", 23, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.part.1.cold", 16, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.cold", 9, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 4);
+	n = hotspot_frame_name("hash.isra.0_[k]", 15,
+			       HOTSPOT_STRIP_CLONES | HOTSPOT_STRIP_ANNOTATIONS, &s);
+	CHECK_INT(n, 4);
+	/* not clone suffixes: a version, a bare kind, a dotted name */
+	n = hotspot_frame_name("libfoo.so.1", 11, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 11);
+	n = hotspot_frame_name(".cold", 5, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 5);
+	n = hotspot_frame_name("java.util.HashMap.partition", 27, HOTSPOT_STRIP_CLONES, &s);
+	CHECK_INT(n, 27);
+	n = hotspot_frame_name("hash.isra.0", 11, 0, &s);
+	CHECK_INT(n, 11);
 	n = hotspot_frame_name("libc.so.6`malloc", 16, HOTSPOT_STRIP_MODULE, &s);
 	CHECK_INT(n, 6);
 	CHECK(!memcmp(s, "malloc", 6));
@@ -340,6 +399,16 @@ TEST(rank_finds_hotter_and_cooler)
 	CHECK_STREQ(hotspots_name(&h, r.cooler[0].func), "io");
 	CHECK_NEAR(r.cooler[0].test.delta, -0.30, 1e-12);
 	hotspot_ranking_release(&r);
+
+	/* a threshold equal to the delta includes it, despite rounding */
+	ro.min_delta = 0.30;
+	ro.confirm = 0.30;
+	hotspots_rank(&h, &ro, &r);
+	CHECK_INT(r.nr_hotter, 3);
+	CHECK_INT(r.nr_cooler, 2);
+	CHECK_INT(r.hotter[0].confirmed, 1);
+	hotspot_ranking_release(&r);
+	ro.confirm = 0.02;
 
 	/* noise floor above every change: nothing left */
 	ro.min_delta = 0.31;
@@ -484,7 +553,8 @@ TEST(read_file_adds_empty_stack_for_bad_lines)
 TEST_MAIN("diff", parse_line_like_the_perl_regex, strip_hex_like_the_perl_substitution,
 	  strip_hex_matches_naive_on_random_input,
 	  perl_number_printing, normalize_truncates_like_perl_int,
-	  merge_profiles_sorts_and_strips, output_order_is_sorted_line_order,
+	  merge_profiles_sorts_and_strips, merge_normalizes_and_feeds_hotspots,
+	  output_order_is_sorted_line_order,
 	  share_estimate_hand_computed, two_proportion_test_hand_computed,
 	  recursion_counts_once_in_total, frame_name_normalisation,
 	  rank_finds_hotter_and_cooler, confirm_needs_significance,

@@ -1,0 +1,141 @@
+/*
+ * perfdata_fold.c - perf.data -> folding engine (see perfdata_fold.h).
+ * Texts are formatted the way perf script prints them; the event filter
+ * defaults to the first event type seen, as stackcollapse-perf.pl does.
+ */
+#include "profile/perfdata_fold.h"
+#include "collapse/fold.h"
+#include "collapse/perf_script.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "profile/perfdata.h"
+#include "profile/perfdata_stacks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FOLD_FRAMES 4096
+
+struct fold_ctx {
+	struct folder *f;
+	struct perfdata_fold *pf;
+	const char *filter;
+	struct fold_frame frames[MAX_FOLD_FRAMES];
+	char addrs[MAX_FOLD_FRAMES][17];
+	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
+	size_t lines_used;
+};
+
+/*
+ * A module name with blanks or parentheses ("/memfd:x (deleted)") is
+ * ambiguous in perf script's text; to give what the text parser gives,
+ * print the line as perf script would and let that parser split it.
+ */
+static void frame_as_text(struct fold_ctx *c, const struct perfdata_frame *fr,
+			  struct fold_frame *out)
+{
+	size_t room = sizeof(c->lines) - c->lines_used;
+	char *line = c->lines + c->lines_used;
+	int n;
+
+	if (fr->sym)
+		n = snprintf(line, room, "\t%16llx %s+0x%llx (%s)", (unsigned long long)fr->addr,
+			     fr->sym, (unsigned long long)fr->symoff, fr->dso);
+	else
+		n = snprintf(line, room, "\t%16llx [unknown] (%s)", (unsigned long long)fr->addr,
+			     fr->dso);
+	if (n < 0 || (size_t)n >= room)
+		return;
+	if (perf_script_match_stack(line, (size_t)n, out))
+		c->lines_used += (size_t)n + 1;
+}
+
+/* Lower-case hex without leading zeros, as perf's %lx; returns length. */
+static size_t hex(char *out, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = 0;
+	return n;
+}
+
+static int on_stack(void *ctx, const struct perfdata_stack *st)
+{
+	struct fold_ctx *c = ctx;
+	struct fold_sample s;
+	char pid[16], tid[16];
+	size_t i, nr = st->nr < MAX_FOLD_FRAMES ? st->nr : MAX_FOLD_FRAMES;
+
+	c->pf->samples++;
+	if (!c->filter) {
+		c->pf->chosen_event = xstrdup(st->event);
+		c->filter = c->pf->chosen_event;
+	} else if (strcmp(st->event, c->filter)) {
+		if (!c->pf->other_event)
+			c->pf->other_event = xstrdup(st->event);
+		return 0;
+	}
+	c->pf->kept++;
+	for (i = 0; i < nr; i++) {
+		const struct perfdata_frame *fr = &st->frames[i];
+		struct fold_frame *out = &c->frames[i];
+
+		out->func = fr->sym ? fr->sym : "[unknown]";
+		out->func_len = strlen(out->func);
+		/* perf script prints "(inlined)" where the module goes */
+		out->module = fr->inlined ? "inlined" : fr->dso ? fr->dso : "[unknown]";
+		out->module_len = strlen(out->module);
+		out->addr_len = hex(c->addrs[i], fr->addr);
+		out->addr = c->addrs[i];
+		if (fr->dso && !fr->inlined && strpbrk(fr->dso, " ()"))
+			frame_as_text(c, fr, out);
+	}
+	c->lines_used = 0;
+	memset(&s, 0, sizeof(s));
+	s.comm = st->comm;
+	s.comm_len = strlen(st->comm);
+	s.pid_len = (size_t)snprintf(pid, sizeof(pid), "%d", (int)st->pid);
+	s.pid = pid;
+	s.tid_len = (size_t)snprintf(tid, sizeof(tid), "%d", (int)st->tid);
+	s.tid = tid;
+	s.period = st->period ? st->period : 1;
+	s.frames = c->frames;
+	s.nr_frames = nr;
+	folder_add_sample(c->f, &s);
+	return 0;
+}
+
+int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf)
+{
+	struct perfdata pd;
+	struct perfdata_stacks_opts opts;
+	struct perfdata_stacks_stats stats;
+	struct fold_ctx *c;
+	int ret;
+
+	if (perfdata_open(&pd, path))
+		return -1;
+	memset(&opts, 0, sizeof(opts));
+	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
+	opts.jit = 1;
+	c = xcalloc(1, sizeof(*c));
+	c->f = f;
+	c->pf = pf;
+	c->filter = pf->event_filter;
+	ret = perfdata_stacks(&pd, &opts, on_stack, c, &stats);
+	pf->frames = stats.frames;
+	pf->unknown_frames = stats.unknown_frames;
+	pf->unwind_failed = stats.unwind_failed;
+	free(c);
+	perfdata_close(&pd);
+	return ret;
+}

@@ -1,0 +1,28 @@
+/*
+ * perfdata_fold.h - fold a perf.data file with the collapse engine: each
+ * symbolized sample goes to folder_add_sample() exactly as the perf script
+ * parser would hand it over, so 'trail collapse perf.data' and
+ * 'perf script | trail collapse' share every option's semantics.
+ */
+#ifndef TRAIL_PROFILE_PERFDATA_FOLD_H
+#define TRAIL_PROFILE_PERFDATA_FOLD_H
+
+#include <stdint.h>
+
+struct folder;
+
+struct perfdata_fold {
+	const char *event_filter;	/* in: keep only this event; NULL = first seen */
+	char *chosen_event;	/* out: the event kept when it was defaulted (free) */
+	char *other_event;	/* out: first event type skipped (free), or NULL */
+	uint64_t samples, kept;	/* out */
+	uint64_t frames, unknown_frames, unwind_failed;	/* out */
+};
+
+/*
+ * Read path (a perf.data file, or "-" for pipe-mode data on stdin) into f.
+ * Returns 0, or -1 after an error naming the file and byte offset.
+ */
+int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf);
+
+#endif

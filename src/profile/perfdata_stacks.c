@@ -1,0 +1,246 @@
+/*
+ * perfdata_stacks.c - from perf.data records to symbolized samples, with
+ * perf script's callchain rules (util/machine.c: context markers switch
+ * between kernel and user resolution, at most max_stack entries, user
+ * frames of dwarf recordings unwound after the kernel ones and their
+ * caller addresses taken one byte back, as perf's unwinders do).
+ */
+#include "profile/perfdata_stacks.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "profile/maps.h"
+#include "profile/perfdata.h"
+#include "profile/symbols.h"
+#include "profile/unwind.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define MAX_FRAMES 4096
+
+struct stacks_ctx {
+	struct perfdata *pd;
+	const struct perfdata_stacks_opts *opts;
+	perfdata_stack_fn fn;
+	void *fn_ctx;
+	struct symbolizer sym;
+	struct machine machine;
+	struct unwinder *unwinder;
+	struct perfdata_frame frames[MAX_FRAMES];
+	uint64_t ips[MAX_FRAMES];
+	struct perfdata_stacks_stats stats;
+};
+
+/*
+ * Resolve ip into frames[*nr...]: one frame, or for DWARF-unwound frames
+ * the inline chain perf's unwind_entry() -> append_inlines() adds
+ * (innermost first; a name equal to the symbol's keeps the module, others
+ * print as "(inlined)").  Frame-pointer callchains get no inline frames
+ * from perf 6.1, so none here either.
+ */
+static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpumode,
+		    int inlines, size_t *nr)
+{
+	struct perfdata_frame *f = &c->frames[*nr];
+	const struct symbol *sym;
+
+	memset(f, 0, sizeof(*f));
+	f->addr = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		struct dso *k = symbolizer_kernel(&c->sym);
+		const char *mod;
+
+		f->kernel = 1;
+		f->dso = k->path;
+		sym = symbolizer_find(&c->sym, k, ip);
+		if (sym) {
+			f->sym = symbolizer_name(&c->sym, sym);
+			f->symoff = ip - sym->start;
+			mod = symbolizer_kmod(k, sym);
+			if (mod)
+				f->dso = mod;
+		}
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		const struct map *mp = thread_find_map(t, ip);
+		uint64_t mip;
+
+		if (!mp) {
+			(*nr)++;
+			return;
+		}
+		mip = mp->identity ? ip : ip - mp->start + mp->pgoff;
+		f->addr = mip;
+		f->dso = mp->dso->path;
+		sym = symbolizer_find(&c->sym, mp->dso, mip);
+		if (sym) {
+			const char *const *names;
+			size_t n = 0, i;
+
+			f->sym = symbolizer_name(&c->sym, sym);
+			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
+			if (inlines && !c->opts->no_inline)
+				n = symbolizer_inlines(&c->sym, mp->dso, mip, &names);
+			if (n) {
+				struct perfdata_frame base = *f;
+
+				for (i = 0; i < n && *nr < MAX_FRAMES; i++) {
+					f = &c->frames[(*nr)++];
+					*f = base;
+					f->sym = names[i];
+					f->inlined = strcmp(names[i], base.sym) != 0;
+				}
+				return;
+			}
+		}
+	}
+	(*nr)++;
+}
+
+static int on_sample(void *ctx, const struct perfdata_sample *s)
+{
+	struct stacks_ctx *c = ctx;
+	struct thread *t;
+	struct perfdata_stack st;
+	size_t nr = 0, i;
+	int max_stack = c->opts->max_stack > 0 ? c->opts->max_stack : 127;
+	uint64_t type = s->evsel->attr.sample_type;
+	int dwarf = (type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER);
+
+	if (max_stack > MAX_FRAMES / 2)
+		max_stack = MAX_FRAMES / 2;
+	t = machine_thread(&c->machine, (type & PERF_SAMPLE_TID) ? (int32_t)s->pid : -1,
+			   (type & PERF_SAMPLE_TID) ? s->tid : 0);
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		int cpumode = PERF_RECORD_MISC_USER, entries = 0;
+
+		for (i = 0; i < s->nr_callchain && entries < max_stack && nr < MAX_FRAMES - 64; i++) {
+			uint64_t ip = s->callchain[i];
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				if (ip == PERF_CONTEXT_KERNEL)
+					cpumode = PERF_RECORD_MISC_KERNEL;
+				else if (ip == PERF_CONTEXT_USER)
+					cpumode = PERF_RECORD_MISC_USER;
+				else if (ip == PERF_CONTEXT_HV)
+					cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				else {
+					/* perf drops the whole chain on an unknown marker */
+					nr = 0;
+					break;
+				}
+				continue;
+			}
+			entries++;
+			resolve(c, t, ip, cpumode, 0, &nr);
+		}
+	} else if (!dwarf) {
+		resolve(c, t, s->ip, s->cpumode, 0, &nr);
+	}
+	if (dwarf && s->regs && s->stack_size && c->unwinder) {
+		size_t n = unwinder_unwind(c->unwinder, t, s, c->ips, (size_t)max_stack);
+
+		if (n > 1)
+			c->stats.unwound++;
+		else
+			c->stats.unwind_failed++;
+		for (i = 0; i < n && nr < MAX_FRAMES - 64; i++)
+			resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, 1, &nr);
+	}
+	c->stats.samples++;
+	c->stats.frames += nr;
+	for (i = 0; i < nr; i++)
+		c->stats.unknown_frames += !c->frames[i].sym;
+	memset(&st, 0, sizeof(st));
+	st.comm = thread_comm(&c->machine, t);
+	st.pid = t->pid;
+	st.tid = t->tid;
+	st.time = s->time;
+	st.period = s->period;
+	st.cpu = s->cpu;
+	st.event = s->evsel->name;
+	st.nr = nr;
+	st.frames = c->frames;
+	return c->fn(c->fn_ctx, &st);
+}
+
+static int on_mmap(void *ctx, const struct perfdata_mmap *mm)
+{
+	struct stacks_ctx *c = ctx;
+	int cpumode = mm->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int exec;
+	const struct map *mp;
+	struct thread *t;
+
+	/* kernel and module maps: kernel frames resolve through kallsyms */
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    mm->pid == UINT32_MAX)
+		return 0;
+	if (mm->prot || mm->flags)
+		exec = !!(mm->prot & PROT_EXEC);
+	else
+		exec = !(mm->misc & PERF_RECORD_MISC_MMAP_DATA);
+	machine_mmap(&c->machine, mm->pid, mm->tid, mm->start, mm->len, mm->pgoff, mm->filename, exec);
+	t = machine_thread(&c->machine, (int32_t)mm->pid, mm->tid);
+	mp = thread_find_map(t, mm->start);
+	if (mp && mp->dso->kind == DSO_ELF && !mp->dso->loaded && !mp->dso->build_id_size) {
+		const struct perfdata_build_id *b;
+
+		if (mm->build_id && mm->build_id_size)
+			dso_set_build_id(mp->dso, mm->build_id, mm->build_id_size);
+		else if ((b = perfdata_find_build_id(c->pd, mm->filename)))
+			dso_set_build_id(mp->dso, b->id, b->size);
+	}
+	return 0;
+}
+
+static int on_comm(void *ctx, const struct perfdata_comm *cm)
+{
+	struct stacks_ctx *c = ctx;
+
+	machine_comm(&c->machine, cm->pid, cm->tid, cm->comm);
+	return 0;
+}
+
+static int on_fork(void *ctx, const struct perfdata_fork *f)
+{
+	struct stacks_ctx *c = ctx;
+
+	if (f->is_exit)
+		return 0;	/* perf keeps exited threads findable */
+	machine_fork(&c->machine, f->pid, f->ppid, f->tid, f->ptid, f->synthesized);
+	return 0;
+}
+
+int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts,
+		    perfdata_stack_fn fn, void *ctx, struct perfdata_stacks_stats *stats)
+{
+	static const struct perfdata_ops ops = {
+		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
+	};
+	struct stacks_ctx *c = xcalloc(1, sizeof(*c));
+	int ret;
+
+	c->pd = pd;
+	c->opts = opts;
+	c->fn = fn;
+	c->fn_ctx = ctx;
+	symbolizer_init(&c->sym);
+	c->sym.demangle = !opts->no_demangle;
+	if (opts->kallsyms)
+		c->sym.kallsyms_path = opts->kallsyms;
+	machine_init(&c->machine, &c->sym);
+	c->machine.jit = opts->jit;
+	c->unwinder = unwinder_new(&c->machine);
+	ret = perfdata_process(pd, &ops, c);
+	c->stats.dsos = c->sym.nr_dsos;
+	c->stats.symbol_lookups = c->sym.lookups;
+	c->stats.symbol_misses = c->sym.misses;
+	if (stats)
+		*stats = c->stats;
+	unwinder_free(c->unwinder);
+	machine_release(&c->machine);
+	symbolizer_release(&c->sym);
+	free(c);
+	return ret;
+}

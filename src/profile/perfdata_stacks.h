@@ -1,0 +1,62 @@
+/*
+ * perfdata_stacks.h - turn a perf.data file into symbolized samples: runs
+ * the reader, rebuilds processes and address maps, walks each callchain
+ * (or unwinds the user stack copy of --call-graph dwarf recordings) and
+ * resolves every frame to (function, module, address) as perf script
+ * would print it.  One callback per sample; nothing is allocated per
+ * sample.
+ */
+#ifndef TRAIL_PROFILE_PERFDATA_STACKS_H
+#define TRAIL_PROFILE_PERFDATA_STACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct perfdata;
+
+struct perfdata_frame {
+	const char *sym;	/* function name, NULL when unresolved ([unknown]) */
+	const char *dso;	/* module path as perf prints it, NULL = [unknown] */
+	uint64_t addr;		/* as perf script prints it (map-relative for files) */
+	uint64_t symoff;	/* bytes from the symbol start (when sym) */
+	int kernel;		/* a kernel-mode frame */
+	int inlined;		/* an inline frame: perf prints "(inlined)" for its module */
+};
+
+struct perfdata_stack {
+	const char *comm;
+	int32_t pid;		/* -1 when unknown */
+	uint32_t tid;
+	uint64_t time;		/* ns */
+	uint64_t period;
+	uint32_t cpu;
+	const char *event;	/* event name as perf script prints it */
+	size_t nr;		/* frames, leaf first */
+	const struct perfdata_frame *frames;
+};
+
+struct perfdata_stacks_opts {
+	int max_stack;		/* perf script's default: 127 */
+	int no_demangle;
+	int jit;		/* read /tmp/perf-PID.map (default 1) */
+	int no_inline;		/* skip inline frames (perf script adds them) */
+	const char *kallsyms;	/* override /proc/kallsyms (tests) */
+};
+
+typedef int (*perfdata_stack_fn)(void *ctx, const struct perfdata_stack *st);
+
+/*
+ * Read the already opened pd and call fn for every sample.  Returns 0, or
+ * -1 after error() (reader errors carry file and byte offset) or when fn
+ * returned -1.  Statistics (samples, unresolved frames) go to *stats when
+ * given.
+ */
+struct perfdata_stacks_stats {
+	uint64_t samples, frames, unknown_frames, unwound, unwind_failed;
+	uint64_t dsos, symbol_lookups, symbol_misses;
+};
+
+int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts,
+		    perfdata_stack_fn fn, void *ctx, struct perfdata_stacks_stats *stats);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * symbols.h - modules (DSOs) and their symbol tables, resolved the way perf
+ * 6.x resolves them: ELF .symtab (from the binary, the build-id cache,
+ * /usr/lib/debug or .gnu_debuglink) else .dynsym, /proc/kallsyms for the
+ * kernel, /tmp/perf-PID.map for JIT code, the vdso from our own process.
+ * Tables are loaded on first use and sorted once; lookups go through a
+ * cache keyed by (module, address) so each distinct address is resolved once.
+ */
+#ifndef TRAIL_PROFILE_SYMBOLS_H
+#define TRAIL_PROFILE_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+
+enum dso_kind {
+	DSO_ELF,		/* a file mapped from disk */
+	DSO_KERNEL,		/* [kernel.kallsyms] and its modules */
+	DSO_JIT,		/* /tmp/perf-PID.map (anonymous executable memory) */
+	DSO_VDSO,		/* [vdso] */
+	DSO_NONE,		/* [heap], [stack], ... : no symbols */
+};
+
+struct symbol {
+	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
+	const char *name;	/* raw (mangled) name, in the table's arena */
+	const char *demangled;	/* filled on first use; NULL until then */
+	uint8_t binding;	/* STB_* */
+	uint8_t type;		/* STT_* */
+};
+
+/* File-offset to link-address translation of one PT_LOAD segment. */
+struct dso_segment {
+	uint64_t offset, vaddr, filesz, memsz;	/* bytes */
+};
+
+struct dso {
+	uint32_t id;		/* index in the symbolizer's table */
+	enum dso_kind kind;
+	char *path;		/* as recorded (perf script prints this) */
+	int loaded;		/* symbols loaded (or failed to) */
+	int translate;		/* map addresses are file offsets to translate */
+	struct symbol *syms;	/* sorted by start, no duplicate starts */
+	size_t nr_syms;
+	struct dso_segment *segs;
+	size_t nr_segs;
+	uint8_t build_id[20];
+	uint8_t build_id_size;	/* 0 = unknown */
+	char *symtab_path;	/* file the symbols came from (for debugging) */
+	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
+	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
+	void *dwfl;		/* libdw handle for inline frames, once opened */
+	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
+};
+
+struct sym_cache_entry {
+	uint64_t key_addr;
+	uint32_t key_dso;	/* dso id + 1; 0 = empty slot */
+	int32_t sym;		/* index into dso->syms, -1 = none */
+};
+
+struct symbolizer {
+	struct dso **dsos;
+	size_t nr_dsos, alloc_dsos;
+	uint32_t *dso_slots;	/* path hash -> id + 1 */
+	size_t dso_mask;
+	struct dso *kernel;	/* created on demand */
+	struct arena arena;	/* symbol names */
+	struct sym_cache_entry *cache;
+	size_t cache_mask, cache_used;
+	int demangle;		/* demangle C++/Rust names (perf's default: yes) */
+	char *home_debug;	/* ~/.debug, the build-id cache */
+	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
+	uint64_t lookups, misses;	/* statistics */
+	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
+	size_t icache_mask, icache_used;
+	const char **inames;	/* inline chains: count, then names */
+	size_t nr_inames, alloc_inames;
+};
+
+void symbolizer_init(struct symbolizer *s);
+void symbolizer_release(struct symbolizer *s);
+
+/* The module for path (created on first use); never NULL. */
+struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind kind);
+/* The kernel pseudo-module ([kernel.kallsyms]). */
+struct dso *symbolizer_kernel(struct symbolizer *s);
+
+/* Give a module the build-id perf recorded for it (checked against files). */
+void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);
+
+/*
+ * The symbol containing addr, where addr is what perf calls the map ip:
+ * a file offset for ELF files, an absolute address for the kernel, JIT
+ * and [vdso].  NULL when none.  Loads the table on first use.
+ */
+const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr);
+/* The name perf prints for sym (demangled if enabled). */
+const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym);
+/* For the kernel: the module a symbol belongs to ("[ext4]"), or NULL. */
+const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym);
+
+/*
+ * The inline chain at addr (map ip) in d as addr2line -i reports it from
+ * DWARF: function names innermost first, the containing function last,
+ * demangled like symbols.  Returns the count (0: no debug info) and sets
+ * *names (valid until the next call).  Cached per (module, address).
+ */
+size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  const char *const **names);
+
+/*
+ * Symbol table helpers, exposed for tests: sort syms by start, drop
+ * same-start duplicates keeping perf's choice, and give zero-sized symbols
+ * the end perf gives them.  Returns the new count.
+ */
+size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod);
+/* Binary search as perf's symbols__find does. */
+const struct symbol *symbols_search(const struct symbol *syms, size_t nr, uint64_t addr);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * unwind.c - DWARF unwinding of sampled user stacks (see unwind.h) with
+ * elfutils' dwfl unwinder, as perf's util/unwind-libdw.c does, but with
+ * one Dwfl per address space kept across samples (rebuilt only when the
+ * maps change) instead of one per sample: CFI is parsed once per module.
+ */
+#include "profile/unwind.h"
+#include "core/alloc.h"
+#include "profile/maps.h"
+#include "profile/perfdata.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SPACES 64
+
+struct space {
+	uint64_t serial, gen;	/* the maps this Dwfl was built from */
+	Dwfl *dwfl;
+	uint64_t last_use;
+};
+
+struct unwinder {
+	struct machine *m;
+	struct space spaces[MAX_SPACES];
+	uint64_t clock;
+	/* the sample being unwound */
+	const struct perfdata_sample *s;
+	uint32_t tid;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, n;
+};
+
+/* perf's x86-64 register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
+enum {
+	PR_AX = 0, PR_BX, PR_CX, PR_DX, PR_SI, PR_DI, PR_BP, PR_SP, PR_IP,
+	PR_R8 = 16,
+};
+
+static int reg_value(const struct perfdata_sample *s, int reg, uint64_t *out)
+{
+	uint64_t below;
+
+	if (reg < 0 || reg > 63 || !(s->regs_mask >> reg & 1))
+		return -1;
+	below = reg ? s->regs_mask & ((1ULL << reg) - 1) : 0;
+	*out = s->regs[__builtin_popcountll(below)];
+	return 0;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->tid;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+
+	(void)dwfl;
+	/* only the sampled stack copy; perf reads module text too, rarely needed */
+	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8)
+		return false;
+	memcpy(result, u->s->stack + (addr - u->sp), 8);
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	/* DWARF x86-64 order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+	static const int map[17] = {
+		PR_AX, PR_DX, PR_CX, PR_BX, PR_SI, PR_DI, PR_BP, PR_SP,
+		PR_R8, PR_R8 + 1, PR_R8 + 2, PR_R8 + 3, PR_R8 + 4, PR_R8 + 5, PR_R8 + 6, PR_R8 + 7,
+		PR_IP,
+	};
+	Dwarf_Word regs[17];
+	int i;
+
+	for (i = 0; i < 17; i++) {
+		uint64_t v = 0;
+
+		reg_value(u->s, map[i], &v);
+		regs[i] = v;
+	}
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct unwinder *unwinder_new(struct machine *m)
+{
+	struct unwinder *u = xcalloc(1, sizeof(*u));
+
+	u->m = m;
+	return u;
+}
+
+void unwinder_free(struct unwinder *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < MAX_SPACES; i++)
+		if (u->spaces[i].dwfl)
+			dwfl_end(u->spaces[i].dwfl);
+	free(u);
+}
+
+/* A Dwfl with every ELF module of ms reported, state attached. */
+static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
+{
+	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	size_t i;
+
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	for (i = 0; i < ms->nr; i++) {
+		const struct map *mp = &ms->v[i];
+		size_t j;
+		int seen = 0;
+
+		if (mp->dso->kind != DSO_ELF)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = ms->v[j].dso == mp->dso;
+		if (seen)
+			continue;
+		/* perf's __report_module(): the file's load base */
+		dwfl_report_elf(dwfl, mp->dso->path, mp->dso->path, -1, mp->start - mp->pgoff, false);
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!dwfl_attach_state(dwfl, NULL, pid, &thread_callbacks, u)) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	return dwfl;
+}
+
+static Dwfl *space_for(struct unwinder *u, const struct thread *t)
+{
+	const struct maps *ms = t->maps;
+	struct space *victim = &u->spaces[0];
+	size_t i;
+
+	u->clock++;
+	for (i = 0; i < MAX_SPACES; i++) {
+		struct space *sp = &u->spaces[i];
+
+		if (sp->dwfl && sp->serial == ms->serial) {
+			if (sp->gen != ms->gen) {
+				dwfl_end(sp->dwfl);
+				sp->dwfl = build_dwfl(u, ms, t->pid > 0 ? t->pid : (pid_t)t->tid);
+				sp->gen = ms->gen;
+			}
+			sp->last_use = u->clock;
+			return sp->dwfl;
+		}
+		if (!sp->dwfl || sp->last_use < victim->last_use)
+			victim = sp;
+		if (!sp->dwfl)
+			break;
+	}
+	if (victim->dwfl)
+		dwfl_end(victim->dwfl);
+	victim->dwfl = build_dwfl(u, ms, t->pid > 0 ? t->pid : (pid_t)t->tid);
+	victim->serial = ms->serial;
+	victim->gen = ms->gen;
+	victim->last_use = u->clock;
+	return victim->dwfl;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* callers' return addresses are taken one byte back, as perf does */
+	if (!activation)
+		pc--;
+	u->ips[u->n++] = pc;
+	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfdata_sample *s,
+		       uint64_t *ips, size_t max)
+{
+	Dwfl *dwfl;
+	uint64_t ip;
+
+	if (!max || reg_value(s, PR_IP, &ip))
+		return 0;
+	u->s = s;
+	u->tid = t->tid;
+	u->ips = ips;
+	u->max = max;
+	u->n = 0;
+	if (reg_value(s, PR_SP, &u->sp) || !s->stack || !t->maps ||
+	    !(dwfl = space_for(u, t))) {
+		ips[0] = ip;
+		return 1;
+	}
+	dwfl_getthread_frames(dwfl, (pid_t)t->tid, frame_cb, u);
+	if (!u->n) {
+		ips[0] = ip;
+		u->n = 1;
+	}
+	return u->n;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# tests/cli/40-bench-verdicts.sh - trail bench decides on real commands:
+# sleep 0.05 vs sleep 0.1 is "slower" with the right ratio inside its
+# interval, a command against itself is "no significant difference", a busy
+# loop's CPU time is measured, --until-significant stops early, and the
+# baseline guard fails on a real 2x slowdown but passes an identical rerun.
+# Sleep-based ratios keep this robust on a shared, noisy machine; nothing
+# asserts an absolute time.
+. "$(dirname "$0")/lib.sh"
+
+B=("$TRAIL" bench --min-time 0 -N)
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1"; }
+
+# sleep 0 measures the per-run overhead (spawn, exec, wait) in the same
+# interleaved rounds, so the expected ratio of the two sleeps is
+# (0.1 + o) / (0.05 + o) with o its median; the reported interval must hold it.
+check "sleep 0.05 vs sleep 0.1" "${B[@]}" --runs 12 --warmup 1 'sleep 0.05' 'sleep 0.1' 'sleep 0' \
+	--export-json "$T/s.json"
+json "$T/s.json" '
+r = d["results"]
+c = r[1]["comparison"]
+o = r[2]["median"]
+expect = (0.1 + o) / (0.05 + o)
+lo, hi = c["median_ratio_ci"]
+assert c["verdict"] == "slower", c
+assert lo <= c["median_ratio"] <= hi
+# the interval holds the expected ratio, give or take 10% of scheduling noise
+assert lo * 0.9 <= expect <= hi * 1.1, (lo, hi, expect)
+assert 1 < c["median_ratio"] < 2.2, c["median_ratio"]
+' && pass "slower, with the right ratio in its interval" || fail "slower, with the right ratio in its interval" "$(cat "$T/s.json" | head -c 400)"
+grep -q "'sleep 0.1' vs reference: [0-9.]*x slower" "$T/.out" && pass "summary says slower" || fail "summary says slower"
+grep -q "'sleep 0' vs reference: [0-9.]*x faster" "$T/.out" && pass "summary says faster" || fail "summary says faster"
+
+# The same command twice: at 99.9% confidence a false "different" is a 1-in-1000 event.
+check "a command against itself" "${B[@]}" --runs 10 --warmup 1 --confidence 0.999 'sleep 0.02' 'sleep 0.02' \
+	--export-json "$T/same.json"
+json "$T/same.json" '
+c = d["results"][1]["comparison"]
+assert c["verdict"] == "no significant difference", c
+lo, hi = c["median_ratio_ci"]
+assert lo <= 1 <= hi, (lo, hi)
+' && pass "no significant difference with itself" || fail "no significant difference with itself"
+grep -q "no significant difference" "$T/.out" && pass "summary says no difference" || fail "summary says no difference"
+
+# A busy loop: its time is CPU time (user), unlike sleep's.
+check "busy loop" "$TRAIL" bench --min-time 0 --runs 3 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
+	--export-json "$T/busy.json"
+json "$T/busy.json" '
+r = d["results"][0]
+assert r["user"] + r["system"] > 0.3 * r["median"], r
+assert d["shell"] == "sh" and d["shell_spawn"]["wall"] > 0
+' && pass "busy loop burns CPU, shell spawn subtracted" || fail "busy loop burns CPU, shell spawn subtracted"
+
+check "until significant" "${B[@]}" --until-significant --max-runs 30 'sleep 0.02' 'sleep 0.06' \
+	--export-json "$T/u.json"
+json "$T/u.json" '
+r = d["results"]
+assert r[1]["comparison"]["verdict"] == "slower"
+assert r[0]["runs"] < 30 and d["looks"] >= 1 and d["confidence"] > 0.95
+' && pass "until-significant decides early" || fail "until-significant decides early"
+
+# --- the baseline guard
+check "save baseline" "${B[@]}" --runs 8 -n work 'sleep 0.1' --save-baseline "$T/base.json"
+json "$T/base.json" 'assert d["results"][0]["command"] == "work" and len(d["results"][0]["times"]) == 8' \
+	&& pass "baseline saved" || fail "baseline saved"
+# Reruns are separate invocations (not interleaved), so a change of load
+# shifts the per-run overhead between them (by tens of ms on a busy shared
+# machine); 100 ms sleeps and a 25% bound absorb that and still catch 2x.
+check_exit "identical rerun passes" 0 "${B[@]}" --runs 8 -n work 'sleep 0.1' \
+	--baseline "$T/base.json" --max-regression 25%
+grep -q "^  ok 'work'" "$T/.out" && pass "rerun reported ok" || fail "rerun reported ok"
+check_exit "2x slowdown fails" 3 "${B[@]}" --runs 8 -n work 'sleep 0.2' \
+	--baseline "$T/base.json" --max-regression 25% --export-json "$T/reg.json"
+grep -q "'work' regressed: [0-9.]*% slower than the baseline (95% interval [0-9.]*% … [0-9.]*%, allowed 25%)" "$T/.err" \
+	&& pass "regression message gives the interval" || fail "regression message gives the interval" "$(cat "$T/.err")"
+json "$T/reg.json" '
+b = d["baseline"]["comparisons"][0]
+assert b["regressed"] is True and b["median_ratio_ci"][0] > 1.25
+' && pass "regression in json" || fail "regression in json"
+check_exit "2x slowdown within a 200% bound passes" 0 "${B[@]}" --runs 5 -n work 'sleep 0.2' \
+	--baseline "$T/base.json" --max-regression 200%
+
+printf '{"results": [\n  {"command": "work", "times": [0.1,]}\n]}\n' > "$T/bad.json"
+check_exit "malformed baseline" 2 "${B[@]}" --runs 2 -n work true --baseline "$T/bad.json"
+grep -q "bad.json:2:37: malformed JSON: trailing comma" "$T/.err" && pass "malformed baseline position" || fail "malformed baseline position" "$(cat "$T/.err")"
+check_exit "unreadable baseline" 2 "${B[@]}" --runs 2 true --baseline "$T/missing.json"
+grep -q "cannot read the baseline" "$T/.err" && pass "unreadable baseline named" || fail "unreadable baseline named"
+echo '{"results": [{"command": "other", "times": [0.1]}, {"command": "x", "times": [1]}]}' > "$T/other.json"
+check_exit "baseline without the command" 2 "${B[@]}" --runs 2 true --baseline "$T/other.json"

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# 50-perfdata.sh - 'trail collapse perf.data' against 'perf script | trail
+# collapse' on real recordings made here with the installed perf: known
+# call trees, threads, fork+exec, a shared library with dlopen, C++
+# templates; frame pointers (-g), --call-graph dwarf, -z and pipe mode.
+# Prints the agreement (sum over stacks of min(A,B) / total weight).
+# Skips cleanly without perf, a compiler or perf_event_open permission.
+. "$(dirname "$0")/lib.sh"
+
+have perf || { skip "perfdata conformance" "perf not installed"; exit 0; }
+have cc || { skip "perfdata conformance" "no C compiler"; exit 0; }
+if ! perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
+	skip "perfdata conformance" "perf record not permitted (perf_event_paranoid?)"
+	exit 0
+fi
+if ! "$TRAIL" collapse "$T/probe.data" >/dev/null 2>&1; then
+	skip "perfdata conformance" "trail collapse cannot read perf.data in this build"
+	exit 0
+fi
+
+cd "$T" || exit 1
+F="-O1 -fno-omit-frame-pointer -g"
+cat > lib.c <<'EOF'
+volatile long lsink;
+__attribute__((noinline)) static void lib_inner(long n) { for (long i = 0; i < n; i++) lsink += i; }
+void lib_work(long n) { lib_inner(n); lsink++; }
+EOF
+cat > child.c <<'EOF'
+volatile long csink;
+__attribute__((noinline)) void child_leaf(long n) { for (long i = 0; i < n; i++) csink += i; }
+__attribute__((noinline)) void child_mid(long n) { child_leaf(n); csink++; }
+int main(void) { child_mid(60000000); return 0; }
+EOF
+cat > prog.c <<'EOF'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+volatile long sink;
+__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void worker_b(void) { spin(25000000); sink++; }
+__attribute__((noinline)) void worker_a(void) { spin(15000000); worker_b(); }
+static void *thread_main(void *a) { (void)a; worker_a(); return 0; }
+int main(int argc, char **argv)
+{
+	pthread_t t[3];
+	int rounds = argc > 1 ? atoi(argv[1]) : 1;
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, thread_main, 0);
+		for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+	}
+	void *h = dlopen("./libwork.so", RTLD_NOW);
+	void (*f)(long) = h ? (void (*)(long))dlsym(h, "lib_work") : 0;
+	if (f) f(50000000);
+	pid_t p = fork();
+	if (p == 0) { execl("./child", "child", (char *)0); _exit(1); }
+	waitpid(p, 0, 0);
+	return 0;
+}
+EOF
+cat > tmpl.cc <<'EOF'
+namespace ns {
+template <typename T> struct Acc {
+	__attribute__((noinline)) T run(T n) { volatile T s = 0; for (T i = 0; i < n; i++) s += i; return s; }
+};
+}
+__attribute__((noinline)) long drive(int k) { ns::Acc<long> a; ns::Acc<int> b; return a.run(k) + b.run(k / 2); }
+int main() { long t = 0; for (int i = 0; i < 1500; i++) t += drive(200000); return t == 1; }
+EOF
+if ! { cc $F -shared -fPIC lib.c -o libwork.so && cc $F child.c -o child &&
+       cc $F prog.c -o prog -ldl -lpthread; } 2>cc.err; then
+	skip "perfdata conformance" "cannot build the workloads: $(head -1 cc.err)"
+	exit 0
+fi
+have c++ && c++ $F tmpl.cc -o tmpl 2>/dev/null
+
+# agreement A B: prints sum over stacks of min(a,b) / max(total a, total b)
+agreement() {
+	awk 'FNR == NR { n = $NF; $NF = ""; a[$0] += n; ta += n; next }
+	     { n = $NF; $NF = ""; b[$0] += n; tb += n }
+	     END { for (s in a) if (s in b) m += (a[s] < b[s] ? a[s] : b[s]);
+		   t = ta > tb ? ta : tb; printf "%.4f\n", t ? m / t : 0 }' "$1" "$2"
+}
+
+# conform NAME MIN_AGREEMENT DATA [collapse options...]
+conform() {
+	local name=$1 min=$2 data=$3 agr; shift 3
+	perf script -i "$data" ${PS_FIELDS:+-F "$PS_FIELDS"} 2>/dev/null |
+		"$TRAIL" collapse "$@" > ref.folded 2>/dev/null
+	if ! "$TRAIL" collapse "$@" "$data" > native.folded 2>native.err; then
+		fail "$name" "trail collapse failed: $(head -3 native.err)"; return
+	fi
+	if [ ! -s ref.folded ]; then
+		skip "$name" "perf script produced no stacks"; return
+	fi
+	agr=$(agreement ref.folded native.folded)
+	echo "    $name: agreement $agr ($(wc -l < native.folded) stacks)" >&2
+	if awk -v a="$agr" -v m="$min" 'BEGIN { exit !(a >= m) }'; then
+		pass "$name (agreement $agr)"
+	else
+		fail "$name (agreement $agr < $min)" "$(diff ref.folded native.folded | head -10)"
+	fi
+}
+
+record() { perf record -q -F 999 "$@" >/dev/null 2>&1; }
+
+if record -g -o fp.data ./prog; then
+	conform "frame pointers: threads, dlopen, fork+exec" 1 fp.data
+	# perf script prints no PID by default (stackcollapse then says "?");
+	# trail knows it, so compare with the fields that carry it
+	PS_FIELDS=comm,pid,tid,time,period,event,ip,sym,dso
+	conform "frame pointers --pid --kernel" 1 fp.data --pid --kernel
+	conform "frame pointers --tid --all --addrs" 1 fp.data --tid --all --addrs
+	PS_FIELDS=
+	# the known call tree is there
+	if "$TRAIL" collapse fp.data | grep -Eq '^prog;start_thread;thread_main;worker_a;(worker_b;)?spin '; then
+		pass "frame pointers: known call tree thread_main;worker_a;spin"
+	else
+		fail "frame pointers: known call tree thread_main;worker_a;spin"
+	fi
+	if "$TRAIL" collapse fp.data | grep -q '^child;.*main;child_mid;child_leaf \|^child;.*main;child_leaf '; then
+		pass "frame pointers: exec'd child resolved in its own binary"
+	else
+		fail "frame pointers: exec'd child resolved in its own binary"
+	fi
+	if "$TRAIL" collapse fp.data | grep -q 'lib_work;lib_inner \|lib_inner '; then
+		pass "frame pointers: dlopen'ed library resolved"
+	else
+		fail "frame pointers: dlopen'ed library resolved"
+	fi
+else
+	skip "frame pointers" "perf record -g failed"
+fi
+if [ -x tmpl ] && record -g -o cxx.data ./tmpl; then
+	conform "frame pointers: C++ templates (demangled)" 1 cxx.data
+	if "$TRAIL" collapse cxx.data | grep -q 'drive;ns::Acc<long>::run '; then
+		pass "C++ names demangled like perf"
+	else
+		fail "C++ names demangled like perf"
+	fi
+fi
+if record -g -z -o z.data ./prog; then
+	conform "zstd-compressed (-z)" 1 z.data
+fi
+if perf record -q -F 999 -g -o - ./prog 2>/dev/null > pipe.data; then
+	conform "pipe mode" 1 pipe.data
+	perf script -i pipe.data 2>/dev/null | "$TRAIL" collapse > ref.folded 2>/dev/null
+	if "$TRAIL" collapse < pipe.data > stdin.folded 2>/dev/null && cmp -s ref.folded stdin.folded; then
+		pass "pipe mode on standard input"
+	else
+		fail "pipe mode on standard input"
+	fi
+fi
+# a longer run: the steady state, not the dynamic loader, dominates
+if [ -z "${TRAIL_SANITIZED:-}" ] && record --call-graph dwarf -o dwarf.data ./prog 3; then
+	conform "--call-graph dwarf" 0.99 dwarf.data
+fi
+
+# hostile input: a clear error with file and offset, exit 1, no crash
+head -c 3000 fp.data > trunc.data 2>/dev/null
+check_exit "truncated perf.data is an error" 1 "$TRAIL" collapse trunc.data
+if grep -q 'trunc.data: offset [0-9]' "$T/.err"; then
+	pass "error names the file and byte offset"
+else
+	fail "error names the file and byte offset" "$(cat "$T/.err")"
+fi

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# tests/cli/60-record.sh - 'trail record' on small C programs with a known
+# call tree, threads, fork+exec, blocking and a running process: the
+# functions they are known to spend their time in must dominate, the
+# perf.data must open in perf report / perf script, exit statuses pass
+# through.  Skips when perf_event_open is not permitted or there is no C
+# compiler; perf-dependent checks skip without perf.
+. "$(dirname "$0")/lib.sh"
+
+if ! have cc; then
+	skip "record" "no C compiler"
+	exit 0
+fi
+"$TRAIL" record -o "$T/probe.data" -- true >"$T/probe.out" 2>"$T/probe.err"
+if [ $? -ne 0 ]; then
+	skip "record" "perf_event_open not usable here: $(head -1 "$T/probe.err")"
+	exit 0
+fi
+HAVE_PERF=0
+have perf && perf --version >/dev/null 2>&1 && HAVE_PERF=1
+
+# A CPU-time budget per program keeps the tests short on any machine.
+cat >"$T/budget.h" <<'EOF'
+#include <time.h>
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+static volatile unsigned long sink;
+EOF
+cat >"$T/calltree.c" <<'EOF'
+#include "budget.h"
+__attribute__((noinline)) void hot_a(void) { for (long i = 0; i < 300000; i++) sink += i * i; }
+__attribute__((noinline)) void hot_b(void) { for (long i = 0; i < 100000; i++) sink ^= i * 7; }
+__attribute__((noinline)) void work(void) { hot_a(); hot_b(); }
+int main(void) { double end = cpu_now() + 0.3; while (cpu_now() < end) work(); return 3; }
+EOF
+cat >"$T/threads.c" <<'EOF'
+#include <pthread.h>
+#include "budget.h"
+__attribute__((noinline)) void thr_x_leaf(void) { for (long i = 0; i < 100000; i++) sink += i; }
+__attribute__((noinline)) void thr_y_leaf(void) { for (long i = 0; i < 100000; i++) sink ^= i; }
+static void *thr_x(void *a) { double end = cpu_now() + 0.25; while (cpu_now() < end) thr_x_leaf(); return a; }
+static void *thr_y(void *a) { double end = cpu_now() + 0.25; while (cpu_now() < end) thr_y_leaf(); return a; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, thr_x, 0); pthread_create(&b, 0, thr_y, 0);
+	pthread_join(a, 0); pthread_join(b, 0); return 0; }
+EOF
+cat >"$T/forkexec.c" <<'EOF'
+#include <sys/wait.h>
+#include <unistd.h>
+#include "budget.h"
+__attribute__((noinline)) void parent_leaf(void) { for (long i = 0; i < 100000; i++) sink += i; }
+int main(int argc, char **argv) {
+	pid_t p = fork();
+	if (p == 0) { execl(argv[1], argv[1], (char *)0); _exit(127); }
+	double end = cpu_now() + 0.2; while (cpu_now() < end) parent_leaf();
+	int st; waitpid(p, &st, 0); return WIFEXITED(st) && WEXITSTATUS(st) == 3 ? 0 : 1; }
+EOF
+cat >"$T/spin.c" <<'EOF'
+#include <unistd.h>
+#include "budget.h"
+__attribute__((noinline)) void spin_leaf(void) { for (long i = 0; i < 100000; i++) sink += i; }
+int main(void) { double end = cpu_now() + 20; while (cpu_now() < end) spin_leaf(); return 0; }
+EOF
+cat >"$T/block.c" <<'EOF'
+#include <time.h>
+#include "budget.h"
+__attribute__((noinline)) void nap(void) { struct timespec ts = { 0, 20000000 }; nanosleep(&ts, 0); }
+__attribute__((noinline)) void burn(void) { double end = cpu_now() + 0.005; while (cpu_now() < end) sink++; }
+int main(void) { for (int i = 0; i < 10; i++) { nap(); burn(); } return 0; }
+EOF
+CFLAGS_FP="-O1 -g -fno-omit-frame-pointer"
+for p in calltree threads forkexec spin block; do
+	cc $CFLAGS_FP -pthread -o "$T/$p" "$T/$p.c" || { fail "build $p"; exit 0; }
+done
+cc -O2 -g -fomit-frame-pointer -o "$T/calltree_nofp" "$T/calltree.c" || { fail "build calltree_nofp"; exit 0; }
+
+# share SYMBOL FILE: percentage of the weight (sampled time) in stacks that
+# pass through SYMBOL, via perf script | trail collapse.
+share() {
+	perf script -i "$2" 2>/dev/null | "$TRAIL" collapse 2>/dev/null |
+		awk -v s="$1" '{ n = $NF; t += n; st = $0; sub(/ [0-9.]+$/, "", st)
+			k = split(st, f, ";"); for (i = 1; i <= k; i++) if (f[i] == s) { m += n; break } }
+			END { printf "%.1f\n", t ? 100 * m / t : 0 }'
+}
+# weight SUBSTRING FILE: total weight of the stacks with a frame containing SUBSTRING.
+weight() {
+	perf script -i "$2" 2>/dev/null | "$TRAIL" collapse 2>/dev/null |
+		awk -v s="$1" 'index($0, s) { t += $NF } END { printf "%.0f\n", t + 0 }'
+}
+# at_least A B: A >= B (decimals)
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# --- a known call tree; the exit status passes through ---
+check_exit "command's exit status passes through" 3 "$TRAIL" record -o "$T/calltree.data" -- "$T/calltree"
+grep -q "samples of" "$T/.err" && pass "summary on stderr" || fail "summary on stderr" "$(cat "$T/.err")"
+[ ! -s "$T/.out" ] && pass "nothing on stdout" || fail "nothing on stdout"
+if [ $HAVE_PERF = 1 ]; then
+	perf report -i "$T/calltree.data" --stdio >"$T/report.txt" 2>"$T/report.err"
+	rc=$?
+	if [ $rc -eq 0 ] && ! grep -qiE 'warning|error|corrupt|failed' "$T/report.err"; then
+		pass "perf report opens the file cleanly"
+	else
+		fail "perf report opens the file cleanly" "rc $rc: $(head -3 "$T/report.err")"
+	fi
+	a=$(share hot_a "$T/calltree.data"); b=$(share hot_b "$T/calltree.data")
+	if at_least "$a" 50 && at_least "$b" 8 && at_least "$a" "$b"; then
+		pass "leaf functions dominate (hot_a $a%, hot_b $b%)"
+	else
+		fail "leaf functions dominate" "hot_a $a%, hot_b $b%"
+	fi
+	perf script -i "$T/calltree.data" >"$T/script.txt" 2>"$T/script.err"
+	check "perf script reads the file" test -s "$T/script.txt"
+	# hot_a's callers: work (or main when hot_a had no frame yet), then main.
+	if awk '/cpu-clock|cycles/ { s = "" } { s = s " " $2 } /^$/ { if (s ~ /hot_a.*main/) n++; s = "" } END { exit !(n > 0) }' "$T/script.txt"; then
+		pass "call chains reach main"
+	else
+		fail "call chains reach main"
+	fi
+	perf report -i "$T/calltree.data" --header-only 2>/dev/null >"$T/header.txt"
+	grep -q "cmdline : trail record" "$T/header.txt" && grep -q "event : name = " "$T/header.txt" &&
+		pass "header carries cmdline and event description" ||
+		fail "header carries cmdline and event description" "$(head -20 "$T/header.txt")"
+else
+	skip "perf report checks" "perf is not installed"
+fi
+
+# --- threads ---
+check "threads" "$TRAIL" record -o "$T/threads.data" -- "$T/threads"
+if [ $HAVE_PERF = 1 ]; then
+	x=$(share thr_x_leaf "$T/threads.data"); y=$(share thr_y_leaf "$T/threads.data")
+	at_least "$x" 25 && at_least "$y" 25 && pass "both threads sampled ($x%, $y%)" ||
+		fail "both threads sampled" "thr_x_leaf $x%, thr_y_leaf $y%"
+	n=$(perf script -i "$T/threads.data" -F tid 2>/dev/null | sort -u | wc -l)
+	[ "$n" -ge 2 ] && pass "samples from several threads ($n)" || fail "samples from several threads" "$n"
+fi
+
+# --- fork + exec: the child is followed through exec ---
+check "fork and exec" "$TRAIL" record -o "$T/forkexec.data" -- "$T/forkexec" "$T/calltree"
+if [ $HAVE_PERF = 1 ]; then
+	a=$(share hot_a "$T/forkexec.data"); p=$(share parent_leaf "$T/forkexec.data")
+	at_least "$a" 25 && at_least "$p" 15 && pass "parent and exec'd child sampled (hot_a $a%, parent_leaf $p%)" ||
+		fail "parent and exec'd child sampled" "hot_a $a%, parent_leaf $p%"
+	perf script -i "$T/forkexec.data" -F comm 2>/dev/null | awk '{ print $1 }' | sort -u >"$T/comms"
+	grep -qx calltree "$T/comms" && grep -qx forkexec "$T/comms" && pass "exec'd command named" ||
+		fail "exec'd command named" "$(tr '\n' ' ' <"$T/comms")"
+fi
+
+# --- folded output ---
+if [ $HAVE_PERF = 1 ]; then
+	"$TRAIL" record --folded -- "$T/calltree" >"$T/stdout.folded" 2>"$T/folded.err"
+	rc=$?
+	[ $rc -eq 3 ] && grep -q ';main;.*hot_a [0-9][0-9]*$' "$T/stdout.folded" &&
+		pass "--folded writes folded stacks to stdout" || fail "--folded writes folded stacks to stdout" "rc $rc"
+	check_exit "-o FILE.folded" 3 "$TRAIL" record -o "$T/ct.folded" -- "$T/calltree"
+	a=$(awk '/hot_a/ { a += $NF } { t += $NF } END { printf "%.0f", t ? 100 * a / t : 0 }' "$T/ct.folded")
+	at_least "$a" 50 && pass "folded file: hot_a dominates ($a%)" || fail "folded file: hot_a dominates" "$a%"
+	check "offcpu folded" "$TRAIL" record -e offcpu -o "$T/off.folded" -- "$T/block"
+	us=$(awk '/nanosleep/ { t += $NF } END { print t + 0 }' "$T/off.folded")
+	at_least "$us" 190000 && pass "off-CPU folded counts are microseconds ($us us in nanosleep)" ||
+		fail "off-CPU folded counts are microseconds" "$us"
+else
+	skip "--folded" "needs perf script until the perf.data reader lands"
+fi
+
+# --- exit statuses ---
+check_exit "killed by a signal: 128+N" 143 "$TRAIL" record -o "$T/sig.data" -- sh -c 'kill -TERM $$'
+check_exit "command not found: 127" 127 "$TRAIL" record -o "$T/nf.data" -- "$T/no-such-program"
+grep -q "cannot run" "$T/.err" && pass "command not found is explained" || fail "command not found is explained" "$(cat "$T/.err")"
+
+# --- a signal to trail stops the command and still writes a valid file ---
+# (SIGTERM: background jobs of a script start with SIGINT ignored; Ctrl-C
+# takes the same path.)
+"$TRAIL" record -o "$T/int.data" -- sleep 5 >/dev/null 2>"$T/int.err" &
+tp=$!
+sleep 0.3
+kill -TERM $tp
+wait $tp
+rc=$?
+[ $rc -eq 143 ] && pass "signal: the command gets it, status 143" || fail "signal: the command gets it, status 143" "rc $rc"
+if [ $HAVE_PERF = 1 ]; then
+	check "file written after a signal opens in perf report" perf report -i "$T/int.data" --stdio
+fi
+
+# --- --duration with a command ---
+check_exit "--duration ends the command (SIGTERM)" 143 "$TRAIL" record --duration 0.2 -o "$T/dur.data" -- sleep 5
+
+# --- attach to a running process ---
+"$T/spin" &
+sp=$!
+sleep 0.1
+check "attach with -p" "$TRAIL" record -p $sp --duration 0.3 -o "$T/attach.data"
+kill $sp 2>/dev/null; wait $sp 2>/dev/null
+if [ $HAVE_PERF = 1 ]; then
+	s=$(share spin_leaf "$T/attach.data")
+	at_least "$s" 50 && pass "attached process's hot function found ($s%)" || fail "attached process's hot function found" "$s%"
+fi
+check_exit "-p of a missing process" 1 "$TRAIL" record -p 999999999 -o "$T/x.data"
+
+# --- off-CPU: blocked time as the sample weight ---
+check "offcpu" "$TRAIL" record -e offcpu -o "$T/offcpu.data" -- "$T/block"
+if [ $HAVE_PERF = 1 ]; then
+	# 10 naps of >= 20 ms each: at least 200 ms blocked in nanosleep.
+	ns=$(weight nanosleep "$T/offcpu.data")
+	at_least "$ns" 190000000 && pass "off-CPU weight is the blocked time ($ns ns in nanosleep)" ||
+		fail "off-CPU weight is the blocked time" "$ns ns"
+	b=$(share burn "$T/offcpu.data")
+	at_least 1 "$b" && pass "on-CPU code is not off-CPU ($b%)" || fail "on-CPU code is not off-CPU" "burn $b%"
+fi
+
+# --- dwarf unwinding of a program without frame pointers ---
+check_exit "-g dwarf" 3 "$TRAIL" record -g dwarf -o "$T/dwarf.data" -- "$T/calltree_nofp"
+if [ $HAVE_PERF = 1 ]; then
+	perf script -i "$T/dwarf.data" 2>/dev/null >"$T/dwarf.txt"
+	if awk '/cpu-clock|cycles/ { s = "" } { s = s " " $2 } /^$/ { if (s ~ /hot_a.*main/) n++; s = "" } END { exit !(n > 0) }' "$T/dwarf.txt"; then
+		pass "dwarf call chains reach main"
+	else
+		fail "dwarf call chains reach main"
+	fi
+fi
+check_exit "frame pointers missing" 3 "$TRAIL" record -o "$T/nofp.data" -- "$T/calltree_nofp"
+grep -q -- "-fno-omit-frame-pointer" "$T/.err" && grep -q -- "-g dwarf" "$T/.err" &&
+	pass "missing frame pointers are detected" || fail "missing frame pointers are detected" "$(cat "$T/.err")"
+
+# --- events ---
+if "$TRAIL" record -e cycles -o "$T/cyc.data" -- true 2>"$T/cyc.err"; then
+	pass "-e cycles (hardware counters available)"
+else
+	grep -q "cpu-clock" "$T/cyc.err" && pass "-e cycles unsupported: says to use cpu-clock" ||
+		fail "-e cycles unsupported: says to use cpu-clock" "$(cat "$T/cyc.err")"
+fi
+check_exit "-e page-faults" 3 "$TRAIL" record -e page-faults -o "$T/pf.data" -- "$T/calltree"
+check_exit "unknown event" 1 "$TRAIL" record -e frobs -o "$T/x.data" -- true
+grep -q "known:" "$T/.err" && pass "unknown event lists the known ones" || fail "unknown event lists the known ones"
+
+# --- usage errors ---
+check_exit "no command" 2 "$TRAIL" record
+check_exit "command and -p" 2 "$TRAIL" record -p 1 -- true
+check_exit "bad -g" 2 "$TRAIL" record -g frames -- true
+check_exit "bad -g dwarf size" 2 "$TRAIL" record -g dwarf,13 -- true
+check_exit "-m not a power of two" 2 "$TRAIL" record -m 3 -- true
+check_exit "-F and -c" 2 "$TRAIL" record -F 99 -c 1000 -- true
+check "help" "$TRAIL" record --help
+grep -q "trail record \[options\] -p PID" "$T/.out" && pass "help synopsis" || fail "help synopsis"
+
+# --- permissions: another user's process ---
+if [ "$(id -u)" = 0 ] && have setpriv && id nobody >/dev/null 2>&1; then
+	cp "$TRAIL" "$T/trail-copy" && chmod 755 "$T" "$T/trail-copy"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/trail-copy" record -p 1 -o /dev/null \
+		>/dev/null 2>"$T/perm.err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "no permission to attach" "$T/perm.err" &&
+		pass "attaching to another user's process is explained" ||
+		fail "attaching to another user's process is explained" "rc $rc: $(cat "$T/perm.err")"
+else
+	skip "attaching to another user's process is explained" "needs root and setpriv"
+fi

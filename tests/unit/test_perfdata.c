@@ -1,0 +1,139 @@
+/*
+ * test_perfdata.c - unit tests of the perf.data reader, the address maps
+ * and the symbol-table rules (synthetic inputs; the conformance tests
+ * against real perf are tests/cli/50-perfdata.sh).
+ */
+#include "harness.h"
+#include "core/error.h"
+#include "profile/maps.h"
+#include "profile/perfdata.h"
+#include "profile/symbols.h"
+
+#include <elf.h>
+
+TEST(magic_detected)
+{
+	CHECK(perfdata_is_magic("PERFILE2", 8));
+	CHECK(!perfdata_is_magic("PERFILE", 7));
+	CHECK(!perfdata_is_magic("PERFILE3", 8));
+}
+
+static int count_samples(void *ctx, const struct perfdata_sample *s)
+{
+	int *n = ctx;
+
+	CHECK_INT(s->nr_callchain, 2);
+	CHECK_INT(s->period, 1000);
+	(*n)++;
+	return 0;
+}
+
+/* A file-mode image: header, one attr (IP|TID|PERIOD|CALLCHAIN), one sample. */
+static size_t build_file(unsigned char *buf, int truncate_data)
+{
+	struct perf_file_header h;
+	struct perf_event_attr attr;
+	uint64_t rec[7];
+	size_t off = sizeof(h);
+
+	memset(&h, 0, sizeof(h));
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+			   PERF_SAMPLE_CALLCHAIN;
+	h.magic = PERF_FILE_MAGIC;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(attr) + 16;
+	h.attrs.offset = off;
+	h.attrs.size = h.attr_size;
+	memcpy(buf + off, &attr, sizeof(attr));
+	memset(buf + off + sizeof(attr), 0, 16);
+	off += h.attr_size;
+	/* sample: header, ip, pid/tid, period, nr, 2 ips */
+	rec[0] = PERF_RECORD_SAMPLE | ((uint64_t)PERF_RECORD_MISC_USER << 32) |
+		 ((uint64_t)(8 * 7) << 48);
+	rec[1] = 0x401000;
+	rec[2] = 42 | (42ULL << 32);
+	rec[3] = 1000;
+	rec[4] = 2;
+	rec[5] = 0x401000;
+	rec[6] = 0x401100;
+	h.data.offset = off;
+	h.data.size = truncate_data ? sizeof(rec) - 8 : sizeof(rec);
+	memcpy(buf + off, rec, sizeof(rec));
+	off += h.data.size;
+	memcpy(buf, &h, sizeof(h));
+	return off;
+}
+
+TEST(reads_a_minimal_file)
+{
+	static unsigned char buf[4096];
+	size_t n = build_file(buf, 0);
+	struct perfdata pd;
+	struct perfdata_ops ops = { .sample = count_samples };
+	int samples = 0;
+
+	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
+	CHECK_INT(pd.nr_evsel, 1);
+	CHECK_STREQ(pd.evsel[0].name, "cycles");
+	CHECK(!perfdata_process(&pd, &ops, &samples));
+	CHECK_INT(samples, 1);
+	perfdata_close(&pd);
+}
+
+TEST(truncated_record_is_an_error)
+{
+	static unsigned char buf[4096];
+	size_t n = build_file(buf, 1);
+	struct perfdata pd;
+	struct perfdata_ops ops = { .sample = count_samples };
+	int samples = 0;
+
+	trail_quiet = 1;
+	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
+	CHECK(perfdata_process(&pd, &ops, &samples) == -1);
+	CHECK_INT(samples, 0);
+	perfdata_close(&pd);
+	/* a header cut short */
+	CHECK(perfdata_open_buffer(&pd, buf, 40, "short.data") == -1);
+	perfdata_close(&pd);
+}
+
+TEST(symbols_fixup_follows_perf)
+{
+	struct symbol s[4] = {
+		{ 0x200, 0x200, "b_zero_size", NULL, STB_GLOBAL, STT_FUNC },
+		{ 0x100, 0x180, "a", NULL, STB_GLOBAL, STT_FUNC },
+		{ 0x100, 0x180, "__a_alias", NULL, STB_GLOBAL, STT_FUNC },
+		{ 0x300, 0x340, "c", NULL, STB_WEAK, STT_FUNC },
+	};
+	size_t n = symbols_fixup(s, 4, 0, NULL);
+
+	CHECK_INT(n, 3);
+	CHECK_STREQ(s[0].name, "a");	/* fewer leading underscores wins */
+	CHECK_INT(s[1].end, 0x300);	/* zero size runs to the next symbol */
+	CHECK(symbols_search(s, n, 0x17f) == &s[0]);
+	CHECK(symbols_search(s, n, 0x180) == NULL);
+	CHECK(symbols_search(s, n, 0x2ff) == &s[1]);
+	CHECK(symbols_search(s, n, 0x50) == NULL);
+}
+
+TEST(maps_insert_splits_overlaps)
+{
+	struct maps ms;
+	struct map a = { 0x1000, 0x5000, 0, 0, NULL }, b = { 0x2000, 0x3000, 0x10000, 0, NULL };
+
+	memset(&ms, 0, sizeof(ms));
+	maps_insert(&ms, &a);
+	maps_insert(&ms, &b);
+	CHECK_INT(ms.nr, 3);
+	CHECK_INT(ms.v[0].end, 0x2000);
+	CHECK_INT(ms.v[1].pgoff, 0x10000);
+	CHECK_INT(ms.v[2].start, 0x3000);
+	CHECK_INT(ms.v[2].pgoff, 0x2000);	/* offset of the cut tail */
+	free(ms.v);
+}
+
+TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
+	  symbols_fixup_follows_perf, maps_insert_splits_overlaps)
