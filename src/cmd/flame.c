@@ -65,12 +65,17 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	return 0;
 }
 
-static int check_profiler(const char *p)
+/* auto means trail's own sampler (trail record); perf record on request. */
+static int check_profiler(const char *p, const char **out)
 {
-	if (!strcmp(p, "auto") || !strcmp(p, "perf"))
+	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
+		*out = "trail";
 		return 0;
-	if (!strcmp(p, "trail"))
-		return error("--profiler trail: trail record is not available yet; use perf");
+	}
+	if (!strcmp(p, "perf")) {
+		*out = "perf";
+		return 0;
+	}
 	return error("unknown profiler '%s' (auto, trail, perf)", p);
 }
 
@@ -92,7 +97,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	struct flame_repo repo;
 	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "share";
 	struct string_list exclude = STRING_LIST_INIT;
-	const char *dir = ".";
+	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
+	char *trail_exe = NULL;
 	uint64_t runs = 3, max_runs = 9, freq = 999;
 	double threshold = -1, discard = 0.10, confidence = 0.95;
 	enum flame_metric m;
@@ -114,6 +120,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_DOUBLE(0, "discard", &discard, "FRACTION", "drop this first part of each run's samples (default 0.1)", 0, 0.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
+		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
 		OPT_END()
 	};
 	static const char *const usage[] = {
@@ -135,7 +142,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		error("--build, --run and --threshold are required");
 		return 255;
 	}
-	if (parse_metric(metric, &m))
+	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
 		return 255;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
@@ -145,6 +152,11 @@ static int cmd_flame_probe(int argc, const char **argv)
 	isolate_git_env();
 	if (flame_repo_open_clone(&repo, dir))
 		return 255;
+	trail_exe = self_exe();
+	if (!trail_exe) {
+		error("cannot find the trail executable (/proc/self/exe)");
+		goto out;
+	}
 	if (flame_clone_resolve(&repo, rev, id))
 		goto out;
 	scratch = tempdir_create("trail-probe");
@@ -161,7 +173,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.discard = discard;
 	o.cap.timed = m != FLAME_METRIC_CPU;
 	o.cap.scratch = scratch;
-	o.cap.profiler = "perf";
+	o.cap.profiler = profiler_name;
+	o.cap.trail_exe = trail_exe;
 	o.z = bench_normal_quantile((1 - confidence) / 2);
 	if (flame_probe(&repo, id, &o, &res))
 		goto out_tmp;
@@ -177,6 +190,7 @@ out_tmp:
 out:
 	flame_repo_release(&repo);
 	string_list_clear(&exclude);
+	free(trail_exe);
 	return ret;
 }
 
@@ -202,7 +216,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "repeat", &repeat, "N", "runs per revision (default: 5, more until decided, up to 15)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto, trail or perf (default auto: perf until trail record exists)"),
+		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_GROUP("diff"),
 		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
@@ -243,7 +257,7 @@ int cmd_flame(int argc, const char **argv)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		return FLAME_EXIT_USAGE;
 	}
-	if (parse_metric(metric, &s.metric) || check_profiler(profiler))
+	if (parse_metric(metric, &s.metric) || check_profiler(profiler, &s.profiler))
 		return FLAME_EXIT_USAGE;
 	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
 		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);

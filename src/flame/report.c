@@ -69,7 +69,8 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, ",\n  \"bad\": ");
 	json_str(sb, s->bad);
 	strbuf_addf(sb, ",\n  \"commits_in_range\": %zu", s->range.nr);
-	strbuf_addstr(sb, ",\n  \"profiler\": \"perf\"");
+	strbuf_addstr(sb, ",\n  \"profiler\": ");
+	json_str(sb, s->profiler);
 	strbuf_addstr(sb, ",\n  \"metric\": {\"name\": ");
 	json_str(sb, flame_metric_name(s->metric));
 	strbuf_addstr(sb, ", \"unit\": ");

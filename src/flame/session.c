@@ -37,6 +37,7 @@ void flame_session_init(struct flame_session *s)
 	s->confidence = 0.95;
 	s->repo.lock_fd = -1;
 	s->measure_share = 1;
+	s->profiler = "trail";
 }
 
 /* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
@@ -77,7 +78,8 @@ static struct flame_capture_opts capture_opts(struct flame_session *s)
 	o.discard = s->discard;
 	o.timed = s->metric != FLAME_METRIC_CPU;
 	o.scratch = s->scratch;
-	o.profiler = "perf";
+	o.profiler = s->profiler;
+	o.trail_exe = s->trail_exe;
 	return o;
 }
 
@@ -722,7 +724,8 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
 				       "-F", freq, "--discard", disc, "--confidence", z,
 				       "--metric", flame_metric_name(s->metric),
-				       "--measure", s->measure_share ? "share" : "samples", NULL };
+				       "--measure", s->measure_share ? "share" : "samples",
+				       "--profiler", s->profiler, NULL };
 		struct string_list args = STRING_LIST_INIT;
 		struct child c = CHILD_INIT;
 		const char *const *a;
@@ -1091,12 +1094,18 @@ int flame_session_run(struct flame_session *s)
 	if (flame_repo_range(&s->repo, s->good, s->bad, &s->range))
 		return FLAME_EXIT_FAILURE;
 	s->scratch = tempdir_create("trail-flame");
-	if (!s->scratch || flame_capture_check(s->scratch))
+	if (!s->scratch)
 		return FLAME_EXIT_FAILURE;
+	{
+		struct flame_capture_opts o = capture_opts(s);
 
-	note("scope: metric %s%s, profiler perf record -g at %u Hz (trail record is not available "
-	     "yet), %zu commits in %.12s..%.12s", flame_metric_name(s->metric),
+		if (flame_capture_check(&o))
+			return FLAME_EXIT_FAILURE;
+	}
+	note("scope: metric %s%s, profiler %s at %u Hz, %zu commits in %.12s..%.12s",
+	     flame_metric_name(s->metric),
 	     s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? " (percentile)" : "",
+	     strcmp(s->profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
 	     s->freq, s->range.nr, s->good, s->bad);
 
 	if (build_end(s, s->good, "good", &dirs[0]) || build_end(s, s->bad, "bad", &dirs[1]))

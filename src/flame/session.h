@@ -37,6 +37,7 @@ struct flame_session {
 	const char *cache_root;		/* NULL: default */
 	const char *strategy;		/* "auto", "bisect" or "suspects" */
 	const char *trail_exe;		/* this binary, for git bisect run */
+	const char *profiler;		/* "trail" (trail record) or "perf" */
 	const char *command_line;	/* as typed, for "reproduce" */
 	enum flame_metric metric;
 	double percentile;		/* wall: 50 or 99 ... */

@@ -1,6 +1,6 @@
 /*
  * test_flame.c - unit tests of trail flame's library: folding perf script
- * text (the stand-in), function shares over runs (plain, relative to the
+ * text (through the collapse module), function shares over runs (plain, relative to the
  * unchanged functions, samples per run), the hotspot ranking with its noise
  * floor, the probe log, and the private clone with its build cache.
  */
@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/strbuf.h"
-#include "flame/fold_standin.h"
+#include "flame/capture.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
 #include "flame/shares.h"
@@ -36,26 +36,31 @@ TEST(fold_perf_script)
 	uint32_t id;
 
 	p = write_tmp(dir, "perf.txt",
-		      "app  123   10.000001: \n"
+		      "app 123/123    10.000001: cpu-clock: \n"
 		      "\t            11bb hot+0x2b (/tmp/app)\n"
 		      "\t            1200 main+0x10 (/tmp/app)\n"
 		      "\n"
-		      "app  123   10.001: \n"
-		      "\t            11bb hot (/tmp/app)\n"
-		      "\t            1200 main (/tmp/app)\n"
+		      "app 123/123    10.001: cpu-clock: \n"
+		      "\t            11bb hot+0x2b (/tmp/app)\n"
+		      "\t            1200 main+0x10 (/tmp/app)\n"
 		      "\n"
-		      "app  123   10.002: \n"
+		      "app 123/123    10.002: cpu-clock: \n"
 		      "\t            7fff [unknown] (/usr/lib/libc.so.6)\n"
-		      "\t            1200 main (/tmp/app)\n");
+		      "\t            1200 main+0x10 (/tmp/app)\n\n");
 	folded_profile_init(&f);
-	CHECK_INT(flame_fold_perf_script(p, &f), 0);
+	{
+		char *tmp = xstrfmt("%s/perf.folded", dir);
+
+		CHECK_INT(flame_fold_perf_text(p, tmp, &f), 0);
+		free(tmp);
+	}
 	CHECK_INT(f.stacks.nr, 2);
 	CHECK_NEAR(f.total[0], 3, 1e-9);
 	id = intern_find(&f.stacks, "app;main;hot", 12);
 	CHECK(id != UINT32_MAX);
 	if (id != UINT32_MAX)
 		CHECK_NEAR(f.counts[0][id], 2, 1e-9);
-	CHECK(intern_find(&f.stacks, "app;main;libc.so.6", 18) != UINT32_MAX);
+	CHECK(intern_find(&f.stacks, "app;main;[libc.so.6]", 20) != UINT32_MAX);
 	folded_profile_release(&f);
 	free(p);
 	free(dir);
