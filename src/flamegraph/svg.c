@@ -310,7 +310,7 @@ static void write_style(struct out *o, const struct fg_svg_options *opt)
 		   "#frames > *:hover > rect { stroke: black; stroke-width: 0.5; }\n"
 		   "#frames text { pointer-events: none; }\n"
 		   ".zparent > rect { opacity: 0.5; }\n"
-		   ".zhide { display: none; }\n");
+		   "#frames.zoomed > :not(.zshow) { display: none; }\n");
 	if (opt->stroke_color) {
 		out_lit(o, "#frames rect { stroke: ");
 		out_escaped(o, opt->stroke_color, strlen(opt->stroke_color));
