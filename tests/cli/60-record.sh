@@ -244,6 +244,12 @@ check_exit "-e page-faults" 3 "$TRAIL" record -e page-faults -o "$T/pf.data" -- 
 check_exit "unknown event" 1 "$TRAIL" record -e frobs -o "$T/x.data" -- true
 grep -q "known:" "$T/.err" && pass "unknown event lists the known ones" || fail "unknown event lists the known ones"
 
+# --- a full disk is an error, and the command does not run on ---
+if [ -w /dev/full ]; then
+	check_exit "cannot write the output" 1 "$TRAIL" record -o /dev/full -- true
+	grep -q "cannot write" "$T/.err" && pass "write error is explained" || fail "write error is explained" "$(cat "$T/.err")"
+fi
+
 # --- usage errors ---
 check_exit "no command" 2 "$TRAIL" record
 check_exit "command and -p" 2 "$TRAIL" record -p 1 -- true
