@@ -65,12 +65,17 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	return 0;
 }
 
-static int check_profiler(const char *p)
+/* auto means trail's own sampler (trail record); perf record on request. */
+static int check_profiler(const char *p, const char **out)
 {
-	if (!strcmp(p, "auto") || !strcmp(p, "perf"))
+	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
+		*out = "trail";
 		return 0;
-	if (!strcmp(p, "trail"))
-		return error("--profiler trail: trail record is not available yet; use perf");
+	}
+	if (!strcmp(p, "perf")) {
+		*out = "perf";
+		return 0;
+	}
 	return error("unknown profiler '%s' (auto, trail, perf)", p);
 }
 
@@ -90,8 +95,10 @@ static int cmd_flame_probe(int argc, const char **argv)
 	struct flame_probe_opts o;
 	struct flame_probe_result res;
 	struct flame_repo repo;
-	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "self";
-	const char *dir = ".";
+	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "share";
+	struct string_list exclude = STRING_LIST_INIT;
+	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
+	char *trail_exe = NULL;
 	uint64_t runs = 3, max_runs = 9, freq = 999;
 	double threshold = -1, discard = 0.10, confidence = 0.95;
 	enum flame_metric m;
@@ -101,7 +108,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
 		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
 		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
-		OPT_STRING(0, "measure", &measure, "self|total", "which share of the function (default self)"),
+		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples"),
+		OPT_STRING_LIST(0, "exclude", &exclude, "NAME", "leave samples whose leaf is NAME out of the share (repeatable)"),
 		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss", "measure this metric when no --function"),
 		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
 		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
@@ -112,6 +120,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_DOUBLE(0, "discard", &discard, "FRACTION", "drop this first part of each run's samples (default 0.1)", 0, 0.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
+		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
 		OPT_END()
 	};
 	static const char *const usage[] = {
@@ -133,22 +142,30 @@ static int cmd_flame_probe(int argc, const char **argv)
 		error("--build, --run and --threshold are required");
 		return 255;
 	}
-	if (parse_metric(metric, &m))
+	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
 		return 255;
-	if (strcmp(measure, "self") && strcmp(measure, "total")) {
-		error("--measure must be self or total");
+	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
+	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
+		error("--measure must be samples, share, total-samples or total-share");
 		return 255;
 	}
 	isolate_git_env();
 	if (flame_repo_open_clone(&repo, dir))
 		return 255;
+	trail_exe = self_exe();
+	if (!trail_exe) {
+		error("cannot find the trail executable (/proc/self/exe)");
+		goto out;
+	}
 	if (flame_clone_resolve(&repo, rev, id))
 		goto out;
 	scratch = tempdir_create("trail-probe");
 	if (!scratch)
 		goto out;
 	o.metric = m;
-	o.total = !strcmp(measure, "total");
+	o.total = !strncmp(measure, "total", 5);
+	o.share = strstr(measure, "share") != NULL;
+	o.exclude = &exclude;
 	o.threshold = threshold;
 	o.runs = (unsigned)runs;
 	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
@@ -156,14 +173,15 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.discard = discard;
 	o.cap.timed = m != FLAME_METRIC_CPU;
 	o.cap.scratch = scratch;
-	o.cap.profiler = "perf";
+	o.cap.profiler = profiler_name;
+	o.cap.trail_exe = trail_exe;
 	o.z = bench_normal_quantile((1 - confidence) / 2);
 	if (flame_probe(&repo, id, &o, &res))
 		goto out_tmp;
 	if (log && flame_probe_log_append(log, &res))
 		goto out_tmp;
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o.function ? "share" : metric, res.value, res.se,
+	     flame_verdict_name(res.verdict), o.function ? measure : metric, res.value, res.se,
 	     threshold, res.runs, res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
 out_tmp:
@@ -171,13 +189,15 @@ out_tmp:
 	free(scratch);
 out:
 	flame_repo_release(&repo);
+	string_list_clear(&exclude);
+	free(trail_exe);
 	return ret;
 }
 
 int cmd_flame(int argc, const char **argv)
 {
 	struct flame_session s;
-	const char *metric = "cpu", *profiler = "auto";
+	const char *metric = "cpu", *profiler = "auto", *measure = "share";
 	uint64_t repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	struct strbuf cmdline = STRBUF_INIT;
@@ -196,13 +216,14 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "repeat", &repeat, "N", "runs per revision (default: 5, more until decided, up to 15)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto, trail or perf (default auto: perf until trail record exists)"),
+		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_GROUP("diff"),
 		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
 		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
+		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
 		OPT_STRING(0, "strategy", &s.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
@@ -236,12 +257,17 @@ int cmd_flame(int argc, const char **argv)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		return FLAME_EXIT_USAGE;
 	}
-	if (parse_metric(metric, &s.metric) || check_profiler(profiler))
+	if (parse_metric(metric, &s.metric) || check_profiler(profiler, &s.profiler))
 		return FLAME_EXIT_USAGE;
 	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
 		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
 		return FLAME_EXIT_USAGE;
 	}
+	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
+		error("--measure must be samples or share");
+		return FLAME_EXIT_USAGE;
+	}
+	s.measure_share = !strcmp(measure, "share");
 	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
 		error("--percentile applies to --metric wall");
 		return FLAME_EXIT_USAGE;
@@ -267,9 +293,9 @@ int cmd_flame(int argc, const char **argv)
 	ret = flame_session_run(&s);
 	if (s.verdict) {
 		if (s.culprit_info.subject) {
-			if (s.function)
+			if (s.function && s.hot.nr)
 				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
-				       100 * s.share[0], 100 * s.share[1]);
+				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",
@@ -284,8 +310,16 @@ int cmd_flame(int argc, const char **argv)
 		}
 		printf("report:         %s/report.html\n", s.out_dir);
 	}
-	if (s.keep && s.scratch)
-		note("kept: scratch directory %s; build worktrees in %s/builds", s.scratch, s.repo.cache);
+	if (s.keep && s.scratch) {
+		const char *list[] = { "worktree", "list", NULL };
+		struct strbuf wt = STRBUF_INIT;
+
+		note("kept: scratch directory %s (perf data, bisect log)", s.scratch);
+		if (!flame_git(&s.repo, &wt, list))
+			fprintf(stderr, "trail flame: worktrees (the build cache; remove %s to "
+				"reclaim the space):\n%s", s.repo.cache, wt.buf);
+		strbuf_release(&wt);
+	}
 	flame_session_release(&s);
 	free(exe);
 	strbuf_release(&cmdline);

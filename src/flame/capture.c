@@ -1,10 +1,12 @@
 /*
- * capture.c - one profiled run of the workload (see capture.h): perf
- * record -g at a fixed frequency, perf script limited to the part of the
- * run after the warm-up (--time N%-100%), folded.
+ * capture.c - one profiled run of the workload (see capture.h): trail
+ * record (or perf record -g) at a fixed frequency, perf script limited to
+ * the part of the run after the warm-up (--time N%-100%), folded by the
+ * collapse module.
  */
 #include "flame/capture.h"
-#include "flame/fold_standin.h"
+#include "collapse/fold.h"
+#include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
@@ -80,6 +82,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	char *data = xstrfmt("%s/perf.data", o->scratch);
 	char *text = xstrfmt("%s/perf.txt", o->scratch);
 	char *log = xstrfmt("%s/run.log", o->scratch);
+	char *folded = xstrfmt("%s/run.folded", o->scratch);
 	char freq[32], range[32];
 	struct child c = CHILD_INIT;
 	double t0;
@@ -94,13 +97,16 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	snprintf(freq, sizeof(freq), "%u", o->freq);
 	{
 		/*
-		 * --no-bpf-event: perf otherwise spends about a second
-		 * synthesising BPF program events at start-up;
-		 * --timestamp-boundary lets perf script select by percent.
+		 * perf: --no-bpf-event, or it spends about a second synthesising
+		 * BPF program events at start-up; --timestamp-boundary lets perf
+		 * script select by percent.  trail record writes both already.
 		 */
-		const char *rec[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
-				      "--timestamp-boundary", "-F", freq, "-g", "-o", data, "--",
-				      "sh", "-c", o->run_cmd, NULL };
+		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
+				       "--timestamp-boundary", "-F", freq, "-g", "-o", data, "--",
+				       "sh", "-c", o->run_cmd, NULL };
+		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-o", data, "--",
+					"sh", "-c", o->run_cmd, NULL };
+		const char *const *rec = o->profiler && !strcmp(o->profiler, "trail") ? trail : perf;
 
 		c.argv = rec;
 		c.dir = dir;
@@ -120,8 +126,9 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		}
 	}
 	{
-		const char *script[] = { "perf", "script", "-i", data,
-					 "-F", "comm,tid,time,ip,sym,dso", NULL, NULL, NULL };
+		/* No period field: every sample counts 1, so counts are samples. */
+		const char *script[] = { "perf", "script", "-i", data, "-F",
+					 "comm,pid,tid,time,event,ip,sym,dso,symoff", NULL, NULL, NULL };
 		struct child s = CHILD_INIT;
 
 		if (o->discard > 0) {
@@ -137,7 +144,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 			error("'perf script -i %s' failed", data);
 			goto out;
 		}
-		if (flame_fold_perf_script(text, &run->folded))
+		if (flame_fold_perf_text(text, folded, &run->folded))
 			goto out;
 		/* The cpu metric: on-CPU samples after the warm-up. */
 		run->samples = run->folded.total[0];
@@ -146,9 +153,41 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 out:
 	unlink(data);
 	unlink(text);
+	unlink(folded);
 	free(data);
 	free(text);
 	free(log);
+	free(folded);
+	return ret;
+}
+
+int flame_fold_perf_text(const char *path, const char *scratch_path, struct folded_profile *p)
+{
+	struct fold_options fo;
+	struct perf_script_session ps;
+	FILE *f;
+	int ret = -1;
+
+	memset(&fo, 0, sizeof(fo));
+	perf_script_session_init(&ps, &fo, 1);
+	if (perf_script_session_read(&ps, path))
+		goto out;
+	f = fopen(scratch_path, "w");
+	if (!f) {
+		error_errno("cannot create '%s'", scratch_path);
+		goto out;
+	}
+	if (folder_write(ps.folders, ps.nr_folders, f)) {
+		fclose(f);
+		goto out;
+	}
+	if (fclose(f)) {
+		error_errno("cannot write '%s'", scratch_path);
+		goto out;
+	}
+	ret = folded_profile_read(p, scratch_path);
+out:
+	perf_script_session_release(&ps);
 	return ret;
 }
 
@@ -157,26 +196,36 @@ void flame_run_release(struct flame_run *run)
 	folded_profile_release(&run->folded);
 }
 
-int flame_capture_check(const char *scratch)
+int flame_capture_check(const struct flame_capture_opts *o)
 {
-	char *data = xstrfmt("%s/check.data", scratch);
-	const char *rec[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
-			      "-F", "99", "-g", "-o", data, "--", "true", NULL };
-	struct child c = CHILD_INIT;
+	char *data = xstrfmt("%s/check.data", o->scratch);
+	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-F", "99", "-g",
+			       "-o", data, "--", "true", NULL };
+	const char *trail[] = { o->trail_exe, "record", "-F", "99", "-o", data, "--", "true", NULL };
+	const char *script[] = { "perf", "--version", NULL };
+	int is_trail = o->profiler && !strcmp(o->profiler, "trail");
+	struct child c = CHILD_INIT, s = CHILD_INIT;
 	int code;
 
-	c.argv = rec;
+	c.argv = is_trail ? trail : perf;
 	c.in = CHILD_DEVNULL;
 	c.out = CHILD_DEVNULL;
 	c.err = CHILD_DEVNULL;
 	code = child_run(&c);
 	unlink(data);
 	free(data);
-	if (code == 127)
+	/* perf script reads the recording either way. */
+	s.argv = script;
+	s.out = CHILD_DEVNULL;
+	s.err = CHILD_DEVNULL;
+	if (child_run(&s) == 127)
+		return error("'perf' is not installed (Debian: apt-get install linux-perf); "
+			     "trail flame uses perf script to read recordings");
+	if (code == 127 && !is_trail)
 		return error("'perf' is not installed (Debian: apt-get install linux-perf)");
 	if (code)
-		return error("'perf record' cannot sample here (%s): check "
+		return error("'%s record' cannot sample here (%s): check "
 			     "/proc/sys/kernel/perf_event_paranoid or run as root",
-			     child_describe_status(code));
+			     is_trail ? "trail" : "perf", child_describe_status(code));
 	return 0;
 }

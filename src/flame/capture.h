@@ -22,7 +22,8 @@ struct flame_capture_opts {
 	double discard;		/* fraction of each run's samples dropped (warm-up) */
 	int timed;		/* also run it unprofiled, for wall/rss */
 	const char *scratch;	/* directory for perf.data and perf script text */
-	const char *profiler;	/* "perf" (the only capture so far) */
+	const char *profiler;	/* "trail" (trail record) or "perf" (perf record) */
+	const char *trail_exe;	/* this binary, for "trail record" */
 };
 
 struct flame_run {
@@ -46,7 +47,14 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m);
 const char *flame_metric_name(enum flame_metric m);
 const char *flame_metric_unit(enum flame_metric m);
 
-/* 0 when perf can sample here, else -1 with the reason printed. */
-int flame_capture_check(const char *scratch);
+/* 0 when the profiler can sample here, else -1 with the reason printed. */
+int flame_capture_check(const struct flame_capture_opts *o);
+
+/*
+ * Fold perf script text (path) with the collapse module, as
+ * stackcollapse-perf.pl would, into p; scratch_path receives the folded
+ * text on the way.  0 or -1.
+ */
+int flame_fold_perf_text(const char *path, const char *scratch_path, struct folded_profile *p);
 
 #endif

@@ -1,9 +1,10 @@
 # src/flame: the regression localiser (trail flame): git plumbing in a
 # private clone, capture, shares, probe, narrowing, report.
 LIB_OBJS += src/flame/capture.o
-LIB_OBJS += src/flame/fold_standin.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/session.o
+
+UNIT_TESTS += tests/unit/test_flame

@@ -95,6 +95,11 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 			struct flame_share s;
 
 			flame_share_over_runs(profiles, nr, o->function, o->total, &s);
+			out->share = s.mean;
+			if (o->share && o->exclude && o->exclude->nr && !o->total)
+				flame_relative_share_over_runs(profiles, nr, o->function, o->exclude, &s);
+			else if (!o->share)
+				flame_samples_over_runs(profiles, nr, o->function, o->total, &s);
 			out->value = s.mean;
 			out->se = s.se;
 		} else {
@@ -136,8 +141,8 @@ int flame_probe_log_append(const char *path, const struct flame_probe_result *re
 
 	if (!f)
 		return error_errno("cannot open '%s'", path);
-	fprintf(f, "%s %d %.17g %.17g %u %d %.3f\n", res->id, (int)res->verdict, res->value,
-		res->se, res->runs, res->build_cached, res->seconds);
+	fprintf(f, "%s %d %.17g %.17g %u %d %.3f %.17g\n", res->id, (int)res->verdict, res->value,
+		res->se, res->runs, res->build_cached, res->seconds, res->share);
 	if (fclose(f))
 		return error_errno("cannot write '%s'", path);
 	return 0;
@@ -155,17 +160,17 @@ int flame_probe_log_read(const char *path, struct flame_probe_result **out, size
 		return -1;
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct flame_probe_result res;
-		char *f[7], *tok, *s2 = NULL;
+		char *f[8], *tok, *s2 = NULL;
 		int n = 0;
 		uint64_t v, runs, cached;
 
-		for (tok = strtok_r(line, " ", &s2); tok && n < 7; tok = strtok_r(NULL, " ", &s2))
+		for (tok = strtok_r(line, " ", &s2); tok && n < 8; tok = strtok_r(NULL, " ", &s2))
 			f[n++] = tok;
 		memset(&res, 0, sizeof(res));
-		if (n != 7 || strlen(f[0]) != 40 || parse_u64(f[1], &v) ||
+		if (n != 8 || strlen(f[0]) != 40 || parse_u64(f[1], &v) ||
 		    parse_double(f[2], &res.value) || parse_double(f[3], &res.se) ||
 		    parse_u64(f[4], &runs) || parse_u64(f[5], &cached) ||
-		    parse_double(f[6], &res.seconds)) {
+		    parse_double(f[6], &res.seconds) || parse_double(f[7], &res.share)) {
 			warning("%s: malformed probe record skipped", path);
 			continue;
 		}

@@ -12,6 +12,7 @@
 #ifndef TRAIL_FLAME_PROBE_H
 #define TRAIL_FLAME_PROBE_H
 
+#include "core/string_list.h"
 #include "flame/capture.h"
 #include "flame/repo.h"
 
@@ -27,6 +28,8 @@ struct flame_probe_opts {
 	enum flame_metric metric;	/* measured when function is NULL */
 	const char *function;		/* the function whose share is measured */
 	int total;			/* inclusive share instead of self */
+	int share;			/* measure the share, not samples per run */
+	const struct string_list *exclude;	/* share among samples not in these leaves */
 	double threshold;		/* slow above it (share fraction or metric unit) */
 	unsigned runs;			/* runs in the first window */
 	unsigned max_runs;		/* budget of runs before answering skip */
@@ -36,7 +39,8 @@ struct flame_probe_opts {
 struct flame_probe_result {
 	char id[41];
 	enum flame_verdict verdict;
-	double value;		/* mean share (fraction) or median metric */
+	double value;		/* samples per run, share (fraction) or metric */
+	double share;		/* the function's share of samples, fraction */
 	double se;		/* its standard error */
 	unsigned runs;		/* runs measured */
 	int build_cached;	/* the build came from the cache */
@@ -48,7 +52,7 @@ struct flame_probe_result {
 int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
 		struct flame_probe_result *out);
 
-/* Append "id verdict value se runs cached seconds" to a log file. */
+/* Append "id verdict value se runs cached seconds share" to a log file. */
 int flame_probe_log_append(const char *path, const struct flame_probe_result *res);
 /* Read such a log back, in order (caller frees *out). */
 int flame_probe_log_read(const char *path, struct flame_probe_result **out, size_t *nr);

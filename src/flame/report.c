@@ -69,7 +69,8 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, ",\n  \"bad\": ");
 	json_str(sb, s->bad);
 	strbuf_addf(sb, ",\n  \"commits_in_range\": %zu", s->range.nr);
-	strbuf_addstr(sb, ",\n  \"profiler\": \"perf\"");
+	strbuf_addstr(sb, ",\n  \"profiler\": ");
+	json_str(sb, s->profiler);
 	strbuf_addstr(sb, ",\n  \"metric\": {\"name\": ");
 	json_str(sb, flame_metric_name(s->metric));
 	strbuf_addstr(sb, ", \"unit\": ");
@@ -118,7 +119,8 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "\n  ],\n  \"target\": {\"function\": ");
 	json_str(sb, s->function);
 	strbuf_addstr(sb, ", \"measure\": ");
-	json_str(sb, s->function ? "self_share" : flame_metric_name(s->metric));
+	json_str(sb, !s->function ? flame_metric_name(s->metric) :
+		     s->measure_share ? "self_share" : "self_samples_per_run");
 	strbuf_addstr(sb, ", \"defined_in\": ");
 	json_str(sb, s->def_file);
 	strbuf_addf(sb, ", \"line\": %u, \"good\": ", s->def_line);
@@ -179,6 +181,8 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "{\"commit\": ");
 		json_str(sb, p->id);
 		strbuf_addstr(sb, ", \"share\": ");
+		json_num(sb, s->function ? p->share : 0);
+		strbuf_addstr(sb, ", \"value\": ");
 		json_num(sb, p->value);
 		strbuf_addstr(sb, ", \"stderr\": ");
 		json_num(sb, p->se);
@@ -262,19 +266,17 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 				    s->suspects[i].touches_function ? "" : " (a callee)");
 	}
 	if (s->nprobes) {
-		strbuf_addf(sb, "\n## Probes (%s: %s)\n\n| commit | value | stderr | verdict | runs |\n"
-			    "| --- | ---: | ---: | --- | ---: |\n", s->strategy_used, s->strategy_reason);
+		strbuf_addf(sb, "\n## Probes (%s: %s)\n\nThreshold between fast and slow: %.4g "
+			    "(the midpoint of good and bad).\n\n| commit | measured | stderr | share | verdict | runs |\n"
+			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->strategy_used, s->strategy_reason,
+			    s->threshold);
 		for (i = 0; i < s->nprobes; i++) {
 			const struct flame_probe_result *p = &s->probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
 
-			if (s->function)
-				strbuf_addf(sb, "| `%.12s`%s%s | %.1f%% | %.1f pp | %s | %u |\n", p->id,
-					    subj ? " " : "", subj ? subj : "", 100 * p->value,
-					    100 * p->se, flame_verdict_name(p->verdict), p->runs);
-			else
-				strbuf_addf(sb, "| `%.12s` | %.4g | %.2g | %s | %u |\n", p->id,
-					    p->value, p->se, flame_verdict_name(p->verdict), p->runs);
+			strbuf_addf(sb, "| `%.12s`%s%s | %.4g | %.2g | %.1f%% | %s | %u |\n", p->id,
+				    subj ? " " : "", subj ? subj : "", p->value, p->se,
+				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
 	strbuf_addstr(sb, "\n## Files\n\n- `diff.svg` differential flame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"

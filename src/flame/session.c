@@ -36,6 +36,8 @@ void flame_session_init(struct flame_session *s)
 	s->confirm = 0.02;
 	s->confidence = 0.95;
 	s->repo.lock_fd = -1;
+	s->measure_share = 1;
+	s->profiler = "trail";
 }
 
 /* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
@@ -76,7 +78,8 @@ static struct flame_capture_opts capture_opts(struct flame_session *s)
 	o.discard = s->discard;
 	o.timed = s->metric != FLAME_METRIC_CPU;
 	o.scratch = s->scratch;
-	o.profiler = "perf";
+	o.profiler = s->profiler;
+	o.trail_exe = s->trail_exe;
 	return o;
 }
 
@@ -592,6 +595,36 @@ static void find_suspects(struct flame_session *s)
 	free(mark);
 }
 
+/*
+ * The other functions whose own cost changed between good and bad: their
+ * samples per run moved by at least the noise floor (as a fraction of the
+ * good runs' samples) and by more than two standard errors.  Shares will
+ * not do here: when the hot function grows, every other share shrinks.
+ */
+static void find_other_changes(struct flame_session *s, struct folded_profile **p[2])
+{
+	double total = 0;
+	size_t i;
+
+	for (i = 0; i < s->nruns[0]; i++)
+		total += p[0][i]->total[0];
+	total /= s->nruns[0] ? (double)s->nruns[0] : 1;
+	for (i = 0; i < s->hot.changed.nr; i++) {
+		const char *g = s->hot.changed.items[i];
+		struct flame_share a, b;
+		double delta, se;
+
+		if (!strcmp(g, s->function))
+			continue;
+		flame_samples_over_runs(p[0], s->nruns[0], g, 0, &a);
+		flame_samples_over_runs(p[1], s->nruns[1], g, 0, &b);
+		delta = b.mean - a.mean;
+		se = sqrt(a.se * a.se + b.se * b.se);
+		if (total > 0 && fabs(delta) / total >= s->min_delta && fabs(delta) > 2 * se)
+			string_list_append(&s->exclude, g);
+	}
+}
+
 static struct flame_probe_opts probe_opts(struct flame_session *s)
 {
 	struct flame_probe_opts o;
@@ -601,6 +634,8 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 	o.cap = capture_opts(s);
 	o.metric = s->metric;
 	o.function = s->function;
+	o.share = s->measure_share;
+	o.exclude = &s->exclude;
 	o.threshold = s->threshold;
 	o.runs = s->probe_runs;
 	o.max_runs = s->probe_max_runs;
@@ -610,8 +645,10 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 
 static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
 {
-	if (s->function)
+	if (s->function && s->measure_share)
 		snprintf(buf, n, "%.1f%%", 100 * v);
+	else if (s->function)
+		snprintf(buf, n, "%.1f samples/run", v);
 	else
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->metric));
 }
@@ -687,14 +724,28 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
 				       "-F", freq, "--discard", disc, "--confidence", z,
 				       "--metric", flame_metric_name(s->metric),
-				       s->function ? "--function" : NULL, s->function, NULL };
+				       "--measure", s->measure_share ? "share" : "samples",
+				       "--profiler", s->profiler, NULL };
+		struct string_list args = STRING_LIST_INIT;
 		struct child c = CHILD_INIT;
+		const char *const *a;
 
-		c.argv = argv;
+		for (a = argv; *a; a++)
+			string_list_append(&args, *a);
+		if (s->function) {
+			string_list_append(&args, "--function");
+			string_list_append(&args, s->function);
+		}
+		for (i = 0; i < s->exclude.nr; i++) {
+			string_list_append(&args, "--exclude");
+			string_list_append(&args, s->exclude.items[i]);
+		}
+		c.argv = (const char *const *)args.items;
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
 		c.err = CHILD_INHERIT;
 		code = child_run(&c);
+		string_list_clear(&args);
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
 		for (i = 0; i < nres; i++)
@@ -929,18 +980,34 @@ static void find_changed_function(struct flame_session *s)
 
 		if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
 			continue;
-		paren = strchr(h + 3, '(');
-		if (!paren)
-			continue;
-		while (paren > h + 3 && paren[-1] == ' ')
-			paren--;
-		start = paren;
-		while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-			start--;
-		if (start == paren)
-			continue;
-		s->changed_function = xstrndup(start, (size_t)(paren - start));
-		break;
+		/* The identifier before the first '(' that is not an attribute. */
+		for (paren = strchr(h + 3, '('); paren; paren = strchr(paren + 1, '(')) {
+			char *e = paren;
+			int depth = 0;
+
+			while (e > h + 3 && e[-1] == ' ')
+				e--;
+			start = e;
+			while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+				start--;
+			if (start == e)
+				continue;
+			if (!strncmp(start, "__attribute__", 13) || !strncmp(start, "__declspec", 10)) {
+				for (; *paren; paren++) {	/* skip the attribute's parentheses */
+					depth += *paren == '(';
+					depth -= *paren == ')';
+					if (!depth)
+						break;
+				}
+				if (!*paren)
+					break;
+				continue;
+			}
+			s->changed_function = xstrndup(start, (size_t)(e - start));
+			break;
+		}
+		if (s->changed_function)
+			break;
 	}
 out:
 	strbuf_release(&out);
@@ -994,6 +1061,7 @@ static int narrow(struct flame_session *s)
 		s->strategy_used = "suspects+bisect";
 		s->culprit[0] = '\0';
 		string_list_clear(&s->ambiguous);
+	string_list_clear(&s->exclude);
 	}
 	if (run_git_bisect(s, s->good, s->bad))
 		return -1;
@@ -1026,12 +1094,18 @@ int flame_session_run(struct flame_session *s)
 	if (flame_repo_range(&s->repo, s->good, s->bad, &s->range))
 		return FLAME_EXIT_FAILURE;
 	s->scratch = tempdir_create("trail-flame");
-	if (!s->scratch || flame_capture_check(s->scratch))
+	if (!s->scratch)
 		return FLAME_EXIT_FAILURE;
+	{
+		struct flame_capture_opts o = capture_opts(s);
 
-	note("scope: metric %s%s, profiler perf record -g at %u Hz (trail record is not available "
-	     "yet), %zu commits in %.12s..%.12s", flame_metric_name(s->metric),
+		if (flame_capture_check(&o))
+			return FLAME_EXIT_FAILURE;
+	}
+	note("scope: metric %s%s, profiler %s at %u Hz, %zu commits in %.12s..%.12s",
+	     flame_metric_name(s->metric),
 	     s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? " (percentile)" : "",
+	     strcmp(s->profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
 	     s->freq, s->range.nr, s->good, s->bad);
 
 	if (build_end(s, s->good, "good", &dirs[0]) || build_end(s, s->bad, "bad", &dirs[1]))
@@ -1063,9 +1137,31 @@ int flame_session_run(struct flame_session *s)
 	if (s->hot.nr && s->hot.items[0].confirmed) {
 		const struct flame_hotspot *h = &s->hot.items[0];
 
+		struct flame_share m[2];
+		struct folded_profile **p[2];
+		int side;
+		size_t k;
+
 		s->function = xstrdup(h->name);
-		s->share[0] = h->good_self.mean;
-		s->share[1] = h->bad_self.mean;
+		for (side = 0; side < 2; side++) {
+			p[side] = xcalloc(s->nruns[side], sizeof(*p[side]));
+			for (k = 0; k < s->nruns[side]; k++)
+				p[side][k] = &s->runs[side][k].folded;
+		}
+		find_other_changes(s, p);
+		for (side = 0; side < 2; side++) {
+			if (s->measure_share)
+				flame_relative_share_over_runs(p[side], s->nruns[side], s->function,
+							       &s->exclude, &m[side]);
+			else
+				flame_samples_over_runs(p[side], s->nruns[side], s->function, 0, &m[side]);
+			s->share[side] = m[side].mean;
+			free(p[side]);
+		}
+		if (s->measure_share && s->exclude.nr)
+			note("diff: %s's share is measured among the samples outside the %zu other "
+			     "function%s that changed, so their changes cannot mislead the bisection",
+			     s->function, s->exclude.nr, s->exclude.nr == 1 ? "" : "s");
 		s->threshold = (s->share[0] + s->share[1]) / 2;
 	} else if (s->metric != FLAME_METRIC_CPU) {
 		s->share[0] = s->metric_med[0];
@@ -1135,6 +1231,7 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->culprit_info);
 	string_list_clear(&s->range);
 	string_list_clear(&s->ambiguous);
+	string_list_clear(&s->exclude);
 	if (s->scratch && !s->keep)
 		tempdir_remove(s->scratch);
 	free(s->scratch);

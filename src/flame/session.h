@@ -37,6 +37,7 @@ struct flame_session {
 	const char *cache_root;		/* NULL: default */
 	const char *strategy;		/* "auto", "bisect" or "suspects" */
 	const char *trail_exe;		/* this binary, for git bisect run */
+	const char *profiler;		/* "trail" (trail record) or "perf" */
 	const char *command_line;	/* as typed, for "reproduce" */
 	enum flame_metric metric;
 	double percentile;		/* wall: 50 or 99 ... */
@@ -48,6 +49,8 @@ struct flame_session {
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
 	double confidence;		/* e.g. 0.95 */
 	int keep;
+	int measure_share;		/* bisect on the (relative) share, not samples per run */
+	struct string_list exclude;	/* other changed functions, left out of the share */
 
 	/* state and results */
 	struct flame_repo repo;
@@ -63,7 +66,7 @@ struct flame_session {
 	char *changed_function;		/* flat profile: the function the suspect changed */
 	char *def_file;			/* where function is defined (may be NULL) */
 	unsigned def_line;
-	double share[2];		/* function's share (or metric) at good, bad */
+	double share[2];		/* what is bisected on, at good and bad */
 	double threshold;
 	struct string_list range;	/* good..bad, oldest first */
 	struct flame_suspect *suspects;

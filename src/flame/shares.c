@@ -65,6 +65,61 @@ void flame_share_over_runs(struct folded_profile *const *runs, size_t nr,
 	free(n);
 }
 
+void flame_samples_over_runs(struct folded_profile *const *runs, size_t nr,
+			     const char *func, int total, struct flame_share *out)
+{
+	double sum = 0, var = 0, se_runs, se_poisson, *x;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!nr)
+		return;
+	x = xcalloc(nr, sizeof(double));
+
+	for (i = 0; i < nr; i++) {
+		double s, t;
+
+		flame_function_share(runs[i], func, &s, &t);
+		x[i] = (total ? t : s) * runs[i]->total[0];
+		sum += x[i];
+		out->samples += runs[i]->total[0];
+	}
+	out->mean = sum / (double)nr;
+	for (i = 0; i < nr; i++)
+		var += (x[i] - out->mean) * (x[i] - out->mean);
+	se_runs = nr > 1 ? sqrt(var / (double)(nr - 1) / (double)nr) : 0;
+	/* Sample counts are Poisson-like: at least sqrt(mean / runs). */
+	se_poisson = sqrt(out->mean / (double)nr);
+	out->se = se_runs > se_poisson ? se_runs : se_poisson;
+	free(x);
+}
+
+void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t nr,
+				    const char *func, const struct string_list *exclude,
+				    struct flame_share *out)
+{
+	double *x = xcalloc(nr ? nr : 1, sizeof(double));
+	double *n = xcalloc(nr ? nr : 1, sizeof(double));
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		double s, t, es, et, kept = runs[i]->total[0];
+
+		flame_function_share(runs[i], func, &s, &t);
+		for (k = 0; exclude && k < exclude->nr; k++) {
+			if (!strcmp(exclude->items[k], func))
+				continue;
+			flame_function_share(runs[i], exclude->items[k], &es, &et);
+			kept -= es * runs[i]->total[0];
+		}
+		n[i] = kept > 0 ? kept : 0;
+		x[i] = n[i] > 0 ? s * runs[i]->total[0] / n[i] : 0;
+	}
+	summarise(x, n, nr, out);
+	free(x);
+	free(n);
+}
+
 static int cmp_hotspot(const void *a, const void *b)
 {
 	const struct flame_hotspot *x = a, *y = b;
@@ -106,6 +161,14 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 	ropts.min_delta = min_delta;
 	ropts.confirm = confirm;
 	hotspots_rank(&hs, &ropts, &rank);
+	for (i = 0; i < rank.nr_hotter + rank.nr_cooler; i++) {
+		const struct hotspot_row *row = i < rank.nr_hotter ? &rank.hotter[i]
+							   : &rank.cooler[i - rank.nr_hotter];
+		const char *nm = hotspots_name(&hs, row->func);
+
+		if (row->measure == HOTSPOT_SELF && !string_list_has(&out->changed, nm))
+			string_list_append(&out->changed, nm);
+	}
 	for (i = 0; i < rank.nr_hotter; i++) {
 		const struct hotspot_row *row = &rank.hotter[i];
 		const char *name = hotspots_name(&hs, row->func);
@@ -143,5 +206,6 @@ void flame_hotspots_release(struct flame_hotspots *h)
 	for (i = 0; i < h->nr; i++)
 		free(h->items[i].name);
 	free(h->items);
+	string_list_clear(&h->changed);
 	memset(h, 0, sizeof(*h));
 }

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "core/string_list.h"
 #include "diff/significance.h"
 #include "profile/folded.h"
 
@@ -31,6 +32,15 @@ void flame_function_share(const struct folded_profile *p, const char *func,
 void flame_share_over_runs(struct folded_profile *const *runs, size_t nr,
 			   const char *func, int total, struct flame_share *out);
 
+/*
+ * Mean number of samples of func per run (self or total): its CPU time in
+ * samples.  Unlike a share it does not rise when some other function gets
+ * faster, so a speed-up elsewhere in the range cannot fool a bisection on
+ * it; the workload must be the same at every commit (it is).
+ */
+void flame_samples_over_runs(struct folded_profile *const *runs, size_t nr,
+			     const char *func, int total, struct flame_share *out);
+
 /* One function's change between the good and the bad runs. */
 struct flame_hotspot {
 	char *name;
@@ -44,7 +54,18 @@ struct flame_hotspot {
 struct flame_hotspots {
 	struct flame_hotspot *items;	/* sorted by delta_self, largest first */
 	size_t nr;
+	struct string_list changed;	/* every function whose self share moved >= min_delta */
 };
+
+/*
+ * The share of func among the samples whose leaf is not one of exclude
+ * (the other functions that changed between good and bad), mean over runs.
+ * A speed-up of an excluded function, or a machine that runs everything
+ * slower, leaves it unchanged; only func's own cost moves it.
+ */
+void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t nr,
+				    const char *func, const struct string_list *exclude,
+				    struct flame_share *out);
 
 /*
  * Rank the functions whose self or total share rose by at least min_delta

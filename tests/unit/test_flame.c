@@ -1,0 +1,272 @@
+/*
+ * test_flame.c - unit tests of trail flame's library: folding perf script
+ * text (through the collapse module), function shares over runs (plain, relative to the
+ * unchanged functions, samples per run), the hotspot ranking with its noise
+ * floor, the probe log, and the private clone with its build cache.
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/cleanup.h"
+#include "core/strbuf.h"
+#include "flame/capture.h"
+#include "flame/probe.h"
+#include "flame/repo.h"
+#include "flame/shares.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static char *write_tmp(const char *dir, const char *name, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/%s", dir, name);
+
+	strbuf_addstr(&sb, text);
+	if (strbuf_write_file(&sb, path))
+		exit(1);
+	strbuf_release(&sb);
+	return path;
+}
+
+TEST(fold_perf_script)
+{
+	char *dir = tempdir_create("test-flame"), *p;
+	struct folded_profile f;
+	uint32_t id;
+
+	p = write_tmp(dir, "perf.txt",
+		      "app 123/123    10.000001: cpu-clock: \n"
+		      "\t            11bb hot+0x2b (/tmp/app)\n"
+		      "\t            1200 main+0x10 (/tmp/app)\n"
+		      "\n"
+		      "app 123/123    10.001: cpu-clock: \n"
+		      "\t            11bb hot+0x2b (/tmp/app)\n"
+		      "\t            1200 main+0x10 (/tmp/app)\n"
+		      "\n"
+		      "app 123/123    10.002: cpu-clock: \n"
+		      "\t            7fff [unknown] (/usr/lib/libc.so.6)\n"
+		      "\t            1200 main+0x10 (/tmp/app)\n\n");
+	folded_profile_init(&f);
+	{
+		char *tmp = xstrfmt("%s/perf.folded", dir);
+
+		CHECK_INT(flame_fold_perf_text(p, tmp, &f), 0);
+		free(tmp);
+	}
+	CHECK_INT(f.stacks.nr, 2);
+	CHECK_NEAR(f.total[0], 3, 1e-9);
+	id = intern_find(&f.stacks, "app;main;hot", 12);
+	CHECK(id != UINT32_MAX);
+	if (id != UINT32_MAX)
+		CHECK_NEAR(f.counts[0][id], 2, 1e-9);
+	CHECK(intern_find(&f.stacks, "app;main;[libc.so.6]", 20) != UINT32_MAX);
+	folded_profile_release(&f);
+	free(p);
+	free(dir);
+}
+
+static void add(struct folded_profile *p, const char *stack, double n)
+{
+	folded_profile_add(p, stack, strlen(stack), 0, n);
+}
+
+/* good: hot 10, work 40, sort 50; bad: hot 50, work 40, sort 10 (sped up). */
+static void make_runs(struct folded_profile *good, struct folded_profile *bad, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		folded_profile_init(&good[i]);
+		folded_profile_init(&bad[i]);
+		add(&good[i], "app;main;hot", 10 + i % 2);
+		add(&good[i], "app;main;work", 40);
+		add(&good[i], "app;main;sort", 50);
+		add(&bad[i], "app;main;hot", 50 + i % 2);
+		add(&bad[i], "app;main;work", 40);
+		add(&bad[i], "app;main;sort", 10);
+	}
+}
+
+TEST(shares_over_runs)
+{
+	struct folded_profile good[4], bad[4], *g[4], *b[4];
+	struct string_list ex = STRING_LIST_INIT;
+	struct flame_share s;
+	double self, total;
+	int i;
+
+	make_runs(good, bad, 4);
+	for (i = 0; i < 4; i++) {
+		g[i] = &good[i];
+		b[i] = &bad[i];
+	}
+	flame_function_share(&good[0], "hot", &self, &total);
+	CHECK_NEAR(self, 0.1, 1e-9);
+	flame_function_share(&good[0], "main", &self, &total);
+	CHECK_NEAR(self, 0, 1e-9);
+	CHECK_NEAR(total, 1, 1e-9);
+	flame_share_over_runs(b, 4, "hot", 0, &s);
+	CHECK(s.mean > 0.49 && s.mean < 0.52);
+	CHECK(s.se > 0);
+	/* Samples per run: the function's own cost. */
+	flame_samples_over_runs(g, 4, "hot", 0, &s);
+	CHECK_NEAR(s.mean, 10.5, 1e-9);
+	CHECK(s.se >= sqrt(10.5 / 4) - 1e-9);
+	/* Relative to the unchanged functions: sort's speed-up does not count. */
+	string_list_append(&ex, "sort");
+	flame_relative_share_over_runs(g, 4, "hot", &ex, &s);
+	CHECK(s.mean > 0.19 && s.mean < 0.22);	/* 10.5 / 50.5 */
+	flame_relative_share_over_runs(b, 4, "hot", &ex, &s);
+	CHECK(s.mean > 0.55 && s.mean < 0.57);	/* 50.5 / 90.5 */
+	string_list_clear(&ex);
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
+TEST(hotspots_rank_and_floor)
+{
+	struct folded_profile good[4], bad[4], *g[4], *b[4];
+	struct flame_hotspots h;
+	int i;
+
+	make_runs(good, bad, 4);
+	for (i = 0; i < 4; i++) {
+		g[i] = &good[i];
+		b[i] = &bad[i];
+		add(&good[i], "app;main;tiny", 1);	/* unchanged: below any floor */
+		add(&bad[i], "app;main;tiny", 1);
+	}
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &h);
+	CHECK(h.nr >= 1);
+	if (h.nr) {
+		CHECK_STREQ(h.items[0].name, "hot");
+		CHECK(h.items[0].confirmed);
+		CHECK(h.items[0].delta_self > 0.35);
+		CHECK(h.items[0].se_self > 0);
+	}
+	for (i = 0; i < (int)h.nr; i++)
+		CHECK(strcmp(h.items[i].name, "tiny") && strcmp(h.items[i].name, "sort"));
+	/* The changed functions: hot rose, sort fell; work and tiny did not move much. */
+	CHECK(string_list_has(&h.changed, "hot"));
+	CHECK(string_list_has(&h.changed, "sort"));
+	CHECK(!string_list_has(&h.changed, "tiny"));
+	flame_hotspots_release(&h);
+	/* A floor above every change: nothing is reported. */
+	flame_hotspots_rank(g, 4, b, 4, 0.9, 0.95, &h);
+	CHECK_INT(h.nr, 0);
+	flame_hotspots_release(&h);
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
+TEST(probe_log_round_trip)
+{
+	char *dir = tempdir_create("test-flame"), *log = xstrfmt("%s/probes.log", dir);
+	struct flame_probe_result r, *back = NULL;
+	size_t n = 0;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.id, "0123456789abcdef0123456789abcdef01234567", 41);
+	r.verdict = FLAME_SLOW;
+	r.value = 0.4321;
+	r.se = 0.01;
+	r.runs = 3;
+	r.build_cached = 1;
+	r.share = 0.25;
+	CHECK_INT(flame_probe_log_append(log, &r), 0);
+	r.verdict = FLAME_SKIP;
+	CHECK_INT(flame_probe_log_append(log, &r), 0);
+	CHECK_INT(flame_probe_log_read(log, &back, &n), 0);
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_STREQ(back[0].id, r.id);
+		CHECK_INT(back[0].verdict, FLAME_SLOW);
+		CHECK_INT(back[1].verdict, FLAME_SKIP);
+		CHECK_NEAR(back[0].value, 0.4321, 1e-12);
+		CHECK_NEAR(back[0].share, 0.25, 1e-12);
+		CHECK_INT(back[0].runs, 3);
+	}
+	CHECK_STREQ(flame_verdict_name(FLAME_FAST), "fast");
+	free(back);
+	free(log);
+	free(dir);
+}
+
+static int sh(const char *cmd)
+{
+	return system(cmd);
+}
+
+TEST(private_clone_and_build_cache)
+{
+	char *dir = tempdir_create("test-flame"), *cmd, *bdir = NULL, *bdir2 = NULL;
+	struct flame_repo r;
+	struct flame_commit c;
+	struct string_list range = STRING_LIST_INIT;
+	char good[41], bad[41], parent[41];
+	int cached = -1;
+
+	cmd = xstrfmt("cd %s && git init -q repo && cd repo && "
+		      "git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one && "
+		      "echo 'ok' > f && git add f && git -c user.name=T -c user.email=t@e commit -q -m two && "
+		      "echo 'no' > f && git -c user.name=T -c user.email=t@e commit -q -am 'three: break'",
+		      dir);
+	if (sh(cmd))
+		SKIP("git is not usable");
+	free(cmd);
+	cmd = xstrfmt("%s/repo", dir);
+	{
+		char *cache = xstrfmt("%s/cache", dir);
+
+		CHECK_INT(flame_repo_open(&r, cmd, cache), 0);
+		free(cache);
+	}
+	CHECK_INT(flame_repo_resolve(&r, "HEAD~2", good), 0);
+	CHECK_INT(flame_repo_resolve(&r, "HEAD", bad), 0);
+	CHECK(flame_repo_resolve(&r, "no-such-rev", good) < 0);
+	CHECK_INT(flame_repo_is_ancestor(&r, good, bad), 1);
+	CHECK_INT(flame_repo_is_ancestor(&r, bad, good), 0);
+	CHECK_INT(flame_repo_range(&r, good, bad, &range), 0);
+	CHECK_INT(range.nr, 2);
+	CHECK_INT(flame_repo_parent(&r, bad, parent), 0);
+	if (range.nr == 2)
+		CHECK_STREQ(parent, range.items[0]);
+	CHECK_INT(flame_repo_commit(&r, bad, &c), 0);
+	CHECK_STREQ(c.subject, "three: break");
+	CHECK_STREQ(c.author, "T <t@e>");
+	flame_commit_release(&c);
+	/* The build: grep succeeds at two, fails at three; both are cached. */
+	CHECK_INT(flame_build(&r, parent, "grep -q ok f", &bdir, &cached), 0);
+	CHECK_INT(cached, 0);
+	CHECK_INT(flame_build(&r, parent, "false", &bdir2, &cached), 0);
+	CHECK_INT(cached, 1);
+	CHECK_INT(flame_build(&r, bad, "grep -q ok f", &bdir, &cached), 1);
+	/* The user's repository has no worktree and no new ref. */
+	free(cmd);
+	cmd = xstrfmt("test \"$(git -C %s/repo worktree list | wc -l)\" = 1 && "
+		      "test \"$(git -C %s/repo for-each-ref | wc -l)\" = 1", dir, dir);
+	CHECK_INT(sh(cmd), 0);
+	/* A second open while the first holds the lock is refused. */
+	{
+		struct flame_repo r2;
+		char *cache = xstrfmt("%s/cache", dir), *repo = xstrfmt("%s/repo", dir);
+
+		CHECK(flame_repo_open(&r2, repo, cache) < 0);
+		free(cache);
+		free(repo);
+	}
+	flame_repo_release(&r);
+	string_list_clear(&range);
+	free(bdir);
+	free(bdir2);
+	free(cmd);
+	free(dir);
+}
+
+TEST_MAIN("flame", fold_perf_script, shares_over_runs, hotspots_rank_and_floor,
+	  probe_log_round_trip, private_clone_and_build_cache)
