@@ -59,6 +59,7 @@ static void dso_free(struct dso *d)
 	free(d->segs);
 	free(d->path);
 	free(d->symtab_path);
+	free(d->bin_path);
 	free(d->kmod);
 	free(d->kmod_names);
 	free(d->text);
@@ -706,6 +707,8 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	int have_bin;
 
 	have_bin = !elf_file_open(&bin, d->path, d);
+	if (have_bin)
+		d->bin_path = xstrdup(d->path);
 	if (!have_bin && d->build_id_size) {
 		/* the binary changed or is gone: perf's build-id cache has a copy */
 		char hex[41], *p;
@@ -713,7 +716,10 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 		hex_id(d, hex);
 		p = xstrfmt("%s/.build-id/%.2s/%s/elf", s->home_debug, hex, hex + 2);
 		have_bin = !elf_file_open(&bin, p, d);
-		free(p);
+		if (have_bin)
+			d->bin_path = p;
+		else
+			free(p);
 	}
 	if (!have_bin) {
 		d->translate = 0;
@@ -1021,6 +1027,13 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 	return m->demangled;
 }
 
+const char *symbolizer_binary(struct symbolizer *s, struct dso *d)
+{
+	if (!d->loaded)
+		dso_load(s, d);
+	return d->bin_path;
+}
+
 const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym)
 {
 	if (!d->kmod || sym < d->syms || sym >= d->syms + d->nr_syms)
@@ -1051,7 +1064,7 @@ static void dso_dwfl(struct dso *d)
 		return;
 	dwfl_report_begin(dwfl);
 	/* base 0: module addresses are the file's link addresses */
-	if (!dwfl_report_elf(dwfl, d->path, d->path, -1, 0, false)) {
+	if (!d->bin_path || !dwfl_report_elf(dwfl, d->path, d->bin_path, -1, 0, false)) {
 		dwfl_end(dwfl);
 		return;
 	}

@@ -51,6 +51,7 @@ struct dso {
 	uint8_t build_id[20];
 	uint8_t build_id_size;	/* 0 = unknown */
 	char *symtab_path;	/* file the symbols came from (for debugging) */
+	char *bin_path;		/* the binary read: path, or perf's build-id cache copy */
 	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
 	char *text;		/* kernel: the kallsyms text names point into */
 	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
@@ -93,6 +94,12 @@ void symbolizer_release(struct symbolizer *s);
 struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind kind);
 /* The kernel pseudo-module ([kernel.kallsyms]). */
 struct dso *symbolizer_kernel(struct symbolizer *s);
+
+/*
+ * The file holding d's code as recorded: its path when that still matches
+ * the recorded build-id, else perf's build-id cache copy; NULL if neither.
+ */
+const char *symbolizer_binary(struct symbolizer *s, struct dso *d);
 
 /* Give a module the build-id perf recorded for it (checked against files). */
 void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);

@@ -10,8 +10,12 @@
 #include "profile/perfdata.h"
 
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_SPACES 64
 
@@ -21,8 +25,19 @@ struct space {
 	uint64_t last_use;
 };
 
+/* A module file mapped once (on first use) and shared by every address space. */
+struct image {
+	struct unwinder *u;
+	const struct dso *dso;
+	int tried;		/* mapping attempted */
+	void *addr;		/* NULL when the file cannot be read */
+	size_t size;		/* bytes */
+};
+
 struct unwinder {
 	struct machine *m;
+	struct image **images;	/* indexed by dso id; allocated on demand */
+	size_t nr_images;
 	struct space spaces[MAX_SPACES];
 	uint64_t clock;
 	/* the sample being unwound */
@@ -31,6 +46,7 @@ struct unwinder {
 	uint64_t sp;
 	uint64_t *ips;
 	size_t max, n;
+	int read_past_end;	/* the unwinder wanted stack beyond the copy */
 };
 
 /* perf's x86-64 register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
@@ -67,8 +83,11 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 
 	(void)dwfl;
 	/* only the sampled stack copy; perf reads module text too, rarely needed */
-	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8)
+	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8) {
+		if (addr >= u->sp)
+			u->read_past_end = 1;
 		return false;
+	}
 	memcpy(result, u->s->stack + (addr - u->sp), 8);
 	return true;
 }
@@ -100,9 +119,73 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
+static struct image *image_of(struct unwinder *u, const struct dso *d)
+{
+	if (d->id >= u->nr_images) {
+		size_t n = d->id + 64;
+
+		u->images = xreallocarray(u->images, n, sizeof(*u->images));
+		memset(u->images + u->nr_images, 0, (n - u->nr_images) * sizeof(*u->images));
+		u->nr_images = n;
+	}
+	if (!u->images[d->id]) {
+		u->images[d->id] = xcalloc(1, sizeof(struct image));
+		u->images[d->id]->dso = d;
+		u->images[d->id]->u = u;
+	}
+	return u->images[d->id];
+}
+
+static void image_map(struct unwinder *u, struct image *im)
+{
+	const char *path = symbolizer_binary(u->m->sym, (struct dso *)im->dso);
+	struct stat st;
+	int fd;
+
+	im->tried = 1;
+	if (!path)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m != MAP_FAILED) {
+			im->addr = m;
+			im->size = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+}
+
+/*
+ * libdwfl asks for a module's ELF only when the unwinder reaches it: give
+ * it a view of the shared mapping (elf_end on it frees libelf's state, not
+ * the mapping), so no file is opened or parsed per address space.
+ */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	struct image *im = *userdata;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	if (!im)
+		return -1;
+	if (!im->tried)
+		image_map(im->u, im);
+	if (!im->addr)
+		return -1;
+	*elfp = elf_memory(im->addr, im->size);
+	*file_name = xstrdup(im->dso->path);
+	return -1;
+}
+
 static char *debuginfo_path;
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -124,6 +207,12 @@ void unwinder_free(struct unwinder *u)
 	for (i = 0; i < MAX_SPACES; i++)
 		if (u->spaces[i].dwfl)
 			dwfl_end(u->spaces[i].dwfl);
+	for (i = 0; i < u->nr_images; i++) {
+		if (u->images[i] && u->images[i]->addr)
+			munmap(u->images[i]->addr, u->images[i]->size);
+		free(u->images[i]);
+	}
+	free(u->images);
 	free(u);
 }
 
@@ -138,8 +227,11 @@ static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 	dwfl_report_begin(dwfl);
 	for (i = 0; i < ms->nr; i++) {
 		const struct map *mp = &ms->v[i];
+		uint64_t base, end;
 		size_t j;
 		int seen = 0;
+		Dwfl_Module *mod;
+		void **userdata;
 
 		if (mp->dso->kind != DSO_ELF)
 			continue;
@@ -147,8 +239,19 @@ static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 			seen = ms->v[j].dso == mp->dso;
 		if (seen)
 			continue;
-		/* perf's __report_module(): the file's load base */
-		dwfl_report_elf(dwfl, mp->dso->path, mp->dso->path, -1, mp->start - mp->pgoff, false);
+		/* the file's load base (perf's __report_module) to its last map */
+		base = mp->start - mp->pgoff;
+		end = mp->end;
+		for (j = i + 1; j < ms->nr; j++)
+			if (ms->v[j].dso == mp->dso && ms->v[j].end > end)
+				end = ms->v[j].end;
+		if (base > mp->start || (i && base < ms->v[i - 1].end))
+			base = mp->start;
+		mod = dwfl_report_module(dwfl, mp->dso->path, base, end);
+		if (mod) {
+			dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+			*userdata = image_of(u, mp->dso);
+		}
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!dwfl_attach_state(dwfl, NULL, pid, &thread_callbacks, u)) {
@@ -224,10 +327,18 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfda
 		ips[0] = ip;
 		return 1;
 	}
+	u->read_past_end = 0;
 	dwfl_getthread_frames(dwfl, (pid_t)t->tid, frame_cb, u);
 	if (!u->n) {
 		ips[0] = ip;
 		u->n = 1;
 	}
+	/*
+	 * A stack deeper than its copy: perf's memory reader answers 0 past
+	 * the copy, libunwind makes one more frame of it, and perf shows it
+	 * one byte back, at 0xffffffffffffffff ([unknown]).  Do the same.
+	 */
+	if (u->read_past_end && u->n < u->max)
+		ips[u->n++] = (uint64_t)-1;
 	return u->n;
 }
