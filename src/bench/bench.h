@@ -77,6 +77,7 @@ struct bench_result {
 	size_t reference;		/* index of the reference command */
 	double confidence;		/* confidence used for verdicts and intervals */
 	double shell_wall, shell_user, shell_sys;	/* seconds subtracted per run (0 without a shell) */
+	size_t shell_probes;		/* empty-shell runs behind that estimate */
 	int interrupted;		/* stopped by cfg->stop before the plan was done */
 	int perf_available;		/* perf counters were read */
 	const char *perf_note;		/* what perf_event_open supports, or NULL */

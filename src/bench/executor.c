@@ -166,12 +166,27 @@ int bench_perf_probe(const char **why)
 }
 
 /*
+ * A stop request (Ctrl-C, SIGTERM to trail) ends the running command too:
+ * from a terminal it got SIGINT itself, but a SIGTERM sent to trail alone
+ * would otherwise leave trail waiting for a long command.
+ */
+static void forward_stop(pid_t pid, const struct bench_job *job, int *forwarded)
+{
+	if (job->stop && *job->stop && !*forwarded) {
+		kill(pid, SIGTERM);
+		*forwarded = 1;
+	}
+}
+
+/*
  * Wait for pid, draining the output pipe and enforcing the timeout.  With
  * neither, a plain blocking wait4() keeps the measuring overhead minimal.
  */
 static int wait_child(pid_t pid, const struct bench_job *job, struct redirect *r,
 		      double t0, int *status, struct rusage *ru, int *timed_out)
 {
+	int forwarded = 0;
+
 	*timed_out = 0;
 	if (job->timeout > 0 || r->pipe_r >= 0) {
 		int pidfd = pidfd_open_(pid);
@@ -194,8 +209,10 @@ static int wait_child(pid_t pid, const struct bench_job *job, struct redirect *r
 			}
 			rc = poll(p, (nfds_t)n, timeout_ms);
 			if (rc < 0) {
-				if (errno == EINTR)
+				if (errno == EINTR) {
+					forward_stop(pid, job, &forwarded);
 					continue;
+				}
 				break;
 			}
 			if (!rc) {
@@ -220,6 +237,7 @@ static int wait_child(pid_t pid, const struct bench_job *job, struct redirect *r
 	while (wait4(pid, status, 0, ru) < 0) {
 		if (errno != EINTR)
 			return error_errno("cannot wait for the benchmarked command");
+		forward_stop(pid, job, &forwarded);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #ifndef TRAIL_BENCH_EXECUTOR_H
 #define TRAIL_BENCH_EXECUTOR_H
 
+#include <signal.h>
 #include <stdint.h>
 
 enum bench_output {
@@ -27,6 +28,7 @@ struct bench_job {
 	int output_fd;			/* for BENCH_OUTPUT_FILE: an open descriptor */
 	double timeout;			/* seconds; 0 for none */
 	int count_perf;			/* also read perf_event_open software counters */
+	volatile sig_atomic_t *stop;	/* when set while waiting: SIGTERM the command, or NULL */
 };
 
 #define BENCH_COUNTER_NONE (-1)

@@ -220,7 +220,7 @@ static int json_write(const struct bench_export_context *ctx, struct strbuf *sb)
 	num(sb, res->shell_user);
 	strbuf_addstr(sb, ", \"system\": ");
 	num(sb, res->shell_sys);
-	strbuf_addstr(sb, "}");
+	strbuf_addf(sb, ", \"probes\": %zu}", res->shell_probes);
 	if (res->looks) {
 		key(sb, "  ", "looks", &first);
 		strbuf_addf(sb, "%zu", res->looks);

@@ -136,6 +136,8 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 	size_t c;
 	int any = 0;
 
+	if (res->perf_available && res->perf_note)
+		strbuf_addf(sb, "perf_event_open: %s\n\n", res->perf_note);
 	for (c = 0; c < res->nr_commands; c++)
 		any |= res->commands[c].has_comparison;
 	if (!any)
@@ -198,7 +200,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 
 		if (!cr->nr_runs)
 			continue;
-		if (s->outliers)
+		if (s->outliers && cr->nr_runs >= 5)	/* a z-score of 3 values says little */
 			warning("'%s': %zu of %zu runs are statistical outliers (modified z-score > %g, "
 				"Iglewicz & Hoaglin). Something else disturbed them: other programs, "
 				"cold caches or frequency scaling. Use --warmup, a quieter machine, or "

@@ -34,6 +34,8 @@ void bench_config_init(struct bench_config *cfg)
 
 /* Runs used to estimate the shell's own spawn time (after 3 warm-ups). */
 #define SHELL_PROBE_RUNS 20
+/* Interleaved probes: one per round up to this many in all, then every 10th round. */
+#define SHELL_PROBE_EVERY_ROUND 100
 /* --until-significant: budget when --max-runs is not given, and check points. */
 #define UNTIL_SIGNIFICANT_MAX_RUNS 100
 #define UNTIL_SIGNIFICANT_FIRST_LOOK 5
@@ -46,7 +48,10 @@ struct runner {
 	char **argv_mem;		/* per command: split words (no shell) */
 	struct string_list resolved;	/* program paths found in $PATH (owned) */
 	const char ***argvs;		/* per command: argv to run */
-	const char *shell_argv[4];	/* scratch for "SHELL -c CMD" */
+	double *probe[3];		/* shell-spawn probes: wall, user, sys seconds */
+	size_t nr_probes, alloc_probes;
+	size_t initial_probes;		/* probes taken before the first run */
+	uint64_t rounds;		/* interleaved rounds started */
 	int output_fd;
 	uint64_t *target;		/* planned measured runs per command */
 	uint64_t *warm_done;		/* warm-up runs done per command */
@@ -86,6 +91,7 @@ static void job_init(struct runner *r, struct bench_job *job, const char *const 
 	job->output = r->cfg->output;
 	job->output_fd = r->output_fd;
 	job->timeout = r->cfg->timeout;
+	job->stop = r->cfg->stop;
 }
 
 /* Run a hook (prepare, setup, cleanup) through the same executor, output discarded. */
@@ -164,17 +170,24 @@ static int describe_failure(struct runner *r, size_t c, const struct bench_measu
 static void progress_note(struct runner *r, size_t c)
 {
 	const struct bench_command_result *cr = &r->res->commands[c];
-	char detail[160];
+	char detail[256], bar[3 * 20 + 1];
+	size_t i, filled;
 	double sum = 0;
-	size_t i;
 
+	if (!r->progress.enabled)
+		return;
+	/* a 20-cell bar: U+2588 full block, U+2591 light shade (3 bytes each) */
+	filled = r->total ? (size_t)(20.0 * (double)r->done / (double)r->total) : 0;
+	for (i = 0; i < 20; i++)
+		memcpy(bar + 3 * i, i < filled ? "\xe2\x96\x88" : "\xe2\x96\x91", 3);
+	bar[60] = '\0';
 	for (i = 0; i < cr->nr_runs; i++)
 		sum += cr->runs[i].wall;
 	if (cr->nr_runs)
-		snprintf(detail, sizeof(detail), "[%.40s: mean so far %.4g ms]",
+		snprintf(detail, sizeof(detail), "%s %.40s: mean so far %.4g ms", bar,
 			 cr->command->name, sum / (double)cr->nr_runs * 1e3);
 	else
-		snprintf(detail, sizeof(detail), "[%.40s: warm-up]", cr->command->name);
+		snprintf(detail, sizeof(detail), "%s %.40s: warm-up", bar, cr->command->name);
 	progress_update(&r->progress, r->done, detail);
 }
 
@@ -206,10 +219,7 @@ static int run_once(struct runner *r, size_t c, int measured)
 		progress_note(r, c);
 		return 0;
 	}
-	/* hyperfine's correction: what the shell itself costs is not the command's. */
-	m.wall = fmax(0, m.wall - r->res->shell_wall);
-	m.user = fmax(0, m.user - r->res->shell_user);
-	m.sys = fmax(0, m.sys - r->res->shell_sys);
+	/* raw times: the shell's spawn time is subtracted at the end (subtract_shell) */
 	if (m.exit_code || m.timed_out)
 		cr->failed_runs++;
 	ALLOC_GROW(cr->runs, cr->nr_runs + 1, cr->alloc_runs);
@@ -218,55 +228,112 @@ static int run_once(struct runner *r, size_t c, int measured)
 	return 0;
 }
 
-static int cmp_double(const void *pa, const void *pb)
+/* One run of the shell with an empty command; 1 when stopped, -1 on error. */
+static int probe_shell(struct runner *r, int keep)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Median of the empty command's wall, user and system time under the shell. */
-static int measure_shell(struct runner *r)
-{
-	double wall[SHELL_PROBE_RUNS], user[SHELL_PROBE_RUNS], sys[SHELL_PROBE_RUNS];
 	const char *argv[] = { r->cfg->shell, "-c", "", NULL };
 	struct bench_measurement m;
 	struct bench_job job;
-	int i;
+	size_t i;
 
 	job_init(r, &job, argv);
 	job.input_path = NULL;
 	job.output = BENCH_OUTPUT_NULL;
 	job.timeout = 0;
 	job.count_perf = r->res->perf_available;
-	for (i = -3; i < SHELL_PROBE_RUNS; i++) {
-		if (r->ex->run(r->ex, &job, &m))
-			return error("cannot run the shell '%s' (use --shell=none or -N to run "
-				     "commands without one)", r->cfg->shell);
-		if (m.exit_code)
-			return error("the shell '%s' exits with status %d on an empty command",
-				     r->cfg->shell, m.exit_code);
-		if (stopped(r))
-			return 0;
-		if (i >= 0) {
-			wall[i] = m.wall;
-			user[i] = m.user;
-			sys[i] = m.sys;
-		}
+	if (r->ex->run(r->ex, &job, &m))
+		return error("cannot run the shell '%s' (use --shell=none or -N to run "
+			     "commands without one)", r->cfg->shell);
+	if (stopped(r))
+		return 1;
+	if (m.exit_code)
+		return error("the shell '%s' exits with status %d on an empty command",
+			     r->cfg->shell, m.exit_code);
+	if (!keep)
+		return 0;
+	if (r->nr_probes >= r->alloc_probes) {
+		r->alloc_probes = r->alloc_probes ? 2 * r->alloc_probes : 64;
+		for (i = 0; i < 3; i++)
+			r->probe[i] = xreallocarray(r->probe[i], r->alloc_probes, sizeof(double));
 	}
-	qsort(wall, SHELL_PROBE_RUNS, sizeof(double), cmp_double);
-	qsort(user, SHELL_PROBE_RUNS, sizeof(double), cmp_double);
-	qsort(sys, SHELL_PROBE_RUNS, sizeof(double), cmp_double);
-	r->res->shell_wall = bench_quantile_sorted(wall, SHELL_PROBE_RUNS, 0.5);
-	r->res->shell_user = bench_quantile_sorted(user, SHELL_PROBE_RUNS, 0.5);
-	r->res->shell_sys = bench_quantile_sorted(sys, SHELL_PROBE_RUNS, 0.5);
+	r->probe[0][r->nr_probes] = m.wall;
+	r->probe[1][r->nr_probes] = m.user;
+	r->probe[2][r->nr_probes] = m.sys;
+	r->nr_probes++;
 	return 0;
 }
 
+/*
+ * Medians of the probes into res->shell_*.  Once there are enough probes
+ * from the rounds, only they count: spread over the benchmark like the
+ * runs themselves, their median drifts exactly as the runs' medians do.
+ */
+static void shell_estimate(struct runner *r)
+{
+	size_t from = 0;
+
+	if (!r->nr_probes)
+		return;
+	if (r->nr_probes - r->initial_probes >= SHELL_PROBE_RUNS)
+		from = r->initial_probes;
+	r->res->shell_wall = bench_median(r->probe[0] + from, r->nr_probes - from);
+	r->res->shell_user = bench_median(r->probe[1] + from, r->nr_probes - from);
+	r->res->shell_sys = bench_median(r->probe[2] + from, r->nr_probes - from);
+	r->res->shell_probes = r->nr_probes - from;
+}
+
+/* The first estimate of the shell's spawn time: 3 warm-ups, then 20 probes. */
+static int measure_shell(struct runner *r)
+{
+	int i, rc;
+
+	for (i = -3; i < SHELL_PROBE_RUNS; i++)
+		if ((rc = probe_shell(r, i >= 0)))
+			return rc < 0 ? -1 : 0;
+	r->initial_probes = r->nr_probes;
+	shell_estimate(r);
+	return 0;
+}
+
+/*
+ * When interleaving, the shell is probed again in the rounds (every round
+ * for the first SHELL_PROBE_EVERY_ROUND probes, then every tenth), so the
+ * subtracted spawn time drifts with the machine exactly as the commands do.
+ */
+static int probe_in_round(struct runner *r)
+{
+	if (!r->cfg->shell)
+		return 0;
+	r->rounds++;
+	if (r->nr_probes >= SHELL_PROBE_EVERY_ROUND && r->rounds % 10)
+		return 0;
+	return probe_shell(r, 1);
+}
+
+/* hyperfine's correction: what the shell itself costs is not the command's. */
+static void subtract_shell(struct runner *r)
+{
+	size_t c, i;
+
+	shell_estimate(r);
+	for (c = 0; c < r->cfg->nr_commands; c++) {
+		struct bench_command_result *cr = &r->res->commands[c];
+
+		for (i = 0; i < cr->nr_runs; i++) {
+			cr->runs[i].wall = fmax(0, cr->runs[i].wall - r->res->shell_wall);
+			cr->runs[i].user = fmax(0, cr->runs[i].user - r->res->shell_user);
+			cr->runs[i].sys = fmax(0, cr->runs[i].sys - r->res->shell_sys);
+		}
+	}
+}
+
 /* hyperfine's rule: as many runs as fit in min_time, within [min_runs, max_runs]. */
-static uint64_t adaptive_target(const struct bench_config *cfg, double first_wall)
+static uint64_t adaptive_target(const struct bench_config *cfg, double first_wall,
+			       double shell_wall)
 {
 	double fit;
+
+	first_wall = fmax(0, first_wall - shell_wall);
 	uint64_t n;
 
 	if (cfg->runs)
@@ -346,6 +413,8 @@ static int run_rounds(struct runner *r, size_t *order)
 				order[nr++] = c;
 		if (!nr)
 			return 0;
+		if ((rc = probe_in_round(r)))
+			return rc;
 		shuffle(r, order, nr);
 		for (k = 0; k < nr; k++) {
 			c = order[k];
@@ -356,7 +425,8 @@ static int run_rounds(struct runner *r, size_t *order)
 
 				rc = run_once(r, c, 1);
 				if (!rc && first && !cfg->until_significant) {
-					r->target[c] = adaptive_target(cfg, r->res->commands[c].runs[0].wall);
+					r->target[c] = adaptive_target(cfg, r->res->commands[c].runs[0].wall,
+							 r->res->shell_wall);
 					update_total(r);
 				}
 			}
@@ -441,7 +511,8 @@ static int run_sequential(struct runner *r)
 
 			rc = run_once(r, c, 1);
 			if (!rc && first) {
-				r->target[c] = adaptive_target(cfg, r->res->commands[c].runs[0].wall);
+				r->target[c] = adaptive_target(cfg, r->res->commands[c].runs[0].wall,
+							 r->res->shell_wall);
 				update_total(r);
 			}
 		}
@@ -525,6 +596,8 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 		res->interrupted = 1;
 		rc = 0;
 	}
+	if (cfg->shell)
+		subtract_shell(&r);
 out_progress:
 	progress_stop(&r.progress);
 out:
@@ -541,6 +614,8 @@ out:
 	string_list_clear(&r.resolved);
 	free(r.target);
 	free(r.warm_done);
+	for (c = 0; c < 3; c++)
+		free(r.probe[c]);
 	if (bench_result_analyze(res, cfg) && !rc)
 		rc = -1;
 	return rc;

@@ -189,12 +189,16 @@ static int parse_output(const char *arg, struct bench_config *cfg)
 	return 0;
 }
 
-static int write_stdout(const struct strbuf *sb)
+static int write_report(const struct strbuf *sb, FILE *f)
 {
-	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
-		return error_errno("cannot write to standard output");
-	fflush(stdout);
+	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fflush(f))
+		return error_errno("cannot write the report");
 	return 0;
+}
+
+static int is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
 }
 
 int cmd_bench(int argc, const char **argv)
@@ -403,7 +407,10 @@ int cmd_bench(int argc, const char **argv)
 			bench_report_baseline(&report, &res, regressions, nr_compared, o.max_regression);
 		}
 	}
-	if (write_stdout(&report) && status == EXIT_OK)
+	/* When an export goes to stdout, the report steps aside to stderr. */
+	if (write_report(&report, is_stdout(export_json) || is_stdout(export_csv) ||
+			 is_stdout(export_md) || is_stdout(export_svg) ||
+			 is_stdout(save_baseline) ? stderr : stdout) && status == EXIT_OK)
 		status = EXIT_FAILURE_;
 	if (status == EXIT_OK || res.interrupted) {
 		struct bench_export_context ctx = {

@@ -10,6 +10,8 @@
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
+#include "profile/perfdata.h"
+#include "profile/perfdata_fold.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,25 +25,10 @@ static const char *const collapse_usage[] = {
 	"Fold 'perf script' output into one line per distinct stack",
 	"(\"comm;root;...;leaf count\"), sorted, like stackcollapse-perf.pl.",
 	"Reads standard input when no FILE or '-' is given; gzip is detected.",
+	"perf.data files (and pipe-mode perf.data on standard input) are read",
+	"and symbolized directly, without perf script.",
 	NULL
 };
-
-/* "PERFILE2", the first 8 bytes of a perf.data file (profile/perf_file.h). */
-static int is_perf_data(const char *path)
-{
-	char magic[8];
-	int fd, is = 0;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
-		is = !memcmp(magic, "PERFILE2", 8);
-	close(fd);
-	return is;
-}
 
 int cmd_collapse(int argc, const char **argv)
 {
@@ -103,15 +90,25 @@ int cmd_collapse(int argc, const char **argv)
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
 
-		if (is_perf_data(path)) {
-			/*
-			 * perf.data input: the perf.data reader (src/profile)
-			 * symbolizes each sample and feeds it to a folder with
-			 * folder_add_sample(), using the same fold options.
-			 */
-			error("'%s' is a perf.data file; reading those is not supported yet, "
-			      "convert it with 'perf script -i %s | trail collapse'", path, path);
-			status = EXIT_FAILURE_;
+		if (perfdata_detect(path)) {
+			/* perf.data (file or pipe mode): read and symbolize it here */
+			struct perfdata_fold pf;
+
+			memset(&pf, 0, sizeof(pf));
+			pf.event_filter = s.event_filter;
+			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
+				status = EXIT_FAILURE_;
+			if (!s.event_filter && pf.chosen_event) {
+				s.event_filter = pf.chosen_event;
+				s.filter_defaulted = 1;
+				pf.chosen_event = NULL;
+			}
+			if (!s.other_event && pf.other_event) {
+				s.other_event = pf.other_event;
+				pf.other_event = NULL;
+			}
+			free(pf.chosen_event);
+			free(pf.other_event);
 			continue;
 		}
 		if (perf_script_session_read(&s, path) < 0)

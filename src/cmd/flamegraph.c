@@ -1,17 +1,16 @@
 /*
  * flamegraph.c - 'trail flamegraph': folded stacks (or differential
  * three-column stacks) to an interactive SVG, with flamegraph.pl's options.
- * Glue only: options -> tree (flamegraph/tree.c) -> layout -> SVG writer.
+ * Glue only: options -> input (flamegraph/input.c) -> layout -> SVG writer.
  */
 #include "cmd/commands.h"
 #include "core/error.h"
 #include "core/parse_number.h"
+#include "flamegraph/input.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/nameattr.h"
-#include "flamegraph/noise.h"
 #include "flamegraph/palette.h"
 #include "flamegraph/svg.h"
-#include "flamegraph/tree.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -58,7 +57,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
 		OPT_STRING(0, "minwidth", &minwidth_s, "PX|N%", "omit frames narrower than PX pixels or N% (default 0.1)"),
 		OPT_FLAG(0, "inverted", &inverted, "icicle graph: root at the top"),
-		OPT_FLAG(0, "reverse", &reverse, "reverse every stack (callers above callees)"),
+		OPT_FLAG(0, "reverse", &reverse, "reverse every stack: leaf functions at the root"),
 		OPT_FLAG(0, "flamechart", &flamechart, "flame chart: keep input (time) order, do not merge by name"),
 		OPT_STRING(0, "base", &base, "FUNC", "re-root at FUNC: keep stacks through it, from it up"),
 		OPT_DOUBLE(0, "factor", &factor, "X", "multiply every count by X", 1e-300, 1e300),
@@ -77,10 +76,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "noise-alpha", &alpha, "P", "significance level of the noise test (default 0.01; 1 colours every change)", 1e-12, 1),
 		OPT_END()
 	};
-	struct fg_tree_options topts = { 0 };
+	struct fg_input_options iopts = { 0 };
 	struct fg_layout_options lopts = { 0 };
 	struct fg_svg_options so = { 0 };
-	struct fg_tree tree;
+	struct fg_input in;
 	struct fg_layout layout = { 0 };
 	struct fg_nameattr nameattr;
 	struct fg_palette_map pmap;
@@ -111,11 +110,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 
-	topts.reverse = reverse;
-	topts.flamechart = flamechart;
-	topts.factor = factor;
-	topts.base = base;
-	fg_tree_init(&tree, &topts);
+	iopts.reverse = reverse;
+	iopts.factor = factor;
+	iopts.base = base;
+	fg_input_init(&in, &iopts);
 	fg_nameattr_init(&nameattr);
 	fg_palette_map_init(&pmap);
 	have_nameattr = have_pmap = 1;
@@ -129,23 +127,23 @@ int cmd_flamegraph(int argc, const char **argv)
 		goto out;
 	}
 	if (!nfiles) {
-		if (fg_tree_read(&tree, "-")) {
+		if (fg_input_read(&in, "-")) {
 			ret = EXIT_FAILURE_;
 			goto out;
 		}
 	}
 	for (i = 0; i < nfiles; i++) {
-		if (fg_tree_read(&tree, argv[i])) {
+		if (fg_input_read(&in, argv[i])) {
 			ret = EXIT_FAILURE_;
 			goto out;
 		}
 	}
-	if (tree.malformed)
-		warning("ignored %llu line%s with invalid format", (unsigned long long)tree.malformed,
-			tree.malformed == 1 ? "" : "s");
-	if (base && tree.dropped)
+	if (in.malformed)
+		warning("ignored %llu line%s with invalid format", (unsigned long long)in.malformed,
+			in.malformed == 1 ? "" : "s");
+	if (base && in.dropped)
 		note("--base '%s': dropped %llu stack%s that do not pass through it", base,
-		     (unsigned long long)tree.dropped, tree.dropped == 1 ? "" : "s");
+		     (unsigned long long)in.dropped, in.dropped == 1 ? "" : "s");
 
 	so.title = title;
 	so.subtitle = subtitle;
@@ -160,10 +158,10 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.nominal_width = NOMINAL_WIDTH;
 	so.inverted = inverted;
 	so.flamechart = flamechart;
-	so.differential = tree.columns == 2;
+	so.differential = in.columns == 2;
 	so.negate = negate;
 	so.diff_total = diff_total;
-	so.z_crit = alpha >= 1 ? 0 : fg_noise_z_crit(alpha);
+	so.alpha = alpha;
 	so.truncate_right = truncate_right;
 	so.search_color = search_color;
 	so.stroke_color = stroke_color;
@@ -171,26 +169,27 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.cp = cp ? &pmap : NULL;
 	so.nameattr = nameattr_path ? &nameattr : NULL;
 
-	if (!(tree.nodes[0].total[1] > 0) && !(tree.nodes[0].total[0] > 0)) {
+	if (!(in.total[1] > 0) && !(in.total[0] > 0)) {
 		error("no valid input: no stack with a count above zero%s",
-		      tree.malformed ? " (every line was malformed)" : "");
+		      in.malformed ? " (every line was malformed)" : "");
 		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
 			ret = EXIT_FAILURE_;
 		else
 			ret = EXIT_USAGE;
 		goto out;
 	}
-	if (total > 0 && total < tree.nodes[0].total[1]) {
+	if (total > 0 && total < in.total[1]) {
 		warning("--total %g is less than the actual total %g, so it is ignored", total,
-			tree.nodes[0].total[1]);
+			in.total[1]);
 		total = 0;
 	}
 	lopts.width = (width > 0 ? width : NOMINAL_WIDTH) - 20;
 	lopts.total = total;
-	lopts.keep_order = flamechart;
 	lopts.both = so.differential;
-	fg_layout_build(&layout, &tree, &lopts);
-	if (fg_svg_write(stdout, &tree, &layout, &so))
+	if (!flamechart)
+		fg_input_sort(&in);
+	fg_layout_build(&layout, &in, &lopts);
+	if (fg_svg_write(stdout, &layout, &so))
 		ret = EXIT_FAILURE_;
 	if (cp && pmap.dirty && fg_palette_map_write(&pmap, PALETTE_MAP))
 		ret = EXIT_FAILURE_;
@@ -200,6 +199,6 @@ out:
 		fg_palette_map_release(&pmap);
 	if (have_nameattr)
 		fg_nameattr_release(&nameattr);
-	fg_tree_release(&tree);
+	fg_input_release(&in);
 	return ret;
 }

@@ -6,15 +6,15 @@
  */
 #include "cmd/commands.h"
 #include "collapse/fold.h"
-#include "collapse/perf_script.h"
 #include "core/alloc.h"
-#include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
 #include "profile/folded.h"
 #include "profile/offcpu.h"
+#include "profile/perfdata_fold.h"
+#include "profile/perfdata_stacks.h"
 #include "profile/perfdata_write.h"
 #include "profile/sampler.h"
 
@@ -214,48 +214,34 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 /*
- * Folded stacks from the recording: symbolized by 'perf script' and folded
- * by the collapse engine, in this process.  (To be replaced by trail's own
- * perf.data reader feeding the same engine once it lands: one
- * symbolization path, never two.)  Off-CPU weights become microseconds.
+ * Folded stacks from the recording: trail's perf.data reader symbolizes it
+ * and feeds the collapse engine, in this process - the same path as 'trail
+ * collapse FILE.data', so both give the same stacks.  Off-CPU weights (ns)
+ * become microseconds.
  */
-static int fold_recording(const char *data, const char *dir, const char *out, int offcpu)
+static int fold_recording(const char *data, const char *dir, const char *out, int offcpu,
+			  struct perfdata_fold *pf)
 {
-	const char *argv[] = { "perf", "script", "-i", data, NULL };
-	char *script = xstrfmt("%s/script.txt", dir), *folded = xstrfmt("%s/stacks.folded", dir);
-	struct child c = CHILD_INIT;
+	char *folded = xstrfmt("%s/stacks.folded", dir);
 	struct fold_options fo;
-	struct perf_script_session ps;
+	struct folder *fd;
 	struct folded_profile prof;
 	FILE *f = NULL;
 	uint32_t *order = NULL;
 	size_t i;
-	int ret = -1, rc;
+	int ret = -1;
 
 	memset(&fo, 0, sizeof(fo));
-	perf_script_session_init(&ps, &fo, 1);
+	fd = folder_new(&fo);
 	folded_profile_init(&prof);
-	c.argv = argv;
-	c.out_path = script;
-	c.err = CHILD_DEVNULL;
-	rc = child_run(&c);
-	if (rc == 127) {
-		error("--folded needs 'perf script' to symbolize until trail's perf.data reader lands: "
-		      "install perf (Debian: linux-perf), or write perf.data and fold it later");
-		goto out;
-	}
-	if (rc) {
-		error("'perf script -i %s' failed (%s)", data, child_describe_status(rc));
-		goto out;
-	}
-	if (perf_script_session_read(&ps, script))
+	if (perfdata_fold_file(data, fd, pf))
 		goto out;
 	f = fopen(folded, "w");
 	if (!f) {
 		error_errno("cannot create '%s'", folded);
 		goto out;
 	}
-	if (folder_write(ps.folders, ps.nr_folders, f) | fclose(f)) {
+	if (folder_write(&fd, 1, f) | fclose(f)) {
 		f = NULL;
 		error("cannot write '%s'", folded);
 		goto out;
@@ -298,10 +284,86 @@ static int fold_recording(const char *data, const char *dir, const char *out, in
 out:
 	free(order);
 	folded_profile_release(&prof);
-	perf_script_session_release(&ps);
-	free(script);
+	folder_free(fd);
+	free(pf->chosen_event);
+	free(pf->other_event);
+	pf->chosen_event = pf->other_event = NULL;
 	free(folded);
 	return ret;
+}
+
+/* Frames per module, and how many of them found no symbol. */
+struct module_stats {
+	struct intern names;	/* module path -> id */
+	uint64_t *frames, *unknown;	/* per id */
+	size_t alloc;
+	uint64_t total, total_unknown;
+};
+
+static void count_frame(void *ctx, const struct perfdata_frame *fr)
+{
+	struct module_stats *m = ctx;
+	const char *name = fr->dso ? fr->dso : "[unknown]";
+	uint32_t id;
+
+	if (fr->inlined)
+		return;
+	id = intern_add(&m->names, name, strlen(name), NULL);
+	if (id >= m->alloc) {
+		size_t old = m->alloc;
+
+		ALLOC_GROW(m->frames, (size_t)id + 1, m->alloc);
+		m->unknown = xreallocarray(m->unknown, m->alloc, sizeof(*m->unknown));
+		memset(m->frames + old, 0, (m->alloc - old) * sizeof(*m->frames));
+		memset(m->unknown + old, 0, (m->alloc - old) * sizeof(*m->unknown));
+	}
+	m->frames[id]++;
+	m->total++;
+	if (!fr->sym) {
+		m->unknown[id]++;
+		m->total_unknown++;
+	}
+}
+
+#define MAX_MODULES_NAMED 5
+
+/*
+ * Missing symbols: when a tenth or more of the frames cannot be named, say
+ * which modules they are in and how to get their symbols.
+ */
+static void report_symbols(const struct module_stats *m)
+{
+	uint32_t shown[MAX_MODULES_NAMED];
+	size_t nshown = 0, k;
+	uint32_t id;
+
+	if (!m->total || m->total_unknown * 10 < m->total)
+		return;
+	warning("%llu of %llu frames (%.0f%%) have no symbol ([unknown]): install the modules' debug "
+		"symbols (Debian: the -dbgsym packages, or debuginfod), or build with -g and do not strip",
+		(unsigned long long)m->total_unknown, (unsigned long long)m->total,
+		100.0 * (double)m->total_unknown / (double)m->total);
+	/* The modules with the most unknown frames, most first (selection: n is small). */
+	while (nshown < MAX_MODULES_NAMED) {
+		uint32_t best = UINT32_MAX;
+
+		for (id = 0; id < m->names.nr; id++) {
+			int taken = 0;
+
+			for (k = 0; k < nshown; k++)
+				taken |= shown[k] == id;
+			if (taken || !m->unknown[id])
+				continue;
+			if (best == UINT32_MAX || m->unknown[id] > m->unknown[best])
+				best = id;
+		}
+		if (best == UINT32_MAX)
+			break;
+		shown[nshown++] = best;
+		note("  %s: %llu of its %llu frames unknown (%.0f%%)", intern_str(&m->names, best),
+		     (unsigned long long)m->unknown[best], (unsigned long long)m->frames[best],
+		     100.0 * (double)m->unknown[best] / (double)m->frames[best]);
+	}
 }
 
 int cmd_record(int argc, const char **argv)
@@ -419,8 +481,25 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	report(&s, &rw, s.offcpu ? &oc : NULL, o.folded ? (o.output ? o.output : "standard output") : path,
 	       o.folded);
-	if (o.folded && fold_recording(path, tmpdir, o.output, s.offcpu))
-		goto out;
+	if (o.folded) {
+		struct perfdata_fold pf;
+		struct module_stats ms;
+		int failed;
+
+		memset(&pf, 0, sizeof(pf));
+		memset(&ms, 0, sizeof(ms));
+		intern_init(&ms.names);
+		pf.frame_hook = count_frame;
+		pf.hook_ctx = &ms;
+		failed = fold_recording(path, tmpdir, o.output, s.offcpu, &pf);
+		if (!failed)
+			report_symbols(&ms);
+		intern_release(&ms.names);
+		free(ms.frames);
+		free(ms.unknown);
+		if (failed)
+			goto out;
+	}
 	ret = EXIT_OK;
 out:
 	sampler_release(&s);

@@ -25,6 +25,11 @@
 
 #define NO_ID UINT32_MAX
 
+struct namebuf {
+	char *buf;
+	size_t len, alloc;
+};
+
 struct fold_group {
 	uint32_t hash;
 	uint32_t func_len, mod_len, pc_len;	/* bytes */
@@ -86,10 +91,7 @@ struct folder {
 	size_t nr_cur, alloc_cur;
 	uint32_t *key;		/* scratch for the stack key */
 	size_t alloc_key;
-	struct strbuf_scratch {
-		char *buf;
-		size_t alloc;
-	} scratch;
+	struct namebuf scratch;	/* reused for names being built */
 };
 
 static uint32_t *table_new(uint32_t *mask, uint32_t size)
@@ -206,11 +208,6 @@ int fold_module_is_jit(const char *m, size_t len)
 
 /* ---- name clean-up ---- */
 
-struct namebuf {
-	char *buf;
-	size_t len, alloc;
-};
-
 static void nb_add(struct namebuf *b, const char *s, size_t n)
 {
 	ALLOC_GROW(b->buf, b->len + n + 1, b->alloc);
@@ -312,7 +309,7 @@ static void push_group_id(struct folder *f, uint32_t id)
 /* Build the frames of one stack line (stackcollapse-perf.pl's inner loop). */
 static void build_group(struct folder *f, struct fold_group *g)
 {
-	struct namebuf b = { f->scratch.buf, 0, f->scratch.alloc };
+	struct namebuf b = f->scratch;
 	const char *s = g->func, *end = g->func + g->func_len;
 	size_t nr_pieces = 0, i, last_nonempty = 0;
 	const char *pieces[64];
@@ -394,8 +391,7 @@ static void build_group(struct folder *f, struct fold_group *g)
 		push_group_id(f, intern_add(&f->names, b.len ? b.buf : "", b.len, NULL));
 	}
 	g->nr = (uint32_t)nr_pieces;
-	f->scratch.buf = b.buf;
-	f->scratch.alloc = b.alloc;
+	f->scratch = b;
 	if (pv != pieces) {
 		free(pv);
 		free(plv);
@@ -495,8 +491,10 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 			const char *pid, size_t pid_len, const char *tid, size_t tid_len,
 			uint64_t period)
 {
-	struct namebuf b = { f->scratch.buf, 0, f->scratch.alloc };
+	struct namebuf b = f->scratch;
 	size_t i;
+
+	b.len = 0;
 
 	nb_add(&b, comm, comm_len);
 	if (f->opts.include_tid || f->opts.include_pid) {
@@ -521,8 +519,7 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 	 */
 	f->pname = intern_add(&f->names, b.len ? b.buf : "", b.len, NULL);
 	f->java = b.len >= 4 && !memcmp(b.buf, "java", 4);
-	f->scratch.buf = b.buf;
-	f->scratch.alloc = b.alloc;
+	f->scratch = b;
 }
 
 void folder_reset_sample(struct folder *f)

@@ -1,23 +1,28 @@
 /*
- * layout.h - from the stack tree to the rectangles of a flame graph: the
- * frames to draw in depth-first pre-order (a frame's subtree is the run of
- * frames after it with a greater depth), their positions in count units,
- * and frames narrower than --minwidth dropped with everything above them.
- * Knows nothing about SVG; the writer turns counts into coordinates.
+ * layout.h - from folded stacks to the rectangles of a flame graph, in one
+ * pass over stacks in frame order (or input order for a flame chart): a
+ * frame opens where a stack departs from the previous one and closes where
+ * the next one departs from it, as flamegraph.pl's merge does.  A frame
+ * narrower than --minwidth is dropped with its subtree the moment it
+ * closes, so memory holds only what will be drawn.
+ *
+ * Frames come out in depth-first pre-order: a frame's subtree is the run of
+ * frames after it with a greater depth.  Knows nothing about SVG.
  */
 #ifndef TRAIL_FLAMEGRAPH_LAYOUT_H
 #define TRAIL_FLAMEGRAPH_LAYOUT_H
 
 #include <stdint.h>
 
-#include "flamegraph/tree.h"
+#include "flamegraph/input.h"
 
 struct fg_frame {
-	uint32_t node;		/* tree node id */
-	uint32_t parent;	/* frame index of the parent; FG_NONE for the root */
-	uint32_t depth;		/* 0 for the root */
-	double x[2];		/* start in counts: [1] the drawn widths (after, or the only column), [0] before */
-	double w[2];		/* width in counts, same columns */
+	const char *name;	/* into the input's text (or "all"); not NUL-terminated */
+	uint32_t len;		/* bytes of name */
+	uint32_t depth;		/* 0 for the root "all" */
+	double x[2];		/* start in counts: [1] after (or the only column), [0] before */
+	double w[2];		/* width = inclusive count, same columns */
+	double self[2];		/* counts of stacks ending here, same columns */
 };
 
 struct fg_layout_options {
@@ -25,27 +30,25 @@ struct fg_layout_options {
 	int minwidth_percent;
 	double width;		/* pixels of the frame area minwidth refers to */
 	double total;		/* --total: a larger total to draw against, 0 for none */
-	int keep_order;		/* flame chart: children in input order, not by name */
-	int both;		/* differential: keep frames wide enough in either profile */
+	int both;		/* differential: keep frames wide enough in either column */
 };
 
 struct fg_layout {
 	struct fg_frame *frames;	/* pre-order; frames[0] is the root */
 	uint32_t nr, alloc;
 	uint32_t max_depth;		/* of the frames kept */
-	double timemax[2];		/* counts the full width stands for, per column */
-	uint64_t pruned;		/* frames dropped (narrower than minwidth) */
+	double total[2];		/* sums of the counts, per column */
+	double timemax[2];		/* counts the full width stands for (>= total) */
+	uint64_t pruned;		/* frames dropped with their subtrees */
 };
 
-/* Lay out t; l is overwritten.  Never fails (dies only on out-of-memory). */
-void fg_layout_build(struct fg_layout *l, const struct fg_tree *t,
+/*
+ * Lay out the stacks of in, which must be in fg_stack_cmp order (see
+ * fg_input_sort) except for a flame chart.  l is overwritten; its names
+ * point into in, which must outlive it.
+ */
+void fg_layout_build(struct fg_layout *l, const struct fg_input *in,
 		     const struct fg_layout_options *o);
 void fg_layout_release(struct fg_layout *l);
-
-/*
- * Compare two frame names the way flamegraph.pl orders them: it sorts whole
- * "a;b;c count" lines, so a name sorts as if followed by ';'.
- */
-int fg_name_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
 #endif

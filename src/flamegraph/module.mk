@@ -1,14 +1,13 @@
-# src/flamegraph: folded stacks -> stack tree (tree.c) -> rectangles
-# (layout.c) -> SVG (svg.c), with palettes, --nameattr, the noise test for
-# differential colours and the embedded script (script.js, turned into a C
+# src/flamegraph: folded stacks (input.c) -> rectangles (layout.c) -> SVG
+# (svg.c), with palettes, --nameattr (the noise test for differential
+# colours is diff/significance.h) and the embedded script (script.js, turned into a C
 # string at build time by the rule below).
+LIB_OBJS += src/flamegraph/input.o
 LIB_OBJS += src/flamegraph/layout.o
 LIB_OBJS += src/flamegraph/nameattr.o
-LIB_OBJS += src/flamegraph/noise.o
 LIB_OBJS += src/flamegraph/palette.o
 LIB_OBJS += src/flamegraph/script_js.o
 LIB_OBJS += src/flamegraph/svg.o
-LIB_OBJS += src/flamegraph/tree.o
 
 UNIT_TESTS += tests/unit/test_flamegraph
 

@@ -20,6 +20,7 @@ var fg = {
 	term: "",		// search regular expression source, "" when none
 	icase: false,
 	before: false,		// differential: draw before-widths
+	marked: [],		// frames classed zshow while zoomed
 	width: 0		// px of the frame area
 };
 var SVGNS = "http://www.w3.org/2000/svg";
@@ -100,8 +101,11 @@ function readFrames() {
 			bw: parseFloat(g.getAttribute("data-bw")) || 0,
 			end: n, parent: -1, fill: rect.getAttribute("fill"),
 			ty: y + (fh - 1) / 2 + fgconf.fontsize / 3,
-			shown: true, label: text ? text.textContent : ""
+			cx: NaN, cw: NaN, tx: NaN, marked: false,	// what the DOM shows now
+			label: text ? text.textContent : ""
 		};
+		f.cx = f.x;
+		f.cw = f.w;
 		g.fgIndex = i;
 		while (stack.length && fg.f[stack[stack.length - 1]].depth >= depth)
 			fg.f[stack.pop()].end = i;
@@ -129,47 +133,70 @@ function resize() {
 	fg.frames.setAttribute("width", fg.width);
 }
 
-// Geometry for the current zoom and basis, then labels.
+// Geometry for the current zoom and basis, then labels.  While zoomed,
+// #frames carries class "zoomed", which hides every frame not marked
+// "zshow" (the zoomed subtree and its ancestors), so a zoom writes to the
+// frames it shows, not to every frame of a huge graph.
 function render() {
-	var f = fg.f, n = f.length, z = fg.zoomed, i;
+	var f = fg.f, n = f.length, z = fg.zoomed, i, k;
 	var X = fg.before ? "bx" : "x", W = fg.before ? "bw" : "w";
-	var zx = 0, zw = 100, anc = {};
+	var zx = 0, zw = 100, lo = 0, hi = n, show = [];
 	if (z >= 0 && f[z][W] > 0) {
 		zx = f[z][X];
 		zw = f[z][W];
+		lo = z;
+		hi = f[z].end;
 		for (i = f[z].parent; i >= 0; i = f[i].parent)
-			anc[i] = true;
+			show.push(i);
 	} else {
 		z = -1;
 	}
-	for (i = 0; i < n; i++) {
-		var fr = f[i], x, w, cls = "";
-		if (z < 0 || (i >= z && i < f[z].end)) {
-			x = (fr[X] - zx) * 100 / zw;
-			w = fr[W] * 100 / zw;
-		} else if (anc[i]) {
-			x = 0;
-			w = 100;
-			cls = "zparent";
-		} else {
-			cls = "zhide";
-		}
-		var zc = fr.g.getAttribute("class") || "";
-		var base = zc.replace(/\s*\bz(parent|hide)\b/g, "");
-		var want = cls ? (base ? base + " " + cls : cls) : base;
-		if (want !== zc)
-			want ? fr.g.setAttribute("class", want) : fr.g.removeAttribute("class");
-		if (cls === "zhide")
-			continue;
-		fr.rect.setAttribute("x", x + "%");
-		fr.rect.setAttribute("width", w + "%");
-		label(fr, x, w * fg.width / 100);
+	for (k = 0; k < fg.marked.length; k++) {
+		var m = f[fg.marked[k]];
+		m.g.classList.remove("zshow", "zparent");
+		m.marked = false;
 	}
+	fg.marked = [];
+	if (z >= 0) {
+		for (k = 0; k < show.length; k++)
+			mark(show[k], true);
+		for (i = lo; i < hi; i++)
+			mark(i, false);
+		fg.frames.classList.add("zoomed");
+	} else {
+		fg.frames.classList.remove("zoomed");
+	}
+	for (k = 0; k < show.length; k++)
+		place(f[show[k]], 0, 100);
+	for (i = lo; i < hi; i++)
+		place(f[i], (f[i][X] - zx) * 100 / zw, f[i][W] * 100 / zw);
 	fg.unzoom.setAttribute("class", z < 0 ? "hide" : "");
 	if (fg.basis)
 		fg.basis.textContent = fg.before ? "Show after" : "Show before";
 	fg.svg.setAttribute("data-zoomed", String(z));
 	paintSearch();
+}
+
+function mark(i, ancestor) {
+	var fr = fg.f[i];
+	fr.g.classList.add("zshow");
+	if (ancestor)
+		fr.g.classList.add("zparent");
+	fr.marked = true;
+	fg.marked.push(i);
+}
+
+// Move a frame (only the attributes that change) and relabel it.
+function place(fr, x, w) {
+	if (fr.cx !== x) {
+		fr.rect.setAttribute("x", x + "%");
+		fr.cx = x;
+	}
+	if (fr.cw !== w) {
+		fr.rect.setAttribute("width", w + "%");
+		fr.cw = w;
+	}
+	label(fr, x, w * fg.width / 100);
 }
 
 // The label that fits wpx, cut by average glyph width (no text measuring).
@@ -191,8 +218,11 @@ function label(fr, xpct, wpx) {
 		fr.text.setAttribute("y", fr.ty);
 		fr.g.appendChild(fr.text);
 	}
-	if (s)
-		fr.text.setAttribute("x", (xpct + 300 / fg.width) + "%");
+	var tx = xpct + 300 / fg.width;
+	if (s && fr.tx !== tx) {
+		fr.text.setAttribute("x", tx + "%");
+		fr.tx = tx;
+	}
 	if (fr.label !== s) {
 		fr.text.textContent = s;
 		fr.label = s;

@@ -6,7 +6,7 @@
 #include "flamegraph/svg.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "flamegraph/noise.h"
+#include "diff/significance.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -310,7 +310,7 @@ static void write_style(struct out *o, const struct fg_svg_options *opt)
 		   "#frames > *:hover > rect { stroke: black; stroke-width: 0.5; }\n"
 		   "#frames text { pointer-events: none; }\n"
 		   ".zparent > rect { opacity: 0.5; }\n"
-		   ".zhide { display: none; }\n");
+		   "#frames.zoomed > :not(.zshow) { display: none; }\n");
 	if (opt->stroke_color) {
 		out_lit(o, "#frames rect { stroke: ");
 		out_escaped(o, opt->stroke_color, strlen(opt->stroke_color));
@@ -356,25 +356,26 @@ struct diff_color {
 };
 
 /* Colour of a differential frame: red hotter, blue cooler, grey noise. */
-static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_tree *t,
-			      const struct fg_node *n, double maxd, const char **cls)
+static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_layout *l,
+			      const struct fg_frame *n, double maxd, const char **cls)
 {
-	const double *b = opt->diff_total ? n->total : n->self;
-	double B = t->nodes[0].total[0], A = t->nodes[0].total[1];
-	double z, d, s;
+	const double *b = opt->diff_total ? n->w : n->self;
+	double B = l->total[0], A = l->total[1];
+	struct share_test t;
+	double d, s;
 	int v;
 
 	*cls = NULL;
-	if (n->total[0] <= 0 && n->total[1] > 0) {
+	if (n->w[0] <= 0 && n->w[1] > 0) {
 		*cls = "new";
 		return (struct fg_rgb){ 170, 90, 230 };
 	}
-	if (n->total[1] <= 0 && n->total[0] > 0) {
+	if (n->w[1] <= 0 && n->w[0] > 0) {
 		*cls = "gone";
 		return (struct fg_rgb){ 80, 170, 160 };
 	}
-	z = fg_noise_z(b[0], B, b[1], A);
-	if (!(fabs(z) > opt->z_crit))
+	share_test(&t, b[0], B, b[1], A);
+	if (!share_test_significant(&t, opt->alpha))
 		return (struct fg_rgb){ 235, 235, 235 };
 	d = b[1] / A - b[0] / B;
 	if (opt->negate)
@@ -388,19 +389,22 @@ static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_
 	return (struct fg_rgb){ (uint8_t)v, (uint8_t)v, 255 };
 }
 
-static double diff_maxd(const struct fg_svg_options *opt, const struct fg_tree *t,
-			const struct fg_layout *l)
+static double diff_maxd(const struct fg_svg_options *opt, const struct fg_layout *l)
 {
-	double B = t->nodes[0].total[0], A = t->nodes[0].total[1], maxd = 0;
+	double B = l->total[0], A = l->total[1], maxd = 0;
 
 	if (!(B > 0) || !(A > 0))
 		return 0;
 	for (uint32_t i = 0; i < l->nr; i++) {
-		const struct fg_node *n = &t->nodes[l->frames[i].node];
-		const double *b = opt->diff_total ? n->total : n->self;
+		const struct fg_frame *n = &l->frames[i];
+		const double *b = opt->diff_total ? n->w : n->self;
 		double d = fabs(b[1] / A - b[0] / B);
+		struct share_test t;
 
-		if (d > maxd && fabs(fg_noise_z(b[0], B, b[1], A)) > opt->z_crit)
+		if (d <= maxd)
+			continue;
+		share_test(&t, b[0], B, b[1], A);
+		if (share_test_significant(&t, opt->alpha))
 			maxd = d;
 	}
 	return maxd;
@@ -412,49 +416,47 @@ static void out_percent(struct out *o, double part, double whole)
 	out_lit(o, "%");
 }
 
-static void write_title(struct out *o, const struct fg_svg_options *opt, const struct fg_tree *t,
-			const struct fg_layout *l, const struct fg_node *n,
+static void write_title(struct out *o, const struct fg_svg_options *opt,
+			const struct fg_layout *l, const struct fg_frame *n,
 			const char *name, size_t len)
 {
 	out_escaped(o, name, len);
 	out_lit(o, " (");
-	out_count(o, n->total[1]);
+	out_count(o, n->w[1]);
 	out_lit(o, " ");
 	out_escaped(o, opt->countname, strlen(opt->countname));
 	out_lit(o, ", ");
-	out_percent(o, n->total[1], l->timemax[1]);
+	out_percent(o, n->w[1], l->timemax[1]);
 	if (opt->differential) {
-		double B = t->nodes[0].total[0], A = t->nodes[0].total[1];
-		const double *b = opt->diff_total ? n->total : n->self;
-		double z = fg_noise_z(b[0], B, b[1], A);
+		double B = l->total[0], A = l->total[1];
+		const double *b = opt->diff_total ? n->w : n->self;
+		struct share_test t;
 		char zb[32];
 
 		out_lit(o, "; before ");
-		out_count(o, n->total[0]);
+		out_count(o, n->w[0]);
 		out_lit(o, ", ");
-		out_percent(o, n->total[0], B);
+		out_percent(o, n->w[0], B);
 		out_lit(o, "; delta ");
-		out_signed_count(o, n->total[1] - n->total[0]);
+		out_signed_count(o, n->w[1] - n->w[0]);
 		out_lit(o, ", ");
 		{
-			double pts = (A > 0 ? n->total[1] / A : 0) - (B > 0 ? n->total[0] / B : 0);
+			double pts = (A > 0 ? n->w[1] / A : 0) - (B > 0 ? n->w[0] / B : 0);
 
 			out_add(o, pts < 0 ? "-" : "+", 1);
 			out_fixed(o, fabs(pts) * 100, 2);
 		}
 		out_lit(o, " pts");
-		if (n->total[0] <= 0 && n->total[1] > 0) {
+		if (n->w[0] <= 0 && n->w[1] > 0) {
 			out_lit(o, "; new");
-		} else if (n->total[1] <= 0 && n->total[0] > 0) {
+		} else if (n->w[1] <= 0 && n->w[0] > 0) {
 			out_lit(o, "; gone");
 		} else {
+			share_test(&t, b[0], B, b[1], A);
 			out_str(o, opt->diff_total ? "; z=" : "; self z=");
-			if (isinf(z))
-				snprintf(zb, sizeof(zb), "%s", z > 0 ? "+inf" : "-inf");
-			else
-				snprintf(zb, sizeof(zb), "%+.2f", z);
+			snprintf(zb, sizeof(zb), "%+.2f", t.z);
 			out_str(o, zb);
-			if (!(fabs(z) > opt->z_crit))
+			if (!share_test_significant(&t, opt->alpha))
 				out_lit(o, ", noise");
 		}
 	}
@@ -501,10 +503,9 @@ static size_t display_len(const char *name, size_t len)
 }
 
 static void write_frames(struct out *o, const struct fg_svg_options *opt,
-			 const struct fg_tree *t, const struct fg_layout *l,
-			 double height, double frames_width, double top)
+			 const struct fg_layout *l, double height, double frames_width, double top)
 {
-	double maxd = opt->differential ? diff_maxd(opt, t, l) : 0;
+	double maxd = opt->differential ? diff_maxd(opt, l) : 0;
 	double fh = opt->frameheight, ypad2 = opt->fontsize * 2 + 10;
 	double cw = opt->fontsize * opt->fontwidth;
 	double tm1 = l->timemax[1] > 0 ? l->timemax[1] : 1;
@@ -513,9 +514,9 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 
 	for (uint32_t i = 0; i < l->nr; i++) {
 		const struct fg_frame *f = &l->frames[i];
-		const struct fg_node *n = &t->nodes[f->node];
-		const char *name = intern_str(&t->names, n->name);
-		size_t len = intern_len(&t->names, n->name);
+		const struct fg_frame *n = f;
+		const char *name = f->name;
+		size_t len = f->len;
 		char **attr = opt->nameattr ? fg_nameattr_get(opt->nameattr, name, len) : NULL;
 		const char *cls = NULL;
 		struct fg_rgb color;
@@ -528,7 +529,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		else
 			y = height - ypad2 - (f->depth + 1) * fh + FRAMEPAD;
 		if (opt->differential)
-			color = diff_rgb(opt, t, n, maxd, &cls);
+			color = diff_rgb(opt, l, n, maxd, &cls);
 		else if (opt->cp)
 			color = fg_palette_map_color(opt->cp, opt->palette, name, len);
 		else
@@ -581,7 +582,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		if (attr && attr[FG_ATTR_TITLE])
 			out_escaped(o, attr[FG_ATTR_TITLE], strlen(attr[FG_ATTR_TITLE]));
 		else
-			write_title(o, opt, t, l, n, name, shown);
+			write_title(o, opt, l, n, name, shown);
 		out_lit(o, "</title><rect");
 		if (cls) {
 			out_lit(o, " class=\"");
@@ -614,8 +615,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 	}
 }
 
-int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_layout *l,
-		 const struct fg_svg_options *opt)
+int fg_svg_write(FILE *f, const struct fg_layout *l, const struct fg_svg_options *opt)
 {
 	struct out o = { f, xmalloc(OUT_SIZE), 0, 0 };
 	double fs = opt->fontsize, fh = opt->frameheight;
@@ -664,7 +664,7 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_layout *l,
 	out_lit(&o, "\" total_samples=\"");
 	out_fixed(&o, l->timemax[1], 3);
 	out_lit(&o, "\">\n");
-	write_frames(&o, opt, t, l, height, frames_width, ypad1 + ypad3);
+	write_frames(&o, opt, l, height, frames_width, ypad1 + ypad3);
 	out_lit(&o, "</svg>\n</svg>\n");
 	out_flush(&o);
 	free(o.buf);

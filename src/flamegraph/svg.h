@@ -13,7 +13,6 @@
 #include "flamegraph/layout.h"
 #include "flamegraph/nameattr.h"
 #include "flamegraph/palette.h"
-#include "flamegraph/tree.h"
 
 struct fg_svg_options {
 	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
@@ -32,7 +31,7 @@ struct fg_svg_options {
 	int differential;	/* colour by change (two-column input) */
 	int negate;		/* swap hotter and cooler */
 	int diff_total;		/* test inclusive counts instead of self counts */
-	double z_crit;		/* |z| above which a change is not noise */
+	double alpha;		/* significance level of the noise test (diff/significance.h) */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
 	const char *search_color;
 	const char *stroke_color;	/* NULL for none */
@@ -43,8 +42,7 @@ struct fg_svg_options {
 };
 
 /* Write the graph to f; 0, or -1 when writing failed (error printed). */
-int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_layout *l,
-		 const struct fg_svg_options *o);
+int fg_svg_write(FILE *f, const struct fg_layout *l, const struct fg_svg_options *o);
 /* The SVG written when there is nothing to draw; 0 or -1. */
 int fg_svg_write_error(FILE *f, const struct fg_svg_options *o, const char *message);
 

@@ -19,3 +19,4 @@ LIB_OBJS += src/profile/sampler_synth.o
 LIB_OBJS += src/profile/offcpu.o
 UNIT_TESTS += tests/unit/test_sampler
 UNIT_TESTS += tests/unit/test_perfdata_write
+LIB_OBJS += src/profile/perfdata_fold.o

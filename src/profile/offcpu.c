@@ -164,7 +164,8 @@ static int drain(struct offcpu *o, uint64_t upto, int all)
 	size_t i, n;
 	int ret = 0;
 
-	qsort(o->queue, o->nr_queue, sizeof(*o->queue), cmp_item);
+	if (o->nr_queue)
+		qsort(o->queue, o->nr_queue, sizeof(*o->queue), cmp_item);
 	for (n = 0; n < o->nr_queue && (all || o->queue[n].time <= upto); n++)
 		if (!ret)
 			ret = process(o, o->queue[n].rec, o->queue[n].time);

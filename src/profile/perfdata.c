@@ -339,7 +339,7 @@ static int parse_file_header(struct perfdata *pd)
 	uint64_t feat_off;
 
 	if (pd->size < sizeof(h))
-		return bad(pd, 0, "truncated perf.data header");
+		return bad(pd, 0, "truncated perf.data file: the header is incomplete");
 	memcpy(&h, pd->buf, sizeof(h));
 	if (h.size != sizeof(h))
 		return bad(pd, 8, "unsupported perf.data header size");

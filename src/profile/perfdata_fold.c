@@ -25,6 +25,10 @@ struct fold_ctx {
 	char addrs[MAX_FOLD_FRAMES][17];
 	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
 	size_t lines_used;
+	int32_t last_pid;	/* pid/tid texts of the previous sample */
+	uint32_t last_tid;
+	char pid[16], tid[16];
+	size_t pid_len, tid_len;
 };
 
 /*
@@ -72,7 +76,6 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 {
 	struct fold_ctx *c = ctx;
 	struct fold_sample s;
-	char pid[16], tid[16];
 	size_t i, nr = st->nr < MAX_FOLD_FRAMES ? st->nr : MAX_FOLD_FRAMES;
 
 	c->pf->samples++;
@@ -89,24 +92,47 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		const struct perfdata_frame *fr = &st->frames[i];
 		struct fold_frame *out = &c->frames[i];
 
-		out->func = fr->sym ? fr->sym : "[unknown]";
-		out->func_len = strlen(out->func);
+		if (c->pf->frame_hook)
+			c->pf->frame_hook(c->pf->hook_ctx, fr);
+		if (fr->sym) {
+			out->func = fr->sym;
+			out->func_len = fr->sym_len;
+		} else {
+			out->func = "[unknown]";
+			out->func_len = 9;
+		}
 		/* perf script prints "(inlined)" where the module goes */
-		out->module = fr->inlined ? "inlined" : fr->dso ? fr->dso : "[unknown]";
-		out->module_len = strlen(out->module);
+		if (fr->inlined) {
+			out->module = "inlined";
+			out->module_len = 7;
+		} else if (fr->dso) {
+			out->module = fr->dso;
+			out->module_len = fr->dso_len;
+		} else {
+			out->module = "[unknown]";
+			out->module_len = 9;
+		}
 		out->addr_len = hex(c->addrs[i], fr->addr);
 		out->addr = c->addrs[i];
-		if (fr->dso && !fr->inlined && strpbrk(fr->dso, " ()"))
+		if (fr->dso && !fr->inlined && fr->dso_ambiguous)
 			frame_as_text(c, fr, out);
 	}
 	c->lines_used = 0;
 	memset(&s, 0, sizeof(s));
 	s.comm = st->comm;
 	s.comm_len = strlen(st->comm);
-	s.pid_len = (size_t)snprintf(pid, sizeof(pid), "%d", (int)st->pid);
-	s.pid = pid;
-	s.tid_len = (size_t)snprintf(tid, sizeof(tid), "%d", (int)st->tid);
-	s.tid = tid;
+	if (st->pid != c->last_pid || !c->pid_len) {
+		c->last_pid = st->pid;
+		c->pid_len = (size_t)snprintf(c->pid, sizeof(c->pid), "%d", (int)st->pid);
+	}
+	if (st->tid != c->last_tid || !c->tid_len) {
+		c->last_tid = st->tid;
+		c->tid_len = (size_t)snprintf(c->tid, sizeof(c->tid), "%d", (int)st->tid);
+	}
+	s.pid = c->pid;
+	s.pid_len = c->pid_len;
+	s.tid = c->tid;
+	s.tid_len = c->tid_len;
 	s.period = st->period ? st->period : 1;
 	s.frames = c->frames;
 	s.nr_frames = nr;

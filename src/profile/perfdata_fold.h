@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct folder;
+struct perfdata_frame;
 
 struct perfdata_fold {
 	const char *event_filter;	/* in: keep only this event; NULL = first seen */
@@ -17,6 +18,9 @@ struct perfdata_fold {
 	char *other_event;	/* out: first event type skipped (free), or NULL */
 	uint64_t samples, kept;	/* out */
 	uint64_t frames, unknown_frames, unwind_failed;	/* out */
+	/* in, optional: called for every frame of every kept sample (per-module statistics) */
+	void (*frame_hook)(void *ctx, const struct perfdata_frame *fr);
+	void *hook_ctx;
 };
 
 /*

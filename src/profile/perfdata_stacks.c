@@ -15,7 +15,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_FRAMES 4096
 
@@ -53,13 +55,17 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 
 		f->kernel = 1;
 		f->dso = k->path;
+		f->dso_len = k->path_len;
 		sym = symbolizer_find(&c->sym, k, ip);
 		if (sym) {
 			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
 			f->symoff = ip - sym->start;
 			mod = symbolizer_kmod(k, sym);
-			if (mod)
+			if (mod) {
 				f->dso = mod;
+				f->dso_len = strlen(mod);
+			}
 		}
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
 		const struct map *mp = thread_find_map(t, ip);
@@ -72,12 +78,15 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 		mip = mp->identity ? ip : ip - mp->start + mp->pgoff;
 		f->addr = mip;
 		f->dso = mp->dso->path;
+		f->dso_len = mp->dso->path_len;
+		f->dso_ambiguous = mp->dso->path_ambiguous;
 		sym = symbolizer_find(&c->sym, mp->dso, mip);
 		if (sym) {
 			const char *const *names;
 			size_t n = 0, i;
 
 			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
 			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
 			if (inlines && !c->opts->no_inline)
 				n = symbolizer_inlines(&c->sym, mp->dso, mip, &names);
@@ -88,6 +97,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 					f = &c->frames[(*nr)++];
 					*f = base;
 					f->sym = names[i];
+					f->sym_len = strlen(names[i]);
 					f->inlined = strcmp(names[i], base.sym) != 0;
 				}
 				return;
@@ -219,6 +229,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
 	};
 	struct stacks_ctx *c = xcalloc(1, sizeof(*c));
+	char *kallsyms_copy = NULL;
 	int ret;
 
 	c->pd = pd;
@@ -227,8 +238,27 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->fn_ctx = ctx;
 	symbolizer_init(&c->sym);
 	c->sym.demangle = !opts->no_demangle;
-	if (opts->kallsyms)
+	if (opts->kallsyms) {
 		c->sym.kallsyms_path = opts->kallsyms;
+	} else {
+		/*
+		 * perf record keeps a copy of kallsyms under the kernel's
+		 * build-id; perf script prefers it, and reading a file is much
+		 * cheaper than having the kernel format /proc/kallsyms.
+		 */
+		const struct perfdata_build_id *b = perfdata_find_build_id(pd, "[kernel.kallsyms]");
+
+		if (b && b->size) {
+			char hex[41];
+			size_t i;
+
+			for (i = 0; i < b->size; i++)
+				snprintf(hex + 2 * i, 3, "%02x", b->id[i]);
+			kallsyms_copy = xstrfmt("%s/[kernel.kallsyms]/%s/kallsyms", c->sym.home_debug, hex);
+			if (!access(kallsyms_copy, R_OK))
+				c->sym.kallsyms_path = kallsyms_copy;
+		}
+	}
 	machine_init(&c->machine, &c->sym);
 	c->machine.jit = opts->jit;
 	c->unwinder = unwinder_new(&c->machine);
@@ -241,6 +271,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	unwinder_free(c->unwinder);
 	machine_release(&c->machine);
 	symbolizer_release(&c->sym);
+	free(kallsyms_copy);
 	free(c);
 	return ret;
 }

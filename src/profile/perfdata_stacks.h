@@ -17,6 +17,8 @@ struct perfdata;
 struct perfdata_frame {
 	const char *sym;	/* function name, NULL when unresolved ([unknown]) */
 	const char *dso;	/* module path as perf prints it, NULL = [unknown] */
+	size_t sym_len, dso_len;	/* bytes */
+	int dso_ambiguous;	/* dso has blanks or parentheses */
 	uint64_t addr;		/* as perf script prints it (map-relative for files) */
 	uint64_t symoff;	/* bytes from the symbol start (when sym) */
 	int kernel;		/* a kernel-mode frame */

@@ -576,6 +576,7 @@ static int start_target(struct sampler *s)
 
 		if (write(s->go_fd, &c, 1) != 1)
 			return error_errno("cannot start the command");
+		s->started = 1;
 		close(s->go_fd);
 		s->go_fd = -1;
 		/* EOF: exec succeeded (the pipe is close-on-exec). */
@@ -723,6 +724,9 @@ void sampler_release(struct sampler *s)
 		close(s->err_fd);
 	if (s->is_command && !s->reaped && s->pid > 0) {
 		int status;
+
+		if (s->started && !target_gone(s))
+			kill(s->pid, SIGTERM);
 
 		if (waitpid(s->pid, &status, 0) == s->pid)
 			set_exit_code(s, status);

@@ -94,6 +94,7 @@ struct sampler {
 	sigset_t old_mask;		/* signal mask to restore */
 	int mask_saved;
 	int reaped;			/* pid has been waited for */
+	int started;			/* the command was told to exec */
 	int exit_code;			/* the command's: code, or 128+signal */
 	int exec_errno;			/* why the command could not be run, or 0 */
 	enum sampler_stop stopped;
@@ -129,7 +130,10 @@ int sampler_synthesize(struct sampler *s, struct sampler_tool *tool);
  * the caller can still write a complete file.  0 or -1.
  */
 int sampler_run(struct sampler *s, struct sampler_tool *tool);
-/* Close everything; kills a command that never started.  */
+/*
+ * Close everything.  A command that never started exits (its pipe closes);
+ * one still running because recording failed gets SIGTERM, as perf does.
+ */
 void sampler_release(struct sampler *s);
 
 /* Bytes of the sample_id trailer of non-sample records for this attr. */

@@ -51,7 +51,8 @@ long sampler_ring_read(struct sampler_ring *r, sampler_ring_fn fn, void *ctx)
 		uint64_t off = tail & mask, avail = head - tail;
 		const struct perf_event_header *rec;
 
-		if (avail < sizeof(h) || avail > r->size) {
+		/* The kernel keeps every record 8-byte aligned and sized. */
+		if (avail < sizeof(h) || avail > r->size || (tail & 7)) {
 			ret = error("perf ring buffer is inconsistent (head %llu, tail %llu)",
 				    (unsigned long long)head, (unsigned long long)tail);
 			break;
@@ -65,7 +66,7 @@ long sampler_ring_read(struct sampler_ring *r, sampler_ring_fn fn, void *ctx)
 			memcpy(&h, r->data + off, first);
 			memcpy((char *)&h + first, r->data, sizeof(h) - first);
 		}
-		if (h.size < sizeof(h) || h.size > avail) {
+		if (h.size < sizeof(h) || h.size > avail || (h.size & 7)) {
 			ret = error("perf ring buffer holds a record of bad size %u", (unsigned)h.size);
 			break;
 		}

@@ -51,17 +51,23 @@ static void dso_free(struct dso *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nr_syms; i++)
-		if (d->syms[i].demangled != d->syms[i].name)
-			free((char *)d->syms[i].demangled);
+	if (d->kind != DSO_KERNEL)
+		for (i = 0; i < d->nr_syms; i++)
+			if (d->syms[i].demangled && d->syms[i].demangled != d->syms[i].name)
+				free((char *)d->syms[i].demangled);
 	free(d->syms);
 	free(d->segs);
 	free(d->path);
 	free(d->symtab_path);
 	free(d->kmod);
 	free(d->kmod_names);
+	free(d->text);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
+	for (i = 0; i < (size_t)d->nr_keep; i++) {
+		elf_end(d->elf_keep[i]);
+		close(d->fd_keep[i]);
+	}
 	free(d);
 }
 
@@ -117,6 +123,8 @@ struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind
 	d->id = (uint32_t)s->nr_dsos;
 	d->kind = kind;
 	d->path = xstrdup(path);
+	d->path_len = strlen(path);
+	d->path_ambiguous = strpbrk(path, " ()") != NULL;
 	d->translate = kind == DSO_ELF;
 	ALLOC_GROW(s->dsos, s->nr_dsos + 1, s->alloc_dsos);
 	s->dsos[s->nr_dsos++] = d;
@@ -190,18 +198,17 @@ static int choose_a(const struct symbol *a, const struct symbol *b)
 	return 1;
 }
 
-struct sym_sort {
-	struct symbol sym;
-	const char *kmod;
-	size_t order;
+struct sym_key {
+	uint64_t start;
+	uint64_t order;		/* index in the input: keeps ties in table order */
 };
 
-static int cmp_sym_sort(const void *pa, const void *pb)
+static int cmp_sym_key(const void *pa, const void *pb)
 {
-	const struct sym_sort *a = pa, *b = pb;
+	const struct sym_key *a = pa, *b = pb;
 
-	if (a->sym.start != b->sym.start)
-		return (a->sym.start > b->sym.start) - (a->sym.start < b->sym.start);
+	if (a->start != b->start)
+		return (a->start > b->start) - (a->start < b->start);
 	return (a->order > b->order) - (a->order < b->order);
 }
 
@@ -212,49 +219,66 @@ static uint64_t roundup_page(uint64_t v)
 
 size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod)
 {
-	struct sym_sort *v;
+	struct symbol *v;
+	const char **km = NULL;
 	size_t i, n = 0;
 
 	if (!nr)
 		return 0;
-	v = xmallocarray(nr, sizeof(*v));
-	for (i = 0; i < nr; i++) {
-		v[i].sym = syms[i];
-		v[i].kmod = kmod ? kmod[i] : NULL;
-		v[i].order = i;
-	}
-	for (i = 1; i < nr && v[i - 1].sym.start <= v[i].sym.start; i++)
+	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
 		;
-	if (i < nr)	/* kallsyms comes sorted: skip the sort then */
-		qsort(v, nr, sizeof(*v), cmp_sym_sort);
+	if (i < nr) {
+		/* sort small keys, then move the symbols once */
+		struct sym_key *keys = xmallocarray(nr, sizeof(*keys));
+
+		for (i = 0; i < nr; i++) {
+			keys[i].start = syms[i].start;
+			keys[i].order = i;
+		}
+		qsort(keys, nr, sizeof(*keys), cmp_sym_key);
+		v = xmallocarray(nr, sizeof(*v));
+		if (kmod)
+			km = xmallocarray(nr, sizeof(*km));
+		for (i = 0; i < nr; i++) {
+			v[i] = syms[keys[i].order];
+			if (kmod)
+				km[i] = kmod[keys[i].order];
+		}
+		memcpy(syms, v, nr * sizeof(*v));
+		if (kmod)
+			memcpy(kmod, km, nr * sizeof(*km));
+		free(v);
+		free(km);
+		free(keys);
+	}
 	/* symbols__fixup_end: zero-sized symbols run to the next one */
 	for (i = 0; i + 1 < nr; i++) {
-		struct symbol *prev = &v[i].sym;
+		struct symbol *prev = &syms[i];
 
 		if (prev->end != prev->start)
 			continue;
-		if (is_kallsyms && (!v[i].kmod != !v[i + 1].kmod))
+		if (is_kallsyms && (!kmod[i] != !kmod[i + 1]))
 			prev->end = roundup_page(prev->end + 4096);
 		else
-			prev->end = v[i + 1].sym.start;
+			prev->end = syms[i + 1].start;
 	}
-	if (v[nr - 1].sym.end == v[nr - 1].sym.start)
-		v[nr - 1].sym.end = roundup_page(v[nr - 1].sym.start) + 4096;
+	if (syms[nr - 1].end == syms[nr - 1].start)
+		syms[nr - 1].end = roundup_page(syms[nr - 1].start) + 4096;
 	/* symbols__fixup_duplicate: one symbol per start address */
 	for (i = 0; i < nr; i++) {
-		if (n && v[n - 1].sym.start == v[i].sym.start) {
-			if (!choose_a(&v[n - 1].sym, &v[i].sym))
-				v[n - 1] = v[i];
+		if (n && syms[n - 1].start == syms[i].start) {
+			if (!choose_a(&syms[n - 1], &syms[i])) {
+				syms[n - 1] = syms[i];
+				if (kmod)
+					kmod[n - 1] = kmod[i];
+			}
 			continue;
 		}
-		v[n++] = v[i];
-	}
-	for (i = 0; i < n; i++) {
-		syms[i] = v[i].sym;
+		syms[n] = syms[i];
 		if (kmod)
-			kmod[i] = v[i].kmod;
+			kmod[n] = kmod[i];
+		n++;
 	}
-	free(v);
 	return n;
 }
 
@@ -460,8 +484,9 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			out = &d->syms[d->nr_syms++];
 			out->start = value;
 			out->end = value + sym.st_size;
-			out->name = arena_strndup(&s->arena, name, strlen(name));
+			out->name = name;	/* the Elf stays open (dso_keep_elf) */
 			out->demangled = NULL;
+			out->demangled_len = 0;
 			out->binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 			out->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
 		}
@@ -511,6 +536,7 @@ static void add_symbol(struct symbolizer *s, struct dso *d, uint64_t start, uint
 	out->end = start + size;
 	out->name = arena_strndup(&s->arena, name, strlen(name));
 	out->demangled = out->name;
+	out->demangled_len = 0;
 	out->binding = STB_GLOBAL;
 	out->type = STT_FUNC;
 }
@@ -595,6 +621,20 @@ static void synthesize_plt(struct symbolizer *s, struct dso *d, Elf *elf)
 		free(dm);
 	}
 	free(rels);
+}
+
+/* Keep f open for d's lifetime: symbol names point into its string tables. */
+static void dso_keep_elf(struct dso *d, struct elf_file *f)
+{
+	if (d->nr_keep >= 2) {
+		elf_file_close(f);
+		return;
+	}
+	d->elf_keep[d->nr_keep] = f->elf;
+	d->fd_keep[d->nr_keep] = f->fd;
+	d->nr_keep++;
+	f->elf = NULL;
+	f->fd = -1;
 }
 
 static void hex_id(const struct dso *d, char *out)
@@ -691,7 +731,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 		d->symtab_path = xstrdup(d->path);
 		if (bin.has_dynsym)
 			synthesize_plt(s, d, bin.elf);
-		elf_file_close(&bin);
+		dso_keep_elf(d, &bin);
 		return;
 	}
 	debuglink = read_debuglink(bin.elf);
@@ -701,6 +741,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 			if (cand.has_symtab) {
 				load_elf_symbols(s, d, cand.elf, SHT_SYMTAB, 1, bin.elf);
 				d->symtab_path = xstrdup(paths[i]);
+				dso_keep_elf(d, &cand);
 			}
 			elf_file_close(&cand);
 		}
@@ -710,6 +751,9 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	if (!d->symtab_path && bin.has_dynsym) {
 		load_elf_symbols(s, d, bin.elf, SHT_DYNSYM, 1, bin.elf);
 		d->symtab_path = xstrdup(d->path);
+		synthesize_plt(s, d, bin.elf);
+		dso_keep_elf(d, &bin);
+		return;
 	}
 	if (bin.has_dynsym)
 		synthesize_plt(s, d, bin.elf);
@@ -733,29 +777,38 @@ static uint8_t kallsyms_binding(char t)
 
 static void load_kallsyms(struct symbolizer *s, struct dso *d)
 {
-	FILE *f = fopen(s->kallsyms_path, "r");
-	char line[1024];
+	struct strbuf sb = STRBUF_INIT;
 	size_t alloc = 0, kalloc = 0;
 	struct intern mods;
+	char *p, *end;
 
-	if (!f)
+	/* one read, parsed in place: names point into the text */
+	if (strbuf_read_file(&sb, s->kallsyms_path))
 		return;
+	d->text = strbuf_detach(&sb, NULL);
+	p = d->text;
+	end = p + strlen(p);
 	intern_init(&mods);
-	while (fgets(line, sizeof(line), f)) {
-		char *end, *name, *mod, *nl;
-		unsigned long long addr = strtoull(line, &end, 16);
+	while (p < end) {
+		char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
+		uint64_t addr = 0;
 		char type;
 		struct symbol *sym;
 
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		type = end[1];
-		if (!kallsyms_type_ok(type))
-			continue;
-		name = end + 3;
-		nl = strchr(name, '\n');
 		if (nl)
 			*nl = 0;
+		p = nl ? nl + 1 : end;
+		while (isxdigit((unsigned char)*line)) {
+			int c = (unsigned char)*line++;
+
+			addr = addr << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		}
+		if (line[0] != ' ' || !line[1] || line[2] != ' ')
+			continue;
+		type = line[1];
+		if (!kallsyms_type_ok(type))
+			continue;
+		name = line + 3;
 		if (name[0] == '$' || !name[0])
 			continue;
 		mod = strchr(name, '\t');
@@ -765,8 +818,9 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 		ALLOC_GROW(d->kmod, d->nr_syms + 1, kalloc);
 		sym = &d->syms[d->nr_syms];
 		sym->start = sym->end = addr;
-		sym->name = arena_strndup(&s->arena, name, strlen(name));
+		sym->name = name;
 		sym->demangled = sym->name;
+		sym->demangled_len = 0;
 		sym->binding = kallsyms_binding(type);
 		sym->type = STT_FUNC;
 		d->kmod[d->nr_syms] = NULL;
@@ -777,23 +831,22 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 		}
 		d->nr_syms++;
 	}
-	fclose(f);
 	/* turn module ids into strings that live as long as the dso */
 	{
 		size_t i, total = 0;
 		char **names = xcalloc(mods.nr + 1, sizeof(*names));
-		char *p;
+		char *q;
 
 		for (i = 0; i < mods.nr; i++)
 			total += intern_len(&mods, (uint32_t)i) + 1;
 		d->kmod_names = xmalloc(total + 1);
-		p = d->kmod_names;
+		q = d->kmod_names;
 		for (i = 0; i < mods.nr; i++) {
 			size_t len = intern_len(&mods, (uint32_t)i);
 
-			memcpy(p, intern_str(&mods, (uint32_t)i), len + 1);
-			names[i] = p;
-			p += len + 1;
+			memcpy(q, intern_str(&mods, (uint32_t)i), len + 1);
+			names[i] = q;
+			q += len + 1;
 		}
 		for (i = 0; i < d->nr_syms; i++)
 			if (d->kmod[i])
@@ -833,6 +886,7 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 		sym->end = start + size;
 		sym->name = arena_strndup(&s->arena, p, len);
 		sym->demangled = NULL;
+		sym->demangled_len = 0;
 		sym->binding = STB_GLOBAL;
 		sym->type = STT_FUNC;
 	}
@@ -950,8 +1004,11 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 {
 	struct symbol *m = (struct symbol *)sym;	/* the demangled name is a cache */
 
-	if (m->demangled)
+	if (m->demangled) {
+		if (!m->demangled_len)
+			m->demangled_len = (uint32_t)strlen(m->demangled);
 		return m->demangled;
+	}
 	m->demangled = m->name;
 	if (s->demangle && (m->name[0] == '_' && (m->name[1] == 'Z' || m->name[1] == 'R'))) {
 		/* perf: bfd_demangle() == cplus_demangle() without DMGL_PARAMS */
@@ -960,6 +1017,7 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 		if (dm)
 			m->demangled = dm;
 	}
+	m->demangled_len = (uint32_t)strlen(m->demangled);
 	return m->demangled;
 }
 
@@ -1023,6 +1081,41 @@ static char *scope_name(struct symbolizer *s, Dwarf_Die *die)
 	return xstrdup(name);
 }
 
+/*
+ * gas lists one subprogram per alias (__mprotect, __GI___mprotect,
+ * mprotect, __GI_mprotect) over the same range; binutils' addr2line takes
+ * the smallest range containing the address, the last one listed on ties.
+ */
+static size_t asm_function(struct symbolizer *s, Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	Dwarf_Die child, best;
+	Dwarf_Addr best_size = 0;
+	int have = 0;
+	size_t start;
+
+	if (dwarf_child(cu, &child))
+		return SIZE_MAX;
+	do {
+		Dwarf_Addr lo, hi;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo) ||
+		    dwarf_highpc(&child, &hi) || pc < lo || pc >= hi)
+			continue;
+		if (!have || hi - lo <= best_size) {
+			best = child;
+			best_size = hi - lo;
+			have = 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (!have)
+		return SIZE_MAX;
+	start = s->nr_inames;
+	ALLOC_GROW(s->inames, s->nr_inames + 2, s->alloc_inames);
+	s->inames[s->nr_inames++] = (const char *)(uintptr_t)1;
+	s->inames[s->nr_inames++] = scope_name(s, &best);
+	return start;
+}
+
 static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 {
 	Dwfl_Module *mod;
@@ -1038,9 +1131,10 @@ static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 	if (!mod)
 		return SIZE_MAX;
 	cu = dwfl_module_addrdie(mod, vaddr, &bias);
-	/* addr2line (binutils 2.40) names no function in assembler units */
-	if (!cu || dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+	if (!cu)
 		return SIZE_MAX;
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler)
+		return asm_function(s, cu, vaddr - bias);
 	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
 	if (n > 0) {
 		/* the physical nesting of the innermost scope (eu-addr2line -i) */

@@ -24,8 +24,9 @@ enum dso_kind {
 
 struct symbol {
 	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
-	const char *name;	/* raw (mangled) name, in the table's arena */
+	const char *name;	/* raw (mangled) name: in an ELF string table kept open, or the arena */
 	const char *demangled;	/* filled on first use; NULL until then */
+	uint32_t demangled_len;	/* bytes of demangled, once filled */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
 };
@@ -39,6 +40,8 @@ struct dso {
 	uint32_t id;		/* index in the symbolizer's table */
 	enum dso_kind kind;
 	char *path;		/* as recorded (perf script prints this) */
+	size_t path_len;	/* bytes */
+	int path_ambiguous;	/* has blanks or parentheses (see perfdata_fold.c) */
 	int loaded;		/* symbols loaded (or failed to) */
 	int translate;		/* map addresses are file offsets to translate */
 	struct symbol *syms;	/* sorted by start, no duplicate starts */
@@ -49,8 +52,12 @@ struct dso {
 	uint8_t build_id_size;	/* 0 = unknown */
 	char *symtab_path;	/* file the symbols came from (for debugging) */
 	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
+	char *text;		/* kernel: the kallsyms text names point into */
 	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
 	void *dwfl;		/* libdw handle for inline frames, once opened */
+	void *elf_keep[2];	/* open Elf handles whose string tables names point into */
+	int fd_keep[2];
+	int nr_keep;
 	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 

@@ -81,8 +81,8 @@ check_exit "a bad --jobs is a usage error" 2 "$TRAIL" collapse -j 0 "$T/a.txt"
 check_exit "a missing file fails" 1 "$TRAIL" collapse "$T/missing.txt"
 grep -q "missing.txt" "$T/.err" && pass "the error names the missing file" || fail "the error names the missing file"
 printf 'PERFILE2\0\0\0\0' >"$T/perf.data"
-check_exit "perf.data is recognised" 1 "$TRAIL" collapse "$T/perf.data"
-grep -q "perf.data file" "$T/.err" && pass "perf.data gets a clear message" || fail "perf.data gets a clear message"
+check_exit "a truncated perf.data is an error" 1 "$TRAIL" collapse "$T/perf.data"
+grep -q "perf.data" "$T/.err" && pass "the error says perf.data" || fail "the error says perf.data"
 if [ -w /dev/full ]; then
 	"$TRAIL" collapse "$T/a.txt" >/dev/full 2>"$T/err"; rc=$?
 	[ $rc -ne 0 ] && pass "write errors are reported" || fail "write errors are reported" "exit $rc"

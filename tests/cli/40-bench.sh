@@ -69,7 +69,8 @@ else
 fi
 grep -q "median" "$T/r.svg" && pass "svg marks the median" || fail "svg marks the median"
 check "json to stdout" "${B[@]}" -N --runs 2 true --export-json -
-grep -q '"results"' "$T/.out" && pass "json on stdout" || fail "json on stdout"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/.out" && pass "only json on stdout" || fail "only json on stdout"
+grep -q "^Benchmark 1: true" "$T/.err" && pass "report moves to stderr" || fail "report moves to stderr"
 check_exit "export to an unwritable path" 1 "${B[@]}" -N --runs 2 true --export-csv /nonexistent/dir/x.csv
 
 # --- parameter scans
@@ -107,6 +108,16 @@ grep -q "^Benchmark 1: sleep 0.01" "$T/int.out" && pass "interrupted report prin
 grep -q "interrupted" "$T/int.err" && pass "interruption noted" || fail "interruption noted"
 json "$T/int.json" 'assert d["interrupted"] is True and 0 < d["results"][0]["runs"] < 100000' \
 	&& pass "interrupted json" || fail "interrupted json"
+
+# SIGTERM to trail alone (not its process group) also ends a long run
+"${B[@]}" -N --runs 3 'sleep 0.01' 'sleep 30' --no-interleave --export-json "$T/term.json" >"$T/term.out" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] && pass "SIGTERM stops a long run" || fail "SIGTERM stops a long run" "exit $rc"
+json "$T/term.json" 'r = d["results"]; assert r[0]["runs"] == 3 and r[1]["runs"] == 0' \
+	&& pass "SIGTERM keeps the finished command" || fail "SIGTERM keeps the finished command"
 
 # --- perf counters: used when available, a plain note otherwise
 check "perf counters" "${B[@]}" -N --runs 2 --perf true --export-json "$T/perf.json"

@@ -29,6 +29,7 @@ struct mock {
 	size_t stop_after;		/* set *stop after this many calls (0: never) */
 	volatile sig_atomic_t *stop;
 	double scale;			/* multiply "sleep" times (e.g. 2 for a slowdown) */
+	double drift;			/* seconds added to every call per call so far */
 	uint64_t jitter_state;
 };
 
@@ -69,7 +70,7 @@ static int mock_run(struct bench_executor *ex, const struct bench_job *job,
 	} else if (!strcmp(argv[0], "fail") && argv[1]) {
 		out->exit_code = atoi(argv[1]);
 	}
-	out->wall = t;
+	out->wall = t + m->drift * (double)m->calls;
 	out->user = t / 10;
 	out->sys = t / 20;
 	out->max_rss = 1000 + (int64_t)(m->calls % 7);
@@ -244,13 +245,49 @@ TEST(shell_spawn_time_is_subtracted)
 	struct bench_command cmds[2];
 	struct bench_result res;
 
-	setup(&cfg, cmds, "sleep 0.05", NULL);
+	setup(&cfg, cmds, "sleep 0.05", "sleep 0.1");
 	cfg.shell = "sh";
-	cfg.runs = 10;
+	cfg.runs = 30;
+	cfg.interleave = 0;
 	CHECK_INT(bench_run_commands(&cfg, &res), 0);
 	CHECK_NEAR(res.shell_wall, MOCK_SHELL, 1e-12);
+	/* sequential: 3 warm-ups and 20 probes first, none later */
 	CHECK_INT(count_lines(mock.log.buf, "sh -c "), 23);
+	CHECK_INT(res.shell_probes, 20);
 	CHECK_NEAR(res.commands[0].wall_stats.median, 0.05, 0.05 * 0.03);
+	CHECK_NEAR(res.commands[1].wall_stats.median, 0.1, 0.1 * 0.03);
+	bench_result_release(&res);
+
+	/* interleaved: one more probe per round, and those alone make the estimate */
+	setup(&cfg, cmds, "sleep 0.05", "sleep 0.1");
+	cfg.shell = "sh";
+	cfg.runs = 30;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(count_lines(mock.log.buf, "sh -c "), 23 + 30);
+	CHECK_INT(res.shell_probes, 30);
+	CHECK_NEAR(res.commands[1].wall_stats.median, 0.1, 0.1 * 0.03);
+	bench_result_release(&res);
+}
+
+TEST(shell_correction_follows_drift)
+{
+	struct bench_config cfg;
+	struct bench_command cmds[2];
+	struct bench_result res;
+	double drift_total;
+
+	/* a machine getting slower by 0.5 ms per call: ~60 ms over the benchmark */
+	setup(&cfg, cmds, "sleep 0.05", "sleep 0.1");
+	cfg.shell = "sh";
+	cfg.runs = 30;
+	mock.drift = 0.0005;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	drift_total = mock.drift * (double)mock.calls;
+	CHECK(drift_total > 0.05);
+	/* the interleaved probes drift with the runs, so the medians stay right
+	 * within a few calls' worth of drift (the initial estimate would be ~35 ms off) */
+	CHECK_NEAR(res.commands[0].wall_stats.median, 0.05, 0.05 * 0.03 + 4 * mock.drift);
+	CHECK_NEAR(res.commands[1].wall_stats.median, 0.1, 0.1 * 0.03 + 4 * mock.drift);
 	bench_result_release(&res);
 }
 
@@ -586,7 +623,8 @@ TEST(real_executor_measures_a_process)
 
 TEST_MAIN("bench_runner", adaptive_run_count_fills_min_time,
 	  interleaved_rounds_alternate_commands, interleaved_order_is_shuffled_but_seeded,
-	  hooks_run_when_documented, shell_spawn_time_is_subtracted, failures_and_ignore_failure,
+	  hooks_run_when_documented, shell_spawn_time_is_subtracted, shell_correction_follows_drift,
+	  failures_and_ignore_failure,
 	  stop_flag_keeps_what_was_measured, until_significant_stops_when_decided,
 	  json_export_round_trips, csv_markdown_svg_exports,
 	  baseline_guard_fails_only_on_real_regressions, baseline_rejects_bad_files,

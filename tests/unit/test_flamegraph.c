@@ -1,242 +1,294 @@
 /*
  * test_flamegraph.c - unit tests for src/flamegraph: merging stacks into
- * the tree (sorted, unsorted, flame chart, --reverse, --base, --factor,
- * differential columns), layout geometry and pruning, flamegraph.pl's name
- * order, palettes, the --cp map and the noise test.
+ * frames (sorted, unsorted, flame chart, --reverse, --base, --factor,
+ * differential columns), layout geometry and pruning, frame order,
+ * palettes and the --cp map.
  */
 #include "harness.h"
 
 #include "core/alloc.h"
 #include "core/cleanup.h"
+#include "flamegraph/input.h"
 #include "flamegraph/layout.h"
-#include "flamegraph/noise.h"
 #include "flamegraph/palette.h"
-#include "flamegraph/tree.h"
 
 #include <math.h>
 
-static void read_str(struct fg_tree *t, const char *s)
+/* Read s, sort unless flamechart, lay out with minwidth 0. */
+static void build(struct fg_input *in, struct fg_layout *l, const char *s,
+		  const struct fg_input_options *io, int flamechart)
 {
-	fg_tree_read_buffer(t, s, strlen(s));
+	struct fg_layout_options o = { 0 };
+
+	fg_input_init(in, io);
+	fg_input_read_buffer(in, s, strlen(s));
+	if (!flamechart)
+		fg_input_sort(in);
+	o.width = 1000;
+	fg_layout_build(l, in, &o);
 }
 
-/* The node reached from the root by the ';'-separated path, or FG_NONE. */
-static uint32_t find(const struct fg_tree *t, const char *path)
+/* Index of the frame reached from the root by the ';'-separated path, or -1. */
+static long find(const struct fg_layout *l, const char *path)
 {
-	uint32_t node = 0;
+	uint32_t cur = 0;
 	char *copy = xstrdup(path), *save = NULL, *tok;
+	long ret = 0;
 
 	for (tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-		uint32_t k;
+		uint32_t k, found = UINT32_MAX;
 
-		for (k = t->nodes[node].first_child; k != FG_NONE; k = t->nodes[k].next_sibling)
-			if (!strcmp(fg_node_name(t, k), tok))
+		for (k = cur + 1; k < l->nr && l->frames[k].depth > l->frames[cur].depth; k++)
+			if (l->frames[k].depth == l->frames[cur].depth + 1 &&
+			    l->frames[k].len == strlen(tok) && !memcmp(l->frames[k].name, tok, strlen(tok))) {
+				found = k;
 				break;
-		if (k == FG_NONE) {
-			node = FG_NONE;
+			}
+		if (found == UINT32_MAX) {
+			ret = -1;
 			break;
 		}
-		node = k;
+		cur = found;
+		ret = cur;
 	}
 	free(copy);
-	return node;
+	return ret;
 }
 
-TEST(tree_merges_sorted_and_unsorted_alike)
+static double width_of(const struct fg_layout *l, const char *path)
+{
+	long k = find(l, path);
+
+	return k < 0 ? -1 : l->frames[k].w[1];
+}
+#define W(l, path) width_of(&(l), (path))
+
+TEST(merges_sorted_and_unsorted_alike)
 {
 	const char *sorted = "a;b;c 1\na;b;d 2\na;e 3\nf 4\n";
 	const char *unsorted = "a;e 3\na;b;d 2\nf 4\na;b;c 1\n";
-	struct fg_tree s, u;
+	struct fg_input si, ui;
+	struct fg_layout s, u;
 
-	fg_tree_init(&s, NULL);
-	fg_tree_init(&u, NULL);
-	read_str(&s, sorted);
-	read_str(&u, unsorted);
+	build(&si, &s, sorted, NULL, 0);
+	build(&ui, &u, unsorted, NULL, 0);
+	CHECK(si.sorted);
 	CHECK_INT(s.nr, u.nr);
 	CHECK_INT(s.nr, 7);
-	CHECK_NEAR(s.nodes[0].total[0], 10, 0);
-	CHECK_NEAR(u.nodes[find(&u, "a;b")].total[0], 3, 0);
-	CHECK_NEAR(s.nodes[find(&s, "a;b")].total[0], 3, 0);
-	CHECK_NEAR(u.nodes[find(&u, "a")].self[0], 0, 0);
+	for (uint32_t i = 0; i < s.nr && i < u.nr; i++) {
+		CHECK_INT(s.frames[i].len, u.frames[i].len);
+		CHECK_NEAR(s.frames[i].x[1], u.frames[i].x[1], 0);
+		CHECK_NEAR(s.frames[i].w[1], u.frames[i].w[1], 0);
+	}
+	CHECK_NEAR(s.frames[0].w[1], 10, 0);
+	CHECK_NEAR(W(u, "a;b"), 3, 0);
+	CHECK_NEAR(u.frames[find(&u, "a")].self[0], 0, 0);
 	CHECK_INT(u.max_depth, 3);
-	CHECK_INT(u.columns, 1);
-	fg_tree_release(&s);
-	fg_tree_release(&u);
+	CHECK_INT(ui.columns, 1);
+	fg_layout_release(&s);
+	fg_layout_release(&u);
+	fg_input_release(&si);
+	fg_input_release(&ui);
 }
 
-TEST(tree_repeated_and_prefix_stacks)
+TEST(repeated_and_prefix_stacks)
 {
-	struct fg_tree t;
+	struct fg_input in;
+	struct fg_layout l;
 
-	fg_tree_init(&t, NULL);
-	read_str(&t, "a;b 1\na;b 2\na 5\na;b;c 1\na;bc 7\n");
-	CHECK_NEAR(t.nodes[find(&t, "a;b")].total[0], 4, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a;b")].self[0], 3, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a")].self[0], 5, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a;bc")].total[0], 7, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a")].total[0], 16, 0);
-	fg_tree_release(&t);
+	build(&in, &l, "a;b 1\na;bc 7\na;b 2\na 5\na;b;c 1\n", NULL, 0);
+	CHECK_NEAR(W(l, "a;b"), 4, 0);
+	CHECK_NEAR(l.frames[find(&l, "a;b")].self[1], 3, 0);
+	CHECK_NEAR(l.frames[find(&l, "a")].self[1], 5, 0);
+	CHECK_NEAR(W(l, "a;bc"), 7, 0);
+	CHECK_NEAR(W(l, "a"), 16, 0);
+	CHECK_INT(l.nr, 5);	/* all a b c bc: b merged once */
+	fg_layout_release(&l);
+	fg_input_release(&in);
+	/* empty stacks and empty frames */
+	build(&in, &l, " 4\n;x 1\n;x;y 2\nq; 3\n", NULL, 1);
+	CHECK_NEAR(l.frames[0].self[1], 4, 0);
+	CHECK_INT(l.nr, 6);	/* all "" x y q "" */
+	CHECK_INT(l.frames[1].len, 0);
+	CHECK_NEAR(l.frames[1].w[1], 3, 0);
+	CHECK_INT(l.frames[2].len, 1);
+	CHECK_NEAR(l.frames[2].w[1], 3, 0);
+	CHECK_INT(l.frames[3].depth, 3);
+	CHECK_INT(l.frames[5].depth, 2);
+	CHECK_NEAR(l.frames[5].w[1], 3, 0);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 }
 
-TEST(tree_counts_malformed_lines)
+TEST(counts_malformed_lines)
 {
-	struct fg_tree t;
+	struct fg_input in;
+	struct fg_layout l;
 
-	fg_tree_init(&t, NULL);
-	read_str(&t, "a;b 1\nnot a count\n\nx;y 2.5\n-3\n");
-	CHECK_INT(t.malformed, 2);
-	CHECK_INT(t.lines, 5);
-	CHECK_NEAR(t.nodes[0].total[0], 3.5, 1e-12);
-	fg_tree_release(&t);
+	build(&in, &l, "a;b 1\nnot a count\n\nx;y 2.5\n-3\n", NULL, 0);
+	CHECK_INT(in.malformed, 2);
+	CHECK_INT(in.lines, 5);
+	CHECK_NEAR(l.frames[0].w[1], 3.5, 1e-12);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 }
 
-TEST(tree_differential_columns)
+TEST(differential_columns)
 {
-	struct fg_tree t;
-	uint32_t b;
+	struct fg_input in;
+	struct fg_layout l;
+	long b;
 
-	fg_tree_init(&t, NULL);
-	read_str(&t, "a;b 10 20\na;c 5 0\na;d 3\n");
-	CHECK_INT(t.columns, 2);
-	b = find(&t, "a;b");
-	CHECK_NEAR(t.nodes[b].total[0], 10, 0);
-	CHECK_NEAR(t.nodes[b].total[1], 20, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a;c")].total[1], 0, 0);
+	build(&in, &l, "a;b 10 20\na;c 5 0\na;d 3\n", NULL, 0);
+	CHECK_INT(in.columns, 2);
+	b = find(&l, "a;b");
+	CHECK_NEAR(l.frames[b].w[0], 10, 0);
+	CHECK_NEAR(l.frames[b].w[1], 20, 0);
+	CHECK_NEAR(W(l, "a;c"), -1, 0);	/* zero width after: drawn only in "both" mode */
 	/* a one-column line in differential input is unchanged */
-	CHECK_NEAR(t.nodes[find(&t, "a;d")].total[0], 3, 0);
-	CHECK_NEAR(t.nodes[find(&t, "a;d")].total[1], 3, 0);
-	CHECK_NEAR(t.nodes[0].total[0], 18, 0);
-	CHECK_NEAR(t.nodes[0].total[1], 23, 0);
-	fg_tree_release(&t);
+	CHECK_NEAR(l.frames[find(&l, "a;d")].w[0], 3, 0);
+	CHECK_NEAR(W(l, "a;d"), 3, 0);
+	CHECK_NEAR(l.total[0], 18, 0);
+	CHECK_NEAR(l.total[1], 23, 0);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 }
 
-TEST(tree_reverse_base_factor)
+TEST(reverse_base_factor)
 {
-	struct fg_tree_options o = { 0 };
-	struct fg_tree t;
+	struct fg_input_options o = { 0 };
+	struct fg_input in;
+	struct fg_layout l;
 
 	o.reverse = 1;
-	fg_tree_init(&t, &o);
-	read_str(&t, "a;b;c 1\nx;b;c 2\n");
-	CHECK(find(&t, "c;b;a") != FG_NONE);
-	CHECK_NEAR(t.nodes[find(&t, "c;b")].total[0], 3, 0);
-	fg_tree_release(&t);
+	build(&in, &l, "a;b;c 1\nx;b;c 2\n", &o, 0);
+	CHECK(find(&l, "c;b;a") >= 0);
+	CHECK_NEAR(W(l, "c;b"), 3, 0);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 
 	memset(&o, 0, sizeof(o));
 	o.base = "b";
 	o.factor = 2;
-	fg_tree_init(&t, &o);
-	read_str(&t, "a;b;c 1\nx;b;d 2\nq;r 5\nb 1\n");
-	CHECK_INT(t.dropped, 1);
-	CHECK_NEAR(t.nodes[find(&t, "b")].total[0], 8, 0);
-	CHECK_NEAR(t.nodes[find(&t, "b;d")].total[0], 4, 0);
-	CHECK(find(&t, "a") == FG_NONE);
-	fg_tree_release(&t);
+	build(&in, &l, "a;b;c 1\nx;b;d 2\nq;r 5\nb 1\n", &o, 0);
+	CHECK_INT(in.dropped, 1);
+	CHECK_NEAR(W(l, "b"), 8, 0);
+	CHECK_NEAR(W(l, "b;d"), 4, 0);
+	CHECK(find(&l, "a") < 0);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 }
 
-TEST(tree_flamechart_keeps_order)
+TEST(flamechart_keeps_order)
 {
-	struct fg_tree_options o = { 0 };
-	struct fg_tree t;
-	uint32_t a, k;
+	struct fg_input in;
+	struct fg_layout l;
 	int n = 0;
 
-	o.flamechart = 1;
-	fg_tree_init(&t, &o);
-	read_str(&t, "a;b 1\na;b 1\na;c 1\na;b 1\n");
-	a = find(&t, "a");
-	for (k = t.nodes[a].first_child; k != FG_NONE; k = t.nodes[k].next_sibling)
-		n++;
+	build(&in, &l, "a;b 1\na;b 1\na;c 1\na;b 1\n", NULL, 1);
+	for (uint32_t k = 0; k < l.nr; k++)
+		n += l.frames[k].depth == 2;
 	/* b, c, b: only consecutive stacks merge */
 	CHECK_INT(n, 3);
-	CHECK_NEAR(t.nodes[t.nodes[a].first_child].total[0], 2, 0);
-	fg_tree_release(&t);
+	CHECK_NEAR(l.frames[2].w[1], 2, 0);
+	CHECK_NEAR(l.frames[4].x[1], 3, 0);
+	fg_layout_release(&l);
+	fg_input_release(&in);
 }
 
-TEST(name_order_matches_line_sort)
+TEST(stack_order_is_frame_by_frame)
 {
-	/* flamegraph.pl sorts lines: "f.isra;x" < "f;x" because '.' < ';' */
-	CHECK(fg_name_cmp("f.isra", 6, "f", 1) < 0);
-	CHECK(fg_name_cmp("f", 1, "f_x", 3) < 0);
-	CHECK(fg_name_cmp("f", 1, "f", 1) == 0);
-	CHECK(fg_name_cmp("b", 1, "a", 1) > 0);
+	/* a stack before its extensions, siblings by name bytes */
+	CHECK(fg_stack_cmp("a;b", 3, "a;b;c", 5) < 0);
+	CHECK(fg_stack_cmp("a;b;c", 5, "a;b.x", 5) < 0);	/* ';' ranks lowest */
+	CHECK(fg_stack_cmp("f", 1, "f.isra", 6) < 0);
+	CHECK(fg_stack_cmp("x;y", 3, "x;y", 3) == 0);
+	CHECK(fg_stack_cmp("b", 1, "a;z", 3) > 0);
+	CHECK(fg_stack_cmp("0123456789abcdef;x", 18, "0123456789abcdef;y", 18) < 0);
 }
 
 TEST(layout_geometry)
 {
-	struct fg_tree t;
+	struct fg_input in;
 	struct fg_layout l;
 	struct fg_layout_options o = { 0 };
 	uint32_t i;
 
-	fg_tree_init(&t, NULL);
-	read_str(&t, "m;z 30\nm;a;x 10\nm;a 20\nm 40\nn 1\n");
-	o.width = 1000;
-	o.minwidth = 0;
-	fg_layout_build(&l, &t, &o);
-	CHECK_INT(l.nr, t.nr);
+	build(&in, &l, "m;z 30\nm;a;x 10\nm;a 20\nm 40\nn 1\n", NULL, 0);
+	CHECK_INT(l.nr, 6);
 	CHECK_NEAR(l.timemax[1], 101, 0);
 	for (i = 1; i < l.nr; i++) {
-		const struct fg_frame *f = &l.frames[i], *p = &l.frames[f->parent];
+		const struct fg_frame *f = &l.frames[i], *p = NULL;
 
-		CHECK(f->parent < i);
-		CHECK_INT(f->depth, p->depth + 1);
+		for (uint32_t k = i; k-- > 0;)
+			if (l.frames[k].depth + 1 == f->depth) {
+				p = &l.frames[k];
+				break;
+			}
+		CHECK(p != NULL);
+		if (!p)
+			continue;
 		CHECK(f->x[1] >= p->x[1]);
 		CHECK(f->x[1] + f->w[1] <= p->x[1] + p->w[1] + 1e-9);
 	}
-	/* children ordered by name from the parent's left edge: m;a before m;z */
-	CHECK_STREQ(fg_node_name(&t, l.frames[2].node), "a");
-	CHECK_NEAR(l.frames[2].x[1], 0, 0);
+	/* "m 40" sorts before "m;a": m's self count first (as in flamegraph.pl),
+	 * then the children by name, m;a before m;z */
+	CHECK_INT(find(&l, "m;a"), 2);
+	CHECK_NEAR(l.frames[2].x[1], 40, 0);
 	CHECK_NEAR(l.frames[2].w[1], 30, 0);
-	CHECK_STREQ(fg_node_name(&t, l.frames[4].node), "z");
-	CHECK_NEAR(l.frames[4].x[1], 30, 0);
-	CHECK_STREQ(fg_node_name(&t, l.frames[5].node), "n");
+	CHECK_INT(find(&l, "m;z"), 4);
+	CHECK_NEAR(l.frames[4].x[1], 70, 0);
+	CHECK_INT(find(&l, "n"), 5);
 	CHECK_NEAR(l.frames[5].x[1], 100, 0);
 	fg_layout_release(&l);
 
 	/* 1 of 101 samples at 1000 px is 9.9 px: pruned at minwidth 10 */
+	o.width = 1000;
 	o.minwidth = 10;
-	fg_layout_build(&l, &t, &o);
-	CHECK_INT(l.nr, t.nr - 1);
-	CHECK_INT(l.pruned, 1);
+	fg_layout_build(&l, &in, &o);
+	CHECK_INT(l.nr, 5);
+	CHECK(find(&l, "n") < 0);
 	fg_layout_release(&l);
+	/* --minwidth 25%: the subtree of a dropped frame goes with it */
 	o.minwidth = 25;
 	o.minwidth_percent = 1;
-	fg_layout_build(&l, &t, &o);
+	fg_layout_build(&l, &in, &o);
 	for (i = 0; i < l.nr; i++)
 		CHECK(l.frames[i].w[1] >= 25.25);
+	CHECK(find(&l, "m;a") >= 0 && find(&l, "m;a;x") < 0);
 	fg_layout_release(&l);
 	/* --total: a larger total to draw against */
 	o.minwidth = 0;
 	o.total = 202;
-	fg_layout_build(&l, &t, &o);
+	fg_layout_build(&l, &in, &o);
 	CHECK_NEAR(l.timemax[1], 202, 0);
 	fg_layout_release(&l);
-	fg_tree_release(&t);
+	fg_input_release(&in);
 }
 
 TEST(layout_keeps_gone_frames_in_differential)
 {
-	struct fg_tree t;
+	struct fg_input in;
 	struct fg_layout l;
 	struct fg_layout_options o = { 0 };
 
-	fg_tree_init(&t, NULL);
-	read_str(&t, "m;gone 50 0\nm;kept 50 100\n");
+	fg_input_init(&in, NULL);
+	fg_input_read_buffer(&in, "m;gone 50 0\nm;kept 50 100\n", 26);
+	fg_input_sort(&in);
 	o.width = 1000;
 	o.minwidth = 0.1;
-	fg_layout_build(&l, &t, &o);
+	fg_layout_build(&l, &in, &o);
 	CHECK_INT(l.nr, 3);	/* all, m, kept */
 	fg_layout_release(&l);
 	o.both = 1;
-	fg_layout_build(&l, &t, &o);
+	fg_layout_build(&l, &in, &o);
 	CHECK_INT(l.nr, 4);
 	CHECK_NEAR(l.frames[2].w[0], 50, 0);
 	CHECK_NEAR(l.frames[2].w[1], 0, 0);
 	CHECK_NEAR(l.frames[3].x[0], 50, 0);
 	CHECK_NEAR(l.frames[3].x[1], 0, 0);
 	fg_layout_release(&l);
-	fg_tree_release(&t);
+	fg_input_release(&in);
 }
 
 TEST(palettes_are_deterministic)
@@ -305,25 +357,8 @@ TEST(palette_map_round_trip)
 	free(path);
 }
 
-TEST(noise_test)
-{
-	/* 10% -> 10%: no change */
-	CHECK_NEAR(fg_noise_z(100, 1000, 100, 1000), 0, 0);
-	/* 10% -> 11% of 1000 samples: well within noise */
-	CHECK(!fg_noise_significant(100, 1000, 110, 1000, FG_NOISE_Z_CRIT));
-	/* 10% -> 20% of 10000 samples: far outside */
-	CHECK(fg_noise_significant(1000, 10000, 2000, 10000, FG_NOISE_Z_CRIT));
-	CHECK(fg_noise_z(1000, 10000, 2000, 10000) > 0);
-	CHECK(fg_noise_z(2000, 10000, 1000, 10000) < 0);
-	/* textbook value: p1 = 0.5 of 100, p2 = 0.6 of 100 -> z = 1.4213 */
-	CHECK_NEAR(fg_noise_z(50, 100, 60, 100), 1.4213381, 1e-6);
-	CHECK_NEAR(fg_noise_z_crit(0.05), 1.959963985, 1e-8);
-	CHECK_NEAR(fg_noise_z_crit(0.01), FG_NOISE_Z_CRIT, 1e-8);
-	CHECK_NEAR(fg_noise_z(5, 0, 5, 10), 0, 0);
-}
-
-TEST_MAIN("flamegraph", tree_merges_sorted_and_unsorted_alike, tree_repeated_and_prefix_stacks,
-	  tree_counts_malformed_lines, tree_differential_columns, tree_reverse_base_factor,
-	  tree_flamechart_keeps_order, name_order_matches_line_sort, layout_geometry,
+TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
+	  counts_malformed_lines, differential_columns, reverse_base_factor,
+	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip, noise_test)
+	  palette_map_round_trip)

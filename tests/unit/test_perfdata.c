@@ -103,10 +103,10 @@ TEST(truncated_record_is_an_error)
 TEST(symbols_fixup_follows_perf)
 {
 	struct symbol s[4] = {
-		{ 0x200, 0x200, "b_zero_size", NULL, STB_GLOBAL, STT_FUNC },
-		{ 0x100, 0x180, "a", NULL, STB_GLOBAL, STT_FUNC },
-		{ 0x100, 0x180, "__a_alias", NULL, STB_GLOBAL, STT_FUNC },
-		{ 0x300, 0x340, "c", NULL, STB_WEAK, STT_FUNC },
+		{ .start = 0x200, .end = 0x200, .name = "b_zero_size", .binding = STB_GLOBAL },
+		{ .start = 0x100, .end = 0x180, .name = "a", .binding = STB_GLOBAL },
+		{ .start = 0x100, .end = 0x180, .name = "__a_alias", .binding = STB_GLOBAL },
+		{ .start = 0x300, .end = 0x340, .name = "c", .binding = STB_WEAK },
 	};
 	size_t n = symbols_fixup(s, 4, 0, NULL);
 

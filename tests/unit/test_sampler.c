@@ -74,20 +74,25 @@ TEST(ring_reads_records_and_wraps)
 	sampler_ring_release(&r);
 }
 
-TEST(ring_header_split_across_the_end)
+TEST(ring_rejects_misaligned_records)
 {
 	static unsigned char mem[PAGE + DATA] __attribute__((aligned(8)));
 	struct perf_event_mmap_page *pc = (void *)mem;
 	struct sampler_ring r;
 	struct seen s = { 0 };
-	uint64_t start = DATA - 4;	/* not a real kernel layout, but must not misread */
 
+	/* The kernel keeps records 8-byte aligned; anything else is corruption. */
 	sampler_ring_init_mem(&r, mem, PAGE, DATA);
-	put_record(mem + PAGE, start, 24, 77);
-	pc->data_tail = start;
-	pc->data_head = start + 24;
-	CHECK_INT(sampler_ring_read(&r, collect, &s), 1);
-	CHECK_INT(s.payload[0], 77);
+	put_record(mem + PAGE, DATA - 4, 24, 77);
+	pc->data_tail = DATA - 4;
+	pc->data_head = DATA - 4 + 24;
+	CHECK_INT(sampler_ring_read(&r, collect, &s), -1);
+	CHECK_INT(s.n, 0);
+	put_record(mem + PAGE, 0, 20, 78);
+	pc->data_tail = 0;
+	pc->data_head = 24;
+	CHECK_INT(sampler_ring_read(&r, collect, &s), -1);
+	CHECK_INT(s.n, 0);
 	sampler_ring_release(&r);
 }
 
@@ -310,6 +315,6 @@ TEST(offcpu_many_threads)
 	offcpu_release(&o);
 }
 
-TEST_MAIN("sampler", ring_reads_records_and_wraps, ring_header_split_across_the_end,
+TEST_MAIN("sampler", ring_reads_records_and_wraps, ring_rejects_misaligned_records,
 	  ring_rejects_bad_sizes_and_stops_on_callback_error, sample_decoding, sample_id_trailer,
 	  open_errors_say_the_fix, offcpu_weights_blocked_time, offcpu_many_threads)

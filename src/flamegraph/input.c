@@ -1,0 +1,272 @@
+/*
+ * input.c - reading folded stacks into memory (see input.h).  Lines are
+ * parsed with profile/folded.h's folded_parse_line (flamegraph.pl's rules)
+ * in place from a memory mapping of the file (plain regular files, the
+ * common case) or copied once into an arena (gzip, pipes); whether the
+ * input is already sorted is noted on the way so sorted input (what
+ * 'trail collapse' writes) is not sorted again.
+ */
+#include "flamegraph/input.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/line_reader.h"
+#include "profile/folded.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_REPORTED_MALFORMED 5
+
+int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen, i = 0;
+	unsigned ca, cb;
+
+	/* find the first difference (16 bytes at a time while equal), then
+	 * rank ';' below every other byte so frames compare one by one */
+	while (i + 16 <= n && !memcmp(a + i, b + i, 16))
+		i += 16;
+	while (i < n && a[i] == b[i])
+		i++;
+	if (i == n)
+		return (alen > blen) - (alen < blen);
+	ca = a[i] == ';' ? 0 : (unsigned char)a[i] + 1u;
+	cb = b[i] == ';' ? 0 : (unsigned char)b[i] + 1u;
+	return (ca > cb) - (ca < cb);
+}
+
+void fg_input_init(struct fg_input *in, const struct fg_input_options *opts)
+{
+	memset(in, 0, sizeof(*in));
+	if (opts)
+		in->opts = *opts;
+	if (!(in->opts.factor > 0))
+		in->opts.factor = 1;
+	in->columns = 1;
+	in->sorted = 1;
+}
+
+void fg_input_release(struct fg_input *in)
+{
+	for (size_t i = 0; i < in->nmaps; i++)
+		munmap(in->maps[i].addr, in->maps[i].len);
+	free(in->maps);
+	free(in->stacks);
+	arena_release(&in->text);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Offset of the first frame named base in stack, or -1. */
+static long find_base(const char *stack, size_t len, const char *base)
+{
+	size_t blen = strlen(base), i = 0;
+
+	while (i <= len) {
+		const char *semi = memchr(stack + i, ';', len - i);
+		size_t end = semi ? (size_t)(semi - stack) : len;
+
+		if (end - i == blen && !memcmp(stack + i, base, blen))
+			return (long)i;
+		if (!semi)
+			break;
+		i = end + 1;
+	}
+	return -1;
+}
+
+static void reverse_into(char *out, const char *stack, size_t len)
+{
+	size_t end = len, pos = 0;
+
+	while (1) {
+		size_t start = end;
+
+		while (start > 0 && stack[start - 1] != ';')
+			start--;
+		memcpy(out + pos, stack + start, end - start);
+		pos += end - start;
+		if (!start)
+			break;
+		out[pos++] = ';';
+		end = start - 1;
+	}
+}
+
+static void add(struct fg_input *in, const char *stack, size_t len,
+		const double *count, int columns, int stable)
+{
+	struct fg_stack *st;
+	const char *text;
+
+	if (in->opts.base) {
+		long off = find_base(stack, len, in->opts.base);
+
+		if (off < 0) {
+			in->dropped++;
+			return;
+		}
+		stack += off;
+		len -= (size_t)off;
+	}
+	if (len > UINT32_MAX)
+		return;	/* the line reader caps lines far below this */
+	if (in->opts.reverse && len) {
+		char *copy = arena_alloc(&in->text, len);
+
+		reverse_into(copy, stack, len);
+		text = copy;
+	} else if (stable) {
+		text = stack;	/* in a mapping that lives as long as in */
+	} else {
+		text = arena_strndup(&in->text, stack, len);
+	}
+	ALLOC_GROW(in->stacks, in->nr + 1, in->alloc);
+	st = &in->stacks[in->nr++];
+	st->s = text;
+	st->len = (uint32_t)len;
+	st->count[0] = count[0] * in->opts.factor;
+	/* a one-column line in a differential file is unchanged: before = after */
+	st->count[1] = (columns == 2 ? count[1] : count[0]) * in->opts.factor;
+	if (columns == 2)
+		in->columns = 2;
+	in->total[0] += st->count[0];
+	in->total[1] += st->count[1];
+	if (in->sorted && in->nr > 1) {
+		const struct fg_stack *prev = st - 1;
+
+		if (fg_stack_cmp(prev->s, prev->len, st->s, st->len) > 0)
+			in->sorted = 0;
+	}
+}
+
+void fg_input_add(struct fg_input *in, const char *stack, size_t len,
+		  const double *count, int columns)
+{
+	add(in, stack, len, count, columns, 0);
+}
+
+static void add_line(struct fg_input *in, const char *line, size_t len, const char *path,
+		     uint64_t lineno, int stable)
+{
+	struct folded_line fl;
+
+	in->lines++;
+	if (!len)
+		return;
+	if (folded_parse_line(line, len, &fl)) {
+		if (++in->malformed <= MAX_REPORTED_MALFORMED && path)
+			warning("%s:%llu: ignoring line without a sample count: '%.*s'",
+				path, (unsigned long long)lineno, (int)(len > 80 ? 80 : len), line);
+		return;
+	}
+	add(in, fl.stack, fl.stack_len, fl.count, fl.columns, stable);
+}
+
+/* Lines of a mapped file, parsed in place. */
+static void read_mapped(struct fg_input *in, const char *buf, size_t len, const char *path)
+{
+	size_t pos = 0;
+	uint64_t lineno = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len, n = end - pos;
+
+		if (n && buf[pos + n - 1] == '\r')
+			n--;
+		add_line(in, buf + pos, n, path, ++lineno, 1);
+		pos = end + 1;
+	}
+}
+
+/*
+ * Map path (or stdin) when it is a plain regular file: 1 mapped and read,
+ * 0 not mappable (use the line reader), -1 error printed.
+ */
+static int try_mapped(struct fg_input *in, const char *path)
+{
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char magic[2];
+	struct stat st;
+	void *addr;
+	int ret = 0;
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX / 2 || lseek(fd, 0, SEEK_CUR) != 0)
+		goto out;
+	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		goto out;	/* gzip: the line reader inflates it */
+	addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (addr == MAP_FAILED)
+		goto out;
+	madvise(addr, (size_t)st.st_size, MADV_SEQUENTIAL);
+	ALLOC_GROW(in->maps, in->nmaps + 1, in->maps_alloc);
+	in->maps[in->nmaps].addr = addr;
+	in->maps[in->nmaps++].len = (size_t)st.st_size;
+	read_mapped(in, addr, (size_t)st.st_size, is_stdin ? "<stdin>" : path);
+	ret = 1;
+out:
+	if (!is_stdin)
+		close(fd);
+	return ret;
+}
+
+int fg_input_read(struct fg_input *in, const char *path)
+{
+	struct line_reader r;
+	char *line;
+	size_t len;
+	int ret = try_mapped(in, path);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	if (line_reader_open(&r, path))
+		return -1;
+	while ((ret = line_reader_next(&r, &line, &len)) > 0)
+		add_line(in, line, len, r.path, r.lineno, 0);
+	line_reader_close(&r);
+	return ret < 0 ? -1 : 0;
+}
+
+void fg_input_read_buffer(struct fg_input *in, const char *buf, size_t len)
+{
+	size_t pos = 0, alloc = 0;
+	char *line = NULL;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len, n = end - pos;
+
+		/* a NUL-terminated copy, as the line reader hands out */
+		ALLOC_GROW(line, n + 1, alloc);
+		memcpy(line, buf + pos, n);
+		if (n && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		add_line(in, line, n, NULL, 0, 0);
+		pos = end + 1;
+	}
+	free(line);
+}
+
+static int cmp_stack_rec(const void *pa, const void *pb)
+{
+	const struct fg_stack *a = pa, *b = pb;
+	/* equal stacks merge into one frame, so their order does not matter */
+	return fg_stack_cmp(a->s, a->len, b->s, b->len);
+}
+
+void fg_input_sort(struct fg_input *in)
+{
+	if (in->sorted)
+		return;
+	qsort(in->stacks, in->nr, sizeof(*in->stacks), cmp_stack_rec);
+	in->sorted = 1;
+}
