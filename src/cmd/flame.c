@@ -250,27 +250,27 @@ int cmd_flame(int argc, const char **argv)
 	}
 	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
 		error("unexpected argument (the workload goes in --run)");
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	}
 	if (!s.good_rev || !s.bad_rev || !s.build_cmd || !s.run_cmd) {
 		error("--good, --bad, --build and --run are required");
 		fprintf(stderr, "see 'trail flame --help'\n");
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	}
 	if (parse_metric(metric, &s.metric) || check_profiler(profiler, &s.profiler))
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
 		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	}
 	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
 		error("--measure must be samples or share");
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	}
 	s.measure_share = !strcmp(measure, "share");
 	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
 		error("--percentile applies to --metric wall");
-		return FLAME_EXIT_USAGE;
+		goto usage;
 	}
 	isolate_git_env();
 	s.percentile = percentile;
@@ -287,6 +287,7 @@ int cmd_flame(int argc, const char **argv)
 	s.trail_exe = exe;
 	if (!exe) {
 		error("cannot find the trail executable (/proc/self/exe)");
+		strbuf_release(&cmdline);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.command_line = cmdline.buf;
@@ -324,4 +325,7 @@ int cmd_flame(int argc, const char **argv)
 	free(exe);
 	strbuf_release(&cmdline);
 	return ret;
+usage:
+	strbuf_release(&cmdline);
+	return FLAME_EXIT_USAGE;
 }

@@ -21,10 +21,13 @@ FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache")
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 # shape NAME SHAPE SEED EXPECTED_EXIT [trail flame options...]
+# Small histories (8 commits) and short runs (~0.05-0.1 s of CPU) keep CI fast;
+# the sleeping shape keeps more CPU work so its runs are not all start-up.
 shape() {
-	local name=$1 sh=$2 seed=$3 want=$4 rc; shift 4
+	local name=$1 sh=$2 seed=$3 want=$4 rc scale=0.35; shift 4
 	local repo=$T/repo-$name out=$T/report-$name
-	"$GEN" "$repo" --shape "$sh" --commits 10 --seed "$seed" --scale 0.5 >"$T/$name.env" || {
+	[ "$sh" = sleep ] && scale=0.5
+	"$GEN" "$repo" --shape "$sh" --commits 8 --seed "$seed" --scale "$scale" >"$T/$name.env" || {
 		fail "$name: generate history"; return 1; }
 	. "$T/$name.env"
 	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
@@ -84,9 +87,10 @@ if shape broken broken 16 0 --strategy bisect; then
 		grep -q True && pass "broken: the unbuildable commit was skipped" || fail "broken: the unbuildable commit was skipped"
 fi
 # Sleeping: the CPU profile is flat; trail says which metric to use ...
-if shape sleep-cpu sleep 17 4; then
+# (more runs: off-CPU time includes waiting for a CPU on a busy machine)
+if shape sleep-cpu sleep 17 4 --repeat 8; then
 	grep -q -- "--metric wall" "$T/sleep-cpu.out" && pass "sleep-cpu: suggests --metric wall" ||
 		fail "sleep-cpu: suggests --metric wall"
 fi
 # ... and finds it with the off-CPU metric.
-shape sleep-offcpu sleep 17 0 --metric offcpu && expect_suspect sleep-offcpu
+shape sleep-offcpu sleep 17 0 --metric offcpu --repeat 8 --probe-runs 3 && expect_suspect sleep-offcpu
