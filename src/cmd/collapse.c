@@ -34,6 +34,8 @@ int cmd_collapse(int argc, const char **argv)
 {
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
 	const char *event_filter = NULL;
+	double discard = 0;	/* percent */
+	int count_samples = 0;
 	struct string_list skip_after = STRING_LIST_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t jobs = cpus > 0 ? (uint64_t)cpus : 1;
@@ -52,6 +54,11 @@ int cmd_collapse(int argc, const char **argv)
 			   "keep only samples of EVENT (default: the first event type seen)"),
 		OPT_STRING_LIST(0, "skip-after", &skip_after, "FUNC",
 				"cut each stack at FUNC, dropping its callers (repeatable)"),
+		OPT_GROUP("perf.data input"),
+		OPT_DOUBLE(0, "discard", &discard, "PERCENT",
+			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
+			   0, 100),
+		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
@@ -96,6 +103,8 @@ int cmd_collapse(int argc, const char **argv)
 
 			memset(&pf, 0, sizeof(pf));
 			pf.event_filter = s.event_filter;
+			pf.skip_fraction = discard / 100;
+			pf.count_samples = count_samples;
 			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
 				status = EXIT_FAILURE_;
 			if (!s.event_filter && pf.chosen_event) {

@@ -324,6 +324,13 @@ static int parse_feature(struct perfdata *pd, int feat, const unsigned char *p, 
 		pd->cmdline = strbuf_detach(&sb, NULL);
 		return c.bad ? -1 : 0;
 	}
+	case HEADER_SAMPLE_TIME:
+		/* two u64s, as perf's write_sample_time() puts them */
+		if (len < 16)
+			return -1;
+		pd->first_sample_time = rd64(p);
+		pd->last_sample_time = rd64(p + 8);
+		return 0;
 	default:
 		return 0;
 	}

@@ -105,6 +105,9 @@ struct perfdata {
 	uint64_t nr_samples, nr_records, nr_compressed, nr_unknown;
 	uint64_t nr_lost;		/* PERF_RECORD_LOST counts */
 	struct perfdata_chunk *chunks;	/* decompressed data */
+	/* HEADER_SAMPLE_TIME (perf record --timestamp-boundary, trail record):
+	 * times of the first and last sample, ns; both 0 when absent */
+	uint64_t first_sample_time, last_sample_time;
 };
 
 /* True when the first bytes of a file are the PERFILE2 magic. */

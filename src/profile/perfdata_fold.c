@@ -21,6 +21,7 @@ struct fold_ctx {
 	struct folder *f;
 	struct perfdata_fold *pf;
 	const char *filter;
+	uint64_t min_time;	/* ns: samples before it are skipped (skip_fraction) */
 	struct fold_frame frames[MAX_FOLD_FRAMES];
 	char addrs[MAX_FOLD_FRAMES][17];
 	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
@@ -79,6 +80,10 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	size_t i, nr = st->nr < MAX_FOLD_FRAMES ? st->nr : MAX_FOLD_FRAMES;
 
 	c->pf->samples++;
+	if (st->time < c->min_time) {
+		c->pf->skipped++;
+		return 0;
+	}
 	if (!c->filter) {
 		c->pf->chosen_event = xstrdup(st->event);
 		c->filter = c->pf->chosen_event;
@@ -133,10 +138,57 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	s.pid_len = c->pid_len;
 	s.tid = c->tid;
 	s.tid_len = c->tid_len;
-	s.period = st->period ? st->period : 1;
+	s.period = st->period && !c->pf->count_samples ? st->period : 1;
 	s.frames = c->frames;
 	s.nr_frames = nr;
 	folder_add_sample(c->f, &s);
+	return 0;
+}
+
+struct time_span {
+	uint64_t first, last;	/* ns; first == UINT64_MAX while no sample was seen */
+};
+
+static int span_sample(void *ctx, const struct perfdata_sample *s)
+{
+	struct time_span *t = ctx;
+
+	if (s->time < t->first)
+		t->first = s->time;
+	if (s->time > t->last)
+		t->last = s->time;
+	return 0;
+}
+
+/*
+ * The first time kept by skip_fraction, as perf's set_percent_time()
+ * computes it for --time N%-100%: first + round(fraction * (last - first)),
+ * first and last from HEADER_SAMPLE_TIME.  Recordings without that
+ * feature (perf record without --timestamp-boundary, pipe mode), which
+ * perf script refuses, get a pass over the samples' times instead.
+ */
+static int skip_time(struct perfdata *pd, double fraction, uint64_t *out)
+{
+	struct time_span t = { pd->first_sample_time, pd->last_sample_time };
+
+	*out = 0;
+	if (!(fraction > 0))
+		return 0;
+	if (!t.first || t.last < t.first) {
+		struct perfdata_ops ops;
+
+		memset(&ops, 0, sizeof(ops));
+		ops.sample = span_sample;
+		t.first = UINT64_MAX;
+		t.last = 0;
+		if (perfdata_process(pd, &ops, &t))
+			return -1;
+		if (t.first == UINT64_MAX)
+			return 0;
+	}
+	if (fraction > 1)
+		fraction = 1;
+	*out = t.first + (uint64_t)(fraction * (double)(t.last - t.first) + 0.5);
 	return 0;
 }
 
@@ -151,13 +203,16 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	if (perfdata_open(&pd, path))
 		return -1;
 	memset(&opts, 0, sizeof(opts));
+	memset(&stats, 0, sizeof(stats));
 	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
 	opts.jit = 1;
 	c = xcalloc(1, sizeof(*c));
 	c->f = f;
 	c->pf = pf;
 	c->filter = pf->event_filter;
-	ret = perfdata_stacks(&pd, &opts, on_stack, c, &stats);
+	ret = skip_time(&pd, pf->skip_fraction, &c->min_time);
+	if (!ret)
+		ret = perfdata_stacks(&pd, &opts, on_stack, c, &stats);
 	pf->frames = stats.frames;
 	pf->unknown_frames = stats.unknown_frames;
 	pf->unwind_failed = stats.unwind_failed;

@@ -14,6 +14,15 @@ struct perfdata_frame;
 
 struct perfdata_fold {
 	const char *event_filter;	/* in: keep only this event; NULL = first seen */
+	/*
+	 * in: drop samples older than first + skip_fraction * (last - first),
+	 * first and last being the recording's first and last sample times
+	 * (ns; HEADER_SAMPLE_TIME, else a pass over the samples) -- what perf
+	 * script --time N%-100% keeps with N = 100 * skip_fraction.  0 = all.
+	 */
+	double skip_fraction;
+	int count_samples;	/* in: weigh every sample 1, not its period */
+	uint64_t skipped;	/* out: samples dropped by skip_fraction */
 	char *chosen_event;	/* out: the event kept when it was defaulted (free) */
 	char *other_event;	/* out: first event type skipped (free), or NULL */
 	uint64_t samples, kept;	/* out */
