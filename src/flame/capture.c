@@ -1,8 +1,8 @@
 /*
  * capture.c - one profiled run of the workload (see capture.h): trail
- * record (or perf record -g) at a fixed frequency, perf script limited to
- * the part of the run after the warm-up (--time N%-100%), folded by the
- * collapse module.
+ * record (or perf record -g) at a fixed frequency, the recording read and
+ * folded in-process (profile/perfdata_fold.h) from the end of the warm-up
+ * on, with perf script --time N%-100%'s meaning.
  */
 #include "flame/capture.h"
 #include "collapse/fold.h"
@@ -11,6 +11,7 @@
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "profile/perfdata_fold.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,10 +81,9 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		      struct flame_run *run)
 {
 	char *data = xstrfmt("%s/perf.data", o->scratch);
-	char *text = xstrfmt("%s/perf.txt", o->scratch);
 	char *log = xstrfmt("%s/run.log", o->scratch);
 	char *folded = xstrfmt("%s/run.folded", o->scratch);
-	char freq[32], range[32];
+	char freq[32];
 	struct child c = CHILD_INIT;
 	double t0;
 	int code, ret = -1;
@@ -125,37 +125,16 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 			goto out;
 		}
 	}
-	{
-		/* No period field: every sample counts 1, so counts are samples. */
-		const char *script[] = { "perf", "script", "-i", data, "-F",
-					 "comm,pid,tid,time,event,ip,sym,dso,symoff", NULL, NULL, NULL };
-		struct child s = CHILD_INIT;
-
-		if (o->discard > 0) {
-			snprintf(range, sizeof(range), "%g%%-100%%", o->discard * 100);
-			script[6] = "--time";
-			script[7] = range;
-		}
-		s.argv = script;
-		s.in = CHILD_DEVNULL;
-		s.out_path = text;
-		s.err = CHILD_DEVNULL;
-		if (child_run(&s) != 0) {
-			error("'perf script -i %s' failed", data);
-			goto out;
-		}
-		if (flame_fold_perf_text(text, folded, &run->folded))
-			goto out;
-		/* The cpu metric: on-CPU samples after the warm-up. */
-		run->samples = run->folded.total[0];
-	}
+	/* Read in-process: no perf script, so the trail profiler needs no perf. */
+	if (flame_fold_recording(data, o->discard, folded, &run->folded))
+		goto out;
+	/* The cpu metric: on-CPU samples after the warm-up. */
+	run->samples = run->folded.total[0];
 	ret = 0;
 out:
 	unlink(data);
-	unlink(text);
 	unlink(folded);
 	free(data);
-	free(text);
 	free(log);
 	free(folded);
 	return ret;
@@ -191,6 +170,43 @@ out:
 	return ret;
 }
 
+int flame_fold_recording(const char *data, double discard, const char *scratch_path,
+			 struct folded_profile *p)
+{
+	struct fold_options fo;
+	struct folder *f;
+	struct perfdata_fold pf;
+	FILE *out;
+	int ret = -1;
+
+	memset(&fo, 0, sizeof(fo));
+	memset(&pf, 0, sizeof(pf));
+	pf.skip_fraction = discard;
+	pf.count_samples = 1;	/* counts are samples, whatever the event's period */
+	f = folder_new(&fo);
+	if (perfdata_fold_file(data, f, &pf))
+		goto out;
+	out = fopen(scratch_path, "w");
+	if (!out) {
+		error_errno("cannot create '%s'", scratch_path);
+		goto out;
+	}
+	if (folder_write(&f, 1, out)) {
+		fclose(out);
+		goto out;
+	}
+	if (fclose(out)) {
+		error_errno("cannot write '%s'", scratch_path);
+		goto out;
+	}
+	ret = folded_profile_read(p, scratch_path);
+out:
+	free(pf.chosen_event);
+	free(pf.other_event);
+	folder_free(f);
+	return ret;
+}
+
 void flame_run_release(struct flame_run *run)
 {
 	folded_profile_release(&run->folded);
@@ -202,9 +218,8 @@ int flame_capture_check(const struct flame_capture_opts *o)
 	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-F", "99", "-g",
 			       "-o", data, "--", "true", NULL };
 	const char *trail[] = { o->trail_exe, "record", "-F", "99", "-o", data, "--", "true", NULL };
-	const char *script[] = { "perf", "--version", NULL };
 	int is_trail = o->profiler && !strcmp(o->profiler, "trail");
-	struct child c = CHILD_INIT, s = CHILD_INIT;
+	struct child c = CHILD_INIT;
 	int code;
 
 	c.argv = is_trail ? trail : perf;
@@ -214,13 +229,7 @@ int flame_capture_check(const struct flame_capture_opts *o)
 	code = child_run(&c);
 	unlink(data);
 	free(data);
-	/* perf script reads the recording either way. */
-	s.argv = script;
-	s.out = CHILD_DEVNULL;
-	s.err = CHILD_DEVNULL;
-	if (child_run(&s) == 127)
-		return error("'perf' is not installed (Debian: apt-get install linux-perf); "
-			     "trail flame uses perf script to read recordings");
+	/* Recordings are read in-process: only perf record needs perf. */
 	if (code == 127 && !is_trail)
 		return error("'perf' is not installed (Debian: apt-get install linux-perf)");
 	if (code)

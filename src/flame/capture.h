@@ -21,7 +21,7 @@ struct flame_capture_opts {
 	unsigned freq;		/* sampling frequency, Hz */
 	double discard;		/* fraction of each run's samples dropped (warm-up) */
 	int timed;		/* also run it unprofiled, for wall/rss */
-	const char *scratch;	/* directory for perf.data and perf script text */
+	const char *scratch;	/* directory for perf.data and the folded text */
 	const char *profiler;	/* "trail" (trail record) or "perf" (perf record) */
 	const char *trail_exe;	/* this binary, for "trail record" */
 };
@@ -56,5 +56,14 @@ int flame_capture_check(const struct flame_capture_opts *o);
  * text on the way.  0 or -1.
  */
 int flame_fold_perf_text(const char *path, const char *scratch_path, struct folded_profile *p);
+
+/*
+ * Fold a recording (perf.data from trail record or perf record) in-process
+ * into p, every sample counting 1, dropping the samples before the first
+ * discard fraction of its time span (perf script --time N%-100%, N = 100 *
+ * discard); scratch_path receives the folded text on the way.  0 or -1.
+ */
+int flame_fold_recording(const char *data, double discard, const char *scratch_path,
+			 struct folded_profile *p);
 
 #endif
