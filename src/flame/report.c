@@ -258,6 +258,8 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 			    100 * h->se_self, h->confirmed ? "yes" : "no");
 	}
+	if (!s->hot.nr)
+		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->min_delta);
 	if (s->nsuspects) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
 		for (i = 0; i < s->nsuspects; i++)

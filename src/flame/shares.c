@@ -190,6 +190,14 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 		hotspots_test(&hs, row->func, HOTSPOT_SELF, &h.pooled);
 		h.confirmed = h.pooled.p_value < ropts.alpha && h.pooled.delta >= confirm &&
 			      h.delta_self > 2 * h.se_self;
+		/*
+		 * A hotter function is one whose self share rose past the noise
+		 * floor: a caller whose total share rose (wrap, main) is not.
+		 */
+		if (!h.confirmed && !(h.delta_self > 0 && h.delta_self >= min_delta)) {
+			free(h.name);
+			continue;
+		}
 		ALLOC_GROW(out->items, out->nr + 1, alloc);
 		out->items[out->nr++] = h;
 	}

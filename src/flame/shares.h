@@ -71,7 +71,9 @@ void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t n
  * Rank the functions whose self or total share rose by at least min_delta
  * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
  * self share rose by at least confirm, significantly (two-proportion
- * z-test) and by more than two run-to-run standard errors.
+ * z-test) and by more than two run-to-run standard errors.  out->items
+ * keeps only the confirmed ones and those whose mean self share rose by
+ * min_delta or more (a caller whose total share rose is not listed).
  */
 void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 struct folded_profile *const *bad, size_t nb,

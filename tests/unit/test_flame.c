@@ -164,6 +164,44 @@ TEST(hotspots_rank_and_floor)
 	}
 }
 
+/* Only functions whose self share rose by the floor are hotter ones. */
+TEST(hotspots_only_rising_self)
+{
+	struct folded_profile good[4], bad[4], *g[4], *b[4];
+	struct flame_hotspots h;
+	int i;
+	size_t k;
+
+	for (i = 0; i < 4; i++) {
+		folded_profile_init(&good[i]);
+		folded_profile_init(&bad[i]);
+		g[i] = &good[i];
+		b[i] = &bad[i];
+		/* wrap's total share rises (0% -> 50%) but it never runs itself */
+		add(&good[i], "app;main;hot", 10 + i % 2);
+		add(&good[i], "app;main;work", 90);
+		add(&bad[i], "app;main;wrap;hot", 50 + i % 2);
+		add(&bad[i], "app;main;work", 50);
+		add(&good[i], "app;main;drift", 100);	/* +0.5 pp: under a 1 pp floor */
+		add(&bad[i], "app;main;drift", 102);
+	}
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &h);
+	CHECK(h.nr >= 1);
+	if (h.nr)
+		CHECK_STREQ(h.items[0].name, "hot");
+	for (k = 0; k < h.nr; k++) {
+		CHECK(h.items[k].delta_self > 0);
+		CHECK(h.items[k].confirmed || h.items[k].delta_self >= 0.01);
+		CHECK(strcmp(h.items[k].name, "wrap") && strcmp(h.items[k].name, "main") &&
+		      strcmp(h.items[k].name, "drift"));
+	}
+	flame_hotspots_release(&h);
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
 TEST(probe_log_round_trip)
 {
 	char *dir = tempdir_create("test-flame"), *log = xstrfmt("%s/probes.log", dir);
@@ -269,4 +307,5 @@ TEST(private_clone_and_build_cache)
 }
 
 TEST_MAIN("flame", fold_perf_script, shares_over_runs, hotspots_rank_and_floor,
+	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache)
