@@ -290,14 +290,15 @@ static size_t format_line(char *buf, const struct diffmerge *m, uint32_t id)
 	return o;
 }
 
-/* The order of difffolded_write(): LC_ALL=C sort of the output lines. */
-static int cmp_lines(const void *a, const void *b, void *data)
+/*
+ * The order of difffolded_write(): LC_ALL=C sort of the output lines.
+ * x and y share their first `from` bytes, and both are at least that long.
+ */
+static int cmp_from(const struct diffmerge *m, uint32_t x, uint32_t y, uint32_t from)
 {
-	const struct diffmerge *m = data;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	const struct diffmerge_key *kx = &m->keys[x], *ky = &m->keys[y];
 	uint32_t lx = kx->len, ly = ky->len;
-	int c = memcmp(kx->text, ky->text, lx < ly ? lx : ly);
+	int c = memcmp(kx->text + from, ky->text + from, (lx < ly ? lx : ly) - from);
 	unsigned char nx, ny;
 
 	if (c || lx == ly)
@@ -320,6 +321,125 @@ static int cmp_lines(const void *a, const void *b, void *data)
 	}
 }
 
+static int cmp_lines(const void *a, const void *b, void *data)
+{
+	return cmp_from(data, *(const uint32_t *)a, *(const uint32_t *)b, 0);
+}
+
+/* Length of the common prefix of a[0..n) and b[0..n), 8 bytes a step. */
+static size_t mismatch(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	uint64_t x, y;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+struct sort_group {
+	size_t start, n;	/* ids[start..start+n) */
+	uint32_t depth;		/* bytes every id of the group shares */
+};
+
+/*
+ * MSD radix sort of the ids by stack bytes (McIlroy, Bostic and McIlroy,
+ * "Engineering Radix Sort", 1993), with an explicit stack of groups:
+ * stacks share long prefixes (the frames near the root), which a
+ * comparison sort would memcmp again at every comparison.  Past a stack's
+ * end its line goes on with ' '; a group holding a stack that ended
+ * earlier, and small groups, are finished with cmp_from().
+ */
+static void sort_ids(const struct diffmerge *m, uint32_t *ids, size_t n)
+{
+	struct sort_group *stack = NULL;
+	size_t nr = 0, alloc = 0, i;
+	uint32_t *tmp = xmallocarray(n ? n : 1, sizeof(*tmp));
+
+	ALLOC_GROW(stack, nr + 1, alloc);
+	stack[nr++] = (struct sort_group){ 0, n, 0 };
+	while (nr) {
+		struct sort_group g = stack[--nr];
+		uint32_t *v = ids + g.start, d = g.depth;
+		size_t count[256], pos[256], b;
+		int short_key = 0;
+
+		if (g.n < 2)
+			continue;
+		if (g.n <= 32) {
+			for (i = 1; i < g.n; i++) {
+				uint32_t x = v[i];
+				size_t j = i;
+
+				while (j > 0 && cmp_from(m, v[j - 1], x, d) > 0) {
+					v[j] = v[j - 1];
+					j--;
+				}
+				v[j] = x;
+			}
+			continue;
+		}
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < g.n; i++) {
+			const struct diffmerge_key *k = &m->keys[v[i]];
+
+			if (k->len < d) {
+				short_key = 1;
+				break;
+			}
+			count[k->len > d ? (unsigned char)k->text[d] : ' ']++;
+		}
+		if (short_key) {
+			qsort_r(v, g.n, sizeof(*v), cmp_lines, (void *)m);
+			continue;
+		}
+		for (b = 0; b < 256 && count[b] != g.n; b++)
+			;
+		if (b < 256) {
+			/* one byte for all: skip the whole common prefix */
+			const struct diffmerge_key *k0 = &m->keys[v[0]];
+			uint32_t lcp = k0->len;
+
+			for (i = 1; i < g.n && lcp > d + 1; i++) {
+				const struct diffmerge_key *k = &m->keys[v[i]];
+				uint32_t lim = k->len < lcp ? k->len : lcp;
+
+				lcp = lim <= d + 1 ? d + 1 :
+				      d + 1 + (uint32_t)mismatch(k0->text + d + 1, k->text + d + 1,
+								 lim - (d + 1));
+			}
+			ALLOC_GROW(stack, nr + 1, alloc);
+			stack[nr++] = (struct sort_group){ g.start, g.n, lcp > d + 1 ? lcp : d + 1 };
+			continue;
+		}
+		for (b = 0, i = 0; b < 256; b++) {
+			pos[b] = i;
+			i += count[b];
+		}
+		for (i = 0; i < g.n; i++) {
+			const struct diffmerge_key *k = &m->keys[v[i]];
+
+			tmp[pos[k->len > d ? (unsigned char)k->text[d] : ' ']++] = v[i];
+		}
+		memcpy(v, tmp, g.n * sizeof(*v));
+		for (b = 0, i = 0; b < 256; b++) {
+			if (count[b] > 1) {
+				ALLOC_GROW(stack, nr + 1, alloc);
+				stack[nr++] = (struct sort_group){ g.start + i, count[b], d + 1 };
+			}
+			i += count[b];
+		}
+	}
+	free(stack);
+	free(tmp);
+}
+
 int diffmerge_write(const struct diffmerge *m, FILE *f)
 {
 	uint32_t *ids = xmallocarray(m->nr ? m->nr : 1, sizeof(*ids));
@@ -329,7 +449,7 @@ int diffmerge_write(const struct diffmerge *m, FILE *f)
 
 	for (i = 0; i < m->nr; i++)
 		ids[i] = (uint32_t)i;
-	qsort_r(ids, m->nr, sizeof(*ids), cmp_lines, (void *)m);
+	sort_ids(m, ids, m->nr);
 	for (i = 0; i < m->nr && !ret; i++) {
 		const struct diffmerge_key *k = &m->keys[ids[i]];
 		size_t need = (size_t)k->len + 130;
