@@ -186,7 +186,8 @@ static void parse(struct diffmerge *m, int column, const char *path, const char 
 {
 	const char *p = map, *end = map + size, *dropped = map;
 	unsigned long long lineno = 0, malformed = 0;
-	int copy = column == 1;
+	/* with -s every stack is a stripped copy: release BEFORE's pages too */
+	int copy = column == 1 || (flags & DIFFFOLDED_STRIP_HEX);
 	char *strip = NULL;
 	size_t strip_alloc = 0;
 
@@ -209,8 +210,6 @@ static void parse(struct diffmerge *m, int column, const char *path, const char 
 						path, lineno, (int)(len < 80 ? len : 80), p);
 			}
 		} else {
-			int c = copy;
-
 			stats->stacks++;
 			if (flags & DIFFFOLDED_STRIP_HEX) {
 				if (strip_alloc < 2 * slen + 1) {
@@ -220,9 +219,8 @@ static void parse(struct diffmerge *m, int column, const char *path, const char 
 				}
 				slen = difffolded_strip_hex(strip, stack, slen);
 				stack = strip;
-				c = 1;
 			}
-			add(m, stack, slen, column, count, c);
+			add(m, stack, slen, column, count, copy);
 		}
 		p = le + 1;
 		if (copy && (size_t)(p - dropped) >= DROP_WINDOW) {
