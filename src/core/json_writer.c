@@ -178,32 +178,16 @@ void json_writer_null(struct json_writer *w)
 	strbuf_addstr(w->out, "null");
 }
 
-void json_writer_key_string(struct json_writer *w, const char *k, const char *s)
-{
-	json_writer_key(w, k);
-	json_writer_string(w, s);
-}
+/* The shorthands: a key, then one value of the given writer. */
+#define KEY_THEN(suffix, type) \
+	void json_writer_key_##suffix(struct json_writer *w, const char *k, type v) \
+	{ \
+		json_writer_key(w, k); \
+		json_writer_##suffix(w, v); \
+	}
 
-void json_writer_key_number(struct json_writer *w, const char *k, double v)
-{
-	json_writer_key(w, k);
-	json_writer_number(w, v);
-}
-
-void json_writer_key_int(struct json_writer *w, const char *k, int64_t v)
-{
-	json_writer_key(w, k);
-	json_writer_int(w, v);
-}
-
-void json_writer_key_uint(struct json_writer *w, const char *k, uint64_t v)
-{
-	json_writer_key(w, k);
-	json_writer_uint(w, v);
-}
-
-void json_writer_key_bool(struct json_writer *w, const char *k, int v)
-{
-	json_writer_key(w, k);
-	json_writer_bool(w, v);
-}
+KEY_THEN(string, const char *)
+KEY_THEN(number, double)
+KEY_THEN(int, int64_t)
+KEY_THEN(uint, uint64_t)
+KEY_THEN(bool, int)

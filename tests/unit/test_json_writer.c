@@ -1,7 +1,8 @@
 /*
  * test_json_writer.c - unit tests for core/json_writer: separators and
- * indentation in both styles, empty containers, escaping, and that numbers
- * are the shortest text that reads back to the same double.
+ * indentation in both styles, empty containers, escaping (with lengths),
+ * integers at their limits, and that numbers are the shortest text that
+ * reads back to the same double.
  */
 #include "harness.h"
 
@@ -22,7 +23,8 @@ static void write_sample(struct strbuf *sb, enum json_writer_style style)
 	json_writer_key_string(&w, "name", "a\"b\\c\n\t\x01");
 	json_writer_key(&w, "list");
 	json_writer_begin_array(&w);
-	json_writer_int(&w, -3);
+	json_writer_int(&w, INT64_MIN);
+	json_writer_int(&w, INT64_MAX);
 	json_writer_uint(&w, UINT64_MAX);
 	json_writer_bool(&w, 1);
 	json_writer_null(&w);
@@ -37,42 +39,52 @@ static void write_sample(struct strbuf *sb, enum json_writer_style style)
 	json_writer_key_number(&w, "x", 0.5);
 	json_writer_end(&w);
 	json_writer_key_string(&w, "missing", NULL);
+	json_writer_key_len(&w, "k\"ey", 2);	/* lengths: a NUL, a cut */
+	json_writer_string_len(&w, "a\0b/\x7f", 5);
 	json_writer_end(&w);
 	json_writer_release(&w);
 }
 
-TEST(compact_document)
+TEST(both_styles)
 {
+	static const struct {
+		enum json_writer_style style;
+		const char *want;
+	} cases[] = {
+		{ JSON_WRITER_COMPACT,
+		  "{\"name\":\"a\\\"b\\\\c\\n\\t\\u0001\","
+		  "\"list\":[-9223372036854775808,9223372036854775807,18446744073709551615,"
+		  "true,null,{},[]],"
+		  "\"nested\":{\"ok\":false,\"x\":0.5},\"missing\":null,"
+		  "\"k\\\"\":\"a\\u0000b/\x7f\"}" },
+		{ JSON_WRITER_PRETTY,
+		  "{\n"
+		  "  \"name\": \"a\\\"b\\\\c\\n\\t\\u0001\",\n"
+		  "  \"list\": [\n"
+		  "    -9223372036854775808,\n"
+		  "    9223372036854775807,\n"
+		  "    18446744073709551615,\n"
+		  "    true,\n"
+		  "    null,\n"
+		  "    {},\n"
+		  "    []\n"
+		  "  ],\n"
+		  "  \"nested\": {\n"
+		  "    \"ok\": false,\n"
+		  "    \"x\": 0.5\n"
+		  "  },\n"
+		  "  \"missing\": null,\n"
+		  "  \"k\\\"\": \"a\\u0000b/\x7f\"\n"
+		  "}" },
+	};
 	struct strbuf sb = STRBUF_INIT;
+	size_t i;
 
-	write_sample(&sb, JSON_WRITER_COMPACT);
-	CHECK_STREQ(sb.buf, "{\"name\":\"a\\\"b\\\\c\\n\\t\\u0001\","
-			    "\"list\":[-3,18446744073709551615,true,null,{},[]],"
-			    "\"nested\":{\"ok\":false,\"x\":0.5},\"missing\":null}");
-	strbuf_release(&sb);
-}
-
-TEST(pretty_document)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	write_sample(&sb, JSON_WRITER_PRETTY);
-	CHECK_STREQ(sb.buf, "{\n"
-			    "  \"name\": \"a\\\"b\\\\c\\n\\t\\u0001\",\n"
-			    "  \"list\": [\n"
-			    "    -3,\n"
-			    "    18446744073709551615,\n"
-			    "    true,\n"
-			    "    null,\n"
-			    "    {},\n"
-			    "    []\n"
-			    "  ],\n"
-			    "  \"nested\": {\n"
-			    "    \"ok\": false,\n"
-			    "    \"x\": 0.5\n"
-			    "  },\n"
-			    "  \"missing\": null\n"
-			    "}");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		write_sample(&sb, cases[i].style);
+		CHECK_STREQ(sb.buf, cases[i].want);
+	}
 	strbuf_release(&sb);
 }
 
@@ -92,21 +104,6 @@ TEST(empty_containers_at_top)
 	/* an unbalanced end writes nothing rather than crashing */
 	json_writer_end(&w);
 	CHECK_STREQ(sb.buf, "{}");
-	json_writer_release(&w);
-	strbuf_release(&sb);
-}
-
-TEST(strings_with_length_and_nul)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer w;
-
-	json_writer_init(&w, &sb, JSON_WRITER_COMPACT);
-	json_writer_begin_object(&w);
-	json_writer_key_len(&w, "k\"ey", 2);
-	json_writer_string_len(&w, "a\0b/\x7f", 5);
-	json_writer_end(&w);
-	CHECK_STREQ(sb.buf, "{\"k\\\"\":\"a\\u0000b/\x7f\"}");
 	json_writer_release(&w);
 	strbuf_release(&sb);
 }
@@ -177,22 +174,6 @@ TEST(non_finite_numbers_are_null)
 	strbuf_release(&sb);
 }
 
-TEST(integers_at_the_limits)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer w;
-
-	json_writer_init(&w, &sb, JSON_WRITER_COMPACT);
-	json_writer_begin_array(&w);
-	json_writer_int(&w, INT64_MIN);
-	json_writer_int(&w, INT64_MAX);
-	json_writer_uint(&w, 0);
-	json_writer_end(&w);
-	CHECK_STREQ(sb.buf, "[-9223372036854775808,9223372036854775807,0]");
-	json_writer_release(&w);
-	strbuf_release(&sb);
-}
-
-TEST_MAIN("json_writer", compact_document, pretty_document, empty_containers_at_top,
-	  strings_with_length_and_nul, numbers_shortest_round_trip, numbers_read_back_exactly,
-	  non_finite_numbers_are_null, integers_at_the_limits)
+TEST_MAIN("json_writer", both_styles, empty_containers_at_top,
+	  numbers_shortest_round_trip, numbers_read_back_exactly,
+	  non_finite_numbers_are_null)
