@@ -9,6 +9,7 @@
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "diff/difffolded.h"
+#include "diff/diffmerge.h"
 #include "diff/hotspots.h"
 
 #include <math.h>
@@ -239,6 +240,8 @@ int cmd_diff(int argc, const char **argv)
 		OPT_END()
 	};
 	struct folded_profile p;
+	struct diffmerge m;
+	int fast = 0;
 	struct difffolded_stats st[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
 	unsigned flags;
 	int n, ret = EXIT_OK, table;
@@ -262,7 +265,9 @@ int cmd_diff(int argc, const char **argv)
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
 
 	folded_profile_init(&p);
-	if (difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
+	if (!table && diffmerge_read(&m, argv[0], argv[1], flags, st)) {
+		fast = 1;
+	} else if (difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
 	    difffolded_read(&p, 1, argv[1], flags, &st[1])) {
 		ret = EXIT_FAILURE_;
 		goto out;
@@ -282,14 +287,16 @@ int cmd_diff(int argc, const char **argv)
 		ret = run_table(&o, argv[0], argv[1], &p);
 		goto out;
 	}
-	if (o.normalize && difffolded_normalize(&p))
+	if (o.normalize && (fast ? diffmerge_normalize(&m) : difffolded_normalize(&p)))
 		warning("'%s' has no samples: cannot normalize it to '%s', counts left as they are",
 			argv[0], argv[1]);
-	if (difffolded_write(&p, stdout)) {
+	if (fast ? diffmerge_write(&m, stdout) : difffolded_write(&p, stdout)) {
 		error_errno("cannot write to standard output");
 		ret = EXIT_FAILURE_;
 	}
 out:
+	if (fast)
+		diffmerge_release(&m);
 	folded_profile_release(&p);
 	return ret;
 }

@@ -198,7 +198,7 @@ int cmd_flame(int argc, const char **argv)
 {
 	struct flame_session s;
 	const char *metric = "cpu", *profiler = "auto", *measure = "share";
-	uint64_t repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
+	uint64_t repeat = 0, max_repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe;
@@ -213,7 +213,8 @@ int cmd_flame(int argc, const char **argv)
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
-		OPT_U64(0, "repeat", &repeat, "N", "runs per revision (default: 5, more until decided, up to 15)", 2, 1000),
+		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
+		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
@@ -272,9 +273,15 @@ int cmd_flame(int argc, const char **argv)
 		error("--percentile applies to --metric wall");
 		goto usage;
 	}
+	if (max_repeat && max_repeat < repeat) {
+		error("--max-repeat (%llu) is below --repeat (%llu)",
+		      (unsigned long long)max_repeat, (unsigned long long)repeat);
+		goto usage;
+	}
 	isolate_git_env();
 	s.percentile = percentile;
 	s.repeat = (unsigned)repeat;
+	s.max_repeat = (unsigned)max_repeat;
 	s.warmup_runs = (unsigned)warmup;
 	s.freq = (unsigned)freq;
 	s.discard = discard / 100;

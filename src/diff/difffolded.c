@@ -274,7 +274,7 @@ static int perl_integral(double v)
 }
 
 /* int($c * $t2 / $t1) as perl 5 computes it (pp_multiply, pp_divide, pp_int). */
-static double perl_scale(double c, double t1, double t2)
+double difffolded_scale(double c, double t1, double t2)
 {
 	double q;
 
@@ -304,7 +304,7 @@ int difffolded_normalize(struct folded_profile *p)
 	if (t1 == 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		p->counts[0][i] = perl_scale(p->counts[0][i], t1, t2);
+		p->counts[0][i] = difffolded_scale(p->counts[0][i], t1, t2);
 		sum += p->counts[0][i];
 	}
 	p->total[0] = sum;

@@ -71,6 +71,9 @@ void difffolded_merge(struct folded_profile *out,
  */
 int difffolded_normalize(struct folded_profile *p);
 
+/* int(c * t2 / t1) with Perl's arithmetic, as difffolded_normalize() does. */
+double difffolded_scale(double c, double t1, double t2);
+
 /*
  * Write "stack before after\n" for every stack, sorted as LC_ALL=C sort
  * sorts the lines, counts printed as Perl prints numbers.  Returns 0 or

@@ -2,6 +2,7 @@
 # per-function hotspots (self/inclusive shares, hotter/cooler ranking) and
 # the significance tests behind them.
 LIB_OBJS += src/diff/difffolded.o
+LIB_OBJS += src/diff/diffmerge.o
 LIB_OBJS += src/diff/hotspots.o
 LIB_OBJS += src/diff/significance.o
 

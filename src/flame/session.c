@@ -127,7 +127,10 @@ static int capture_ends(struct flame_session *s, char *dirs[2])
 {
 	struct flame_capture_opts o = capture_opts(s);
 	struct progress pr;
-	unsigned target = s->repeat ? s->repeat : 5, max = s->repeat ? s->repeat : 15, i;
+	unsigned target = s->repeat ? s->repeat : 5, i;
+	/* Undecided after the first runs: add more, up to the ceiling, rather
+	 * than call a real but noisy slowdown "no regression". */
+	unsigned max = s->max_repeat ? s->max_repeat : target > 15 ? target : 15;
 	int side;
 
 	for (i = 0; i < s->warmup_runs; i++)

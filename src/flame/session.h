@@ -41,7 +41,8 @@ struct flame_session {
 	const char *command_line;	/* as typed, for "reproduce" */
 	enum flame_metric metric;
 	double percentile;		/* wall: 50 or 99 ... */
-	unsigned repeat;		/* runs per end; 0 = until decided */
+	unsigned repeat;		/* first runs per end; 0 = 5 */
+	unsigned max_repeat;		/* runs per end at most while undecided; 0 = max(15, repeat) */
 	unsigned warmup_runs;
 	unsigned freq;			/* Hz */
 	unsigned probe_runs, probe_max_runs;

@@ -70,6 +70,36 @@ gzip -c "$T/b1" >"$T/b1.gz"
 check "gzip input" "$TRAIL" diff "$T/b1.gz" "$T/a1"
 grep -qx 'main;b 4 0' "$T/.out" && pass "gzip content" || fail "gzip content"
 
+# --- mapped files (one pass, hash table) vs stdin (folded_profile) ---------
+# Regular files take the mapped fast path, '-' the line reader: both must
+# print the same bytes, on input with stacks that are prefixes of others
+# (with and without a following blank), blanks inside stacks, CRLF, a
+# malformed line, a blank line, fractions, duplicates and, in AFTER (whose
+# pages are released behind the parser), new stacks past the first 256 KB.
+{
+	printf 'a 1\na b 2\na 9 3\na\t4 1\na;b 5\r\nmain;0x1f;x 2\nnot a count\n\n'
+	printf 'a;b 2.5\na b 7 1\nmain;0x1F;x 1\n'
+	i=0; while [ $i -lt 3000 ]; do printf 'root;mid%d;leaf%d %d\n' $((i % 37)) $i $((i % 7 + 1)); i=$((i + 1)); done
+} >"$T/fb"
+{
+	printf 'a 3\na b 2\na;b 1\nmain;0x2e;x 4\n\n'
+	i=0; while [ $i -lt 12000 ]; do printf 'root;mid%d;leaf%d %d\n' $((i % 37)) $i $((i % 5 + 1)); i=$((i + 1)); done
+	printf 'late;new;stack 3\na 9 1\n'
+} >"$T/fa"
+for opt in "" -n -s; do
+	# shellcheck disable=SC2086
+	"$TRAIL" diff $opt "$T/fb" "$T/fa" >"$T/fast" 2>"$T/fast.err"
+	# shellcheck disable=SC2086
+	"$TRAIL" diff $opt - "$T/fa" <"$T/fb" >"$T/slow" 2>/dev/null
+	[ -s "$T/fast" ] && cmp -s "$T/fast" "$T/slow" &&
+		pass "mapped and stdin paths agree ${opt:-(no options)}" ||
+		fail "mapped and stdin paths agree ${opt:-(no options)}" "$(diff "$T/fast" "$T/slow" | head -5)"
+done
+grep -q 'fb:7: ignoring line without a sample count' "$T/fast.err" &&
+	pass "mapped path warns with path:line" || fail "mapped path warns with path:line" "$(cat "$T/fast.err")"
+grep -qx 'late;new;stack 0 3' "$T/fast" && pass "new stack past the released pages" ||
+	fail "new stack past the released pages"
+
 # --- the hotter/cooler table ----------------------------------------------
 # hash: self 10% -> 40% of 1000 samples; io 60% -> 30%; work total 40% -> 70%
 printf 'main;work;hash 100\nmain;work 300\nmain;io 600\nmain;r;r;r 0\n' >"$T/before"

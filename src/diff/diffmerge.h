@@ -1,0 +1,49 @@
+/*
+ * diffmerge.h - 'trail diff' three-column output from two regular folded
+ * files in one pass each: lines parsed in place in the mapped files into
+ * a hash table, no copy of BEFORE's stacks, output sorted like
+ * difffolded_write().  Pipes and gzip go through difffolded_read().
+ */
+#ifndef TRAIL_DIFF_DIFFMERGE_H
+#define TRAIL_DIFF_DIFFMERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diff/difffolded.h"
+
+struct diffmerge {
+	struct diffmerge_key *keys;	/* by id, in order of first appearance */
+	size_t nr, keys_alloc;		/* stacks */
+	double *counts[2];		/* by id: BEFORE, AFTER */
+	size_t counts_alloc;		/* entries */
+	double total[2];		/* sums of counts[c] */
+	uint32_t *slots;		/* open addressing, linear probing; ids */
+	size_t slots_cap;		/* slots, a power of two */
+	const char *map;		/* BEFORE, mapped: keys point into it */
+	size_t map_size;		/* bytes */
+	char **blocks;			/* arena blocks holding copied stacks */
+	size_t nr_blocks, blocks_alloc;
+	char *arena_cur;		/* free space in the last block */
+	size_t arena_left;		/* bytes */
+};
+
+/*
+ * Read BEFORE into column 0 and AFTER into column 1 as difffolded_read()
+ * does (same warnings, same stats).  Returns 1 when done, 0 when either
+ * file is not a regular uncompressed file of 2 bytes or more (nothing
+ * read, m needs no release: use difffolded_read()).
+ */
+int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
+		   unsigned flags, struct difffolded_stats stats[2]);
+
+/* difffolded_normalize() on m: 0, or -1 when BEFORE has no samples. */
+int diffmerge_normalize(struct diffmerge *m);
+
+/* difffolded_write() on m: 0, or -1 on a write error. */
+int diffmerge_write(const struct diffmerge *m, FILE *f);
+
+void diffmerge_release(struct diffmerge *m);
+
+#endif
