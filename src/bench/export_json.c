@@ -5,264 +5,208 @@
  * hyperfine's JSON read trail's; the rest is documented in docs/bench.md.
  */
 #include "bench/export.h"
+#include "core/json_writer.h"
 #include "core/strbuf.h"
 
-#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
-static void num(struct strbuf *sb, double v)
+/* [low, high] of an interval. */
+static void interval(struct json_writer *w, const char *k, double lo, double hi)
 {
-	if (isfinite(v))
-		strbuf_addf(sb, "%.12g", v);
-	else
-		strbuf_addstr(sb, "null");
+	json_writer_key(w, k);
+	json_writer_begin_array(w);
+	json_writer_number(w, lo);
+	json_writer_number(w, hi);
+	json_writer_end(w);
 }
 
-static void str(struct strbuf *sb, const char *s)
+static void stats_fields(struct json_writer *w, const struct bench_stats *s)
 {
-	strbuf_addch(sb, '"');
-	strbuf_add_json_escaped(sb, s, strlen(s));
-	strbuf_addch(sb, '"');
+	json_writer_key_number(w, "mean", s->mean);
+	json_writer_key_number(w, "stddev", s->stddev);
+	json_writer_key_number(w, "median", s->median);
+	interval(w, "median_ci", s->median_lo, s->median_hi);
+	json_writer_key_number(w, "min", s->min);
+	json_writer_key_number(w, "max", s->max);
+	json_writer_key_number(w, "p95", s->p95);
+	json_writer_key_number(w, "p99", s->p99);
+	json_writer_key_number(w, "mad", s->mad);
+	json_writer_key_uint(w, "outliers", s->outliers);
 }
 
-static void key(struct strbuf *sb, const char *indent, const char *k, int *first)
-{
-	if (!*first)
-		strbuf_addstr(sb, ",\n");
-	*first = 0;
-	strbuf_addf(sb, "%s\"%s\": ", indent, k);
-}
-
-static void stats_fields(struct strbuf *sb, const char *ind, const struct bench_stats *s, int *first)
-{
-	key(sb, ind, "mean", first); num(sb, s->mean);
-	key(sb, ind, "stddev", first); num(sb, s->stddev);
-	key(sb, ind, "median", first); num(sb, s->median);
-	key(sb, ind, "median_ci", first);
-	strbuf_addch(sb, '[');
-	num(sb, s->median_lo);
-	strbuf_addstr(sb, ", ");
-	num(sb, s->median_hi);
-	strbuf_addch(sb, ']');
-	key(sb, ind, "min", first); num(sb, s->min);
-	key(sb, ind, "max", first); num(sb, s->max);
-	key(sb, ind, "p95", first); num(sb, s->p95);
-	key(sb, ind, "p99", first); num(sb, s->p99);
-	key(sb, ind, "mad", first); num(sb, s->mad);
-	key(sb, ind, "outliers", first); strbuf_addf(sb, "%zu", s->outliers);
-}
+enum run_field_type { RUN_DOUBLE, RUN_INT64, RUN_INT };
 
 /* An array of one field of every run; offset into struct bench_measurement. */
-static void run_array(struct strbuf *sb, const struct bench_command_result *cr, size_t offset,
-		      int is_int, int is_exit)
+static void run_array(struct json_writer *w, const char *k, const struct bench_command_result *cr,
+		      size_t offset, enum run_field_type type)
 {
 	size_t i;
 
-	strbuf_addch(sb, '[');
+	json_writer_key(w, k);
+	json_writer_begin_array(w);
 	for (i = 0; i < cr->nr_runs; i++) {
 		const char *p = (const char *)&cr->runs[i] + offset;
 
-		if (i)
-			strbuf_addstr(sb, ", ");
-		if (is_exit) {
+		if (type == RUN_INT) {
 			int v;
 
 			memcpy(&v, p, sizeof(v));
-			strbuf_addf(sb, "%d", v);
-		} else if (is_int) {
+			json_writer_int(w, v);
+		} else if (type == RUN_INT64) {
 			int64_t v;
 
 			memcpy(&v, p, sizeof(v));
-			strbuf_addf(sb, "%lld", (long long)v);
+			json_writer_int(w, v);
 		} else {
 			double v;
 
 			memcpy(&v, p, sizeof(v));
-			num(sb, v);
+			json_writer_number(w, v);
 		}
 	}
-	strbuf_addch(sb, ']');
+	json_writer_end(w);
 }
 
-static void ratio(struct strbuf *sb, const char *ind, const char *name,
-		  const struct bench_ratio *r, int *first)
+static void ratio(struct json_writer *w, const char *name, const struct bench_ratio *r)
 {
 	char k[64];
 
-	key(sb, ind, name, first);
-	num(sb, r->estimate);
+	json_writer_key_number(w, name, r->estimate);
 	snprintf(k, sizeof(k), "%s_ci", name);
-	key(sb, ind, k, first);
-	strbuf_addch(sb, '[');
-	num(sb, r->lo);
-	strbuf_addstr(sb, ", ");
-	num(sb, r->hi);
-	strbuf_addch(sb, ']');
+	interval(w, k, r->lo, r->hi);
 }
 
-static void comparison(struct strbuf *sb, const char *ind, const struct bench_comparison *c,
-		       int *first)
+static void comparison(struct json_writer *w, const struct bench_comparison *c)
 {
-	ratio(sb, ind, "median_ratio", &c->median_ratio, first);
-	ratio(sb, ind, "mean_ratio", &c->mean_ratio, first);
-	key(sb, ind, "mann_whitney_u", first); num(sb, c->mwu.u_a);
-	key(sb, ind, "mann_whitney_z", first); num(sb, c->mwu.z);
-	key(sb, ind, "p_value", first); num(sb, c->mwu.p);
-	key(sb, ind, "welch_t", first); num(sb, c->welch.t);
-	key(sb, ind, "welch_df", first); num(sb, c->welch.df);
-	key(sb, ind, "welch_p_value", first); num(sb, c->welch.p);
-	key(sb, ind, "verdict", first); str(sb, bench_verdict_name(c->verdict));
+	ratio(w, "median_ratio", &c->median_ratio);
+	ratio(w, "mean_ratio", &c->mean_ratio);
+	json_writer_key_number(w, "mann_whitney_u", c->mwu.u_a);
+	json_writer_key_number(w, "mann_whitney_z", c->mwu.z);
+	json_writer_key_number(w, "p_value", c->mwu.p);
+	json_writer_key_number(w, "welch_t", c->welch.t);
+	json_writer_key_number(w, "welch_df", c->welch.df);
+	json_writer_key_number(w, "welch_p_value", c->welch.p);
+	json_writer_key_string(w, "verdict", bench_verdict_name(c->verdict));
 }
 
-static void one_result(struct strbuf *sb, const struct bench_export_context *ctx, size_t c)
+#define RUN_FIELD(w, k, cr, field, type) \
+	run_array((w), (k), (cr), offsetof(struct bench_measurement, field), (type))
+
+static void one_result(struct json_writer *w, const struct bench_export_context *ctx, size_t c)
 {
 	const struct bench_result *res = ctx->res;
 	const struct bench_command_result *cr = &res->commands[c];
-	const char *ind = "      ";
-	int first = 1;
 	size_t i;
 
-	strbuf_addstr(sb, "    {\n");
-	key(sb, ind, "command", &first);
-	str(sb, cr->command->name);
-	if (strcmp(cr->command->name, cr->command->cmdline)) {
-		key(sb, ind, "command_line", &first);
-		str(sb, cr->command->cmdline);
-	}
-	key(sb, ind, "runs", &first); strbuf_addf(sb, "%zu", cr->nr_runs);
-	key(sb, ind, "failed_runs", &first); strbuf_addf(sb, "%zu", cr->failed_runs);
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "command", cr->command->name);
+	if (strcmp(cr->command->name, cr->command->cmdline))
+		json_writer_key_string(w, "command_line", cr->command->cmdline);
+	json_writer_key_uint(w, "runs", cr->nr_runs);
+	json_writer_key_uint(w, "failed_runs", cr->failed_runs);
 	if (cr->nr_runs) {
-		stats_fields(sb, ind, &cr->wall_stats, &first);
+		stats_fields(w, &cr->wall_stats);
 		/* hyperfine's names for the mean CPU times */
-		key(sb, ind, "user", &first); num(sb, cr->user_stats.mean);
-		key(sb, ind, "system", &first); num(sb, cr->sys_stats.mean);
-		key(sb, ind, "max_rss_kib", &first); num(sb, cr->rss_stats.max);
-		key(sb, ind, "median_rss_kib", &first); num(sb, cr->rss_stats.median);
+		json_writer_key_number(w, "user", cr->user_stats.mean);
+		json_writer_key_number(w, "system", cr->sys_stats.mean);
+		json_writer_key_number(w, "max_rss_kib", cr->rss_stats.max);
+		json_writer_key_number(w, "median_rss_kib", cr->rss_stats.median);
 	}
 	if (cr->command->param_names[0]) {
-		int pfirst = 1;
-
-		key(sb, ind, "parameters", &first);
-		strbuf_addstr(sb, "{");
-		for (i = 0; i < 4 && cr->command->param_names[i]; i++) {
-			if (!pfirst)
-				strbuf_addstr(sb, ", ");
-			pfirst = 0;
-			str(sb, cr->command->param_names[i]);
-			strbuf_addstr(sb, ": ");
-			str(sb, cr->command->param_values[i]);
-		}
-		strbuf_addstr(sb, "}");
+		json_writer_key(w, "parameters");
+		json_writer_begin_object(w);
+		for (i = 0; i < 4 && cr->command->param_names[i]; i++)
+			json_writer_key_string(w, cr->command->param_names[i],
+					       cr->command->param_values[i]);
+		json_writer_end(w);
 	}
-	key(sb, ind, "times", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, wall), 0, 0);
-	key(sb, ind, "user_times", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, user), 0, 0);
-	key(sb, ind, "system_times", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, sys), 0, 0);
-	key(sb, ind, "exit_codes", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, exit_code), 0, 1);
-	key(sb, ind, "max_rss_kib_runs", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, max_rss), 1, 0);
-	key(sb, ind, "minor_faults", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, minor_faults), 1, 0);
-	key(sb, ind, "major_faults", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, major_faults), 1, 0);
-	key(sb, ind, "voluntary_context_switches", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, vol_csw), 1, 0);
-	key(sb, ind, "involuntary_context_switches", &first);
-	run_array(sb, cr, offsetof(struct bench_measurement, invol_csw), 1, 0);
+	RUN_FIELD(w, "times", cr, wall, RUN_DOUBLE);
+	RUN_FIELD(w, "user_times", cr, user, RUN_DOUBLE);
+	RUN_FIELD(w, "system_times", cr, sys, RUN_DOUBLE);
+	RUN_FIELD(w, "exit_codes", cr, exit_code, RUN_INT);
+	RUN_FIELD(w, "max_rss_kib_runs", cr, max_rss, RUN_INT64);
+	RUN_FIELD(w, "minor_faults", cr, minor_faults, RUN_INT64);
+	RUN_FIELD(w, "major_faults", cr, major_faults, RUN_INT64);
+	RUN_FIELD(w, "voluntary_context_switches", cr, vol_csw, RUN_INT64);
+	RUN_FIELD(w, "involuntary_context_switches", cr, invol_csw, RUN_INT64);
 	if (res->perf_available) {
-		key(sb, ind, "perf_context_switches", &first);
-		run_array(sb, cr, offsetof(struct bench_measurement, perf_csw), 1, 0);
-		key(sb, ind, "perf_page_faults", &first);
-		run_array(sb, cr, offsetof(struct bench_measurement, perf_faults), 1, 0);
-		key(sb, ind, "perf_cpu_migrations", &first);
-		run_array(sb, cr, offsetof(struct bench_measurement, perf_migrations), 1, 0);
+		RUN_FIELD(w, "perf_context_switches", cr, perf_csw, RUN_INT64);
+		RUN_FIELD(w, "perf_page_faults", cr, perf_faults, RUN_INT64);
+		RUN_FIELD(w, "perf_cpu_migrations", cr, perf_migrations, RUN_INT64);
 	}
 	if (cr->has_comparison) {
-		int cfirst = 1;
-
-		key(sb, ind, "comparison", &first);
-		strbuf_addf(sb, "{\n        \"reference\": %zu,\n", res->reference);
-		comparison(sb, "        ", &cr->comparison, &cfirst);
-		strbuf_addstr(sb, "\n      }");
+		json_writer_key(w, "comparison");
+		json_writer_begin_object(w);
+		json_writer_key_uint(w, "reference", res->reference);
+		comparison(w, &cr->comparison);
+		json_writer_end(w);
 	}
-	strbuf_addstr(sb, "\n    }");
+	json_writer_end(w);
+}
+
+static void baseline(struct json_writer *w, const struct bench_export_context *ctx)
+{
+	size_t c;
+
+	json_writer_key(w, "baseline");
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "path", ctx->baseline_path);
+	json_writer_key_number(w, "max_regression", ctx->max_regression);
+	json_writer_key(w, "comparisons");
+	json_writer_begin_array(w);
+	for (c = 0; c < ctx->nr_regressions; c++) {
+		const struct bench_regression *g = &ctx->regressions[c];
+
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "command", ctx->res->commands[g->command].command->name);
+		json_writer_key_string(w, "baseline_command", g->base->command);
+		json_writer_key_uint(w, "baseline_runs", g->base->nr_times);
+		comparison(w, &g->cmp);
+		json_writer_key_bool(w, "regressed", g->regressed);
+		json_writer_end(w);
+	}
+	json_writer_end(w);
+	json_writer_end(w);
 }
 
 static int json_write(const struct bench_export_context *ctx, struct strbuf *sb)
 {
 	const struct bench_result *res = ctx->res;
 	const struct bench_config *cfg = ctx->cfg;
-	int first = 1;
+	struct json_writer w;
 	size_t c;
 
-	strbuf_addstr(sb, "{\n");
-	key(sb, "  ", "tool", &first);
-	str(sb, "trail bench " TRAIL_VERSION);
-	key(sb, "  ", "confidence", &first); num(sb, res->confidence);
-	key(sb, "  ", "reference", &first); strbuf_addf(sb, "%zu", res->reference);
-	key(sb, "  ", "interleaved", &first);
-	strbuf_addstr(sb, res->interleaved ? "true" : "false");
-	key(sb, "  ", "interrupted", &first);
-	strbuf_addstr(sb, res->interrupted ? "true" : "false");
-	key(sb, "  ", "shell", &first);
-	if (cfg && cfg->shell)
-		str(sb, cfg->shell);
-	else
-		strbuf_addstr(sb, "null");
-	key(sb, "  ", "shell_spawn", &first);
-	strbuf_addstr(sb, "{\"wall\": ");
-	num(sb, res->shell_wall);
-	strbuf_addstr(sb, ", \"user\": ");
-	num(sb, res->shell_user);
-	strbuf_addstr(sb, ", \"system\": ");
-	num(sb, res->shell_sys);
-	strbuf_addf(sb, ", \"probes\": %zu}", res->shell_probes);
-	if (res->looks) {
-		key(sb, "  ", "looks", &first);
-		strbuf_addf(sb, "%zu", res->looks);
-	}
-	if (res->perf_note) {
-		key(sb, "  ", "perf_counters", &first);
-		str(sb, res->perf_note);
-	}
-	key(sb, "  ", "results", &first);
-	strbuf_addstr(sb, "[\n");
-	for (c = 0; c < res->nr_commands; c++) {
-		if (c)
-			strbuf_addstr(sb, ",\n");
-		one_result(sb, ctx, c);
-	}
-	strbuf_addstr(sb, "\n  ]");
-	if (ctx->baseline_path) {
-		key(sb, "  ", "baseline", &first);
-		strbuf_addstr(sb, "{\n    \"path\": ");
-		str(sb, ctx->baseline_path);
-		strbuf_addstr(sb, ",\n    \"max_regression\": ");
-		num(sb, ctx->max_regression);
-		strbuf_addstr(sb, ",\n    \"comparisons\": [");
-		for (c = 0; c < ctx->nr_regressions; c++) {
-			const struct bench_regression *g = &ctx->regressions[c];
-			int cfirst = 1;
-
-			strbuf_addstr(sb, c ? ",\n      {\n" : "\n      {\n");
-			key(sb, "        ", "command", &cfirst);
-			str(sb, res->commands[g->command].command->name);
-			key(sb, "        ", "baseline_command", &cfirst);
-			str(sb, g->base->command);
-			key(sb, "        ", "baseline_runs", &cfirst);
-			strbuf_addf(sb, "%zu", g->base->nr_times);
-			comparison(sb, "        ", &g->cmp, &cfirst);
-			key(sb, "        ", "regressed", &cfirst);
-			strbuf_addstr(sb, g->regressed ? "true" : "false");
-			strbuf_addstr(sb, "\n      }");
-		}
-		strbuf_addstr(sb, "\n    ]\n  }");
-	}
-	strbuf_addstr(sb, "\n}\n");
+	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_string(&w, "tool", "trail bench " TRAIL_VERSION);
+	json_writer_key_number(&w, "confidence", res->confidence);
+	json_writer_key_uint(&w, "reference", res->reference);
+	json_writer_key_bool(&w, "interleaved", res->interleaved);
+	json_writer_key_bool(&w, "interrupted", res->interrupted);
+	json_writer_key_string(&w, "shell", cfg ? cfg->shell : NULL);
+	json_writer_key(&w, "shell_spawn");
+	json_writer_begin_object(&w);
+	json_writer_key_number(&w, "wall", res->shell_wall);
+	json_writer_key_number(&w, "user", res->shell_user);
+	json_writer_key_number(&w, "system", res->shell_sys);
+	json_writer_key_uint(&w, "probes", res->shell_probes);
+	json_writer_end(&w);
+	if (res->looks)
+		json_writer_key_uint(&w, "looks", res->looks);
+	if (res->perf_note)
+		json_writer_key_string(&w, "perf_counters", res->perf_note);
+	json_writer_key(&w, "results");
+	json_writer_begin_array(&w);
+	for (c = 0; c < res->nr_commands; c++)
+		one_result(&w, ctx, c);
+	json_writer_end(&w);
+	if (ctx->baseline_path)
+		baseline(&w, ctx);
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(sb, '\n');
 	return 0;
 }
 

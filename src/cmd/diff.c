@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "core/error.h"
+#include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "diff/difffolded.h"
 #include "diff/diffmerge.h"
@@ -45,48 +46,62 @@ struct diff_opts {
 	int strip_clones;
 };
 
-static void json_string(struct strbuf *sb, const char *s)
+static void json_side(struct json_writer *w, const char *name, const char *path, double samples)
 {
-	strbuf_addch(sb, '"');
-	strbuf_add_json_escaped(sb, s, strlen(s));
-	strbuf_addch(sb, '"');
+	json_writer_key(w, name);
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "path", path);
+	json_writer_key_number(w, "samples", samples);
+	json_writer_end(w);
 }
 
-static void json_side(struct strbuf *sb, const char *name, const char *path, double samples)
-{
-	char num[64];
-
-	strbuf_addf(sb, "  \"%s\": {\"path\": ", name);
-	json_string(sb, path);
-	folded_format_count(num, sizeof(num), samples);
-	strbuf_addf(sb, ", \"samples\": %s},\n", num);
-}
-
-static void json_rows(struct strbuf *sb, const struct hotspots *h, const char *name,
-		      const struct hotspot_row *rows, size_t nr, int last)
+static void json_rows(struct json_writer *w, const struct hotspots *h, const char *name,
+		      const struct hotspot_row *rows, size_t nr)
 {
 	size_t i;
 
-	strbuf_addf(sb, "  \"%s\": [", name);
+	json_writer_key(w, name);
+	json_writer_begin_array(w);
 	for (i = 0; i < nr; i++) {
 		const struct hotspot_row *r = &rows[i];
 		const struct share_test *t = &r->test;
 
-		strbuf_addstr(sb, i ? ",\n    {" : "\n    {");
-		strbuf_addstr(sb, "\"function\": ");
-		json_string(sb, hotspots_name(h, r->func));
-		strbuf_addf(sb, ", \"measure\": \"%s\", \"before_pct\": %.10g, \"after_pct\": %.10g, "
-			    "\"before_se_pp\": %.10g, \"after_se_pp\": %.10g, "
-			    "\"delta_pp\": %.10g, \"se_pp\": %.10g, \"z\": %.10g, \"p_value\": %.10g, "
-			    "\"significant\": %s, \"confirmed\": %s}",
-			    hotspot_measure_name(r->measure),
-			    100 * t->before.share, 100 * t->after.share,
-			    100 * t->before.se, 100 * t->after.se,
-			    100 * t->delta, 100 * t->se, t->z, t->p_value,
-			    r->significant ? "true" : "false", r->confirmed ? "true" : "false");
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "function", hotspots_name(h, r->func));
+		json_writer_key_string(w, "measure", hotspot_measure_name(r->measure));
+		json_writer_key_number(w, "before_pct", 100 * t->before.share);
+		json_writer_key_number(w, "after_pct", 100 * t->after.share);
+		json_writer_key_number(w, "before_se_pp", 100 * t->before.se);
+		json_writer_key_number(w, "after_se_pp", 100 * t->after.se);
+		json_writer_key_number(w, "delta_pp", 100 * t->delta);
+		json_writer_key_number(w, "se_pp", 100 * t->se);
+		json_writer_key_number(w, "z", t->z);
+		json_writer_key_number(w, "p_value", t->p_value);
+		json_writer_key_bool(w, "significant", r->significant);
+		json_writer_key_bool(w, "confirmed", r->confirmed);
+		json_writer_end(w);
 	}
-	strbuf_addstr(sb, nr ? "\n  ]" : "]");
-	strbuf_addstr(sb, last ? "\n" : ",\n");
+	json_writer_end(w);
+}
+
+static void json_table(struct strbuf *sb, const struct diff_opts *o, const struct hotspots *h,
+		       const struct hotspot_ranking *rank, const char *before, const char *after)
+{
+	struct json_writer w;
+
+	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_side(&w, "before", before, hotspots_samples(h, 0));
+	json_side(&w, "after", after, hotspots_samples(h, 1));
+	json_writer_key_number(&w, "period", h->opts.period);
+	json_writer_key_number(&w, "min_delta_pp", o->min_delta);
+	json_writer_key_number(&w, "confirm_pp", o->confirm);
+	json_writer_key_number(&w, "alpha", o->alpha);
+	json_rows(&w, h, "hotter", rank->hotter, rank->nr_hotter);
+	json_rows(&w, h, "cooler", rank->cooler, rank->nr_cooler);
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(sb, '\n');
 }
 
 /* A name with blanks at either end would be invisible in the last column. */
@@ -166,15 +181,7 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	folded_format_count(n1, sizeof(n1), hotspots_samples(&h, 0));
 	folded_format_count(n2, sizeof(n2), hotspots_samples(&h, 1));
 	if (o->json) {
-		strbuf_addstr(&sb, "{\n");
-		json_side(&sb, "before", before, hotspots_samples(&h, 0));
-		json_side(&sb, "after", after, hotspots_samples(&h, 1));
-		strbuf_addf(&sb, "  \"period\": %.10g,\n  \"min_delta_pp\": %.10g,\n"
-			    "  \"confirm_pp\": %.10g,\n  \"alpha\": %.10g,\n",
-			    h.opts.period, o->min_delta, o->confirm, o->alpha);
-		json_rows(&sb, &h, "hotter", rank.hotter, rank.nr_hotter, 0);
-		json_rows(&sb, &h, "cooler", rank.cooler, rank.nr_cooler, 1);
-		strbuf_addstr(&sb, "}\n");
+		json_table(&sb, o, &h, &rank, before, after);
 	} else {
 		strbuf_addf(&sb, "# before: %s (%s samples)  after: %s (%s samples)\n",
 			    before, n1, after, n2);

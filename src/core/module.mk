@@ -6,6 +6,7 @@ LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
 LIB_OBJS += src/core/intern.o
+LIB_OBJS += src/core/json_writer.o
 LIB_OBJS += src/core/line_reader.o
 LIB_OBJS += src/core/options.o
 LIB_OBJS += src/core/parse_number.o
@@ -14,3 +15,4 @@ LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
+UNIT_TESTS += tests/unit/test_json_writer

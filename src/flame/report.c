@@ -7,31 +7,13 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/json_writer.h"
 #include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void json_str(struct strbuf *sb, const char *s)
-{
-	if (!s) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	strbuf_add_json_escaped(sb, s, strlen(s));
-	strbuf_addch(sb, '"');
-}
-
-static void json_num(struct strbuf *sb, double v)
-{
-	if (v != v || v > 1e300 || v < -1e300)
-		strbuf_addstr(sb, "null");
-	else
-		strbuf_addf(sb, "%.6g", v);
-}
 
 static const char *probe_commit_subject(struct flame_session *s, const char *id)
 {
@@ -56,173 +38,189 @@ static void probe_cmd(struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, " --function '%s'", s->function);
 }
 
-static void write_json(struct flame_session *s, struct strbuf *sb)
+static void metric_side(struct json_writer *w, const char *k, double value, double lo, double hi,
+			size_t runs)
+{
+	json_writer_key(w, k);
+	json_writer_begin_object(w);
+	json_writer_key_number(w, "value", value);
+	json_writer_key(w, "ci");
+	json_writer_begin_array(w);
+	json_writer_number(w, lo);
+	json_writer_number(w, hi);
+	json_writer_end(w);
+	json_writer_key_uint(w, "runs", runs);
+	json_writer_end(w);
+}
+
+static void json_metric(struct flame_session *s, struct json_writer *w)
+{
+	json_writer_key(w, "metric");
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "name", flame_metric_name(s->metric));
+	json_writer_key_string(w, "unit", flame_metric_unit(s->metric));
+	json_writer_key_string(w, "statistic", s->metric == FLAME_METRIC_WALL && s->percentile != 50 ?
+				"percentile" : "median");
+	metric_side(w, "good", s->metric_med[0], s->metric_lo[0], s->metric_hi[0], s->nruns[0]);
+	metric_side(w, "bad", s->metric_med[1], s->metric_lo[1], s->metric_hi[1], s->nruns[1]);
+	json_writer_key_string(w, "test", "mann-whitney");
+	json_writer_key_number(w, "p_value", s->metric_p);
+	json_writer_end(w);
+}
+
+/* key: [ {item 0}, {item 1}, ... ]; item() writes the members of one. */
+static void json_object_array(struct json_writer *w, const char *key, size_t nr,
+			      const struct flame_session *s,
+			      void (*item)(struct json_writer *, const struct flame_session *, size_t))
 {
 	size_t i;
 
-	strbuf_addstr(sb, "{\n  \"verdict\": ");
-	json_str(sb, s->verdict);
-	strbuf_addstr(sb, ",\n  \"message\": ");
-	json_str(sb, s->message);
-	strbuf_addstr(sb, ",\n  \"good\": ");
-	json_str(sb, s->good);
-	strbuf_addstr(sb, ",\n  \"bad\": ");
-	json_str(sb, s->bad);
-	strbuf_addf(sb, ",\n  \"commits_in_range\": %zu", s->range.nr);
-	strbuf_addstr(sb, ",\n  \"profiler\": ");
-	json_str(sb, s->profiler);
-	strbuf_addstr(sb, ",\n  \"metric\": {\"name\": ");
-	json_str(sb, flame_metric_name(s->metric));
-	strbuf_addstr(sb, ", \"unit\": ");
-	json_str(sb, flame_metric_unit(s->metric));
-	strbuf_addstr(sb, ", \"statistic\": ");
-	json_str(sb, s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? "percentile" : "median");
-	strbuf_addstr(sb, ", \"good\": {\"value\": ");
-	json_num(sb, s->metric_med[0]);
-	strbuf_addstr(sb, ", \"ci\": [");
-	json_num(sb, s->metric_lo[0]);
-	strbuf_addstr(sb, ", ");
-	json_num(sb, s->metric_hi[0]);
-	strbuf_addf(sb, "], \"runs\": %zu}, \"bad\": {\"value\": ", s->nruns[0]);
-	json_num(sb, s->metric_med[1]);
-	strbuf_addstr(sb, ", \"ci\": [");
-	json_num(sb, s->metric_lo[1]);
-	strbuf_addstr(sb, ", ");
-	json_num(sb, s->metric_hi[1]);
-	strbuf_addf(sb, "], \"runs\": %zu}, \"test\": \"mann-whitney\", \"p_value\": ", s->nruns[1]);
-	json_num(sb, s->metric_p);
-	strbuf_addstr(sb, "},\n  \"hotspots\": [");
-	for (i = 0; i < s->hot.nr && i < 5; i++) {
-		const struct flame_hotspot *h = &s->hot.items[i];
+	json_writer_key(w, key);
+	json_writer_begin_array(w);
+	for (i = 0; i < nr; i++) {
+		json_writer_begin_object(w);
+		item(w, s, i);
+		json_writer_end(w);
+	}
+	json_writer_end(w);
+}
 
-		strbuf_addstr(sb, i ? ",\n    " : "\n    ");
-		strbuf_addstr(sb, "{\"function\": ");
-		json_str(sb, h->name);
-		strbuf_addstr(sb, ", \"good_share\": ");
-		json_num(sb, h->good_self.mean);
-		strbuf_addstr(sb, ", \"bad_share\": ");
-		json_num(sb, h->bad_self.mean);
-		strbuf_addstr(sb, ", \"delta\": ");
-		json_num(sb, h->delta_self);
-		strbuf_addstr(sb, ", \"stderr\": ");
-		json_num(sb, h->se_self);
-		strbuf_addstr(sb, ", \"good_total_share\": ");
-		json_num(sb, h->good_total.mean);
-		strbuf_addstr(sb, ", \"bad_total_share\": ");
-		json_num(sb, h->bad_total.mean);
-		strbuf_addstr(sb, ", \"total_delta\": ");
-		json_num(sb, h->delta_total);
-		strbuf_addstr(sb, ", \"total_stderr\": ");
-		json_num(sb, h->se_total);
-		strbuf_addf(sb, ", \"confirmed\": %s}", h->confirmed ? "true" : "false");
-	}
-	strbuf_addstr(sb, "\n  ],\n  \"target\": {\"function\": ");
-	json_str(sb, s->function);
-	strbuf_addstr(sb, ", \"measure\": ");
-	json_str(sb, !s->function ? flame_metric_name(s->metric) :
-		     s->measure_share ? "self_share" : "self_samples_per_run");
-	strbuf_addstr(sb, ", \"defined_in\": ");
-	json_str(sb, s->def_file);
-	strbuf_addf(sb, ", \"line\": %u, \"good\": ", s->def_line);
-	json_num(sb, s->share[0]);
-	strbuf_addstr(sb, ", \"bad\": ");
-	json_num(sb, s->share[1]);
-	strbuf_addstr(sb, ", \"threshold\": ");
-	json_num(sb, s->threshold);
-	strbuf_addstr(sb, "},\n  \"suspect\": ");
-	if (s->culprit_info.subject) {
-		strbuf_addstr(sb, "{\"commit\": ");
-		json_str(sb, s->culprit_info.id);
-		strbuf_addstr(sb, ", \"subject\": ");
-		json_str(sb, s->culprit_info.subject);
-		strbuf_addstr(sb, ", \"author\": ");
-		json_str(sb, s->culprit_info.author);
-		strbuf_addstr(sb, ", \"date\": ");
-		json_str(sb, s->culprit_info.date);
-		strbuf_addstr(sb, ", \"function\": ");
-		json_str(sb, s->function ? s->function : s->changed_function);
-		strbuf_addstr(sb, ", \"function_source\": ");
-		json_str(sb, s->function ? "profile" : s->changed_function ? "changed by the suspect commit" : NULL);
-		strbuf_addstr(sb, ", \"confidence\": ");
-		json_num(sb, s->suspect_confidence);
-		strbuf_addstr(sb, ", \"confidence_method\": ");
-		json_str(sb, s->confidence_how);
-		strbuf_addstr(sb, ", \"ambiguous_with\": [");
-		for (i = 0; i < s->ambiguous.nr; i++) {
-			if (!strcmp(s->ambiguous.items[i], s->culprit))
-				continue;
-			if (sb->buf[sb->len - 1] != '[')
-				strbuf_addstr(sb, ", ");
-			json_str(sb, s->ambiguous.items[i]);
-		}
-		strbuf_addstr(sb, "]}");
-	} else {
-		strbuf_addstr(sb, "null");
-	}
-	strbuf_addstr(sb, ",\n  \"suspects\": [");
-	for (i = 0; i < s->nsuspects; i++) {
-		strbuf_addstr(sb, i ? ",\n    " : "\n    ");
-		strbuf_addstr(sb, "{\"commit\": ");
-		json_str(sb, s->suspects[i].commit.id);
-		strbuf_addstr(sb, ", \"subject\": ");
-		json_str(sb, s->suspects[i].commit.subject);
-		strbuf_addf(sb, ", \"touches_function\": %s}",
-			    s->suspects[i].touches_function ? "true" : "false");
-	}
-	strbuf_addstr(sb, s->nsuspects ? "\n  ],\n  \"strategy\": " : "],\n  \"strategy\": ");
-	json_str(sb, s->strategy_used);
-	strbuf_addstr(sb, ",\n  \"strategy_reason\": ");
-	json_str(sb, s->strategy_used ? s->strategy_reason : NULL);
-	strbuf_addstr(sb, ",\n  \"probes\": [");
-	for (i = 0; i < s->nprobes; i++) {
-		const struct flame_probe_result *p = &s->probes[i];
+static void json_hotspot(struct json_writer *w, const struct flame_session *s, size_t i)
+{
+	const struct flame_hotspot *h = &s->hot.items[i];
 
-		strbuf_addstr(sb, i ? ",\n    " : "\n    ");
-		strbuf_addstr(sb, "{\"commit\": ");
-		json_str(sb, p->id);
-		strbuf_addstr(sb, ", \"share\": ");
-		json_num(sb, s->function ? p->share : 0);
-		strbuf_addstr(sb, ", \"value\": ");
-		json_num(sb, p->value);
-		strbuf_addstr(sb, ", \"stderr\": ");
-		json_num(sb, p->se);
-		strbuf_addstr(sb, ", \"verdict\": ");
-		json_str(sb, flame_verdict_name(p->verdict));
-		strbuf_addf(sb, ", \"runs\": %u, \"cached_build\": %s, \"seconds\": ", p->runs,
-			    p->build_cached ? "true" : "false");
-		json_num(sb, p->seconds);
-		strbuf_addstr(sb, "}");
+	json_writer_key_string(w, "function", h->name);
+	json_writer_key_number(w, "good_share", h->good_self.mean);
+	json_writer_key_number(w, "bad_share", h->bad_self.mean);
+	json_writer_key_number(w, "delta", h->delta_self);
+	json_writer_key_number(w, "stderr", h->se_self);
+	json_writer_key_number(w, "good_total_share", h->good_total.mean);
+	json_writer_key_number(w, "bad_total_share", h->bad_total.mean);
+	json_writer_key_number(w, "total_delta", h->delta_total);
+	json_writer_key_number(w, "total_stderr", h->se_total);
+	json_writer_key_bool(w, "confirmed", h->confirmed);
+}
+
+static void json_target(struct flame_session *s, struct json_writer *w)
+{
+	json_writer_key(w, "target");
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "function", s->function);
+	json_writer_key_string(w, "measure", !s->function ? flame_metric_name(s->metric) :
+				s->measure_share ? "self_share" : "self_samples_per_run");
+	json_writer_key_string(w, "defined_in", s->def_file);
+	json_writer_key_uint(w, "line", s->def_line);
+	json_writer_key_number(w, "good", s->share[0]);
+	json_writer_key_number(w, "bad", s->share[1]);
+	json_writer_key_number(w, "threshold", s->threshold);
+	json_writer_end(w);
+}
+
+static void json_suspect(struct flame_session *s, struct json_writer *w)
+{
+	size_t i;
+
+	json_writer_key(w, "suspect");
+	if (!s->culprit_info.subject) {
+		json_writer_null(w);
+		return;
 	}
-	strbuf_addstr(sb, s->nprobes ? "\n  ],\n  \"recommendation\": " : "],\n  \"recommendation\": ");
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "commit", s->culprit_info.id);
+	json_writer_key_string(w, "subject", s->culprit_info.subject);
+	json_writer_key_string(w, "author", s->culprit_info.author);
+	json_writer_key_string(w, "date", s->culprit_info.date);
+	json_writer_key_string(w, "function", s->function ? s->function : s->changed_function);
+	json_writer_key_string(w, "function_source", s->function ? "profile" :
+				s->changed_function ? "changed by the suspect commit" : NULL);
+	json_writer_key_number(w, "confidence", s->suspect_confidence);
+	json_writer_key_string(w, "confidence_method", s->confidence_how);
+	json_writer_key(w, "ambiguous_with");
+	json_writer_begin_array(w);
+	for (i = 0; i < s->ambiguous.nr; i++)
+		if (strcmp(s->ambiguous.items[i], s->culprit))
+			json_writer_string(w, s->ambiguous.items[i]);
+	json_writer_end(w);
+	json_writer_end(w);
+}
+
+static void json_suspect_item(struct json_writer *w, const struct flame_session *s, size_t i)
+{
+	json_writer_key_string(w, "commit", s->suspects[i].commit.id);
+	json_writer_key_string(w, "subject", s->suspects[i].commit.subject);
+	json_writer_key_bool(w, "touches_function", s->suspects[i].touches_function);
+}
+
+static void json_probe(struct json_writer *w, const struct flame_session *s, size_t i)
+{
+	const struct flame_probe_result *p = &s->probes[i];
+
+	json_writer_key_string(w, "commit", p->id);
+	json_writer_key_number(w, "share", s->function ? p->share : 0);
+	json_writer_key_number(w, "value", p->value);
+	json_writer_key_number(w, "stderr", p->se);
+	json_writer_key_string(w, "verdict", flame_verdict_name(p->verdict));
+	json_writer_key_uint(w, "runs", p->runs);
+	json_writer_key_bool(w, "cached_build", p->build_cached);
+	json_writer_key_number(w, "seconds", p->seconds);
+}
+
+static void json_reproduce(struct flame_session *s, struct json_writer *w)
+{
+	struct strbuf c = STRBUF_INIT;
+
+	json_writer_key(w, "reproduce");
+	json_writer_begin_array(w);
+	reproduce_cmd(s, &c);
+	json_writer_string(w, c.buf);
+	if (s->strategy_used) {
+		strbuf_reset(&c);
+		strbuf_addf(&c, "git bisect start --term-old fast --term-new slow %s %s && "
+			    "git bisect run ", s->bad, s->good);
+		probe_cmd(s, &c);
+		json_writer_string(w, c.buf);
+	}
+	json_writer_end(w);
+	strbuf_release(&c);
+}
+
+/* report.json; the schema is in docs/flame.md. */
+static void write_json(struct flame_session *s, struct strbuf *sb)
+{
+	struct json_writer w;
+
+	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_string(&w, "verdict", s->verdict);
+	json_writer_key_string(&w, "message", s->message);
+	json_writer_key_string(&w, "good", s->good);
+	json_writer_key_string(&w, "bad", s->bad);
+	json_writer_key_uint(&w, "commits_in_range", s->range.nr);
+	json_writer_key_string(&w, "profiler", s->profiler);
+	json_metric(s, &w);
+	json_object_array(&w, "hotspots", s->hot.nr < 5 ? s->hot.nr : 5, s, json_hotspot);
+	json_target(s, &w);
+	json_suspect(s, &w);
+	json_object_array(&w, "suspects", s->nsuspects, s, json_suspect_item);
+	json_writer_key_string(&w, "strategy", s->strategy_used);
+	json_writer_key_string(&w, "strategy_reason", s->strategy_used ? s->strategy_reason : NULL);
+	json_object_array(&w, "probes", s->nprobes, s, json_probe);
+	json_writer_key(&w, "recommendation");
 	if (s->recommendation) {
-		strbuf_addstr(sb, "{\"action\": ");
-		json_str(sb, s->recommendation);
-		strbuf_addstr(sb, ", \"reason\": ");
-		json_str(sb, s->recommendation_reason);
-		strbuf_addstr(sb, "}");
+		json_writer_begin_object(&w);
+		json_writer_key_string(&w, "action", s->recommendation);
+		json_writer_key_string(&w, "reason", s->recommendation_reason);
+		json_writer_end(&w);
 	} else {
-		strbuf_addstr(sb, "null");
+		json_writer_null(&w);
 	}
-	strbuf_addstr(sb, ",\n  \"reproduce\": [");
-	{
-		struct strbuf c = STRBUF_INIT;
-
-		reproduce_cmd(s, &c);
-		json_str(sb, c.buf);
-		if (s->strategy_used) {
-			strbuf_reset(&c);
-			strbuf_addf(&c, "git bisect start --term-old fast --term-new slow %s %s && "
-				    "git bisect run ", s->bad, s->good);
-			probe_cmd(s, &c);
-			strbuf_addstr(sb, ", ");
-			json_str(sb, c.buf);
-		}
-		strbuf_release(&c);
-	}
-	strbuf_addf(sb, "],\n  \"builds\": %d,\n  \"cached_builds\": %d,\n  \"seconds\": ",
-		    s->builds, s->cached_builds);
-	json_num(sb, s->seconds);
-	strbuf_addstr(sb, "\n}\n");
+	json_reproduce(s, &w);
+	json_writer_key_int(&w, "builds", s->builds);
+	json_writer_key_int(&w, "cached_builds", s->cached_builds);
+	json_writer_key_number(&w, "seconds", s->seconds);
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(sb, '\n');
 }
 
 static void write_md(struct flame_session *s, struct strbuf *sb)
