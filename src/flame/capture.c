@@ -6,7 +6,6 @@
  */
 #include "flame/capture.h"
 #include "collapse/fold.h"
-#include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
@@ -137,36 +136,6 @@ out:
 	free(data);
 	free(log);
 	free(folded);
-	return ret;
-}
-
-int flame_fold_perf_text(const char *path, const char *scratch_path, struct folded_profile *p)
-{
-	struct fold_options fo;
-	struct perf_script_session ps;
-	FILE *f;
-	int ret = -1;
-
-	memset(&fo, 0, sizeof(fo));
-	perf_script_session_init(&ps, &fo, 1);
-	if (perf_script_session_read(&ps, path))
-		goto out;
-	f = fopen(scratch_path, "w");
-	if (!f) {
-		error_errno("cannot create '%s'", scratch_path);
-		goto out;
-	}
-	if (folder_write(ps.folders, ps.nr_folders, f)) {
-		fclose(f);
-		goto out;
-	}
-	if (fclose(f)) {
-		error_errno("cannot write '%s'", scratch_path);
-		goto out;
-	}
-	ret = folded_profile_read(p, scratch_path);
-out:
-	perf_script_session_release(&ps);
 	return ret;
 }
 

@@ -51,13 +51,6 @@ const char *flame_metric_unit(enum flame_metric m);
 int flame_capture_check(const struct flame_capture_opts *o);
 
 /*
- * Fold perf script text (path) with the collapse module, as
- * stackcollapse-perf.pl would, into p; scratch_path receives the folded
- * text on the way.  0 or -1.
- */
-int flame_fold_perf_text(const char *path, const char *scratch_path, struct folded_profile *p);
-
-/*
  * Fold a recording (perf.data from trail record or perf record) in-process
  * into p, every sample counting 1, dropping the samples before the first
  * discard fraction of its time span (perf script --time N%-100%, N = 100 *

@@ -1,8 +1,7 @@
 /*
- * test_flame.c - unit tests of trail flame's library: folding perf script
- * text (through the collapse module), function shares over runs (plain, relative to the
- * unchanged functions, samples per run), the hotspot ranking with its noise
- * floor, the probe log, and the private clone with its build cache.
+ * test_flame.c - unit tests of trail flame's library: function shares over
+ * runs (plain, relative to the unchanged functions, samples per run), the
+ * hotspot ranking with its noise floor, the probe log, and the private clone with its build cache.
  */
 #include "harness.h"
 #include "core/alloc.h"
@@ -16,55 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-
-static char *write_tmp(const char *dir, const char *name, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/%s", dir, name);
-
-	strbuf_addstr(&sb, text);
-	if (strbuf_write_file(&sb, path))
-		exit(1);
-	strbuf_release(&sb);
-	return path;
-}
-
-TEST(fold_perf_script)
-{
-	char *dir = tempdir_create("test-flame"), *p;
-	struct folded_profile f;
-	uint32_t id;
-
-	p = write_tmp(dir, "perf.txt",
-		      "app 123/123    10.000001: cpu-clock: \n"
-		      "\t            11bb hot+0x2b (/tmp/app)\n"
-		      "\t            1200 main+0x10 (/tmp/app)\n"
-		      "\n"
-		      "app 123/123    10.001: cpu-clock: \n"
-		      "\t            11bb hot+0x2b (/tmp/app)\n"
-		      "\t            1200 main+0x10 (/tmp/app)\n"
-		      "\n"
-		      "app 123/123    10.002: cpu-clock: \n"
-		      "\t            7fff [unknown] (/usr/lib/libc.so.6)\n"
-		      "\t            1200 main+0x10 (/tmp/app)\n\n");
-	folded_profile_init(&f);
-	{
-		char *tmp = xstrfmt("%s/perf.folded", dir);
-
-		CHECK_INT(flame_fold_perf_text(p, tmp, &f), 0);
-		free(tmp);
-	}
-	CHECK_INT(f.stacks.nr, 2);
-	CHECK_NEAR(f.total[0], 3, 1e-9);
-	id = intern_find(&f.stacks, "app;main;hot", 12);
-	CHECK(id != UINT32_MAX);
-	if (id != UINT32_MAX)
-		CHECK_NEAR(f.counts[0][id], 2, 1e-9);
-	CHECK(intern_find(&f.stacks, "app;main;[libc.so.6]", 20) != UINT32_MAX);
-	folded_profile_release(&f);
-	free(p);
-	free(dir);
-}
 
 static void add(struct folded_profile *p, const char *stack, double n)
 {
@@ -306,6 +256,6 @@ TEST(private_clone_and_build_cache)
 	free(dir);
 }
 
-TEST_MAIN("flame", fold_perf_script, shares_over_runs, hotspots_rank_and_floor,
+TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache)
