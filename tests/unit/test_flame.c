@@ -1,7 +1,8 @@
 /*
  * test_flame.c - unit tests of trail flame's library: function shares over
  * runs (plain, relative to the unchanged functions, samples per run), the
- * hotspot ranking with its noise floor, the probe log, and the private clone with its build cache.
+ * hotspot ranking with its noise floor, the probe log, and the private
+ * clone with its build cache.
  */
 #include "harness.h"
 #include "core/alloc.h"
