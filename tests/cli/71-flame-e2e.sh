@@ -88,7 +88,7 @@ if shape broken broken 16 0 --strategy bisect; then
 fi
 # Sleeping: the CPU profile is flat; trail says which metric to use ...
 # (more runs: off-CPU time includes waiting for a CPU on a busy machine)
-if shape sleep-cpu sleep 17 4 --repeat 8; then
+if shape sleep-cpu sleep 17 4 --repeat 8 --max-repeat 8; then
 	grep -q -- "--metric wall" "$T/sleep-cpu.out" && pass "sleep-cpu: suggests --metric wall" ||
 		fail "sleep-cpu: suggests --metric wall"
 fi
