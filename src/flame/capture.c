@@ -47,25 +47,37 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	}
 }
 
-static int timed_run(const struct flame_capture_opts *o, const char *dir, struct flame_run *run)
+/* Run argv in dir, stdout and stderr to log; *wall gets its run time (s). */
+static int run_logged(const char *const *argv, const char *dir, const char *log,
+		      double *wall, struct rusage *ru)
 {
-	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
-	char *log = xstrfmt("%s/run-timed.log", o->scratch);
 	struct child c = CHILD_INIT;
 	double t0;
 	int code;
 
-	c.argv = sh;
+	c.argv = argv;
 	c.dir = dir;
 	c.in = CHILD_DEVNULL;
 	c.out_path = log;
 	c.err_to_out = 1;
 	t0 = clock_monotonic();
 	code = child_run(&c);
-	run->wall = clock_monotonic() - t0;
-	run->rss = (double)c.rusage.ru_maxrss;
-	run->cpu = (double)c.rusage.ru_utime.tv_sec + (double)c.rusage.ru_utime.tv_usec * 1e-6 +
-		   (double)c.rusage.ru_stime.tv_sec + (double)c.rusage.ru_stime.tv_usec * 1e-6;
+	*wall = clock_monotonic() - t0;
+	if (ru)
+		*ru = c.rusage;
+	return code;
+}
+
+static int timed_run(const struct flame_capture_opts *o, const char *dir, struct flame_run *run)
+{
+	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
+	char *log = xstrfmt("%s/run-timed.log", o->scratch);
+	struct rusage ru;
+	int code = run_logged(sh, dir, log, &run->wall, &ru);
+
+	run->rss = (double)ru.ru_maxrss;
+	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	if (code) {
 		if (code > 0)
 			error("the workload %s (log: %s)", child_describe_status(code), log);
@@ -83,8 +95,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	char *log = xstrfmt("%s/run.log", o->scratch);
 	char *folded = xstrfmt("%s/run.folded", o->scratch);
 	char freq[32];
-	struct child c = CHILD_INIT;
-	double t0;
+	double wall;
 	int code, ret = -1;
 
 	memset(run, 0, sizeof(*run));
@@ -107,15 +118,9 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 					"sh", "-c", o->run_cmd, NULL };
 		const char *const *rec = o->profiler && !strcmp(o->profiler, "trail") ? trail : perf;
 
-		c.argv = rec;
-		c.dir = dir;
-		c.in = CHILD_DEVNULL;
-		c.out_path = log;
-		c.err_to_out = 1;
-		t0 = clock_monotonic();
-		code = child_run(&c);
+		code = run_logged(rec, dir, log, &wall, NULL);
 		if (!o->timed)
-			run->wall = clock_monotonic() - t0;
+			run->wall = wall;
 		if (code) {
 			if (code > 0)
 				error("the profiled workload %s (log: %s)",
