@@ -1137,7 +1137,12 @@ int flame_session_run(struct flame_session *s)
 	if (write_profiles(s))
 		goto out;
 	rank_hotspots(s);
-	if (s->hot.nr && s->hot.items[0].confirmed) {
+	/*
+	 * Off-CPU time is what no CPU sample sees: a function whose CPU share
+	 * moved a little cannot explain it, and bisecting on that share chases
+	 * noise.  That metric is bisected on itself.
+	 */
+	if (s->metric != FLAME_METRIC_OFFCPU && s->hot.nr && s->hot.items[0].confirmed) {
 		const struct flame_hotspot *h = &s->hot.items[0];
 
 		struct flame_share m[2];
@@ -1170,9 +1175,13 @@ int flame_session_run(struct flame_session *s)
 		s->share[0] = s->metric_med[0];
 		s->share[1] = s->metric_med[1];
 		s->threshold = (s->share[0] + s->share[1]) / 2;
-		note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
-		     "the time went off-CPU; bisecting on %s itself",
-		     100 * s->confirm, flame_metric_name(s->metric));
+		if (s->metric == FLAME_METRIC_OFFCPU)
+			note("diff: CPU samples cannot measure off-CPU time; bisecting on %s itself",
+			     flame_metric_name(s->metric));
+		else
+			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
+			     "the time went off-CPU; bisecting on %s itself",
+			     100 * s->confirm, flame_metric_name(s->metric));
 	} else {
 		s->verdict = "inconclusive";
 		snprintf(s->message, sizeof(s->message),
