@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE (2u << 20)	/* bytes */
 
 static void out_of_memory(size_t size)
 {
@@ -63,6 +66,20 @@ void *xmallocarray(size_t nmemb, size_t size)
 void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 {
 	return xrealloc(ptr, st_mult(nmemb, size));
+}
+
+void *xmalloc_huge(size_t size)
+{
+	void *p;
+
+	if (size < HUGE_PAGE)
+		return xmalloc(size);
+	size = st_add(size, HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	p = aligned_alloc(HUGE_PAGE, size);
+	if (!p)
+		return xmalloc(size);
+	madvise(p, size, MADV_HUGEPAGE);	/* a hint: failure is harmless */
+	return p;
 }
 
 char *xstrdup(const char *s)
