@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -446,7 +445,6 @@ int perfdata_open_buffer(struct perfdata *pd, const void *buf, size_t size, cons
 
 int perfdata_open(struct perfdata *pd, const char *path)
 {
-	struct stat st;
 	int fd;
 
 	memset(pd, 0, sizeof(*pd));
@@ -458,28 +456,13 @@ int perfdata_open(struct perfdata *pd, const char *path)
 		if (fd < 0)
 			return error_errno("cannot open '%s'", path);
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m != MAP_FAILED) {
-			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-			pd->mapping = m;
-			pd->buf = m;
-			pd->size = (size_t)st.st_size;
-		}
+	if (file_map_fd(&pd->file, fd, path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL)) {
+		if (fd)
+			close(fd);
+		return -1;
 	}
-	if (!pd->buf) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (strbuf_read_fd(&sb, fd, path)) {
-			if (fd)
-				close(fd);
-			return -1;
-		}
-		pd->size = sb.len;
-		pd->owned = (unsigned char *)strbuf_detach(&sb, NULL);
-		pd->buf = pd->owned;
-	}
+	pd->buf = pd->file.data;
+	pd->size = pd->file.size;
 	if (fd)
 		close(fd);
 	return open_common(pd, path);
@@ -489,8 +472,7 @@ void perfdata_close(struct perfdata *pd)
 {
 	size_t i;
 
-	if (pd->mapping)
-		munmap(pd->mapping, pd->size);
+	file_map_release(&pd->file);
 	free(pd->owned);
 	for (i = 0; i < pd->nr_evsel; i++) {
 		free(pd->evsel[i].name);

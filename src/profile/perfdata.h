@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/file_map.h"
+
 #include "profile/perf_file.h"
 
 /* One event (attribute) of the recording. */
@@ -91,8 +93,8 @@ struct perfdata {
 	char *path;			/* for messages */
 	const unsigned char *buf;	/* whole file image */
 	size_t size;			/* bytes */
-	void *mapping;			/* mmap()ed image, or NULL */
-	unsigned char *owned;		/* malloc()ed image (pipe), or NULL */
+	struct file_map file;		/* the image, when opened from a file or pipe */
+	unsigned char *owned;		/* an aligned copy of a caller's buffer, or NULL */
 	int pipe_mode;
 	uint64_t data_offset, data_size;	/* the data section, bytes */
 	struct perfdata_evsel *evsel;
