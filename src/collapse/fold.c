@@ -649,7 +649,13 @@ static void grow_stacks(struct folder *f)
 	}
 }
 
-static void count_stack(struct folder *f, const uint32_t *ids, size_t n, uint64_t count)
+static void add_count(struct fold_stack *s, uint64_t count)
+{
+	s->count = s->count + count < s->count ? UINT64_MAX : s->count + count;
+}
+
+/* Count a stack of ids; returns its index. */
+static uint32_t count_stack(struct folder *f, const uint32_t *ids, size_t n, uint64_t count)
 {
 	uint32_t h = hash_ids(ids, n), pos;
 	struct fold_stack *s;
@@ -657,8 +663,8 @@ static void count_stack(struct folder *f, const uint32_t *ids, size_t n, uint64_
 	for (pos = h & f->stack_mask; f->stack_slots[pos]; pos = (pos + 1) & f->stack_mask) {
 		s = &f->stacks[f->stack_slots[pos] - 1];
 		if (s->hash == h && s->len == n && !memcmp(f->stack_ids + s->off, ids, n * sizeof(*ids))) {
-			s->count = s->count + count < s->count ? UINT64_MAX : s->count + count;
-			return;
+			add_count(s, count);
+			return f->stack_slots[pos] - 1;
 		}
 	}
 	if (n > UINT32_MAX || f->nr_stacks >= UINT32_MAX - 1)
@@ -675,14 +681,17 @@ static void count_stack(struct folder *f, const uint32_t *ids, size_t n, uint64_
 	f->stack_slots[pos] = (uint32_t)++f->nr_stacks;
 	if (f->nr_stacks * 2 > f->stack_mask)
 		grow_stacks(f);
+	return (uint32_t)f->nr_stacks - 1;
 }
 
-void folder_end_sample(struct folder *f)
+/* folder_end_sample(), returning the stack counted or FOLD_NO_STACK. */
+static uint32_t end_sample(struct folder *f)
 {
 	size_t n = 0, i;
+	uint32_t stack = FOLD_NO_STACK;
 
 	if (f->pname == NO_ID)
-		return;	/* Perl keeps the frames in this case */
+		return stack;	/* Perl keeps the frames in this case */
 	for (i = 0; i < f->nr_cur; i++)
 		n += f->groups[f->cur[i]].nr;
 	ALLOC_GROW(f->key, n + 1, f->alloc_key);
@@ -698,13 +707,19 @@ void folder_end_sample(struct folder *f)
 		n += g->nr;
 	}
 	if (n)
-		count_stack(f, f->key, n, f->period);
+		stack = count_stack(f, f->key, n, f->period);
 	f->nr_cur = 0;
 	f->skip_rest = 0;
 	f->pname = NO_ID;
+	return stack;
 }
 
-void folder_add_sample(struct folder *f, const struct fold_sample *s)
+void folder_end_sample(struct folder *f)
+{
+	end_sample(f);
+}
+
+uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s)
 {
 	size_t i;
 
@@ -713,11 +728,22 @@ void folder_add_sample(struct folder *f, const struct fold_sample *s)
 	if (f->pname == NO_ID) {
 		f->nr_cur = 0;
 		f->skip_rest = 0;
-		return;
+		return FOLD_NO_STACK;
 	}
 	for (i = 0; i < s->nr_frames; i++)
 		folder_add_frame(f, &s->frames[i]);
-	folder_end_sample(f);
+	return end_sample(f);
+}
+
+void folder_add_sample(struct folder *f, const struct fold_sample *s)
+{
+	folder_add_sample_id(f, s);
+}
+
+void folder_add_count(struct folder *f, uint32_t stack, uint64_t count)
+{
+	if (stack < f->nr_stacks)
+		add_count(&f->stacks[stack], count);
 }
 
 /* ---- writing ---- */

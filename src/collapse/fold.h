@@ -74,6 +74,15 @@ void folder_free(struct folder *f);
 void folder_add_sample(struct folder *f, const struct fold_sample *s);
 
 /*
+ * The same, returning the stack the weight went to, for readers that see
+ * the same sample again (FOLD_NO_STACK: it recorded nothing); then
+ * folder_add_count() adds the weight of a repeat without redoing the work.
+ */
+#define FOLD_NO_STACK UINT32_MAX
+uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s);
+void folder_add_count(struct folder *f, uint32_t stack, uint64_t count);
+
+/*
  * Streaming interface.  folder_set_process() starts (or, as in the Perl
  * script when a sample has no blank line before the next event line,
  * renames) the current sample; it does not drop frames already added.

@@ -7,6 +7,7 @@ UNIT_TESTS += tests/unit/test_folded
 LIB_OBJS += src/profile/maps.o
 LIB_OBJS += src/profile/perfdata.o
 LIB_OBJS += src/profile/perfdata_stacks.o
+LIB_OBJS += src/profile/stack_memo.o
 LIB_OBJS += src/profile/symbols.o
 LIB_OBJS += src/profile/unwind.o
 UNIT_TESTS += tests/unit/test_perfdata

@@ -73,10 +73,16 @@ static size_t hex(char *out, uint64_t v)
 	return n;
 }
 
+static uint64_t sample_weight(const struct fold_ctx *c, const struct perfdata_stack *st)
+{
+	return st->period && !c->pf->count_samples ? st->period : 1;
+}
+
 static int on_stack(void *ctx, const struct perfdata_stack *st)
 {
 	struct fold_ctx *c = ctx;
 	struct fold_sample s;
+	uint32_t stack;
 	size_t i, nr = st->nr < MAX_FOLD_FRAMES ? st->nr : MAX_FOLD_FRAMES;
 
 	c->pf->samples++;
@@ -93,6 +99,10 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		return 0;
 	}
 	c->pf->kept++;
+	if (!st->frames && st->repeat_of) {
+		folder_add_count(c->f, st->repeat_of - 1, sample_weight(c, st));
+		return 0;
+	}
 	for (i = 0; i < nr; i++) {
 		const struct perfdata_frame *fr = &st->frames[i];
 		struct fold_frame *out = &c->frames[i];
@@ -138,10 +148,12 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	s.pid_len = c->pid_len;
 	s.tid = c->tid;
 	s.tid_len = c->tid_len;
-	s.period = st->period && !c->pf->count_samples ? st->period : 1;
+	s.period = sample_weight(c, st);
 	s.frames = c->frames;
 	s.nr_frames = nr;
-	folder_add_sample(c->f, &s);
+	stack = folder_add_sample_id(c->f, &s);
+	if (st->memo && stack != FOLD_NO_STACK)
+		*st->memo = stack + 1;
 	return 0;
 }
 
@@ -206,6 +218,7 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	memset(&stats, 0, sizeof(stats));
 	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
 	opts.jit = 1;
+	opts.memo = !pf->frame_hook;	/* the hook wants every sample's frames */
 	c = xcalloc(1, sizeof(*c));
 	c->f = f;
 	c->pf = pf;

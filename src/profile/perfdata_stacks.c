@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
+#include "profile/stack_memo.h"
 #include "profile/symbols.h"
 #include "profile/unwind.h"
 
@@ -32,6 +33,9 @@ struct stacks_ctx {
 	struct perfdata_frame frames[MAX_FRAMES];
 	uint64_t ips[MAX_FRAMES];
 	struct perfdata_stacks_stats stats;
+	struct stack_memo memo;	/* with opts->memo */
+	uint64_t *key;		/* scratch for a raw stack's memo key */
+	size_t alloc_key;
 };
 
 /*
@@ -107,12 +111,42 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 	(*nr)++;
 }
 
+/*
+ * The memo entry of a sample's raw stack: everything its frames and its
+ * folded text depend on.  Maps only change through records that bump the
+ * address space's generation; kernel, JIT and vdso tables do not change.
+ */
+static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
+					   const struct perfdata_sample *s, size_t nr_unwound)
+{
+	size_t n = 0, i, need = 9 + s->nr_callchain + nr_unwound;
+	int created;
+
+	ALLOC_GROW(c->key, need, c->alloc_key);
+	c->key[n++] = (uint64_t)(uint32_t)t->pid << 32 | t->tid;
+	c->key[n++] = (uint64_t)t->comm << 1 | (uint64_t)!!t->comm_set;
+	c->key[n++] = t->maps ? t->maps->serial : 0;
+	c->key[n++] = t->maps ? t->maps->gen : 0;
+	c->key[n++] = (uint64_t)(uintptr_t)s->evsel;
+	c->key[n++] = s->evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
+	c->key[n++] = (uint64_t)s->cpumode;
+	c->key[n++] = s->nr_callchain;
+	for (i = 0; i < s->nr_callchain; i++)
+		c->key[n++] = s->callchain[i];
+	c->key[n++] = nr_unwound;
+	for (i = 0; i < nr_unwound; i++)
+		c->key[n++] = c->ips[i];
+	return stack_memo_get(&c->memo, c->key, n, &created);
+}
+
 static int on_sample(void *ctx, const struct perfdata_sample *s)
 {
 	struct stacks_ctx *c = ctx;
 	struct thread *t;
 	struct perfdata_stack st;
-	size_t nr = 0, i;
+	struct stack_memo_entry *e = NULL;
+	size_t nr = 0, i, nr_unwound = 0;
+	uint64_t unknown = 0;
 	int max_stack = c->opts->max_stack > 0 ? c->opts->max_stack : 127;
 	uint64_t type = s->evsel->attr.sample_type;
 	int dwarf = (type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER);
@@ -121,6 +155,31 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 		max_stack = MAX_FRAMES / 2;
 	t = machine_thread(&c->machine, (type & PERF_SAMPLE_TID) ? (int32_t)s->pid : -1,
 			   (type & PERF_SAMPLE_TID) ? s->tid : 0);
+	if (dwarf && s->regs && s->stack_size && c->unwinder) {
+		nr_unwound = unwinder_unwind(c->unwinder, t, s, c->ips, (size_t)max_stack);
+		if (nr_unwound > 1)
+			c->stats.unwound++;
+		else
+			c->stats.unwind_failed++;
+	}
+	memset(&st, 0, sizeof(st));
+	st.comm = thread_comm(&c->machine, t);
+	st.pid = t->pid;
+	st.tid = t->tid;
+	st.time = s->time;
+	st.period = s->period;
+	st.cpu = s->cpu;
+	st.event = s->evsel->name;
+	c->stats.samples++;
+	if (c->opts->memo)
+		e = memo_entry(c, t, s, nr_unwound);
+	if (e && e->memo) {
+		c->stats.repeats++;
+		c->stats.frames += e->frames;
+		c->stats.unknown_frames += e->unknown;
+		st.repeat_of = e->memo;
+		return c->fn(c->fn_ctx, &st);
+	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		int cpumode = PERF_RECORD_MISC_USER, entries = 0;
 
@@ -147,28 +206,17 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 	} else if (!dwarf) {
 		resolve(c, t, s->ip, s->cpumode, 0, &nr);
 	}
-	if (dwarf && s->regs && s->stack_size && c->unwinder) {
-		size_t n = unwinder_unwind(c->unwinder, t, s, c->ips, (size_t)max_stack);
-
-		if (n > 1)
-			c->stats.unwound++;
-		else
-			c->stats.unwind_failed++;
-		for (i = 0; i < n && nr < MAX_FRAMES - 64; i++)
-			resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, 1, &nr);
-	}
-	c->stats.samples++;
-	c->stats.frames += nr;
+	for (i = 0; i < nr_unwound && nr < MAX_FRAMES - 64; i++)
+		resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, 1, &nr);
 	for (i = 0; i < nr; i++)
-		c->stats.unknown_frames += !c->frames[i].sym;
-	memset(&st, 0, sizeof(st));
-	st.comm = thread_comm(&c->machine, t);
-	st.pid = t->pid;
-	st.tid = t->tid;
-	st.time = s->time;
-	st.period = s->period;
-	st.cpu = s->cpu;
-	st.event = s->evsel->name;
+		unknown += !c->frames[i].sym;
+	c->stats.frames += nr;
+	c->stats.unknown_frames += unknown;
+	if (e) {
+		e->frames = (uint32_t)nr;
+		e->unknown = (uint32_t)unknown;
+		st.memo = &e->memo;
+	}
 	st.nr = nr;
 	st.frames = c->frames;
 	return c->fn(c->fn_ctx, &st);
@@ -259,6 +307,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 				c->sym.kallsyms_path = kallsyms_copy;
 		}
 	}
+	stack_memo_init(&c->memo);
 	machine_init(&c->machine, &c->sym);
 	c->machine.jit = opts->jit;
 	c->unwinder = unwinder_new(&c->machine);
@@ -269,6 +318,8 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	if (stats)
 		*stats = c->stats;
 	unwinder_free(c->unwinder);
+	stack_memo_release(&c->memo);
+	free(c->key);
 	machine_release(&c->machine);
 	symbolizer_release(&c->sym);
 	free(kallsyms_copy);

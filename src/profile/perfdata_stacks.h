@@ -35,6 +35,16 @@ struct perfdata_stack {
 	const char *event;	/* event name as perf script prints it */
 	size_t nr;		/* frames, leaf first */
 	const struct perfdata_frame *frames;
+	/*
+	 * With opts->memo: a sample whose raw stack (thread, comm, address
+	 * space state, event, callchain or unwound addresses) equals an
+	 * earlier one's comes with frames NULL, nr 0 and repeat_of set to
+	 * what fn stored through memo for that earlier sample.  memo is
+	 * non-NULL on samples that come with frames: fn may store a nonzero
+	 * value there (0 = repeats keep coming with frames).
+	 */
+	uint32_t repeat_of;
+	uint32_t *memo;
 };
 
 struct perfdata_stacks_opts {
@@ -43,6 +53,7 @@ struct perfdata_stacks_opts {
 	int jit;		/* read /tmp/perf-PID.map (default 1) */
 	int no_inline;		/* skip inline frames (perf script adds them) */
 	const char *kallsyms;	/* override /proc/kallsyms (tests) */
+	int memo;		/* deliver repeated raw stacks without frames */
 };
 
 typedef int (*perfdata_stack_fn)(void *ctx, const struct perfdata_stack *st);
@@ -56,6 +67,7 @@ typedef int (*perfdata_stack_fn)(void *ctx, const struct perfdata_stack *st);
 struct perfdata_stacks_stats {
 	uint64_t samples, frames, unknown_frames, unwound, unwind_failed;
 	uint64_t dsos, symbol_lookups, symbol_misses;
+	uint64_t repeats;	/* samples delivered as repeats (opts->memo) */
 };
 
 int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts,
