@@ -60,9 +60,10 @@ static void dso_free(struct dso *d)
 	free(d->path);
 	free(d->symtab_path);
 	free(d->bin_path);
+	free(d->debug_path);
 	free(d->kmod);
 	free(d->kmod_names);
-	free(d->text);
+	file_map_release(&d->text);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	for (i = 0; i < (size_t)d->nr_keep; i++) {
@@ -87,6 +88,7 @@ void symbolizer_release(struct symbolizer *s)
 			free((char *)s->inames[i]);
 	free(s->inames);
 	free(s->home_debug);
+	debuginfo_cache_release(&s->debuginfo);
 	arena_release(&s->arena);
 	memset(s, 0, sizeof(*s));
 }
@@ -152,6 +154,18 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size)
 
 /* ---- fixups (perf util/symbol.c) ------------------------------------------ */
 
+/* Bytes of sym's raw name. */
+static size_t symbol_name_len(const struct symbol *sym)
+{
+	size_t n = 0;
+
+	if (!sym->unterminated)
+		return strlen(sym->name);
+	while (sym->name[n] && sym->name[n] != '\t' && sym->name[n] != '\n')
+		n++;
+	return n;
+}
+
 static int prefix_underscores(const char *s)
 {
 	int n = 0;
@@ -190,8 +204,8 @@ static int choose_a(const struct symbol *a, const struct symbol *b)
 		return 1;
 	if (wa > wb)
 		return 0;
-	na = strlen(a->name);
-	nb = strlen(b->name);
+	na = symbol_name_len(a);
+	nb = symbol_name_len(b);
 	if (na > nb)
 		return 1;
 	if (na < nb)
@@ -258,7 +272,7 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 
 		if (prev->end != prev->start)
 			continue;
-		if (is_kallsyms && (!kmod[i] != !kmod[i + 1]))
+		if (is_kallsyms && kmod && (!kmod[i] != !kmod[i + 1]))
 			prev->end = roundup_page(prev->end + 4096);
 		else
 			prev->end = syms[i + 1].start;
@@ -490,6 +504,7 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			out->demangled_len = 0;
 			out->binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 			out->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
+			out->unterminated = 0;
 		}
 		break;
 	}
@@ -540,6 +555,7 @@ static void add_symbol(struct symbolizer *s, struct dso *d, uint64_t start, uint
 	out->demangled_len = 0;
 	out->binding = STB_GLOBAL;
 	out->type = STT_FUNC;
+	out->unterminated = 0;
 }
 
 /*
@@ -768,9 +784,10 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 
 /* ---- kernel, JIT, vdso ---------------------------------------------------- */
 
+/* kallsyms types perf keeps: text, weak, data, bss (either case). */
 static int kallsyms_type_ok(char t)
 {
-	t = (char)toupper((unsigned char)t);
+	t = (char)(t & ~0x20);
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
@@ -778,87 +795,110 @@ static uint8_t kallsyms_binding(char t)
 {
 	if (t == 'W' || t == 'w')
 		return STB_WEAK;
-	return isupper((unsigned char)t) ? STB_GLOBAL : STB_LOCAL;
+	return t >= 'A' && t <= 'Z' ? STB_GLOBAL : STB_LOCAL;
 }
 
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Turn module ids (index + 1 in d->kmod) into strings living as long as d. */
+static void kallsyms_module_names(struct dso *d, struct intern *mods)
+{
+	size_t i, total = 0;
+	char **names = xcalloc(mods->nr + 1, sizeof(*names));
+	char *q;
+
+	for (i = 0; i < mods->nr; i++)
+		total += intern_len(mods, (uint32_t)i) + 1;
+	d->kmod_names = xmalloc(total + 1);
+	q = d->kmod_names;
+	for (i = 0; i < mods->nr; i++) {
+		size_t len = intern_len(mods, (uint32_t)i);
+
+		memcpy(q, intern_str(mods, (uint32_t)i), len);
+		q[len] = 0;
+		names[i] = q;
+		q += len + 1;
+	}
+	for (i = 0; i < d->nr_syms; i++)
+		if (d->kmod[i])
+			d->kmod[i] = names[(uintptr_t)d->kmod[i] - 1];
+	free(names);
+}
+
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" per line.  The text is mapped, not copied,
+ * and never written: names point into it and end at a tab or newline
+ * (symbol.unterminated); symbolizer_name() copies the few that are used.
+ * A last line without newline gets its name copied.  The table is sized
+ * from the line count and huge-page backed: 120,000 symbols fill it with
+ * a handful of page faults.
+ */
 static void load_kallsyms(struct symbolizer *s, struct dso *d)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t alloc = 0, kalloc = 0;
+	const char *p, *end;
+	size_t lines = 1;
 	struct intern mods;
-	char *p, *end;
 
-	/* one read, parsed in place: names point into the text */
-	if (strbuf_read_file(&sb, s->kallsyms_path))
+	if (file_map_path(&d->text, s->kallsyms_path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL))
 		return;
-	d->text = strbuf_detach(&sb, NULL);
-	p = d->text;
-	end = p + strlen(p);
+	p = (const char *)d->text.data;
+	end = p + d->text.size;
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		lines++;
+	d->syms = xmalloc_huge(st_mult(lines, sizeof(*d->syms)));
 	intern_init(&mods);
 	while (p < end) {
-		char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
+		const char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
 		uint64_t addr = 0;
+		int digit;
 		char type;
 		struct symbol *sym;
 
-		if (nl)
-			*nl = 0;
-		p = nl ? nl + 1 : end;
-		while (isxdigit((unsigned char)*line)) {
-			int c = (unsigned char)*line++;
-
-			addr = addr << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		if (!nl)
+			nl = end;
+		p = nl + 1;
+		while (line < nl && (digit = hex_digit((unsigned char)*line)) >= 0) {
+			addr = addr << 4 | (uint64_t)digit;
+			line++;
 		}
-		if (line[0] != ' ' || !line[1] || line[2] != ' ')
+		if (nl - line < 4 || line[0] != ' ' || line[2] != ' ')
 			continue;
 		type = line[1];
 		if (!kallsyms_type_ok(type))
 			continue;
 		name = line + 3;
-		if (name[0] == '$' || !name[0])
+		if (name[0] == '$' || name[0] == '\t')
 			continue;
-		mod = strchr(name, '\t');
-		if (mod)
-			*mod++ = 0;
-		ALLOC_GROW(d->syms, d->nr_syms + 1, alloc);
-		ALLOC_GROW(d->kmod, d->nr_syms + 1, kalloc);
 		sym = &d->syms[d->nr_syms];
 		sym->start = sym->end = addr;
 		sym->name = name;
-		sym->demangled = sym->name;
+		sym->unterminated = 1;
+		if (nl == end) {	/* no newline after it: copy */
+			sym->name = arena_strndup(&s->arena, name, (size_t)(nl - name));
+			sym->unterminated = 0;
+		}
+		sym->demangled = sym->unterminated ? NULL : sym->name;
 		sym->demangled_len = 0;
 		sym->binding = kallsyms_binding(type);
 		sym->type = STT_FUNC;
-		d->kmod[d->nr_syms] = NULL;
-		if (mod && *mod == '[') {
-			uint32_t id = intern_add(&mods, mod, strlen(mod), NULL);
+		mod = memchr(name, '\t', (size_t)(nl - name));
+		if (mod && mod[1] == '[') {
+			uint32_t id = intern_add(&mods, mod + 1, (size_t)(nl - mod - 1), NULL);
 
+			if (!d->kmod)
+				d->kmod = xcalloc(lines, sizeof(*d->kmod));
 			d->kmod[d->nr_syms] = (const char *)(uintptr_t)(id + 1);
 		}
 		d->nr_syms++;
 	}
-	/* turn module ids into strings that live as long as the dso */
-	{
-		size_t i, total = 0;
-		char **names = xcalloc(mods.nr + 1, sizeof(*names));
-		char *q;
-
-		for (i = 0; i < mods.nr; i++)
-			total += intern_len(&mods, (uint32_t)i) + 1;
-		d->kmod_names = xmalloc(total + 1);
-		q = d->kmod_names;
-		for (i = 0; i < mods.nr; i++) {
-			size_t len = intern_len(&mods, (uint32_t)i);
-
-			memcpy(q, intern_str(&mods, (uint32_t)i), len + 1);
-			names[i] = q;
-			q += len + 1;
-		}
-		for (i = 0; i < d->nr_syms; i++)
-			if (d->kmod[i])
-				d->kmod[i] = names[(uintptr_t)d->kmod[i] - 1];
-		free(names);
-	}
+	if (d->kmod)
+		kallsyms_module_names(d, &mods);
 	intern_release(&mods);
 }
 
@@ -895,6 +935,7 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 		sym->demangled_len = 0;
 		sym->binding = STB_GLOBAL;
 		sym->type = STT_FUNC;
+		sym->unterminated = 0;
 	}
 	fclose(f);
 }
@@ -1015,6 +1056,13 @@ const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym)
 			m->demangled_len = (uint32_t)strlen(m->demangled);
 		return m->demangled;
 	}
+	if (m->unterminated) {	/* kallsyms: not demangled, as perf does not */
+		size_t len = symbol_name_len(m);
+
+		m->demangled = arena_strndup(&s->arena, m->name, len);
+		m->demangled_len = (uint32_t)len;
+		return m->demangled;
+	}
 	m->demangled = m->name;
 	if (s->demangle && (m->name[0] == '_' && (m->name[1] == 'Z' || m->name[1] == 'R'))) {
 		/* perf: bfd_demangle() == cplus_demangle() without DMGL_PARAMS */
@@ -1041,20 +1089,108 @@ const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym)
 	return d->kmod[sym - d->syms];
 }
 
+/* ---- separate debug files for libdw ---------------------------------------- */
+
+static int has_debug_info(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".debug_info"))
+			return 1;
+	}
+	return 0;
+}
+
+static void find_debug_file(struct symbolizer *s, struct dso *d)
+{
+	struct elf_file bin, cand;
+	char *paths[16], *debuglink;
+	size_t n = 0, i;
+
+	d->debug_tried = 1;
+	if (!d->loaded)
+		dso_load(s, d);
+	if (!d->bin_path || elf_file_open(&bin, d->bin_path, d))
+		return;
+	debuglink = read_debuglink(bin.elf);
+	elf_file_close(&bin);
+	debug_candidates(s, d, debuglink, paths, &n);
+	for (i = 0; i < n; i++) {
+		if (!d->debug_path && !elf_file_open(&cand, paths[i], d)) {
+			if (has_debug_info(cand.elf))
+				d->debug_path = xstrdup(paths[i]);
+			elf_file_close(&cand);
+		}
+		free(paths[i]);
+	}
+	free(debuglink);
+}
+
+int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path)
+{
+	int fd;
+
+	if (!d->debug_tried)
+		find_debug_file(s, d);
+	if (!d->debug_path)
+		return -1;
+	fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	*path = d->debug_path;
+	return debuginfo_prepared(&s->debuginfo, fd, d->debug_path);
+}
+
 /* ---- inline frames (what perf gets from addr2line -i) --------------------- */
+
+/*
+ * libdwfl's standard lookup opens the file itself and keeps that handle
+ * (so it would inflate every section again): hand it the prepared copy
+ * instead.  A request with a debuglink name but no CRC is for a dwz
+ * alternate file (.gnu_debugaltlink): that one goes the standard way.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  GElf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct dso *d = *userdata;
+	const char *path;
+	int fd = -1;
+
+	if (d && !(debuglink_file && !debuglink_crc))
+		fd = symbolizer_debuginfo(d->owner, d, &path);
+	if (fd < 0)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	*debuginfo_file_name = xstrdup(path);
+	return fd;
+}
 
 static char *debuginfo_path_;
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path_,
 };
 
 /* Open d's DWARF (its own or separate debug info) once. */
-static void dso_dwfl(struct dso *d)
+static void dso_dwfl(struct symbolizer *s, struct dso *d)
 {
 	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	void **userdata;
 
 	if (d->dwarf_tried)
 		return;
@@ -1064,10 +1200,14 @@ static void dso_dwfl(struct dso *d)
 		return;
 	dwfl_report_begin(dwfl);
 	/* base 0: module addresses are the file's link addresses */
-	if (!d->bin_path || !dwfl_report_elf(dwfl, d->path, d->bin_path, -1, 0, false)) {
+	mod = d->bin_path ? dwfl_report_elf(dwfl, d->path, d->bin_path, -1, 0, false) : NULL;
+	if (!mod) {
 		dwfl_end(dwfl);
 		return;
 	}
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	d->owner = s;
+	*userdata = d;
 	dwfl_report_end(dwfl, NULL, NULL);
 	d->dwfl = dwfl;
 }
@@ -1139,7 +1279,7 @@ static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 
 	if (d->kind != DSO_ELF || !d->translate)
 		return SIZE_MAX;
-	dso_dwfl(d);
+	dso_dwfl(s, d);
 	mod = d->dwfl ? dwfl_addrmodule(d->dwfl, vaddr) : NULL;
 	if (!mod)
 		return SIZE_MAX;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/file_map.h"
+#include "profile/debuginfo.h"
 
 enum dso_kind {
 	DSO_ELF,		/* a file mapped from disk */
@@ -29,6 +31,7 @@ struct symbol {
 	uint32_t demangled_len;	/* bytes of demangled, once filled */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
+	uint8_t unterminated;	/* name ends at a tab or newline (kallsyms text) */
 };
 
 /* File-offset to link-address translation of one PT_LOAD segment. */
@@ -53,9 +56,12 @@ struct dso {
 	char *symtab_path;	/* file the symbols came from (for debugging) */
 	char *bin_path;		/* the binary read: path, or perf's build-id cache copy */
 	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
-	char *text;		/* kernel: the kallsyms text names point into */
+	struct file_map text;	/* kernel: the kallsyms text names point into */
 	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
 	void *dwfl;		/* libdw handle for inline frames, once opened */
+	struct symbolizer *owner;	/* for libdw's callbacks (module userdata is the dso) */
+	char *debug_path;	/* separate debug file with DWARF, once looked up */
+	int debug_tried;	/* debug_path was looked up */
 	void *elf_keep[2];	/* open Elf handles whose string tables names point into */
 	int fd_keep[2];
 	int nr_keep;
@@ -83,6 +89,7 @@ struct symbolizer {
 	uint64_t lookups, misses;	/* statistics */
 	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
 	size_t icache_mask, icache_used;
+	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
 	const char **inames;	/* inline chains: count, then names */
 	size_t nr_inames, alloc_inames;
 };
@@ -100,6 +107,14 @@ struct dso *symbolizer_kernel(struct symbolizer *s);
  * the recorded build-id, else perf's build-id cache copy; NULL if neither.
  */
 const char *symbolizer_binary(struct symbolizer *s, struct dso *d);
+
+/*
+ * A descriptor of d's separate debug file (the first of perf's candidates
+ * with DWARF and the recorded build-id), ready for libdw: its prepared
+ * copy (debuginfo.h), shared by every caller in this run.  -1 when there
+ * is none.  *path is set to the file's name.
+ */
+int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path);
 
 /* Give a module the build-id perf recorded for it (checked against files). */
 void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);

@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
+#include "profile/symbols.h"
 
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -33,9 +34,6 @@ struct image {
 	int tried;		/* mapping attempted */
 	void *addr;		/* NULL when the file cannot be read */
 	size_t size;		/* bytes */
-	int dbg_tried;		/* separate debug info looked up */
-	int dbg_fd;		/* its uncompressed copy, or the lookup's error (< 0) */
-	char *dbg_name;		/* the debug file's path */
 };
 
 struct unwinder {
@@ -187,91 +185,22 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 	return -1;
 }
 
-/*
- * A copy of debug file fd in a memfd with its compressed (SHF_COMPRESSED)
- * sections inflated, or -1.  libdw inflates every compressed debug section
- * when it opens a file; the copy makes that happen once per module instead
- * of once per address space that falls back to .debug_frame.
- */
-static int inflated_copy(int fd)
-{
-	int mfd = memfd_create("trail-debuginfo", MFD_CLOEXEC), changed = 0;
-	char buf[1 << 16];
-	ssize_t n;
-	off_t at = 0;
-	Elf *e;
-	Elf_Scn *scn = NULL;
-
-	if (mfd < 0)
-		return -1;
-	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		if (write(mfd, buf, (size_t)n) != n)
-			goto fail;
-		at += n;
-	}
-	if (n < 0)
-		goto fail;
-	e = elf_begin(mfd, ELF_C_RDWR, NULL);
-	if (!e)
-		goto fail;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
-			continue;
-		if (elf_compress(scn, 0, 0) < 0)
-			break;
-		changed = 1;
-	}
-	if (scn || (changed && elf_update(e, ELF_C_WRITE) < 0)) {
-		elf_end(e);
-		goto fail;
-	}
-	elf_end(e);
-	return mfd;
-fail:
-	close(mfd);
-	return -1;
-}
-
-/* The standard lookup, once per module; later asks get the inflated copy. */
+/* The module's prepared debug file (see symbols.c's find_debuginfo). */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  GElf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	struct image *im = *userdata;
-	int fd;
+	const char *path;
+	int fd = -1;
 
-	if (!im)
+	if (im && !(debuglink_file && !debuglink_crc))
+		fd = symbolizer_debuginfo(im->u->m->sym, (struct dso *)im->dso, &path);
+	if (fd < 0)
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink_file, debuglink_crc,
 						    debuginfo_file_name);
-	if (!im->dbg_tried) {
-		im->dbg_tried = 1;
-		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-						  debuglink_file, debuglink_crc,
-						  debuginfo_file_name);
-		if (fd < 0) {
-			im->dbg_fd = fd;
-			return fd;
-		}
-		im->dbg_fd = inflated_copy(fd);
-		if (im->dbg_fd < 0) {
-			im->dbg_fd = -1;
-			im->dbg_tried = 0;	/* could not copy: the standard way every time */
-			return fd;
-		}
-		close(fd);
-		/* the name the lookup gave is libdwfl's to free: keep a copy */
-		im->dbg_name = xstrdup(*debuginfo_file_name ? *debuginfo_file_name : modname);
-		free(*debuginfo_file_name);
-		*debuginfo_file_name = NULL;
-	}
-	if (im->dbg_fd < 0)
-		return im->dbg_fd;
-	fd = dup(im->dbg_fd);
-	if (fd >= 0)
-		*debuginfo_file_name = xstrdup(im->dbg_name);
+	*debuginfo_file_name = xstrdup(path);
 	return fd;
 }
 
@@ -302,10 +231,6 @@ void unwinder_free(struct unwinder *u)
 	for (i = 0; i < u->nr_images; i++) {
 		if (u->images[i] && u->images[i]->addr)
 			munmap(u->images[i]->addr, u->images[i]->size);
-		if (u->images[i] && u->images[i]->dbg_fd >= 0 && u->images[i]->dbg_tried)
-			close(u->images[i]->dbg_fd);
-		if (u->images[i])
-			free(u->images[i]->dbg_name);
 		free(u->images[i]);
 	}
 	free(u->images);

@@ -7,9 +7,11 @@
 #include "core/error.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
+#include "profile/stack_memo.h"
 #include "profile/symbols.h"
 
 #include <elf.h>
+#include <stdint.h>
 
 TEST(magic_detected)
 {
@@ -135,5 +137,89 @@ TEST(maps_insert_splits_overlaps)
 	free(ms.v);
 }
 
+/*
+ * kallsyms is mapped and never written: names end at a tab or newline.
+ * Out-of-order lines, module symbols, skipped types, same-address
+ * duplicates and a last line without newline.
+ */
+TEST(kallsyms_parsed_in_place)
+{
+	static const char text[] =
+		"ffffffff81000200 T second\n"
+		"ffffffff81000100 T first\n"
+		"ffffffff81000100 T __first_alias\n"
+		"ffffffff81000180 r rodata_skipped\n"
+		"ffffffffc0000000 t mod_func\t[ext4]\n"
+		"ffffffff81000300 T last_no_newline";
+	char path[] = "/tmp/trail-test-kallsyms.XXXXXX";
+	int fd = mkstemp(path);
+	struct symbolizer s;
+	struct dso *k;
+	const struct symbol *sym;
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	symbolizer_init(&s);
+	s.kallsyms_path = path;
+	k = symbolizer_kernel(&s);
+	sym = symbolizer_find(&s, k, 0xffffffff81000150);
+	CHECK(sym != NULL);
+	if (sym) {
+		/* perf: the earlier duplicate ends where the later starts, size 0 loses */
+		CHECK_STREQ(symbolizer_name(&s, sym), "__first_alias");
+		CHECK_INT(sym->demangled_len, 13);
+		CHECK(symbolizer_kmod(k, sym) == NULL);
+	}
+	sym = symbolizer_find(&s, k, 0xffffffff81000210);
+	CHECK(sym && !strcmp(symbolizer_name(&s, sym), "second"));
+	sym = symbolizer_find(&s, k, 0xffffffffc0000004);
+	CHECK(sym && !strcmp(symbolizer_name(&s, sym), "mod_func"));
+	if (sym) {
+		const char *mod = symbolizer_kmod(k, sym);
+
+		CHECK(mod && !strcmp(mod, "[ext4]"));
+	}
+	sym = symbolizer_find(&s, k, 0xffffffff81000300);
+	CHECK(sym && !strcmp(symbolizer_name(&s, sym), "last_no_newline"));
+	CHECK_INT(k->nr_syms, 4);
+	symbolizer_release(&s);
+	unlink(path);
+}
+
+TEST(stack_memo_finds_repeats)
+{
+	struct stack_memo m;
+	uint64_t key[3] = { 1, 2, 3 };
+	struct stack_memo_entry *e;
+	int created, i;
+
+	stack_memo_init(&m);
+	e = stack_memo_get(&m, key, 3, &created);
+	CHECK(e && created);
+	if (e)
+		e->memo = 7;
+	e = stack_memo_get(&m, key, 3, &created);
+	CHECK(e && !created && e->memo == 7);
+	e = stack_memo_get(&m, key, 2, &created);	/* a prefix is another stack */
+	CHECK(e && created && e->memo == 0);
+	for (i = 0; i < 5000; i++) {	/* past several table growths */
+		key[0] = (uint64_t)i + 100;
+		e = stack_memo_get(&m, key, 3, &created);
+		CHECK(e && created);
+		if (e)
+			e->memo = (uint32_t)i + 1;
+	}
+	key[0] = 1;
+	e = stack_memo_get(&m, key, 3, &created);
+	CHECK(e && !created && e->memo == 7);
+	key[0] = 4099 + 100;
+	e = stack_memo_get(&m, key, 3, &created);
+	CHECK(e && !created && e->memo == 4100);
+	CHECK_INT(m.nr, 5002);
+	stack_memo_release(&m);
+}
+
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
-	  symbols_fixup_follows_perf, maps_insert_splits_overlaps)
+	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
+	  stack_memo_finds_repeats)
