@@ -206,6 +206,8 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	memset(&stats, 0, sizeof(stats));
 	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
 	opts.jit = 1;
+	opts.no_inline = pf->inlines < 0;
+	opts.inline_fp = pf->inlines > 0;
 	c = xcalloc(1, sizeof(*c));
 	c->f = f;
 	c->pf = pf;
