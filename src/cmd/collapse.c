@@ -61,7 +61,7 @@ int cmd_collapse(int argc, const char **argv)
 			   0, 100),
 		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
 		OPT_FLAG(0, "inline", &inlines,
-			 "inline frames from DWARF on frame-pointer stacks too (--no-inline: on none)"),
+			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
