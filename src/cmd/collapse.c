@@ -36,6 +36,7 @@ int cmd_collapse(int argc, const char **argv)
 	const char *event_filter = NULL;
 	double discard = 0;	/* percent */
 	int count_samples = 0;
+	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
 	struct string_list skip_after = STRING_LIST_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t jobs = cpus > 0 ? (uint64_t)cpus : 1;
@@ -59,6 +60,8 @@ int cmd_collapse(int argc, const char **argv)
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
 		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
+		OPT_FLAG(0, "inline", &inlines,
+			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
@@ -96,6 +99,7 @@ int cmd_collapse(int argc, const char **argv)
 
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
+		int stdin_path = !strcmp(path, "-");
 
 		if (perfdata_detect(path)) {
 			/* perf.data (file or pipe mode): read and symbolize it here */
@@ -105,6 +109,7 @@ int cmd_collapse(int argc, const char **argv)
 			pf.event_filter = s.event_filter;
 			pf.skip_fraction = discard / 100;
 			pf.count_samples = count_samples;
+			pf.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
 			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
 				status = EXIT_FAILURE_;
 			if (!s.event_filter && pf.chosen_event) {
@@ -120,6 +125,13 @@ int cmd_collapse(int argc, const char **argv)
 			free(pf.other_event);
 			continue;
 		}
+		/* perf script text has the inline frames perf script printed */
+		if (inlines >= 0)
+			die_usage("--%s applies to perf.data input, and %s%s%s is perf script text; %s",
+				  inlines ? "inline" : "no-inline", stdin_path ? "" : "'",
+				  stdin_path ? "standard input" : path, stdin_path ? "" : "'",
+				  inlines ? "give trail collapse the perf.data file instead" :
+				  "run perf script --no-inline instead");
 		if (perf_script_session_read(&s, path) < 0)
 			status = EXIT_FAILURE_;
 	}

@@ -219,6 +219,8 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
 	opts.jit = 1;
 	opts.memo = !pf->frame_hook;	/* the hook wants every sample's frames */
+	opts.no_inline = pf->inlines < 0;
+	opts.inline_fp = pf->inlines > 0;
 	c = xcalloc(1, sizeof(*c));
 	c->f = f;
 	c->pf = pf;

@@ -22,6 +22,12 @@ struct perfdata_fold {
 	 */
 	double skip_fraction;
 	int count_samples;	/* in: weigh every sample 1, not its period */
+	/*
+	 * in: inline frames from DWARF.  0 = as perf script 6.1 (added to
+	 * --call-graph dwarf frames only), 1 = to frame-pointer callchains
+	 * too (--inline), -1 = none (--no-inline, as perf script --no-inline).
+	 */
+	int inlines;
 	uint64_t skipped;	/* out: samples dropped by skip_fraction */
 	char *chosen_event;	/* out: the event kept when it was defaulted (free) */
 	char *other_event;	/* out: first event type skipped (free), or NULL */

@@ -38,15 +38,24 @@ struct stacks_ctx {
 	size_t alloc_key;
 };
 
+/* Where resolve() looks up inline frames. */
+enum inline_at {
+	INLINE_NONE,
+	INLINE_AT_IP,		/* the sampled ip, or an unwound (already adjusted) caller */
+	INLINE_AT_CALL,		/* a return address: the call is the byte before it */
+};
+
 /*
- * Resolve ip into frames[*nr...]: one frame, or for DWARF-unwound frames
- * the inline chain perf's unwind_entry() -> append_inlines() adds
+ * Resolve ip into frames[*nr...]: one frame, or the inline chain at ip
  * (innermost first; a name equal to the symbol's keeps the module, others
- * print as "(inlined)").  Frame-pointer callchains get no inline frames
- * from perf 6.1, so none here either.
+ * print as "(inlined)").  perf 6.1 adds that chain to DWARF-unwound frames
+ * only (unwind_entry() -> append_inlines()); frame-pointer entries get it
+ * with opts->inline_fp (--inline), looked up at the call instruction for
+ * return addresses as perf's unwinders do, while the frame itself keeps
+ * the address and symbol perf script prints for it.
  */
 static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpumode,
-		    int inlines, size_t *nr)
+		    enum inline_at inlines, size_t *nr)
 {
 	struct perfdata_frame *f = &c->frames[*nr];
 	const struct symbol *sym;
@@ -92,8 +101,12 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 			f->sym = symbolizer_name(&c->sym, sym);
 			f->sym_len = sym->demangled_len;
 			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
-			if (inlines && !c->opts->no_inline)
-				n = symbolizer_inlines(&c->sym, mp->dso, mip, &names);
+			if (inlines != INLINE_NONE && !c->opts->no_inline) {
+				/* the call, unless that is in the symbol before */
+				uint64_t at = inlines == INLINE_AT_CALL && mip > sym->start ? mip - 1 : mip;
+
+				n = symbolizer_inlines(&c->sym, mp->dso, at, &names);
+			}
 			if (n) {
 				struct perfdata_frame base = *f;
 
@@ -181,12 +194,13 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 		return c->fn(c->fn_ctx, &st);
 	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		int cpumode = PERF_RECORD_MISC_USER, entries = 0;
+		int cpumode = PERF_RECORD_MISC_USER, entries = 0, ctx_entries = 0;
 
 		for (i = 0; i < s->nr_callchain && entries < max_stack && nr < MAX_FRAMES - 64; i++) {
 			uint64_t ip = s->callchain[i];
 
 			if (ip >= PERF_CONTEXT_MAX) {
+				ctx_entries = 0;
 				if (ip == PERF_CONTEXT_KERNEL)
 					cpumode = PERF_RECORD_MISC_KERNEL;
 				else if (ip == PERF_CONTEXT_USER)
@@ -201,13 +215,15 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 				continue;
 			}
 			entries++;
-			resolve(c, t, ip, cpumode, 0, &nr);
+			/* a context's first entry is where it was interrupted, the rest return addresses */
+			resolve(c, t, ip, cpumode, !c->opts->inline_fp ? INLINE_NONE :
+				ctx_entries++ ? INLINE_AT_CALL : INLINE_AT_IP, &nr);
 		}
 	} else if (!dwarf) {
-		resolve(c, t, s->ip, s->cpumode, 0, &nr);
+		resolve(c, t, s->ip, s->cpumode, c->opts->inline_fp ? INLINE_AT_IP : INLINE_NONE, &nr);
 	}
 	for (i = 0; i < nr_unwound && nr < MAX_FRAMES - 64; i++)
-		resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, 1, &nr);
+		resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, INLINE_AT_IP, &nr);
 	for (i = 0; i < nr; i++)
 		unknown += !c->frames[i].sym;
 	c->stats.frames += nr;

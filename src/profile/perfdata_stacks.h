@@ -52,6 +52,7 @@ struct perfdata_stacks_opts {
 	int no_demangle;
 	int jit;		/* read /tmp/perf-PID.map (default 1) */
 	int no_inline;		/* skip inline frames (perf script adds them) */
+	int inline_fp;		/* also to frame-pointer callchains (perf 6.1 does not) */
 	const char *kallsyms;	/* override /proc/kallsyms (tests) */
 	int memo;		/* deliver repeated raw stacks without frames */
 };
