@@ -2,6 +2,7 @@
 # (except on out-of-memory).
 LIB_OBJS += src/core/alloc.o
 LIB_OBJS += src/core/arena.o
+LIB_OBJS += src/core/cache_dir.o
 LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o

@@ -6,6 +6,7 @@
  */
 #include "flame/repo.h"
 #include "core/alloc.h"
+#include "core/cache_dir.h"
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -54,17 +55,6 @@ int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv)
 	return git_in(r->clone, out, argv);
 }
 
-static char *default_cache_root(void)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (x && *x == '/')
-		return xstrfmt("%s/trail/flame", x);
-	if (home && *home)
-		return xstrfmt("%s/.cache/trail/flame", home);
-	return xstrfmt("/tmp/trail-flame-%ld", (long)getuid());
-}
-
 static int lock_cache(struct flame_repo *r)
 {
 	char *path = xstrfmt("%s/lock", r->cache);
@@ -101,7 +91,7 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 	}
 	strbuf_rtrim(&sb);
 	r->user_top = strbuf_detach(&sb, NULL);
-	root = cache_root ? xstrdup(cache_root) : default_cache_root();
+	root = cache_root ? xstrdup(cache_root) : cache_dir("flame");
 	base = strrchr(r->user_top, '/');
 	base = base && base[1] ? base + 1 : "repo";
 	r->cache = xstrfmt("%s/%s-%08x", root, base,
