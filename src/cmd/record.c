@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
+#include "profile/dso_hits.h"
 #include "profile/folded.h"
 #include "profile/offcpu.h"
 #include "profile/perfdata_fold.h"
@@ -63,6 +64,7 @@ struct record_opts {
 struct record_writer {
 	struct sampler_tool tool;
 	struct perfdata_writer w;
+	struct dso_hits hits;		/* modules that get a BUILD_ID entry */
 	const struct perf_event_attr *attr;
 	uint64_t since_round;		/* records written since the last FINISHED_ROUND */
 	uint64_t user_stacks;		/* samples with a user call chain */
@@ -105,6 +107,8 @@ static int write_sample(struct sampler_tool *t, const struct perf_event_header *
 	if (sampler_parse_sample(rw->attr, rec, &smp))
 		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	count_user_depth(rw, &smp);
+	if (dso_hits_add(&rw->hits, rec))
+		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	rw->samples++;
 	rw->since_round++;
 	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
@@ -115,6 +119,7 @@ static int write_other(struct sampler_tool *t, const struct perf_event_header *r
 	struct record_writer *rw = writer_of(t);
 
 	rw->since_round++;
+	dso_hits_add(&rw->hits, rec);
 	return perfdata_writer_add(&rw->w, rec, 0);
 }
 
@@ -126,6 +131,14 @@ static int write_round(struct sampler_tool *t)
 		return 0;
 	rw->since_round = 0;
 	return perfdata_writer_round(&rw->w);
+}
+
+static int add_build_id(void *ctx, const char *name, int kernel, const uint8_t *id, size_t size)
+{
+	/* pid -1: the host (perf's HOST_KERNEL_ID_PID), for user modules too */
+	return perfdata_writer_add_build_id(ctx, -1, kernel ? PERF_RECORD_MISC_KERNEL
+							  : PERF_RECORD_MISC_USER,
+					    id, size, name);
 }
 
 static int parse_callgraph(const char *arg, struct sampler_opts *so)
@@ -391,7 +404,7 @@ int cmd_record(int argc, const char **argv)
 	char *tmpdir = NULL, *data_path = NULL;
 	const char *path;
 	uint64_t pid = 0;
-	int n, i, ret = EXIT_FAILURE_;
+	int n, i, hits_ready = 0, ret = EXIT_FAILURE_;
 
 	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
 	args = xmallocarray((size_t)argc + 1, sizeof(*args));
@@ -451,6 +464,8 @@ int cmd_record(int argc, const char **argv)
 	if (perfdata_writer_open(&rw.w, path))
 		goto out;
 	rw.attr = &s.attr;
+	dso_hits_init(&rw.hits, &s.attr, so.callchain == SAMPLER_CALLCHAIN_DWARF);
+	hits_ready = 1;
 	rw.tool.sample = write_sample;
 	rw.tool.other = write_other;
 	rw.tool.round = write_round;
@@ -476,6 +491,8 @@ int cmd_record(int argc, const char **argv)
 	if (s.offcpu && offcpu_flush(&oc))
 		goto out;
 	if (write_round(&rw.tool))
+		goto out;
+	if (dso_hits_build_ids(&rw.hits, add_build_id, &rw.w))
 		goto out;
 	if (perfdata_writer_finish(&rw.w, (int)cmdline.nr, (const char *const *)cmdline.items))
 		goto out;
@@ -507,6 +524,8 @@ out:
 	if (s.is_command && (ret == EXIT_OK || s.exec_errno))
 		ret = s.exit_code;
 	perfdata_writer_release(&rw.w);
+	if (hits_ready)
+		dso_hits_release(&rw.hits);
 	if (s.offcpu)
 		offcpu_release(&oc);
 	string_list_clear(&cmdline);

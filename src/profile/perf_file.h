@@ -70,6 +70,12 @@ enum perf_header_feature {
 	HEADER_LAST_FEATURE,
 };
 
+/*
+ * header.misc bit of a build_id_event: the byte after the 20-byte id holds
+ * the id's length (perf 5.11+ sets it; without it readers assume 20).
+ */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+
 /* Record types perf itself adds after the kernel's (PERF_RECORD_MAX). */
 enum perf_user_record_type {
 	PERF_RECORD_USER_TYPE_START = 64,

@@ -1,8 +1,10 @@
 /*
  * perfdata_write.c - the perf.data writer: header, ids, attrs, buffered
  * data section, and the feature sections perf report reads after it.  The
- * feature formats follow tools/perf/util/header.c (write_* functions):
- * strings are a u32 length (NUL included, padded to 64) and the bytes.
+ * feature formats follow tools/perf/util/header.c (write_* functions) and
+ * tools/perf/Documentation/perf.data-file-format.txt: strings are a u32
+ * length (NUL included, padded to 64) and the bytes; BUILD_ID is a run of
+ * build_id_event records.
  */
 #include "profile/perfdata_write.h"
 #include "profile/perf_file.h"
@@ -51,6 +53,7 @@ int perfdata_writer_open(struct perfdata_writer *w, const char *path)
 {
 	memset(w, 0, sizeof(*w));
 	strbuf_init(&w->buf, FLUSH_AT + 4096);
+	strbuf_init(&w->build_ids, 0);
 	w->path = xstrdup(path);
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
@@ -149,6 +152,38 @@ int perfdata_writer_round(struct perfdata_writer *w)
 
 /* ---- feature sections ---- */
 
+/* perf's struct build_id_event without the name: header, pid, id[24]. */
+#define BUILD_ID_EVENT_FIXED (8 + 4 + 24)
+#define BUILD_ID_FIELD 20	/* bytes of the id field before its length byte */
+
+int perfdata_writer_add_build_id(struct perfdata_writer *w, int32_t pid, uint16_t misc,
+				 const uint8_t *id, size_t size, const char *filename)
+{
+	static const char zeros[NAME_ALIGN];
+	unsigned char fixed[BUILD_ID_EVENT_FIXED];
+	size_t olen = strlen(filename) + 1;
+	size_t len = (olen + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct perf_event_header h;
+
+	if (BUILD_ID_EVENT_FIXED + len > UINT16_MAX)
+		return error("file name too long for a build-id record: '%.64s...'", filename);
+	if (size > BUILD_ID_FIELD)
+		size = BUILD_ID_FIELD;
+	memset(fixed, 0, sizeof(fixed));
+	h.type = 0;	/* perf leaves it 0 in the feature section */
+	h.misc = misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	h.size = (uint16_t)(BUILD_ID_EVENT_FIXED + len);
+	memcpy(fixed, &h, sizeof(h));
+	memcpy(fixed + 8, &pid, 4);
+	memcpy(fixed + 12, id, size);
+	fixed[12 + BUILD_ID_FIELD] = (unsigned char)size;
+	strbuf_add(&w->build_ids, fixed, sizeof(fixed));
+	strbuf_add(&w->build_ids, filename, olen);
+	strbuf_add(&w->build_ids, zeros, len - olen);
+	w->nr_build_ids++;
+	return 0;
+}
+
 static void put_u32(struct strbuf *sb, uint32_t v)
 {
 	strbuf_add(sb, &v, sizeof(v));
@@ -228,6 +263,11 @@ static int feature_body(struct perfdata_writer *w, int feat, struct strbuf *sb,
 	int i;
 
 	switch (feat) {
+	case HEADER_BUILD_ID:
+		if (!w->nr_build_ids)
+			return 0;
+		strbuf_add(sb, w->build_ids.buf, w->build_ids.len);
+		return 1;
 	case HEADER_HOSTNAME:
 	case HEADER_OSRELEASE:
 	case HEADER_ARCH:
@@ -282,7 +322,7 @@ static int feature_body(struct perfdata_writer *w, int feat, struct strbuf *sb,
 int perfdata_writer_finish(struct perfdata_writer *w, int argc, const char *const *argv)
 {
 	static const int feats[] = {
-		HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH,
+		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH,
 		HEADER_NRCPUS, HEADER_CPUDESC, HEADER_TOTAL_MEM, HEADER_CMDLINE,
 		HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
 	};
@@ -364,5 +404,7 @@ void perfdata_writer_release(struct perfdata_writer *w)
 	w->events = NULL;
 	w->nr_events = w->alloc_events = 0;
 	strbuf_release(&w->buf);
+	strbuf_release(&w->build_ids);
+	w->nr_build_ids = 0;
 	FREE_AND_NULL(w->path);
 }

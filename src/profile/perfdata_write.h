@@ -2,8 +2,8 @@
  * perfdata_write.h - writing perf.data files that perf report and perf
  * script read: the file header, the attrs section with each event's ids,
  * the data section (records appended as they come) and the feature
- * sections perf expects after it (hostname, os release, arch, cpus,
- * memory, command line, event names, sample times).
+ * sections perf expects after it (build-ids, hostname, os release, arch,
+ * cpus, memory, command line, event names, sample times).
  *
  * Layout written (offsets in bytes from the start of the file):
  *	header | ids of every event | attrs | data ... | feature index | features
@@ -38,6 +38,8 @@ struct perfdata_writer {
 	int started;			/* header, ids and attrs are written */
 	uint64_t first_time, last_time;	/* ns, of samples; 0 when none */
 	uint64_t nr_records;
+	struct strbuf build_ids;	/* HEADER_BUILD_ID body: build_id_event records */
+	size_t nr_build_ids;
 };
 
 /* Create (truncate) path for writing.  0 or -1 (error printed). */
@@ -58,6 +60,18 @@ int perfdata_writer_start(struct perfdata_writer *w);
  */
 int perfdata_writer_add(struct perfdata_writer *w, const struct perf_event_header *rec,
 			uint64_t sample_time);
+/*
+ * Add one entry to the BUILD_ID feature section (written by finish):
+ * perf's struct build_id_event - header (type 0, misc, size), pid, the id
+ * zero-padded to 20 bytes then its length and 3 reserved bytes, and the
+ * file name NUL-padded to a multiple of 64 bytes.  misc is the cpumode
+ * (PERF_RECORD_MISC_KERNEL for [kernel.kallsyms] and kernel modules,
+ * PERF_RECORD_MISC_USER otherwise); PERF_RECORD_MISC_BUILD_ID_SIZE is
+ * added, as perf does, so readers use the length.  pid is -1 for the
+ * host.  0, or -1 (error printed) when the name is too long for a record.
+ */
+int perfdata_writer_add_build_id(struct perfdata_writer *w, int32_t pid, uint16_t misc,
+				 const uint8_t *id, size_t size, const char *filename);
 /* Append a PERF_RECORD_FINISHED_ROUND marker. */
 int perfdata_writer_round(struct perfdata_writer *w);
 /*

@@ -7,6 +7,7 @@
  * prints.
  */
 #include "profile/symbols.h"
+#include "profile/build_id.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/intern.h"
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -339,35 +339,6 @@ static void elf_file_close(struct elf_file *f)
 	f->fd = -1;
 }
 
-static int read_build_id(Elf *elf, uint8_t *out, size_t *size)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t off = 0, noff, doff;
-		GElf_Nhdr nh;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + noff, "GNU", 4)) {
-				size_t n = nh.n_descsz > 20 ? 20 : nh.n_descsz;
-
-				memcpy(out, (char *)data->d_buf + doff, n);
-				*size = n;
-				return 0;
-			}
-		}
-	}
-	return -1;
-}
-
 static int elf_file_open(struct elf_file *f, const char *path, const struct dso *d)
 {
 	Elf_Scn *scn = NULL;
@@ -387,7 +358,7 @@ static int elf_file_open(struct elf_file *f, const char *path, const struct dso 
 		uint8_t id[20];
 		size_t n = 0;
 
-		if (read_build_id(f->elf, id, &n) || n != d->build_id_size ||
+		if (build_id_from_elf(f->elf, id, &n) || n != d->build_id_size ||
 		    memcmp(id, d->build_id, n)) {
 			elf_file_close(f);
 			return -1;
@@ -656,11 +627,7 @@ static void dso_keep_elf(struct dso *d, struct elf_file *f)
 
 static void hex_id(const struct dso *d, char *out)
 {
-	size_t i;
-
-	for (i = 0; i < d->build_id_size; i++)
-		sprintf(out + 2 * i, "%02x", d->build_id[i]);
-	out[2 * d->build_id_size] = 0;
+	build_id_hex(d->build_id, d->build_id_size, out);
 }
 
 static char *read_debuglink(Elf *elf)
@@ -744,7 +711,7 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 	if (!d->build_id_size) {
 		size_t sz = 0;
 
-		if (!read_build_id(bin.elf, d->build_id, &sz))
+		if (!build_id_from_elf(bin.elf, d->build_id, &sz))
 			d->build_id_size = (uint8_t)sz;
 	}
 	load_segments(d, bin.elf);
@@ -943,18 +910,8 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 /* The vdso: perf reads its own process's image; so do we. */
 static void load_vdso(struct symbolizer *s, struct dso *d)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	Elf *elf;
-	size_t size = 8192;
-	GElf_Ehdr eh;
+	Elf *elf = vdso_elf_open();
 
-	if (!base)
-		return;
-	/* the image size: section headers sit at its end */
-	memcpy(&eh, (void *)base, sizeof(eh) < 64 ? sizeof(eh) : 64);
-	if (eh.e_shoff && eh.e_shnum)
-		size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
-	elf = elf_memory((char *)base, size);
 	if (!elf)
 		return;
 	load_elf_symbols(s, d, elf, SHT_DYNSYM, 0, elf);

@@ -153,6 +153,77 @@ if [ $HAVE_PERF = 1 ]; then
 		fail "exec'd command named" "$(tr '\n' ' ' <"$T/comms")"
 fi
 
+# --- build-ids: the BUILD_ID feature names each module with its id ---
+# elf_build_id FILE: the id readelf -n prints.  listed_id NAME FILE.data:
+# the id perf buildid-list gives NAME (empty when not listed).
+elf_build_id() { readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }'; }
+listed_id() {
+	perf buildid-list -i "$2" 2>/dev/null |
+		awk -v n="$1" '{ id = $1; sub(/^[^ ]+ /, ""); if ($0 == n) print id }'
+}
+# same_id WHAT NAME FILE.data EXPECTED
+same_id() {
+	got=$(listed_id "$2" "$3")
+	[ -n "$4" ] && [ "$got" = "$4" ] && pass "build-id of $1 is readelf's ($4)" ||
+		fail "build-id of $1 is readelf's" "listed '$got', readelf '$4' for $2"
+}
+HAVE_BUILDID_TOOLS=0
+if [ $HAVE_PERF = 1 ] && have readelf; then
+	libc=$(ldd "$T/calltree" 2>/dev/null | awk '/libc\.so/ { print $3; exit }')
+	libc=$(readlink -f "$libc")
+	perf buildid-list -i "$T/calltree.data" >"$T/buildids.txt" 2>"$T/buildids.err"
+	same_id "the recorded program" "$T/calltree" "$T/calltree.data" "$(elf_build_id "$T/calltree")"
+	same_id "libc (its frames are in every call chain)" "$libc" "$T/calltree.data" "$(elf_build_id "$libc")"
+	dups=$(awk '{ print $2 }' "$T/buildids.txt" | sort | uniq -d)
+	[ -z "$dups" ] && pass "each module listed once" || fail "each module listed once" "$dups"
+	# The kernel: listed when it was sampled, with the running kernel's id.
+	if perf script -i "$T/calltree.data" 2>/dev/null | grep -q '(\[kernel\.kallsyms\])'; then
+		k=$(perf buildid-list -k 2>/dev/null)
+		got=$(listed_id "[kernel.kallsyms]" "$T/calltree.data")
+		[ -n "$k" ] && [ "$got" = "$k" ] && pass "kernel build-id is the running kernel's ($k)" ||
+			fail "kernel build-id is the running kernel's" "listed '$got', perf buildid-list -k '$k'"
+	else
+		skip "kernel build-id" "no kernel samples (kernel.perf_event_paranoid?)"
+	fi
+	# perf record of the same program: every module both list has the same id.
+	mkdir -p "$T/home"
+	# (perf record exits with the program's status: calltree's is 3)
+	HOME="$T/home" perf record -N -g -o "$T/ref.data" -- "$T/calltree" 0.1 >/dev/null 2>&1
+	if [ $? -eq 3 ] && [ -s "$T/ref.data" ]; then
+		perf buildid-list -i "$T/ref.data" 2>/dev/null >"$T/ref-buildids.txt"
+		diff=$(awk 'NR == FNR { id[$2] = $1; next } ($2 in id) && id[$2] != $1 { print $2 ": " id[$2] " vs " $1 }' \
+			"$T/ref-buildids.txt" "$T/buildids.txt")
+		common=$(awk 'NR == FNR { id[$2] = 1; next } ($2 in id) { n++ } END { print n + 0 }' \
+			"$T/ref-buildids.txt" "$T/buildids.txt")
+		grep -q ' \[vdso\]$' "$T/buildids.txt" && [ -z "$diff" ] && [ "$common" -ge 3 ] &&
+			pass "ids agree with perf record's ($common modules in common, [vdso] included)" ||
+			fail "ids agree with perf record's" "common $common; $diff; $(tr '\n' ' ' <"$T/buildids.txt")"
+	else
+		skip "ids agree with perf record's" "perf record failed"
+	fi
+	HAVE_BUILDID_TOOLS=1
+else
+	HAVE_BUILDID_TOOLS=0
+	skip "build-id lists" "needs perf and readelf"
+fi
+# A binary rebuilt after recording: its new symbols must not be used.
+cp "$T/calltree" "$T/rebuilt"
+check_exit "record a program later rebuilt" 3 "$TRAIL" record -o "$T/rebuilt.data" -- "$T/rebuilt" 0.1
+HOME="$T/home" "$TRAIL" collapse "$T/rebuilt.data" >"$T/rebuilt-before.folded" 2>/dev/null
+sed 's/hot_a/renamed_a/g; s/hot_b/renamed_b/g; s/300000/300001/' "$T/calltree.c" >"$T/rebuilt.c"
+cc $CFLAGS_FP -o "$T/rebuilt" "$T/rebuilt.c" || fail "build rebuilt"
+HOME="$T/home" "$TRAIL" collapse "$T/rebuilt.data" >"$T/rebuilt-after.folded" 2>/dev/null
+grep -q ';hot_a' "$T/rebuilt-before.folded" && ! grep -q 'renamed_' "$T/rebuilt-after.folded" &&
+	grep -q ';\[rebuilt\]' "$T/rebuilt-after.folded" &&
+	pass "trail collapse: a rebuilt binary's symbols are not used (build-id mismatch)" ||
+	fail "trail collapse: a rebuilt binary's symbols are not used" "$(grep -m3 rebuilt "$T/rebuilt-after.folded")"
+if [ $HAVE_PERF = 1 ]; then
+	HOME="$T/home" perf script -i "$T/rebuilt.data" >"$T/rebuilt.txt" 2>/dev/null
+	grep -q "(${T}/rebuilt)" "$T/rebuilt.txt" && ! grep -q 'renamed_' "$T/rebuilt.txt" &&
+		pass "perf script: a rebuilt binary's symbols are not used" ||
+		fail "perf script: a rebuilt binary's symbols are not used" "$(grep -m3 rebuilt "$T/rebuilt.txt")"
+fi
+
 # --- folded output (trail's own perf.data reader, no perf needed) ---
 "$TRAIL" record --folded -- "$T/calltree" 0.1 >"$T/stdout.folded" 2>"$T/folded.err"
 rc=$?
@@ -208,6 +279,8 @@ sleep 0.1
 check "attach with -p" "$TRAIL" record -p $sp --duration 0.3 -o "$T/attach.data"
 kill $sp 2>/dev/null; wait $sp 2>/dev/null
 if [ $HAVE_PERF = 1 ]; then
+	[ $HAVE_BUILDID_TOOLS = 1 ] &&
+		same_id "the attached program" "$T/spin" "$T/attach.data" "$(elf_build_id "$T/spin")"
 	s=$(share spin_leaf "$T/attach.data")
 	at_least "$s" 50 && pass "attached process's hot function found ($s%)" || fail "attached process's hot function found" "$s%"
 fi
@@ -233,6 +306,11 @@ if [ $HAVE_PERF = 1 ]; then
 	else
 		fail "dwarf call chains reach main"
 	fi
+fi
+if [ $HAVE_BUILDID_TOOLS = 1 ]; then
+	# User call chains are unwound only when the file is read: every executable module is listed.
+	same_id "the program (-g dwarf)" "$T/calltree_nofp" "$T/dwarf.data" "$(elf_build_id "$T/calltree_nofp")"
+	same_id "libc (-g dwarf)" "$libc" "$T/dwarf.data" "$(elf_build_id "$libc")"
 fi
 check_exit "frame pointers missing" 3 "$TRAIL" record -o "$T/nofp.data" -- "$T/calltree_nofp" 0.15
 grep -q -- "-fno-omit-frame-pointer" "$T/.err" && grep -q -- "-g dwarf" "$T/.err" &&

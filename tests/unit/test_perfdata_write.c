@@ -2,11 +2,14 @@
  * test_perfdata_write.c - the perf.data writer: the header's sections
  * point where the bytes are, ids and attrs are laid out as perf reads
  * them, feature sections are indexed in bit order with perf's string
- * encoding, and FINISHED_ROUND markers land in the data section.
+ * encoding, FINISHED_ROUND markers land in the data section, and the
+ * BUILD_ID section holds perf's build_id_event records, which trail's
+ * reader finds again.
  */
 #include "harness.h"
 #include "core/strbuf.h"
 #include "profile/perf_file.h"
+#include "profile/perfdata.h"
 #include "profile/perfdata_write.h"
 
 #include <fcntl.h>
@@ -134,6 +137,106 @@ TEST(writes_a_file_perf_can_index)
 	strbuf_release(&sb);
 }
 
+/* One build_id_event at p: checks its layout; returns its size. */
+static size_t check_build_id_event(const unsigned char *p, uint16_t misc, const uint8_t *id,
+				   size_t id_size, const char *name)
+{
+	struct perf_event_header h;
+	int32_t pid;
+	size_t name_len = strlen(name) + 1, padded = (name_len + 63) / 64 * 64, i;
+
+	memcpy(&h, p, sizeof(h));
+	memcpy(&pid, p + 8, 4);
+	CHECK_INT(h.type, 0);
+	CHECK_INT(h.misc, misc | PERF_RECORD_MISC_BUILD_ID_SIZE);
+	CHECK_INT(h.size, 36 + padded);
+	CHECK_INT(pid, -1);
+	CHECK(!memcmp(p + 12, id, id_size));
+	for (i = id_size; i < 20; i++)
+		CHECK_INT(p[12 + i], 0);
+	CHECK_INT(p[32], id_size);
+	CHECK(!p[33] && !p[34] && !p[35]);
+	CHECK_STREQ((const char *)p + 36, name);
+	for (i = name_len; i < padded; i++)
+		CHECK_INT(p[36 + i], 0);
+	return h.size;
+}
+
+TEST(build_id_section)
+{
+	char *path = temp_path();
+	struct perfdata_writer w;
+	struct perf_event_attr attr;
+	uint64_t ids[1] = { 7 };
+	uint8_t kid[20], uid[16];
+	/* 63 bytes + NUL fill 64 exactly; one more byte needs 128 */
+	char name63[64], name64[65];
+	const char *argv[] = { "trail" };
+	struct strbuf sb = STRBUF_INIT;
+	const struct perf_file_header *fh;
+	const struct perf_file_section *idx;
+	const unsigned char *base, *p;
+	struct perfdata pd;
+	const struct perfdata_build_id *b;
+	size_t i;
+
+	for (i = 0; i < sizeof(kid); i++)
+		kid[i] = (uint8_t)(0xf0 - i);
+	for (i = 0; i < sizeof(uid); i++)
+		uid[i] = (uint8_t)(i + 1);
+	memset(name63, 'a', 63);
+	name63[0] = '/';
+	name63[63] = '\0';
+	memset(name64, 'b', 64);
+	name64[0] = '/';
+	name64[64] = '\0';
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	CHECK_INT(perfdata_writer_open(&w, path), 0);
+	perfdata_writer_add_event(&w, &attr, "cpu-clock", ids, 1);
+	CHECK_INT(perfdata_writer_start(&w), 0);
+	CHECK_INT(perfdata_writer_add_build_id(&w, -1, PERF_RECORD_MISC_KERNEL, kid, 20,
+					       "[kernel.kallsyms]"), 0);
+	CHECK_INT(perfdata_writer_add_build_id(&w, -1, PERF_RECORD_MISC_USER, uid, 16, name63), 0);
+	CHECK_INT(perfdata_writer_add_build_id(&w, -1, PERF_RECORD_MISC_USER, kid, 20, name64), 0);
+	CHECK_INT(perfdata_writer_finish(&w, 1, argv), 0);
+	perfdata_writer_release(&w);
+
+	CHECK_INT(strbuf_read_file(&sb, path), 0);
+	base = (const unsigned char *)sb.buf;
+	fh = (const void *)base;
+	CHECK(feature_set(fh, HEADER_BUILD_ID));
+	CHECK_INT(feature_slot(fh, HEADER_BUILD_ID), 0);
+	idx = (const void *)(base + fh->data.offset + fh->data.size);
+	CHECK_INT(idx[0].size, (36 + 64) + (36 + 64) + (36 + 128));
+	CHECK(idx[0].offset + idx[0].size <= sb.len);
+	p = base + idx[0].offset;
+	p += check_build_id_event(p, PERF_RECORD_MISC_KERNEL, kid, 20, "[kernel.kallsyms]");
+	p += check_build_id_event(p, PERF_RECORD_MISC_USER, uid, 16, name63);
+	p += check_build_id_event(p, PERF_RECORD_MISC_USER, kid, 20, name64);
+	CHECK(p == base + idx[0].offset + idx[0].size);
+	/* the next section starts right after */
+	CHECK_INT(idx[1].offset, idx[0].offset + idx[0].size);
+
+	/* trail's reader finds them again, with their sizes */
+	CHECK_INT(perfdata_open(&pd, path), 0);
+	CHECK_INT(pd.nr_build_ids, 3);
+	b = perfdata_find_build_id(&pd, name63);
+	CHECK(b != NULL);
+	if (b) {
+		CHECK_INT(b->size, 16);
+		CHECK_INT(b->pid, -1);
+		CHECK(!memcmp(b->id, uid, 16));
+	}
+	b = perfdata_find_build_id(&pd, "[kernel.kallsyms]");
+	CHECK(b && b->size == 20 && !memcmp(b->id, kid, 20));
+	CHECK(perfdata_find_build_id(&pd, name64) != NULL);
+	perfdata_close(&pd);
+	unlink(path);
+	strbuf_release(&sb);
+}
+
 TEST(rejects_misaligned_records)
 {
 	char *path = temp_path();
@@ -157,5 +260,5 @@ TEST(cannot_create_is_an_error)
 	perfdata_writer_release(&w);
 }
 
-TEST_MAIN("perfdata_write", writes_a_file_perf_can_index, rejects_misaligned_records,
+TEST_MAIN("perfdata_write", writes_a_file_perf_can_index, build_id_section, rejects_misaligned_records,
 	  cannot_create_is_an_error)
