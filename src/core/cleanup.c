@@ -98,28 +98,49 @@ int remove_tree(const char *path)
 	return 0;
 }
 
-int make_dirs(const char *path)
+/* mkdir -p; on failure errno is set and *failed names the directory. */
+static int mkdirs(const char *path, char **failed)
 {
 	char *p = xstrdup(path), *s;
 
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
+	for (s = p + 1;; s++) {
+		if (*s && *s != '/')
 			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			error_errno("cannot create directory '%s'", p);
-			free(p);
-			return -1;
+		if (*s) {
+			*s = '\0';
+			if (mkdir(p, 0777) && errno != EEXIST)
+				break;
+			*s = '/';
+			continue;
 		}
-		*s = '/';
-	}
-	if (mkdir(p, 0777) && errno != EEXIST) {
-		error_errno("cannot create directory '%s'", p);
+		if (mkdir(p, 0777) && errno != EEXIST)
+			break;
 		free(p);
-		return -1;
+		return 0;
 	}
-	free(p);
-	return 0;
+	*failed = p;
+	return -1;
+}
+
+int make_dirs(const char *path)
+{
+	char *failed;
+
+	if (!mkdirs(path, &failed))
+		return 0;
+	error_errno("cannot create directory '%s'", failed);
+	free(failed);
+	return -1;
+}
+
+int make_dirs_quiet(const char *path)
+{
+	char *failed;
+
+	if (!mkdirs(path, &failed))
+		return 0;
+	free(failed);
+	return -1;
 }
 
 struct tempdir {

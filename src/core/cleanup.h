@@ -32,5 +32,7 @@ void tempdir_remove(const char *path);
 int remove_tree(const char *path);
 /* mkdir -p path (mode 0777 & ~umask); returns 0 or -1 (error printed). */
 int make_dirs(const char *path);
+/* The same without a message (for caches, where failing only costs time). */
+int make_dirs_quiet(const char *path);
 
 #endif

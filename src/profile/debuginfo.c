@@ -3,10 +3,15 @@
  */
 #include "profile/debuginfo.h"
 #include "core/alloc.h"
+#include "core/cache_dir.h"
+#include "core/cleanup.h"
+#include "profile/build_id.h"
 
+#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +32,21 @@ static int section_needed(const char *name)
 	return 0;
 }
 
+/* Copy all of from (from offset 0) to the end of to; 0 or -1. */
+static int copy_fd(int from, int to)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	off_t at = 0;
+
+	while ((n = pread(from, buf, sizeof(buf), at)) > 0) {
+		if (write(to, buf, (size_t)n) != n)
+			return -1;
+		at += n;
+	}
+	return n < 0 ? -1 : 0;
+}
+
 /*
  * A copy of fd in a memfd with the needed compressed sections inflated and
  * the other compressed ones turned into SHT_NOBITS (libdw skips those), or -1.
@@ -34,21 +54,13 @@ static int section_needed(const char *name)
 static int prepared_copy(int fd)
 {
 	int mfd = memfd_create("trail-debuginfo", MFD_CLOEXEC), changed = 0;
-	char buf[1 << 16];
-	ssize_t n;
-	off_t at = 0;
 	Elf *e;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
 	if (mfd < 0)
 		return -1;
-	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		if (write(mfd, buf, (size_t)n) != n)
-			goto fail;
-		at += n;
-	}
-	if (n < 0)
+	if (copy_fd(fd, mfd))
 		goto fail;
 	e = elf_begin(mfd, ELF_C_RDWR, NULL);
 	if (!e)
@@ -85,7 +97,87 @@ fail:
 	return -1;
 }
 
-int debuginfo_prepared(struct debuginfo_cache *c, int fd, const char *path)
+/* The cache file for build-id id, or NULL (no id). */
+static char *cache_path(const uint8_t *id, size_t size)
+{
+	char hex[2 * BUILD_ID_MAX + 1], *dir, *path;
+
+	if (!size)
+		return NULL;
+	build_id_hex(id, size, hex);
+	dir = cache_dir("debuginfo-1");
+	path = xstrfmt("%s/%.2s/%s.debug", dir, hex, hex + 2);
+	free(dir);
+	return path;
+}
+
+/* The cached prepared copy at path, if it is there and has build-id id. */
+static int open_cached(const char *path, const uint8_t *id, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	uint8_t got[BUILD_ID_MAX];
+	size_t n = 0;
+	Elf *e;
+
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = e && !build_id_from_elf(e, got, &n) && n == size && !memcmp(got, id, n);
+	if (e)
+		elf_end(e);
+	if (!ok) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Keep the prepared copy mfd at path: written under a temporary name and
+ * renamed, so a reader never sees half a file.  Best effort: a cache that
+ * cannot be written (read-only home, full disk) only costs time.
+ */
+static void store_cached(int mfd, const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *tmp;
+	int fd;
+
+	*slash = 0;
+	if (access(dir, W_OK) && make_dirs_quiet(dir)) {
+		free(dir);
+		return;
+	}
+	free(dir);
+	tmp = xstrfmt("%s.tmp%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		int ok = !copy_fd(mfd, fd);
+
+		if (close(fd))
+			ok = 0;
+		if (!ok || rename(tmp, path))
+			unlink(tmp);
+	}
+	free(tmp);
+}
+
+/* The prepared copy of fd: from the cache, else made (and cached). */
+static int prepare(int fd, const uint8_t *id, size_t size)
+{
+	char *path = cache_path(id, size);
+	int out = path ? open_cached(path, id, size) : -1;
+
+	if (out < 0) {
+		out = prepared_copy(fd);
+		if (out >= 0 && path)
+			store_cached(out, path);
+	}
+	free(path);
+	return out;
+}
+
+int debuginfo_prepared(struct debuginfo_cache *c, int fd, const char *path, const uint8_t *id,
+		       size_t size)
 {
 	struct debuginfo_copy *cp = NULL;
 	size_t i;
@@ -100,7 +192,7 @@ int debuginfo_prepared(struct debuginfo_cache *c, int fd, const char *path)
 		ALLOC_GROW(c->v, c->nr + 1, c->alloc);
 		cp = &c->v[c->nr++];
 		cp->path = xstrdup(path);
-		cp->fd = prepared_copy(fd);
+		cp->fd = prepare(fd, id, size);
 	}
 	if (cp->fd < 0)
 		return fd;

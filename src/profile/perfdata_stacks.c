@@ -8,6 +8,7 @@
 #include "profile/perfdata_stacks.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "profile/build_id.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
 #include "profile/stack_memo.h"
@@ -313,11 +314,9 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 		const struct perfdata_build_id *b = perfdata_find_build_id(pd, "[kernel.kallsyms]");
 
 		if (b && b->size) {
-			char hex[41];
-			size_t i;
+			char hex[2 * BUILD_ID_MAX + 1];
 
-			for (i = 0; i < b->size; i++)
-				snprintf(hex + 2 * i, 3, "%02x", b->id[i]);
+			build_id_hex(b->id, b->size, hex);
 			kallsyms_copy = xstrfmt("%s/[kernel.kallsyms]/%s/kallsyms", c->sym.home_debug, hex);
 			if (!access(kallsyms_copy, R_OK))
 				c->sym.kallsyms_path = kallsyms_copy;

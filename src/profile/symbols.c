@@ -1105,7 +1105,7 @@ int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path)
 	if (fd < 0)
 		return -1;
 	*path = d->debug_path;
-	return debuginfo_prepared(&s->debuginfo, fd, d->debug_path);
+	return debuginfo_prepared(&s->debuginfo, fd, d->debug_path, d->build_id, d->build_id_size);
 }
 
 /* ---- inline frames (what perf gets from addr2line -i) --------------------- */

@@ -1,7 +1,8 @@
 # tests/cli/lib.sh - sourced by every CLI test script.
 #
 # Provides $TRAIL (the binary under test), $SHARED (../shared, may be
-# missing), a scratch directory $T removed at exit, and the reporting
+# missing), a scratch directory $T removed at exit (XDG_CACHE_HOME points
+# into it, so tests never write the user's caches), and the reporting
 # helpers whose lines tests/run counts:
 #   pass NAME          ok - NAME
 #   fail NAME [WHY]    FAILED - NAME
@@ -17,6 +18,8 @@ SHARED=${TRAIL_SHARED:-$ROOT/../shared}
 SUITE=$(basename "$0" .sh)
 T=$(mktemp -d "${TMPDIR:-/tmp}/trail-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# caches (debug info, flame's clones) stay in the scratch directory
+export XDG_CACHE_HOME=$T/cache
 
 pass() { echo "ok - $SUITE: $1"; }
 fail() { echo "FAILED - $SUITE: $1"; [ $# -gt 1 ] && echo "    $2" >&2; return 0; }
