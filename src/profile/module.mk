@@ -5,6 +5,7 @@ LIB_OBJS += src/profile/folded.o
 UNIT_TESTS += tests/unit/test_folded
 # perf.data reading and symbolization
 LIB_OBJS += src/profile/build_id.o
+LIB_OBJS += src/profile/cfi_rows.o
 LIB_OBJS += src/profile/debuginfo.o
 LIB_OBJS += src/profile/maps.o
 LIB_OBJS += src/profile/perfdata.o

@@ -3,9 +3,13 @@
  * elfutils' dwfl unwinder, as perf's util/unwind-libdw.c does, but with
  * one Dwfl per address space kept across samples (rebuilt only when the
  * maps change) instead of one per sample: CFI is parsed once per module.
+ * A fast path steps frames with CFI rows decoded once per pc
+ * (cfi_rows.h) and gives what libdw's unwinder gives; samples it cannot
+ * finish go to libdw (TRAIL_UNWIND=libdw sends them all, for comparison).
  */
 #include "profile/unwind.h"
 #include "core/alloc.h"
+#include "profile/cfi_rows.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
 #include "profile/symbols.h"
@@ -25,6 +29,7 @@ struct space {
 	uint64_t serial, gen;	/* the maps this Dwfl was built from */
 	Dwfl *dwfl;
 	uint64_t last_use;
+	struct cfi_rows rows;	/* decoded CFI of dwfl's modules (fast path) */
 };
 
 /* A module file mapped once (on first use) and shared by every address space. */
@@ -49,6 +54,7 @@ struct unwinder {
 	uint64_t *ips;
 	size_t max, n;
 	int read_past_end;	/* the unwinder wanted stack beyond the copy */
+	int libdw_only;		/* TRAIL_UNWIND=libdw: no fast path */
 };
 
 /* perf's x86-64 register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
@@ -79,12 +85,9 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	return (pid_t)u->tid;
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* Eight bytes at addr from the sampled stack copy (perf reads module text too, rarely needed). */
+static bool stack_read(struct unwinder *u, uint64_t addr, uint64_t *result)
 {
-	struct unwinder *u = arg;
-
-	(void)dwfl;
-	/* only the sampled stack copy; perf reads module text too, rarely needed */
 	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8) {
 		if (addr >= u->sp)
 			u->read_past_end = 1;
@@ -94,25 +97,35 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return true;
 }
 
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-	struct unwinder *u = arg;
-	/* DWARF x86-64 order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
-	static const int map[17] = {
+	(void)dwfl;
+	return stack_read(arg, addr, result);
+}
+
+/* The sampled registers in DWARF x86-64 order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip); 0 when not sampled. */
+static void dwarf_registers(const struct perfdata_sample *s, uint64_t regs[CFI_NREGS])
+{
+	static const int map[CFI_NREGS] = {
 		PR_AX, PR_DX, PR_CX, PR_BX, PR_SI, PR_DI, PR_BP, PR_SP,
 		PR_R8, PR_R8 + 1, PR_R8 + 2, PR_R8 + 3, PR_R8 + 4, PR_R8 + 5, PR_R8 + 6, PR_R8 + 7,
 		PR_IP,
 	};
-	Dwarf_Word regs[17];
 	int i;
 
-	for (i = 0; i < 17; i++) {
-		uint64_t v = 0;
-
-		reg_value(u->s, map[i], &v);
-		regs[i] = v;
+	for (i = 0; i < CFI_NREGS; i++) {
+		regs[i] = 0;
+		reg_value(s, map[i], &regs[i]);
 	}
-	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	uint64_t regs[CFI_NREGS];
+
+	dwarf_registers(u->s, regs);
+	return dwfl_thread_state_registers(thread, 0, CFI_NREGS, regs);
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -214,8 +227,10 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 struct unwinder *unwinder_new(struct machine *m)
 {
 	struct unwinder *u = xcalloc(1, sizeof(*u));
+	const char *how = getenv("TRAIL_UNWIND");
 
 	u->m = m;
+	u->libdw_only = how && !strcmp(how, "libdw");
 	return u;
 }
 
@@ -225,9 +240,11 @@ void unwinder_free(struct unwinder *u)
 
 	if (!u)
 		return;
-	for (i = 0; i < MAX_SPACES; i++)
+	for (i = 0; i < MAX_SPACES; i++) {
 		if (u->spaces[i].dwfl)
 			dwfl_end(u->spaces[i].dwfl);
+		cfi_rows_release(&u->spaces[i].rows);
+	}
 	for (i = 0; i < u->nr_images; i++) {
 		if (u->images[i] && u->images[i]->addr)
 			munmap(u->images[i]->addr, u->images[i]->size);
@@ -282,7 +299,7 @@ static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 	return dwfl;
 }
 
-static Dwfl *space_for(struct unwinder *u, const struct thread *t)
+static struct space *space_for(struct unwinder *u, const struct thread *t)
 {
 	const struct maps *ms = t->maps;
 	struct space *victim = &u->spaces[0];
@@ -297,9 +314,10 @@ static Dwfl *space_for(struct unwinder *u, const struct thread *t)
 				dwfl_end(sp->dwfl);
 				sp->dwfl = build_dwfl(u, ms, t->pid > 0 ? t->pid : (pid_t)t->tid);
 				sp->gen = ms->gen;
+				cfi_rows_clear(&sp->rows);
 			}
 			sp->last_use = u->clock;
-			return sp->dwfl;
+			return sp->dwfl ? sp : NULL;
 		}
 		if (!sp->dwfl || sp->last_use < victim->last_use)
 			victim = sp;
@@ -312,7 +330,10 @@ static Dwfl *space_for(struct unwinder *u, const struct thread *t)
 	victim->serial = ms->serial;
 	victim->gen = ms->gen;
 	victim->last_use = u->clock;
-	return victim->dwfl;
+	if (!victim->rows.v)
+		cfi_rows_init(&victim->rows);
+	cfi_rows_clear(&victim->rows);
+	return victim->dwfl ? victim : NULL;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -330,10 +351,139 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+/* One frame's registers as libdw's unwinder keeps them. */
+struct frame_regs {
+	uint64_t v[CFI_NREGS];
+	uint32_t known;		/* bit per register */
+	uint64_t pc;
+	int pc_set;		/* 0: the outermost frame was reached */
+};
+
+/*
+ * Without CFI for the pc: libdw's x86-64 backend step (x86_64_unwind):
+ * rbp points at the saved rbp and the return address; the stack ends
+ * where rbp is unknown or 0, the return address unreadable, or the new
+ * sp not above the old one.
+ */
+static void frame_pointer_step(struct unwinder *u, const struct frame_regs *cur,
+			       struct frame_regs *next)
+{
+	uint64_t fp = cur->v[6], sp, prev_fp, ret;
+
+	next->known = 0;
+	next->pc_set = 0;
+	if (!(cur->known >> 6 & 1) || !fp)
+		return;
+	sp = cur->known >> 7 & 1 ? cur->v[7] : 0;
+	if (!stack_read(u, fp, &prev_fp))
+		prev_fp = 0;
+	if (!stack_read(u, fp + 8, &ret))
+		return;
+	if (sp >= fp + 16)
+		return;
+	next->v[6] = prev_fp;
+	next->v[7] = fp + 16;
+	next->known = 1u << 6 | 1u << 7;
+	next->pc = ret;
+	next->pc_set = 1;	/* even 0: libdw sets it as read */
+}
+
+/*
+ * Unwind cur into next with the cached rows, doing what libdw 0.188's
+ * handle_cfi() does with the same rule: registers in DWARF order, each
+ * saved register read from the stack copy (so read_past_end is set the
+ * same way), the return address undefined, unreadable or 0 ending the
+ * stack.  Returns 0, or -1 when the row is not usable (libdw's turn).
+ */
+static int fast_step(struct unwinder *u, struct space *sp, const struct frame_regs *cur,
+		     int initial, struct frame_regs *next)
+{
+	const struct cfi_row *row = cfi_rows_find(&sp->rows, sp->dwfl, initial ? cur->pc : cur->pc - 1);
+	int cfa_ok, regno, pc_undefined = 0;
+	uint64_t cfa;
+
+	if (row->kind == CFI_ROW_FRAME_POINTER) {
+		frame_pointer_step(u, cur, next);
+		return 0;
+	}
+	if (row->kind != CFI_ROW_RULES)
+		return -1;
+	cfa_ok = cur->known >> row->cfa_reg & 1;
+	cfa = cur->v[row->cfa_reg] + (uint64_t)row->cfa_off;
+	next->known = 0;
+	for (regno = 0; regno < CFI_NREGS; regno++) {
+		uint64_t v;
+
+		switch (row->rule[regno]) {
+		case CFI_UNDEFINED:
+			if (regno == CFI_RA)
+				pc_undefined = 1;
+			continue;
+		case CFI_SAME:
+			if (!(cur->known >> regno & 1))
+				continue;
+			v = cur->v[regno];
+			break;
+		case CFI_AT:
+			if (!cfa_ok || !stack_read(u, cfa + (uint64_t)row->off[regno], &v))
+				continue;
+			break;
+		case CFI_VAL:
+			if (!cfa_ok)
+				continue;
+			v = cfa + (uint64_t)row->off[regno];
+			break;
+		default:
+			continue;
+		}
+		next->v[regno] = v;
+		next->known |= 1u << regno;
+	}
+	next->pc_set = !pc_undefined && (next->known >> CFI_RA & 1) && next->v[CFI_RA];
+	next->pc = next->v[CFI_RA];
+	return 0;
+}
+
+/*
+ * The whole stack with cached rows, reporting frames as frame_cb() does
+ * under dwfl_getthread_frames(): a frame after the first is unwound before
+ * it is reported (libdw asks whether its caller is a signal frame), the
+ * first only after.  Returns 0, or -1 when some row needs libdw.
+ */
+static int fast_unwind(struct unwinder *u, struct space *sp)
+{
+	struct frame_regs a, b, *cur = &a, *next = &b, *tmp;
+	int initial = 1, have_next;
+
+	dwarf_registers(u->s, a.v);
+	a.known = (1u << CFI_NREGS) - 1;
+	a.pc = a.v[CFI_RA];
+	a.pc_set = 1;
+	for (;;) {
+		have_next = 0;
+		if (!initial) {
+			if (fast_step(u, sp, cur, 0, next))
+				return -1;
+			have_next = 1;
+		}
+		u->ips[u->n++] = initial ? cur->pc : cur->pc - 1;
+		if (u->n >= u->max)
+			return 0;
+		if (!have_next && fast_step(u, sp, cur, initial, next))
+			return -1;
+		if (!next->pc_set)
+			return 0;
+		tmp = cur;
+		cur = next;
+		next = tmp;
+		initial = 0;
+	}
+}
+
 size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfdata_sample *s,
 		       uint64_t *ips, size_t max)
 {
-	Dwfl *dwfl;
+	struct space *sp;
 	uint64_t ip;
 
 	if (!max || reg_value(s, PR_IP, &ip))
@@ -344,12 +494,16 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfda
 	u->max = max;
 	u->n = 0;
 	if (reg_value(s, PR_SP, &u->sp) || !s->stack || !t->maps ||
-	    !(dwfl = space_for(u, t))) {
+	    !(sp = space_for(u, t))) {
 		ips[0] = ip;
 		return 1;
 	}
 	u->read_past_end = 0;
-	dwfl_getthread_frames(dwfl, (pid_t)t->tid, frame_cb, u);
+	if (u->libdw_only || fast_unwind(u, sp)) {
+		u->n = 0;
+		u->read_past_end = 0;
+		dwfl_getthread_frames(sp->dwfl, (pid_t)t->tid, frame_cb, u);
+	}
 	if (!u->n) {
 		ips[0] = ip;
 		u->n = 1;

@@ -155,6 +155,15 @@ fi
 # a longer run: the steady state, not the dynamic loader, dominates
 if [ -z "${TRAIL_SANITIZED:-}" ] && record --call-graph dwarf -o dwarf.data ./prog 3; then
 	conform "--call-graph dwarf" 0.99 dwarf.data
+	# the cached-CFI fast path must unwind exactly as libdw's unwinder
+	"$TRAIL" collapse dwarf.data > dwarf-fast.folded 2>/dev/null
+	TRAIL_UNWIND=libdw "$TRAIL" collapse dwarf.data > dwarf-libdw.folded 2>/dev/null
+	if [ -s dwarf-fast.folded ] && cmp -s dwarf-fast.folded dwarf-libdw.folded; then
+		pass "cached CFI rows unwind as libdw's unwinder does"
+	else
+		fail "cached CFI rows unwind as libdw's unwinder does" \
+			"$(diff dwarf-fast.folded dwarf-libdw.folded | head -5)"
+	fi
 fi
 
 # hostile input: a clear error with file and offset, exit 1, no crash
