@@ -1110,28 +1110,34 @@ int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path)
 
 /* ---- inline frames (what perf gets from addr2line -i) --------------------- */
 
-/*
- * libdwfl's standard lookup opens the file itself and keeps that handle
- * (so it would inflate every section again): hand it the prepared copy
- * instead.  A request with a debuglink name but no CRC is for a dwz
- * alternate file (.gnu_debugaltlink): that one goes the standard way.
- */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  GElf_Addr base, const char *file_name, const char *debuglink_file,
-			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+int symbolizer_dwfl_debuginfo(struct symbolizer *s, struct dso *d, Dwfl_Module *mod,
+			      void **userdata, const char *modname, GElf_Addr base,
+			      const char *file_name, const char *debuglink_file,
+			      GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	struct dso *d = *userdata;
 	const char *path;
 	int fd = -1;
 
-	if (d && !(debuglink_file && !debuglink_crc))
-		fd = symbolizer_debuginfo(d->owner, d, &path);
+	/* a debuglink name without CRC: the dwz alternate file, the standard way */
+	if (s && d && !(debuglink_file && !debuglink_crc))
+		fd = symbolizer_debuginfo(s, d, &path);
 	if (fd < 0)
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink_file, debuglink_crc,
 						    debuginfo_file_name);
 	*debuginfo_file_name = xstrdup(path);
 	return fd;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  GElf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct dso *d = *userdata;
+
+	return symbolizer_dwfl_debuginfo(d ? d->owner : NULL, d, mod, userdata, modname, base,
+					 file_name, debuglink_file, debuglink_crc,
+					 debuginfo_file_name);
 }
 
 static char *debuginfo_path_;

@@ -9,6 +9,7 @@
 #ifndef TRAIL_PROFILE_SYMBOLS_H
 #define TRAIL_PROFILE_SYMBOLS_H
 
+#include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -115,6 +116,19 @@ const char *symbolizer_binary(struct symbolizer *s, struct dso *d);
  * is none.  *path is set to the file's name.
  */
 int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path);
+
+/*
+ * The body of a libdwfl find_debuginfo callback for module d: libdwfl's
+ * standard lookup opens the file itself and keeps that handle (so libdw
+ * would inflate every section again); this hands it the prepared copy.
+ * A request with a debuglink name but no CRC is for a dwz alternate file
+ * (.gnu_debugaltlink) and goes the standard way, as does a module without
+ * a debug file of ours.
+ */
+int symbolizer_dwfl_debuginfo(struct symbolizer *s, struct dso *d, Dwfl_Module *mod,
+			      void **userdata, const char *modname, GElf_Addr base,
+			      const char *file_name, const char *debuglink_file,
+			      GElf_Word debuglink_crc, char **debuginfo_file_name);
 
 /* Give a module the build-id perf recorded for it (checked against files). */
 void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);

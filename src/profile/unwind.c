@@ -198,23 +198,17 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 	return -1;
 }
 
-/* The module's prepared debug file (see symbols.c's find_debuginfo). */
+/* The module's debug file: the run's prepared copy (symbols.h). */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  GElf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	struct image *im = *userdata;
-	const char *path;
-	int fd = -1;
 
-	if (im && !(debuglink_file && !debuglink_crc))
-		fd = symbolizer_debuginfo(im->u->m->sym, (struct dso *)im->dso, &path);
-	if (fd < 0)
-		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-						    debuglink_file, debuglink_crc,
-						    debuginfo_file_name);
-	*debuginfo_file_name = xstrdup(path);
-	return fd;
+	return symbolizer_dwfl_debuginfo(im ? im->u->m->sym : NULL,
+					 im ? (struct dso *)im->dso : NULL, mod, userdata, modname,
+					 base, file_name, debuglink_file, debuglink_crc,
+					 debuginfo_file_name);
 }
 
 static char *debuginfo_path;

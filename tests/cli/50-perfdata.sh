@@ -7,12 +7,7 @@
 # Skips cleanly without perf, a compiler or perf_event_open permission.
 . "$(dirname "$0")/lib.sh"
 
-have perf || { skip "perfdata conformance" "perf not installed"; exit 0; }
-have cc || { skip "perfdata conformance" "no C compiler"; exit 0; }
-if ! perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
-	skip "perfdata conformance" "perf record not permitted (perf_event_paranoid?)"
-	exit 0
-fi
+need_perf_record "perfdata conformance"
 if ! "$TRAIL" collapse "$T/probe.data" >/dev/null 2>&1; then
 	skip "perfdata conformance" "trail collapse cannot read perf.data in this build"
 	exit 0

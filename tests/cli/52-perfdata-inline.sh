@@ -11,12 +11,7 @@
 # binutils).
 . "$(dirname "$0")/lib.sh"
 
-have perf || { skip "perfdata inline" "perf not installed"; exit 0; }
-have cc || { skip "perfdata inline" "no C compiler"; exit 0; }
-if ! perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
-	skip "perfdata inline" "perf record not permitted (perf_event_paranoid?)"
-	exit 0
-fi
+need_perf_record "perfdata inline"
 
 cd "$T" || exit 1
 cat > inl.c <<'EOF'

@@ -7,17 +7,8 @@
 # without perf, a compiler, binutils or perf_event_open permission.
 . "$(dirname "$0")/lib.sh"
 
-have perf || { skip "debug cache" "perf not installed"; exit 0; }
-have cc || { skip "debug cache" "no C compiler"; exit 0; }
+need_perf_record "debug cache"
 have objcopy && have readelf || { skip "debug cache" "binutils not installed"; exit 0; }
-if ! perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
-	skip "debug cache" "perf record not permitted (perf_event_paranoid?)"
-	exit 0
-fi
-if [ -n "${TRAIL_SANITIZED:-}" ]; then
-	skip "debug cache" "dwarf unwinding is slow under sanitizers; covered by the normal run"
-	exit 0
-fi
 
 cd "$T" || exit 1
 cat > dbg.c <<'EOF2'

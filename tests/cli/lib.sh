@@ -36,3 +36,13 @@ check_exit() {
 		fail "$name" "exit $got, expected $want: $*"; sed 's/^/    /' "$T/.err" | head -20 >&2; fi
 }
 have() { command -v "$1" >/dev/null 2>&1; }
+# need_perf_record NAME: end the suite with a skip line unless perf, a C
+# compiler and the permission to record are there
+need_perf_record() {
+	have perf || { skip "$1" "perf not installed"; exit 0; }
+	have cc || { skip "$1" "no C compiler"; exit 0; }
+	if ! perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
+		skip "$1" "perf record not permitted (perf_event_paranoid?)"
+		exit 0
+	fi
+}
