@@ -111,6 +111,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	}
 
 	iopts.reverse = reverse;
+	iopts.chain = colors && !strcmp(colors, "chain");
 	iopts.factor = factor;
 	iopts.base = base;
 	fg_input_init(&in, &iopts);

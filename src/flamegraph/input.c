@@ -96,11 +96,54 @@ static void reverse_into(char *out, const char *stack, size_t len)
 	}
 }
 
+/*
+ * Chain graphs (--colors chain): after the first "--" frame come the
+ * waker stacks, separated by more "--" frames; flamegraph.pl marks each
+ * of their frames "_[w]" for the palette.  NULL when stack has no "--".
+ */
+static char *mark_wakers(struct arena *a, const char *stack, size_t *len)
+{
+	const char *sep = NULL, *p = stack, *end = stack + *len;
+	char *out, *q;
+	size_t frames = 0;
+
+	for (p = stack; p + 4 <= end; p++)
+		if (!memcmp(p, ";--;", 4)) {
+			sep = p + 4;
+			break;
+		}
+	if (!sep)
+		return NULL;
+	for (p = sep; p < end; p++)
+		frames += *p == ';';
+	out = arena_alloc(a, *len + 4 * (frames + 1));
+	memcpy(out, stack, (size_t)(sep - stack));
+	q = out + (sep - stack);
+	for (p = sep; p < end;) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		size_t n = (size_t)((semi ? semi : end) - p);
+
+		memcpy(q, p, n);
+		q += n;
+		if (!(n == 2 && p[0] == '-' && p[1] == '-')) {
+			memcpy(q, "_[w]", 4);
+			q += 4;
+		}
+		if (!semi)
+			break;
+		*q++ = ';';
+		p = semi + 1;
+	}
+	*len = (size_t)(q - out);
+	return out;
+}
+
 static void add(struct fg_input *in, const char *stack, size_t len,
 		const double *count, int columns, int stable)
 {
 	struct fg_stack *st;
 	const char *text;
+	char *marked;
 
 	if (in->opts.base) {
 		long off = find_base(stack, len, in->opts.base);
@@ -124,6 +167,9 @@ static void add(struct fg_input *in, const char *stack, size_t len,
 	} else {
 		text = arena_strndup(&in->text, stack, len);
 	}
+	/* after --reverse, as flamegraph.pl rewrites the reversed stack */
+	if (in->opts.chain && (marked = mark_wakers(&in->text, text, &len)))
+		text = marked;
 	ALLOC_GROW(in->stacks, in->nr + 1, in->alloc);
 	st = &in->stacks[in->nr++];
 	st->s = text;

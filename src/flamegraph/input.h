@@ -23,6 +23,7 @@ struct fg_input_options {
 	int reverse;		/* reverse the frames of every stack (--reverse) */
 	double factor;		/* multiply every count (--factor); 0 means 1 */
 	const char *base;	/* keep stacks through this frame, from it up (--base) */
+	int chain;		/* --colors chain: frames after a "--" frame are wakers (_[w]) */
 };
 
 struct fg_input {

@@ -242,6 +242,30 @@ grep -q "ignoring unknown attribute 'invalid'" <("$TRAIL" flamegraph --nameattr 
 	&& pass "--nameattr unknown attribute warned" || fail "--nameattr unknown attribute warned"
 
 # --- flamegraph.pl agreement: the same frames with the same counts ------------
+# chain graphs: frames after a "--" frame are wakers: aqua, named without _[w]
+printf 'main;read;--;wake_up;worker 5\nmain;compute 3\n' |
+	"$TRAIL" flamegraph --colors chain >"$T/chain.svg" 2>/dev/null
+if python3 - "$T/chain.svg" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+fill = {}
+for g in re.finditer(r'<g[^>]*>(.*?)</g>', s, re.S):
+    t = re.search(r'<title>([^<(]*) \(', g.group(1))
+    c = re.search(r'fill="rgb\((\d+),(\d+),(\d+)\)"', g.group(1))
+    if t and c:
+        fill[t.group(1)] = tuple(map(int, c.groups()))
+aqua = lambda c: c[1] == c[2] and c[1] > c[0]
+blue = lambda c: c[0] == c[1] and c[2] > c[0]
+ok = (aqua(fill['wake_up']) and aqua(fill['worker']) and blue(fill['read'])
+      and blue(fill['compute']) and '--' in fill and not any('_[w]' in k for k in fill))
+sys.exit(0 if ok else 1)
+PY
+then
+	pass "--colors chain: waker frames (after --) are aqua, off-CPU frames blue"
+else
+	fail "--colors chain: waker frames (after --) are aqua, off-CPU frames blue"
+fi
+
 PL=${FLAMEGRAPH_PL:-}
 [ -z "$PL" ] && have flamegraph.pl && PL=$(command -v flamegraph.pl)
 [ -z "$PL" ] && [ -x "$ROOT/../../ref/FlameGraph/flamegraph.pl" ] && PL=$ROOT/../../ref/FlameGraph/flamegraph.pl
