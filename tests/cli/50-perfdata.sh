@@ -127,6 +127,13 @@ if record -g -o fp.data ./prog; then
 else
 	skip "frame pointers" "perf record -g failed"
 fi
+# two events in one file: the first is folded by default, --event-filter picks
+if record -g -e cpu-clock -e page-faults -o events.data ./prog; then
+	conform "two events: the first by default" 1 events.data
+	conform "two events: --event-filter page-faults" 1 events.data --event-filter page-faults
+else
+	skip "two events" "perf record -e cpu-clock -e page-faults failed"
+fi
 if [ -x tmpl ] && record -g -o cxx.data ./tmpl; then
 	conform "frame pointers: C++ templates (demangled)" 1 cxx.data
 	if "$TRAIL" collapse cxx.data | grep -q 'drive;ns::Acc<long>::run '; then
