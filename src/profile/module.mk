@@ -14,6 +14,7 @@ LIB_OBJS += src/profile/stack_memo.o
 LIB_OBJS += src/profile/symbols.o
 LIB_OBJS += src/profile/unwind.o
 UNIT_TESTS += tests/unit/test_perfdata
+UNIT_TESTS += tests/unit/test_unwind
 UNIT_TESTS += tests/unit/test_build_id
 # the perf_event_open sampler and perf.data writing
 LIB_OBJS += src/profile/perfdata_write.o
