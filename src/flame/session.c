@@ -13,7 +13,10 @@
 #include "core/progress.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -671,16 +674,6 @@ static void record_probe(struct flame_session *s, const struct flame_probe_resul
 	     r->why[0] ? ": " : "", r->why);
 }
 
-static int probe_commit(struct flame_session *s, const char *id, struct flame_probe_result *r)
-{
-	struct flame_probe_opts o = probe_opts(s);
-
-	if (flame_probe(&s->repo, id, &o, r))
-		return -1;
-	record_probe(s, r, 1);
-	return 0;
-}
-
 static int index_in_range(struct flame_session *s, const char *id)
 {
 	size_t i;
@@ -689,6 +682,133 @@ static int index_in_range(struct flame_session *s, const char *id)
 		if (!strcmp(s->range.items[i], id))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * Probes a binary search still needs when the answer is one of candidates
+ * positions: ceil(log2(candidates)), 0 for one.
+ */
+static unsigned steps_left(size_t candidates)
+{
+	unsigned k = 0;
+
+	while (k < 63 && ((size_t)1 << k) < candidates)
+		k++;
+	return k;
+}
+
+/* "narrow (bisect): probe 3 of ~5, ETA 1m10s" on a terminal (core/progress.h). */
+static void narrow_progress_start(struct progress *pr, const char *strategy, size_t candidates)
+{
+	char title[64];
+
+	snprintf(title, sizeof(title), "narrow (%s)", strategy);
+	progress_start(pr, title, steps_left(candidates));
+	pr->item = "probe";
+	pr->estimated = 1;
+}
+
+/*
+ * done probes finished, the answer among candidates positions now; when
+ * that is one, no probe is under way and the line is erased.
+ */
+static void narrow_progress_update(struct progress *pr, size_t done, size_t candidates)
+{
+	if (candidates <= 1) {
+		pr->done = done;
+		progress_stop(pr);
+		return;
+	}
+	pr->total = done + steps_left(candidates);
+	progress_update(pr, done, NULL);
+}
+
+/*
+ * Where the finished probes of a git bisect leave the culprit: after the
+ * last fast one (*lo, -1 = good) and at or before the first slow one (*hi,
+ * the bad end at first), as indices of s->range; the number of probes.
+ */
+static size_t bisect_bounds(struct flame_session *s, const char *log, int *lo, int *hi)
+{
+	struct flame_probe_result *res = NULL;
+	size_t nres = 0, i;
+
+	*lo = -1;
+	*hi = (int)s->range.nr - 1;
+	if (access(log, F_OK) || flame_probe_log_read(log, &res, &nres))
+		return 0;
+	for (i = 0; i < nres; i++) {
+		int k = index_in_range(s, res[i].id);
+
+		if (k < 0)
+			continue;
+		if (res[i].verdict == FLAME_FAST && k > *lo)
+			*lo = k;
+		else if (res[i].verdict == FLAME_SLOW && k < *hi)
+			*hi = k;
+	}
+	free(res);
+	return nres;
+}
+
+/*
+ * Run the git bisect child with the progress line: its stderr (the
+ * probes' lines) comes through a pipe and is copied line by line, the
+ * progress line erased before and redrawn after, and refreshed from the
+ * probe log a few times a second.  Without a terminal (or with --quiet)
+ * the child simply inherits stderr.  Returns child_run()'s value.
+ */
+static int run_bisect_child(struct flame_session *s, struct child *c, const char *log)
+{
+	struct progress pr;
+	struct strbuf line = STRBUF_INIT;
+	int fds[2], lo, hi, eof = 0;
+	size_t done;
+
+	narrow_progress_start(&pr, "bisect", s->range.nr);
+	if (!pr.enabled || pipe2(fds, O_CLOEXEC))
+		return child_run(c);
+	c->err = fds[1];
+	if (child_start(c)) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[1]);
+	done = bisect_bounds(s, log, &lo, &hi);
+	narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	while (!eof) {
+		struct pollfd pf = { fds[0], POLLIN, 0 };
+		char buf[4096];
+		ssize_t n;
+		char *nl;
+
+		if (poll(&pf, 1, 250) > 0) {
+			n = read(fds[0], buf, sizeof(buf));
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				eof = 1;
+			if (n == 0)
+				eof = 1;
+			if (n > 0)
+				strbuf_add(&line, buf, (size_t)n);
+		}
+		/* Whole lines go out at once, above the progress line. */
+		nl = line.len ? memrchr(line.buf, '\n', line.len) : NULL;
+		if (nl || (eof && line.len)) {
+			size_t len = nl ? (size_t)(nl - line.buf) + 1 : line.len;
+
+			progress_stop(&pr);
+			fwrite(line.buf, 1, len, stderr);
+			memmove(line.buf, line.buf + len, line.len - len);
+			strbuf_setlen(&line, line.len - len);
+		}
+		done = bisect_bounds(s, log, &lo, &hi);
+		narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	}
+	progress_stop(&pr);
+	close(fds[0]);
+	strbuf_release(&line);
+	return child_wait(c);
 }
 
 /* git bisect run, in the private clone, with 'trail flame probe'. */
@@ -747,7 +867,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
 		c.err = CHILD_INHERIT;
-		code = child_run(&c);
+		code = run_bisect_child(s, &c, log);
 		string_list_clear(&args);
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
@@ -801,7 +921,12 @@ out:
 static int probe_suspects(struct flame_session *s)
 {
 	int lo = -1, hi = (int)s->nsuspects;	/* lo fast (good), hi slow (bad) */
+	struct flame_probe_opts o = probe_opts(s);
+	struct progress pr;
+	size_t done = 0;
+	int ret = 0;
 
+	narrow_progress_start(&pr, "suspects", s->nsuspects + 1);
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2, probe = mid;
 
@@ -817,13 +942,21 @@ static int probe_suspects(struct flame_session *s)
 
 		/* A skipped suspect: try its neighbours inside (lo, hi). */
 		for (;;) {
-			if (probe_commit(s, s->suspects[probe].commit.id, &r))
-				return -1;
+			narrow_progress_update(&pr, done, (size_t)(hi - lo));
+			if (flame_probe(&s->repo, s->suspects[probe].commit.id, &o, &r)) {
+				ret = -1;
+				goto out;
+			}
+			progress_stop(&pr);
+			record_probe(s, &r, 1);
+			done++;
 			if (r.verdict != FLAME_SKIP)
 				break;
 			probe = probe + 1 < hi ? probe + 1 : -1;
-			if (probe < 0)
-				return 1;
+			if (probe < 0) {
+				ret = 1;
+				goto out;
+			}
 		}
 		if (r.verdict == FLAME_SLOW)
 			hi = probe;
@@ -831,9 +964,12 @@ static int probe_suspects(struct flame_session *s)
 			lo = probe;
 	}
 	if (hi == (int)s->nsuspects)
-		return 1;	/* no suspect is slow: the suspect set missed it */
-	memcpy(s->culprit, s->suspects[hi].commit.id, 41);
-	return 0;
+		ret = 1;	/* no suspect is slow: the suspect set missed it */
+	else
+		memcpy(s->culprit, s->suspects[hi].commit.id, 41);
+out:
+	progress_stop(&pr);
+	return ret;
 }
 
 static const struct flame_probe_result *find_probe(struct flame_session *s, const char *id)
@@ -1022,14 +1158,11 @@ static int narrow(struct flame_session *s)
 	unsigned bisect_cost = 0, suspect_cost = 0;
 	int rc;
 
-	while ((1u << bisect_cost) < n)
-		bisect_cost++;
+	bisect_cost = steps_left(n);
 	if (s->function)
 		find_suspects(s);
-	if (s->nsuspects) {
-		while ((1u << suspect_cost) < s->nsuspects + 1)
-			suspect_cost++;
-	}
+	if (s->nsuspects)
+		suspect_cost = steps_left(s->nsuspects + 1);
 	if (!strcmp(s->strategy, "suspects") ||
 	    (!strcmp(s->strategy, "auto") && s->nsuspects && suspect_cost < bisect_cost)) {
 		if (!s->nsuspects) {
