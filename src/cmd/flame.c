@@ -304,6 +304,11 @@ int cmd_flame(int argc, const char **argv)
 			if (s.function && s.hot.nr)
 				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
 				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
+			else if (s.blocked_function)
+				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
+				       "%s: %.4g -> %.4g %s)", s.blocked_function, s.blocked_ms[0],
+				       s.blocked_ms[1], flame_metric_name(s.metric), s.share[0], s.share[1],
+				       flame_metric_unit(s.metric));
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",
