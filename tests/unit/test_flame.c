@@ -193,6 +193,24 @@ static int sh(const char *cmd)
 	return system(cmd);
 }
 
+/*
+ * A repository DIR/repo made by the shell commands setup (run inside it),
+ * opened with its cache in DIR/cache; -1 when git is not usable.
+ */
+static int make_repo(const char *dir, const char *setup, struct flame_repo *r)
+{
+	char *cmd = xstrfmt("cd %s && git init -q repo && cd repo && %s", dir, setup);
+	char *repo = xstrfmt("%s/repo", dir), *cache = xstrfmt("%s/cache", dir);
+	int ret = sh(cmd) ? -1 : 0;
+
+	if (!ret)
+		CHECK_INT(flame_repo_open(r, repo, cache), 0);
+	free(cmd);
+	free(repo);
+	free(cache);
+	return ret;
+}
+
 TEST(private_clone_and_build_cache)
 {
 	char *dir = tempdir_create("test-flame"), *cmd, *bdir = NULL, *bdir2 = NULL;
@@ -202,21 +220,12 @@ TEST(private_clone_and_build_cache)
 	char good[41], bad[41], parent[41];
 	int cached = -1;
 
-	cmd = xstrfmt("cd %s && git init -q repo && cd repo && "
-		      "git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one && "
+	if (make_repo(dir, "git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one && "
 		      "echo 'ok' > f && git add f && git -c user.name=T -c user.email=t@e commit -q -m two && "
 		      "echo 'no' > f && git -c user.name=T -c user.email=t@e commit -q -am 'three: break'",
-		      dir);
-	if (sh(cmd))
+		      &r))
 		SKIP("git is not usable");
-	free(cmd);
 	cmd = xstrfmt("%s/repo", dir);
-	{
-		char *cache = xstrfmt("%s/cache", dir);
-
-		CHECK_INT(flame_repo_open(&r, cmd, cache), 0);
-		free(cache);
-	}
 	CHECK_INT(flame_repo_resolve(&r, "HEAD~2", good), 0);
 	CHECK_INT(flame_repo_resolve(&r, "HEAD", bad), 0);
 	CHECK(flame_repo_resolve(&r, "no-such-rev", good) < 0);
@@ -330,7 +339,7 @@ TEST(blockers_cut_at_the_program)
 
 TEST(repo_definitions)
 {
-	char *dir = tempdir_create("test-flame"), *cmd, *file = NULL;
+	char *dir = tempdir_create("test-flame"), *file = NULL;
 	struct string_list names = STRING_LIST_INIT, defined = STRING_LIST_INIT;
 	struct flame_repo r;
 	char head[41];
@@ -339,21 +348,11 @@ TEST(repo_definitions)
 					    "clock_nanosleep@GLIBC_2.2.5", NULL };
 	const char *const *w;
 
-	cmd = xstrfmt("cd %s && git init -q repo && cd repo && "
-		      "printf 'int helper(int x)\\n{\\n\\treturn x + 1;\\n}\\n"
+	if (make_repo(dir, "printf 'int helper(int x)\\n{\\n\\treturn x + 1;\\n}\\n"
 		      "static void run(void) { helper(1); }\\nint declared(int);\\n"
 		      "void caller(void)\\n{\\n\\tdeclared(2);\\n\\tnanosleep(0, 0);\\n}\\n' >a.c && "
-		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one", dir);
-	if (sh(cmd))
+		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one", &r))
 		SKIP("git is not usable");
-	free(cmd);
-	cmd = xstrfmt("%s/repo", dir);
-	{
-		char *cache = xstrfmt("%s/cache", dir);
-
-		CHECK_INT(flame_repo_open(&r, cmd, cache), 0);
-		free(cache);
-	}
 	CHECK_INT(flame_repo_resolve(&r, "HEAD", head), 0);
 	for (w = want; *w; w++)
 		string_list_append(&names, *w);
@@ -370,7 +369,6 @@ TEST(repo_definitions)
 	flame_repo_release(&r);
 	string_list_clear(&names);
 	string_list_clear(&defined);
-	free(cmd);
 	free(dir);
 }
 
