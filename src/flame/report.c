@@ -108,8 +108,9 @@ static void json_target(struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "function", s->function);
 	json_writer_key_string(w, "measure", !s->function ? flame_metric_name(s->metric) :
 				s->measure_share ? "self_share" : "self_samples_per_run");
-	json_writer_key_string(w, "defined_in", s->def_file);
-	json_writer_key_uint(w, "line", s->def_line);
+	/* Bisecting on the metric, the definition found is the blocked function's. */
+	json_writer_key_string(w, "defined_in", s->function ? s->def_file : NULL);
+	json_writer_key_uint(w, "line", s->function ? s->def_line : 0);
 	json_writer_key_number(w, "good", s->share[0]);
 	json_writer_key_number(w, "bad", s->share[1]);
 	json_writer_key_number(w, "threshold", s->threshold);
@@ -203,6 +204,8 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	if (s->blocked_function) {
 		json_writer_begin_object(&w);
 		json_writer_key_string(&w, "function", s->blocked_function);
+		json_writer_key_string(&w, "defined_in", s->def_file);
+		json_writer_key_uint(&w, "line", s->def_line);
 		json_writer_key_number(&w, "good_ms", s->blocked_ms[0]);
 		json_writer_key_number(&w, "bad_ms", s->blocked_ms[1]);
 		json_writer_end(&w);
