@@ -26,7 +26,8 @@ static const char *const flame_usage[] = {
 	"",
 	"Capture CPU profiles of a good and a bad revision, confirm the slowdown, rank the",
 	"functions whose share of samples rose, and bisect good..bad on the hottest one's",
-	"share to name the commit that made it hot.  Builds, worktrees and the bisect run in",
+	"share to name the commit that made it hot (--metric offcpu: off-CPU profiles name",
+	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
 	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 1 failure, 2 usage.",
@@ -211,7 +212,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "run", &s.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time), rss (peak RSS)"),
+		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
 		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
@@ -304,6 +305,11 @@ int cmd_flame(int argc, const char **argv)
 			if (s.function && s.hot.nr)
 				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
 				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
+			else if (s.blocked_function)
+				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
+				       "%s: %.4g -> %.4g %s)", s.blocked_function, s.blocked_ms[0],
+				       s.blocked_ms[1], flame_metric_name(s.metric), s.share[0], s.share[1],
+				       flame_metric_unit(s.metric));
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",

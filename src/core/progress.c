@@ -31,6 +31,7 @@ void progress_start(struct progress *p, const char *title, uint64_t total)
 	snprintf(p->title, sizeof(p->title), "%s", title);
 	p->total = total;
 	p->start = clock_monotonic();
+	p->done_at = p->start;
 	p->enabled = !trail_quiet && isatty(2);
 }
 
@@ -44,32 +45,56 @@ static void format_eta(char *buf, size_t n, double secs)
 		snprintf(buf, n, "%ds", (int)(secs + 0.5));
 }
 
-void progress_update(struct progress *p, uint64_t done, const char *detail)
+void progress_format(const struct progress *p, double now, const char *detail, char *buf,
+		     size_t n)
 {
-	double now;
-	char eta[32] = "";
+	char eta[32] = "", t[24];
+	const char *sep = detail ? " " : "", *d = detail ? detail : "";
 
-	p->done = done;
-	if (!p->enabled)
-		return;
-	now = clock_monotonic();
-	if (p->drawn && now - p->last_draw < 0.1 && done != p->total)
-		return;
-	p->last_draw = now;
-	if (p->total && done && done < p->total) {
-		char t[24];
+	if (p->item) {
+		/* The item under way is done + 1; an estimate it outgrew is raised. */
+		uint64_t total = p->total > p->done + 1 ? p->total : p->done + 1;
 
-		format_eta(t, sizeof(t), (now - p->start) / (double)done * (double)(p->total - done));
+		if (p->done && p->done < total) {
+			double left = (p->done_at - p->start) / (double)p->done * (double)(total - p->done)
+				      - (now - p->done_at);
+
+			format_eta(t, sizeof(t), left > 0 ? left : 0);
+			snprintf(eta, sizeof(eta), ", ETA %s", t);
+		}
+		snprintf(buf, n, "%s: %s %llu of %s%llu%s%s%s", p->title, p->item,
+			 (unsigned long long)p->done + 1, p->estimated ? "~" : "",
+			 (unsigned long long)total, eta, sep, d);
+		return;
+	}
+	if (p->total && p->done && p->done < p->total) {
+		format_eta(t, sizeof(t),
+			   (now - p->start) / (double)p->done * (double)(p->total - p->done));
 		snprintf(eta, sizeof(eta), ", ETA %s", t);
 	}
 	if (p->total)
-		fprintf(stderr, "\r\033[K%s: %llu/%llu (%d%%)%s%s%s", p->title,
-			(unsigned long long)done, (unsigned long long)p->total,
-			(int)(100.0 * (double)done / (double)p->total), eta,
-			detail ? " " : "", detail ? detail : "");
+		snprintf(buf, n, "%s: %llu/%llu (%d%%)%s%s%s", p->title, (unsigned long long)p->done,
+			 (unsigned long long)p->total,
+			 (int)(100.0 * (double)p->done / (double)p->total), eta, sep, d);
 	else
-		fprintf(stderr, "\r\033[K%s: %llu%s%s", p->title, (unsigned long long)done,
-			detail ? " " : "", detail ? detail : "");
+		snprintf(buf, n, "%s: %llu%s%s", p->title, (unsigned long long)p->done, sep, d);
+}
+
+void progress_update(struct progress *p, uint64_t done, const char *detail)
+{
+	char line[256];
+	double now = clock_monotonic();
+
+	if (done != p->done)
+		p->done_at = now;
+	p->done = done;
+	if (!p->enabled)
+		return;
+	if (p->drawn && now - p->last_draw < 0.1 && done != p->total)
+		return;
+	p->last_draw = now;
+	progress_format(p, now, detail, line, sizeof(line));
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 	p->drawn = 1;
 }

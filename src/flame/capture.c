@@ -2,7 +2,8 @@
  * capture.c - one profiled run of the workload (see capture.h): trail
  * record (or perf record -g) at a fixed frequency, the recording read and
  * folded in-process (profile/perfdata_fold.h) from the end of the warm-up
- * on, with perf script --time N%-100%'s meaning.
+ * on, with perf script --time N%-100%'s meaning; or trail record -e offcpu,
+ * which folds its own recording (blocked microseconds, the whole run).
  */
 #include "flame/capture.h"
 #include "collapse/fold.h"
@@ -10,8 +11,10 @@
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/string_list.h"
 #include "profile/perfdata_fold.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,56 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	return 0;
 }
 
+/*
+ * Run the workload under a recorder (argv); run->wall gets its time unless
+ * a timed run measured it.  0, 1 when the workload failed, -1 when the
+ * recorder could not run.
+ */
+static int record_run(const struct flame_capture_opts *o, const char *const *argv,
+		      const char *dir, const char *log, struct flame_run *run)
+{
+	double wall;
+	int code = run_logged(argv, dir, log, &wall, NULL);
+
+	if (!o->timed)
+		run->wall = wall;
+	if (!code)
+		return 0;
+	if (code > 0)
+		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+	return code == 127 || code < 0 ? -1 : 1;
+}
+
+/*
+ * A command of plain words only (letters, digits, "_./=:,+-@%" and
+ * spaces; the first word no assignment): its words appended to argv, 1.
+ * The off-CPU recorder runs such a command itself rather than through sh
+ * -c: the shell's wait for its child would be blocked time in the profile,
+ * and a second exec under the recorder makes the DWARF unwinding of some
+ * runs lose the blocking function's frame (perf script reads those
+ * recordings the same way).  0 for anything the shell must interpret.
+ */
+static int plain_words(const char *cmd, struct string_list *argv)
+{
+	size_t first = strcspn(cmd, " ");
+	const char *p;
+
+	for (p = cmd; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_./=:,+-@% ", *p))
+			return 0;
+	if (!first || memchr(cmd, '=', first))
+		return 0;
+	for (p = cmd; *p;) {
+		size_t len = strcspn(p, " ");
+
+		if (len)
+			string_list_append_nodup(argv, xstrndup(p, len));
+		p += len;
+		p += strspn(p, " ");
+	}
+	return 1;
+}
+
 int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		      struct flame_run *run)
 {
@@ -95,17 +148,44 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	char *log = xstrfmt("%s/run.log", o->scratch);
 	char *folded = xstrfmt("%s/run.folded", o->scratch);
 	char freq[32];
-	double wall;
-	int code, ret = -1;
+	int ret = -1;
 
 	memset(run, 0, sizeof(*run));
 	folded_profile_init(&run->folded);
-	if (o->timed && timed_run(o, dir, run)) {
+	if ((o->timed || o->profile == FLAME_PROFILE_NONE) && timed_run(o, dir, run)) {
 		ret = 1;
 		goto out;
 	}
+	if (o->profile == FLAME_PROFILE_NONE) {
+		ret = 0;
+		goto out;
+	}
 	snprintf(freq, sizeof(freq), "%u", o->freq);
-	{
+	if (o->profile == FLAME_PROFILE_OFFCPU) {
+		/*
+		 * trail record folds off-CPU recordings itself: counts in us, the
+		 * whole run.  DWARF call chains: a thread blocks inside a libc
+		 * wrapper built without frame pointers, and a frame-pointer walk
+		 * from there skips the wrapper's caller - the very function to
+		 * name.  One sample per block keeps the stack copies cheap.
+		 */
+		const char *head[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf", "-o",
+				       folded, "--", NULL };
+		struct string_list argv = STRING_LIST_INIT;
+		const char *const *h;
+
+		for (h = head; *h; h++)
+			string_list_append(&argv, *h);
+		if (!plain_words(o->run_cmd, &argv)) {
+			string_list_append(&argv, "sh");
+			string_list_append(&argv, "-c");
+			string_list_append(&argv, o->run_cmd);
+		}
+		ret = record_run(o, (const char *const *)argv.items, dir, log, run);
+		string_list_clear(&argv);
+		if (!ret && folded_profile_read(&run->folded, folded))
+			ret = -1;
+	} else {
 		/*
 		 * perf: --no-bpf-event, or it spends about a second synthesising
 		 * BPF program events at start-up; --timestamp-boundary lets perf
@@ -116,25 +196,15 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 				       "sh", "-c", o->run_cmd, NULL };
 		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-o", data, "--",
 					"sh", "-c", o->run_cmd, NULL };
-		const char *const *rec = o->profiler && !strcmp(o->profiler, "trail") ? trail : perf;
 
-		code = run_logged(rec, dir, log, &wall, NULL);
-		if (!o->timed)
-			run->wall = wall;
-		if (code) {
-			if (code > 0)
-				error("the profiled workload %s (log: %s)",
-				      child_describe_status(code), log);
-			ret = code == 127 || code < 0 ? -1 : 1;
-			goto out;
-		}
+		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ? trail : perf,
+				 dir, log, run);
+		/* Read in-process: no perf script, so the trail profiler needs no perf. */
+		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
+			ret = -1;
 	}
-	/* Read in-process: no perf script, so the trail profiler needs no perf. */
-	if (flame_fold_recording(data, o->discard, folded, &run->folded))
-		goto out;
-	/* The cpu metric: on-CPU samples after the warm-up. */
+	/* The cpu metric: on-CPU samples after the warm-up (or blocked us). */
 	run->samples = run->folded.total[0];
-	ret = 0;
 out:
 	unlink(data);
 	unlink(folded);
@@ -184,6 +254,37 @@ out:
 void flame_run_release(struct flame_run *run)
 {
 	folded_profile_release(&run->folded);
+}
+
+int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
+{
+	char *out = xstrfmt("%s/check.folded", o->scratch);
+	char *err = xstrfmt("%s/check.err", o->scratch);
+	const char *argv[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf", "-o", out,
+			       "--", "true", NULL };
+	struct child c = CHILD_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	int code;
+
+	c.argv = argv;
+	c.in = CHILD_DEVNULL;
+	c.out_path = err;
+	c.err_to_out = 1;
+	code = child_run(&c);
+	if (code) {
+		char *nl;
+
+		strbuf_read_file(&msg, err);
+		if (msg.len && (nl = strchr(msg.buf, '\n')))
+			*nl = '\0';
+		snprintf(why, n, "%s", msg.len ? msg.buf : child_describe_status(code));
+	}
+	strbuf_release(&msg);
+	unlink(out);
+	unlink(err);
+	free(out);
+	free(err);
+	return code ? -1 : 0;
 }
 
 int flame_capture_check(const struct flame_capture_opts *o)

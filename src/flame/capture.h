@@ -1,8 +1,9 @@
 /*
  * capture.h - run the user's workload in a built worktree: profiled under
- * a sampler (perf record -g today; trail record once it lands), folded,
- * and, for the wall and rss metrics, also timed without the profiler so
- * its overhead does not blur the measurement.
+ * a sampler (trail record, or perf record -g) for on-CPU samples or under
+ * trail record -e offcpu for blocked time, folded, and, for the wall, rss
+ * and offcpu metrics, also timed without the profiler so its overhead does
+ * not blur the measurement.
  */
 #ifndef TRAIL_FLAME_CAPTURE_H
 #define TRAIL_FLAME_CAPTURE_H
@@ -16,7 +17,15 @@ enum flame_metric {
 	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
 };
 
+/* What the profiled run records. */
+enum flame_profile {
+	FLAME_PROFILE_CPU,	/* on-CPU samples; counts are samples */
+	FLAME_PROFILE_OFFCPU,	/* where threads block (trail record -e offcpu); counts are us */
+	FLAME_PROFILE_NONE,	/* no profiled run: the timed run only (a metric probe) */
+};
+
 struct flame_capture_opts {
+	enum flame_profile profile;
 	const char *run_cmd;	/* sh -c, in the worktree */
 	unsigned freq;		/* sampling frequency, Hz */
 	double discard;		/* fraction of each run's samples dropped (warm-up) */
@@ -30,7 +39,8 @@ struct flame_run {
 	double wall;		/* seconds (unprofiled when timed) */
 	double rss;		/* peak RSS of the workload, KiB (when timed) */
 	double cpu;		/* user + sys time of the workload, seconds (when timed) */
-	double samples;		/* on-CPU samples after the warm-up discard */
+	double samples;		/* folded total: on-CPU samples after the warm-up
+				 * discard, or blocked us for an off-CPU profile */
 	struct folded_profile folded;	/* after discarding */
 };
 
@@ -49,6 +59,11 @@ const char *flame_metric_unit(enum flame_metric m);
 
 /* 0 when the profiler can sample here, else -1 with the reason printed. */
 int flame_capture_check(const struct flame_capture_opts *o);
+/*
+ * 0 when trail record -e offcpu can record here, else -1 and why gets
+ * trail record's first line of complaint (nothing printed).
+ */
+int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n);
 
 /*
  * Fold a recording (perf.data from trail record or perf record) in-process

@@ -1,5 +1,6 @@
 # src/flame: the regression localiser (trail flame): git plumbing in a
 # private clone, capture, shares, probe, narrowing, report.
+LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/repo.o

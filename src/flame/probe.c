@@ -45,6 +45,7 @@ static void metric_estimate(const double *x, size_t n, double *value, double *se
 int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
 		struct flame_probe_result *out)
 {
+	struct flame_capture_opts cap = o->cap;
 	struct flame_run *runs = NULL;
 	struct folded_profile **profiles = NULL;
 	double *values = NULL, t0 = clock_monotonic();
@@ -52,6 +53,9 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 	char *dir = NULL;
 	int code, ret = -1;
 
+	/* A metric from unprofiled runs needs no profile: do not record one. */
+	if (!o->function && o->metric != FLAME_METRIC_CPU)
+		cap.profile = FLAME_PROFILE_NONE;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->id, sizeof(out->id), "%s", id);
 	out->verdict = FLAME_SKIP;
@@ -74,7 +78,7 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 			want = 1;
 		for (i = 0; i < want && nr < o->max_runs; i++) {
 			ALLOC_GROW(runs, nr + 1, alloc);
-			code = flame_capture_run(&o->cap, dir, &runs[nr]);
+			code = flame_capture_run(&cap, dir, &runs[nr]);
 			nr++;
 			if (code) {
 				snprintf(out->why, sizeof(out->why), "%s",

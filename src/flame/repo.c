@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/intern.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -280,6 +281,135 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
 	ret = resolve_in(r->clone, spec.buf, out);
 	strbuf_release(&spec);
 	return ret;
+}
+
+/* ---- where functions are defined ---- */
+
+#define SOURCE_GLOBS "*.c", "*.cc", "*.cpp", "*.cxx", "*.h", "*.hpp", "*.rs", "*.go"
+
+/*
+ * Split a git grep -n line "rev:file:line:text" in place; 1 when text can
+ * be a definition: it does not start with a blank (a call in a body is
+ * indented) and does not end in ';' (a declaration).
+ */
+static int definition_hit(char *l, char **file, unsigned *line, char **text)
+{
+	char *f = strchr(l, ':'), *n, *t;
+	size_t len;
+
+	if (!f || !(n = strchr(f + 1, ':')) || !(t = strchr(n + 1, ':')))
+		return 0;
+	len = strlen(t + 1);
+	while (len && (t[len] == ' ' || t[len] == '\t'))
+		len--;
+	if (t[1] == ' ' || t[1] == '\t' || (len && t[len] == ';'))
+		return 0;
+	*n = '\0';
+	*t = '\0';
+	*file = f + 1;
+	*line = (unsigned)strtoul(n + 1, NULL, 10);
+	*text = t + 1;
+	return 1;
+}
+
+/* git grep -E for the names (an alternation) followed by '('; out gets the lines. */
+static int grep_calls(struct flame_repo *r, const char *rev, const char *alternation,
+		      struct strbuf *out)
+{
+	struct strbuf pat = STRBUF_INIT;
+	const char *argv[] = { "grep", "-n", "-E", "-e", NULL, rev, "--", SOURCE_GLOBS, NULL };
+	int code;
+
+	strbuf_addf(&pat, "(^|[^A-Za-z0-9_])(%s)[ \t]*\\(", alternation);
+	argv[4] = pat.buf;
+	code = flame_git(r, out, argv);
+	strbuf_release(&pat);
+	return code;
+}
+
+int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
+			       char **file, unsigned *line)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *l, *save = NULL, *f, *text;
+	int found = 0;
+
+	*file = NULL;
+	*line = 0;
+	if (grep_calls(r, rev, func, &out) == 0)
+		for (l = strtok_r(out.buf, "\n", &save); l && !found;
+		     l = strtok_r(NULL, "\n", &save))
+			if (definition_hit(l, &f, line, &text)) {
+				*file = xstrdup(f);
+				found = 1;
+			}
+	strbuf_release(&out);
+	return found ? 0 : -1;
+}
+
+static int is_identifier(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* name appears in text as a call or definition: not inside a longer identifier, then '('. */
+static int text_names(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		const char *q = p + len;
+
+		if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
+}
+
+int flame_repo_defined(struct flame_repo *r, const char *rev, const struct string_list *names,
+		       struct string_list *defined)
+{
+	size_t i = 0, k;
+
+	while (i < names->nr) {
+		struct strbuf alt = STRBUF_INIT, out = STRBUF_INIT;
+		struct string_list batch = STRING_LIST_INIT;
+		char *l, *save = NULL, *f, *text;
+		unsigned line;
+		int code;
+
+		for (; i < names->nr && batch.nr < 100; i++)
+			if (is_identifier(names->items[i]) && !string_list_has(&batch, names->items[i])) {
+				strbuf_addf(&alt, "%s%s", batch.nr ? "|" : "", names->items[i]);
+				string_list_append(&batch, names->items[i]);
+			}
+		code = batch.nr ? grep_calls(r, rev, alt.buf, &out) : 1;
+		if (code == 0)
+			for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+				if (!definition_hit(l, &f, &line, &text))
+					continue;
+				for (k = 0; k < batch.nr; k++)
+					if (!string_list_has(defined, batch.items[k]) &&
+					    text_names(text, batch.items[k]))
+						string_list_append(defined, batch.items[k]);
+			}
+		strbuf_release(&alt);
+		strbuf_release(&out);
+		string_list_clear(&batch);
+		if (code < 0 || code > 1)
+			return error("git grep failed looking for function definitions at %.12s", rev);
+	}
+	return 0;
 }
 
 char *flame_build_log(struct flame_repo *r, const char *id)

@@ -59,6 +59,22 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41]);
 int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv);
 
 /*
+ * Where func is defined at commit rev: the first line of a C, C++, Rust or
+ * Go source that names it followed by '(' and neither starts with a blank
+ * (a call inside a body) nor ends with ';' (a declaration) - git grep, so
+ * no checkout is needed.  0 with *file (malloc'd) and *line, or -1.
+ */
+int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
+			       char **file, unsigned *line);
+/*
+ * Which of names (C identifiers; others are ignored) have such a
+ * definition at rev: appended to defined.  One git grep per 100 names.
+ * 0 or -1.
+ */
+int flame_repo_defined(struct flame_repo *r, const char *rev, const struct string_list *names,
+		       struct string_list *defined);
+
+/*
  * The build of one commit: a detached worktree of the clone in
  * CACHE/builds/<id>/src, built there with build_cmd (sh -c), its log in
  * CACHE/builds/<id>/build.log and its exit status in .../status, so a

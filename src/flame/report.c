@@ -108,8 +108,9 @@ static void json_target(struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "function", s->function);
 	json_writer_key_string(w, "measure", !s->function ? flame_metric_name(s->metric) :
 				s->measure_share ? "self_share" : "self_samples_per_run");
-	json_writer_key_string(w, "defined_in", s->def_file);
-	json_writer_key_uint(w, "line", s->def_line);
+	/* Bisecting on the metric, the definition found is the blocked function's. */
+	json_writer_key_string(w, "defined_in", s->function ? s->def_file : NULL);
+	json_writer_key_uint(w, "line", s->function ? s->def_line : 0);
 	json_writer_key_number(w, "good", s->share[0]);
 	json_writer_key_number(w, "bad", s->share[1]);
 	json_writer_key_number(w, "threshold", s->threshold);
@@ -130,8 +131,9 @@ static void json_suspect(struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "subject", s->culprit_info.subject);
 	json_writer_key_string(w, "author", s->culprit_info.author);
 	json_writer_key_string(w, "date", s->culprit_info.date);
-	json_writer_key_string(w, "function", s->function ? s->function : s->changed_function);
+	json_writer_key_string(w, "function", flame_session_named_function(s));
 	json_writer_key_string(w, "function_source", s->function ? "profile" :
+				s->blocked_function ? "off-CPU profile" :
 				s->changed_function ? "changed by the suspect commit" : NULL);
 	json_writer_key_number(w, "confidence", s->suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->confidence_how);
@@ -196,7 +198,20 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	json_writer_key_string(&w, "good", s->good);
 	json_writer_key_string(&w, "bad", s->bad);
 	json_writer_key_uint(&w, "commits_in_range", s->range.nr);
-	json_writer_key_string(&w, "profiler", s->profiler);
+	json_writer_key_string(&w, "profiler", s->offcpu_profile ? "trail" : s->profiler);
+	json_writer_key_string(&w, "profile", s->offcpu_profile ? "offcpu" : "cpu");
+	json_writer_key(&w, "blocked");
+	if (s->blocked_function) {
+		json_writer_begin_object(&w);
+		json_writer_key_string(&w, "function", s->blocked_function);
+		json_writer_key_string(&w, "defined_in", s->def_file);
+		json_writer_key_uint(&w, "line", s->def_line);
+		json_writer_key_number(&w, "good_ms", s->blocked_ms[0]);
+		json_writer_key_number(&w, "bad_ms", s->blocked_ms[1]);
+		json_writer_end(&w);
+	} else {
+		json_writer_null(&w);
+	}
 	json_metric(s, &w);
 	json_object_array(&w, "hotspots", s->hot.nr < 5 ? s->hot.nr : 5, s, json_hotspot);
 	json_target(s, &w);
@@ -238,16 +253,25 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 			    s->culprit_info.id, s->culprit_info.subject, s->culprit_info.author,
 			    s->culprit_info.date);
 		strbuf_addf(sb, "- function: `%s`%s%s\n- confidence: %.2f — %s\n",
-			    s->function ? s->function : s->changed_function ? s->changed_function
-							 : flame_metric_name(s->metric),
+			    flame_session_named_function(s) ? flame_session_named_function(s)
+							    : flame_metric_name(s->metric),
 			    s->def_file ? " in " : "", s->def_file ? s->def_file : "",
 			    s->suspect_confidence, s->confidence_how);
 		if (s->recommendation)
 			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->recommendation,
 				    s->recommendation_reason);
 	}
-	strbuf_addstr(sb, "\n## Hotter functions (self share, good → bad)\n\n"
-			  "| function | good | bad | delta | stderr | confirmed |\n"
+	if (s->blocked_function)
+		strbuf_addf(sb, "- blocks longer: `%s`, %.1f ms → %.1f ms off-CPU per run\n",
+			    s->blocked_function, s->blocked_ms[0], s->blocked_ms[1]);
+	if (s->offcpu_profile)
+		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
+				  "workload's thread time, running or blocked, that each function "
+				  "spent blocked, library and kernel frames counted to their caller; "
+				  "good → bad)\n\n");
+	else
+		strbuf_addstr(sb, "\n## Hotter functions (self share, good → bad)\n\n");
+	strbuf_addstr(sb, "| function | good | bad | delta | stderr | confirmed |\n"
 			  "| --- | ---: | ---: | ---: | ---: | --- |\n");
 	for (i = 0; i < s->hot.nr && i < 10; i++) {
 		const struct flame_hotspot *h = &s->hot.items[i];
@@ -279,8 +303,10 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
-	strbuf_addstr(sb, "\n## Files\n\n- `diff.svg` differential flame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
-			  "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)\n\n## Reproduce\n\n```sh\n");
+	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
+		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n```sh\n",
+		    s->offcpu_profile ? "off-CPU " : "",
+		    s->offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	reproduce_cmd(s, sb);
 	strbuf_addstr(sb, "\n```\n");
 }
@@ -304,7 +330,10 @@ static void write_html(struct flame_session *s, const struct strbuf *md, struct 
 	if (!stat(path, &st) && !strbuf_read_file(&svg, path)) {
 		const char *start = strstr(svg.buf, "<svg");
 
-		strbuf_addstr(sb, "<h2>Differential flame graph (good &rarr; bad; red = hotter)</h2>\n<div>");
+		strbuf_addstr(sb, s->offcpu_profile ?
+				  "<h2>Differential off-CPU flame graph (good &rarr; bad; red = "
+				  "blocked longer)</h2>\n<div>" :
+				  "<h2>Differential flame graph (good &rarr; bad; red = hotter)</h2>\n<div>");
 		if (start)
 			strbuf_addstr(sb, start);
 		strbuf_addstr(sb, "</div>\n");

@@ -5,6 +5,7 @@
  * builds, worktrees and the bisect all live in the private clone.
  */
 #include "flame/session.h"
+#include "flame/blockers.h"
 #include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -13,7 +14,10 @@
 #include "core/progress.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +81,7 @@ static struct flame_capture_opts capture_opts(struct flame_session *s)
 	o.freq = s->freq;
 	o.discard = s->discard;
 	o.timed = s->metric != FLAME_METRIC_CPU;
+	o.profile = s->offcpu_profile ? FLAME_PROFILE_OFFCPU : FLAME_PROFILE_CPU;
 	o.scratch = s->scratch;
 	o.profiler = s->profiler;
 	o.trail_exe = s->trail_exe;
@@ -308,16 +313,28 @@ static int write_folded(const struct folded_profile *a, const struct folded_prof
 	return ret;
 }
 
-/* Render a folded file with 'trail flamegraph' when that command exists. */
+/*
+ * Render a folded file with 'trail flamegraph' when that command exists;
+ * off-CPU profiles count microseconds, in flamegraph.pl's io palette.
+ */
 static void render_svg(struct flame_session *s, const char *folded, const char *svg,
 		       const char *title)
 {
-	const char *argv[] = { s->trail_exe, "flamegraph", "--title", title, folded, NULL };
+	const char *argv[] = { s->trail_exe, "flamegraph", "--title", title, folded, NULL, NULL,
+			       NULL, NULL, NULL };
 	struct child c = CHILD_INIT;
 	int code;
 
 	if (!s->trail_exe)
 		return;
+	if (s->offcpu_profile) {
+		argv[5] = "--countname";
+		argv[6] = "us";
+		if (!strstr(title, "differential")) {
+			argv[7] = "--colors";
+			argv[8] = "io";
+		}
+	}
 	c.argv = argv;
 	c.in = CHILD_DEVNULL;
 	c.out_path = svg;
@@ -347,14 +364,18 @@ static int write_profiles(struct flame_session *s)
 		ret |= write_folded(&m[0], NULL, OUT("good.folded"));
 		ret |= write_folded(&m[1], NULL, OUT("bad.folded"));
 		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"));
+		/* An empty profile (a revision that never blocked) has no graph. */
 		svg = xstrfmt("%s/good.svg", s->out_dir);
-		render_svg(s, OUT("good.folded"), svg, "good");
+		if (m[0].stacks.nr)
+			render_svg(s, OUT("good.folded"), svg, s->offcpu_profile ? "good: off-CPU time" : "good");
 		free(svg);
 		svg = xstrfmt("%s/bad.svg", s->out_dir);
-		render_svg(s, OUT("bad.folded"), svg, "bad");
+		if (m[1].stacks.nr)
+			render_svg(s, OUT("bad.folded"), svg, s->offcpu_profile ? "bad: off-CPU time" : "bad");
 		free(svg);
 		svg = xstrfmt("%s/diff.svg", s->out_dir);
-		render_svg(s, OUT("diff.folded"), svg, "good -> bad (differential)");
+		render_svg(s, OUT("diff.folded"), svg, s->offcpu_profile ?
+			   "off-CPU time, good -> bad (differential)" : "good -> bad (differential)");
 		free(svg);
 	}
 #undef OUT
@@ -364,12 +385,95 @@ static int write_profiles(struct flame_session *s)
 	return ret;
 }
 
+static void note_hotspots(struct flame_session *s, const char *what)
+{
+	size_t k;
+
+	for (k = 0; k < s->hot.nr && k < 5; k++) {
+		const struct flame_hotspot *h = &s->hot.items[k];
+
+		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", h->name, what,
+		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+	}
+}
+
+/*
+ * The off-CPU profiles, each stack cut at its blocking caller and beside
+ * the run's CPU time (flame/blockers.h), ranked as CPU profiles are; the
+ * top confirmed function that is not the on-CPU pseudo-frame is the one
+ * that blocks longer.
+ */
+static void rank_blockers(struct flame_session *s)
+{
+	struct string_list frames = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct folded_profile *cut[2], **p[2];
+	struct intern def;
+	double unit = 1e6 / (double)s->freq;	/* us per sample at -F Hz */
+	size_t k;
+	int side;
+
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->nruns[side]; k++)
+			flame_blockers_frames(&s->runs[side][k].folded, &frames);
+	if (flame_repo_defined(&s->repo, s->bad, &frames, &defined))
+		note("diff: cannot tell the program's functions from library ones; "
+		     "off-CPU stacks are ranked by their innermost frame");
+	intern_init(&def);
+	for (k = 0; k < defined.nr; k++)
+		intern_add(&def, defined.items[k], strlen(defined.items[k]), NULL);
+	for (side = 0; side < 2; side++) {
+		cut[side] = xcalloc(s->nruns[side] ? s->nruns[side] : 1, sizeof(*cut[side]));
+		p[side] = xcalloc(s->nruns[side] ? s->nruns[side] : 1, sizeof(*p[side]));
+		for (k = 0; k < s->nruns[side]; k++) {
+			const struct flame_run *r = &s->runs[side][k];
+
+			flame_blockers_fold(&r->folded, r->cpu * 1e6, &def, unit, &cut[side][k]);
+			p[side][k] = &cut[side][k];
+		}
+	}
+	flame_hotspots_rank(p[0], s->nruns[0], p[1], s->nruns[1], s->min_delta, s->confirm,
+			    &s->hot);
+	note_hotspots(s, "blocked");
+	for (k = 0; k < s->hot.nr && !s->blocked_function; k++) {
+		const struct flame_hotspot *h = &s->hot.items[k];
+		struct flame_share t;
+
+		if (!h->confirmed || h->name[0] == '[')
+			continue;
+		s->blocked_function = xstrdup(h->name);
+		for (side = 0; side < 2; side++) {
+			flame_samples_over_runs(p[side], s->nruns[side], h->name, 0, &t);
+			s->blocked_ms[side] = t.mean * unit / 1000;
+		}
+	}
+	if (s->blocked_function)
+		note("diff: %s blocks longer: %.1f ms -> %.1f ms off-CPU per run (it or the library "
+		     "and kernel code it calls: see diff.svg)", s->blocked_function,
+		     s->blocked_ms[0], s->blocked_ms[1]);
+	else
+		note("diff: no function's share of off-CPU time rose by %.1f points", 100 * s->confirm);
+	for (side = 0; side < 2; side++) {
+		for (k = 0; k < s->nruns[side]; k++)
+			folded_profile_release(&cut[side][k]);
+		free(cut[side]);
+		free(p[side]);
+	}
+	intern_release(&def);
+	string_list_clear(&frames);
+	string_list_clear(&defined);
+}
+
 static void rank_hotspots(struct flame_session *s)
 {
 	struct folded_profile **p[2];
 	int side;
 	size_t k;
 
+	if (s->offcpu_profile) {
+		rank_blockers(s);
+		return;
+	}
 	for (side = 0; side < 2; side++) {
 		p[side] = xcalloc(s->nruns[side], sizeof(*p[side]));
 		for (k = 0; k < s->nruns[side]; k++)
@@ -379,62 +483,10 @@ static void rank_hotspots(struct flame_session *s)
 			    &s->hot);
 	free(p[0]);
 	free(p[1]);
-	for (k = 0; k < s->hot.nr && k < 5; k++) {
-		const struct flame_hotspot *h = &s->hot.items[k];
-
-		note("diff: %-28s self %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", h->name,
-		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
-		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
-	}
+	note_hotspots(s, "self");
 }
 
 /* ---- NARROW ---- */
-
-/* Where is func defined at commit rev?  Sets s->def_file / def_line. */
-static int find_definition(struct flame_session *s, const char *func, const char *rev,
-			   char **file, unsigned *line)
-{
-	struct strbuf pat = STRBUF_INIT, out = STRBUF_INIT;
-	const char *argv[] = { "grep", "-n", "-E", NULL, rev, "--", "*.c", "*.cc", "*.cpp",
-			       "*.cxx", "*.h", "*.hpp", "*.rs", "*.go", NULL };
-	char *l, *save = NULL;
-	int found = 0;
-
-	*file = NULL;
-	*line = 0;
-	/* A definition: the name followed by '(' on a line that does not end in ';'. */
-	strbuf_addf(&pat, "(^|[^A-Za-z0-9_])%s[ \t]*\\(", func);
-	argv[3] = pat.buf;
-	if (flame_git(&s->repo, &out, argv) != 0)
-		goto out;
-	for (l = strtok_r(out.buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
-		char *f = strchr(l, ':'), *n, *text;
-		size_t len;
-
-		if (!f)
-			continue;
-		n = strchr(f + 1, ':');
-		if (!n)
-			continue;
-		text = strchr(n + 1, ':');
-		if (!text)
-			continue;
-		len = strlen(text + 1);
-		while (len && (text[len] == ' ' || text[len] == '\t'))
-			len--;
-		if (text[1] == ' ' || text[1] == '\t' || (len && text[len] == ';'))
-			continue;	/* a call or a declaration */
-		*n = '\0';
-		*text = '\0';
-		*file = xstrdup(f + 1);
-		*line = (unsigned)strtoul(n + 1, NULL, 10);
-		found = 1;
-	}
-out:
-	strbuf_release(&pat);
-	strbuf_release(&out);
-	return found ? 0 : -1;
-}
 
 static void add_suspects_of(struct flame_session *s, const char *func, int is_target,
 			    unsigned char *mark)
@@ -443,7 +495,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 	char *file = NULL, *l, *save = NULL;
 	unsigned line;
 
-	if (find_definition(s, func, s->bad, &file, &line))
+	if (flame_repo_find_definition(&s->repo, func, s->bad, &file, &line))
 		goto out;
 	if (is_target) {
 		s->def_file = xstrdup(file);
@@ -565,15 +617,16 @@ out:
 	strbuf_release(&src);
 }
 
-static void find_suspects(struct flame_session *s)
+/* The commits in the range that touched func or the functions it calls. */
+static void find_suspects(struct flame_session *s, const char *func)
 {
 	unsigned char *mark = xcalloc(s->range.nr ? s->range.nr : 1, 1);
 	struct string_list calls = STRING_LIST_INIT;
 	size_t i, n = 0;
 
-	add_suspects_of(s, s->function, 1, mark);
-	callees(s, s->function, &calls, 5);
-	lexical_callees(s, s->function, &calls, 12);
+	add_suspects_of(s, func, 1, mark);
+	callees(s, func, &calls, 5);
+	lexical_callees(s, func, &calls, 12);
 	for (i = 0; i < calls.nr; i++)
 		add_suspects_of(s, calls.items[i], 0, mark);
 	for (i = 0; i < s->range.nr; i++)
@@ -589,11 +642,11 @@ static void find_suspects(struct flame_session *s)
 	}
 	if (s->def_file)
 		note("narrow: %s is defined in %s:%u; %zu commit%s in the range touched it or "
-		     "its callees", s->function, s->def_file, s->def_line, s->nsuspects,
+		     "its callees", func, s->def_file, s->def_line, s->nsuspects,
 		     s->nsuspects == 1 ? "" : "s");
 	else
 		note("narrow: cannot find where %s is defined in the repository; no suspect set",
-		     s->function);
+		     func);
 	string_list_clear(&calls);
 	free(mark);
 }
@@ -671,16 +724,6 @@ static void record_probe(struct flame_session *s, const struct flame_probe_resul
 	     r->why[0] ? ": " : "", r->why);
 }
 
-static int probe_commit(struct flame_session *s, const char *id, struct flame_probe_result *r)
-{
-	struct flame_probe_opts o = probe_opts(s);
-
-	if (flame_probe(&s->repo, id, &o, r))
-		return -1;
-	record_probe(s, r, 1);
-	return 0;
-}
-
 static int index_in_range(struct flame_session *s, const char *id)
 {
 	size_t i;
@@ -689,6 +732,133 @@ static int index_in_range(struct flame_session *s, const char *id)
 		if (!strcmp(s->range.items[i], id))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * Probes a binary search still needs when the answer is one of candidates
+ * positions: ceil(log2(candidates)), 0 for one.
+ */
+static unsigned steps_left(size_t candidates)
+{
+	unsigned k = 0;
+
+	while (k < 63 && ((size_t)1 << k) < candidates)
+		k++;
+	return k;
+}
+
+/* "narrow (bisect): probe 3 of ~5, ETA 1m10s" on a terminal (core/progress.h). */
+static void narrow_progress_start(struct progress *pr, const char *strategy, size_t candidates)
+{
+	char title[64];
+
+	snprintf(title, sizeof(title), "narrow (%s)", strategy);
+	progress_start(pr, title, steps_left(candidates));
+	pr->item = "probe";
+	pr->estimated = 1;
+}
+
+/*
+ * done probes finished, the answer among candidates positions now; when
+ * that is one, no probe is under way and the line is erased.
+ */
+static void narrow_progress_update(struct progress *pr, size_t done, size_t candidates)
+{
+	if (candidates <= 1) {
+		pr->done = done;
+		progress_stop(pr);
+		return;
+	}
+	pr->total = done + steps_left(candidates);
+	progress_update(pr, done, NULL);
+}
+
+/*
+ * Where the finished probes of a git bisect leave the culprit: after the
+ * last fast one (*lo, -1 = good) and at or before the first slow one (*hi,
+ * the bad end at first), as indices of s->range; the number of probes.
+ */
+static size_t bisect_bounds(struct flame_session *s, const char *log, int *lo, int *hi)
+{
+	struct flame_probe_result *res = NULL;
+	size_t nres = 0, i;
+
+	*lo = -1;
+	*hi = (int)s->range.nr - 1;
+	if (access(log, F_OK) || flame_probe_log_read(log, &res, &nres))
+		return 0;
+	for (i = 0; i < nres; i++) {
+		int k = index_in_range(s, res[i].id);
+
+		if (k < 0)
+			continue;
+		if (res[i].verdict == FLAME_FAST && k > *lo)
+			*lo = k;
+		else if (res[i].verdict == FLAME_SLOW && k < *hi)
+			*hi = k;
+	}
+	free(res);
+	return nres;
+}
+
+/*
+ * Run the git bisect child with the progress line: its stderr (the
+ * probes' lines) comes through a pipe and is copied line by line, the
+ * progress line erased before and redrawn after, and refreshed from the
+ * probe log a few times a second.  Without a terminal (or with --quiet)
+ * the child simply inherits stderr.  Returns child_run()'s value.
+ */
+static int run_bisect_child(struct flame_session *s, struct child *c, const char *log)
+{
+	struct progress pr;
+	struct strbuf line = STRBUF_INIT;
+	int fds[2], lo, hi, eof = 0;
+	size_t done;
+
+	narrow_progress_start(&pr, "bisect", s->range.nr);
+	if (!pr.enabled || pipe2(fds, O_CLOEXEC))
+		return child_run(c);
+	c->err = fds[1];
+	if (child_start(c)) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[1]);
+	done = bisect_bounds(s, log, &lo, &hi);
+	narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	while (!eof) {
+		struct pollfd pf = { fds[0], POLLIN, 0 };
+		char buf[4096];
+		ssize_t n;
+		char *nl;
+
+		if (poll(&pf, 1, 250) > 0) {
+			n = read(fds[0], buf, sizeof(buf));
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				eof = 1;
+			if (n == 0)
+				eof = 1;
+			if (n > 0)
+				strbuf_add(&line, buf, (size_t)n);
+		}
+		/* Whole lines go out at once, above the progress line. */
+		nl = line.len ? memrchr(line.buf, '\n', line.len) : NULL;
+		if (nl || (eof && line.len)) {
+			size_t len = nl ? (size_t)(nl - line.buf) + 1 : line.len;
+
+			progress_stop(&pr);
+			fwrite(line.buf, 1, len, stderr);
+			memmove(line.buf, line.buf + len, line.len - len);
+			strbuf_setlen(&line, line.len - len);
+		}
+		done = bisect_bounds(s, log, &lo, &hi);
+		narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	}
+	progress_stop(&pr);
+	close(fds[0]);
+	strbuf_release(&line);
+	return child_wait(c);
 }
 
 /* git bisect run, in the private clone, with 'trail flame probe'. */
@@ -747,7 +917,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
 		c.err = CHILD_INHERIT;
-		code = child_run(&c);
+		code = run_bisect_child(s, &c, log);
 		string_list_clear(&args);
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
@@ -801,7 +971,12 @@ out:
 static int probe_suspects(struct flame_session *s)
 {
 	int lo = -1, hi = (int)s->nsuspects;	/* lo fast (good), hi slow (bad) */
+	struct flame_probe_opts o = probe_opts(s);
+	struct progress pr;
+	size_t done = 0;
+	int ret = 0;
 
+	narrow_progress_start(&pr, "suspects", s->nsuspects + 1);
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2, probe = mid;
 
@@ -817,13 +992,21 @@ static int probe_suspects(struct flame_session *s)
 
 		/* A skipped suspect: try its neighbours inside (lo, hi). */
 		for (;;) {
-			if (probe_commit(s, s->suspects[probe].commit.id, &r))
-				return -1;
+			narrow_progress_update(&pr, done, (size_t)(hi - lo));
+			if (flame_probe(&s->repo, s->suspects[probe].commit.id, &o, &r)) {
+				ret = -1;
+				goto out;
+			}
+			progress_stop(&pr);
+			record_probe(s, &r, 1);
+			done++;
 			if (r.verdict != FLAME_SKIP)
 				break;
 			probe = probe + 1 < hi ? probe + 1 : -1;
-			if (probe < 0)
-				return 1;
+			if (probe < 0) {
+				ret = 1;
+				goto out;
+			}
 		}
 		if (r.verdict == FLAME_SLOW)
 			hi = probe;
@@ -831,9 +1014,12 @@ static int probe_suspects(struct flame_session *s)
 			lo = probe;
 	}
 	if (hi == (int)s->nsuspects)
-		return 1;	/* no suspect is slow: the suspect set missed it */
-	memcpy(s->culprit, s->suspects[hi].commit.id, 41);
-	return 0;
+		ret = 1;	/* no suspect is slow: the suspect set missed it */
+	else
+		memcpy(s->culprit, s->suspects[hi].commit.id, 41);
+out:
+	progress_stop(&pr);
+	return ret;
 }
 
 static const struct flame_probe_result *find_probe(struct flame_session *s, const char *id)
@@ -925,6 +1111,13 @@ static int confirm_suspect(struct flame_session *s)
 	return 0;
 }
 
+const char *flame_session_named_function(const struct flame_session *s)
+{
+	if (s->function)
+		return s->function;
+	return s->blocked_function ? s->blocked_function : s->changed_function;
+}
+
 static void recommend(struct flame_session *s)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -950,7 +1143,8 @@ static void recommend(struct flame_session *s)
 		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
 			 "%zu later commit%s in the range also changed %s, so a revert would "
 			 "conflict or undo them; fix the slow path in place", later,
-			 later == 1 ? "" : "s", s->function ? s->function : "the code");
+			 later == 1 ? "" : "s",
+			 flame_session_named_function(s) ? flame_session_named_function(s) : "the code");
 	} else if (lines > 200 || files > 5) {
 		s->recommendation = "patch";
 		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
@@ -961,7 +1155,8 @@ static void recommend(struct flame_session *s)
 		snprintf(s->recommendation_reason, sizeof(s->recommendation_reason),
 			 "the commit is small (%ld file%s, %ld lines changed) and nothing later "
 			 "in the range touched %s", files, files == 1 ? "" : "s", lines,
-			 s->function ? s->function : "the same code");
+			 flame_session_named_function(s) ? flame_session_named_function(s)
+							  : "the same code");
 	}
 }
 
@@ -1022,14 +1217,13 @@ static int narrow(struct flame_session *s)
 	unsigned bisect_cost = 0, suspect_cost = 0;
 	int rc;
 
-	while ((1u << bisect_cost) < n)
-		bisect_cost++;
-	if (s->function)
-		find_suspects(s);
-	if (s->nsuspects) {
-		while ((1u << suspect_cost) < s->nsuspects + 1)
-			suspect_cost++;
-	}
+	bisect_cost = steps_left(n);
+	/* Bisecting on the metric, the function that blocks longer still
+	 * narrows the commits worth probing first. */
+	if (s->function || s->blocked_function)
+		find_suspects(s, s->function ? s->function : s->blocked_function);
+	if (s->nsuspects)
+		suspect_cost = steps_left(s->nsuspects + 1);
 	if (!strcmp(s->strategy, "suspects") ||
 	    (!strcmp(s->strategy, "auto") && s->nsuspects && suspect_cost < bisect_cost)) {
 		if (!s->nsuspects) {
@@ -1099,7 +1293,19 @@ int flame_session_run(struct flame_session *s)
 	s->scratch = tempdir_create("trail-flame");
 	if (!s->scratch)
 		return FLAME_EXIT_FAILURE;
-	{
+	if (s->metric == FLAME_METRIC_OFFCPU) {
+		/* Off-CPU profiles show where the time went; without them, CPU ones. */
+		struct flame_capture_opts o = capture_opts(s);
+		char why[200];
+
+		if (!flame_capture_offcpu_check(&o, why, sizeof(why)))
+			s->offcpu_profile = 1;
+		else
+			note("scope: off-CPU profiles are not available here ('trail record -e "
+			     "offcpu': %s); capturing CPU profiles instead, and the report names "
+			     "the function the suspect commit changed", why);
+	}
+	if (!s->offcpu_profile) {
 		struct flame_capture_opts o = capture_opts(s);
 
 		if (flame_capture_check(&o))
@@ -1108,6 +1314,7 @@ int flame_session_run(struct flame_session *s)
 	note("scope: metric %s%s, profiler %s at %u Hz, %zu commits in %.12s..%.12s",
 	     flame_metric_name(s->metric),
 	     s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? " (percentile)" : "",
+	     s->offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
 	     strcmp(s->profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
 	     s->freq, s->range.nr, s->good, s->bad);
 
@@ -1175,8 +1382,13 @@ int flame_session_run(struct flame_session *s)
 		s->share[0] = s->metric_med[0];
 		s->share[1] = s->metric_med[1];
 		s->threshold = (s->share[0] + s->share[1]) / 2;
-		if (s->metric == FLAME_METRIC_OFFCPU)
-			note("diff: CPU samples cannot measure off-CPU time; bisecting on %s itself",
+		if (s->blocked_function)
+			note("diff: bisecting on %s itself (the workload's off-CPU time), the commits "
+			     "that touched %s first", flame_metric_name(s->metric), s->blocked_function);
+		else if (s->metric == FLAME_METRIC_OFFCPU)
+			note("diff: %s; bisecting on %s itself", s->offcpu_profile ?
+			     "the off-CPU profiles name no function" :
+			     "CPU samples cannot measure off-CPU time",
 			     flame_metric_name(s->metric));
 		else
 			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
@@ -1202,8 +1414,12 @@ int flame_session_run(struct flame_session *s)
 	if (s->suspect_confidence >= 0.5 && s->confirm_slow.verdict == FLAME_SLOW &&
 	    s->confirm_fast.verdict == FLAME_FAST) {
 		s->verdict = "regression";
-		snprintf(s->message, sizeof(s->message), "%.12s made %s slower", s->culprit,
-			 s->function ? s->function : flame_metric_name(s->metric));
+		if (!s->function && s->blocked_function)
+			snprintf(s->message, sizeof(s->message), "%.12s made the workload spend more "
+				 "time off-CPU, in %s", s->culprit, s->blocked_function);
+		else
+			snprintf(s->message, sizeof(s->message), "%.12s made %s slower", s->culprit,
+				 s->function ? s->function : flame_metric_name(s->metric));
 		ret = FLAME_EXIT_FOUND;
 	} else {
 		s->verdict = "inconclusive";
@@ -1240,6 +1456,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->function);
 	free(s->def_file);
 	free(s->changed_function);
+	free(s->blocked_function);
 	flame_commit_release(&s->culprit_info);
 	string_list_clear(&s->range);
 	string_list_clear(&s->ambiguous);

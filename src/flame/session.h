@@ -65,6 +65,9 @@ struct flame_session {
 	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
 	char *function;			/* what was bisected on, NULL = the metric */
 	char *changed_function;		/* flat profile: the function the suspect changed */
+	int offcpu_profile;		/* the profiles are off-CPU ones (--metric offcpu) */
+	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
+	double blocked_ms[2];		/* its blocked time per run, good and bad, ms */
 	char *def_file;			/* where function is defined (may be NULL) */
 	unsigned def_line;
 	double share[2];		/* what is bisected on, at good and bad */
@@ -93,6 +96,12 @@ void flame_session_init(struct flame_session *s);
 /* Run the investigation; returns an enum flame_exit value. */
 int flame_session_run(struct flame_session *s);
 void flame_session_release(struct flame_session *s);
+
+/*
+ * The function the answer names: the one bisected on, else the one that
+ * blocks longer (off-CPU profile), else the one the suspect changed; NULL.
+ */
+const char *flame_session_named_function(const struct flame_session *s);
 
 /* Write report.json, report.md, report.html into s->out_dir. */
 int flame_report_write(struct flame_session *s);

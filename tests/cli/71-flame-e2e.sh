@@ -3,9 +3,10 @@
 # histories (tests/e2e/make-history) with a known culprit: it must name the
 # right commit and function, say "no regression" when there is none, skip a
 # commit that does not build, and handle inlined code, threads and a
-# regression that only shows off-CPU.  The effect sizes are large (3-5x in
-# one function) so the named commit does not depend on timing; nothing here
-# asserts a time.  Under TRAIL_SANITIZED=1 a reduced subset runs.
+# regression that only shows off-CPU (whose function the off-CPU profiles
+# name).  The effect sizes are large (3-5x in one function, 600 ms of sleep)
+# so the named commit does not depend on timing; nothing here asserts a
+# time.  Under TRAIL_SANITIZED=1 a reduced subset runs.
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! have python3 || ! have make || ! have cc; then
@@ -66,6 +67,9 @@ if shape slowdown slowdown 11 0; then
 		grep -q True && pass "slowdown: probes reported" || fail "slowdown: probes reported"
 	json "$T/report-slowdown/report.json" 'd["recommendation"]["action"]' | grep -qE '^(revert|patch)$' &&
 		pass "slowdown: recommendation" || fail "slowdown: recommendation"
+	# stderr is a file here: notes only, no progress line (tests/cli/73 checks a terminal).
+	grep -q $'\033\[K' "$T/slowdown.err" && fail "slowdown: no progress line off a terminal" ||
+		pass "slowdown: no progress line off a terminal"
 fi
 if shape none none 12 3; then
 	[ "$(json "$T/report-none/report.json" 'd["suspect"]')" = None ] && pass "none: no false suspect" ||
@@ -92,5 +96,32 @@ if shape sleep-cpu sleep 17 4 --repeat 8 --max-repeat 8; then
 	grep -q -- "--metric wall" "$T/sleep-cpu.out" && pass "sleep-cpu: suggests --metric wall" ||
 		fail "sleep-cpu: suggests --metric wall"
 fi
-# ... and finds it with the off-CPU metric.
-shape sleep-offcpu sleep 17 0 --metric offcpu --repeat 8 --probe-runs 3 && expect_suspect sleep-offcpu
+# ... and finds it with the off-CPU metric, naming the function that sleeps
+# from the off-CPU profiles (not from the suspect's diff).
+if shape sleep-offcpu sleep 17 0 --metric offcpu --repeat 8 --probe-runs 3; then
+	expect_suspect sleep-offcpu
+	R=$T/report-sleep-offcpu/report.json
+	if ! "$TRAIL" record -e offcpu -g dwarf -o "$T/offcpu-check.folded" -- true >/dev/null 2>&1; then
+		# trail flame fell back to CPU profiles and the suspect's diff.
+		skip "sleep-offcpu: off-CPU profiles" "trail record -e offcpu cannot record here"
+		exit 0
+	fi
+	[ "$(json "$R" 'd["suspect"]["function_source"]')" = "off-CPU profile" ] &&
+		pass "sleep-offcpu: named from the off-CPU profile" ||
+		fail "sleep-offcpu: named from the off-CPU profile" "$(json "$R" 'd["suspect"]')"
+	json "$R" 'd["profile"] == "offcpu" and d["hotspots"][0]["function"] == "'"$FUNCTION"'" and d["hotspots"][0]["confirmed"]' |
+		grep -q True && pass "sleep-offcpu: top off-CPU hotspot" ||
+		fail "sleep-offcpu: top off-CPU hotspot" "$(json "$R" 'd["hotspots"][:2]')"
+	# The culprit adds 4 x 150 ms of nanosleep per run; good never sleeps.
+	json "$R" 'd["blocked"]["function"] == "'"$FUNCTION"'" and d["blocked"]["bad_ms"] > 300 > d["blocked"]["good_ms"]' |
+		grep -q True && pass "sleep-offcpu: blocked time per run" ||
+		fail "sleep-offcpu: blocked time per run" "$(json "$R" 'd["blocked"]')"
+	grep -q "^[^ ]*;$FUNCTION;[^ ]*nanosleep" "$T/report-sleep-offcpu/bad.folded" &&
+		pass "sleep-offcpu: off-CPU stacks through nanosleep" ||
+		fail "sleep-offcpu: off-CPU stacks through nanosleep" "$(head -3 "$T/report-sleep-offcpu/bad.folded")"
+	if [ -f "$T/report-sleep-offcpu/diff.svg" ]; then
+		grep -q "Differential off-CPU flame graph" "$T/report-sleep-offcpu/report.html" &&
+			pass "sleep-offcpu: differential off-CPU flame graph in the report" ||
+			fail "sleep-offcpu: differential off-CPU flame graph in the report"
+	fi
+fi

@@ -3,7 +3,9 @@
 # binary: with perf hidden from PATH (a directory of links to every other
 # program), it still names the culprit of a small generated history
 # (tests/e2e/make-history), while --profiler perf fails with a clear
-# message.  Skips without python3, make, cc or a usable trail record.
+# message.  That run is on a terminal (util-linux script) when it can be,
+# so it also checks the progress lines.  Skips without python3, make, cc or
+# a usable trail record.
 . "$(dirname "$0")/lib.sh"
 
 if ! have python3 || ! have make || ! have cc || ! have git; then
@@ -32,10 +34,21 @@ pass "perf hidden from PATH"
 "$GEN" "$T/repo" --shape slowdown --commits 4 --seed 3 --scale 0.35 >"$T/env" ||
 	{ fail "generate history"; exit 0; }
 . "$T/env"
-(cd "$T/repo" && PATH=$T/bin "$TRAIL" flame --profiler trail --good "$GOOD" --bad "$BAD" \
-	--build "$BUILD" --run "$RUN" --out "$T/report" --repeat 4 --warmup-runs 0 \
-	--probe-runs 2 --cache "$T/cache") >"$T/flame.out" 2>"$T/flame.err"
-rc=$?
+# On a terminal when util-linux's script can give it one: then the same run
+# also shows the progress lines (capture, and the bisect's "probe i of ~n").
+FLAME=(env PATH="$T/bin" "$TRAIL" flame --profiler trail --good "$GOOD" --bad "$BAD"
+	--build "$BUILD" --run "$RUN" --out "$T/report" --repeat 4 --warmup-runs 0
+	--probe-runs 2 --cache "$T/cache" --strategy bisect)
+if have script && script --version 2>/dev/null | grep -q util-linux; then
+	TTY=1
+	(cd "$T/repo" && script -qec "$(printf '%q ' "${FLAME[@]}")" "$T/flame.tty" >/dev/null 2>&1)
+	rc=$?
+	cp "$T/flame.tty" "$T/flame.err"
+else
+	TTY=
+	(cd "$T/repo" && "${FLAME[@]}") >"$T/flame.out" 2>"$T/flame.err"
+	rc=$?
+fi
 if [ "$rc" -eq 0 ]; then pass "flame --profiler trail without perf: exit 0"; else
 	fail "flame --profiler trail without perf: exit 0" "exit $rc"
 	sed 's/^/    /' "$T/flame.err" | tail -20 >&2
@@ -45,6 +58,26 @@ got=$(json "$T/report/report.json" 'd["suspect"]["commit"]' 2>/dev/null)
 	fail "names the culprit commit without perf" "got '$got', expected $CULPRIT"
 grep -q "perf script\|'perf'" "$T/flame.err" &&
 	fail "no mention of perf" "$(grep -m1 perf "$T/flame.err")" || pass "no mention of perf"
+if [ -n "$TTY" ]; then
+	grep -q $'\r\033\[Kcapture: [0-9]*/8' "$T/flame.tty" && pass "terminal: capture progress line" ||
+		fail "terminal: capture progress line" "$(tr '\r' '\n' <"$T/flame.tty" | grep -m3 capture)"
+	grep -q $'\r\033\[Knarrow (bisect): probe 1 of ~[0-9]' "$T/flame.tty" &&
+		pass "terminal: bisect progress line (probe i of ~n)" ||
+		fail "terminal: bisect progress line (probe i of ~n)" "$(tr '\r' '\n' <"$T/flame.tty" | grep -m3 narrow)"
+	# -q on a terminal: no progress line, no notes.  Two runs a side cannot
+	# confirm anything (exit 3), so this costs four cached-build runs.
+	(cd "$T/repo" && script -qec "$(printf '%q ' env PATH="$T/bin" "$TRAIL" -q flame --good "$GOOD" \
+		--bad "$BAD" --build "$BUILD" --run "$RUN" --out "$T/report-q" --repeat 2 --max-repeat 2 \
+		--warmup-runs 0 --cache "$T/cache")" "$T/quiet.tty" >/dev/null 2>&1)
+	rc=$?
+	if [ "$rc" -eq 3 ] && ! grep -q $'\033\[K\|trail flame:' "$T/quiet.tty"; then
+		pass "terminal with -q: no progress line"
+	else
+		fail "terminal with -q: no progress line" "exit $rc: $(tr '\r' '\n' <"$T/quiet.tty" | grep -m2 'trail flame\|capture')"
+	fi
+else
+	skip "terminal progress lines" "no util-linux script"
+fi
 
 (cd "$T/repo" && PATH=$T/bin "$TRAIL" flame --profiler perf --good "$GOOD" --bad "$BAD" \
 	--build "$BUILD" --run "$RUN" --out "$T/report-perf" --cache "$T/cache") \

@@ -1,7 +1,7 @@
 /*
  * test_core.c - unit tests for src/core: strbuf, arena, intern, strict
- * number parsing, option tables, the line reader, child processes and
- * cleanup handlers.
+ * number parsing, option tables, the line reader, child processes,
+ * cleanup handlers and the progress line's text.
  */
 #include "harness.h"
 
@@ -13,8 +13,10 @@
 #include "core/line_reader.h"
 #include "core/options.h"
 #include "core/parse_number.h"
+#include "core/progress.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
+#include "core/error.h"
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -318,6 +320,57 @@ TEST(tempdir_removed_unless_kept)
 	CHECK_INT(remove_tree("/"), -1);
 }
 
+/* The text only: the clock is passed in, so nothing here waits. */
+TEST(progress_line_text)
+{
+	struct progress p;
+	char buf[200];
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.title, sizeof(p.title), "capture");
+	p.total = 10;
+	p.done = 3;
+	p.start = 100;
+	progress_format(&p, 112, "good", buf, sizeof(buf));
+	CHECK_STREQ(buf, "capture: 3/10 (30%), ETA 28s good");
+	p.total = 0;
+	progress_format(&p, 112, NULL, buf, sizeof(buf));
+	CHECK_STREQ(buf, "capture: 3");
+
+	/* Items: the one under way, an estimated total, ETA from the mean item time. */
+	snprintf(p.title, sizeof(p.title), "narrow (bisect)");
+	p.item = "probe";
+	p.estimated = 1;
+	p.total = 5;
+	p.done = 0;
+	p.start = 0;
+	p.done_at = 0;
+	progress_format(&p, 30, NULL, buf, sizeof(buf));
+	CHECK_STREQ(buf, "narrow (bisect): probe 1 of ~5");	/* no finished probe: no ETA */
+	p.done = 2;
+	p.done_at = 100;	/* 50 s per probe; 3 left, the current one 30 s in */
+	progress_format(&p, 130, NULL, buf, sizeof(buf));
+	CHECK_STREQ(buf, "narrow (bisect): probe 3 of ~5, ETA 2m00s");
+	progress_format(&p, 400, NULL, buf, sizeof(buf));
+	CHECK_STREQ(buf, "narrow (bisect): probe 3 of ~5, ETA 0s");	/* late: never negative */
+	p.done = 5;	/* the estimate was low: it grows with the count */
+	p.done_at = 250;
+	progress_format(&p, 250, "skipped one", buf, sizeof(buf));
+	CHECK_STREQ(buf, "narrow (bisect): probe 6 of ~6, ETA 50s skipped one");
+	p.estimated = 0;
+	p.total = 8;
+	progress_format(&p, 250, NULL, buf, sizeof(buf));
+	CHECK_STREQ(buf, "narrow (bisect): probe 6 of 8, ETA 2m30s");
+
+	/* --quiet: never drawn, terminal or not. */
+	trail_quiet = 1;
+	progress_start(&p, "capture", 4);
+	CHECK_INT(p.enabled, 0);
+	progress_update(&p, 1, NULL);
+	CHECK_INT(p.drawn, 0);
+	trail_quiet = 0;
+}
+
 TEST_MAIN("core",
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
@@ -330,4 +383,5 @@ TEST_MAIN("core",
 	  line_reader_plain_gzip_and_crlf,
 	  line_reader_long_lines_cross_chunks,
 	  child_runs_captures_and_reports_status,
-	  tempdir_removed_unless_kept)
+	  tempdir_removed_unless_kept,
+	  progress_line_text)

@@ -1,13 +1,15 @@
 /*
  * test_flame.c - unit tests of trail flame's library: function shares over
  * runs (plain, relative to the unchanged functions, samples per run), the
- * hotspot ranking with its noise floor, the probe log, and the private
- * clone with its build cache.
+ * hotspot ranking with its noise floor, the probe log, the private clone
+ * with its build cache and definition lookups, and off-CPU stacks cut at
+ * their blocking caller.
  */
 #include "harness.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/strbuf.h"
+#include "flame/blockers.h"
 #include "flame/capture.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
@@ -191,6 +193,24 @@ static int sh(const char *cmd)
 	return system(cmd);
 }
 
+/*
+ * A repository DIR/repo made by the shell commands setup (run inside it),
+ * opened with its cache in DIR/cache; -1 when git is not usable.
+ */
+static int make_repo(const char *dir, const char *setup, struct flame_repo *r)
+{
+	char *cmd = xstrfmt("cd %s && git init -q repo && cd repo && %s", dir, setup);
+	char *repo = xstrfmt("%s/repo", dir), *cache = xstrfmt("%s/cache", dir);
+	int ret = sh(cmd) ? -1 : 0;
+
+	if (!ret)
+		CHECK_INT(flame_repo_open(r, repo, cache), 0);
+	free(cmd);
+	free(repo);
+	free(cache);
+	return ret;
+}
+
 TEST(private_clone_and_build_cache)
 {
 	char *dir = tempdir_create("test-flame"), *cmd, *bdir = NULL, *bdir2 = NULL;
@@ -200,21 +220,12 @@ TEST(private_clone_and_build_cache)
 	char good[41], bad[41], parent[41];
 	int cached = -1;
 
-	cmd = xstrfmt("cd %s && git init -q repo && cd repo && "
-		      "git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one && "
+	if (make_repo(dir, "git -c user.name=T -c user.email=t@e commit -q --allow-empty -m one && "
 		      "echo 'ok' > f && git add f && git -c user.name=T -c user.email=t@e commit -q -m two && "
 		      "echo 'no' > f && git -c user.name=T -c user.email=t@e commit -q -am 'three: break'",
-		      dir);
-	if (sh(cmd))
+		      &r))
 		SKIP("git is not usable");
-	free(cmd);
 	cmd = xstrfmt("%s/repo", dir);
-	{
-		char *cache = xstrfmt("%s/cache", dir);
-
-		CHECK_INT(flame_repo_open(&r, cmd, cache), 0);
-		free(cache);
-	}
 	CHECK_INT(flame_repo_resolve(&r, "HEAD~2", good), 0);
 	CHECK_INT(flame_repo_resolve(&r, "HEAD", bad), 0);
 	CHECK(flame_repo_resolve(&r, "no-such-rev", good) < 0);
@@ -257,6 +268,111 @@ TEST(private_clone_and_build_cache)
 	free(dir);
 }
 
+/* The share of stack in p (0 when absent). */
+static double count_of(const struct folded_profile *p, const char *stack)
+{
+	uint32_t id = intern_find(&p->stacks, stack, strlen(stack));
+
+	return id == UINT32_MAX ? 0 : p->counts[0][id];
+}
+
+TEST(blockers_cut_at_the_program)
+{
+	struct folded_profile off, cut, good[4], bad[4], *g[4], *b[4];
+	struct string_list names = STRING_LIST_INIT;
+	struct flame_hotspots hot;
+	struct intern def;
+	int i;
+
+	folded_profile_init(&off);
+	add(&off, "app;main;pipeline;flush_output;__GI___nanosleep;clock_nanosleep@GLIBC_2.2.5;"
+		  "entry_SYSCALL_64;schedule", 600000);
+	add(&off, "app;main;read_input.isra.0;read;vfs_read_[k];schedule", 2000);
+	add(&off, "sh;[dash];wait4;do_wait", 1000);
+	flame_blockers_frames(&off, &names);
+	CHECK(string_list_has(&names, "flush_output"));
+	CHECK(string_list_has(&names, "read_input"));	/* clone suffix dropped */
+	CHECK(string_list_has(&names, "vfs_read"));	/* annotation dropped */
+	CHECK(!string_list_has(&names, "vfs_read_[k]"));
+	CHECK_INT(names.nr, 15);	/* each distinct name once */
+
+	intern_init(&def);
+	intern_add(&def, "main", 4, NULL);
+	intern_add(&def, "flush_output", 12, NULL);
+	intern_add(&def, "read_input", 10, NULL);
+	/* 1 ms units: 600 ms blocked in flush_output, 100 ms on the CPU. */
+	flame_blockers_fold(&off, 100000, &def, 1000, &cut);
+	CHECK_NEAR(count_of(&cut, "app;main;pipeline;flush_output"), 600, 1e-9);
+	CHECK_NEAR(count_of(&cut, "app;main;read_input.isra.0"), 2, 1e-9);
+	CHECK_NEAR(count_of(&cut, "sh;[dash];wait4;do_wait"), 1, 1e-9);	/* nothing to cut at */
+	CHECK_NEAR(count_of(&cut, FLAME_ON_CPU_FRAME), 100, 1e-9);
+	CHECK_NEAR(cut.total[0], 703, 1e-9);
+	folded_profile_release(&cut);
+
+	/* good never blocks; bad sleeps in flush_output: the ranking names it. */
+	for (i = 0; i < 4; i++) {
+		struct folded_profile none;
+
+		folded_profile_init(&none);
+		flame_blockers_fold(&none, 100000 + 1000 * i, &def, 1000, &good[i]);
+		flame_blockers_fold(&off, 100000 - 1000 * i, &def, 1000, &bad[i]);
+		folded_profile_release(&none);
+		g[i] = &good[i];
+		b[i] = &bad[i];
+	}
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &hot);
+	CHECK(hot.nr >= 1);
+	if (hot.nr) {
+		CHECK_STREQ(hot.items[0].name, "flush_output");
+		CHECK(hot.items[0].confirmed);
+		CHECK_NEAR(hot.items[0].bad_self.mean, 600.0 / 703, 0.01);
+	}
+	flame_hotspots_release(&hot);
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+	intern_release(&def);
+	string_list_clear(&names);
+	folded_profile_release(&off);
+}
+
+TEST(repo_definitions)
+{
+	char *dir = tempdir_create("test-flame"), *file = NULL;
+	struct string_list names = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct flame_repo r;
+	char head[41];
+	unsigned line = 0;
+	static const char *const want[] = { "helper", "run", "caller", "declared", "nanosleep",
+					    "clock_nanosleep@GLIBC_2.2.5", NULL };
+	const char *const *w;
+
+	if (make_repo(dir, "printf 'int helper(int x)\\n{\\n\\treturn x + 1;\\n}\\n"
+		      "static void run(void) { helper(1); }\\nint declared(int);\\n"
+		      "void caller(void)\\n{\\n\\tdeclared(2);\\n\\tnanosleep(0, 0);\\n}\\n' >a.c && "
+		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one", &r))
+		SKIP("git is not usable");
+	CHECK_INT(flame_repo_resolve(&r, "HEAD", head), 0);
+	for (w = want; *w; w++)
+		string_list_append(&names, *w);
+	CHECK_INT(flame_repo_defined(&r, head, &names, &defined), 0);
+	CHECK_INT(defined.nr, 3);
+	CHECK(string_list_has(&defined, "helper"));
+	CHECK(string_list_has(&defined, "run"));
+	CHECK(string_list_has(&defined, "caller"));
+	CHECK_INT(flame_repo_find_definition(&r, "caller", head, &file, &line), 0);
+	CHECK_STREQ(file, "a.c");
+	CHECK_INT(line, 7);
+	free(file);
+	CHECK(flame_repo_find_definition(&r, "declared", head, &file, &line) < 0);
+	flame_repo_release(&r);
+	string_list_clear(&names);
+	string_list_clear(&defined);
+	free(dir);
+}
+
 TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
-	  probe_log_round_trip, private_clone_and_build_cache)
+	  probe_log_round_trip, private_clone_and_build_cache,
+	  blockers_cut_at_the_program, repo_definitions)
