@@ -1,24 +1,50 @@
 /*
- * line_reader.c - buffered line input through zlib's gzread, which passes
- * plain files through untouched (and reads large requests straight into
- * our buffer), so one path serves both .gz and plain text.
+ * line_reader.c - buffered line input.  Regular files that are not gzip
+ * are read with read() in chunks small enough to stay in the L2 cache;
+ * everything else (gzip, pipes, terminals) goes through zlib's gzread,
+ * which passes plain text through untouched, so one path serves both.
+ * The buffer is huge-page backed: on virtual machines every first touch of
+ * a 4 KiB page costs microseconds (perf: a fifth of 'trail diff').
  */
 #include "core/line_reader.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#define READ_CHUNK (1u << 20)	/* bytes per gzread */
+#define READ_CHUNK (256u << 10)		/* bytes per read: L2-sized */
+#define BUFFER_SIZE (2u << 20)		/* bytes, first buffer: one huge page */
+
+/* A regular file that does not start with gzip's magic: read() it. */
+static int plain_file(int fd)
+{
+	struct stat sb;
+	unsigned char magic[2];
+	off_t at;
+
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	at = lseek(fd, 0, SEEK_CUR);
+	if (at < 0)
+		return 0;
+	return pread(fd, magic, 2, at) < 2 || magic[0] != 0x1f || magic[1] != 0x8b;
+}
 
 int line_reader_open_fd(struct line_reader *r, int fd, const char *name)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
+	r->fd = -1;
+	if (plain_file(fd)) {
+		r->fd = fd;
+		return 0;
+	}
 	r->gz = gzdopen(fd, "rb");
 	if (!r->gz) {
 		close(fd);
@@ -37,6 +63,7 @@ int line_reader_open(struct line_reader *r, const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		memset(r, 0, sizeof(*r));
+		r->fd = -1;
 		return error_errno("cannot open '%s'", path);
 	}
 	return line_reader_open_fd(r, fd, path);
@@ -55,10 +82,26 @@ static int fill(struct line_reader *r)
 		if (r->alloc > LINE_READER_MAX + 2 * (size_t)READ_CHUNK)
 			return error("%s:%llu: line longer than %u bytes",
 				     r->path, (unsigned long long)r->lineno + 1, LINE_READER_MAX);
-		r->alloc = r->alloc ? r->alloc * 2 : 4 * (size_t)READ_CHUNK;
-		r->buf = xrealloc(r->buf, r->alloc);
+		if (r->buf) {
+			r->alloc *= 2;
+			r->buf = xrealloc(r->buf, r->alloc);
+		} else {
+			r->alloc = BUFFER_SIZE;
+			r->buf = xmalloc_huge(r->alloc);
+		}
 	}
-	n = gzread(r->gz, r->buf + r->end, READ_CHUNK);
+	if (r->fd >= 0) {
+		ssize_t got;
+
+		do
+			got = read(r->fd, r->buf + r->end, READ_CHUNK);
+		while (got < 0 && errno == EINTR);
+		if (got < 0)
+			return error_errno("cannot read '%s'", r->path);
+		n = (int)got;
+	} else {
+		n = gzread(r->gz, r->buf + r->end, READ_CHUNK);
+	}
 	if (n < 0) {
 		int errnum;
 		const char *msg = gzerror(r->gz, &errnum);
@@ -109,6 +152,9 @@ void line_reader_close(struct line_reader *r)
 {
 	if (r->gz)
 		gzclose(r->gz);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->buf);
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 }

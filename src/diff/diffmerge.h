@@ -11,22 +11,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/arena.h"
 #include "diff/difffolded.h"
 
 struct diffmerge {
 	struct diffmerge_key *keys;	/* by id, in order of first appearance */
 	size_t nr, keys_alloc;		/* stacks */
-	double *counts[2];		/* by id: BEFORE, AFTER */
-	size_t counts_alloc;		/* entries */
-	double total[2];		/* sums of counts[c] */
+	double total[2];		/* sums of the BEFORE, AFTER counts */
 	uint32_t *slots;		/* open addressing, linear probing; ids */
 	size_t slots_cap;		/* slots, a power of two */
-	const char *map;		/* BEFORE, mapped: keys point into it */
-	size_t map_size;		/* bytes */
-	char **blocks;			/* arena blocks holding copied stacks */
-	size_t nr_blocks, blocks_alloc;
-	char *arena_cur;		/* free space in the last block */
-	size_t arena_left;		/* bytes */
+	struct arena arena;		/* keys, slots and the stacks' text */
 };
 
 /*
