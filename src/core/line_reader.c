@@ -21,8 +21,11 @@
 #define READ_CHUNK (256u << 10)		/* bytes per read: L2-sized */
 #define BUFFER_SIZE (2u << 20)		/* bytes, first buffer: one huge page */
 
-/* A regular file that does not start with gzip's magic: read() it. */
-static int plain_file(int fd)
+/*
+ * A regular file that does not start with gzip's magic is read with
+ * read(): returns its size (at least 1, so 0 means no), else 0.
+ */
+static off_t plain_file(int fd)
 {
 	struct stat sb;
 	unsigned char magic[2];
@@ -33,16 +36,25 @@ static int plain_file(int fd)
 	at = lseek(fd, 0, SEEK_CUR);
 	if (at < 0)
 		return 0;
-	return pread(fd, magic, 2, at) < 2 || magic[0] != 0x1f || magic[1] != 0x8b;
+	if (pread(fd, magic, 2, at) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return 0;
+	return sb.st_size > 0 ? sb.st_size : 1;
 }
 
 int line_reader_open_fd(struct line_reader *r, int fd, const char *name)
 {
+	off_t size;
+
 	memset(r, 0, sizeof(*r));
 	r->path = name;
 	r->fd = -1;
-	if (plain_file(fd)) {
+	r->chunk = READ_CHUNK;
+	size = plain_file(fd);
+	if (size) {
 		r->fd = fd;
+		/* a small file needs no big buffer ("/proc" files say 0 bytes) */
+		if (size > 1 && size < READ_CHUNK)
+			r->chunk = (size_t)size + 1;
 		return 0;
 	}
 	r->gz = gzdopen(fd, "rb");
@@ -78,13 +90,16 @@ static int fill(struct line_reader *r)
 		r->end -= r->start;
 		r->start = 0;
 	}
-	if (r->alloc - r->end < READ_CHUNK + 1) {
+	if (r->alloc - r->end < r->chunk + 1) {
 		if (r->alloc > LINE_READER_MAX + 2 * (size_t)READ_CHUNK)
 			return error("%s:%llu: line longer than %u bytes",
 				     r->path, (unsigned long long)r->lineno + 1, LINE_READER_MAX);
 		if (r->buf) {
 			r->alloc *= 2;
 			r->buf = xrealloc(r->buf, r->alloc);
+		} else if (r->chunk < READ_CHUNK) {
+			r->alloc = 2 * r->chunk + 1;
+			r->buf = xmalloc(r->alloc);
 		} else {
 			r->alloc = BUFFER_SIZE;
 			r->buf = xmalloc_huge(r->alloc);
@@ -94,13 +109,13 @@ static int fill(struct line_reader *r)
 		ssize_t got;
 
 		do
-			got = read(r->fd, r->buf + r->end, READ_CHUNK);
+			got = read(r->fd, r->buf + r->end, r->chunk);
 		while (got < 0 && errno == EINTR);
 		if (got < 0)
 			return error_errno("cannot read '%s'", r->path);
 		n = (int)got;
 	} else {
-		n = gzread(r->gz, r->buf + r->end, READ_CHUNK);
+		n = gzread(r->gz, r->buf + r->end, (unsigned)r->chunk);
 	}
 	if (n < 0) {
 		int errnum;

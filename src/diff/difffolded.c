@@ -10,14 +10,10 @@
 #include "core/parse_number.h"
 #include "core/strbuf.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_REPORTED_MALFORMED 5
 
@@ -158,52 +154,6 @@ static void read_line(struct read_state *st, const char *line, size_t len,
 	folded_profile_add(st->p, stack, slen, st->column, count);
 }
 
-/*
- * A plain regular file is mapped and parsed in place: no copy through a
- * read buffer (perf showed the kernel copy, zlib's pass-through copy and
- * the buffer's page faults at a fifth of the run).  Returns 1 when the file
- * was handled, 0 to fall back to the line reader (pipes, gzip, empty), -1
- * on error.
- */
-static int read_mapped(struct read_state *st, const char *path)
-{
-	struct stat sb;
-	const char *map, *p, *end;
-	unsigned long long lineno = 0;
-	int fd;
-
-	/* stat first: opening (and closing) a FIFO would disturb its writer */
-	if (!strcmp(path, "-") || stat(path, &sb) || !S_ISREG(sb.st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 2 ||
-	    (uint64_t)sb.st_size > SIZE_MAX) {
-		close(fd);
-		return 0;
-	}
-	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return 0;
-	if ((unsigned char)map[0] == 0x1f && (unsigned char)map[1] == 0x8b) {
-		munmap((void *)map, (size_t)sb.st_size);	/* gzip: the line reader inflates */
-		return 0;
-	}
-	madvise((void *)map, (size_t)sb.st_size, MADV_SEQUENTIAL);
-	end = map + sb.st_size;
-	for (p = map; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-
-		read_line(st, p, (size_t)(le - p), ++lineno);
-		p = le + 1;
-	}
-	munmap((void *)map, (size_t)sb.st_size);
-	return 1;
-}
-
 int difffolded_read(struct folded_profile *p, int column, const char *path,
 		    unsigned flags, struct difffolded_stats *stats)
 {
@@ -213,11 +163,6 @@ int difffolded_read(struct folded_profile *p, int column, const char *path,
 	size_t len;
 	int ret;
 
-	ret = read_mapped(&st, path ? path : "-");
-	if (ret) {
-		free(st.strip);
-		return ret < 0 ? -1 : 0;
-	}
 	if (line_reader_open(&r, path))
 		return -1;
 	st.path = r.path;

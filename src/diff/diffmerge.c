@@ -15,9 +15,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REPORTED_MALFORMED 5
 #define OUT_FLUSH (64u << 10)		/* bytes buffered before a write */
+#define HUGE_START (1u << 20)		/* bytes of input from which the arena starts huge */
 
 struct diffmerge_key {
 	const char *text;		/* in m->arena */
@@ -175,12 +177,21 @@ static int parse(struct diffmerge *m, int column, const char *path, unsigned fla
 	return ret < 0 ? -1 : 0;
 }
 
+/* The size of a regular file, else 0 (unknown). */
+static uint64_t file_size(const char *path)
+{
+	struct stat sb;
+
+	return strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+}
+
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2])
 {
 	memset(m, 0, sizeof(*m));
-	/* one huge page to start with: see arena_reserve() */
-	arena_reserve(&m->arena, 2u << 20);
+	/* big inputs: the table starts on a huge page (see arena_reserve()) */
+	if (file_size(before) + file_size(after) >= HUGE_START)
+		arena_reserve(&m->arena, 2u << 20);
 	if (parse(m, 0, before, flags, &stats[0]) || parse(m, 1, after, flags, &stats[1]))
 		return -1;
 	return 0;
