@@ -6,9 +6,11 @@
  * difffolded_write(), without copying BEFORE's stacks.
  */
 #include "diff/diffmerge.h"
+#include "diff/diffsort.h"
 #include "core/alloc.h"
 #include "core/arena.h"
 #include "core/error.h"
+#include "core/gather.h"
 #include "core/line_reader.h"
 
 #include <math.h>
@@ -18,15 +20,9 @@
 #include <sys/stat.h>
 
 #define MAX_REPORTED_MALFORMED 5
-#define OUT_FLUSH (64u << 10)		/* bytes buffered before a write */
+#define COUNT_MAX (DIFFMERGE_COUNTS_MAX / 2 - 1)	/* bytes of one count, NUL included */
 #define HUGE_START (1u << 20)		/* bytes of input from which the arena starts huge */
 
-struct diffmerge_key {
-	const char *text;		/* in m->arena */
-	uint32_t len;			/* bytes */
-	uint32_t hash;			/* low bits of the 64-bit hash */
-	double count[2];		/* BEFORE, AFTER */
-};
 
 #define K0 UINT64_C(0x9e3779b97f4a7c15)
 #define K1 UINT64_C(0xc2b2ae3d27d4eb4f)
@@ -77,15 +73,16 @@ static uint64_t hash_bytes(const char *s, size_t len)
 static void table_grow(struct diffmerge *m)
 {
 	size_t cap = m->slots_cap ? m->slots_cap * 2 : 1024, i;
-	uint32_t *slots = arena_alloc(&m->arena, st_mult(cap, sizeof(*slots)));
+	struct diffmerge_slot *slots = arena_alloc(&m->arena, st_mult(cap, sizeof(*slots)));
 
 	memset(slots, 0xff, cap * sizeof(*slots));
 	for (i = 0; i < m->nr; i++) {
 		size_t j = m->keys[i].hash & (cap - 1);
 
-		while (slots[j] != UINT32_MAX)
+		while (slots[j].id != UINT32_MAX)
 			j = (j + 1) & (cap - 1);
-		slots[j] = (uint32_t)i;
+		slots[j].id = (uint32_t)i;
+		slots[j].hash = m->keys[i].hash;
 	}
 	m->slots = slots;	/* the old table stays in the arena, unused */
 	m->slots_cap = cap;
@@ -100,11 +97,12 @@ static void add(struct diffmerge *m, const char *s, size_t len, int column, doub
 
 	if ((m->nr + 1) * 4 > m->slots_cap * 3)
 		table_grow(m);
+	/* the hash in the slot spares a cache miss on keys[] per probe */
 	for (j = h & (m->slots_cap - 1);; j = (j + 1) & (m->slots_cap - 1)) {
-		id = m->slots[j];
+		id = m->slots[j].id;
 		if (id == UINT32_MAX)
 			break;
-		if (m->keys[id].hash == (uint32_t)h && m->keys[id].len == len &&
+		if (m->slots[j].hash == (uint32_t)h && m->keys[id].len == len &&
 		    !memcmp(m->keys[id].text, s, len))
 			goto found;
 	}
@@ -125,7 +123,8 @@ static void add(struct diffmerge *m, const char *s, size_t len, int column, doub
 	m->keys[id].len = (uint32_t)len;
 	m->keys[id].hash = (uint32_t)h;
 	m->keys[id].count[0] = m->keys[id].count[1] = 0;
-	m->slots[j] = id;
+	m->slots[j].id = id;
+	m->slots[j].hash = (uint32_t)h;
 found:
 	m->keys[id].count[column] += count;
 	m->total[column] += count;
@@ -215,207 +214,49 @@ int diffmerge_normalize(struct diffmerge *m)
 	return 0;
 }
 
-static size_t format_line(char *buf, const struct diffmerge *m, uint32_t id)
+/* " before after" of k into buf (DIFFMERGE_COUNTS_MAX bytes); its length. */
+static size_t format_counts(char *buf, const struct diffmerge_key *k)
 {
-	const struct diffmerge_key *k = &m->keys[id];
-	size_t o = k->len;
+	size_t o = 0;
 	int c;
 
-	memcpy(buf, k->text, k->len);
 	for (c = 0; c < 2; c++) {
 		buf[o++] = ' ';
-		o += difffolded_format_count(buf + o, 64, k->count[c]);
+		o += difffolded_format_count(buf + o, COUNT_MAX, k->count[c]);
 	}
 	return o;
 }
 
-/*
- * The order of difffolded_write(): LC_ALL=C sort of the output lines.
- * x and y share their first `from` bytes, and both are at least that long.
- */
-static int cmp_from(const struct diffmerge *m, uint32_t x, uint32_t y, uint32_t from)
+size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id)
 {
-	const struct diffmerge_key *kx = &m->keys[x], *ky = &m->keys[y];
-	uint32_t lx = kx->len, ly = ky->len;
-	int c = memcmp(kx->text + from, ky->text + from, (lx < ly ? lx : ly) - from);
-	unsigned char nx, ny;
+	const struct diffmerge_key *k = &m->keys[id];
 
-	if (c || lx == ly)
-		return c;
-	/* One stack is a prefix of the other: the shorter line goes on with ' '. */
-	nx = lx < ly ? ' ' : (unsigned char)kx->text[ly];
-	ny = ly < lx ? ' ' : (unsigned char)ky->text[lx];
-	if (nx != ny)
-		return (nx > ny) - (nx < ny);
-	{
-		char *bx = xmalloc((size_t)lx + 130), *by = xmalloc((size_t)ly + 130);
-		size_t ox = format_line(bx, m, x), oy = format_line(by, m, y);
-
-		c = memcmp(bx, by, ox < oy ? ox : oy);
-		if (!c)
-			c = (ox > oy) - (ox < oy);
-		free(bx);
-		free(by);
-		return c;
-	}
+	memcpy(buf, k->text, k->len);
+	return k->len + format_counts(buf + k->len, k);
 }
 
-static int cmp_lines(const void *a, const void *b, void *data)
+int diffmerge_write(struct diffmerge *m, FILE *f)
 {
-	return cmp_from(data, *(const uint32_t *)a, *(const uint32_t *)b, 0);
-}
+	uint32_t *ids = diffmerge_sort(m);
+	struct gather g;
+	size_t i;
 
-/* Length of the common prefix of a[0..n) and b[0..n), 8 bytes a step. */
-static size_t mismatch(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-	uint64_t x, y;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			break;
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
-struct sort_group {
-	size_t start, n;	/* ids[start..start+n) */
-	uint32_t depth;		/* bytes every id of the group shares */
-};
-
-/*
- * MSD radix sort of the ids by stack bytes (McIlroy, Bostic and McIlroy,
- * "Engineering Radix Sort", 1993), with an explicit stack of groups:
- * stacks share long prefixes (the frames near the root), which a
- * comparison sort would memcmp again at every comparison.  Past a stack's
- * end its line goes on with ' '; a group holding a stack that ended
- * earlier, and small groups, are finished with cmp_from().
- */
-static void sort_ids(const struct diffmerge *m, uint32_t *ids, size_t n)
-{
-	struct sort_group *stack = NULL;
-	size_t nr = 0, alloc = 0, i;
-	uint32_t *tmp = xmallocarray(n ? n : 1, sizeof(*tmp));
-
-	ALLOC_GROW(stack, nr + 1, alloc);
-	stack[nr++] = (struct sort_group){ 0, n, 0 };
-	while (nr) {
-		struct sort_group g = stack[--nr];
-		uint32_t *v = ids + g.start, d = g.depth;
-		size_t count[256], pos[256], b;
-		int short_key = 0;
-
-		if (g.n < 2)
-			continue;
-		if (g.n <= 32) {
-			for (i = 1; i < g.n; i++) {
-				uint32_t x = v[i];
-				size_t j = i;
-
-				while (j > 0 && cmp_from(m, v[j - 1], x, d) > 0) {
-					v[j] = v[j - 1];
-					j--;
-				}
-				v[j] = x;
-			}
-			continue;
-		}
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < g.n; i++) {
-			const struct diffmerge_key *k = &m->keys[v[i]];
-
-			if (k->len < d) {
-				short_key = 1;
-				break;
-			}
-			count[k->len > d ? (unsigned char)k->text[d] : ' ']++;
-		}
-		if (short_key) {
-			qsort_r(v, g.n, sizeof(*v), cmp_lines, (void *)m);
-			continue;
-		}
-		for (b = 0; b < 256 && count[b] != g.n; b++)
-			;
-		if (b < 256) {
-			/* one byte for all: skip the whole common prefix */
-			const struct diffmerge_key *k0 = &m->keys[v[0]];
-			uint32_t lcp = k0->len;
-
-			for (i = 1; i < g.n && lcp > d + 1; i++) {
-				const struct diffmerge_key *k = &m->keys[v[i]];
-				uint32_t lim = k->len < lcp ? k->len : lcp;
-
-				lcp = lim <= d + 1 ? d + 1 :
-				      d + 1 + (uint32_t)mismatch(k0->text + d + 1, k->text + d + 1,
-								 lim - (d + 1));
-			}
-			ALLOC_GROW(stack, nr + 1, alloc);
-			stack[nr++] = (struct sort_group){ g.start, g.n, lcp > d + 1 ? lcp : d + 1 };
-			continue;
-		}
-		for (b = 0, i = 0; b < 256; b++) {
-			pos[b] = i;
-			i += count[b];
-		}
-		for (i = 0; i < g.n; i++) {
-			const struct diffmerge_key *k = &m->keys[v[i]];
-
-			tmp[pos[k->len > d ? (unsigned char)k->text[d] : ' ']++] = v[i];
-		}
-		memcpy(v, tmp, g.n * sizeof(*v));
-		for (b = 0, i = 0; b < 256; b++) {
-			if (count[b] > 1) {
-				ALLOC_GROW(stack, nr + 1, alloc);
-				stack[nr++] = (struct sort_group){ g.start + i, count[b], d + 1 };
-			}
-			i += count[b];
-		}
-	}
-	free(stack);
-	free(tmp);
-}
-
-int diffmerge_write(const struct diffmerge *m, FILE *f)
-{
-	uint32_t *ids = xmallocarray(m->nr ? m->nr : 1, sizeof(*ids));
-	char *out = xmalloc(OUT_FLUSH);
-	size_t i, o = 0;
-	int ret = 0;
-
-	for (i = 0; i < m->nr; i++)
-		ids[i] = (uint32_t)i;
-	sort_ids(m, ids, m->nr);
-	for (i = 0; i < m->nr && !ret; i++) {
+	if (fflush(f))
+		return -1;
+	gather_init(&g, fileno(f));
+	for (i = 0; i < m->nr && !g.err; i++) {
 		const struct diffmerge_key *k = &m->keys[ids[i]];
-		size_t need = (size_t)k->len + 130;
+		char *p;
+		size_t n;
 
-		if (o + need > OUT_FLUSH) {
-			if (o && fwrite(out, 1, o, f) != o)
-				ret = -1;
-			o = 0;
-		}
-		if (need > OUT_FLUSH) {
-			char *line = xmalloc(need);
-			size_t n = format_line(line, m, ids[i]);
-
-			line[n++] = '\n';
-			if (fwrite(line, 1, n, f) != n)
-				ret = -1;
-			free(line);
-			continue;
-		}
-		o += format_line(out + o, m, ids[i]);
-		out[o++] = '\n';
+		/* the stack from the arena, its counts formatted in place */
+		gather_ref(&g, k->text, k->len);
+		p = gather_space(&g, DIFFMERGE_COUNTS_MAX + 1);
+		n = format_counts(p, k);
+		p[n++] = '\n';
+		gather_commit(&g, n);
 	}
-	if (!ret && o && fwrite(out, 1, o, f) != o)
-		ret = -1;
-	free(out);
-	free(ids);
-	return ret;
+	return gather_finish(&g);
 }
 
 void diffmerge_release(struct diffmerge *m)

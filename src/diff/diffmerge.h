@@ -14,11 +14,23 @@
 #include "core/arena.h"
 #include "diff/difffolded.h"
 
+#define DIFFMERGE_COUNTS_MAX 130	/* bytes of " before after", and room */
+
+struct diffmerge_key {
+	const char *text;		/* in the arena */
+	uint32_t len;			/* bytes */
+	uint32_t hash;			/* low bits of the 64-bit hash */
+	double count[2];		/* BEFORE, AFTER */
+};
+
 struct diffmerge {
 	struct diffmerge_key *keys;	/* by id, in order of first appearance */
 	size_t nr, keys_alloc;		/* stacks */
 	double total[2];		/* sums of the BEFORE, AFTER counts */
-	uint32_t *slots;		/* open addressing, linear probing; ids */
+	struct diffmerge_slot {
+		uint32_t id;		/* UINT32_MAX: empty */
+		uint32_t hash;		/* keys[id].hash */
+	} *slots;			/* open addressing, linear probing */
 	size_t slots_cap;		/* slots, a power of two */
 	struct arena arena;		/* keys, slots and the stacks' text */
 };
@@ -35,8 +47,14 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 /* difffolded_normalize() on m: 0, or -1 when BEFORE has no samples. */
 int diffmerge_normalize(struct diffmerge *m);
 
+/*
+ * "stack before after" for keys[id] into buf (at least its len +
+ * DIFFMERGE_COUNTS_MAX bytes), without a newline; returns its length.
+ */
+size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id);
+
 /* difffolded_write() on m: 0, or -1 on a write error. */
-int diffmerge_write(const struct diffmerge *m, FILE *f);
+int diffmerge_write(struct diffmerge *m, FILE *f);
 
 void diffmerge_release(struct diffmerge *m);
 
