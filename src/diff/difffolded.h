@@ -32,8 +32,8 @@ int difffolded_parse_line(const char *line, size_t len, const char **stack,
 
 /*
  * Replace every "0x" followed by hex digits in src[0..len) with "0x...",
- * writing to dst (at least len + 2 bytes: the result is never longer
- * than that).  Returns the new length.
+ * writing to dst (at least 2 * len + 1 bytes: a match of 3 bytes or more
+ * becomes 5).  Returns the new length.
  */
 size_t difffolded_strip_hex(char *dst, const char *src, size_t len);
 

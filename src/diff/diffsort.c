@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMALL_GROUP 32		/* stacks: insertion sort from here down */
+#define SMALL_GROUP 16		/* stacks: insertion sort from here down */
 #define NOT_LOADED UINT32_MAX	/* wdepth of a group whose words are stale */
 
 /* A stack being sorted: 8 of its bytes, from the group's word depth. */

@@ -103,16 +103,18 @@ static size_t naive_strip(char *dst, const char *s, size_t len)
 
 TEST(strip_hex_matches_naive_on_random_input)
 {
-	static const char alphabet[] = "0x1aG;X0x";
-	char in[40], a[100], b[100];
+	/* dense in 'x', and with runs long enough for the 8-byte copies */
+	static const char *const alphabets[] = { "0x1aG;X0x", "0x1aG;X0abcdefghij;;f" };
+	char in[80], a[200], b[200];
 	unsigned seed = 12345;
 	int round;
 
-	for (round = 0; round < 20000; round++) {
-		size_t len = (size_t)(rand_r(&seed) % 30), i, na, nb;
+	for (round = 0; round < 40000; round++) {
+		const char *alphabet = alphabets[round % 2];
+		size_t len = (size_t)(rand_r(&seed) % (round % 2 ? 80 : 30)), i, na, nb;
 
 		for (i = 0; i < len; i++)
-			in[i] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+			in[i] = alphabet[rand_r(&seed) % strlen(alphabet)];
 		na = naive_strip(a, in, len);
 		nb = difffolded_strip_hex(b, in, len);
 		if (na != nb || memcmp(a, b, na)) {
