@@ -1,9 +1,10 @@
 /*
  * diffmerge.c - the fast path of 'trail diff' without --top: both folded
- * files mapped, every line parsed in place into an open-addressing table
- * of (hash, text, counts) whose text stays in BEFORE's mapping, sorted
- * and printed through one buffer.  Same output as difffolded_read() +
- * difffolded_write(), without copying BEFORE's stacks.
+ * files read line by line (core/line_reader) into an open-addressing table
+ * of (hash, text, counts) that lives, with the stacks' text, in one
+ * huge-page-backed arena; written in sorted order (diffsort.c) with the
+ * stacks handed to writev() from the arena (core/gather).  Same output
+ * as difffolded_read() + difffolded_write().
  */
 #include "diff/diffmerge.h"
 #include "diff/diffsort.h"

@@ -1,8 +1,8 @@
 /*
- * diffmerge.h - 'trail diff' three-column output from two regular folded
- * files in one pass each: lines parsed in place in the mapped files into
- * a hash table, no copy of BEFORE's stacks, output sorted like
- * difffolded_write().  Pipes and gzip go through difffolded_read().
+ * diffmerge.h - 'trail diff' three-column output: two folded files (plain,
+ * gzip or standard input) read in one pass each into a hash table of
+ * stacks, written sorted like difffolded_write().  Everything the table
+ * holds is in its arena, freed by diffmerge_release().
  */
 #ifndef TRAIL_DIFF_DIFFMERGE_H
 #define TRAIL_DIFF_DIFFMERGE_H
@@ -37,9 +37,8 @@ struct diffmerge {
 
 /*
  * Read BEFORE into column 0 and AFTER into column 1 as difffolded_read()
- * does (same warnings, same stats).  Returns 1 when done, 0 when either
- * file is not a regular uncompressed file of 2 bytes or more (nothing
- * read, m needs no release: use difffolded_read()).
+ * does (same warnings, same stats).  Returns 0, or -1 when a file cannot
+ * be read (error printed); call diffmerge_release() either way.
  */
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2]);
@@ -53,7 +52,8 @@ int diffmerge_normalize(struct diffmerge *m);
  */
 size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id);
 
-/* difffolded_write() on m: 0, or -1 on a write error. */
+/* difffolded_write() on m (sorting it, scratch in the arena): 0, or -1
+ * on a write error (errno set). */
 int diffmerge_write(struct diffmerge *m, FILE *f);
 
 void diffmerge_release(struct diffmerge *m);
