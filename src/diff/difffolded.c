@@ -105,72 +105,78 @@ size_t difffolded_strip_hex(char *dst, const char *src, size_t len)
 	return o;
 }
 
-/* What reading one file needs per line. */
-struct read_state {
+/* -s into a scratch buffer (grown as needed): the stripped s[0..*len). */
+static const char *strip_into(char **buf, size_t *alloc, const char *s, size_t *len)
+{
+	if (*alloc < 2 * *len + 1) {
+		*alloc = st_add(st_mult(*len, 2), 1);
+		free(*buf);
+		*buf = xmalloc(*alloc);
+	}
+	*len = difffolded_strip_hex(*buf, s, *len);
+	return *buf;
+}
+
+int difffolded_read_lines(const char *path, unsigned flags, struct difffolded_stats *stats,
+			  difffolded_add_fn *add, void *data)
+{
+	struct line_reader r;
+	unsigned long long malformed = 0;
+	char *line, *strip = NULL;
+	size_t len, strip_alloc = 0;
+	int ret;
+
+	if (line_reader_open(&r, path))
+		return -1;
+	while ((ret = line_reader_next(&r, &line, &len)) > 0) {
+		const char *stack;
+		size_t slen;
+		double count;
+
+		if (stats)
+			stats->lines++;
+		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
+			/* the script adds undef to $Folded{undef}: a zero for "" */
+			add(data, "", 0, 0);
+			if (!len)
+				continue;
+			if (stats)
+				stats->malformed++;
+			if (++malformed <= MAX_REPORTED_MALFORMED)
+				warning("%s:%llu: ignoring line without a sample count: '%.*s'",
+					r.path, (unsigned long long)r.lineno,
+					(int)(len < 80 ? len : 80), line);
+			continue;
+		}
+		if (stats)
+			stats->stacks++;
+		if (flags & DIFFFOLDED_STRIP_HEX)
+			stack = strip_into(&strip, &strip_alloc, stack, &slen);
+		add(data, stack, slen, count);
+	}
+	free(strip);
+	line_reader_close(&r);
+	return ret < 0 ? -1 : 0;
+}
+
+struct profile_column {
 	struct folded_profile *p;
 	int column;
-	unsigned flags;
-	const char *path;
-	unsigned long long malformed;
-	struct difffolded_stats *stats;
-	char *strip;		/* scratch for -s */
-	size_t strip_alloc;	/* bytes */
 };
 
-static void read_line(struct read_state *st, const char *line, size_t len,
-		      unsigned long long lineno)
+static void add_to_profile(void *data, const char *stack, size_t len, double count)
 {
-	const char *stack;
-	size_t slen;
-	double count;
+	struct profile_column *pc = data;
 
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (st->stats)
-		st->stats->lines++;
-	if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
-		/* the script adds undef to $Folded{undef}: a zero for "" */
-		folded_profile_add(st->p, "", 0, st->column, 0);
-		if (!len)
-			return;
-		if (st->stats)
-			st->stats->malformed++;
-		if (++st->malformed <= MAX_REPORTED_MALFORMED)
-			warning("%s:%llu: ignoring line without a sample count: '%.*s'",
-				st->path, lineno, (int)(len < 80 ? len : 80), line);
-		return;
-	}
-	if (st->stats)
-		st->stats->stacks++;
-	if (st->flags & DIFFFOLDED_STRIP_HEX) {
-		if (st->strip_alloc < 2 * slen + 1) {
-			st->strip_alloc = st_add(st_mult(slen, 2), 1);
-			free(st->strip);
-			st->strip = xmalloc(st->strip_alloc);
-		}
-		slen = difffolded_strip_hex(st->strip, stack, slen);
-		stack = st->strip;
-	}
-	folded_profile_add(st->p, stack, slen, st->column, count);
+	folded_profile_add(pc->p, stack, len, pc->column, count);
 }
 
 int difffolded_read(struct folded_profile *p, int column, const char *path,
 		    unsigned flags, struct difffolded_stats *stats)
 {
-	struct read_state st = { p, column, flags, path, 0, stats, NULL, 0 };
-	struct line_reader r;
-	char *line;
-	size_t len;
-	int ret;
+	struct profile_column pc = { p, column };
 
-	if (line_reader_open(&r, path))
-		return -1;
-	st.path = r.path;
-	while ((ret = line_reader_next(&r, &line, &len)) > 0)
-		read_line(&st, line, len, (unsigned long long)r.lineno);
-	free(st.strip);
-	line_reader_close(&r);
-	return ret < 0 ? -1 : 0;
+	return difffolded_read_lines(path, flags, stats, add_to_profile, &pc);
 }
 
 void difffolded_merge(struct folded_profile *out,
@@ -190,15 +196,8 @@ void difffolded_merge(struct folded_profile *out,
 			const char *s = intern_str(&p->stacks, (uint32_t)i);
 			size_t len = intern_len(&p->stacks, (uint32_t)i);
 
-			if (flags & DIFFFOLDED_STRIP_HEX) {
-				if (strip_alloc < 2 * len + 1) {
-					strip_alloc = st_add(st_mult(len, 2), 1);
-					free(strip);
-					strip = xmalloc(strip_alloc);
-				}
-				len = difffolded_strip_hex(strip, s, len);
-				s = strip;
-			}
+			if (flags & DIFFFOLDED_STRIP_HEX)
+				s = strip_into(&strip, &strip_alloc, s, &len);
 			folded_profile_add(out, s, len, side, p->counts[col[side]][i]);
 		}
 	}

@@ -12,18 +12,14 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/gather.h"
-#include "core/line_reader.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_REPORTED_MALFORMED 5
 #define COUNT_MAX (DIFFMERGE_COUNTS_MAX / 2 - 1)	/* bytes of one count, NUL included */
 #define HUGE_START (1u << 20)		/* bytes of input from which the arena starts huge */
-
 
 #define K0 UINT64_C(0x9e3779b97f4a7c15)
 #define K1 UINT64_C(0xc2b2ae3d27d4eb4f)
@@ -131,50 +127,16 @@ found:
 	m->total[column] += count;
 }
 
-/* Parse one folded file (any input line_reader takes) into column. */
-static int parse(struct diffmerge *m, int column, const char *path, unsigned flags,
-		 struct difffolded_stats *stats)
+struct merge_column {
+	struct diffmerge *m;
+	int column;
+};
+
+static void add_to_merge(void *data, const char *stack, size_t len, double count)
 {
-	struct line_reader r;
-	unsigned long long malformed = 0;
-	char *line, *strip = NULL;
-	size_t len, strip_alloc = 0;
-	int ret;
+	struct merge_column *mc = data;
 
-	if (line_reader_open(&r, path))
-		return -1;
-	while ((ret = line_reader_next(&r, &line, &len)) > 0) {
-		const char *stack;
-		size_t slen;
-		double count;
-
-		stats->lines++;
-		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
-			add(m, "", 0, column, 0);
-			if (len) {
-				stats->malformed++;
-				if (++malformed <= MAX_REPORTED_MALFORMED)
-					warning("%s:%llu: ignoring line without a sample count: '%.*s'",
-						r.path, (unsigned long long)r.lineno,
-						(int)(len < 80 ? len : 80), line);
-			}
-			continue;
-		}
-		stats->stacks++;
-		if (flags & DIFFFOLDED_STRIP_HEX) {
-			if (strip_alloc < 2 * slen + 1) {
-				strip_alloc = st_add(st_mult(slen, 2), 1);
-				free(strip);
-				strip = xmalloc(strip_alloc);
-			}
-			slen = difffolded_strip_hex(strip, stack, slen);
-			stack = strip;
-		}
-		add(m, stack, slen, column, count);
-	}
-	free(strip);
-	line_reader_close(&r);
-	return ret < 0 ? -1 : 0;
+	add(mc->m, stack, len, mc->column, count);
 }
 
 /* The size of a regular file, else 0 (unknown). */
@@ -188,11 +150,14 @@ static uint64_t file_size(const char *path)
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2])
 {
+	struct merge_column mc[2] = { { m, 0 }, { m, 1 } };
+
 	memset(m, 0, sizeof(*m));
 	/* big inputs: the table starts on a huge page (see arena_reserve()) */
 	if (file_size(before) + file_size(after) >= HUGE_START)
 		arena_reserve(&m->arena, 2u << 20);
-	if (parse(m, 0, before, flags, &stats[0]) || parse(m, 1, after, flags, &stats[1]))
+	if (difffolded_read_lines(before, flags, &stats[0], add_to_merge, &mc[0]) ||
+	    difffolded_read_lines(after, flags, &stats[1], add_to_merge, &mc[1]))
 		return -1;
 	return 0;
 }
