@@ -117,8 +117,8 @@ static const char *strip_into(char **buf, size_t *alloc, const char *s, size_t *
 	return *buf;
 }
 
-int difffolded_read_lines(const char *path, unsigned flags, struct difffolded_stats *stats,
-			  difffolded_add_fn *add, void *data)
+int difffolded_read_lines(const char *path, int column, unsigned flags,
+			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data)
 {
 	struct line_reader r;
 	unsigned long long malformed = 0;
@@ -137,7 +137,7 @@ int difffolded_read_lines(const char *path, unsigned flags, struct difffolded_st
 			stats->lines++;
 		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
 			/* the script adds undef to $Folded{undef}: a zero for "" */
-			add(data, "", 0, 0);
+			add(data, column, "", 0, 0);
 			if (!len)
 				continue;
 			if (stats)
@@ -152,31 +152,23 @@ int difffolded_read_lines(const char *path, unsigned flags, struct difffolded_st
 			stats->stacks++;
 		if (flags & DIFFFOLDED_STRIP_HEX)
 			stack = strip_into(&strip, &strip_alloc, stack, &slen);
-		add(data, stack, slen, count);
+		add(data, column, stack, slen, count);
 	}
 	free(strip);
 	line_reader_close(&r);
 	return ret < 0 ? -1 : 0;
 }
 
-struct profile_column {
-	struct folded_profile *p;
-	int column;
-};
-
-static void add_to_profile(void *data, const char *stack, size_t len, double count)
+static void add_to_profile(void *data, int column, const char *stack, size_t len,
+			   double count)
 {
-	struct profile_column *pc = data;
-
-	folded_profile_add(pc->p, stack, len, pc->column, count);
+	folded_profile_add(data, stack, len, column, count);
 }
 
 int difffolded_read(struct folded_profile *p, int column, const char *path,
 		    unsigned flags, struct difffolded_stats *stats)
 {
-	struct profile_column pc = { p, column };
-
-	return difffolded_read_lines(path, flags, stats, add_to_profile, &pc);
+	return difffolded_read_lines(path, column, flags, stats, add_to_profile, p);
 }
 
 void difffolded_merge(struct folded_profile *out,

@@ -44,19 +44,20 @@ struct difffolded_stats {
 };
 
 /* Called for every line read: the stack (valid during the call) and count. */
-typedef void difffolded_add_fn(void *data, const char *stack, size_t len, double count);
+typedef void difffolded_add_fn(void *data, int column, const char *stack, size_t len,
+			       double count);
 
 /*
  * Read a folded file ('-' is standard input; gzip is inflated) line by
- * line as difffolded.pl does, calling add for each: a line that does not
+ * line as difffolded.pl does, calling add(data, column, ...) for each: a line that does not
  * match (blank or malformed) adds a zero count to the empty stack "", so
  * the output has the script's " 0 0" line; malformed non-blank lines are
  * warned about with path:line (the first few); with DIFFFOLDED_STRIP_HEX
  * stacks are stripped first.  stats may be NULL.  Returns 0, or -1 when
  * the file cannot be read (error printed).
  */
-int difffolded_read_lines(const char *path, unsigned flags, struct difffolded_stats *stats,
-			  difffolded_add_fn *add, void *data);
+int difffolded_read_lines(const char *path, int column, unsigned flags,
+			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
 
 /*
  * Read a folded file into column `column` (0 = BEFORE, 1 = AFTER) of p,

@@ -86,8 +86,9 @@ static void table_grow(struct diffmerge *m)
 }
 
 /* Add count to column of the stack s[0..len) (copied when new). */
-static void add(struct diffmerge *m, const char *s, size_t len, int column, double count)
+static void add(void *data, int column, const char *s, size_t len, double count)
 {
+	struct diffmerge *m = data;
 	uint64_t h = hash_bytes(s, len);
 	size_t j;
 	uint32_t id;
@@ -127,18 +128,6 @@ found:
 	m->total[column] += count;
 }
 
-struct merge_column {
-	struct diffmerge *m;
-	int column;
-};
-
-static void add_to_merge(void *data, const char *stack, size_t len, double count)
-{
-	struct merge_column *mc = data;
-
-	add(mc->m, stack, len, mc->column, count);
-}
-
 /* The size of a regular file, else 0 (unknown). */
 static uint64_t file_size(const char *path)
 {
@@ -150,14 +139,12 @@ static uint64_t file_size(const char *path)
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2])
 {
-	struct merge_column mc[2] = { { m, 0 }, { m, 1 } };
-
 	memset(m, 0, sizeof(*m));
 	/* big inputs: the table starts on a huge page (see arena_reserve()) */
 	if (file_size(before) + file_size(after) >= HUGE_START)
 		arena_reserve(&m->arena, 2u << 20);
-	if (difffolded_read_lines(before, flags, &stats[0], add_to_merge, &mc[0]) ||
-	    difffolded_read_lines(after, flags, &stats[1], add_to_merge, &mc[1]))
+	if (difffolded_read_lines(before, 0, flags, &stats[0], add, m) ||
+	    difffolded_read_lines(after, 1, flags, &stats[1], add, m))
 		return -1;
 	return 0;
 }
