@@ -37,9 +37,12 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
 # archives are installed (STATIC_DEPS=0: never): each shared library costs
 # mappings, relocations and page faults at every start, 2 ms of the 7 ms
 # that 'trail diff' took on two one-line files on a virtual machine.
-STATIC_DEPS ?= $(if $(filter /%,$(shell $(CC) -print-file-name=libdw.a)),1,0)
+# (libdw.a needs liblzma and libbz2 too: -dev packages that may be missing.)
+STATIC_ARCHIVES := dw elf iberty zstd z lzma bz2
+STATIC_DEPS ?= $(if $(strip $(foreach l,$(STATIC_ARCHIVES),$(if $(filter /%,\
+                 $(shell $(CC) -print-file-name=lib$(l).a)),,$(l)))),0,1)
 ifeq ($(STATIC_DEPS),1)
-LDLIBS   += -Wl,-Bstatic -ldw -lelf -liberty -lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -pthread
+LDLIBS   += -Wl,-Bstatic $(addprefix -l,$(STATIC_ARCHIVES)) -Wl,-Bdynamic -lm -pthread
 else
 LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
 endif
