@@ -241,7 +241,6 @@ int cmd_diff(int argc, const char **argv)
 	};
 	struct folded_profile p;
 	struct diffmerge m;
-	int fast = 0;
 	struct difffolded_stats st[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
 	unsigned flags;
 	int n, ret = EXIT_OK, table;
@@ -265,10 +264,9 @@ int cmd_diff(int argc, const char **argv)
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
 
 	folded_profile_init(&p);
-	if (!table && diffmerge_read(&m, argv[0], argv[1], flags, st)) {
-		fast = 1;
-	} else if (difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
-	    difffolded_read(&p, 1, argv[1], flags, &st[1])) {
+	if (table ? difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
+		    difffolded_read(&p, 1, argv[1], flags, &st[1])
+		  : diffmerge_read(&m, argv[0], argv[1], flags, st)) {
 		ret = EXIT_FAILURE_;
 		goto out;
 	}
@@ -287,15 +285,15 @@ int cmd_diff(int argc, const char **argv)
 		ret = run_table(&o, argv[0], argv[1], &p);
 		goto out;
 	}
-	if (o.normalize && (fast ? diffmerge_normalize(&m) : difffolded_normalize(&p)))
+	if (o.normalize && diffmerge_normalize(&m))
 		warning("'%s' has no samples: cannot normalize it to '%s', counts left as they are",
 			argv[0], argv[1]);
-	if (fast ? diffmerge_write(&m, stdout) : difffolded_write(&p, stdout)) {
+	if (diffmerge_write(&m, stdout)) {
 		error_errno("cannot write to standard output");
 		ret = EXIT_FAILURE_;
 	}
 out:
-	if (fast)
+	if (!table)
 		diffmerge_release(&m);
 	folded_profile_release(&p);
 	return ret;

@@ -21,36 +21,66 @@ struct arena_block {
 	_Alignas(16) unsigned char data[];
 };
 
+/* Data bytes of the next regular block: the doubling, header included. */
+static size_t next_size(const struct arena *a)
+{
+	const struct arena_block *b = a->head;
+	size_t want = ARENA_BLOCK_SIZE;
+
+	if (b)
+		want = b->size + sizeof(*b) < ARENA_BLOCK_MAX / 2
+			? (b->size + sizeof(*b)) * 2 : ARENA_BLOCK_MAX;
+	return want - sizeof(*b);
+}
+
+static struct arena_block *new_block(size_t size)
+{
+	struct arena_block *b = xmalloc_huge(st_add(sizeof(*b), size));
+
+	b->size = size;
+	return b;
+}
+
+static void push_block(struct arena *a, struct arena_block *b)
+{
+	b->next = a->head;
+	a->head = b;
+	a->used = 0;
+}
+
 void *arena_alloc(struct arena *a, size_t size)
 {
 	size_t aligned = st_add(size, ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	struct arena_block *b = a->head;
 
 	if (!b || a->used + aligned > b->size) {
-		size_t want = ARENA_BLOCK_SIZE, bsize;
+		size_t regular = next_size(a);
 
-		if (b)
-			want = b->size + sizeof(*b) < ARENA_BLOCK_MAX / 2
-				? (b->size + sizeof(*b)) * 2 : ARENA_BLOCK_MAX;
-		bsize = want - sizeof(*b);	/* header + data fill the block */
-		if (aligned > bsize)
-			bsize = aligned;
-		b = xmalloc_huge(st_add(sizeof(*b), bsize));
-		b->size = bsize;
-		if (aligned > want - sizeof(*b) && a->head) {
+		if (aligned > regular && a->head) {
 			/* Oversized: keep filling the current block afterwards. */
+			b = new_block(aligned);
 			b->next = a->head->next;
 			a->head->next = b;
 			a->total += aligned;
 			return b->data;
 		}
-		b->next = a->head;
-		a->head = b;
-		a->used = 0;
+		b = new_block(aligned > regular ? aligned : regular);
+		push_block(a, b);
 	}
 	a->used += aligned;
 	a->total += aligned;
 	return b->data + a->used - aligned;
+}
+
+void arena_reserve(struct arena *a, size_t size)
+{
+	size_t regular = next_size(a), data;
+
+	if (a->head && a->head->size - a->used >= size)
+		return;
+	/* the block, header included, is size bytes: a whole number of huge pages */
+	data = size > sizeof(struct arena_block) ? size - sizeof(struct arena_block) : size;
+	push_block(a, new_block(data > regular ? data : regular));
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t len)

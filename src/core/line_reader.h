@@ -18,7 +18,9 @@
 
 struct line_reader {
 	const char *path;	/* as shown in messages */
-	void *gz;		/* zlib gzFile */
+	void *gz;		/* zlib gzFile, or NULL when fd is read directly */
+	int fd;			/* a plain regular file, read(); -1 otherwise */
+	size_t chunk;		/* bytes per read */
 	char *buf;
 	size_t alloc;		/* bytes allocated in buf */
 	size_t start, end;	/* unread bytes are buf[start..end) */

@@ -7,6 +7,7 @@ LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
 LIB_OBJS += src/core/file_map.o
+LIB_OBJS += src/core/gather.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json_writer.o
 LIB_OBJS += src/core/line_reader.o

@@ -10,14 +10,10 @@
 #include "core/parse_number.h"
 #include "core/strbuf.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_REPORTED_MALFORMED 5
 
@@ -109,123 +105,70 @@ size_t difffolded_strip_hex(char *dst, const char *src, size_t len)
 	return o;
 }
 
-/* What reading one file needs per line. */
-struct read_state {
-	struct folded_profile *p;
-	int column;
-	unsigned flags;
-	const char *path;
-	unsigned long long malformed;
-	struct difffolded_stats *stats;
-	char *strip;		/* scratch for -s */
-	size_t strip_alloc;	/* bytes */
-};
-
-static void read_line(struct read_state *st, const char *line, size_t len,
-		      unsigned long long lineno)
+/* -s into a scratch buffer (grown as needed): the stripped s[0..*len). */
+static const char *strip_into(char **buf, size_t *alloc, const char *s, size_t *len)
 {
-	const char *stack;
-	size_t slen;
-	double count;
-
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (st->stats)
-		st->stats->lines++;
-	if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
-		/* the script adds undef to $Folded{undef}: a zero for "" */
-		folded_profile_add(st->p, "", 0, st->column, 0);
-		if (!len)
-			return;
-		if (st->stats)
-			st->stats->malformed++;
-		if (++st->malformed <= MAX_REPORTED_MALFORMED)
-			warning("%s:%llu: ignoring line without a sample count: '%.*s'",
-				st->path, lineno, (int)(len < 80 ? len : 80), line);
-		return;
+	if (*alloc < 2 * *len + 1) {
+		*alloc = st_add(st_mult(*len, 2), 1);
+		free(*buf);
+		*buf = xmalloc(*alloc);
 	}
-	if (st->stats)
-		st->stats->stacks++;
-	if (st->flags & DIFFFOLDED_STRIP_HEX) {
-		if (st->strip_alloc < 2 * slen + 1) {
-			st->strip_alloc = st_add(st_mult(slen, 2), 1);
-			free(st->strip);
-			st->strip = xmalloc(st->strip_alloc);
-		}
-		slen = difffolded_strip_hex(st->strip, stack, slen);
-		stack = st->strip;
-	}
-	folded_profile_add(st->p, stack, slen, st->column, count);
+	*len = difffolded_strip_hex(*buf, s, *len);
+	return *buf;
 }
 
-/*
- * A plain regular file is mapped and parsed in place: no copy through a
- * read buffer (perf showed the kernel copy, zlib's pass-through copy and
- * the buffer's page faults at a fifth of the run).  Returns 1 when the file
- * was handled, 0 to fall back to the line reader (pipes, gzip, empty), -1
- * on error.
- */
-static int read_mapped(struct read_state *st, const char *path)
+int difffolded_read_lines(const char *path, int column, unsigned flags,
+			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data)
 {
-	struct stat sb;
-	const char *map, *p, *end;
-	unsigned long long lineno = 0;
-	int fd;
+	struct line_reader r;
+	unsigned long long malformed = 0;
+	char *line, *strip = NULL;
+	size_t len, strip_alloc = 0;
+	int ret;
 
-	/* stat first: opening (and closing) a FIFO would disturb its writer */
-	if (!strcmp(path, "-") || stat(path, &sb) || !S_ISREG(sb.st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 2 ||
-	    (uint64_t)sb.st_size > SIZE_MAX) {
-		close(fd);
-		return 0;
-	}
-	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return 0;
-	if ((unsigned char)map[0] == 0x1f && (unsigned char)map[1] == 0x8b) {
-		munmap((void *)map, (size_t)sb.st_size);	/* gzip: the line reader inflates */
-		return 0;
-	}
-	madvise((void *)map, (size_t)sb.st_size, MADV_SEQUENTIAL);
-	end = map + sb.st_size;
-	for (p = map; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
+	if (line_reader_open(&r, path))
+		return -1;
+	while ((ret = line_reader_next(&r, &line, &len)) > 0) {
+		const char *stack;
+		size_t slen;
+		double count;
 
-		read_line(st, p, (size_t)(le - p), ++lineno);
-		p = le + 1;
+		if (stats)
+			stats->lines++;
+		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
+			/* the script adds undef to $Folded{undef}: a zero for "" */
+			add(data, column, "", 0, 0);
+			if (!len)
+				continue;
+			if (stats)
+				stats->malformed++;
+			if (++malformed <= MAX_REPORTED_MALFORMED)
+				warning("%s:%llu: ignoring line without a sample count: '%.*s'",
+					r.path, (unsigned long long)r.lineno,
+					(int)(len < 80 ? len : 80), line);
+			continue;
+		}
+		if (stats)
+			stats->stacks++;
+		if (flags & DIFFFOLDED_STRIP_HEX)
+			stack = strip_into(&strip, &strip_alloc, stack, &slen);
+		add(data, column, stack, slen, count);
 	}
-	munmap((void *)map, (size_t)sb.st_size);
-	return 1;
+	free(strip);
+	line_reader_close(&r);
+	return ret < 0 ? -1 : 0;
+}
+
+static void add_to_profile(void *data, int column, const char *stack, size_t len,
+			   double count)
+{
+	folded_profile_add(data, stack, len, column, count);
 }
 
 int difffolded_read(struct folded_profile *p, int column, const char *path,
 		    unsigned flags, struct difffolded_stats *stats)
 {
-	struct read_state st = { p, column, flags, path, 0, stats, NULL, 0 };
-	struct line_reader r;
-	char *line;
-	size_t len;
-	int ret;
-
-	ret = read_mapped(&st, path ? path : "-");
-	if (ret) {
-		free(st.strip);
-		return ret < 0 ? -1 : 0;
-	}
-	if (line_reader_open(&r, path))
-		return -1;
-	st.path = r.path;
-	while ((ret = line_reader_next(&r, &line, &len)) > 0)
-		read_line(&st, line, len, (unsigned long long)r.lineno);
-	free(st.strip);
-	line_reader_close(&r);
-	return ret < 0 ? -1 : 0;
+	return difffolded_read_lines(path, column, flags, stats, add_to_profile, p);
 }
 
 void difffolded_merge(struct folded_profile *out,
@@ -245,15 +188,8 @@ void difffolded_merge(struct folded_profile *out,
 			const char *s = intern_str(&p->stacks, (uint32_t)i);
 			size_t len = intern_len(&p->stacks, (uint32_t)i);
 
-			if (flags & DIFFFOLDED_STRIP_HEX) {
-				if (strip_alloc < 2 * len + 1) {
-					strip_alloc = st_add(st_mult(len, 2), 1);
-					free(strip);
-					strip = xmalloc(strip_alloc);
-				}
-				len = difffolded_strip_hex(strip, s, len);
-				s = strip;
-			}
+			if (flags & DIFFFOLDED_STRIP_HEX)
+				s = strip_into(&strip, &strip_alloc, s, &len);
 			folded_profile_add(out, s, len, side, p->counts[col[side]][i]);
 		}
 	}

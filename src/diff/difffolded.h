@@ -32,8 +32,8 @@ int difffolded_parse_line(const char *line, size_t len, const char **stack,
 
 /*
  * Replace every "0x" followed by hex digits in src[0..len) with "0x...",
- * writing to dst (at least len + 2 bytes: the result is never longer
- * than that).  Returns the new length.
+ * writing to dst (at least 2 * len + 1 bytes: a match of 3 bytes or more
+ * becomes 5).  Returns the new length.
  */
 size_t difffolded_strip_hex(char *dst, const char *src, size_t len);
 
@@ -42,6 +42,22 @@ struct difffolded_stats {
 	unsigned long long stacks;	/* lines with a stack and a count */
 	unsigned long long malformed;	/* non-blank lines without a count */
 };
+
+/* Called for every line read: the stack (valid during the call) and count. */
+typedef void difffolded_add_fn(void *data, int column, const char *stack, size_t len,
+			       double count);
+
+/*
+ * Read a folded file ('-' is standard input; gzip is inflated) line by
+ * line as difffolded.pl does, calling add(data, column, ...) for each: a line that does not
+ * match (blank or malformed) adds a zero count to the empty stack "", so
+ * the output has the script's " 0 0" line; malformed non-blank lines are
+ * warned about with path:line (the first few); with DIFFFOLDED_STRIP_HEX
+ * stacks are stripped first.  stats may be NULL.  Returns 0, or -1 when
+ * the file cannot be read (error printed).
+ */
+int difffolded_read_lines(const char *path, int column, unsigned flags,
+			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
 
 /*
  * Read a folded file into column `column` (0 = BEFORE, 1 = AFTER) of p,

@@ -1,8 +1,8 @@
 /*
- * diffmerge.h - 'trail diff' three-column output from two regular folded
- * files in one pass each: lines parsed in place in the mapped files into
- * a hash table, no copy of BEFORE's stacks, output sorted like
- * difffolded_write().  Pipes and gzip go through difffolded_read().
+ * diffmerge.h - 'trail diff' three-column output: two folded files (plain,
+ * gzip or standard input) read in one pass each into a hash table of
+ * stacks, written sorted like difffolded_write().  Everything the table
+ * holds is in its arena, freed by diffmerge_release().
  */
 #ifndef TRAIL_DIFF_DIFFMERGE_H
 #define TRAIL_DIFF_DIFFMERGE_H
@@ -11,29 +11,34 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/arena.h"
 #include "diff/difffolded.h"
+
+#define DIFFMERGE_COUNTS_MAX 130	/* bytes of " before after", and room */
+
+struct diffmerge_key {
+	const char *text;		/* in the arena */
+	uint32_t len;			/* bytes */
+	uint32_t hash;			/* low bits of the 64-bit hash */
+	double count[2];		/* BEFORE, AFTER */
+};
 
 struct diffmerge {
 	struct diffmerge_key *keys;	/* by id, in order of first appearance */
 	size_t nr, keys_alloc;		/* stacks */
-	double *counts[2];		/* by id: BEFORE, AFTER */
-	size_t counts_alloc;		/* entries */
-	double total[2];		/* sums of counts[c] */
-	uint32_t *slots;		/* open addressing, linear probing; ids */
+	double total[2];		/* sums of the BEFORE, AFTER counts */
+	struct diffmerge_slot {
+		uint32_t id;		/* UINT32_MAX: empty */
+		uint32_t hash;		/* keys[id].hash */
+	} *slots;			/* open addressing, linear probing */
 	size_t slots_cap;		/* slots, a power of two */
-	const char *map;		/* BEFORE, mapped: keys point into it */
-	size_t map_size;		/* bytes */
-	char **blocks;			/* arena blocks holding copied stacks */
-	size_t nr_blocks, blocks_alloc;
-	char *arena_cur;		/* free space in the last block */
-	size_t arena_left;		/* bytes */
+	struct arena arena;		/* keys, slots and the stacks' text */
 };
 
 /*
  * Read BEFORE into column 0 and AFTER into column 1 as difffolded_read()
- * does (same warnings, same stats).  Returns 1 when done, 0 when either
- * file is not a regular uncompressed file of 2 bytes or more (nothing
- * read, m needs no release: use difffolded_read()).
+ * does (same warnings, same stats).  Returns 0, or -1 when a file cannot
+ * be read (error printed); call diffmerge_release() either way.
  */
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2]);
@@ -41,8 +46,15 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 /* difffolded_normalize() on m: 0, or -1 when BEFORE has no samples. */
 int diffmerge_normalize(struct diffmerge *m);
 
-/* difffolded_write() on m: 0, or -1 on a write error. */
-int diffmerge_write(const struct diffmerge *m, FILE *f);
+/*
+ * "stack before after" for keys[id] into buf (at least its len +
+ * DIFFMERGE_COUNTS_MAX bytes), without a newline; returns its length.
+ */
+size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id);
+
+/* difffolded_write() on m (sorting it, scratch in the arena): 0, or -1
+ * on a write error (errno set). */
+int diffmerge_write(struct diffmerge *m, FILE *f);
 
 void diffmerge_release(struct diffmerge *m);
 

@@ -1,12 +1,13 @@
 /*
  * test_core.c - unit tests for src/core: strbuf, arena, intern, strict
- * number parsing, option tables, the line reader, child processes,
- * cleanup handlers and the progress line's text.
+ * number parsing, option tables, the line reader, gathered writes, child
+ * processes, cleanup handlers and the progress line's text.
  */
 #include "harness.h"
 
 #include "core/alloc.h"
 #include "core/arena.h"
+#include "core/gather.h"
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/intern.h"
@@ -18,7 +19,11 @@
 #include "core/string_list.h"
 #include "core/error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 TEST(strbuf_appends_and_escapes)
@@ -65,6 +70,66 @@ TEST(arena_aligns_and_survives_large_requests)
 	CHECK_STREQ(q, "hello");
 	CHECK(((uintptr_t)q & 15) == 0);
 	arena_release(&a);
+}
+
+TEST(arena_reserve_starts_a_big_block)
+{
+	struct arena a = ARENA_INIT;
+	char *p = arena_alloc(&a, 100), *q, *r;
+
+	arena_reserve(&a, 4u << 20);
+	q = arena_alloc(&a, 3u << 20);
+	r = arena_alloc(&a, 100);
+	/* both from the reserved block, one after the other */
+	CHECK(r == q + (3u << 20));
+	CHECK(p != q);
+	arena_reserve(&a, 16);	/* room left: no new block */
+	CHECK(arena_alloc(&a, 16) == r + 112);
+	arena_release(&a);
+}
+
+TEST(gather_writes_pieces_in_order)
+{
+	struct gather g;
+	FILE *f = tmpfile();
+	char *want = xmalloc(4u << 20), *got = xmalloc(4u << 20), *big = xmalloc(1000);
+	size_t n = 0, i;
+
+	memset(big, 'b', 1000);
+	gather_init(&g, fileno(f));
+	/* more pieces than iovecs and more copies than the buffer holds */
+	for (i = 0; i < 3000; i++) {
+		char num[32], *p;
+		size_t len = (size_t)snprintf(num, sizeof(num), " %zu\n", i);
+
+		gather_ref(&g, big, 300 + i % 700);	/* long: referenced */
+		memcpy(want + n, big, 300 + i % 700);
+		n += 300 + i % 700;
+		gather_ref(&g, "short", 5);		/* short: copied */
+		memcpy(want + n, "short", 5);
+		n += 5;
+		p = gather_space(&g, sizeof(num));
+		memcpy(p, num, len);
+		gather_commit(&g, len);
+		memcpy(want + n, num, len);
+		n += len;
+	}
+	gather_add(&g, big, 1000);
+	memcpy(want + n, big, 1000);
+	n += 1000;
+	CHECK_INT(gather_finish(&g), 0);
+	rewind(f);
+	CHECK_INT(fread(got, 1, 4u << 20, f), n);
+	CHECK(!memcmp(got, want, n));
+	fclose(f);
+
+	gather_init(&g, -1);	/* a write error is kept and reported */
+	gather_add(&g, "x", 1);
+	CHECK_INT(gather_finish(&g), -1);
+	CHECK_INT(errno, EBADF);
+	free(want);
+	free(got);
+	free(big);
 }
 
 TEST(intern_gives_dense_stable_ids)
@@ -218,6 +283,58 @@ static char *write_temp(const char *dir, const char *name, const char *data, siz
 	fwrite(data, 1, len, f);
 	fclose(f);
 	return path;
+}
+
+TEST(line_reader_lines_longer_than_a_read)
+{
+	char *dir = tempdir_create("trail-unit");
+	size_t big = 700u << 10, n = big + 64, i;	/* longer than a 256 KiB read */
+	char *text = xmalloc(n), *path, *line;
+	struct line_reader r;
+	size_t len;
+
+	memcpy(text, "short\n", 6);
+	memset(text + 6, 'y', big);
+	text[6 + big] = '\n';
+	memcpy(text + 7 + big, "tail\r\nend", 10);
+	path = write_temp(dir, "long.txt", text, 17 + big);
+	for (i = 0; i < 2; i++) {
+		/* a file, read(); then the same bytes through a pipe (zlib) */
+		int fd = open(path, O_RDONLY);
+
+		if (i) {
+			int p[2];
+			pid_t pid;
+
+			close(fd);
+			CHECK_INT(pipe(p), 0);
+			pid = fork();
+			if (!pid) {
+				close(p[0]);
+				_exit(write(p[1], text, 17 + big) == (ssize_t)(17 + big) ? 0 : 1);
+			}
+			close(p[1]);
+			fd = p[0];
+		}
+		CHECK_INT(line_reader_open_fd(&r, fd, "long"), 0);
+		CHECK_INT(line_reader_next(&r, &line, &len), 1);
+		CHECK_STREQ(line, "short");
+		CHECK_INT(line_reader_next(&r, &line, &len), 1);
+		CHECK_INT(len, big);
+		CHECK(line[0] == 'y' && line[big - 1] == 'y');
+		CHECK_INT(line_reader_next(&r, &line, &len), 1);
+		CHECK_STREQ(line, "tail");
+		CHECK_INT(line_reader_next(&r, &line, &len), 1);
+		CHECK_STREQ(line, "end");
+		CHECK_INT(line_reader_next(&r, &line, &len), 0);
+		line_reader_close(&r);
+		if (i)
+			wait(NULL);
+	}
+	tempdir_remove(dir);
+	free(path);
+	free(text);
+	free(dir);
 }
 
 TEST(line_reader_plain_gzip_and_crlf)
@@ -375,6 +492,9 @@ TEST_MAIN("core",
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,
+	  arena_reserve_starts_a_big_block,
+	  line_reader_lines_longer_than_a_read,
+	  gather_writes_pieces_in_order,
 	  intern_gives_dense_stable_ids,
 	  parse_number_is_strict,
 	  options_parse_tables,

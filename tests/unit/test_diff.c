@@ -1,7 +1,8 @@
 /*
  * test_diff.c - unit tests for src/diff: difffolded.pl's line regex, hex
  * stripping, Perl's -n arithmetic and number printing, the share
- * statistics against hand-computed values, and the hotspot ranking.
+ * statistics against hand-computed values, the hotspot ranking, and the
+ * fast three-column path (diffmerge) against the plain one.
  */
 #include "harness.h"
 
@@ -11,6 +12,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "diff/difffolded.h"
+#include "diff/diffmerge.h"
 #include "diff/hotspots.h"
 #include "diff/significance.h"
 
@@ -101,16 +103,18 @@ static size_t naive_strip(char *dst, const char *s, size_t len)
 
 TEST(strip_hex_matches_naive_on_random_input)
 {
-	static const char alphabet[] = "0x1aG;X0x";
-	char in[40], a[100], b[100];
+	/* dense in 'x', and with runs long enough for the 8-byte copies */
+	static const char *const alphabets[] = { "0x1aG;X0x", "0x1aG;X0abcdefghij;;f" };
+	char in[80], a[200], b[200];
 	unsigned seed = 12345;
 	int round;
 
-	for (round = 0; round < 20000; round++) {
-		size_t len = (size_t)(rand_r(&seed) % 30), i, na, nb;
+	for (round = 0; round < 40000; round++) {
+		const char *alphabet = alphabets[round % 2];
+		size_t len = (size_t)(rand_r(&seed) % (round % 2 ? 80 : 30)), i, na, nb;
 
 		for (i = 0; i < len; i++)
-			in[i] = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+			in[i] = alphabet[rand_r(&seed) % strlen(alphabet)];
 		na = naive_strip(a, in, len);
 		nb = difffolded_strip_hex(b, in, len);
 		if (na != nb || memcmp(a, b, na)) {
@@ -550,6 +554,97 @@ TEST(read_file_adds_empty_stack_for_bad_lines)
 	free(dir);
 }
 
+/* A random folded file whose stacks share prefixes, end in blanks, are
+ * prefixes of each other ("a;b" and "a;b 1": the count follows the last
+ * blank), have hex addresses, fractional counts and malformed lines. */
+static void write_random_folded(const char *path, unsigned *seed, int lines)
+{
+	static const char *const frames[] = {
+		"a", "ab", "a b", "a\tb", "0x1f", "0xAb3", "main", "m", "x 1", " ", "",
+	};
+	FILE *f = fopen(path, "w");
+	int i, d;
+
+	for (i = 0; i < lines; i++) {
+		int depth = (int)(rand_r(seed) % 6);
+
+		if (rand_r(seed) % 50 == 0) {
+			fputs("malformed\n", f);
+			continue;
+		}
+		fputs("root", f);
+		for (d = 0; d < depth; d++)
+			fprintf(f, ";%s", frames[rand_r(seed) % (sizeof(frames) / sizeof(*frames))]);
+		if (rand_r(seed) % 4 == 0)
+			fprintf(f, " %u", rand_r(seed) % 3);
+		if (rand_r(seed) % 10 == 0)
+			fprintf(f, " %u.%u\n", rand_r(seed) % 100, rand_r(seed) % 10);
+		else
+			fprintf(f, " %u\n", rand_r(seed) % 1000);
+	}
+	fclose(f);
+}
+
+static char *slurp_tmp(FILE *f)
+{
+	long n = ftell(f);
+	char *buf = xmalloc((size_t)n + 1);
+
+	rewind(f);
+	buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	return buf;
+}
+
+TEST(fast_path_matches_plain_path)
+{
+	char *dir = tempdir_create("trail-unit");
+	char *b = xstrfmt("%s/before.folded", dir), *a = xstrfmt("%s/after.folded", dir);
+	unsigned seed = 777, flags;
+	int round;
+
+	for (round = 0; round < 8; round++) {
+		write_random_folded(b, &seed, 200 + 300 * round);
+		write_random_folded(a, &seed, 100 + 400 * round);
+		for (flags = 0; flags < 4; flags++) {
+			struct difffolded_stats st1[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+			struct difffolded_stats st2[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+			struct folded_profile p;
+			struct diffmerge m;
+			FILE *f1 = tmpfile(), *f2 = tmpfile();
+			char *o1, *o2;
+
+			folded_profile_init(&p);
+			CHECK_INT(difffolded_read(&p, 0, b, flags & DIFFFOLDED_STRIP_HEX, &st1[0]), 0);
+			CHECK_INT(difffolded_read(&p, 1, a, flags & DIFFFOLDED_STRIP_HEX, &st1[1]), 0);
+			p.columns = 2;
+			if (flags & DIFFFOLDED_NORMALIZE)
+				difffolded_normalize(&p);
+			CHECK_INT(difffolded_write(&p, f1), 0);
+			CHECK_INT(diffmerge_read(&m, b, a, flags & DIFFFOLDED_STRIP_HEX, st2), 0);
+			if (flags & DIFFFOLDED_NORMALIZE)
+				diffmerge_normalize(&m);
+			CHECK_INT(diffmerge_write(&m, f2), 0);
+			fflush(f1);
+			o1 = slurp_tmp(f1);
+			o2 = slurp_tmp(f2);
+			CHECK(strlen(o1) > 1000);
+			CHECK(!strcmp(o1, o2));
+			CHECK_INT(st2[0].stacks, st1[0].stacks);
+			CHECK_INT(st2[1].malformed, st1[1].malformed);
+			free(o1);
+			free(o2);
+			fclose(f1);
+			fclose(f2);
+			diffmerge_release(&m);
+			folded_profile_release(&p);
+		}
+	}
+	tempdir_remove(dir);
+	free(a);
+	free(b);
+	free(dir);
+}
+
 TEST_MAIN("diff", parse_line_like_the_perl_regex, strip_hex_like_the_perl_substitution,
 	  strip_hex_matches_naive_on_random_input,
 	  perl_number_printing, normalize_truncates_like_perl_int,
@@ -559,4 +654,5 @@ TEST_MAIN("diff", parse_line_like_the_perl_regex, strip_hex_like_the_perl_substi
 	  recursion_counts_once_in_total, frame_name_normalisation,
 	  rank_finds_hotter_and_cooler, confirm_needs_significance,
 	  identical_profiles_have_zero_deltas, period_scales_the_sample_numbers,
-	  function_share_probe, read_file_adds_empty_stack_for_bad_lines)
+	  function_share_probe, read_file_adds_empty_stack_for_bad_lines,
+	  fast_path_matches_plain_path)
