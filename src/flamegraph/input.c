@@ -309,10 +309,83 @@ static int cmp_stack_rec(const void *pa, const void *pb)
 	return fg_stack_cmp(a->s, a->len, b->s, b->len);
 }
 
+/* Byte d of a stack in fg_stack_cmp's order: the end lowest, then ';', then the bytes. */
+static inline unsigned key_at(const struct fg_stack *e, size_t d)
+{
+	unsigned char c;
+
+	if (d >= e->len)
+		return 0;
+	c = (unsigned char)e->s[d];
+	return c == ';' ? 1u : c + 2u;
+}
+
+static void swap_stacks(struct fg_stack *a, struct fg_stack *b)
+{
+	struct fg_stack t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static unsigned median3(unsigned a, unsigned b, unsigned c)
+{
+	if (a < b)
+		return b < c ? b : (a < c ? c : a);
+	return a < c ? a : (b < c ? c : b);
+}
+
+/*
+ * Multikey quicksort (Bentley & Sedgewick, 1997): partition on byte d into
+ * less / equal / greater, and go on with byte d + 1 only in the equal part,
+ * so the long shared prefixes of stacks ("main;run;...") are read once per
+ * level instead of once per comparison.  Every stack in a call shares its
+ * first d bytes.  Small ranges get insertion sort; a range that recursed
+ * too deep (an adversarial input) falls back to qsort.
+ */
+static void multikey_sort(struct fg_stack *a, size_t n, size_t d, int depth)
+{
+	while (n > 12) {
+		size_t lt = 0, i = 0, gt = n;
+		unsigned p;
+
+		if (depth <= 0) {
+			qsort(a, n, sizeof(*a), cmp_stack_rec);
+			return;
+		}
+		p = median3(key_at(&a[0], d), key_at(&a[n / 2], d), key_at(&a[n - 1], d));
+		while (i < gt) {
+			unsigned k = key_at(&a[i], d);
+
+			if (k < p)
+				swap_stacks(&a[lt++], &a[i++]);
+			else if (k > p)
+				swap_stacks(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		multikey_sort(a, lt, d, depth - 1);
+		multikey_sort(a + gt, n - gt, d, depth - 1);
+		if (!p)
+			return;	/* the equal part ended at byte d: all equal */
+		a += lt;
+		n = gt - lt;
+		d++;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && fg_stack_cmp(a[j - 1].s + d, a[j - 1].len - d,
+							 a[j].s + d, a[j].len - d) > 0; j--)
+			swap_stacks(&a[j - 1], &a[j]);
+}
+
 void fg_input_sort(struct fg_input *in)
 {
+	int depth = 16;
+
 	if (in->sorted)
 		return;
-	qsort(in->stacks, in->nr, sizeof(*in->stacks), cmp_stack_rec);
+	for (size_t n = in->nr; n > 1; n >>= 1)
+		depth += 2;
+	multikey_sort(in->stacks, in->nr, 0, depth);
 	in->sorted = 1;
 }

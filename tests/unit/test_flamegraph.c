@@ -357,8 +357,47 @@ TEST(palette_map_round_trip)
 	free(path);
 }
 
+/*
+ * The multikey sort gives fg_stack_cmp's order on stacks built to stress
+ * it: prefixes of each other, empty frames, ';' runs, bytes below ';' and
+ * above 127, many duplicates; enough of them to take every path
+ * (insertion sort, partitions, the equal part running off the end).
+ */
+TEST(sort_matches_stack_order)
+{
+	static const char alphabet[] = { 'a', '0', ';', (char)0xff, ' ', ';' };
+	struct fg_input in;
+	char text[20000 * 12];
+	size_t pos = 0, i;
+	unsigned seed = 12345;
+	double one[2] = { 1, 1 };
+
+	fg_input_init(&in, NULL);
+	for (i = 0; i < 20000; i++) {
+		size_t len, k;
+
+		seed = seed * 1103515245u + 12345u;
+		len = (seed >> 16) % 12;
+		for (k = 0; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			text[pos + k] = alphabet[(seed >> 16) % sizeof(alphabet)];
+		}
+		fg_input_add(&in, text + pos, len, one, 1);
+		pos += len;
+	}
+	CHECK(!in.sorted);
+	fg_input_sort(&in);
+	for (i = 1; i < in.nr; i++)
+		if (fg_stack_cmp(in.stacks[i - 1].s, in.stacks[i - 1].len, in.stacks[i].s,
+				 in.stacks[i].len) > 0)
+			break;
+	CHECK_INT(i, in.nr);
+	CHECK_INT(in.nr, 20000);
+	fg_input_release(&in);
+}
+
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip)
+	  palette_map_round_trip, sort_matches_stack_order)
