@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#define MAX_PENDING (1u << 20)	/* addresses kept for the final lookup */
+
 void dso_hits_init(struct dso_hits *h, const struct perf_event_attr *attr, int all_mapped)
 {
 	memset(h, 0, sizeof(*h));
@@ -30,6 +32,7 @@ void dso_hits_release(struct dso_hits *h)
 	machine_release(&h->machine);
 	symbolizer_release(&h->sym);
 	free(h->hit);
+	free(h->pending);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -54,9 +57,41 @@ static int is_kernel_mode(unsigned cpumode)
 static void mark_user(struct dso_hits *h, const struct thread *t, uint64_t addr)
 {
 	const struct map *mp = thread_find_map(t, addr);
+	struct dso_hits_pending *p;
 
-	if (mp && mp->dso)
+	if (mp && mp->dso) {
 		mark(h, mp->dso);
+		return;
+	}
+	/* its MMAP2 may still be in another CPU's buffer: look again at the end */
+	if (h->nr_pending) {
+		p = &h->pending[h->nr_pending - 1];
+		if (p->pid == t->pid && p->tid == t->tid && p->addr == addr)
+			return;
+	}
+	if (h->nr_pending >= MAX_PENDING)
+		return;
+	ALLOC_GROW(h->pending, h->nr_pending + 1, h->alloc_pending);
+	p = &h->pending[h->nr_pending++];
+	p->pid = t->pid;
+	p->tid = t->tid;
+	p->addr = addr;
+}
+
+/* The addresses that arrived before their map, in the final maps. */
+static void mark_pending(struct dso_hits *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_pending; i++) {
+		const struct dso_hits_pending *p = &h->pending[i];
+		const struct map *mp = thread_find_map(machine_thread(&h->machine, p->pid, p->tid),
+						       p->addr);
+
+		if (mp && mp->dso)
+			mark(h, mp->dso);
+	}
+	h->nr_pending = 0;
 }
 
 static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
@@ -206,6 +241,7 @@ int dso_hits_build_ids(struct dso_hits *h, dso_hits_fn fn, void *ctx)
 	size_t i, size = 0;
 	int ret;
 
+	mark_pending(h);
 	if (h->kernel_hit && !build_id_of_kernel(h->kernel_notes, id, &size) &&
 	    (ret = fn(ctx, "[kernel.kallsyms]", 1, id, size)))
 		return ret;

@@ -9,6 +9,11 @@
  * -g dwarf, whose user call chains are only unwound when the file is
  * read).  [vdso] is always included when mapped, as perf does.
  *
+ * Records come from per-CPU buffers, not in time order: a sample can
+ * arrive before the MMAP2 of the module it fell in (a process that
+ * moved to another CPU right after exec).  Such addresses are kept and
+ * looked up again in the final maps before the build-ids are read.
+ *
  * Lifetime: dso_hits_init() -> dso_hits_add() per record, in order ->
  * dso_hits_build_ids() -> dso_hits_release().
  */
@@ -30,6 +35,12 @@ struct dso_hits {
 	uint8_t *hit;		/* per dso id: 1 when the module needs its build-id */
 	size_t alloc_hit;
 	int kernel_hit;		/* a sample or call chain was in the kernel */
+	struct dso_hits_pending {
+		int32_t pid;
+		uint32_t tid;
+		uint64_t addr;
+	} *pending;		/* user addresses no map held yet */
+	size_t nr_pending, alloc_pending;
 	const char *kernel_notes;	/* "/sys/kernel/notes" unless a test says otherwise */
 };
 

@@ -383,6 +383,17 @@ TEST(hits_only_when_hit)
 	CHECK_INT(l.n, 2);
 	CHECK_STREQ(l.names[0], exe);
 	CHECK_STREQ(l.names[1], libc);
+	/* per-CPU buffers: a sample may come before its module's MMAP2 */
+	dso_hits_init(&h, &attr, 0);
+	h.kernel_notes = "/nonexistent";
+	CHECK_INT(dso_hits_add(&h, sample(&b, PERF_RECORD_MISC_USER, 1, 0x400010, chain, 2)), 0);
+	dso_hits_add(&h, mmap2(&b, 1, 0x400000, 0x1000, PROT_EXEC, exe));
+	dso_hits_add(&h, mmap2(&b, 1, 0x700000, 0x1000, PROT_EXEC, libc));
+	memset(&l, 0, sizeof(l));
+	dso_hits_build_ids(&h, collect, &l);
+	dso_hits_release(&h);
+	CHECK_INT(l.n, 1);
+	CHECK_STREQ(l.names[0], exe);
 }
 
 TEST_MAIN("build_id", file_and_segment_readers_agree, vdso_readers_agree,
