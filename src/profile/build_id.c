@@ -6,6 +6,7 @@
  */
 #include "profile/build_id.h"
 #include "core/strbuf.h"
+#include "core/unaligned.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -98,14 +99,6 @@ int build_id_of_vdso(uint8_t out[BUILD_ID_MAX], size_t *size)
 	ret = build_id_from_elf(elf, out, size);
 	elf_end(elf);
 	return ret;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
 }
 
 int build_id_from_notes(const void *notes, size_t len, uint8_t out[BUILD_ID_MAX], size_t *size)

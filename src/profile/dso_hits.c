@@ -9,6 +9,7 @@
 #include "profile/build_id.h"
 #include "profile/sampler.h"
 #include "core/alloc.h"
+#include "core/unaligned.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,22 +139,6 @@ static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
 		prev_marker = 0;
 	}
 	return 0;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t rd64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
 }
 
 /* The NUL-terminated string at p, or NULL when the record ends first. */

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/unaligned.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,30 +28,6 @@ struct perfdata_chunk {
 	size_t len;		/* bytes of data[] used */
 	unsigned char data[];
 };
-
-static inline uint64_t rd64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint16_t rd16(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
 
 int perfdata_is_magic(const void *buf, size_t len)
 {
