@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #define CFI_NREGS 17		/* x86-64 DWARF registers 0-15 and the return address (16) */
+#define CFI_RBP 6
+#define CFI_RSP 7
 #define CFI_RA 16
 
 enum cfi_rule {

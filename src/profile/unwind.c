@@ -9,6 +9,7 @@
  */
 #include "profile/unwind.h"
 #include "core/alloc.h"
+#include "core/file_map.h"
 #include "profile/cfi_rows.h"
 #include "profile/maps.h"
 #include "profile/perfdata.h"
@@ -19,8 +20,6 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_SPACES 64
@@ -37,8 +36,7 @@ struct image {
 	struct unwinder *u;
 	const struct dso *dso;
 	int tried;		/* mapping attempted */
-	void *addr;		/* NULL when the file cannot be read */
-	size_t size;		/* bytes */
+	struct file_map file;	/* data NULL when the file cannot be read */
 };
 
 struct unwinder {
@@ -154,23 +152,13 @@ static struct image *image_of(struct unwinder *u, const struct dso *d)
 static void image_map(struct unwinder *u, struct image *im)
 {
 	const char *path = symbolizer_binary(u->m->sym, (struct dso *)im->dso);
-	struct stat st;
 	int fd;
 
 	im->tried = 1;
-	if (!path)
+	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (!fstat(fd, &st) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m != MAP_FAILED) {
-			im->addr = m;
-			im->size = (size_t)st.st_size;
-		}
-	}
+	if (file_map_fd(&im->file, fd, path, 0) || !im->file.size)
+		file_map_release(&im->file);
 	close(fd);
 }
 
@@ -191,9 +179,9 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 		return -1;
 	if (!im->tried)
 		image_map(im->u, im);
-	if (!im->addr)
+	if (!im->file.data)
 		return -1;
-	*elfp = elf_memory(im->addr, im->size);
+	*elfp = elf_memory((char *)im->file.data, im->file.size);
 	*file_name = xstrdup(im->dso->path);
 	return -1;
 }
@@ -240,8 +228,8 @@ void unwinder_free(struct unwinder *u)
 		cfi_rows_release(&u->spaces[i].rows);
 	}
 	for (i = 0; i < u->nr_images; i++) {
-		if (u->images[i] && u->images[i]->addr)
-			munmap(u->images[i]->addr, u->images[i]->size);
+		if (u->images[i])
+			file_map_release(&u->images[i]->file);
 		free(u->images[i]);
 	}
 	free(u->images);
@@ -362,22 +350,22 @@ struct frame_regs {
 static void frame_pointer_step(struct unwinder *u, const struct frame_regs *cur,
 			       struct frame_regs *next)
 {
-	uint64_t fp = cur->v[6], sp, prev_fp, ret;
+	uint64_t fp = cur->v[CFI_RBP], sp, prev_fp, ret;
 
 	next->known = 0;
 	next->pc_set = 0;
-	if (!(cur->known >> 6 & 1) || !fp)
+	if (!(cur->known >> CFI_RBP & 1) || !fp)
 		return;
-	sp = cur->known >> 7 & 1 ? cur->v[7] : 0;
+	sp = cur->known >> CFI_RSP & 1 ? cur->v[CFI_RSP] : 0;
 	if (!stack_read(u, fp, &prev_fp))
 		prev_fp = 0;
 	if (!stack_read(u, fp + 8, &ret))
 		return;
 	if (sp >= fp + 16)
 		return;
-	next->v[6] = prev_fp;
-	next->v[7] = fp + 16;
-	next->known = 1u << 6 | 1u << 7;
+	next->v[CFI_RBP] = prev_fp;
+	next->v[CFI_RSP] = fp + 16;
+	next->known = 1u << CFI_RBP | 1u << CFI_RSP;
 	next->pc = ret;
 	next->pc_set = 1;	/* even 0: libdw sets it as read */
 }

@@ -52,12 +52,12 @@ TEST(entry_row_is_the_call_frame)
 	cfi_rows_init(&rows);
 	row = cfi_rows_find(&rows, dwfl, pc);
 	CHECK_INT(row->kind, CFI_ROW_RULES);
-	CHECK_INT(row->cfa_reg, 7);
+	CHECK_INT(row->cfa_reg, CFI_RSP);
 	CHECK_INT(row->cfa_off, 8);
 	CHECK_INT(row->rule[CFI_RA], CFI_AT);
 	CHECK_INT(row->off[CFI_RA], -8);
-	CHECK_INT(row->rule[7], CFI_VAL);	/* the caller's rsp is the CFA */
-	CHECK_INT(row->off[7], 0);
+	CHECK_INT(row->rule[CFI_RSP], CFI_VAL);	/* the caller's rsp is the CFA */
+	CHECK_INT(row->off[CFI_RSP], 0);
 	CHECK(cfi_rows_find(&rows, dwfl, pc) == row);	/* cached */
 	cfi_rows_release(&rows);
 	dwfl_end(dwfl);
