@@ -48,53 +48,59 @@ static int copy_fd(int from, int to)
 }
 
 /*
- * A copy of fd in a memfd with the needed compressed sections inflated and
- * the other compressed ones turned into SHT_NOBITS (libdw skips those), or -1.
+ * Inflate e's needed compressed sections and turn the other compressed ones
+ * into SHT_NOBITS (libdw skips those).  1 when something changed, 0 when
+ * nothing did, -1 when e cannot be rewritten.
  */
-static int prepared_copy(int fd)
+static int prepare_sections(Elf *e)
 {
-	int mfd = memfd_create("trail-debuginfo", MFD_CLOEXEC), changed = 0;
-	Elf *e;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	int changed = 0;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return -1;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (name && section_needed(name)) {
+			if (elf_compress(scn, 0, 0) < 0)
+				return -1;
+		} else {
+			sh.sh_type = SHT_NOBITS;
+			sh.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+			if (!gelf_update_shdr(scn, &sh))
+				return -1;
+		}
+		changed = 1;
+	}
+	return changed;
+}
+
+/* A prepared copy of fd in a memfd (see prepare_sections), or -1. */
+static int prepared_copy(int fd)
+{
+	int mfd = memfd_create("trail-debuginfo", MFD_CLOEXEC), changed, ok;
+	Elf *e;
 
 	if (mfd < 0)
 		return -1;
-	if (copy_fd(fd, mfd))
-		goto fail;
-	e = elf_begin(mfd, ELF_C_RDWR, NULL);
-	if (!e)
-		goto fail;
-	if (elf_getshdrstrndx(e, &shstrndx))
-		scn = (Elf_Scn *)e;	/* not a usable ELF file: give up below */
-	else
-		while ((scn = elf_nextscn(e, scn))) {
-			GElf_Shdr sh;
-			const char *name;
-
-			if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
-				continue;
-			name = elf_strptr(e, shstrndx, sh.sh_name);
-			if (name && section_needed(name)) {
-				if (elf_compress(scn, 0, 0) < 0)
-					break;
-			} else {
-				sh.sh_type = SHT_NOBITS;
-				sh.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
-				if (!gelf_update_shdr(scn, &sh))
-					break;
-			}
-			changed = 1;
-		}
-	if (scn || (changed && elf_update(e, ELF_C_WRITE) < 0)) {
-		elf_end(e);
-		goto fail;
+	if (copy_fd(fd, mfd) || !(e = elf_begin(mfd, ELF_C_RDWR, NULL))) {
+		close(mfd);
+		return -1;
 	}
+	changed = prepare_sections(e);
+	ok = changed == 0 || (changed > 0 && elf_update(e, ELF_C_WRITE) >= 0);
 	elf_end(e);
+	if (!ok) {
+		close(mfd);
+		return -1;
+	}
 	return mfd;
-fail:
-	close(mfd);
-	return -1;
 }
 
 /* The cache file for build-id id, or NULL (no id). */
@@ -143,7 +149,7 @@ static void store_cached(int mfd, const char *path)
 	int fd;
 
 	*slash = 0;
-	if (access(dir, W_OK) && make_dirs_quiet(dir)) {
+	if (make_dirs_quiet(dir)) {
 		free(dir);
 		return;
 	}
