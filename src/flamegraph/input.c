@@ -103,17 +103,13 @@ static void reverse_into(char *out, const char *stack, size_t len)
  */
 static char *mark_wakers(struct arena *a, const char *stack, size_t *len)
 {
-	const char *sep = NULL, *p = stack, *end = stack + *len;
+	const char *sep = memmem(stack, *len, ";--;", 4), *p, *end = stack + *len;
 	char *out, *q;
 	size_t frames = 0;
 
-	for (p = stack; p + 4 <= end; p++)
-		if (!memcmp(p, ";--;", 4)) {
-			sep = p + 4;
-			break;
-		}
 	if (!sep)
 		return NULL;
+	sep += 4;
 	for (p = sep; p < end; p++)
 		frames += *p == ';';
 	out = arena_alloc(a, *len + 4 * (frames + 1));

@@ -85,17 +85,24 @@ same() {
 has() { grep -E "$1" "$2" >/dev/null; }
 
 record() { perf record -q -F 999 "$@" >/dev/null 2>&1; }
+# fold_modes DATA PREFIX: perf script --inline / --no-inline | trail
+# collapse into PREFIXref.inline / .noinline, and trail collapse with no
+# flag, --inline and --no-inline into PREFIXnat.default / .inline / .noinline
+fold_modes() {
+	local data=$1 p=$2 mode
+	"$TRAIL" collapse "$data" > "${p}nat.default" 2>/dev/null
+	for mode in inline no-inline; do
+		perf script --$mode -i "$data" 2>/dev/null | "$TRAIL" collapse > "${p}ref.${mode/-/}" 2>/dev/null
+		"$TRAIL" collapse --$mode "$data" > "${p}nat.${mode/-/}" 2>/dev/null
+	done
+}
 
 if ! record -g -o fp.data ./inl; then
 	skip "perfdata inline" "perf record -g failed"
 	exit 0
 fi
 perf script -i fp.data 2>/dev/null > fp.txt
-perf script --inline -i fp.data 2>/dev/null | "$TRAIL" collapse > ref.inline 2>/dev/null
-perf script --no-inline -i fp.data 2>/dev/null | "$TRAIL" collapse > ref.noinline 2>/dev/null
-"$TRAIL" collapse fp.data > nat.default 2>/dev/null
-"$TRAIL" collapse --inline fp.data > nat.inline 2>/dev/null
-"$TRAIL" collapse --no-inline fp.data > nat.noinline 2>/dev/null
+fold_modes fp.data ""
 same "frame pointers: default = perf script --inline" ref.inline nat.default
 same "frame pointers: --no-inline = perf script --no-inline" ref.noinline nat.noinline
 if grep -q '(inlined)' fp.txt; then
@@ -198,11 +205,7 @@ if ! record --call-graph dwarf -o dw.data ./inl; then
 	skip "dwarf" "perf record --call-graph dwarf failed"
 	exit 0
 fi
-perf script --inline -i dw.data 2>/dev/null | "$TRAIL" collapse > dref.inline 2>/dev/null
-perf script --no-inline -i dw.data 2>/dev/null | "$TRAIL" collapse > dref.noinline 2>/dev/null
-"$TRAIL" collapse dw.data > dnat.default 2>/dev/null
-"$TRAIL" collapse --inline dw.data > dnat.inline 2>/dev/null
-"$TRAIL" collapse --no-inline dw.data > dnat.noinline 2>/dev/null
+fold_modes dw.data d
 same "dwarf: default = perf script --inline" dref.inline dnat.default
 same "dwarf: --inline = perf script --inline" dref.inline dnat.inline
 same "dwarf: --no-inline = perf script --no-inline" dref.noinline dnat.noinline
