@@ -237,24 +237,30 @@ static int collect(void *ctx, const char *name, int kernel, const uint8_t *id, s
 	return 0;
 }
 
-static int find_lib(struct dl_phdr_info *info, size_t sz, void *ctx)
+struct loaded_object {
+	const char *needle;	/* part of the path to find */
+	char *out;		/* 256 bytes: the first loaded path holding needle */
+};
+
+static int find_loaded(struct dl_phdr_info *info, size_t sz, void *ctx)
 {
-	char *out = ctx;
+	struct loaded_object *o = ctx;
 
 	(void)sz;
-	if (strstr(info->dlpi_name, "libc.so") && !out[0])
-		snprintf(out, 256, "%s", info->dlpi_name);
+	if (strstr(info->dlpi_name, o->needle) && !o->out[0])
+		snprintf(o->out, 256, "%s", info->dlpi_name);
 	return 0;
 }
 
-static int find_ld(struct dl_phdr_info *info, size_t sz, void *ctx)
+/* The paths of the loaded libc and dynamic loader ("" when not found). */
+static void find_libc_and_ld(char libc[256], char ld[256])
 {
-	char *out = ctx;
+	struct loaded_object o = { "libc.so", libc };
 
-	(void)sz;
-	if (strstr(info->dlpi_name, "ld-linux") && !out[0])
-		snprintf(out, 256, "%s", info->dlpi_name);
-	return 0;
+	dl_iterate_phdr(find_loaded, &o);
+	o.needle = "ld-linux";
+	o.out = ld;
+	dl_iterate_phdr(find_loaded, &o);
 }
 
 /* Run the same records through dso_hits; all_mapped selects the mode. */
@@ -309,8 +315,7 @@ TEST(hits_follow_samples_chains_and_forks)
 	struct listed l;
 	int fd;
 
-	dl_iterate_phdr(find_lib, libc);
-	dl_iterate_phdr(find_ld, ld);
+	find_libc_and_ld(libc, ld);
 	if (n <= 0 || !libc[0] || !ld[0] || build_id_of_file(exe, id, &size) ||
 	    build_id_of_file(libc, id, &size) || build_id_of_file(ld, id, &size))
 		SKIP("needs a dynamically linked test program with build-ids");
@@ -353,8 +358,7 @@ TEST(hits_only_when_hit)
 	size_t size;
 	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
 
-	dl_iterate_phdr(find_lib, libc);
-	dl_iterate_phdr(find_ld, ld);
+	find_libc_and_ld(libc, ld);
 	if (n <= 0 || !libc[0] || build_id_of_file(libc, id, &size))
 		SKIP("needs a dynamically linked test program with build-ids");
 	exe[n] = '\0';
