@@ -16,6 +16,7 @@
 #include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/line_reader.h"
 #include "core/parse_number.h"
 
 #include <errno.h>
@@ -757,7 +758,6 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 {
 	const char *name = path;
 	struct stat st;
-	unsigned char magic[2];
 	size_t chunk = s->chunk_size ? s->chunk_size : DEFAULT_CHUNK;
 	uint64_t len;
 	int fd, ret;
@@ -777,8 +777,7 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 		return error_errno("cannot stat '%s'", name);
 	}
 	/* pipes and gzip are read as a stream, on one thread */
-	if (!S_ISREG(st.st_mode) || st.st_size < 2 ||
-	    pread(fd, magic, 2, 0) != 2 || (magic[0] == 0x1f && magic[1] == 0x8b))
+	if (!S_ISREG(st.st_mode) || st.st_size < 2 || line_reader_gzip_at(fd, 0) != 0)
 		return read_stream(s, name, fd);
 
 	len = (uint64_t)st.st_size;

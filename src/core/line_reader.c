@@ -21,6 +21,15 @@
 #define READ_CHUNK (256u << 10)		/* bytes per read: L2-sized */
 #define BUFFER_SIZE (2u << 20)		/* bytes, first buffer: one huge page */
 
+int line_reader_gzip_at(int fd, off_t at)
+{
+	unsigned char magic[2];
+
+	if (pread(fd, magic, 2, at) != 2)
+		return -1;
+	return magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
 /*
  * A regular file that does not start with gzip's magic is read with
  * read(): returns its size (at least 1, so 0 means no), else 0.
@@ -28,7 +37,6 @@
 static off_t plain_file(int fd)
 {
 	struct stat sb;
-	unsigned char magic[2];
 	off_t at;
 
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
@@ -36,7 +44,7 @@ static off_t plain_file(int fd)
 	at = lseek(fd, 0, SEEK_CUR);
 	if (at < 0)
 		return 0;
-	if (pread(fd, magic, 2, at) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+	if (line_reader_gzip_at(fd, at) > 0)
 		return 0;
 	return sb.st_size > 0 ? sb.st_size : 1;
 }

@@ -12,6 +12,7 @@
 #define TRAIL_CORE_LINE_READER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #define LINE_READER_MAX (64u << 20)	/* bytes */
@@ -36,5 +37,12 @@ int line_reader_open_fd(struct line_reader *r, int fd, const char *name);
 /* 1: a line is in *line and *len; 0: end of input; -1: error (printed). */
 int line_reader_next(struct line_reader *r, char **line, size_t *len);
 void line_reader_close(struct line_reader *r);
+
+/*
+ * Whether the bytes of fd at offset at begin with gzip's magic (read with
+ * pread: the file position stays): 1 yes, 0 no, -1 fewer than 2 bytes
+ * could be read.
+ */
+int line_reader_gzip_at(int fd, off_t at);
 
 #endif

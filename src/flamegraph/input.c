@@ -233,7 +233,6 @@ static int try_mapped(struct fg_input *in, const char *path)
 {
 	int is_stdin = !strcmp(path, "-");
 	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char magic[2];
 	struct stat st;
 	void *addr;
 	int ret = 0;
@@ -243,7 +242,7 @@ static int try_mapped(struct fg_input *in, const char *path)
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SIZE_MAX / 2 || lseek(fd, 0, SEEK_CUR) != 0)
 		goto out;
-	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+	if (line_reader_gzip_at(fd, 0) > 0)
 		goto out;	/* gzip: the line reader inflates it */
 	addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (addr == MAP_FAILED)
