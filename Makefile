@@ -62,6 +62,8 @@ CMD_OBJS   :=
 UNIT_TESTS :=
 include src/core/module.mk
 include src/profile/module.mk
+include src/symbols/module.mk
+include src/perf/module.mk
 include src/collapse/module.mk
 include src/flamegraph/module.mk
 include src/diff/module.mk

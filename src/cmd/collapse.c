@@ -2,16 +2,16 @@
  * collapse.c - 'trail collapse': perf script output (or, once the reader
  * lands, a perf.data file) -> folded stacks on stdout, with the options of
  * stackcollapse-perf.pl.  Glue only: the parser is collapse/perf_script.c,
- * the folding engine collapse/fold.c.
+ * the folding engine profile/fold.c.
  */
 #include "cmd/commands.h"
-#include "collapse/fold.h"
+#include "profile/fold.h"
 #include "collapse/perf_script.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
-#include "profile/perfdata.h"
-#include "profile/perfdata_fold.h"
+#include "perf/perfdata.h"
+#include "collapse/perfdata_fold.h"
 
 #include <fcntl.h>
 #include <stdio.h>

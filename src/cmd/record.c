@@ -5,19 +5,19 @@
  * the writer tool below -> perfdata_writer; the engines are in src/profile.
  */
 #include "cmd/commands.h"
-#include "collapse/fold.h"
+#include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
-#include "profile/dso_hits.h"
+#include "perf/dso_hits.h"
 #include "profile/folded.h"
-#include "profile/offcpu.h"
-#include "profile/perfdata_fold.h"
-#include "profile/perfdata_stacks.h"
-#include "profile/perfdata_write.h"
-#include "profile/sampler.h"
+#include "perf/offcpu.h"
+#include "collapse/perfdata_fold.h"
+#include "perf/perfdata_stacks.h"
+#include "perf/perfdata_write.h"
+#include "perf/sampler.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
-# src/collapse: input formats folded into stacks (see the files' top comments).
-LIB_OBJS += src/collapse/fold.o
+# src/collapse: input formats, each parsed and fed to the folding engine
+# (profile/fold.h): perf script text and perf.data.
 LIB_OBJS += src/collapse/perf_script.o
+LIB_OBJS += src/collapse/perfdata_fold.o
 
 UNIT_TESTS += tests/unit/test_collapse

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collapse/fold.h"
+#include "profile/fold.h"
 
 /* ---- the line grammar (exposed for unit tests and the fuzzer) ---- */
 

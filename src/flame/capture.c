@@ -1,18 +1,18 @@
 /*
  * capture.c - one profiled run of the workload (see capture.h): trail
  * record (or perf record -g) at a fixed frequency, the recording read and
- * folded in-process (profile/perfdata_fold.h) from the end of the warm-up
+ * folded in-process (collapse/perfdata_fold.h) from the end of the warm-up
  * on, with perf script --time N%-100%'s meaning; or trail record -e offcpu,
  * which folds its own recording (blocked microseconds, the whole run).
  */
 #include "flame/capture.h"
-#include "collapse/fold.h"
+#include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/string_list.h"
-#include "profile/perfdata_fold.h"
+#include "collapse/perfdata_fold.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * as a kallsyms file (read in place, names ending at tab or newline) must
  * load, resolve addresses and print names without reading past the text.
  */
-#include "profile/symbols.h"
+#include "symbols/symbols.h"
 
 #include <stddef.h>
 #include <stdint.h>

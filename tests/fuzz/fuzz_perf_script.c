@@ -3,7 +3,7 @@
  * folding engine: any bytes, under option sets picked by the first byte,
  * must fold and write without crashing, leaking or tripping UBSan.
  */
-#include "collapse/fold.h"
+#include "profile/fold.h"
 #include "collapse/perf_script.h"
 #include "core/string_list.h"
 

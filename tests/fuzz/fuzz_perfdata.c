@@ -4,7 +4,7 @@
  * errors are fine, crashes and sanitizer reports are not.
  */
 #include "core/error.h"
-#include "profile/perfdata.h"
+#include "perf/perfdata.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,9 +5,9 @@
  * sample and sample_id decoders and the off-CPU filter; everything must be
  * accepted or rejected cleanly.
  */
-#include "profile/offcpu.h"
-#include "profile/sampler.h"
-#include "profile/sampler_ring.h"
+#include "perf/offcpu.h"
+#include "perf/sampler.h"
+#include "perf/sampler_ring.h"
 
 #include <stdint.h>
 #include <stdlib.h>

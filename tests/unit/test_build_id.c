@@ -6,8 +6,8 @@
  * of call chains from real MMAP2 and SAMPLE records.
  */
 #include "harness.h"
-#include "profile/build_id.h"
-#include "profile/dso_hits.h"
+#include "symbols/build_id.h"
+#include "perf/dso_hits.h"
 
 #include <fcntl.h>
 #include <link.h>

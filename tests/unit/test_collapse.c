@@ -5,7 +5,7 @@
  * semantics, and the threaded reader's equivalence with one thread.
  */
 #include "harness.h"
-#include "collapse/fold.h"
+#include "profile/fold.h"
 #include "collapse/perf_script.h"
 #include "core/string_list.h"
 

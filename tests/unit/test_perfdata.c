@@ -5,10 +5,10 @@
  */
 #include "harness.h"
 #include "core/error.h"
-#include "profile/maps.h"
-#include "profile/perfdata.h"
-#include "profile/stack_memo.h"
-#include "profile/symbols.h"
+#include "perf/maps.h"
+#include "perf/perfdata.h"
+#include "perf/stack_memo.h"
+#include "symbols/symbols.h"
 
 #include <elf.h>
 #include <stdint.h>

@@ -8,9 +8,9 @@
  */
 #include "harness.h"
 #include "core/strbuf.h"
-#include "profile/perf_file.h"
-#include "profile/perfdata.h"
-#include "profile/perfdata_write.h"
+#include "perf/perf_file.h"
+#include "perf/perfdata.h"
+#include "perf/perfdata_write.h"
 
 #include <fcntl.h>
 #include <stdint.h>

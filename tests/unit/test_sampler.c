@@ -5,9 +5,9 @@
  * off-CPU pairing of switch-out samples with switch-in records.
  */
 #include "harness.h"
-#include "profile/offcpu.h"
-#include "profile/sampler.h"
-#include "profile/sampler_ring.h"
+#include "perf/offcpu.h"
+#include "perf/sampler.h"
+#include "perf/sampler_ring.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * with libdw's is tests/cli/50-perfdata.sh (TRAIL_UNWIND=libdw).
  */
 #include "harness.h"
-#include "profile/cfi_rows.h"
+#include "perf/cfi_rows.h"
 
 #include <elfutils/libdwfl.h>
 #include <stdint.h>

@@ -1,0 +1,237 @@
+/*
+ * perfdata_fold.c - perf.data -> folding engine (see perfdata_fold.h).
+ * Texts are formatted the way perf script prints them; the event filter
+ * defaults to the first event type seen, as stackcollapse-perf.pl does.
+ */
+#include "collapse/perfdata_fold.h"
+#include "profile/fold.h"
+#include "collapse/perf_script.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "perf/perfdata.h"
+#include "perf/perfdata_stacks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FOLD_FRAMES 4096
+
+struct fold_ctx {
+	struct folder *f;
+	struct perfdata_fold *pf;
+	const char *filter;
+	uint64_t min_time;	/* ns: samples before it are skipped (skip_fraction) */
+	struct fold_frame frames[MAX_FOLD_FRAMES];
+	char addrs[MAX_FOLD_FRAMES][17];
+	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
+	size_t lines_used;
+	int32_t last_pid;	/* pid/tid texts of the previous sample */
+	uint32_t last_tid;
+	char pid[16], tid[16];
+	size_t pid_len, tid_len;
+};
+
+/*
+ * A module name with blanks or parentheses ("/memfd:x (deleted)") is
+ * ambiguous in perf script's text; to give what the text parser gives,
+ * print the line as perf script would and let that parser split it.
+ */
+static void frame_as_text(struct fold_ctx *c, const struct perfdata_frame *fr,
+			  struct fold_frame *out)
+{
+	size_t room = sizeof(c->lines) - c->lines_used;
+	char *line = c->lines + c->lines_used;
+	int n;
+
+	if (fr->sym)
+		n = snprintf(line, room, "\t%16llx %s+0x%llx (%s)", (unsigned long long)fr->addr,
+			     fr->sym, (unsigned long long)fr->symoff, fr->dso);
+	else
+		n = snprintf(line, room, "\t%16llx [unknown] (%s)", (unsigned long long)fr->addr,
+			     fr->dso);
+	if (n < 0 || (size_t)n >= room)
+		return;
+	if (perf_script_match_stack(line, (size_t)n, out))
+		c->lines_used += (size_t)n + 1;
+}
+
+/* Lower-case hex without leading zeros, as perf's %lx; returns length. */
+static size_t hex(char *out, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = 0;
+	return n;
+}
+
+static uint64_t sample_weight(const struct fold_ctx *c, const struct perfdata_stack *st)
+{
+	return st->period && !c->pf->count_samples ? st->period : 1;
+}
+
+static int on_stack(void *ctx, const struct perfdata_stack *st)
+{
+	struct fold_ctx *c = ctx;
+	struct fold_sample s;
+	uint32_t stack;
+	size_t i, nr = st->nr < MAX_FOLD_FRAMES ? st->nr : MAX_FOLD_FRAMES;
+
+	c->pf->samples++;
+	if (st->time < c->min_time) {
+		c->pf->skipped++;
+		return 0;
+	}
+	if (!c->filter) {
+		c->pf->chosen_event = xstrdup(st->event);
+		c->filter = c->pf->chosen_event;
+	} else if (strcmp(st->event, c->filter)) {
+		if (!c->pf->other_event)
+			c->pf->other_event = xstrdup(st->event);
+		return 0;
+	}
+	c->pf->kept++;
+	if (!st->frames && st->repeat_of) {
+		folder_add_count(c->f, st->repeat_of - 1, sample_weight(c, st));
+		return 0;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct perfdata_frame *fr = &st->frames[i];
+		struct fold_frame *out = &c->frames[i];
+
+		if (c->pf->frame_hook)
+			c->pf->frame_hook(c->pf->hook_ctx, fr);
+		if (fr->sym) {
+			out->func = fr->sym;
+			out->func_len = fr->sym_len;
+		} else {
+			out->func = "[unknown]";
+			out->func_len = 9;
+		}
+		/* perf script prints "(inlined)" where the module goes */
+		if (fr->inlined) {
+			out->module = "inlined";
+			out->module_len = 7;
+		} else if (fr->dso) {
+			out->module = fr->dso;
+			out->module_len = fr->dso_len;
+		} else {
+			out->module = "[unknown]";
+			out->module_len = 9;
+		}
+		out->addr_len = hex(c->addrs[i], fr->addr);
+		out->addr = c->addrs[i];
+		if (fr->dso && !fr->inlined && fr->dso_ambiguous)
+			frame_as_text(c, fr, out);
+	}
+	c->lines_used = 0;
+	memset(&s, 0, sizeof(s));
+	s.comm = st->comm;
+	s.comm_len = strlen(st->comm);
+	if (st->pid != c->last_pid || !c->pid_len) {
+		c->last_pid = st->pid;
+		c->pid_len = (size_t)snprintf(c->pid, sizeof(c->pid), "%d", (int)st->pid);
+	}
+	if (st->tid != c->last_tid || !c->tid_len) {
+		c->last_tid = st->tid;
+		c->tid_len = (size_t)snprintf(c->tid, sizeof(c->tid), "%d", (int)st->tid);
+	}
+	s.pid = c->pid;
+	s.pid_len = c->pid_len;
+	s.tid = c->tid;
+	s.tid_len = c->tid_len;
+	s.period = sample_weight(c, st);
+	s.frames = c->frames;
+	s.nr_frames = nr;
+	stack = folder_add_sample_id(c->f, &s);
+	if (st->memo && stack != FOLD_NO_STACK)
+		*st->memo = stack + 1;
+	return 0;
+}
+
+struct time_span {
+	uint64_t first, last;	/* ns; first == UINT64_MAX while no sample was seen */
+};
+
+static int span_sample(void *ctx, const struct perfdata_sample *s)
+{
+	struct time_span *t = ctx;
+
+	if (s->time < t->first)
+		t->first = s->time;
+	if (s->time > t->last)
+		t->last = s->time;
+	return 0;
+}
+
+/*
+ * The first time kept by skip_fraction, as perf's set_percent_time()
+ * computes it for --time N%-100%: first + round(fraction * (last - first)),
+ * first and last from HEADER_SAMPLE_TIME.  Recordings without that
+ * feature (perf record without --timestamp-boundary, pipe mode), which
+ * perf script refuses, get a pass over the samples' times instead.
+ */
+static int skip_time(struct perfdata *pd, double fraction, uint64_t *out)
+{
+	struct time_span t = { pd->first_sample_time, pd->last_sample_time };
+
+	*out = 0;
+	if (!(fraction > 0))
+		return 0;
+	if (!t.first || t.last < t.first) {
+		struct perfdata_ops ops;
+
+		memset(&ops, 0, sizeof(ops));
+		ops.sample = span_sample;
+		t.first = UINT64_MAX;
+		t.last = 0;
+		if (perfdata_process(pd, &ops, &t))
+			return -1;
+		if (t.first == UINT64_MAX)
+			return 0;
+	}
+	if (fraction > 1)
+		fraction = 1;
+	*out = t.first + (uint64_t)(fraction * (double)(t.last - t.first) + 0.5);
+	return 0;
+}
+
+int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf)
+{
+	struct perfdata pd;
+	struct perfdata_stacks_opts opts;
+	struct perfdata_stacks_stats stats;
+	struct fold_ctx *c;
+	int ret;
+
+	if (perfdata_open(&pd, path))
+		return -1;
+	memset(&opts, 0, sizeof(opts));
+	memset(&stats, 0, sizeof(stats));
+	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
+	opts.jit = 1;
+	opts.memo = !pf->frame_hook;	/* the hook wants every sample's frames */
+	opts.no_inline = pf->inlines < 0;
+	opts.inline_fp = pf->inlines > 0;
+	c = xcalloc(1, sizeof(*c));
+	c->f = f;
+	c->pf = pf;
+	c->filter = pf->event_filter;
+	ret = skip_time(&pd, pf->skip_fraction, &c->min_time);
+	if (!ret)
+		ret = perfdata_stacks(&pd, &opts, on_stack, c, &stats);
+	pf->frames = stats.frames;
+	pf->unknown_frames = stats.unknown_frames;
+	pf->unwind_failed = stats.unwind_failed;
+	free(c);
+	perfdata_close(&pd);
+	return ret;
+}

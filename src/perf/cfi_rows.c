@@ -1,0 +1,184 @@
+/*
+ * cfi_rows.c - decoding libdw's Dwarf_Frame into cfi_row rules, cached by
+ * pc (see cfi_rows.h).  The classification follows what libdw 0.188's
+ * dwarf_frame_register() returns and how its frame_unwind.c evaluates it,
+ * so a usable row gives exactly the registers libdw's unwinder would.
+ */
+#include "perf/cfi_rows.h"
+#include "core/alloc.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROWS_MIN 256
+
+void cfi_rows_init(struct cfi_rows *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->mask = ROWS_MIN - 1;
+	t->v = xcalloc(ROWS_MIN, sizeof(*t->v));
+	t->used = xcalloc(ROWS_MIN, 1);
+}
+
+void cfi_rows_release(struct cfi_rows *t)
+{
+	free(t->v);
+	free(t->used);
+	memset(t, 0, sizeof(*t));
+}
+
+void cfi_rows_clear(struct cfi_rows *t)
+{
+	memset(t->used, 0, t->mask + 1);
+	t->nr = 0;
+}
+
+static size_t pc_hash(uint64_t pc)
+{
+	return (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 24);
+}
+
+static void grow(struct cfi_rows *t)
+{
+	size_t mask = t->mask * 2 + 1, i;
+	struct cfi_row *v = xcalloc(mask + 1, sizeof(*v));
+	uint8_t *used = xcalloc(mask + 1, 1);
+
+	for (i = 0; i <= t->mask; i++) {
+		size_t h;
+
+		if (!t->used[i])
+			continue;
+		h = pc_hash(t->v[i].pc) & mask;
+		while (used[h])
+			h = (h + 1) & mask;
+		v[h] = t->v[i];
+		used[h] = 1;
+	}
+	free(t->v);
+	free(t->used);
+	t->v = v;
+	t->used = used;
+	t->mask = mask;
+}
+
+/* A register's rule as libdw's handle_cfi() would apply it; 0 when unsupported. */
+static int decode_register(Dwarf_Frame *frame, int regno, struct cfi_row *row)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+
+	if (dwarf_frame_register(frame, regno, mem, &ops, &nops) != 0) {
+		row->rule[regno] = CFI_UNSET;	/* libdw: error, register left unset */
+		return 1;
+	}
+	if (nops == 0) {
+		if (ops == mem)
+			row->rule[regno] = CFI_UNDEFINED;
+		else if (ops == NULL)
+			row->rule[regno] = CFI_SAME;
+		else
+			row->rule[regno] = CFI_UNSET;
+		return 1;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return 0;	/* register or expression rule */
+	row->off[regno] = 0;
+	if (nops == 1) {
+		row->rule[regno] = CFI_AT;
+		return 1;
+	}
+	if (ops[1].atom == DW_OP_plus_uconst) {
+		row->off[regno] = (int64_t)ops[1].number;
+		if (nops == 2) {
+			row->rule[regno] = CFI_AT;
+			return 1;
+		}
+		if (nops == 3 && ops[2].atom == DW_OP_stack_value) {
+			row->rule[regno] = CFI_VAL;
+			return 1;
+		}
+		return 0;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_stack_value) {
+		row->rule[regno] = CFI_VAL;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The frame for pc as libdw's __libdwfl_frame_unwind() finds it: from
+ * .eh_frame, else from .debug_frame (separate debug info), else none.
+ */
+static Dwarf_Frame *find_frame(Dwfl_Module *mod, uint64_t pc)
+{
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+	Dwarf_Frame *frame;
+
+	if ((cfi = dwfl_module_eh_cfi(mod, &bias)) && !dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return frame;
+	if ((cfi = dwfl_module_dwarf_cfi(mod, &bias)) && !dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return frame;
+	return NULL;
+}
+
+/* Fill row (pc set) from dwfl's CFI; row->kind says how to step. */
+static void decode(Dwfl *dwfl, struct cfi_row *row)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, row->pc);
+	Dwarf_Frame *frame = mod ? find_frame(mod, row->pc) : NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	bool signal = false;
+	int regno;
+
+	row->kind = CFI_ROW_LIBDW;
+	if (!frame) {
+		row->kind = CFI_ROW_FRAME_POINTER;
+		return;
+	}
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) != CFI_RA || signal ||
+	    dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx && ops[0].number < CFI_NREGS) {
+		row->cfa_reg = (uint8_t)ops[0].number;
+		row->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom < DW_OP_breg0 + CFI_NREGS) {
+		row->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		row->cfa_off = (int64_t)ops[0].number;
+	} else {
+		goto out;
+	}
+	for (regno = 0; regno < CFI_NREGS; regno++)
+		if (!decode_register(frame, regno, row))
+			goto out;
+	row->kind = CFI_ROW_RULES;
+out:
+	free(frame);
+}
+
+const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
+{
+	size_t h = pc_hash(pc) & t->mask;
+	struct cfi_row *row;
+
+	while (t->used[h]) {
+		if (t->v[h].pc == pc)
+			return &t->v[h];
+		h = (h + 1) & t->mask;
+	}
+	row = &t->v[h];
+	memset(row, 0, sizeof(*row));
+	row->pc = pc;
+	decode(dwfl, row);
+	t->used[h] = 1;
+	if (++t->nr * 2 > t->mask) {
+		grow(t);
+		return cfi_rows_find(t, dwfl, pc);
+	}
+	return row;
+}

@@ -1,0 +1,21 @@
+# src/perf: perf.data reading and writing, process maps, stack unwinding,
+# the perf_event_open sampler and off-CPU recording.
+# perf.data reading
+LIB_OBJS += src/perf/cfi_rows.o
+LIB_OBJS += src/perf/maps.o
+LIB_OBJS += src/perf/perfdata.o
+LIB_OBJS += src/perf/perfdata_stacks.o
+LIB_OBJS += src/perf/stack_memo.o
+LIB_OBJS += src/perf/unwind.o
+UNIT_TESTS += tests/unit/test_perfdata
+UNIT_TESTS += tests/unit/test_unwind
+# the perf_event_open sampler and perf.data writing
+LIB_OBJS += src/perf/perfdata_write.o
+LIB_OBJS += src/perf/sampler.o
+LIB_OBJS += src/perf/sampler_event.o
+LIB_OBJS += src/perf/sampler_ring.o
+LIB_OBJS += src/perf/sampler_synth.o
+LIB_OBJS += src/perf/offcpu.o
+LIB_OBJS += src/perf/dso_hits.o
+UNIT_TESTS += tests/unit/test_sampler
+UNIT_TESTS += tests/unit/test_perfdata_write

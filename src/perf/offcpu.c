@@ -1,0 +1,253 @@
+/*
+ * offcpu.c - pairing switch-out samples with switch-in records to weigh
+ * each blocking call chain by the time the thread was off the CPU (see
+ * offcpu.h).
+ */
+#include "perf/offcpu.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct offcpu_item {
+	uint64_t time;		/* ns */
+	uint64_t seq;
+	struct perf_event_header *rec;	/* owned copy */
+};
+
+struct offcpu_pending {
+	uint32_t tid;		/* 0: empty slot (tid 0 is the idle task, never ours) */
+	int preempted;
+	uint64_t time;		/* ns, of the switch-out sample */
+	struct perf_event_header *rec;	/* owned copy of the sample */
+};
+
+static struct offcpu *from_tool(struct sampler_tool *t)
+{
+	return (struct offcpu *)((char *)t - offsetof(struct offcpu, tool));
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct offcpu_item *x = a, *y = b;
+
+	if (x->time != y->time)
+		return (x->time > y->time) - (x->time < y->time);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* ---- tid -> pending sample: open addressing with linear probing ---- */
+
+/* The slot holding tid, or the empty slot where it would go. */
+static struct offcpu_pending *probe(struct offcpu *o, uint32_t tid)
+{
+	size_t mask = o->pending_slots - 1, i;
+
+	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask)
+		if (o->pending[i].tid == tid || !o->pending[i].tid)
+			return &o->pending[i];
+}
+
+static struct offcpu_pending *pending_find(struct offcpu *o, uint32_t tid)
+{
+	struct offcpu_pending *p;
+
+	if (!o->pending_slots)
+		return NULL;
+	p = probe(o, tid);
+	return p->tid ? p : NULL;
+}
+
+/* A slot for tid (existing or new, tid set), growing the table at half full. */
+static struct offcpu_pending *pending_get(struct offcpu *o, uint32_t tid)
+{
+	struct offcpu_pending *p;
+
+	if ((o->nr_pending + 1) * 2 > o->pending_slots) {
+		struct offcpu_pending *old = o->pending;
+		size_t n = o->pending_slots, j;
+
+		o->pending_slots = n ? n * 2 : 64;
+		o->pending = xcalloc(o->pending_slots, sizeof(*o->pending));
+		for (j = 0; j < n; j++)
+			if (old[j].tid)
+				*probe(o, old[j].tid) = old[j];
+		free(old);
+	}
+	p = probe(o, tid);
+	if (!p->tid) {
+		p->tid = tid;
+		o->nr_pending++;
+	}
+	return p;
+}
+
+/* Empty a slot and re-insert the rest of its probe run (Knuth's algorithm R). */
+static void pending_remove(struct offcpu *o, struct offcpu_pending *p)
+{
+	size_t mask = o->pending_slots - 1, i = (size_t)(p - o->pending);
+
+	free(p->rec);
+	memset(p, 0, sizeof(*p));
+	o->nr_pending--;
+	for (i = (i + 1) & mask; o->pending[i].tid; i = (i + 1) & mask) {
+		struct offcpu_pending e = o->pending[i];
+
+		memset(&o->pending[i], 0, sizeof(o->pending[i]));
+		*probe(o, e.tid) = e;
+	}
+}
+
+/* ---- processing in time order ---- */
+
+static int process(struct offcpu *o, struct perf_event_header *rec, uint64_t time)
+{
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		struct sampler_sample smp;
+		struct offcpu_pending *p;
+
+		if (sampler_parse_sample(&o->attr, rec, &smp) || !smp.tid) {
+			free(rec);
+			return 0;
+		}
+		p = pending_get(o, smp.tid);
+		free(p->rec);
+		p->rec = rec;
+		p->time = time;
+		p->preempted = 0;
+		return 0;
+	}
+	/* PERF_RECORD_SWITCH */
+	{
+		uint32_t pid, tid;
+		uint64_t t;
+		struct offcpu_pending *p;
+		int ret = 0;
+
+		if (sampler_parse_id(&o->attr, rec, &pid, &tid, &t) || !(p = pending_find(o, tid))) {
+			free(rec);
+			return 0;
+		}
+		if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				p->preempted = 1;
+		} else if (p->preempted) {
+			o->nr_preempted++;
+			pending_remove(o, p);
+		} else if (t > p->time) {
+			uint64_t blocked = t - p->time;
+			unsigned char *b = (unsigned char *)p->rec;
+
+			memcpy(b + sampler_period_offset(&o->attr) , &blocked, 8);
+			if (o->attr.sample_type & PERF_SAMPLE_TIME) {
+				size_t off = sizeof(struct perf_event_header);
+
+				if (o->attr.sample_type & PERF_SAMPLE_IP)
+					off += 8;
+				if (o->attr.sample_type & PERF_SAMPLE_TID)
+					off += 8;
+				memcpy(b + off, &t, 8);
+			}
+			o->nr_blocks++;
+			o->blocked_ns += blocked;
+			ret = sampler_tool_dispatch(o->next, p->rec);
+			pending_remove(o, p);
+		}
+		free(rec);
+		return ret;
+	}
+}
+
+static int drain(struct offcpu *o, uint64_t upto, int all)
+{
+	size_t i, n;
+	int ret = 0;
+
+	if (o->nr_queue)
+		qsort(o->queue, o->nr_queue, sizeof(*o->queue), cmp_item);
+	for (n = 0; n < o->nr_queue && (all || o->queue[n].time <= upto); n++)
+		if (!ret)
+			ret = process(o, o->queue[n].rec, o->queue[n].time);
+		else
+			free(o->queue[n].rec);
+	for (i = n; i < o->nr_queue; i++)
+		o->queue[i - n] = o->queue[i];
+	o->nr_queue -= n;
+	return ret;
+}
+
+static int enqueue(struct sampler_tool *t, const struct perf_event_header *rec)
+{
+	struct offcpu *o = from_tool(t);
+	struct offcpu_item *it;
+	uint64_t time = 0;
+
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		struct sampler_sample smp;
+
+		if (sampler_parse_sample(&o->attr, rec, &smp))
+			return 0;
+		time = smp.time;
+	} else {
+		uint32_t pid, tid;
+
+		if (sampler_parse_id(&o->attr, rec, &pid, &tid, &time))
+			return 0;
+	}
+	ALLOC_GROW(o->queue, o->nr_queue + 1, o->alloc_queue);
+	it = &o->queue[o->nr_queue++];
+	it->time = time;
+	it->seq = o->seq++;
+	it->rec = xmalloc(rec->size);
+	memcpy(it->rec, rec, rec->size);
+	if (time > o->max_time)
+		o->max_time = time;
+	return 0;
+}
+
+static int pass_on(struct sampler_tool *t, const struct perf_event_header *rec)
+{
+	return sampler_tool_dispatch(from_tool(t)->next, rec);
+}
+
+static int on_round(struct sampler_tool *t)
+{
+	struct offcpu *o = from_tool(t);
+	int ret = drain(o, o->flush_time, 0);
+
+	/* What the next round reads was written after this one's reads began. */
+	o->flush_time = o->max_time;
+	if (!ret && o->next->round)
+		ret = o->next->round(o->next);
+	return ret;
+}
+
+void offcpu_init(struct offcpu *o, const struct perf_event_attr *attr, struct sampler_tool *next)
+{
+	memset(o, 0, sizeof(*o));
+	o->attr = *attr;
+	o->next = next;
+	o->tool.sample = enqueue;
+	o->tool.context_switch = enqueue;
+	o->tool.other = pass_on;
+	o->tool.round = on_round;
+}
+
+int offcpu_flush(struct offcpu *o)
+{
+	return drain(o, 0, 1);
+}
+
+void offcpu_release(struct offcpu *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_queue; i++)
+		free(o->queue[i].rec);
+	free(o->queue);
+	for (i = 0; i < o->pending_slots; i++)
+		free(o->pending[i].rec);
+	free(o->pending);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,343 @@
+/*
+ * perfdata_stacks.c - from perf.data records to symbolized samples, with
+ * perf script's callchain rules (util/machine.c: context markers switch
+ * between kernel and user resolution, at most max_stack entries, user
+ * frames of dwarf recordings unwound after the kernel ones and their
+ * caller addresses taken one byte back, as perf's unwinders do).
+ */
+#include "perf/perfdata_stacks.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "symbols/build_id.h"
+#include "perf/maps.h"
+#include "perf/perfdata.h"
+#include "perf/stack_memo.h"
+#include "symbols/symbols.h"
+#include "perf/unwind.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_FRAMES 4096
+
+struct stacks_ctx {
+	struct perfdata *pd;
+	const struct perfdata_stacks_opts *opts;
+	perfdata_stack_fn fn;
+	void *fn_ctx;
+	struct symbolizer sym;
+	struct machine machine;
+	struct unwinder *unwinder;
+	struct perfdata_frame frames[MAX_FRAMES];
+	uint64_t ips[MAX_FRAMES];
+	struct perfdata_stacks_stats stats;
+	struct stack_memo memo;	/* with opts->memo */
+	uint64_t *key;		/* scratch for a raw stack's memo key */
+	size_t alloc_key;
+};
+
+/* Where resolve() looks up inline frames. */
+enum inline_at {
+	INLINE_NONE,
+	INLINE_AT_IP,		/* the sampled ip, or an unwound (already adjusted) caller */
+	INLINE_AT_CALL,		/* a return address: the call is the byte before it */
+};
+
+/*
+ * Resolve ip into frames[*nr...]: one frame, or the inline chain at ip
+ * (innermost first; a name equal to the symbol's keeps the module, others
+ * print as "(inlined)").  perf 6.1 adds that chain to DWARF-unwound frames
+ * only (unwind_entry() -> append_inlines()); frame-pointer entries get it
+ * with opts->inline_fp (--inline), looked up at the call instruction for
+ * return addresses as perf's unwinders do, while the frame itself keeps
+ * the address and symbol perf script prints for it.
+ */
+static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpumode,
+		    enum inline_at inlines, size_t *nr)
+{
+	struct perfdata_frame *f = &c->frames[*nr];
+	const struct symbol *sym;
+
+	memset(f, 0, sizeof(*f));
+	f->addr = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		struct dso *k = symbolizer_kernel(&c->sym);
+		const char *mod;
+
+		f->kernel = 1;
+		f->dso = k->path;
+		f->dso_len = k->path_len;
+		sym = symbolizer_find(&c->sym, k, ip);
+		if (sym) {
+			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
+			f->symoff = ip - sym->start;
+			mod = symbolizer_kmod(k, sym);
+			if (mod) {
+				f->dso = mod;
+				f->dso_len = strlen(mod);
+			}
+		}
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		const struct map *mp = thread_find_map(t, ip);
+		uint64_t mip;
+
+		if (!mp) {
+			(*nr)++;
+			return;
+		}
+		mip = mp->identity ? ip : ip - mp->start + mp->pgoff;
+		f->addr = mip;
+		f->dso = mp->dso->path;
+		f->dso_len = mp->dso->path_len;
+		f->dso_ambiguous = mp->dso->path_ambiguous;
+		sym = symbolizer_find(&c->sym, mp->dso, mip);
+		if (sym) {
+			const char *const *names;
+			size_t n = 0, i;
+
+			f->sym = symbolizer_name(&c->sym, sym);
+			f->sym_len = sym->demangled_len;
+			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
+			if (inlines != INLINE_NONE && !c->opts->no_inline) {
+				/* the call, unless that is in the symbol before */
+				uint64_t at = inlines == INLINE_AT_CALL && mip > sym->start ? mip - 1 : mip;
+
+				n = symbolizer_inlines(&c->sym, mp->dso, at, &names);
+			}
+			if (n) {
+				struct perfdata_frame base = *f;
+
+				for (i = 0; i < n && *nr < MAX_FRAMES; i++) {
+					f = &c->frames[(*nr)++];
+					*f = base;
+					f->sym = names[i];
+					f->sym_len = strlen(names[i]);
+					f->inlined = strcmp(names[i], base.sym) != 0;
+				}
+				return;
+			}
+		}
+	}
+	(*nr)++;
+}
+
+/*
+ * The memo entry of a sample's raw stack: everything its frames and its
+ * folded text depend on.  Maps only change through records that bump the
+ * address space's generation; kernel, JIT and vdso tables do not change.
+ */
+static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
+					   const struct perfdata_sample *s, size_t nr_unwound)
+{
+	size_t n = 0, i, need = 9 + s->nr_callchain + nr_unwound;
+	int created;
+
+	ALLOC_GROW(c->key, need, c->alloc_key);
+	c->key[n++] = (uint64_t)(uint32_t)t->pid << 32 | t->tid;
+	c->key[n++] = (uint64_t)t->comm << 1 | (uint64_t)!!t->comm_set;
+	c->key[n++] = t->maps ? t->maps->serial : 0;
+	c->key[n++] = t->maps ? t->maps->gen : 0;
+	c->key[n++] = (uint64_t)(uintptr_t)s->evsel;
+	c->key[n++] = s->evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
+	c->key[n++] = (uint64_t)s->cpumode;
+	c->key[n++] = s->nr_callchain;
+	for (i = 0; i < s->nr_callchain; i++)
+		c->key[n++] = s->callchain[i];
+	c->key[n++] = nr_unwound;
+	for (i = 0; i < nr_unwound; i++)
+		c->key[n++] = c->ips[i];
+	return stack_memo_get(&c->memo, c->key, n, &created);
+}
+
+static int on_sample(void *ctx, const struct perfdata_sample *s)
+{
+	struct stacks_ctx *c = ctx;
+	struct thread *t;
+	struct perfdata_stack st;
+	struct stack_memo_entry *e = NULL;
+	size_t nr = 0, i, nr_unwound = 0;
+	uint64_t unknown = 0;
+	int max_stack = c->opts->max_stack > 0 ? c->opts->max_stack : 127;
+	uint64_t type = s->evsel->attr.sample_type;
+	int dwarf = (type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER);
+
+	if (max_stack > MAX_FRAMES / 2)
+		max_stack = MAX_FRAMES / 2;
+	t = machine_thread(&c->machine, (type & PERF_SAMPLE_TID) ? (int32_t)s->pid : -1,
+			   (type & PERF_SAMPLE_TID) ? s->tid : 0);
+	if (dwarf && s->regs && s->stack_size && c->unwinder) {
+		nr_unwound = unwinder_unwind(c->unwinder, t, s, c->ips, (size_t)max_stack);
+		if (nr_unwound > 1)
+			c->stats.unwound++;
+		else
+			c->stats.unwind_failed++;
+	}
+	memset(&st, 0, sizeof(st));
+	st.comm = thread_comm(&c->machine, t);
+	st.pid = t->pid;
+	st.tid = t->tid;
+	st.time = s->time;
+	st.period = s->period;
+	st.cpu = s->cpu;
+	st.event = s->evsel->name;
+	c->stats.samples++;
+	if (c->opts->memo)
+		e = memo_entry(c, t, s, nr_unwound);
+	if (e && e->memo) {
+		c->stats.repeats++;
+		c->stats.frames += e->frames;
+		c->stats.unknown_frames += e->unknown;
+		st.repeat_of = e->memo;
+		return c->fn(c->fn_ctx, &st);
+	}
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		int cpumode = PERF_RECORD_MISC_USER, entries = 0, ctx_entries = 0;
+
+		for (i = 0; i < s->nr_callchain && entries < max_stack && nr < MAX_FRAMES - 64; i++) {
+			uint64_t ip = s->callchain[i];
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				ctx_entries = 0;
+				if (ip == PERF_CONTEXT_KERNEL)
+					cpumode = PERF_RECORD_MISC_KERNEL;
+				else if (ip == PERF_CONTEXT_USER)
+					cpumode = PERF_RECORD_MISC_USER;
+				else if (ip == PERF_CONTEXT_HV)
+					cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				else {
+					/* perf drops the whole chain on an unknown marker */
+					nr = 0;
+					break;
+				}
+				continue;
+			}
+			entries++;
+			/* a context's first entry is where it was interrupted, the rest return addresses */
+			resolve(c, t, ip, cpumode, !c->opts->inline_fp ? INLINE_NONE :
+				ctx_entries++ ? INLINE_AT_CALL : INLINE_AT_IP, &nr);
+		}
+	} else if (!dwarf) {
+		resolve(c, t, s->ip, s->cpumode, c->opts->inline_fp ? INLINE_AT_IP : INLINE_NONE, &nr);
+	}
+	for (i = 0; i < nr_unwound && nr < MAX_FRAMES - 64; i++)
+		resolve(c, t, c->ips[i], PERF_RECORD_MISC_USER, INLINE_AT_IP, &nr);
+	for (i = 0; i < nr; i++)
+		unknown += !c->frames[i].sym;
+	c->stats.frames += nr;
+	c->stats.unknown_frames += unknown;
+	if (e) {
+		e->frames = (uint32_t)nr;
+		e->unknown = (uint32_t)unknown;
+		st.memo = &e->memo;
+	}
+	st.nr = nr;
+	st.frames = c->frames;
+	return c->fn(c->fn_ctx, &st);
+}
+
+static int on_mmap(void *ctx, const struct perfdata_mmap *mm)
+{
+	struct stacks_ctx *c = ctx;
+	int cpumode = mm->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int exec;
+	const struct map *mp;
+	struct thread *t;
+
+	/* kernel and module maps: kernel frames resolve through kallsyms */
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    mm->pid == UINT32_MAX)
+		return 0;
+	if (mm->prot || mm->flags)
+		exec = !!(mm->prot & PROT_EXEC);
+	else
+		exec = !(mm->misc & PERF_RECORD_MISC_MMAP_DATA);
+	machine_mmap(&c->machine, mm->pid, mm->tid, mm->start, mm->len, mm->pgoff, mm->filename, exec);
+	t = machine_thread(&c->machine, (int32_t)mm->pid, mm->tid);
+	mp = thread_find_map(t, mm->start);
+	if (mp && mp->dso->kind == DSO_ELF && !mp->dso->loaded && !mp->dso->build_id_size) {
+		const struct perfdata_build_id *b;
+
+		if (mm->build_id && mm->build_id_size)
+			dso_set_build_id(mp->dso, mm->build_id, mm->build_id_size);
+		else if ((b = perfdata_find_build_id(c->pd, mm->filename)))
+			dso_set_build_id(mp->dso, b->id, b->size);
+	}
+	return 0;
+}
+
+static int on_comm(void *ctx, const struct perfdata_comm *cm)
+{
+	struct stacks_ctx *c = ctx;
+
+	machine_comm(&c->machine, cm->pid, cm->tid, cm->comm);
+	return 0;
+}
+
+static int on_fork(void *ctx, const struct perfdata_fork *f)
+{
+	struct stacks_ctx *c = ctx;
+
+	if (f->is_exit)
+		return 0;	/* perf keeps exited threads findable */
+	machine_fork(&c->machine, f->pid, f->ppid, f->tid, f->ptid, f->synthesized);
+	return 0;
+}
+
+int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts,
+		    perfdata_stack_fn fn, void *ctx, struct perfdata_stacks_stats *stats)
+{
+	static const struct perfdata_ops ops = {
+		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
+	};
+	struct stacks_ctx *c = xcalloc(1, sizeof(*c));
+	char *kallsyms_copy = NULL;
+	int ret;
+
+	c->pd = pd;
+	c->opts = opts;
+	c->fn = fn;
+	c->fn_ctx = ctx;
+	symbolizer_init(&c->sym);
+	c->sym.demangle = !opts->no_demangle;
+	if (opts->kallsyms) {
+		c->sym.kallsyms_path = opts->kallsyms;
+	} else {
+		/*
+		 * perf record keeps a copy of kallsyms under the kernel's
+		 * build-id; perf script prefers it, and reading a file is much
+		 * cheaper than having the kernel format /proc/kallsyms.
+		 */
+		const struct perfdata_build_id *b = perfdata_find_build_id(pd, "[kernel.kallsyms]");
+
+		if (b && b->size) {
+			char hex[2 * BUILD_ID_MAX + 1];
+
+			build_id_hex(b->id, b->size, hex);
+			kallsyms_copy = xstrfmt("%s/[kernel.kallsyms]/%s/kallsyms", c->sym.home_debug, hex);
+			if (!access(kallsyms_copy, R_OK))
+				c->sym.kallsyms_path = kallsyms_copy;
+		}
+	}
+	stack_memo_init(&c->memo);
+	machine_init(&c->machine, &c->sym);
+	c->machine.jit = opts->jit;
+	c->unwinder = unwinder_new(&c->machine);
+	ret = perfdata_process(pd, &ops, c);
+	c->stats.dsos = c->sym.nr_dsos;
+	c->stats.symbol_lookups = c->sym.lookups;
+	c->stats.symbol_misses = c->sym.misses;
+	if (stats)
+		*stats = c->stats;
+	unwinder_free(c->unwinder);
+	stack_memo_release(&c->memo);
+	free(c->key);
+	machine_release(&c->machine);
+	symbolizer_release(&c->sym);
+	free(kallsyms_copy);
+	free(c);
+	return ret;
+}

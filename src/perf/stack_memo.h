@@ -1,0 +1,44 @@
+/*
+ * stack_memo.h - remembers raw stacks (a key of 64-bit words: thread,
+ * address-space state, event, callchain addresses) already seen, so a
+ * sample whose raw stack repeats an earlier one's skips symbolization and
+ * folding.  A frame-pointer profile has a few hundred to a few thousand
+ * distinct raw stacks for 100,000 samples.
+ */
+#ifndef TRAIL_PERF_STACK_MEMO_H
+#define TRAIL_PERF_STACK_MEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What is kept per distinct raw stack. */
+struct stack_memo_entry {
+	uint64_t off;		/* index of the first key word in the memo's words */
+	uint32_t len;		/* key words */
+	uint32_t hash;
+	uint32_t frames;	/* frames the stack resolved to */
+	uint32_t unknown;	/* of which unresolved */
+	uint32_t memo;		/* what the consumer asked to get back; 0 = nothing */
+};
+
+struct stack_memo {
+	struct stack_memo_entry *v;
+	size_t nr, alloc;
+	uint32_t *slots;	/* index + 1, 0 = empty */
+	size_t mask;
+	uint64_t *words;	/* keys, back to back */
+	size_t nr_words, alloc_words;
+};
+
+void stack_memo_init(struct stack_memo *m);
+void stack_memo_release(struct stack_memo *m);
+
+/*
+ * The entry for key (n words): the existing one, or a new one with
+ * frames, unknown and memo zero (*created set to 1); NULL when the table
+ * is full.  The pointer stays valid until the next call.
+ */
+struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
+					int *created);
+
+#endif

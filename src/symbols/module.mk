@@ -1,0 +1,7 @@
+# src/symbols: addresses to names - ELF symbol tables, separate debug
+# files and their prepared copies, build-ids, kallsyms, demangling.
+LIB_OBJS += src/symbols/build_id.o
+LIB_OBJS += src/symbols/debuginfo.o
+LIB_OBJS += src/symbols/symbols.o
+
+UNIT_TESTS += tests/unit/test_build_id

@@ -1,0 +1,165 @@
+/*
+ * symbols.h - modules (DSOs) and their symbol tables, resolved the way perf
+ * 6.x resolves them: ELF .symtab (from the binary, the build-id cache,
+ * /usr/lib/debug or .gnu_debuglink) else .dynsym, /proc/kallsyms for the
+ * kernel, /tmp/perf-PID.map for JIT code, the vdso from our own process.
+ * Tables are loaded on first use and sorted once; lookups go through a
+ * cache keyed by (module, address) so each distinct address is resolved once.
+ */
+#ifndef TRAIL_SYMBOLS_SYMBOLS_H
+#define TRAIL_SYMBOLS_SYMBOLS_H
+
+#include <elfutils/libdwfl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/file_map.h"
+#include "symbols/debuginfo.h"
+
+enum dso_kind {
+	DSO_ELF,		/* a file mapped from disk */
+	DSO_KERNEL,		/* [kernel.kallsyms] and its modules */
+	DSO_JIT,		/* /tmp/perf-PID.map (anonymous executable memory) */
+	DSO_VDSO,		/* [vdso] */
+	DSO_NONE,		/* [heap], [stack], ... : no symbols */
+};
+
+struct symbol {
+	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
+	const char *name;	/* raw (mangled) name: in an ELF string table kept open, or the arena */
+	const char *demangled;	/* filled on first use; NULL until then */
+	uint32_t demangled_len;	/* bytes of demangled, once filled */
+	uint8_t binding;	/* STB_* */
+	uint8_t type;		/* STT_* */
+	uint8_t unterminated;	/* name ends at a tab or newline (kallsyms text) */
+};
+
+/* File-offset to link-address translation of one PT_LOAD segment. */
+struct dso_segment {
+	uint64_t offset, vaddr, filesz, memsz;	/* bytes */
+};
+
+struct dso {
+	uint32_t id;		/* index in the symbolizer's table */
+	enum dso_kind kind;
+	char *path;		/* as recorded (perf script prints this) */
+	size_t path_len;	/* bytes */
+	int path_ambiguous;	/* has blanks or parentheses (see perfdata_fold.c) */
+	int loaded;		/* symbols loaded (or failed to) */
+	int translate;		/* map addresses are file offsets to translate */
+	struct symbol *syms;	/* sorted by start, no duplicate starts */
+	size_t nr_syms;
+	struct dso_segment *segs;
+	size_t nr_segs;
+	uint8_t build_id[20];
+	uint8_t build_id_size;	/* 0 = unknown */
+	char *symtab_path;	/* file the symbols came from (for debugging) */
+	char *bin_path;		/* the binary read: path, or perf's build-id cache copy */
+	char *kmod_names;	/* kernel: module name per symbol, NUL-separated */
+	struct file_map text;	/* kernel: the kallsyms text names point into */
+	const char **kmod;	/* kernel: module name ("[ext4]") per symbol, or NULL */
+	void *dwfl;		/* libdw handle for inline frames, once opened */
+	struct symbolizer *owner;	/* for libdw's callbacks (module userdata is the dso) */
+	char *debug_path;	/* separate debug file with DWARF, once looked up */
+	int debug_tried;	/* debug_path was looked up */
+	void *elf_keep[2];	/* open Elf handles whose string tables names point into */
+	int fd_keep[2];
+	int nr_keep;
+	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
+};
+
+struct sym_cache_entry {
+	uint64_t key_addr;
+	uint32_t key_dso;	/* dso id + 1; 0 = empty slot */
+	int32_t sym;		/* index into dso->syms, -1 = none */
+};
+
+struct symbolizer {
+	struct dso **dsos;
+	size_t nr_dsos, alloc_dsos;
+	uint32_t *dso_slots;	/* path hash -> id + 1 */
+	size_t dso_mask;
+	struct dso *kernel;	/* created on demand */
+	struct arena arena;	/* symbol names */
+	struct sym_cache_entry *cache;
+	size_t cache_mask, cache_used;
+	int demangle;		/* demangle C++/Rust names (perf's default: yes) */
+	char *home_debug;	/* ~/.debug, the build-id cache */
+	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
+	uint64_t lookups, misses;	/* statistics */
+	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
+	size_t icache_mask, icache_used;
+	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
+	const char **inames;	/* inline chains: count, then names */
+	size_t nr_inames, alloc_inames;
+};
+
+void symbolizer_init(struct symbolizer *s);
+void symbolizer_release(struct symbolizer *s);
+
+/* The module for path (created on first use); never NULL. */
+struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind kind);
+/* The kernel pseudo-module ([kernel.kallsyms]). */
+struct dso *symbolizer_kernel(struct symbolizer *s);
+
+/*
+ * The file holding d's code as recorded: its path when that still matches
+ * the recorded build-id, else perf's build-id cache copy; NULL if neither.
+ */
+const char *symbolizer_binary(struct symbolizer *s, struct dso *d);
+
+/*
+ * A descriptor of d's separate debug file (the first of perf's candidates
+ * with DWARF and the recorded build-id), ready for libdw: its prepared
+ * copy (debuginfo.h), shared by every caller in this run.  -1 when there
+ * is none.  *path is set to the file's name.
+ */
+int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path);
+
+/*
+ * The body of a libdwfl find_debuginfo callback for module d: libdwfl's
+ * standard lookup opens the file itself and keeps that handle (so libdw
+ * would inflate every section again); this hands it the prepared copy.
+ * A request with a debuglink name but no CRC is for a dwz alternate file
+ * (.gnu_debugaltlink) and goes the standard way, as does a module without
+ * a debug file of ours.
+ */
+int symbolizer_dwfl_debuginfo(struct symbolizer *s, struct dso *d, Dwfl_Module *mod,
+			      void **userdata, const char *modname, GElf_Addr base,
+			      const char *file_name, const char *debuglink_file,
+			      GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* Give a module the build-id perf recorded for it (checked against files). */
+void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);
+
+/*
+ * The symbol containing addr, where addr is what perf calls the map ip:
+ * a file offset for ELF files, an absolute address for the kernel, JIT
+ * and [vdso].  NULL when none.  Loads the table on first use.
+ */
+const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr);
+/* The name perf prints for sym (demangled if enabled). */
+const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym);
+/* For the kernel: the module a symbol belongs to ("[ext4]"), or NULL. */
+const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym);
+
+/*
+ * The inline chain at addr (map ip) in d as addr2line -i reports it from
+ * DWARF: function names innermost first, the containing function last,
+ * demangled like symbols.  Returns the count (0: no debug info) and sets
+ * *names (valid until the next call).  Cached per (module, address).
+ */
+size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
+			  const char *const **names);
+
+/*
+ * Symbol table helpers, exposed for tests: sort syms by start, drop
+ * same-start duplicates keeping perf's choice, and give zero-sized symbols
+ * the end perf gives them.  Returns the new count.
+ */
+size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod);
+/* Binary search as perf's symbols__find does. */
+const struct symbol *symbols_search(const struct symbol *syms, size_t nr, uint64_t addr);
+
+#endif
