@@ -10,7 +10,16 @@
 /* Most specific first: a format that can recognise another's text goes after it. */
 #define COLLAPSE_FORMATS(X) \
 	X(perf_data) \
-	X(perf_script)
+	X(perf_script) \
+	X(dtrace) \
+	X(sample) \
+	X(vtune) \
+	X(vsprof) \
+	X(xctrace) \
+	X(ghcprof) \
+	X(bpftrace) \
+	X(folded) \
+	X(recursive)
 
 #define DECLARE(name) extern const struct collapser collapse_##name;
 #define ENTRY(name) &collapse_##name,
