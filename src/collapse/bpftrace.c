@@ -9,7 +9,7 @@
  * A key is printed "@name[" ... "]: COUNT"; stack elements are frame
  * lines, leaf first ("func+off", "0xaddr", or with ustack(perf)
  * "addr func+off (module)"); other elements (comm, pid) are text
- * separated by ", " before or after the stacks.  The folded stack is the
+ * separated by commas before or after the stacks.  The folded stack is the
  * text elements (in key order) as root frames, then the frames of every
  * stack element, root first (so key kernel stacks before user stacks:
  * @[kstack, ustack]).  Offsets are dropped.  Other lines are skipped.
@@ -69,22 +69,20 @@ static void add_frame(struct bt_state *st, const char *s, size_t len)
 	frame_stack_push(&st->frames, s, cut_offset(s, len));
 }
 
-/* Text elements "a, b, " (before a stack or before "]: N"). */
+/* Text elements "a, b, " (before a stack or before "]: N"), split at commas. */
 static void add_texts(struct bt_state *st, const char *s, size_t len)
 {
 	while (len) {
-		const char *comma = memmem(s, len, ", ", 2);
-		size_t n = comma ? (size_t)(comma - s) : len;
-		const char *t = s;
-		size_t tl = n;
+		const char *comma = memchr(s, ',', len);
+		size_t n = comma ? (size_t)(comma - s) : len, tl = n;
+		const char *t = frames_trim(s, &tl);
 
-		t = frames_trim(t, &tl);
-		if (tl && !(tl == 1 && *t == ','))
+		if (tl)
 			frame_stack_push(&st->roots, t, tl);
 		if (!comma)
 			break;
-		s = comma + 2;
-		len -= n + 2;
+		s = comma + 1;
+		len -= n + 1;
 	}
 }
 
