@@ -17,3 +17,4 @@ LIB_OBJS += src/collapse/vtune.o
 LIB_OBJS += src/collapse/xctrace.o
 
 UNIT_TESTS += tests/unit/test_collapse
+UNIT_TESTS += tests/unit/test_collapse_formats
