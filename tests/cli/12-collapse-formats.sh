@@ -129,3 +129,15 @@ if have perf && perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1 
 else
 	skip "perf.data compressed and on a pipe" "perf cannot record here"
 fi
+
+# the manual's SYNOPSIS is the -h text
+"$TRAIL" collapse -h >"$T/help" 2>&1
+awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+     in_block { print }' "$ROOT/docs/collapse.md" >"$T/synopsis"
+cmp -s "$T/help" "$T/synopsis" && pass "docs/collapse.md synopsis is the -h text" ||
+	fail "docs/collapse.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
+# every format of --format list has a row in the manual's table
+"$TRAIL" collapse --format list | while read -r name _; do
+	grep -q "^| \`$name\` |" "$ROOT/docs/collapse.md" && pass "docs/collapse.md lists $name" ||
+		fail "docs/collapse.md lists $name"
+done
