@@ -4,6 +4,7 @@
  * report.html with the differential flame graph embedded inline.
  */
 #include "flame/report.h"
+#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -28,14 +29,6 @@ static const char *probe_commit_subject(const struct flame_session *s, const cha
 static void reproduce_cmd(const struct flame_session *s, struct strbuf *sb)
 {
 	strbuf_addstr(sb, s->req.command_line ? s->req.command_line : "trail flame");
-}
-
-static void probe_cmd(const struct flame_session *s, struct strbuf *sb)
-{
-	strbuf_addf(sb, "trail flame probe --build '%s' --run '%s' --metric %s -F %u --threshold %.6g",
-		    s->req.build_cmd, s->req.run_cmd, flame_metric_name(s->req.metric), s->req.freq, s->ans.threshold);
-	if (s->ans.function)
-		strbuf_addf(sb, " --function '%s'", s->ans.function);
 }
 
 static void metric_side(struct json_writer *w, const char *k, double value, double lo, double hi,
@@ -177,9 +170,7 @@ static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 	json_writer_string(w, c.buf);
 	if (s->ans.strategy_used) {
 		strbuf_reset(&c);
-		strbuf_addf(&c, "git bisect start --term-old fast --term-new slow %s %s && "
-			    "git bisect run ", s->ans.bad, s->ans.good);
-		probe_cmd(s, &c);
+		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &c);
 		json_writer_string(w, c.buf);
 	}
 	json_writer_end(w);
@@ -308,6 +299,10 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 		    s->ans.offcpu_profile ? "off-CPU " : "",
 		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	reproduce_cmd(s, sb);
+	if (s->ans.strategy_used) {
+		strbuf_addstr(sb, "\n# the bisection alone, as trail ran it:\n");
+		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", sb);
+	}
 	strbuf_addstr(sb, "\n```\n");
 }
 

@@ -9,6 +9,7 @@
 #include "flame/report.h"
 #include "flame/steps.h"
 #include "core/alloc.h"
+#include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void flame_session_init(struct flame_session *s)
 {
@@ -33,6 +35,8 @@ void flame_session_init(struct flame_session *s)
 	s->req.min_delta = 0.01;
 	s->req.confirm = 0.02;
 	s->req.confidence = 0.95;
+	s->req.build_timeout = 600;
+	s->req.run_timeout = 300;
 	s->st.repo.lock_fd = -1;
 	s->req.measure_share = 1;
 	s->req.profiler = "trail";
@@ -54,6 +58,20 @@ int flame_session_run(struct flame_session *s)
 	double t0 = clock_monotonic();
 	int ret = FLAME_EXIT_FAILURE, is_anc;
 
+	/*
+	 * Every child (builds, trail record, the workload, git bisect run and
+	 * its probes) in one process group, killed when this process is
+	 * signalled or exits: nothing of this run outlives it.
+	 */
+	if (child_group_begin())
+		return FLAME_EXIT_FAILURE;
+	/* Build failures are remembered for this run only (flame/repo.h). */
+	{
+		char token[64];
+
+		snprintf(token, sizeof(token), "%ld.%.0f", (long)getpid(), 1e6 * clock_monotonic());
+		setenv(FLAME_RUN_ENV, token, 1);
+	}
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))
 		return FLAME_EXIT_FAILURE;
 	if (flame_repo_resolve(&s->st.repo, s->req.good_rev, s->ans.good) ||
@@ -195,7 +213,9 @@ void flame_session_release(struct flame_session *s)
 	string_list_clear(&s->st.range);
 	string_list_clear(&s->ans.ambiguous);
 	string_list_clear(&s->st.exclude);
-	if (s->st.scratch && !s->req.keep)
+	if (s->st.scratch && s->req.keep)
+		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */
+	else if (s->st.scratch)
 		tempdir_remove(s->st.scratch);
 	free(s->st.scratch);
 	flame_repo_release(&s->st.repo);

@@ -51,6 +51,8 @@ struct flame_request {
 	double discard;			/* fraction */
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
 	double confidence;		/* e.g. 0.95 */
+	double build_timeout;		/* seconds per build, 0 = none */
+	double run_timeout;		/* seconds per run of the workload, 0 = none */
 	int keep;
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
 };
