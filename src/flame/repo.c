@@ -327,6 +327,57 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
 	return ret;
 }
 
+int flame_repo_parents(struct flame_repo *r, const char *id)
+{
+	const char *argv[] = { "rev-list", "--parents", "-n", "1", id, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	int n = -1;
+	size_t i;
+
+	if (flame_git(r, &sb, argv) == 0) {
+		strbuf_rtrim(&sb);
+		for (n = 0, i = 0; i < sb.len; i++)
+			n += sb.buf[i] == ' ';
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
+		      const char *file, struct string_list *out)
+{
+	struct strbuf range = STRBUF_INIT, spec = STRBUF_INIT, sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	int code = -1;
+
+	strbuf_addf(&range, "%s^1..%s", merge, merge);
+	if (func && file) {
+		const char *argv[] = { "log", "--reverse", "-s", "--format=%H", spec.buf, range.buf,
+				       NULL };
+
+		strbuf_addf(&spec, "-L:%s:%s", func, file);
+		argv[4] = spec.buf;
+		code = flame_git(r, &sb, argv);
+	}
+	if (code != 0) {
+		const char *argv[] = { "log", "--reverse", "--no-merges", "--format=%H", range.buf,
+				       "--", file, NULL };
+
+		if (!func || !file)
+			argv[5] = NULL;
+		strbuf_reset(&sb);
+		code = flame_git(r, &sb, argv);
+	}
+	if (code == 0)
+		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (strlen(line) == 40 && strcmp(line, merge) && !string_list_has(out, line))
+				string_list_append(out, line);
+	strbuf_release(&range);
+	strbuf_release(&spec);
+	strbuf_release(&sb);
+	return code == 0 ? 0 : error("cannot list the commits merged by %.12s", merge);
+}
+
 /* ---- where functions are defined ---- */
 
 #define SOURCE_GLOBS "*.c", "*.cc", "*.cpp", "*.cxx", "*.h", "*.hpp", "*.rs", "*.go"

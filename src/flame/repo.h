@@ -54,6 +54,17 @@ int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
 /* First parent of id ("" for a root commit). */
 int flame_repo_parent(struct flame_repo *r, const char *id, char out[41]);
 
+/* Number of parents of commit id (2 or more: a merge), or -1. */
+int flame_repo_parents(struct flame_repo *r, const char *id);
+/*
+ * The commits merge brought in (merge^1..merge, oldest first) that touched
+ * func as defined in file (git log -L), or that touched file when func
+ * cannot be followed there, or all of them when func is NULL; appended to
+ * out.  0 or -1.
+ */
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
+		      const char *file, struct string_list *out);
+
 /*
  * Run git with argv (without "git") in the clone; stdout into out (may be
  * NULL: discarded).  Returns git's exit code or -1.

@@ -130,6 +130,18 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
 	json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->ans.confidence_how);
+	json_writer_key(w, "merge");
+	if (s->ans.culprit_is_merge) {
+		json_writer_begin_object(w);
+		json_writer_key(w, "merged_commits_touching_function");
+		json_writer_begin_array(w);
+		for (i = 0; i < s->ans.merged.nr; i++)
+			json_writer_string(w, s->ans.merged.items[i]);
+		json_writer_end(w);
+		json_writer_end(w);
+	} else {
+		json_writer_null(w);
+	}
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
 	for (i = 0; i < s->ans.ambiguous.nr; i++)
@@ -248,6 +260,14 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 							    : flame_metric_name(s->req.metric),
 			    s->ans.def_file ? " in " : "", s->ans.def_file ? s->ans.def_file : "",
 			    s->ans.suspect_confidence, s->ans.confidence_how);
+		if (s->ans.culprit_is_merge) {
+			strbuf_addf(sb, "- merge: the first slow commit is a merge; the merged commits "
+				    "that touched `%s`:", flame_session_named_function(s) ?
+				    flame_session_named_function(s) : "the code");
+			for (i = 0; i < s->ans.merged.nr; i++)
+				strbuf_addf(sb, " `%.12s`", s->ans.merged.items[i]);
+			strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
+		}
 		if (s->ans.recommendation)
 			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->ans.recommendation,
 				    s->ans.recommendation_reason);

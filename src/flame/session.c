@@ -160,6 +160,7 @@ int flame_session_run(struct flame_session *s)
 		goto out;
 	if (!s->ans.function)
 		flame_step_changed_function(s);
+	flame_step_merge(s);
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.confirm_slow, &s->ans.confirm_fast,
 				  s->ans.suspect_confidence)) {
@@ -172,6 +173,21 @@ int flame_session_run(struct flame_session *s)
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
 				 s->ans.culprit, s->ans.function ? s->ans.function :
 				 flame_metric_name(s->req.metric));
+		if (s->ans.culprit_is_merge) {
+			size_t len = strlen(s->ans.message), i;
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge; of the commits it merged, %zu touched the function%s",
+				 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+			for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
+				len = strlen(s->ans.message);
+				snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
+					 s->ans.merged.items[i]);
+			}
+			len = strlen(s->ans.message);
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, "%s)",
+				 s->ans.merged.nr > 5 ? " ..." : "");
+		}
 		ret = FLAME_EXIT_FOUND;
 	} else {
 		s->ans.verdict = "inconclusive";
@@ -212,6 +228,7 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->ans.culprit_info);
 	string_list_clear(&s->st.range);
 	string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
 	if (s->st.scratch && s->req.keep)
 		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */

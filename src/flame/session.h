@@ -96,6 +96,8 @@ struct flame_answer {
 	double suspect_confidence;
 	char confidence_how[800];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
+	int culprit_is_merge;		/* the culprit has two or more parents */
+	struct string_list merged;	/* then: the commits it merged that touched the function */
 	const char *recommendation;
 	char recommendation_reason[300];
 	char message[400];		/* the one-line explanation of the verdict */

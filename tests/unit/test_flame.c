@@ -383,6 +383,45 @@ TEST(broken_clone_recreated)
 	free(dir);
 }
 
+/* A merge as the culprit: the merged commits that touched the function. */
+TEST(merged_commits_touching_the_function)
+{
+	char *dir = tempdir_create("test-flame");
+	struct flame_repo r;
+	struct string_list out = STRING_LIST_INIT;
+	char merge[41], b1[41], b2[41], base[41];
+
+	if (make_repo(dir, "G='git -c user.name=T -c user.email=t@e'; "
+		      "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\n' > a.c && echo 'int g;' > b.c && "
+		      "git add a.c b.c && $G commit -q -m base && git branch -q base && "
+		      "git checkout -q -b topic && "
+		      "printf 'int f(int x)\\n{\\n\\treturn x * 2;\\n}\\n' > a.c && $G commit -q -am 'f: slower' && "
+		      "echo 'int g = 1;' > b.c && $G commit -q -am 'g only' && "
+		      "git checkout -q - && echo 'int h;' > c.c && git add c.c && $G commit -q -m 'main side' && "
+		      "$G merge -q --no-ff -m merge topic", &r))
+		SKIP("git is not usable");
+	CHECK_INT(flame_repo_resolve(&r, "HEAD", merge), 0);
+	CHECK_INT(flame_repo_resolve(&r, "topic~1", b1), 0);
+	CHECK_INT(flame_repo_resolve(&r, "topic", b2), 0);
+	CHECK_INT(flame_repo_resolve(&r, "base", base), 0);
+	CHECK_INT(flame_repo_parents(&r, merge), 2);
+	CHECK_INT(flame_repo_parents(&r, b1), 1);
+	CHECK_INT(flame_repo_merged(&r, merge, "f", "a.c", &out), 0);
+	CHECK_INT(out.nr, 1);
+	if (out.nr)
+		CHECK_STREQ(out.items[0], b1);
+	string_list_clear(&out);
+	CHECK_INT(flame_repo_merged(&r, merge, NULL, NULL, &out), 0);
+	CHECK_INT(out.nr, 2);
+	if (out.nr == 2) {
+		CHECK_STREQ(out.items[0], b1);
+		CHECK_STREQ(out.items[1], b2);
+	}
+	string_list_clear(&out);
+	flame_repo_release(&r);
+	free(dir);
+}
+
 /* The share of stack in p (0 when absent). */
 static double count_of(const struct folded_profile *p, const char *stack)
 {
@@ -719,4 +758,4 @@ TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  decide_threshold_and_statistics, decide_strategy, decide_split_confidence,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
-	  narrow_restart_keeps_the_measure)
+	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function)
