@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare two folded profiles (difffolded) and rank hotter/cooler frames" },
 	{ "record", cmd_record, "sample a command or process with perf_event_open" },
 	{ "bench", cmd_bench, "benchmark commands with statistics that decide" },
+	{ "top", cmd_top, "flat profile: self and total samples per function" },
+	{ "explain", cmd_explain, "reading aids: plateaus, towers, repeated motifs, broken stacks" },
 	{ "flame", cmd_flame, "find the function and the commit that made a program slower" },
 	{ NULL, NULL, NULL },
 };

@@ -21,6 +21,8 @@ int cmd_diff(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
 int cmd_flame(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
+int cmd_explain(int argc, const char **argv);
 
 /*
  * parse_options() for commands: exits 0 after --help and 2 (with a hint to
