@@ -109,16 +109,12 @@ static int cmp_motif(const void *pa, const void *pb)
 	return cmp_names(a->func, b->func);
 }
 
-static int cmp_depth(const void *pa, const void *pb, const struct flat_profile *f)
+static int cmp_depth(const void *pa, const void *pb)
 {
-	uint32_t da = f->stacks[*(const size_t *)pa].depth, db = f->stacks[*(const size_t *)pb].depth;
+	const struct flat_stack *st = cmp_profile->stacks;
+	uint32_t da = st[*(const size_t *)pa].depth, db = st[*(const size_t *)pb].depth;
 
 	return (da > db) - (da < db);
-}
-
-static int cmp_depth_q(const void *pa, const void *pb)
-{
-	return cmp_depth(pa, pb, cmp_profile);
 }
 
 static void depths(struct explain_report *r, const struct flat_profile *f)
@@ -130,7 +126,7 @@ static void depths(struct explain_report *r, const struct flat_profile *f)
 
 	for (i = 0; i < f->nr_stacks; i++)
 		order[i] = i;
-	qsort(order, f->nr_stacks, sizeof(*order), cmp_depth_q);
+	qsort(order, f->nr_stacks, sizeof(*order), cmp_depth);
 	for (i = 0; i < f->nr_stacks; i++) {
 		const struct flat_stack *s = &f->stacks[order[i]];
 
@@ -166,6 +162,8 @@ static void towers(struct explain_report *r, const struct flat_profile *f)
 		r->towers[r->nr_towers].stack = i;
 		r->towers[r->nr_towers].depth = s->depth;
 		r->towers[r->nr_towers].count = s->count;
+		r->towers[r->nr_towers].repeats = 0;
+		r->towers[r->nr_towers].repeated = flat_stack_frames(f, s)[0];
 		r->nr_towers++;
 	}
 	r->nr_tower_stacks = r->nr_towers;

@@ -7,3 +7,4 @@ LIB_OBJS += src/profile/flat.o
 LIB_OBJS += src/profile/explain.o
 
 UNIT_TESTS += tests/unit/test_folded
+UNIT_TESTS += tests/unit/test_flat
