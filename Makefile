@@ -29,8 +29,10 @@ GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wno-unused-parameter -Wvla
+# CFLAGS, CPPFLAGS and LDFLAGS are the user's ("make CFLAGS='-O0 -g'");
+# what the build needs lives in TRAIL_CFLAGS, added after them.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
+TRAIL_CFLAGS := -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
             -Isrc -I/usr/include/libiberty \
             -DTRAIL_VERSION='"$(VERSION)"' -DTRAIL_GIT_REV='"$(GIT_REV)"' $(EXTRA_CFLAGS)
 # elfutils and the compression libraries are linked statically when their
@@ -48,12 +50,15 @@ LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
 endif
 
 ifeq ($(STRICT),1)
-CFLAGS   += -Werror
+TRAIL_CFLAGS += -Werror
 endif
+TRAIL_LDFLAGS :=
 ifeq ($(SANITIZE),1)
-CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
-LDFLAGS  += -fsanitize=address,undefined
+TRAIL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
+TRAIL_LDFLAGS += -fsanitize=address,undefined
 endif
+ALL_CFLAGS  = $(CPPFLAGS) $(CFLAGS) $(TRAIL_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(TRAIL_LDFLAGS)
 
 # Every module.mk appends to LIB_OBJS (library code) or CMD_OBJS (commands)
 # and, for its unit tests, to UNIT_TESTS (one test binary per source file).
@@ -84,7 +89,7 @@ all: $(BUILD)/trail $(UNIT_BIN)
 
 $(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_O) $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_O) $(CMD_O) $(LIBTRAIL) $(LDLIBS)
 
 $(LIBTRAIL): $(LIB_O)
 	@rm -f $@
@@ -93,12 +98,12 @@ $(LIBTRAIL): $(LIB_O)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
 
 deps:
 	scripts/install-deps
@@ -135,7 +140,7 @@ build-fuzz/cmd.a: $(CMD_O)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtrail.a build-fuzz/cmd.a
 	@echo "  FUZZ    $@"
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(ALL_LDFLAGS) $(LDLIBS)
 
 bench: all
 	bench/run-all
