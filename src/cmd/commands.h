@@ -24,8 +24,11 @@ int cmd_flame(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 
+/* Print "trail VERSION (REV)" to stdout. */
+void cmd_print_version(void);
+
 /*
- * parse_options() for commands: exits 0 after --help and 2 (with a hint to
+ * parse_options() for commands: exits 0 after --help or --version and 2 (with a hint to
  * --help) on a bad option; otherwise returns the number of arguments left.
  */
 int cmd_parse_options(int argc, const char **argv, const struct option *opts,

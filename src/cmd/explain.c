@@ -62,6 +62,8 @@ int cmd_explain(int argc, const char **argv)
 	for (i = 0; i < (nr ? nr : 1); i++)
 		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
 			status = EXIT_FAILURE_;
+		else
+			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
 	flat_profile_build(&f, &p, 1);
 	if (status == EXIT_OK && !f.nr_stacks) {
 		error("no samples in the input");

@@ -123,12 +123,15 @@ int cmd_top(int argc, const char **argv)
 	uint32_t *ids;
 	size_t n;
 	int nr, i, status = EXIT_OK;
+	enum load_format fmt;
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
 	folded_profile_init(&p);
 	for (i = 0; i < (nr ? nr : 1); i++)
-		if (load_profile(&p, nr ? argv[i] : "-", NULL) < 0)
+		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
 			status = EXIT_FAILURE_;
+		else
+			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
 	flat_profile_build(&f, &p, 1);
 	if (status == EXIT_OK && !f.nr_stacks) {
 		error("no samples in the input");

@@ -102,6 +102,18 @@ static int load_perf_script(struct folded_profile *p, const char *path, const st
 	return ret;
 }
 
+const char *load_format_name(enum load_format f)
+{
+	switch (f) {
+	case LOAD_PERF_SCRIPT:
+		return "perf script text";
+	case LOAD_PERF_DATA:
+		return "perf.data";
+	default:
+		return "folded stacks";
+	}
+}
+
 int load_profile(struct folded_profile *p, const char *path, enum load_format *format)
 {
 	struct line_reader r;

@@ -11,6 +11,9 @@
 
 enum load_format { LOAD_FOLDED, LOAD_PERF_SCRIPT, LOAD_PERF_DATA };
 
+/* "folded stacks", "perf script text", "perf.data" */
+const char *load_format_name(enum load_format f);
+
 /*
  * Add the stacks of path ("-" for standard input) to p (initialised by the
  * caller).  *format (if given) says what was read; perf script text and

@@ -20,6 +20,10 @@
  * "--name value"; short ones "-jN" or "-j N" and can be bundled ("-ns").
  * Every flag also accepts "--no-NAME".  Numbers go through the strict
  * parsers of parse_number.h and are range-checked.
+ *
+ * Common options: every command also accepts -q/--quiet (trail_quiet),
+ * -v/--verbose (trail_verbose, repeatable) and --version, unless its table
+ * declares the same name; they are not listed in each command's --help.
  */
 #ifndef TRAIL_CORE_OPTIONS_H
 #define TRAIL_CORE_OPTIONS_H
@@ -72,6 +76,7 @@ struct option {
 /* parse_options() results below zero */
 #define PARSE_OPT_ERROR (-1)	/* an error was printed; exit with status 2 */
 #define PARSE_OPT_HELP (-2)	/* --help / -h: help was printed to stdout */
+#define PARSE_OPT_VERSION (-3)	/* --version: the caller prints the version */
 
 /*
  * Parse argv[1..argc-1] (argv[0] is the command's name).  Options are
@@ -80,6 +85,16 @@ struct option {
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage, unsigned flags);
+
+/*
+ * Print every option of the table, one per line, for shell completion:
+ * "--long", "-s" and, for options that take a value, " ARG" after the name
+ * (e.g. "--sort KEY"); the common options follow.
+ */
+void options_list(FILE *f, const struct option *opts);
+/* When set, --help prints options_list() instead of the usage text
+ * ('trail help --options CMD', used by the shell completion scripts). */
+extern int options_help_lists;
 
 /* Print the synopsis, description and option list to f. */
 void usage_print(FILE *f, const struct option *opts, const char *const *usage);

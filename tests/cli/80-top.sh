@@ -122,15 +122,6 @@ assert all(d[k]["what_to_do"] for k in ("plateaus", "towers", "motifs", "broken"
 X
 fi
 
-# --- docs: the manuals' synopsis is the -h text ------------------------------
-for c in top explain; do
-	"$TRAIL" $c -h | sed 's/[[:space:]]*$//' >"$T/help"
-	awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
-	     in_block { print }' "$ROOT/docs/$c.md" >"$T/synopsis"
-	cmp -s "$T/help" "$T/synopsis" && pass "docs/$c.md synopsis is the -h text" ||
-		fail "docs/$c.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
-done
-
 # --- a real capture: a known hot function and a recursion --------------------
 if ! have cc; then
 	skip "real capture" "no C compiler"
