@@ -266,6 +266,8 @@ void usage_print(FILE *f, const struct option *opts, const char *const *usage)
 			fprintf(f, "\n%s\n", o->help);
 			continue;
 		}
+		if (o->flags & OPTION_HIDDEN)
+			continue;
 		if (o->short_name && o->long_name)
 			n = snprintf(spec, sizeof(spec), "-%c, --%s", o->short_name, o->long_name);
 		else if (o->short_name)

@@ -44,6 +44,7 @@ enum option_type {
 };
 
 #define OPTION_NOARG 1		/* OPTION_CALLBACK that takes no argument */
+#define OPTION_HIDDEN 2		/* parsed and completed, not shown by --help (aliases) */
 
 struct option {
 	enum option_type type;
@@ -68,6 +69,9 @@ struct option {
 #define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
 #define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0 }
 #define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0 }
+/* Another tool's spelling of an option (inferno's -n/--nthreads ...): not in --help. */
+#define OPT_ALIAS_FLAG(s, l, v) { OPTION_FLAG, (s), (l), (v), NULL, NULL, OPTION_HIDDEN, 0, 0, NULL, 1 }
+#define OPT_ALIAS_U64(s, l, v, a, lo, hi) { OPTION_U64, (s), (l), (v), (a), NULL, OPTION_HIDDEN, (lo), (hi), NULL, 0 }
 #define OPT_CALLBACK_NOARG(s, l, v, h, cb) { OPTION_CALLBACK, (s), (l), (v), NULL, (h), OPTION_NOARG, 0, 0, (cb), 0 }
 
 /* parse_options() flags */

@@ -33,6 +33,7 @@ struct fg_svg_options {
 	int diff_total;		/* test inclusive counts instead of self counts */
 	double alpha;		/* significance level of the noise test (diff/significance.h) */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
+	int color_diffusion;	/* colour by width (inferno's --colordiffusion), not by name */
 	const char *search_color;
 	const char *stroke_color;	/* NULL for none */
 	const struct fg_palette *palette;
