@@ -1,9 +1,14 @@
 # trail build.
 #
 #   make              build build/trail
-#   make deps         install the Debian packages trail needs (scripts/install-deps)
+#   make deps         install the Debian packages trail needs to build and run
+#                     the demo (scripts/install-deps)
+#   make deps-test    also those the tests need (chromium, clang, perf, ...)
+#   make install      binary, man pages and shell completion under PREFIX
+#                     (/usr/local; DESTDIR is prepended), make uninstall
 #   make test         build, then run every unit and CLI test (tests/run)
-#   make check        make test, then the same suite under ASan+UBSan (CI)
+#   make check        deps-test, make test, then the same suite under
+#                     ASan+UBSan (CI)
 #   make demo         build and run the bundled demo (demo/run)
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
@@ -15,6 +20,13 @@
 # adding a file touches only the folder it lives in.
 
 BUILD    ?= build
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+DESTDIR  ?=
+PYTHON   ?= python3
 CC       ?= cc
 STRICT   ?= 0
 SANITIZE ?= 0
@@ -84,8 +96,38 @@ UNIT_BIN := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 DEPS    := $(LIB_O:.o=.d) $(CMD_O:.o=.d) $(MAIN_O:.o=.d) \
            $(addsuffix .d,$(UNIT_BIN))
 
-.PHONY: all deps check demo test san test-san fuzz bench clean
-all: $(BUILD)/trail $(UNIT_BIN)
+# Man pages, made from the manuals at build time: docs/trail.md -> trail.1,
+# docs/NAME.md -> trail-NAME.1.
+MAN_SRC  := $(wildcard docs/*.md)
+MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
+             $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
+
+.PHONY: all deps deps-test check demo test san test-san fuzz bench clean man install uninstall
+all: $(BUILD)/trail $(UNIT_BIN) man
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/trail-%.1: docs/%.md scripts/md2man
+	@mkdir -p $(dir $@)
+	@echo "  MAN     $@"
+	$(Q)$(PYTHON) scripts/md2man --version $(VERSION) $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/trail.1: docs/trail.md scripts/md2man
+	@mkdir -p $(dir $@)
+	@echo "  MAN     $@"
+	$(Q)$(PYTHON) scripts/md2man --version $(VERSION) $< > $@.tmp && mv $@.tmp $@
+
+install: $(BUILD)/trail man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BUILD)/trail $(DESTDIR)$(BINDIR)/trail
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/trail.bash $(DESTDIR)$(BASHCOMPDIR)/trail
+	install -m 644 completion/_trail $(DESTDIR)$(ZSHCOMPDIR)/_trail
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/trail $(DESTDIR)$(BASHCOMPDIR)/trail $(DESTDIR)$(ZSHCOMPDIR)/_trail \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 $(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
 	@echo "  LINK    $@"
@@ -108,8 +150,14 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
 deps:
 	scripts/install-deps
 
-# The README's test command: the whole suite, then again under ASan+UBSan.
-check: test test-san
+deps-test:
+	scripts/install-deps --test
+
+# The README's test command: the test packages (installed when missing),
+# the whole suite, then again under ASan+UBSan.
+check: deps-test
+	$(MAKE) test
+	$(MAKE) test-san
 
 demo: all
 	demo/run

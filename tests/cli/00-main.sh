@@ -56,3 +56,8 @@ for c in $("$TRAIL" help --commands); do
 	cmp -s "$T/help" "$T/synopsis" && pass "docs/$c.md synopsis is the -h text" ||
 		fail "docs/$c.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
 done
+"$TRAIL" --help | sed 's/[[:space:]]*$//' >"$T/help"
+awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+     in_block { print }' "$ROOT/docs/trail.md" >"$T/synopsis"
+cmp -s "$T/help" "$T/synopsis" && pass "docs/trail.md synopsis is trail --help" ||
+	fail "docs/trail.md synopsis is trail --help" "$(diff "$T/help" "$T/synopsis" | head -5)"
