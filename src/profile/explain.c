@@ -167,7 +167,8 @@ static void towers(struct explain_report *r, const struct flat_profile *f)
 		r->nr_towers++;
 	}
 	r->nr_tower_stacks = r->nr_towers;
-	qsort(r->towers, r->nr_towers, sizeof(*r->towers), cmp_tower);
+	if (r->nr_towers > 1)
+		qsort(r->towers, r->nr_towers, sizeof(*r->towers), cmp_tower);
 	if (r->nr_towers > o->limit)
 		r->nr_towers = o->limit;
 	for (i = 0; i < r->nr_towers; i++) {
@@ -251,7 +252,8 @@ static void motifs(struct explain_report *r, const struct flat_profile *f)
 		r->motifs[n].total = f->funcs[k].total;
 		n++;
 	}
-	qsort(r->motifs, n, sizeof(*r->motifs), cmp_motif);
+	if (n > 1)
+		qsort(r->motifs, n, sizeof(*r->motifs), cmp_motif);
 	r->nr_motifs = n;
 	free(callers);
 	free(top);
@@ -309,7 +311,8 @@ void explain_profile(struct explain_report *r, const struct flat_profile *f,
 		r->plateaus[r->nr_plateaus].self = f->funcs[k].self;
 		r->nr_plateaus++;
 	}
-	qsort(r->plateaus, r->nr_plateaus, sizeof(*r->plateaus), cmp_plateau);
+	if (r->nr_plateaus > 1)
+		qsort(r->plateaus, r->nr_plateaus, sizeof(*r->plateaus), cmp_plateau);
 	depths(r, f);
 	towers(r, f);
 	motifs(r, f);

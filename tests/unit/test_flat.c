@@ -158,5 +158,34 @@ TEST(process_root_guess)
 	folded_profile_release(&p);
 }
 
+TEST(empty_profile)
+{
+	struct folded_profile p;
+	struct flat_profile f;
+	struct explain_options o;
+	struct explain_report r;
+	struct strbuf sb;
+	uint32_t *ids;
+	size_t n;
+
+	folded_profile_init(&p);
+	flat_profile_build(&f, &p, 0);
+	CHECK_INT(f.nr_stacks, 0);
+	ids = flat_profile_sorted(&f, FLAT_SORT_TOTAL, &n);
+	CHECK_INT(n, 0);
+	free(ids);
+	CHECK(!explain_guess_process_root(&f));
+	explain_options_init(&o);
+	explain_profile(&r, &f, &o);
+	CHECK_INT(r.nr_plateaus + r.nr_towers + r.nr_motifs, 0);
+	strbuf_init(&sb, 0);
+	explain_write_json(&sb, &r, &f);
+	CHECK(strstr(sb.buf, "\"samples\": 0") != NULL);
+	strbuf_release(&sb);
+	explain_report_release(&r);
+	flat_profile_release(&f);
+	folded_profile_release(&p);
+}
+
 TEST_MAIN("flat", self_and_total_count_recursion_once, sort_orders_and_ties, explain_findings,
-	  process_root_guess)
+	  process_root_guess, empty_profile)
