@@ -8,6 +8,8 @@
 
 #include "core/alloc.h"
 #include "core/cleanup.h"
+#include "core/strbuf.h"
+#include "flamegraph/diffcolor.h"
 #include "flamegraph/input.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/palette.h"
@@ -396,8 +398,62 @@ TEST(sort_matches_stack_order)
 	fg_input_release(&in);
 }
 
+/*
+ * 300 functions whose counts move by sampling noise only, and one that
+ * really doubled: the per-function test with the false discovery rate
+ * finds the one and none of the others; recursion counts once.
+ */
+TEST(diffcolor_finds_the_real_change_among_noise)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct fg_diff_options o = { .alpha = 0.01, .min_delta = 0 };
+	struct fg_input in;
+	struct fg_layout l;
+	struct fg_diff d;
+	unsigned seed = 12345, coloured = 0;
+
+	for (int i = 0; i < 300; i++) {
+		int a = 100, b;
+
+		seed = seed * 1103515245u + 12345u;
+		b = 100 + (int)((seed >> 16) % 21) - 10;	/* +-10: well within noise */
+		strbuf_addf(&sb, "main;f%03d %d %d\n", i, a, b);
+	}
+	strbuf_addstr(&sb, "main;hot;hot;hot 1000 2000\n");
+	build(&in, &l, sb.buf, NULL, 0);
+	fg_diff_classify(&d, &l, &o);
+	for (uint32_t i = 0; i < l.nr; i++) {
+		if (d.frames[i].state == FG_DIFF_NOISE)
+			continue;
+		coloured++;
+	}
+	CHECK(d.nr_top >= 1);
+	CHECK_INT(d.top[0].len, 3);
+	CHECK(!memcmp(d.top[0].name, "hot", 3));
+	CHECK(d.top[0].state == FG_DIFF_HOTTER);
+	/* without a floor the f's are all tested: none passes the FDR; hot's
+	 * three nested frames share the function's verdict */
+	CHECK_INT(coloured, 3);
+	/* with a 1 point floor only hot is even a candidate */
+	o.min_delta = 0.01;
+	fg_diff_release(&d);
+	fg_diff_classify(&d, &l, &o);
+	coloured = 0;
+	for (uint32_t i = 0; i < l.nr; i++)
+		coloured += d.frames[i].state != FG_DIFF_NOISE;
+	CHECK_INT(coloured, 3);
+	CHECK_INT(d.nr_candidates, 1);
+	/* inclusive share of hot counts the recursive stack once: 2000 / total */
+	CHECK_NEAR(d.max_delta, 2000.0 / l.total[1] - 1000.0 / l.total[0], 1e-12);
+	fg_diff_release(&d);
+	fg_layout_release(&l);
+	fg_input_release(&in);
+	strbuf_release(&sb);
+}
+
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip, sort_matches_stack_order)
+	  palette_map_round_trip, sort_matches_stack_order,
+	  diffcolor_finds_the_real_change_among_noise)
