@@ -1,8 +1,8 @@
 /*
  * explain.c - plateaus, towers, repeated motifs and broken stacks of a
  * flat profile (the rules and thresholds are in explain.h and
- * docs/explain.md).  Caller edges are interned as 8-byte keys so that
- * "distinct callers" is one hash lookup per frame.
+ * docs/explain.md).  Every pass is linear in the number of frames (plus
+ * sorting the lists it prints).
  */
 #include "profile/explain.h"
 #include "core/alloc.h"
@@ -190,77 +190,95 @@ static void towers(struct explain_report *r, const struct flat_profile *f)
 	free(occ);
 }
 
+/*
+ * Distinct callers per function without a hash table: every caller->callee
+ * occurrence is bucketed by callee (a counting sort, in stack order), then
+ * each bucket is walked with per-caller stamps, so the work is linear in
+ * the number of frames whatever the number of distinct edges.
+ */
 static void motifs(struct explain_report *r, const struct flat_profile *f)
 {
-	struct intern edges;		/* key: caller id, callee id (8 bytes) */
-	double *weight = NULL;		/* per edge: samples, once per stack */
-	size_t *seen = NULL;		/* per edge: 1 + last stack counted */
-	uint32_t *callers, *top;
-	double *top_w;
-	size_t alloc = 0, i, n = 0;
-	uint32_t k, e, from = r->opts.process_root ? 2 : 1;
+	uint32_t nr = f->names.nr ? f->names.nr : 1, from = r->opts.process_root ? 2 : 1;
+	size_t *start = xcalloc((size_t)nr + 1, sizeof(*start));
+	uint32_t *caller, *stack;	/* per occurrence, bucketed by callee */
+	uint32_t *stamp = xcalloc(nr, sizeof(*stamp));	/* 1 + callee last seen */
+	uint32_t *last = xcalloc(nr, sizeof(*last));	/* 1 + stack last counted */
+	double *weight = xcalloc(nr, sizeof(*weight));	/* samples through a caller */
+	size_t i, pos, alloc = 0, n = 0, total = 0;
+	uint32_t c, k;
 
-	intern_init(&edges);
 	for (i = 0; i < f->nr_stacks; i++) {
 		const uint32_t *fr = flat_stack_frames(f, &f->stacks[i]);
 
-		for (k = from; k < f->stacks[i].depth; k++) {
-			uint32_t key[2] = { fr[k - 1], fr[k] };
-			int is_new;
-
-			if (key[0] == key[1])
-				continue;
-			e = intern_add(&edges, (const char *)key, sizeof(key), &is_new);
-			if (is_new) {
-				size_t old = alloc;
-
-				ALLOC_GROW(weight, edges.nr, alloc);
-				seen = xreallocarray(seen, alloc, sizeof(*seen));
-				memset(weight + old, 0, (alloc - old) * sizeof(*weight));
-				memset(seen + old, 0, (alloc - old) * sizeof(*seen));
+		for (k = from; k < f->stacks[i].depth; k++)
+			if (fr[k - 1] != fr[k]) {
+				start[fr[k] + 1]++;
+				total++;
 			}
-			if (seen[e] == i + 1)
-				continue;
-			seen[e] = i + 1;
-			weight[e] += f->stacks[i].count;
-		}
 	}
-	callers = xcalloc(f->names.nr ? f->names.nr : 1, sizeof(*callers));
-	top = xcalloc(f->names.nr ? f->names.nr : 1, sizeof(*top));
-	top_w = xcalloc(f->names.nr ? f->names.nr : 1, sizeof(*top_w));
-	for (e = 0; e < edges.nr; e++) {
-		uint32_t key[2];
+	for (c = 0; c < nr; c++)
+		start[c + 1] += start[c];
+	caller = xcalloc(total ? total : 1, sizeof(*caller));
+	stack = xcalloc(total ? total : 1, sizeof(*stack));
+	for (i = 0; i < f->nr_stacks; i++) {
+		const uint32_t *fr = flat_stack_frames(f, &f->stacks[i]);
 
-		memcpy(key, intern_str(&edges, e), sizeof(key));
-		callers[key[1]]++;
-		if (weight[e] > top_w[key[1]] ||
-		    (weight[e] == top_w[key[1]] && cmp_names(key[0], top[key[1]]) < 0)) {
-			top_w[key[1]] = weight[e];
-			top[key[1]] = key[0];
-		}
+		for (k = from; k < f->stacks[i].depth; k++)
+			if (fr[k - 1] != fr[k]) {
+				pos = start[fr[k]]++;
+				caller[pos] = fr[k - 1];
+				stack[pos] = (uint32_t)i;
+			}
 	}
-	alloc = 0;
-	for (k = 0; k < f->names.nr; k++) {
-		if (callers[k] < r->opts.motif_callers ||
-		    f->funcs[k].total < r->opts.motif_share * f->total)
+	/* start[c] is now the end of c's bucket, and the beginning of c + 1's */
+	for (c = 0; c < f->names.nr; c++) {
+		size_t begin = c ? start[c - 1] : 0, end = start[c];
+		uint32_t callers = 0, top = 0;
+		double top_w = -1;
+
+		if (f->funcs[c].total < r->opts.motif_share * f->total)
 			continue;
+		for (pos = begin; pos < end; pos++) {
+			uint32_t p = caller[pos];
+
+			if (stamp[p] != c + 1) {
+				stamp[p] = c + 1;
+				last[p] = 0;
+				weight[p] = 0;
+				callers++;
+			}
+			if (last[p] != stack[pos] + 1) {
+				last[p] = stack[pos] + 1;
+				weight[p] += f->stacks[stack[pos]].count;
+			}
+		}
+		if (callers < r->opts.motif_callers)
+			continue;
+		for (pos = begin; pos < end; pos++) {
+			uint32_t p = caller[pos];
+
+			if (weight[p] > top_w || (weight[p] == top_w && cmp_names(p, top) < 0)) {
+				top_w = weight[p];
+				top = p;
+			}
+		}
 		ALLOC_GROW(r->motifs, n + 1, alloc);
-		r->motifs[n].func = k;
-		r->motifs[n].callers = callers[k];
-		r->motifs[n].top_caller = top[k];
-		r->motifs[n].top_caller_count = top_w[k];
-		r->motifs[n].total = f->funcs[k].total;
+		r->motifs[n].func = c;
+		r->motifs[n].callers = callers;
+		r->motifs[n].top_caller = top;
+		r->motifs[n].top_caller_count = top_w;
+		r->motifs[n].total = f->funcs[c].total;
 		n++;
 	}
 	if (n > 1)
 		qsort(r->motifs, n, sizeof(*r->motifs), cmp_motif);
 	r->nr_motifs = n;
-	free(callers);
-	free(top);
-	free(top_w);
+	free(start);
+	free(caller);
+	free(stack);
+	free(stamp);
+	free(last);
 	free(weight);
-	free(seen);
-	intern_release(&edges);
 }
 
 static int is_unknown(const struct flat_profile *f, uint32_t id)
