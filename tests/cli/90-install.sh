@@ -74,6 +74,14 @@ if have cc; then
 	cd "$ROOT" || exit 1
 fi
 
+# a plain PREFIX (as in README's PREFIX=$HOME/.local): man finds the pages from PATH
+if have man && make -s -C "$ROOT" install "${SAN[@]}" BUILD="$BUILD" PREFIX="$T/pfx" >"$T/inst2.out" 2>&1; then
+	[ "$(PATH=$T/pfx/bin:$PATH man -w trail-flamegraph 2>&1)" = "$T/pfx/share/man/man1/trail-flamegraph.1" ] &&
+		pass "man trail-flamegraph found through PATH after make install PREFIX" ||
+		fail "man trail-flamegraph found through PATH" "$(PATH=$T/pfx/bin:$PATH man -w trail-flamegraph 2>&1)"
+	make -s -C "$ROOT" uninstall "${SAN[@]}" BUILD="$BUILD" PREFIX="$T/pfx" >/dev/null 2>&1
+fi
+
 make -s -C "$ROOT" uninstall "${SAN[@]}" BUILD="$BUILD" DESTDIR="$D" PREFIX="$P" >"$T/un.out" 2>&1 &&
 	[ -z "$(find "$D" -type f)" ] && pass "make uninstall removes every file" ||
 	fail "make uninstall removes every file" "$(find "$D" -type f | head -3)"
