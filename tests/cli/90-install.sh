@@ -8,6 +8,10 @@
 
 have make || { skip "install" "no make"; exit 0; }
 have python3 || { skip "install" "no python3 (man pages)"; exit 0; }
+# user CFLAGS are added to, not replaced by, what the build needs (dry run)
+cmd=$(make -s -n -B -C "$ROOT" CFLAGS='-O0 -g' BUILD="$T/b" "$T/b/src/core/error.o" 2>&1 | grep -- ' -c ')
+case $cmd in *-O0*-std=c11*-Isrc*) pass "make CFLAGS='-O0 -g' keeps the required flags" ;;
+*) fail "make CFLAGS='-O0 -g' keeps the required flags" "$cmd" ;; esac
 D=$T/dest P=/opt/trail-test
 # the sanitizer build keeps its flags, should make find anything to rebuild
 SAN=()
