@@ -365,37 +365,59 @@ TEST(palette_map_round_trip)
  * above 127, many duplicates; enough of them to take every path
  * (insertion sort, partitions, the equal part running off the end).
  */
-TEST(sort_matches_stack_order)
+/*
+ * Random stacks over an alphabet that hits fg_stack_cmp's corner cases
+ * (';' against the bytes just below and above it, 0xff, blanks), after a
+ * shared prefix of prefix_len bytes, come out in fg_stack_cmp order.
+ */
+static int sorts_in_stack_order(const char *alphabet, size_t nalpha, size_t prefix_len,
+				size_t maxlen)
 {
-	static const char alphabet[] = { 'a', '0', ';', (char)0xff, ' ', ';' };
 	struct fg_input in;
-	char text[20000 * 12];
-	size_t pos = 0, i;
+	size_t per = prefix_len + maxlen, pos = 0, i;
+	char *text = xmalloc(20000 * per);
 	unsigned seed = 12345;
 	double one[2] = { 1, 1 };
+	int ok;
 
 	fg_input_init(&in, NULL);
 	for (i = 0; i < 20000; i++) {
 		size_t len, k;
 
 		seed = seed * 1103515245u + 12345u;
-		len = (seed >> 16) % 12;
+		len = (seed >> 16) % maxlen;
+		memset(text + pos, 'p', prefix_len);
 		for (k = 0; k < len; k++) {
 			seed = seed * 1103515245u + 12345u;
-			text[pos + k] = alphabet[(seed >> 16) % sizeof(alphabet)];
+			text[pos + prefix_len + k] = alphabet[(seed >> 16) % nalpha];
 		}
-		fg_input_add(&in, text + pos, len, one, 1);
-		pos += len;
+		fg_input_add(&in, text + pos, prefix_len + len, one, 1);
+		pos += prefix_len + len;
 	}
-	CHECK(!in.sorted);
+	ok = !in.sorted;
 	fg_input_sort(&in);
 	for (i = 1; i < in.nr; i++)
 		if (fg_stack_cmp(in.stacks[i - 1].s, in.stacks[i - 1].len, in.stacks[i].s,
 				 in.stacks[i].len) > 0)
 			break;
-	CHECK_INT(i, in.nr);
-	CHECK_INT(in.nr, 20000);
+	ok = ok && i == in.nr && in.nr == 20000;
 	fg_input_release(&in);
+	free(text);
+	return ok;
+}
+
+TEST(sort_matches_stack_order)
+{
+	static const char alphabet[] = { 'a', '0', ';', (char)0xff, ' ', ';', ':', '<' };
+	static const char with_nul[] = { 'a', ';', '\0', ':' };
+
+	/* short stacks: the 8-byte keys end inside most of them */
+	CHECK(sorts_in_stack_order(alphabet, sizeof(alphabet), 0, 12));
+	/* long shared prefixes and long tails: the prefix skip and key reloads */
+	CHECK(sorts_in_stack_order(alphabet, 3, 100, 40));
+	CHECK(sorts_in_stack_order(alphabet, sizeof(alphabet), 37, 60));
+	/* a NUL byte cannot be ranked in eight bits: the byte-wise sort takes over */
+	CHECK(sorts_in_stack_order(with_nul, sizeof(with_nul), 5, 20));
 }
 
 /*
