@@ -8,7 +8,10 @@
  *      options -> context -> library calls -> output.
  *   2. declare it below and add a line to the table in src/main.c;
  *   3. add it to src/cmd/module.mk, write docs/<name>.md (its synopsis is the
- *      -h text) and tests/cli/NN-<name>*.sh.
+ *      -h text; it becomes the man page trail-<name>.1, and docs/trail.md's
+ *      synopsis is 'trail --help') and tests/cli/NN-<name>*.sh.
+ * --version, -q and -v, and shell completion ('trail help --options'),
+ * come with the option table: nothing to add.
  */
 #ifndef TRAIL_CMD_COMMANDS_H
 #define TRAIL_CMD_COMMANDS_H
