@@ -54,7 +54,20 @@ if have bash; then
 fi
 [ -f "$D$P/share/zsh/site-functions/_trail" ] && pass "zsh completion installed" || fail "zsh completion installed"
 if have zsh; then
-	zsh -n "$D$P/share/zsh/site-functions/_trail" && pass "zsh completion parses" || fail "zsh completion parses"
+	# compadd and _files stubbed: what would be offered is printed
+	out=$(PATH=$D$P/bin:$PATH zsh -f -c '
+		compadd() { if [[ $1 == -a ]]; then print -l -- ${(P)2}; else shift; print -l -- "$@"; fi }
+		_files() { print FILES }
+		words=(trail ex); CURRENT=2; PREFIX=ex; source $1 | grep -x explain
+		words=(trail top --s); CURRENT=3; PREFIX=--s; source $1 | grep -x -- --sort
+		words=(trail record -o x); CURRENT=4; PREFIX=; source $1
+		words=(trail top --sort x); CURRENT=4; PREFIX=; source $1
+		print end' _ "$D$P/share/zsh/site-functions/_trail" 2>&1)
+	[ "$out" = "$(printf 'explain\n--sort\nFILES\nend')" ] &&
+		pass "zsh completion: commands, options, files only for FILE values" ||
+		fail "zsh completion" "$out"
+else
+	skip "zsh completion" "zsh not installed"
 fi
 
 # README examples with the installed trail on PATH (the ones that need no perf)
