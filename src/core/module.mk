@@ -9,6 +9,7 @@ LIB_OBJS += src/core/error.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gather.o
 LIB_OBJS += src/core/intern.o
+LIB_OBJS += src/core/json.o
 LIB_OBJS += src/core/json_writer.o
 LIB_OBJS += src/core/line_reader.o
 LIB_OBJS += src/core/options.o
