@@ -12,6 +12,11 @@
 #include "core/string_list.h"
 #include "perf/perfdata.h"
 #include "collapse/perfdata_fold.h"
+#include "collapse/profile_formats.h"
+#include "core/strbuf.h"
+#include "profile/folded.h"
+#include "profile/pprof_write.h"
+#include "profile/speedscope_write.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,14 +31,73 @@ static const char *const collapse_usage[] = {
 	"(\"comm;root;...;leaf count\"), sorted, like stackcollapse-perf.pl.",
 	"Reads standard input when no FILE or '-' is given; gzip is detected.",
 	"perf.data files (and pipe-mode perf.data on standard input) are read",
-	"and symbolized directly, without perf script.",
+	"and symbolized directly, without perf script.  pprof profiles (Go's",
+	"runtime/pprof), speedscope JSON, Chrome/V8 .cpuprofile (node --cpu-prof)",
+	"and JFR events ('jfr print --json') are recognised in files too.",
+	"--output writes folded text, pprof (gzipped profile.proto) or speedscope JSON.",
 	NULL
 };
+
+/* Any perf stacks folded so far, added to prof (through their folded text). */
+static int add_folders(struct perf_script_session *s, struct folded_profile *prof)
+{
+	char *text = NULL, *line, *end;
+	size_t len = 0, i, stacks = 0;
+	FILE *mem;
+	int ret;
+
+	for (i = 0; i < s->nr_folders; i++)
+		stacks += folder_nr_stacks(s->folders[i]);
+	if (!stacks)
+		return 0;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return error_errno("cannot buffer the folded stacks");
+	ret = folder_write(s->folders, s->nr_folders, mem);
+	if (fclose(mem) && !ret)
+		ret = error_errno("cannot buffer the folded stacks");
+	for (line = text; !ret && line < text + len; line = end + 1) {
+		struct folded_line fl;
+
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (!end)
+			end = text + len;
+		if (!folded_parse_line(line, (size_t)(end - line), &fl))
+			folded_profile_add(prof, fl.stack, fl.stack_len, 0, fl.count[0]);
+	}
+	free(text);
+	return ret;
+}
+
+/* The folded result in another output format (or folded, merged with profiles). */
+static int write_profile(struct perf_script_session *s, struct folded_profile *prof,
+			 const char *output, const char *first_input)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *base = strrchr(first_input, '/');
+	int ret;
+
+	if (add_folders(s, prof) < 0)
+		return -1;
+	if (!strcmp(output, "folded"))
+		return folded_profile_write(prof, stdout);
+	if (!strcmp(output, "pprof"))
+		ret = pprof_encode(prof, &out);
+	else
+		ret = speedscope_encode(prof, base ? base + 1 : first_input, &out);
+	if (!ret && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)))
+		ret = error_errno("cannot write the %s output", output);
+	strbuf_release(&out);
+	return ret;
+}
 
 int cmd_collapse(int argc, const char **argv)
 {
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
 	const char *event_filter = NULL;
+	const char *sample_type = NULL, *output = "folded";
+	struct folded_profile prof;
+	int have_prof = 0;
 	double discard = 0;	/* percent */
 	int count_samples = 0;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
@@ -62,6 +126,12 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
 		OPT_FLAG(0, "inline", &inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
+		OPT_GROUP("profile formats"),
+		OPT_STRING(0, "sample-type", &sample_type, "NAME",
+			   "pprof sample type (e.g. alloc_space) or JFR event type to count "
+			   "(default: pprof's default type, jdk.ExecutionSample)"),
+		OPT_STRING(0, "output", &output, "FORMAT",
+			   "folded (default), pprof or speedscope"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
@@ -74,6 +144,11 @@ int cmd_collapse(int argc, const char **argv)
 	static char outbuf[1 << 20];
 
 	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
+	if (strcmp(output, "folded") && strcmp(output, "pprof") && strcmp(output, "speedscope"))
+		die_usage("--output must be folded, pprof or speedscope, not '%s'", output);
+	if (!strcmp(output, "pprof") && isatty(STDOUT_FILENO))
+		die_usage("--output pprof writes gzipped binary data; redirect it to a file");
+	folded_profile_init(&prof);
 	memset(&fo, 0, sizeof(fo));
 	fo.include_pid = include_pid;
 	fo.include_tid = include_tid;
@@ -100,7 +175,15 @@ int cmd_collapse(int argc, const char **argv)
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
 		int stdin_path = !strcmp(path, "-");
+		int got = profile_format_fold_file(path, sample_type, &prof);
 
+		if (got) {
+			/* pprof, speedscope, .cpuprofile, JFR JSON: read whole */
+			if (got < 0)
+				status = EXIT_FAILURE_;
+			have_prof = 1;
+			continue;
+		}
 		if (perfdata_detect(path)) {
 			/* perf.data (file or pipe mode): read and symbolize it here */
 			struct perfdata_fold pf;
@@ -142,8 +225,13 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
-	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
+	if (!strcmp(output, "folded") && !have_prof) {
+		if (folder_write(s.folders, s.nr_folders, stdout) < 0)
+			status = EXIT_FAILURE_;
+	} else if (write_profile(&s, &prof, output, n ? argv[0] : "stdin") < 0) {
 		status = EXIT_FAILURE_;
+	}
+	folded_profile_release(&prof);
 	if (strict && s.unrecognized && status == EXIT_OK) {
 		error("%llu input lines were not understood (--strict)",
 		      (unsigned long long)s.unrecognized);

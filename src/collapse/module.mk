@@ -2,5 +2,10 @@
 # (profile/fold.h): perf script text and perf.data.
 LIB_OBJS += src/collapse/perf_script.o
 LIB_OBJS += src/collapse/perfdata_fold.o
+LIB_OBJS += src/collapse/cpuprofile.o
+LIB_OBJS += src/collapse/jfr_json.o
+LIB_OBJS += src/collapse/pprof.o
+LIB_OBJS += src/collapse/profile_formats.o
+LIB_OBJS += src/collapse/speedscope.o
 
 UNIT_TESTS += tests/unit/test_collapse

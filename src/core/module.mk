@@ -7,6 +7,7 @@ LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
 LIB_OBJS += src/core/file_map.o
+LIB_OBJS += src/core/gzip_buf.o
 LIB_OBJS += src/core/gather.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json.o
@@ -15,6 +16,7 @@ LIB_OBJS += src/core/line_reader.o
 LIB_OBJS += src/core/options.o
 LIB_OBJS += src/core/parse_number.o
 LIB_OBJS += src/core/progress.o
+LIB_OBJS += src/core/protobuf.o
 LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 
