@@ -9,3 +9,4 @@ LIB_OBJS += src/collapse/profile_formats.o
 LIB_OBJS += src/collapse/speedscope.o
 
 UNIT_TESTS += tests/unit/test_collapse
+UNIT_TESTS += tests/unit/test_profile_formats

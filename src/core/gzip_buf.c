@@ -43,8 +43,7 @@ int gzip_buf_inflate(const void *data, size_t len, size_t max, struct strbuf *ou
 		}
 		z.avail_in = (unsigned)chunk;
 		if (out->len - start >= max) {
-			ret = error("%s: more than %zu MiB once decompressed; not a profile trail reads",
-				    name, max >> 20);
+			ret = error("%s: more than %zu bytes once decompressed; refused", name, max);
 			break;
 		}
 		strbuf_grow(out, 1 << 16);

@@ -22,3 +22,4 @@ LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
 UNIT_TESTS += tests/unit/test_json_writer
+UNIT_TESTS += tests/unit/test_protobuf
