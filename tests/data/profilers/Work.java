@@ -18,7 +18,8 @@ public class Work {
     }
 
     public static void main(String[] args) {
-        long acc = 0, end = System.nanoTime() + 3_000_000_000L;
+        long seconds = args.length > 0 ? Long.parseLong(args[0]) : 3;
+        long acc = 0, end = System.nanoTime() + seconds * 1_000_000_000L;
         for (int r = 0; System.nanoTime() < end; r++) {
             String s = build(64 + r % 64);
             for (int k = 0; k < 20; k++)

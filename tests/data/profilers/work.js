@@ -17,4 +17,4 @@ function work(ms) {
   }
   return acc;
 }
-console.log(work(2000));
+console.log(work(Number(process.argv[2]) || 2000));	// milliseconds
