@@ -8,6 +8,8 @@
  * anonymous one is "(anonymous) FILE:LINE" so distinct ones stay apart.
  */
 #include "collapse/json_profiles.h"
+#include "collapse/collapser.h"
+#include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -19,12 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cpuprofile_detect(const void *data, size_t len)
+int cpuprofile_detect(const char *head, size_t len)
 {
-	size_t n = len > 4096 ? 4096 : len;
+	size_t n;
 
-	return len && *(const char *)data == '{' && memmem(data, n, "\"nodes\"", 7) &&
-	       memmem(data, n, "\"callFrame\"", 11);
+	head = json_head(head, &len);
+	n = len > 4096 ? 4096 : len;
+	return len && *head == '{' && memmem(head, n, "\"nodes\"", 7) &&
+	       memmem(head, n, "\"callFrame\"", 11) ? 80 : 0;
 }
 
 struct node_id {
@@ -180,3 +184,21 @@ out:
 	json_release(&root);
 	return ret;
 }
+
+static int fold(const char *data, size_t len, const char *name, const char *sample_type,
+		struct folded_profile *out)
+{
+	return cpuprofile_fold(data, len, name, out);
+}
+
+static int read_input(struct collapse_session *s, struct collapse_input *in, struct folder *f)
+{
+	return collapse_read_whole(s, in, f, fold);
+}
+
+const struct collapser collapse_cpuprofile = {
+	"cpuprofile",
+	"Chrome/V8 .cpuprofile (node --cpu-prof, DevTools)",
+	cpuprofile_detect,
+	read_input,
+};

@@ -6,6 +6,8 @@
  * and method.name, as 'jfr print' and JDK Mission Control show it.
  */
 #include "collapse/json_profiles.h"
+#include "collapse/collapser.h"
+#include "collapse/profile_formats.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/strbuf.h"
@@ -13,12 +15,14 @@
 
 #include <string.h>
 
-int jfr_json_detect(const void *data, size_t len)
+int jfr_json_detect(const char *head, size_t len)
 {
-	size_t n = len > 4096 ? 4096 : len;
+	size_t n;
 
-	return len && *(const char *)data == '{' && memmem(data, n, "\"recording\"", 11) &&
-	       memmem(data, n, "\"events\"", 8);
+	head = json_head(head, &len);
+	n = len > 4096 ? 4096 : len;
+	return len && *head == '{' && memmem(head, n, "\"recording\"", 11) &&
+	       memmem(head, n, "\"events\"", 8) ? 80 : 0;
 }
 
 static const char *string_of(const struct json_value *v)
@@ -92,3 +96,15 @@ int jfr_json_fold(const char *text, size_t len, const char *name, const char *ev
 	json_release(&root);
 	return ret;
 }
+
+static int read_input(struct collapse_session *s, struct collapse_input *in, struct folder *f)
+{
+	return collapse_read_whole(s, in, f, jfr_json_fold);
+}
+
+const struct collapser collapse_jfr = {
+	"jfr",
+	"JDK Flight Recorder events from 'jfr print --json' (--sample-type EVENT)",
+	jfr_json_detect,
+	read_input,
+};

@@ -8,6 +8,8 @@
  * them), through a sorted table otherwise.
  */
 #include "collapse/pprof.h"
+#include "collapse/collapser.h"
+#include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/gzip_buf.h"
@@ -474,7 +476,7 @@ int pprof_detect(const void *data, size_t len)
 	return 0;
 }
 
-int pprof_fold(const void *data, size_t len, const char *name, const char *sample_type,
+int pprof_fold(const char *data, size_t len, const char *name, const char *sample_type,
 	       struct folded_profile *out)
 {
 	struct pprof_reader r;
@@ -490,7 +492,7 @@ int pprof_fold(const void *data, size_t len, const char *name, const char *sampl
 		data = raw.buf;
 		len = raw.len;
 	}
-	if (scan_top(&r, data, len) < 0 || choose_sample_type(&r, sample_type, &type) < 0 ||
+	if (scan_top(&r, (const uint8_t *)data, len) < 0 || choose_sample_type(&r, sample_type, &type) < 0 ||
 	    read_functions(&r) < 0 || read_locations(&r) < 0 || read_samples(&r, type, out) < 0)
 		goto out;
 	ret = 0;
@@ -499,3 +501,20 @@ out:
 	strbuf_release(&raw);
 	return ret;
 }
+
+static int detect(const char *head, size_t len)
+{
+	return pprof_detect(head, len) ? 90 : 0;
+}
+
+static int read_input(struct collapse_session *s, struct collapse_input *in, struct folder *f)
+{
+	return collapse_read_whole(s, in, f, pprof_fold);
+}
+
+const struct collapser collapse_pprof = {
+	"pprof",
+	"pprof profile.proto (go tool pprof, runtime/pprof; --sample-type)",
+	detect,
+	read_input,
+};

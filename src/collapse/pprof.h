@@ -31,7 +31,7 @@ int pprof_detect(const void *data, size_t len);
  * default above.  name is for messages.  Returns 0, or -1 after error()
  * (malformed profile, unknown sample type: the message lists the types).
  */
-int pprof_fold(const void *data, size_t len, const char *name, const char *sample_type,
+int pprof_fold(const char *data, size_t len, const char *name, const char *sample_type,
 	       struct folded_profile *out);
 
 #endif

@@ -1,43 +1,34 @@
 /*
- * profile_formats.h - the whole-file profile formats (pprof, speedscope,
- * Chrome .cpuprofile, 'jfr print --json'): one table of { name, detect,
- * fold }, and a reader that loads a file (gzip allowed), guesses its
- * format and folds it into a folded_profile.  Unlike perf script text,
- * these formats are read whole, not streamed.
+ * profile_formats.h - what the formats that are read whole share (pprof,
+ * speedscope, Chrome .cpuprofile, 'jfr print --json', folded stacks):
+ * each parses the whole input into a folded_profile (frames root first,
+ * counts as doubles), and collapse_read_whole() hands those stacks to the
+ * folder of the collapse session (collapser.h).
  */
 #ifndef TRAIL_COLLAPSE_PROFILE_FORMATS_H
 #define TRAIL_COLLAPSE_PROFILE_FORMATS_H
 
 #include <stddef.h>
 
+struct collapse_input;
+struct collapse_session;
 struct folded_profile;
+struct folder;
 
-struct profile_format {
-	const char *name;	/* as --format would spell it */
-	/* 1 when data (the file's first bytes, decompressed) is this format */
-	int (*detect)(const void *data, size_t len);
-	/* fold data[0..len) (decompressed, except for pprof) into out; 0 or -1 */
-	int (*fold)(const void *data, size_t len, const char *name, const char *sample_type,
-		    struct folded_profile *out);
-};
-
-/* The table, ended by an entry with a NULL name. */
-extern const struct profile_format profile_formats[];
-
-/* The format of data[0..len) (gzip allowed), or NULL. */
-const struct profile_format *profile_format_guess(const void *data, size_t len);
+/* Parse data[0..len) (NUL-terminated) into out; 0, or -1 after error(). */
+typedef int profile_fold_fn(const char *data, size_t len, const char *name,
+			    const char *sample_type, struct folded_profile *out);
 
 /*
- * Read the file at path, guess its format, fold it into out.  Returns 1
- * when folded, 0 when the file is none of these formats or cannot be
- * opened, or path is "-" (out untouched, nothing printed: the caller's
- * next reader reports), -1 after error().  sample_type picks the
- * pprof sample type or the JFR event type (NULL: the format's default).
+ * A collapser's read(): slurp the input, fold it with fold (given the
+ * session's --sample-type), add every stack to f.  Counts are rounded to
+ * integers, which the folder keeps (a warning says how many were not
+ * already); stacks with counts <= 0 are left out.  0, or -1 after error().
  */
-int profile_format_fold_file(const char *path, const char *sample_type, struct folded_profile *out);
+int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, struct folder *f,
+			profile_fold_fn *fold);
 
-/* The same for bytes already in memory (gzip allowed). */
-int profile_format_fold(const void *data, size_t len, const char *name, const char *sample_type,
-			struct folded_profile *out);
+/* The head with leading JSON whitespace skipped (*len adjusted). */
+const char *json_head(const char *head, size_t *len);
 
 #endif

@@ -2,10 +2,13 @@
  * speedscope.c - speedscope's JSON file format -> folded stacks (see
  * json_profiles.h).  Sampled profiles: each stack (frame indexes, root
  * first) counts its weight, or 1.  Evented profiles: the time between two
- * events counts for the frames open in between, in the profile's unit
- * (so counts may be fractional), as speedscope itself draws them.
+ * events counts for the frames open in between, as speedscope itself
+ * draws them; times in seconds or milliseconds become microseconds, so
+ * the integer counts of folded output keep sub-millisecond detail.
  */
 #include "collapse/json_profiles.h"
+#include "collapse/collapser.h"
+#include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -16,10 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int speedscope_detect(const void *data, size_t len)
+int speedscope_detect(const char *head, size_t len)
 {
-	return len && *(const char *)data == '{' &&
-	       memmem(data, len > 4096 ? 4096 : len, "speedscope.app/file-format-schema", 33);
+	head = json_head(head, &len);
+	return len && *head == '{' &&
+	       memmem(head, len > 4096 ? 4096 : len, "speedscope.app/file-format-schema", 33) ? 100 : 0;
 }
 
 struct frames {
@@ -92,14 +96,19 @@ static int fold_sampled(const struct frames *fr, const struct json_value *p,
 static int fold_evented(const struct frames *fr, const struct json_value *p,
 			struct folded_profile *out)
 {
-	const struct json_value *events = json_get(p, "events");
+	const struct json_value *events = json_get(p, "events"), *unit = json_get(p, "unit");
 	struct strbuf sb = STRBUF_INIT;
+	double scale = 1;
 	size_t *open = NULL, *lens = NULL, depth = 0, i;
 	double last = 0;
 	int ret = 0;
 
 	if (!events || events->type != JSON_ARRAY)
 		return error("%s: an evented profile without an \"events\" array", fr->name);
+	if (unit && unit->type == JSON_STRING && !strcmp(unit->string, "milliseconds"))
+		scale = 1e3;
+	else if (unit && unit->type == JSON_STRING && !strcmp(unit->string, "seconds"))
+		scale = 1e6;
 	open = xcalloc(events->len + 1, sizeof(*open));
 	lens = xcalloc(events->len + 1, sizeof(*lens));
 	for (i = 0; i < events->len; i++) {
@@ -117,7 +126,7 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 			break;
 		}
 		if (depth && at->number > last)
-			folded_profile_add(out, sb.buf, sb.len, 0, at->number - last);
+			folded_profile_add(out, sb.buf, sb.len, 0, (at->number - last) * scale);
 		last = at->number;
 		if (!strcmp(type->string, "O")) {
 			lens[depth] = sb.len;
@@ -176,3 +185,21 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 	json_release(&root);
 	return ret;
 }
+
+static int fold(const char *data, size_t len, const char *name, const char *sample_type,
+		struct folded_profile *out)
+{
+	return speedscope_fold(data, len, name, out);
+}
+
+static int read_input(struct collapse_session *s, struct collapse_input *in, struct folder *f)
+{
+	return collapse_read_whole(s, in, f, fold);
+}
+
+const struct collapser collapse_speedscope = {
+	"speedscope",
+	"speedscope JSON (sampled and evented profiles)",
+	speedscope_detect,
+	read_input,
+};

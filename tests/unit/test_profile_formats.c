@@ -8,7 +8,7 @@
 #include "harness.h"
 #include "collapse/json_profiles.h"
 #include "collapse/pprof.h"
-#include "collapse/profile_formats.h"
+#include "collapse/collapser.h"
 #include "core/gzip_buf.h"
 #include "core/protobuf.h"
 #include "core/strbuf.h"
@@ -28,6 +28,72 @@ static char *folded_text(const struct folded_profile *p)
 	folded_profile_write(p, f);
 	fclose(f);
 	return buf;
+}
+
+/* Add folded text (one stack per line) to p. */
+static int folded_profile_add_text(struct folded_profile *p, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		struct folded_line fl;
+
+		if (folded_parse_line(text, n, &fl) < 0)
+			return -1;
+		folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);
+		text += n + (nl != NULL);
+	}
+	return 0;
+}
+
+/*
+ * The whole 'trail collapse' path on one input: guess the format, read it
+ * through its collapser into a session, write the folded text.  *format
+ * gets the format's name (NULL: none claimed it).  Caller frees.
+ */
+static char *collapse_in(struct collapse_input *in, const char *sample_type, const char **format)
+{
+	struct collapse_session s;
+	struct fold_options fo;
+	const struct collapser *c = collapse_guess(in->head, in->head_len, NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	*format = c ? c->name : NULL;
+	memset(&fo, 0, sizeof(fo));
+	collapse_session_init(&s, &fo);
+	s.opts.sample_type = sample_type;
+	f = open_memstream(&buf, &len);
+	if (c && c->read(&s, in, s.folders[0]) == 0)
+		collapse_session_write(&s, f);
+	fclose(f);
+	collapse_session_release(&s);
+	return buf;
+}
+
+static char *collapse_buf(const char *data, size_t len, const char *sample_type,
+			  const char **format)
+{
+	struct collapse_input in;
+	char *text;
+
+	collapse_input_from_buffer(&in, "buf", data, len);
+	text = collapse_in(&in, sample_type, format);
+	collapse_input_close(&in);
+	return text;
+}
+
+static char *collapse_file(const char *path, const char *sample_type, const char **format)
+{
+	struct collapse_input in;
+	char *text;
+
+	if (collapse_input_open(&in, path) < 0)
+		return NULL;
+	text = collapse_in(&in, sample_type, format);
+	collapse_input_close(&in);
+	return text;
 }
 
 static void put_msg(struct strbuf *sb, uint32_t field, const struct strbuf *msg)
@@ -194,8 +260,8 @@ TEST(speedscope_evented_and_sampled)
 	folded_profile_init(&p);
 	CHECK_INT(speedscope_fold(speedscope_doc, sizeof(speedscope_doc) - 1, "t", &p), 0);
 	text = folded_text(&p);
-	/* a: 0-2, 5-5.5, 6-10 = 6.5; a;b: 3 (+2 sampled); a;c d: 0.5; b: 1 */
-	CHECK_STREQ(text, "a 6.5\na;b 5\na;c d 0.5\nb 1\n");
+	/* in microseconds: a: 0-2, 5-5.5, 6-10 ms; a;b: 3 ms (+2 sampled); a;c d: 0.5 ms */
+	CHECK_STREQ(text, "a 6500\na;b 3002\na;c d 500\nb 1\n");
 	free(text);
 	folded_profile_release(&p);
 }
@@ -273,27 +339,27 @@ static const char sample_folded[] = "a;b;c 3\na;b 2\nx y;z 7\nsolo 1\n";
 /* folded -> writer -> guess + read -> the same folded text */
 static void round_trip(int speedscope)
 {
-	struct folded_profile in, out;
+	struct folded_profile in;
 	struct strbuf enc = STRBUF_INIT;
+	const char *format;
 	char *a, *b;
 
+	a = collapse_buf(sample_folded, sizeof(sample_folded) - 1, NULL, &format);
+	CHECK_STREQ(format, "folded");
+	CHECK_STREQ(a, "a;b 2\na;b;c 3\nsolo 1\nx y;z 7\n");
 	folded_profile_init(&in);
-	folded_profile_init(&out);
-	CHECK_INT(profile_format_fold(sample_folded, sizeof(sample_folded) - 1, "in", NULL, &in), 1);
+	CHECK_INT(folded_profile_add_text(&in, a), 0);
 	if (speedscope)
 		CHECK_INT(speedscope_encode(&in, "t", &enc), 0);
 	else
 		CHECK_INT(pprof_encode(&in, &enc), 0);
-	CHECK_INT(profile_format_fold(enc.buf, enc.len, "enc", NULL, &out), 1);
-	a = folded_text(&in);
-	b = folded_text(&out);
-	CHECK_STREQ(a, "a;b 2\na;b;c 3\nsolo 1\nx y;z 7\n");
+	b = collapse_buf(enc.buf, enc.len, NULL, &format);
+	CHECK_STREQ(format, speedscope ? "speedscope" : "pprof");
 	CHECK_STREQ(b, a);
 	free(a);
 	free(b);
 	strbuf_release(&enc);
 	folded_profile_release(&in);
-	folded_profile_release(&out);
 }
 
 TEST(pprof_writer_round_trip)
@@ -309,33 +375,44 @@ TEST(speedscope_writer_round_trip)
 TEST(guess_leaves_perf_script_alone)
 {
 	static const char perf[] = "perf 123 [000] 1.000: 1 cycles:\n\tffff main (/bin/x)\n\n";
+	const char *format;
 
-	CHECK(!profile_format_guess(perf, sizeof(perf) - 1));
-	CHECK(profile_format_guess(sample_folded, sizeof(sample_folded) - 1) != NULL);
+	free(collapse_buf(perf, sizeof(perf) - 1, NULL, &format));
+	CHECK_STREQ(format, "perf");
 }
 
-/* Real profiles written by runtime/pprof (see tests/data/profilers/README). */
-TEST(real_go_profiles)
+/* Real profiles from real profilers (see tests/data/profilers/README.md). */
+TEST(real_profiles)
 {
-	struct folded_profile p;
-	char *text;
+	static const struct {
+		const char *file, *sample_type, *format, *want;
+	} cases[] = {
+		{ "go-cpu.pb.gz", NULL, "pprof", "\nruntime.main;main.main;main.work;main.hash " },
+		{ "go-cpu.pb.gz", NULL, "pprof", "main.work;main.mix" },	/* an inlined Line */
+		{ "go-heap.pb.gz", "alloc_space", "pprof",
+		  "main.work;main.build;strings.(*Builder).WriteString" },
+		{ "node-work.cpuprofile", NULL, "cpuprofile", ";work;hash " },
+		{ "java-work.jfr.json.gz", NULL, "jfr", "\nWork.main;Work.hash" },
+	};
+	size_t i;
 
-	folded_profile_init(&p);
-	CHECK_INT(profile_format_fold_file("tests/data/profilers/go-cpu.pb.gz", NULL, &p), 1);
-	text = folded_text(&p);
-	CHECK(strstr(text, "runtime.main;main.main;main.work;main.hash ") != NULL);
-	CHECK(strstr(text, "main.work;main.mix") != NULL);	/* an inlined Line */
-	free(text);
-	folded_profile_release(&p);
-	folded_profile_init(&p);
-	CHECK_INT(profile_format_fold_file("tests/data/profilers/go-heap.pb.gz", "alloc_space", &p), 1);
-	text = folded_text(&p);
-	CHECK(strstr(text, "main.work;main.build;strings.(*Builder).WriteString") != NULL);
-	free(text);
-	folded_profile_release(&p);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[256], *text;
+		const char *format = NULL;
+
+		snprintf(path, sizeof(path), "tests/data/profilers/%s", cases[i].file);
+		text = collapse_file(path, cases[i].sample_type, &format);
+		CHECK(text != NULL);
+		CHECK_STREQ(format, cases[i].format);
+		if (text && !strstr(text, cases[i].want)) {
+			fprintf(stderr, "    %s: no '%s'\n", cases[i].file, cases[i].want);
+			CHECK(0);
+		}
+		free(text);
+	}
 }
 
 TEST_MAIN("profile_formats", pprof_inline_and_types, pprof_hostile,
 	  speedscope_evented_and_sampled, speedscope_rejects_bad_events, cpuprofile_tree,
 	  jfr_events, pprof_writer_round_trip, speedscope_writer_round_trip,
-	  guess_leaves_perf_script_alone, real_go_profiles)
+	  guess_leaves_perf_script_alone, real_profiles)
