@@ -183,22 +183,44 @@ static const struct span *string_at(const struct pprof_reader *r, uint64_t idx)
 	return idx < r->nr_strings ? &r->strings[idx] : NULL;
 }
 
-/* The type name of sample type i (a ValueType message); "" when unnamed. */
-static int sample_type_name(const struct pprof_reader *r, size_t i, struct span *name)
+/* Field 1 (type) or 2 (unit) of sample type i (a ValueType message). */
+static int value_type_string(const struct pprof_reader *r, size_t i, uint32_t field,
+			     struct span *name)
 {
 	struct pb_reader pr;
 	struct pb_field f;
 	const struct span *s;
-	uint64_t type = 0;
+	uint64_t idx = 0;
 	int got;
 
 	pb_reader_init(&pr, r->sample_types[i].p, r->sample_types[i].len);
 	while ((got = pb_next(&pr, &f)) > 0)
-		if (f.number == 1 && f.wire == PB_VARINT)
-			type = f.value;
-	if (got < 0 || !(s = string_at(r, type)))
+		if (f.number == field && f.wire == PB_VARINT)
+			idx = f.value;
+	if (got < 0 || !(s = string_at(r, idx)))
 		return malformed(r, "bad sample_type");
 	*name = *s;
+	return 0;
+}
+
+/* The type name of sample type i; "" when unnamed. */
+static int sample_type_name(const struct pprof_reader *r, size_t i, struct span *name)
+{
+	return value_type_string(r, i, 1, name);
+}
+
+/* "unit=UNIT": the last sample type measured in UNIT, if any (*chosen kept otherwise). */
+static int choose_by_unit(const struct pprof_reader *r, const char *unit, size_t *chosen)
+{
+	struct span u;
+	size_t i;
+
+	for (i = 0; i < r->nr_sample_types; i++) {
+		if (value_type_string(r, i, 2, &u) < 0)
+			return -1;
+		if (u.len == strlen(unit) && !memcmp(u.p, unit, u.len))
+			*chosen = i;
+	}
 	return 0;
 }
 
@@ -226,6 +248,8 @@ static int choose_sample_type(const struct pprof_reader *r, const char *want, si
 	}
 	if (!want)
 		return 0;
+	if (!strncmp(want, "unit=", 5))
+		return choose_by_unit(r, want + 5, chosen);
 	for (i = 0; i < r->nr_sample_types; i++) {
 		if (sample_type_name(r, i, &n) < 0) {
 			strbuf_release(&names);

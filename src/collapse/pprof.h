@@ -8,7 +8,9 @@
  * Which value of each sample becomes the count: the sample type named by
  * the caller (e.g. "alloc_space"), else the profile's default_sample_type,
  * else the last one (what 'go tool pprof' shows by default: "cpu" for CPU
- * profiles, "inuse_space" for heap profiles).
+ * profiles, "inuse_space" for heap profiles).  "unit=UNIT" asks for the
+ * last type measured in UNIT (e.g. "unit=count": sample counts, which
+ * 'trail flame' wants), else the last one.
  */
 #ifndef TRAIL_COLLAPSE_PPROF_H
 #define TRAIL_COLLAPSE_PPROF_H

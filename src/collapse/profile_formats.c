@@ -10,7 +10,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *json_head(const char *head, size_t *len)
 {
@@ -57,5 +59,48 @@ int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, s
 out:
 	free(data);
 	folded_profile_release(&p);
+	return ret;
+}
+
+int collapse_profile_file(const char *path, const char *sample_type, const char *scratch_path,
+			  struct folded_profile *p)
+{
+	struct collapse_session s;
+	struct collapse_input in;
+	struct fold_options fo;
+	const struct collapser *c;
+	FILE *out;
+	int ret = -1;
+
+	if (collapse_input_open(&in, path) < 0)
+		return -1;
+	memset(&fo, 0, sizeof(fo));
+	collapse_session_init(&s, &fo);
+	s.opts.sample_type = sample_type;
+	c = collapse_guess(in.head, in.head_len, NULL);
+	if (!c) {
+		error("cannot tell the format of the profile '%s' (trail collapse --format list)",
+		      path);
+		goto out;
+	}
+	if (c->read(&s, &in, s.folders[0]) < 0)
+		goto out;
+	out = fopen(scratch_path, "w");
+	if (!out) {
+		error_errno("cannot create '%s'", scratch_path);
+		goto out;
+	}
+	if (collapse_session_write(&s, out)) {
+		fclose(out);
+		goto out;
+	}
+	if (fclose(out)) {
+		error_errno("cannot write '%s'", scratch_path);
+		goto out;
+	}
+	ret = folded_profile_read(p, scratch_path);
+out:
+	collapse_session_release(&s);
+	collapse_input_close(&in);
 	return ret;
 }

@@ -1315,6 +1315,7 @@ int flame_session_run(struct flame_session *s)
 	     flame_metric_name(s->metric),
 	     s->metric == FLAME_METRIC_WALL && s->percentile != 50 ? " (percentile)" : "",
 	     s->offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
+	     flame_profiler_is_command(s->profiler) ? s->profiler :
 	     strcmp(s->profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
 	     s->freq, s->range.nr, s->good, s->bad);
 

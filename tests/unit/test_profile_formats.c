@@ -196,6 +196,15 @@ TEST(pprof_inline_and_types)
 	free(text);
 	CHECK_INT(pprof_fold(raw.buf, raw.len, "t", "nope", &p), -1);
 	folded_profile_release(&p);
+	/* by unit: sample counts */
+	folded_profile_init(&p);
+	CHECK_INT(pprof_fold(raw.buf, raw.len, "t", "unit=count", &p), 0);
+	CHECK_INT(p.total[0], 4);
+	folded_profile_release(&p);
+	folded_profile_init(&p);
+	CHECK_INT(pprof_fold(raw.buf, raw.len, "t", "unit=furlongs", &p), 0);
+	CHECK_INT(p.total[0], 300);	/* no such unit: the last type */
+	folded_profile_release(&p);
 	/* default_sample_type wins over "the last one" */
 	strbuf_reset(&raw);
 	build_profile(&raw, 1);
