@@ -15,7 +15,15 @@
 	X(cpuprofile) \
 	X(jfr) \
 	X(perf_script) \
-	X(folded)
+	X(dtrace) \
+	X(sample) \
+	X(vtune) \
+	X(vsprof) \
+	X(xctrace) \
+	X(ghcprof) \
+	X(bpftrace) \
+	X(folded) \
+	X(recursive)
 
 #define DECLARE(name) extern const struct collapser collapse_##name;
 #define ENTRY(name) &collapse_##name,
