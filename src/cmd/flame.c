@@ -68,7 +68,10 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	return 0;
 }
 
-/* auto means trail's own sampler (trail record); perf record on request. */
+/*
+ * auto means trail's own sampler (trail record); perf record on request;
+ * a command (with a blank or '$') is the user's own profiler.
+ */
 static int check_profiler(const char *p, const char **out)
 {
 	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
@@ -79,7 +82,12 @@ static int check_profiler(const char *p, const char **out)
 		*out = "perf";
 		return 0;
 	}
-	return error("unknown profiler '%s' (auto, trail, perf)", p);
+	if (flame_profiler_is_command(p)) {
+		*out = p;	/* the user's own: it writes $TRAIL_PROFILE */
+		return 0;
+	}
+	return error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
+		     "$TRAIL_PROFILE)", p);
 }
 
 /* path made absolute: a relative one is taken from base (absolute). */
@@ -131,7 +139,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE"),
 		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &build_timeout, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_END()
@@ -234,7 +243,9 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (default: trail record), trail, perf (perf record), or a command "
+			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
 		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
