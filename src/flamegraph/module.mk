@@ -7,6 +7,7 @@ LIB_OBJS += src/flamegraph/layout.o
 LIB_OBJS += src/flamegraph/nameattr.o
 LIB_OBJS += src/flamegraph/palette.o
 LIB_OBJS += src/flamegraph/script_js.o
+LIB_OBJS += src/flamegraph/diffcolor.o
 LIB_OBJS += src/flamegraph/svg.o
 
 UNIT_TESTS += tests/unit/test_flamegraph
@@ -29,4 +30,4 @@ $(BUILD)/src/flamegraph/script_js.c: src/flamegraph/script.js src/flamegraph/mod
 
 $(BUILD)/src/flamegraph/script_js.o: $(BUILD)/src/flamegraph/script_js.c
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
