@@ -6,6 +6,7 @@ LIB_OBJS += src/core/cache_dir.o
 LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
+LIB_OBJS += src/core/escape.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gather.o
 LIB_OBJS += src/core/intern.o
@@ -18,4 +19,5 @@ LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
+UNIT_TESTS += tests/unit/test_escape
 UNIT_TESTS += tests/unit/test_json_writer
