@@ -301,28 +301,11 @@ int cmd_flame(int argc, const char **argv)
 	s.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
 	if (s.verdict) {
-		if (s.culprit_info.subject) {
-			if (s.function && s.hot.nr)
-				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
-				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
-			else if (s.blocked_function)
-				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				       "%s: %.4g -> %.4g %s)", s.blocked_function, s.blocked_ms[0],
-				       s.blocked_ms[1], flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
-			else
-				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
-				       "the function the suspect changed)",
-				       s.changed_function ? s.changed_function : "?",
-				       flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
-			printf("\nsuspect commit: %.12s %s (%s)\n", s.culprit_info.id,
-			       s.culprit_info.subject, s.culprit_info.author);
-			printf("confidence:     %.2f (%s)\n", s.suspect_confidence, s.verdict);
-		} else {
-			printf("%s: %s\n", s.verdict, s.message);
-		}
-		printf("report:         %s/report.html\n", s.out_dir);
+		struct strbuf summary = STRBUF_INIT;
+
+		flame_report_summary(&s, &summary);
+		fputs(summary.buf, stdout);
+		strbuf_release(&summary);
 	}
 	if (s.keep && s.scratch) {
 		const char *list[] = { "worktree", "list", NULL };

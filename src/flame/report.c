@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -238,32 +239,68 @@ static void write_json(struct flame_session *s, struct strbuf *sb)
 	strbuf_addch(sb, '\n');
 }
 
+/* Markdown escaping (core/escape.h) for strings that came from outside. */
+static void md_text(struct strbuf *sb, const char *s)
+{
+	if (s)
+		escape_md_text(sb, s, strlen(s));
+}
+
+static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
+{
+	size_t len = s ? strlen(s) : 0;
+
+	escape_md_code(sb, s ? s : "", len < max ? len : max, in_table);
+}
+
+#define WHOLE ((size_t)-1)
+
 static void write_md(struct flame_session *s, struct strbuf *sb)
 {
+	struct strbuf cmd = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — %s\n\n", s->verdict, s->message);
-	strbuf_addf(sb, "- good: `%s`\n- bad: `%s` (%zu commits in between)\n", s->good, s->bad,
-		    s->range.nr);
+	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ", s->verdict);
+	md_text(sb, s->message);
+	strbuf_addstr(sb, "\n\n- good: ");
+	md_code(sb, s->good, WHOLE, 0);
+	strbuf_addstr(sb, "\n- bad: ");
+	md_code(sb, s->bad, WHOLE, 0);
+	strbuf_addf(sb, " (%zu commits in between)\n", s->range.nr);
 	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
 		    flame_metric_name(s->metric), s->metric_med[0], s->metric_med[1],
 		    flame_metric_unit(s->metric), s->metric_p, s->nruns[0], s->nruns[1]);
 	if (s->culprit_info.subject) {
-		strbuf_addf(sb, "\n## Suspect\n\n- commit: `%s`\n- subject: %s\n- author: %s, %s\n",
-			    s->culprit_info.id, s->culprit_info.subject, s->culprit_info.author,
-			    s->culprit_info.date);
-		strbuf_addf(sb, "- function: `%s`%s%s\n- confidence: %.2f — %s\n",
-			    flame_session_named_function(s) ? flame_session_named_function(s)
-							    : flame_metric_name(s->metric),
-			    s->def_file ? " in " : "", s->def_file ? s->def_file : "",
-			    s->suspect_confidence, s->confidence_how);
-		if (s->recommendation)
-			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->recommendation,
-				    s->recommendation_reason);
+		strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
+		md_code(sb, s->culprit_info.id, WHOLE, 0);
+		strbuf_addstr(sb, "\n- subject: ");
+		md_text(sb, s->culprit_info.subject);
+		strbuf_addstr(sb, "\n- author: ");
+		md_text(sb, s->culprit_info.author);
+		strbuf_addstr(sb, ", ");
+		md_text(sb, s->culprit_info.date);
+		strbuf_addstr(sb, "\n- function: ");
+		md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
+							    : flame_metric_name(s->metric), WHOLE, 0);
+		if (s->def_file) {
+			strbuf_addstr(sb, " in ");
+			md_text(sb, s->def_file);
+		}
+		strbuf_addf(sb, "\n- confidence: %.2f — ", s->suspect_confidence);
+		md_text(sb, s->confidence_how);
+		strbuf_addch(sb, '\n');
+		if (s->recommendation) {
+			strbuf_addf(sb, "- recommendation: **%s** — ", s->recommendation);
+			md_text(sb, s->recommendation_reason);
+			strbuf_addch(sb, '\n');
+		}
 	}
-	if (s->blocked_function)
-		strbuf_addf(sb, "- blocks longer: `%s`, %.1f ms → %.1f ms off-CPU per run\n",
-			    s->blocked_function, s->blocked_ms[0], s->blocked_ms[1]);
+	if (s->blocked_function) {
+		strbuf_addstr(sb, "- blocks longer: ");
+		md_code(sb, s->blocked_function, WHOLE, 0);
+		strbuf_addf(sb, ", %.1f ms → %.1f ms off-CPU per run\n", s->blocked_ms[0],
+			    s->blocked_ms[1]);
+	}
 	if (s->offcpu_profile)
 		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
 				  "workload's thread time, running or blocked, that each function "
@@ -276,7 +313,9 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 	for (i = 0; i < s->hot.nr && i < 10; i++) {
 		const struct flame_hotspot *h = &s->hot.items[i];
 
-		strbuf_addf(sb, "| `%s` | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n", h->name,
+		strbuf_addstr(sb, "| ");
+		md_code(sb, h->name, WHOLE, 1);
+		strbuf_addf(sb, " | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n",
 			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 			    100 * h->se_self, h->confirmed ? "yes" : "no");
 	}
@@ -284,31 +323,43 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->min_delta);
 	if (s->nsuspects) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
-		for (i = 0; i < s->nsuspects; i++)
-			strbuf_addf(sb, "- `%.12s` %s%s\n", s->suspects[i].commit.id,
-				    s->suspects[i].commit.subject,
-				    s->suspects[i].touches_function ? "" : " (a callee)");
+		for (i = 0; i < s->nsuspects; i++) {
+			strbuf_addstr(sb, "- ");
+			md_code(sb, s->suspects[i].commit.id, 12, 0);
+			strbuf_addch(sb, ' ');
+			md_text(sb, s->suspects[i].commit.subject);
+			strbuf_addstr(sb, s->suspects[i].touches_function ? "\n" : " (a callee)\n");
+		}
 	}
 	if (s->nprobes) {
-		strbuf_addf(sb, "\n## Probes (%s: %s)\n\nThreshold between fast and slow: %.4g "
+		strbuf_addstr(sb, "\n## Probes (");
+		md_text(sb, s->strategy_used);
+		strbuf_addstr(sb, ": ");
+		md_text(sb, s->strategy_reason);
+		strbuf_addf(sb, ")\n\nThreshold between fast and slow: %.4g "
 			    "(the midpoint of good and bad).\n\n| commit | measured | stderr | share | verdict | runs |\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->strategy_used, s->strategy_reason,
-			    s->threshold);
+			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->threshold);
 		for (i = 0; i < s->nprobes; i++) {
 			const struct flame_probe_result *p = &s->probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
 
-			strbuf_addf(sb, "| `%.12s`%s%s | %.4g | %.2g | %.1f%% | %s | %u |\n", p->id,
-				    subj ? " " : "", subj ? subj : "", p->value, p->se,
+			strbuf_addstr(sb, "| ");
+			md_code(sb, p->id, 12, 1);
+			if (subj) {
+				strbuf_addch(sb, ' ');
+				md_text(sb, subj);
+			}
+			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |\n", p->value, p->se,
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
-		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n```sh\n",
+		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->offcpu_profile ? "off-CPU " : "",
 		    s->offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
-	reproduce_cmd(s, sb);
-	strbuf_addstr(sb, "\n```\n");
+	reproduce_cmd(s, &cmd);
+	escape_md_code_block(sb, cmd.buf, cmd.len, "sh");
+	strbuf_release(&cmd);
 }
 
 static void write_html(struct flame_session *s, const struct strbuf *md, struct strbuf *sb)
@@ -323,9 +374,9 @@ static void write_html(struct flame_session *s, const struct strbuf *md, struct 
 			  "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}"
 			  ".verdict{font-size:1.3em;font-weight:bold}</style></head><body>\n");
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n<p class=\"verdict\">");
-	strbuf_add_xml_escaped(sb, s->verdict, strlen(s->verdict));
+	escape_html_text(sb, s->verdict, strlen(s->verdict));
 	strbuf_addstr(sb, ": ");
-	strbuf_add_xml_escaped(sb, s->message, strlen(s->message));
+	escape_html_text(sb, s->message, strlen(s->message));
 	strbuf_addstr(sb, "</p>\n");
 	if (!stat(path, &st) && !strbuf_read_file(&svg, path)) {
 		const char *start = strstr(svg.buf, "<svg");
@@ -342,10 +393,59 @@ static void write_html(struct flame_session *s, const struct strbuf *md, struct 
 				  "was not available; diff.folded holds the data.</em></p>\n");
 	}
 	strbuf_addstr(sb, "<h2>Details</h2>\n<pre>");
-	strbuf_add_xml_escaped(sb, md->buf, md->len);
+	escape_html_text(sb, md->buf, md->len);
 	strbuf_addstr(sb, "</pre>\n</body></html>\n");
 	strbuf_release(&svg);
 	free(path);
+}
+
+/* escape_term() of s, "?" for NULL */
+static void term(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		s = "?";
+	escape_term(sb, s, strlen(s));
+}
+
+void flame_report_summary(const struct flame_session *s, struct strbuf *out)
+{
+	if (s->culprit_info.subject) {
+		strbuf_addstr(out, "hot function:   ");
+		if (s->function && s->hot.nr) {
+			term(out, s->function);
+			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
+				    100 * s->hot.items[0].good_self.mean,
+				    100 * s->hot.items[0].bad_self.mean);
+		} else if (s->blocked_function) {
+			term(out, s->blocked_function);
+			strbuf_addf(out, " (off-CPU %.1f ms -> %.1f ms per run; bisected on "
+				    "%s: %.4g -> %.4g %s)", s->blocked_ms[0], s->blocked_ms[1],
+				    flame_metric_name(s->metric), s->share[0], s->share[1],
+				    flame_metric_unit(s->metric));
+		} else {
+			term(out, s->changed_function);
+			strbuf_addf(out, " (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
+				    "the function the suspect changed)", flame_metric_name(s->metric),
+				    s->share[0], s->share[1], flame_metric_unit(s->metric));
+		}
+		strbuf_addstr(out, "\nsuspect commit: ");
+		escape_term(out, s->culprit_info.id, strnlen(s->culprit_info.id, 12));
+		strbuf_addch(out, ' ');
+		term(out, s->culprit_info.subject);
+		strbuf_addstr(out, " (");
+		term(out, s->culprit_info.author);
+		strbuf_addf(out, ")\nconfidence:     %.2f (", s->suspect_confidence);
+		term(out, s->verdict);
+		strbuf_addstr(out, ")\n");
+	} else {
+		term(out, s->verdict);
+		strbuf_addstr(out, ": ");
+		term(out, s->message);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "report:         ");
+	term(out, s->out_dir);
+	strbuf_addstr(out, "/report.html\n");
 }
 
 int flame_report_write(struct flame_session *s)

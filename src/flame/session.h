@@ -9,6 +9,7 @@
 #define TRAIL_FLAME_SESSION_H
 
 #include "core/string_list.h"
+#include "core/strbuf.h"
 #include "flame/capture.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
@@ -105,5 +106,11 @@ const char *flame_session_named_function(const struct flame_session *s);
 
 /* Write report.json, report.md, report.html into s->out_dir. */
 int flame_report_write(struct flame_session *s);
+
+/*
+ * The answer for the terminal (hot function, suspect commit, confidence,
+ * report path), every string from outside escaped by escape_term().
+ */
+void flame_report_summary(const struct flame_session *s, struct strbuf *out);
 
 #endif

@@ -3,7 +3,8 @@
  * runs (plain, relative to the unchanged functions, samples per run), the
  * hotspot ranking with its noise floor, the probe log, the private clone
  * with its build cache and definition lookups, and off-CPU stacks cut at
- * their blocking caller.
+ * their blocking caller, and the report's escaping of hostile commit
+ * subjects and function names (report.md, report.html, terminal).
  */
 #include "harness.h"
 #include "core/alloc.h"
@@ -13,6 +14,7 @@
 #include "flame/capture.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
+#include "flame/session.h"
 #include "flame/shares.h"
 
 #include <math.h>
@@ -372,7 +374,107 @@ TEST(repo_definitions)
 	free(dir);
 }
 
-TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
+#define EVIL_SUBJECT "<img src=x onerror=alert(1)> [x](javascript:alert(1)) a|b " \
+		     "\x1b[2K\rsuspect commit: fake"
+
+/* A constructed answer whose strings from outside are hostile. */
+static void hostile_session(struct flame_session *s, const char *dir)
+{
+	flame_session_init(s);
+	s->out_dir = dir;
+	s->verdict = "regression";
+	snprintf(s->message, sizeof(s->message), "abc made %s slower", "evil|<b>x</b>");
+	s->command_line = "trail flame --run './bench ```; rm -rf /'";
+	s->function = xstrdup("evil|<b>x</b>`q`");
+	s->hot.items = xcalloc(1, sizeof(*s->hot.items));
+	s->hot.nr = 1;
+	s->hot.items[0].name = xstrdup("evil|<b>x</b>`q`");
+	memcpy(s->culprit_info.id, "0123456789abcdef0123456789abcdef01234567", 41);
+	s->culprit_info.subject = xstrdup(EVIL_SUBJECT);
+	s->culprit_info.author = xstrdup("Mallory <m@x>\x1b]0;title\x07");
+	s->culprit_info.date = xstrdup("2026-01-01");
+	s->suspects = xcalloc(1, sizeof(*s->suspects));
+	s->nsuspects = 1;
+	s->suspects[0].commit = s->culprit_info;
+	s->suspects[0].commit.subject = xstrdup(EVIL_SUBJECT);
+	s->suspects[0].commit.author = xstrdup("m");
+	s->suspects[0].commit.date = xstrdup("d");
+	s->suspects[0].touches_function = 1;
+}
+
+static int has_control(const char *s, const char *allowed)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 || *s == 0x7f) && !strchr(allowed, *s))
+			return 1;
+	return 0;
+}
+
+/* Lines of sb starting with prefix. */
+static int lines_starting(const char *buf, const char *prefix)
+{
+	int n = 0;
+	const char *p = buf;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+TEST(report_escapes_hostile_strings)
+{
+	char *dir = tempdir_create("test-flame"), *path;
+	struct flame_session s;
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, term = STRBUF_INIT;
+	const char *p;
+
+	hostile_session(&s, dir);
+	CHECK(!flame_report_write(&s));
+	path = xstrfmt("%s/report.md", dir);
+	CHECK(!strbuf_read_file(&md, path));
+	free(path);
+	path = xstrfmt("%s/report.html", dir);
+	CHECK(!strbuf_read_file(&html, path));
+	free(path);
+
+	/* Markdown: no tag, no link, no raw control, the table keeps its cells */
+	CHECK(!strstr(md.buf, "<img"));
+	CHECK(strstr(md.buf, "— abc made evil\\|&lt;b&gt;x&lt;/b&gt; slower\n"));
+	CHECK(!strstr(md.buf, "[x](javascript"));
+	CHECK(strstr(md.buf, "- subject: &lt;img src=x onerror=alert(1)&gt; \\[x\\](javascript:alert(1)) a\\|b"));
+	CHECK(!has_control(md.buf, "\n"));
+	p = strstr(md.buf, "| function |");
+	CHECK(p && (p = strchr(p, '\n')) && (p = strchr(p + 1, '\n')));
+	CHECK(p && !strncmp(p + 1, "| `` evil\\|<b>x</b>`q` `` | ", strlen("| `` evil\\|<b>x</b>`q` `` | ")));
+	CHECK(strstr(md.buf, "\n````sh\ntrail flame --run './bench ```; rm -rf /'\n````\n"));
+
+	/* HTML: nothing from the answer becomes markup */
+	CHECK(!strstr(html.buf, "<img"));
+	CHECK(!strstr(html.buf, "<b>"));
+	CHECK(!has_control(html.buf, "\n\t"));
+
+	/* terminal: the escape sequence is shown, not obeyed; one suspect line */
+	flame_report_summary(&s, &term);
+	CHECK(!has_control(term.buf, "\n"));
+	CHECK(strstr(term.buf, "\\x1b[2K\\rsuspect commit: fake"));
+	CHECK(strstr(term.buf, "\\x1b]0;title\\x07"));
+	CHECK_INT(lines_starting(term.buf, "suspect commit:"), 1);
+	CHECK_INT(lines_starting(term.buf, "confidence:"), 1);
+
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&term);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions)
