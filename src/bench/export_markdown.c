@@ -4,23 +4,16 @@
  * to the reference, its confidence interval and the verdict.
  */
 #include "bench/export.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <math.h>
 #include <string.h>
 
+/* A command in a table cell: a code span (core/escape.h), pipes escaped. */
 static void cell(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '`');
-	for (; *s; s++) {
-		if (*s == '|')
-			strbuf_addstr(sb, "\\|");
-		else if (*s == '`' || *s == '\n')
-			strbuf_addch(sb, '\'');
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '`');
+	escape_md_code(sb, s, strlen(s), 1);
 }
 
 static int markdown_write(const struct bench_export_context *ctx, struct strbuf *sb)

@@ -9,6 +9,7 @@
  */
 #include "bench/export.h"
 #include "core/alloc.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <math.h>
@@ -61,10 +62,10 @@ static void text_escaped(struct strbuf *sb, const char *s, size_t max)
 		/* cut on a UTF-8 boundary */
 		while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
 			max--;
-		strbuf_add_xml_escaped(sb, s, max);
+		escape_xml_text(sb, s, max);
 		strbuf_addstr(sb, "…");
 	} else {
-		strbuf_add_xml_escaped(sb, s, len);
+		escape_xml_text(sb, s, len);
 	}
 }
 
@@ -118,7 +119,7 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 	size_t i;
 
 	strbuf_addf(sb, "<g><title>");
-	strbuf_add_xml_escaped(sb, cr->command->name, strlen(cr->command->name));
+	escape_xml_text(sb, cr->command->name, strlen(cr->command->name));
 	strbuf_addf(sb, ": median %.4g %s, mean %.4g %s ± %.4g, %zu runs</title>\n",
 		    st->median * ax->scale, ax->unit, st->mean * ax->scale, ax->unit,
 		    st->stddev * ax->scale, cr->nr_runs);

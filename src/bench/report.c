@@ -4,6 +4,7 @@
 #include "bench/export.h"
 #include "bench/report.h"
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -66,13 +67,21 @@ static double median_of_int(const struct bench_command_result *cr, size_t offset
 	return m;
 }
 
+/* Command names come from the user's command line: escaped for a terminal. */
+static void add_name(struct strbuf *sb, const char *name)
+{
+	escape_term(sb, name, strlen(name));
+}
+
 void bench_report_command(struct strbuf *sb, const struct bench_result *res, size_t c)
 {
 	const struct bench_command_result *cr = &res->commands[c];
 	const struct bench_stats *s = &cr->wall_stats;
 	char a[32], b[32], d[32], e[32];
 
-	strbuf_addf(sb, "Benchmark %zu: %s\n", c + 1, cr->command->name);
+	strbuf_addf(sb, "Benchmark %zu: ", c + 1);
+	add_name(sb, cr->command->name);
+	strbuf_addch(sb, '\n');
 	if (!cr->nr_runs) {
 		strbuf_addstr(sb, "  (no measured runs)\n\n");
 		return;
@@ -142,8 +151,10 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		any |= res->commands[c].has_comparison;
 	if (!any)
 		return;
-	strbuf_addf(sb, "Summary (reference: '%s'; ratios of medians with %g%% bootstrap "
-		    "intervals; verdicts by Mann-Whitney U at %g%%)\n", ref->command->name,
+	strbuf_addstr(sb, "Summary (reference: '");
+	add_name(sb, ref->command->name);
+	strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
+		    "intervals; verdicts by Mann-Whitney U at %g%%)\n",
 		    res->confidence * 100, res->confidence * 100);
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
@@ -151,7 +162,9 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 
 		if (!cr->has_comparison)
 			continue;
-		strbuf_addf(sb, "  '%s' vs reference: ", cr->command->name);
+		strbuf_addstr(sb, "  '");
+		add_name(sb, cr->command->name);
+		strbuf_addstr(sb, "' vs reference: ");
 		describe_ratio(sb, cmp);
 		strbuf_addf(sb, "\n      mean ratio %.3fx [%.3fx … %.3fx]; Mann-Whitney p = %.3g; "
 			    "Welch's t p = %.3g\n", cmp->mean_ratio.estimate, cmp->mean_ratio.lo,
@@ -171,8 +184,9 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 	for (i = 0; i < nr; i++) {
 		const struct bench_ratio *r = &g[i].cmp.median_ratio;
 
-		strbuf_addf(sb, "  %s '%s': ", g[i].regressed ? "REGRESSION" : "ok",
-			    res->commands[g[i].command].command->name);
+		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
+		add_name(sb, res->commands[g[i].command].command->name);
+		strbuf_addstr(sb, "': ");
 		if (g[i].cmp.verdict == BENCH_SLOWER)
 			strbuf_addf(sb, "%.1f%% slower than the baseline [%.1f%% … %.1f%%], p = %.3g\n",
 				    (r->estimate - 1) * 100, (r->lo - 1) * 100, (r->hi - 1) * 100,
@@ -196,10 +210,11 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
 		const struct bench_stats *s = &cr->wall_stats;
-		const char *name = cr->command->name;
+		char *name;
 
 		if (!cr->nr_runs)
 			continue;
+		name = escape_term_dup(cr->command->name);
 		if (s->outliers && cr->nr_runs >= 5)	/* a z-score of 3 values says little */
 			warning("'%s': %zu of %zu runs are statistical outliers (modified z-score > %g, "
 				"Iglewicz & Hoaglin). Something else disturbed them: other programs, "
@@ -219,5 +234,6 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 		if (cr->failed_runs)
 			warning("'%s': %zu of %zu runs exited with a non-zero status (measured "
 				"because of --ignore-failure).", name, cr->failed_runs, cr->nr_runs);
+		free(name);
 	}
 }

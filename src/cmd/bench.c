@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
 
@@ -438,12 +439,16 @@ int cmd_bench(int argc, const char **argv)
 		for (i = 0; i < nr_compared; i++) {
 			const struct bench_ratio *r = &regressions[i].cmp.median_ratio;
 
-			if (regressions[i].regressed)
-				error("'%s' regressed: %.1f%% slower than the baseline "
-				      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)",
-				      res.commands[regressions[i].command].command->name,
-				      (r->estimate - 1) * 100, res.confidence * 100,
-				      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);
+			char *name;
+
+			if (!regressions[i].regressed)
+				continue;
+			name = escape_term_dup(res.commands[regressions[i].command].command->name);
+			error("'%s' regressed: %.1f%% slower than the baseline "
+			      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)", name,
+			      (r->estimate - 1) * 100, res.confidence * 100,
+			      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);
+			free(name);
 		}
 		status = EXIT_REGRESSION;
 	}
