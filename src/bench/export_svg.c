@@ -114,6 +114,7 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 {
 	const char *color = palette[idx % (sizeof(palette) / sizeof(palette[0]))];
 	const struct bench_stats *st = &cr->wall_stats;
+	const struct bench_ratio *r = &cr->comparison.median_ratio;
 	double *sorted, q1, q3, xm;
 	unsigned char *out;
 	size_t i;
@@ -128,9 +129,10 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 	text_escaped(sb, cr->command->name, 34);
 	strbuf_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"small\">"
 		    "%zu runs", LEFT - 12, cy + 14, cr->nr_runs);
-	if (cr->has_comparison)
-		strbuf_addf(sb, ", %.2fx [%.2f, %.2f]", cr->comparison.median_ratio.estimate,
-			    cr->comparison.median_ratio.lo, cr->comparison.median_ratio.hi);
+	if (cr->has_comparison && isfinite(r->estimate) && isfinite(r->lo) && isfinite(r->hi))
+		strbuf_addf(sb, ", %.2fx [%.2f, %.2f]", r->estimate, r->lo, r->hi);
+	else if (cr->has_comparison)
+		strbuf_addstr(sb, ", ratio n/a");	/* a reference of 0 µs */
 	strbuf_addstr(sb, "</text>\n");
 	if (!cr->nr_runs) {
 		strbuf_addstr(sb, "</g>\n");
