@@ -12,6 +12,7 @@
 #include "core/string_list.h"
 #include "perf/perfdata.h"
 #include "collapse/perfdata_fold.h"
+#include "profile/folded.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,7 +27,9 @@ static const char *const collapse_usage[] = {
 	"(\"comm;root;...;leaf count\"), sorted, like stackcollapse-perf.pl.",
 	"Reads standard input when no FILE or '-' is given; gzip is detected.",
 	"perf.data files (and pipe-mode perf.data on standard input) are read",
-	"and symbolized directly, without perf script.",
+	"and symbolized directly, without perf script.  Counts are the sums of",
+	"the event periods, as stackcollapse-perf.pl adds them (--weight samples:",
+	"one per sample); from perf.data a header line names the period's unit.",
 	NULL
 };
 
@@ -36,6 +39,9 @@ int cmd_collapse(int argc, const char **argv)
 	const char *event_filter = NULL;
 	double discard = 0;	/* percent */
 	int count_samples = 0;
+	const char *weight_name = NULL;
+	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
+	struct folded_weight_info wi = { FOLDED_WEIGHT_SAMPLES, "" };	/* what was written */
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
 	struct string_list skip_after = STRING_LIST_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -59,7 +65,9 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT",
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
-		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
+		OPT_STRING(0, "weight", &weight_name, "W",
+			   "period (default, as stackcollapse-perf.pl) or samples (counts)"),
+		OPT_FLAG(0, "samples", &count_samples, "the same as --weight samples"),
 		OPT_FLAG(0, "inline", &inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other"),
@@ -74,6 +82,14 @@ int cmd_collapse(int argc, const char **argv)
 	static char outbuf[1 << 20];
 
 	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
+	if (weight_name && (folded_weight_parse(weight_name, &weight) ||
+			    weight == FOLDED_WEIGHT_TIME))
+		die_usage("--weight: expected period or samples, not '%s'", weight_name);
+	if (count_samples) {
+		if (weight_name && weight != FOLDED_WEIGHT_SAMPLES)
+			die_usage("--samples contradicts --weight %s", weight_name);
+		weight = FOLDED_WEIGHT_SAMPLES;
+	}
 	memset(&fo, 0, sizeof(fo));
 	fo.include_pid = include_pid;
 	fo.include_tid = include_tid;
@@ -81,6 +97,7 @@ int cmd_collapse(int argc, const char **argv)
 	fo.annotate_jit = jit || all;
 	fo.include_addrs = addrs;
 	fo.skip_after = &skip_after;
+	fo.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
 	perf_script_session_init(&s, &fo, (unsigned)jobs);
@@ -108,10 +125,19 @@ int cmd_collapse(int argc, const char **argv)
 			memset(&pf, 0, sizeof(pf));
 			pf.event_filter = s.event_filter;
 			pf.skip_fraction = discard / 100;
-			pf.count_samples = count_samples;
+			pf.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
 			pf.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
 			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
 				status = EXIT_FAILURE_;
+			if (weight == FOLDED_WEIGHT_PERIOD && !wi.unit[0]) {
+				const char *ev = s.event_filter ? s.event_filter : pf.chosen_event;
+
+				/* a clock's period is nanoseconds; other periods count events */
+				wi.weight = FOLDED_WEIGHT_PERIOD;
+				snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
+					 !ev ? "events" : !strncmp(ev, "cpu-clock", 9) ||
+					 !strncmp(ev, "task-clock", 10) ? "ns" : ev);
+			}
 			if (!s.event_filter && pf.chosen_event) {
 				s.event_filter = pf.chosen_event;
 				s.filter_defaulted = 1;
@@ -142,6 +168,12 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
+	if (wi.weight != FOLDED_WEIGHT_SAMPLES) {
+		char header[96];
+
+		folded_header_format(header, sizeof(header), &wi);
+		fputs(header, stdout);
+	}
 	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
