@@ -124,6 +124,7 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 	unsigned long long malformed = 0;
 	char *line, *strip = NULL;
 	size_t len, strip_alloc = 0;
+	struct folded_weight_info w;
 	int ret;
 
 	if (line_reader_open(&r, path))
@@ -135,6 +136,11 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 
 		if (stats)
 			stats->lines++;
+		if (len && line[0] == '#' && folded_header_parse(line, len, &w)) {
+			if (stats)
+				stats->weight = w;
+			continue;
+		}
 		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
 			/* the script adds undef to $Folded{undef}: a zero for "" */
 			add(data, column, "", 0, 0);

@@ -199,6 +199,8 @@ static void add_line(struct fg_input *in, const char *line, size_t len, const ch
 	in->lines++;
 	if (!len)
 		return;
+	if (folded_header_parse(line, len, &in->weight))
+		return;
 	if (folded_parse_line(line, len, &fl)) {
 		if (++in->malformed <= MAX_REPORTED_MALFORMED && path)
 			warning("%s:%llu: ignoring line without a sample count: '%.*s'",

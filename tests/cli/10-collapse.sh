@@ -31,6 +31,16 @@ OUT
 cmp -s "$T/.out" "$T/want" && pass "folds, sums periods, counts the unterminated last sample" ||
 	{ fail "folds, sums periods, counts the unterminated last sample"; diff "$T/.out" "$T/want" >&2; }
 cp "$T/.out" "$T/file.out"
+# --weight samples (and its alias --samples) counts samples on perf script text
+# too; the default, periods, stays stackcollapse-perf.pl's output (no header)
+check "--weight samples on text" "$TRAIL" collapse --weight samples "$T/a.txt"
+printf 'app;main;[libz.so];do_syscall_64 1\napp;main;mid;leaf 2\n' | diff - "$T/.out" >/dev/null &&
+	pass "--weight samples counts text samples" || fail "--weight samples counts text samples" "$(cat "$T/.out")"
+check "--samples on text" "$TRAIL" collapse --samples "$T/a.txt"
+grep -qx 'app;main;mid;leaf 2' "$T/.out" && pass "--samples is --weight samples" || fail "--samples is --weight samples"
+check "--weight period on text" "$TRAIL" collapse --weight period "$T/a.txt"
+diff "$T/want" "$T/.out" >/dev/null && pass "--weight period is the default" || fail "--weight period is the default"
+check_exit "--weight bogus" 2 "$TRAIL" collapse --weight bogus "$T/a.txt"
 
 "$TRAIL" collapse <"$T/a.txt" >"$T/stdin.out" 2>/dev/null
 cmp -s "$T/stdin.out" "$T/file.out" && pass "stdin gives the same as a file" || fail "stdin gives the same as a file"
