@@ -333,6 +333,18 @@ void escape_term_lines(struct strbuf *sb, const char *s, size_t len)
 	walk(sink_strbuf, sb, s, len, rep_term_lines, look_ctl);
 }
 
+const char *escape_term_excerpt(struct strbuf *sb, const char *s, size_t len, size_t max)
+{
+	strbuf_reset(sb);
+	if (len > max) {
+		len = max;
+		while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	escape_term(sb, s, len);
+	return sb->buf;
+}
+
 char *escape_term_dup(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -75,6 +75,12 @@ void escape_md_code_block(struct strbuf *sb, const char *s, size_t len, const ch
 void escape_term(struct strbuf *sb, const char *s, size_t len);
 void escape_term_lines(struct strbuf *sb, const char *s, size_t len);
 
+/*
+ * For quoting input in a diagnostic: sb reset, then escape_term() of at
+ * most the first max bytes of s (cut on a UTF-8 boundary).  Returns sb->buf.
+ */
+const char *escape_term_excerpt(struct strbuf *sb, const char *s, size_t len, size_t max);
+
 /* escape_term() into a new string the caller frees; NULL gives NULL. */
 char *escape_term_dup(const char *s);
 

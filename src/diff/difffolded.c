@@ -6,6 +6,7 @@
 #include "diff/difffolded.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
@@ -148,10 +149,14 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 				continue;
 			if (stats)
 				stats->malformed++;
-			if (++malformed <= MAX_REPORTED_MALFORMED)
-				warning("%s:%llu: ignoring line without a sample count: '%.*s'",
+			if (++malformed <= MAX_REPORTED_MALFORMED) {
+				struct strbuf q = STRBUF_INIT;
+
+				warning("%s:%llu: ignoring line without a sample count: '%s'",
 					r.path, (unsigned long long)r.lineno,
-					(int)(len < 80 ? len : 80), line);
+					escape_term_excerpt(&q, line, len, 80));
+				strbuf_release(&q);
+			}
 			continue;
 		}
 		if (stats)

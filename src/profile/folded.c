@@ -4,6 +4,8 @@
 #include "profile/folded.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 
@@ -211,9 +213,14 @@ int folded_profile_read(struct folded_profile *p, const char *path)
 		if (folded_header_parse(line, len, &p->weight))
 			continue;
 		if (folded_parse_line(line, len, &fl)) {
-			if (++p->malformed <= MAX_REPORTED_MALFORMED)
-				warning("%s:%llu: ignoring line without a sample count: '%.80s'",
-					r.path, (unsigned long long)r.lineno, line);
+			if (++p->malformed <= MAX_REPORTED_MALFORMED) {
+				struct strbuf q = STRBUF_INIT;
+
+				warning("%s:%llu: ignoring line without a sample count: '%s'",
+					r.path, (unsigned long long)r.lineno,
+					escape_term_excerpt(&q, line, len, 80));
+				strbuf_release(&q);
+			}
 			continue;
 		}
 		folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);

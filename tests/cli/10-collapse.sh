@@ -119,3 +119,9 @@ TRAIL_COLLAPSE_CHUNK=4096 "$TRAIL" collapse -j3 --pid --all "$T/big.txt" >"$T/j3
 cmp -s "$T/j3" "$T/j3ref" && pass "-j3 with options equals one thread" || fail "-j3 with options equals one thread"
 [ "$(awk '{ s += $NF } END { print s }' "$T/j2")" = "$(awk '/cycles:/ { s += $(NF-1) } END { print s }' "$T/big.txt")" ] &&
 	pass "threaded counts add up to the input's periods" || fail "threaded counts add up"
+
+# an unrecognised line is quoted with its control characters visible
+printf 'app 1/1 [000] 1.0: 1 cycles:\n\t    7f01 main (/bin/app)\n\033]0;owned\007\n' >"$T/esc.txt"
+"$TRAIL" collapse "$T/esc.txt" >/dev/null 2>"$T/esc.err"
+if grep -q $'\033' "$T/esc.err"; then fail "unrecognised line: no raw escape"; else pass "unrecognised line: no raw escape"; fi
+grep -qF '\x1b]0;owned\x07' "$T/esc.err" && pass "unrecognised line shown escaped" || fail "unrecognised line shown escaped" "$(cat "$T/esc.err")"

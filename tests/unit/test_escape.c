@@ -128,6 +128,17 @@ TEST(terminal_shows_escapes_visibly)
 	strbuf_release(&sb);
 }
 
+TEST(excerpt_cuts_on_a_character)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STREQ(escape_term_excerpt(&sb, "ab\x1b" "c", 4, 3), "ab\\x1b");
+	/* "é" is 2 bytes: a cut inside it drops it whole */
+	CHECK_STREQ(escape_term_excerpt(&sb, "a\xc3\xa9z", 4, 2), "a");
+	CHECK_STREQ(escape_term_excerpt(&sb, "a\xc3\xa9z", 4, 80), "a\xc3\xa9z");
+	strbuf_release(&sb);
+}
+
 TEST(escape_term_dup_copies)
 {
 	char *s = escape_term_dup("x\x1b");
@@ -139,5 +150,5 @@ TEST(escape_term_dup_copies)
 
 TEST_MAIN("escape", xml_escapes_markup_and_replaces_controls, html_text_keeps_lines_attr_does_not,
 	  markdown_text_neutralises_tags_links_pipes_emphasis,
-	  markdown_code_span_outlasts_backtick_runs, terminal_shows_escapes_visibly,
+	  markdown_code_span_outlasts_backtick_runs, terminal_shows_escapes_visibly, excerpt_cuts_on_a_character,
 	  escape_term_dup_copies)
