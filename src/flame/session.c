@@ -278,13 +278,16 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
 }
 
 static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
-			const char *path)
+			const char *path, int offcpu)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct folded_profile all;
 	uint32_t *order, i;
 	int ret;
 
+	/* off-CPU counts are us blocked: named, so no noise test reads them as samples */
+	if (offcpu)
+		strbuf_addstr(&sb, FOLDED_HEADER_PREFIX "weight=time unit=us\n");
 	folded_profile_init(&all);
 	for (i = 0; i < a->stacks.nr; i++)
 		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
@@ -362,9 +365,9 @@ static int write_profiles(struct flame_session *s)
 	if (!ret) {
 		char *svg;
 
-		ret |= write_folded(&m[0], NULL, OUT("good.folded"));
-		ret |= write_folded(&m[1], NULL, OUT("bad.folded"));
-		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"));
+		ret |= write_folded(&m[0], NULL, OUT("good.folded"), s->offcpu_profile);
+		ret |= write_folded(&m[1], NULL, OUT("bad.folded"), s->offcpu_profile);
+		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"), s->offcpu_profile);
 		/* An empty profile (a revision that never blocked) has no graph. */
 		svg = xstrfmt("%s/good.svg", s->out_dir);
 		if (m[0].stacks.nr)
