@@ -69,6 +69,7 @@ include src/flamegraph/module.mk
 include src/diff/module.mk
 include src/bench/module.mk
 include src/flame/module.mk
+include src/alloc/module.mk
 include src/cmd/module.mk
 
 LIB_O   := $(addprefix $(BUILD)/,$(LIB_OBJS))
@@ -80,7 +81,7 @@ DEPS    := $(LIB_O:.o=.d) $(CMD_O:.o=.d) $(MAIN_O:.o=.d) \
            $(addsuffix .d,$(UNIT_BIN))
 
 .PHONY: all deps check demo test san test-san fuzz bench clean
-all: $(BUILD)/trail $(UNIT_BIN)
+all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN)
 
 $(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
 	@echo "  LINK    $@"
