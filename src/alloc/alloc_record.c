@@ -144,8 +144,11 @@ int alloc_write_perfdata(const char *dir, enum alloc_view view, const char *path
 		nr++;
 	}
 	closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_raw);
+	if (!nr) {
+		ret = 0;	/* nothing to write: the caller says why */
+		goto out;
+	}
+	qsort(names, nr, sizeof(*names), cmp_raw);
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PERF_TYPE_SOFTWARE;

@@ -37,6 +37,7 @@ int alloc_run_command(struct alloc_run *r);
  * Write the perf.data file path from every raw file in dir (processes in
  * the order they started), with view's weights as sample periods.
  * argv is the command line for the file's header.  0, or -1 after error().
+ * No file is written when dir holds no raw files (t->files stays 0).
  */
 int alloc_write_perfdata(const char *dir, enum alloc_view view, const char *path,
 			 int argc, const char *const *argv, struct alloc_totals *t);

@@ -420,6 +420,73 @@ static _Unwind_Reason_Code uw_step(struct _Unwind_Context *ctx, void *arg)
 	return _URC_NO_REASON;
 }
 
+static int in_libc(uint64_t a)
+{
+	return a >= libc_lo && a < libc_hi;
+}
+
+/*
+ * The frames above where a frame-pointer chain ends (in libc's
+ * __libc_start_call_main -> __libc_start_main -> _start, start_thread ->
+ * clone3, code built without frame pointers), found once per return
+ * address by the unwind tables, so stacks from both unwinders share roots.
+ */
+#define START_SLOTS 8
+#define START_FRAMES 8
+static struct {
+	uint64_t ret;		/* the libc return address the chain ended at */
+	int n;			/* frames above it */
+	uint64_t above[START_FRAMES];
+	int ready;		/* published with release order */
+} starts[START_SLOTS];
+
+static int start_frames(uint64_t *out, int n, int max)
+{
+	uint64_t all[ALLOC_RAW_MAX_FRAMES + 8];
+	struct uw u = { all, 0, ALLOC_RAW_MAX_FRAMES + 8 };
+	uint64_t ret = out[n - 1];
+	int i, k, at = -1, extra;
+
+	for (i = 0; i < START_SLOTS; i++) {
+		if (!__atomic_load_n(&starts[i].ready, __ATOMIC_ACQUIRE))
+			break;
+		if (starts[i].ret == ret) {
+			extra = starts[i].n < max - n ? starts[i].n : max - n;
+			memcpy(out + n, starts[i].above, (size_t)extra * 8);
+			return extra;
+		}
+	}
+	if (i == START_SLOTS)
+		return 0;	/* not a thread's start: the chain ends somewhere new each time */
+	_Unwind_Backtrace(uw_step, &u);
+	for (k = 0; k < u.n; k++)
+		if (all[k] == ret)
+			at = k;
+	if (at < 0)
+		return 0;
+	extra = u.n - at - 1;
+	if (extra > START_FRAMES)
+		extra = START_FRAMES;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < START_SLOTS; i++) {
+		if (starts[i].ready) {
+			if (starts[i].ret == ret)
+				break;
+			continue;
+		}
+		starts[i].ret = ret;
+		starts[i].n = extra;
+		memcpy(starts[i].above, all + at + 1, (size_t)extra * 8);
+		__atomic_store_n(&starts[i].ready, 1, __ATOMIC_RELEASE);
+		break;
+	}
+	pthread_mutex_unlock(&lock);
+	if (extra > max - n)
+		extra = max - n;
+	memcpy(out + n, all + at + 1, (size_t)extra * 8);
+	return extra;
+}
+
 static int unwind(uint64_t *out, int max)
 {
 	struct uw u = { out, 0, max };
@@ -432,10 +499,18 @@ static int unwind(uint64_t *out, int max)
 		 * frame returns into libc (__libc_start_call_main, start_thread)
 		 * reached the thread's start even though it then left the stack.
 		 */
-		if (!complete && n && out[n - 1] >= libc_lo && out[n - 1] < libc_hi)
-			complete = 1;
+		if (!complete && n && in_libc(out[n - 1])) {
+			int k, outside = 0;
+
+			/* ... but not when the allocation itself came from libc */
+			for (k = 0; k < n - 1; k++)
+				outside |= !in_libc(out[k]) && !(out[k] >= self_lo && out[k] < self_hi);
+			complete = outside;
+		}
 	}
-	if (!complete) {
+	if (complete && n && n < max)
+		n += start_frames(out, n, max);
+	else if (!complete) {
 		_Unwind_Backtrace(uw_step, &u);
 		n = u.n;
 	}

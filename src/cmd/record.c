@@ -393,10 +393,7 @@ static void report_alloc(const struct alloc_totals *t, enum alloc_view view, con
 	     (unsigned long long)t->files, t->files == 1 ? "" : "s",
 	     t->bytes / 1048576, t->objects, t->peak_bytes / 1048576, t->exit_bytes / 1048576,
 	     folded ? "folded into" : "wrote", path, alloc_view_name(view));
-	if (!t->files)
-		warning("no allocation recording: the command is statically linked, or removed "
-			"LD_PRELOAD from its environment");
-	else if (folded)
+	if (folded)
 		note("flame graph: trail flamegraph --colors mem --countname %s FILE.folded > FILE.svg",
 		     alloc_view_unit(view));
 }
@@ -463,6 +460,23 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 	if (alloc_write_perfdata(raw_dir, (enum alloc_view)view, path, (int)cmdline->nr,
 				 (const char *const *)cmdline->items, &t))
 		goto out;
+	if (!t.files) {
+		FILE *f;
+
+		if (run.exit_code == 127)	/* the command did not run: said so already */
+			goto done;
+		warning("nothing recorded: the command is statically linked, or removed "
+			"LD_PRELOAD from its environment");
+		/* an empty profile, as for a program that allocates nothing */
+		if (folded && o->output) {
+			f = fopen(o->output, "w");
+			if (!f || fclose(f)) {
+				error_errno("cannot create '%s'", o->output);
+				goto out;
+			}
+		}
+		goto done;
+	}
 	report_alloc(&t, (enum alloc_view)view,
 		     folded ? (o->output ? o->output : "standard output") : path, folded);
 	if (folded) {
@@ -472,6 +486,7 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 		if (fold_recording(path, tmpdir, o->output, 0, &pf))
 			goto out;
 	}
+done:
 	ret = run.exit_code;
 out:
 	if (tmpdir)
