@@ -105,11 +105,12 @@ static void resolve_all(void)
 static uint64_t interval = 512 * 1024;	/* bytes between samples, on average */
 static int use_fp = 1;			/* frame pointers first, else libgcc's unwinder */
 static int enabled;			/* a file is open */
+static int initialised;			/* the constructor ran */
 static int fd = -1;
 static pid_t owner;			/* the process fd belongs to (not a vfork child) */
 static char dir[3072];
 static uintptr_t self_lo, self_hi;	/* this library's code: frames to drop */
-static uintptr_t libc_lo, libc_hi;	/* libc's code: where thread stacks begin */
+static uintptr_t exe_lo, exe_hi;	/* the main executable's code: frame pointers trusted */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static TLS int t_busy;			/* inside the interposer */
@@ -420,26 +421,35 @@ static _Unwind_Reason_Code uw_step(struct _Unwind_Context *ctx, void *arg)
 	return _URC_NO_REASON;
 }
 
-static int in_libc(uint64_t a)
+static int in_self(uint64_t a)
 {
-	return a >= libc_lo && a < libc_hi;
+	return a >= self_lo && a < self_hi;
+}
+
+static int in_exe(uint64_t a)
+{
+	return a >= exe_lo && a < exe_hi;
 }
 
 /*
- * The frames above where a frame-pointer chain ends (in libc's
- * __libc_start_call_main -> __libc_start_main -> _start, start_thread ->
- * clone3, code built without frame pointers), found once per return
- * address by the unwind tables, so stacks from both unwinders share roots.
+ * The frames above the return address where a frame-pointer chain ends,
+ * when that is where a thread starts (main's return into libc's
+ * __libc_start_call_main -> __libc_start_main -> _start; a thread routine's
+ * into start_thread -> clone3, maybe through libstdc++): found once per
+ * return address with the unwind tables, so stacks from both unwinders
+ * share their roots.  Anywhere else (a qsort callback, say) the frames above
+ * depend on the caller: such an address is marked and always unwound whole.
  */
-#define START_SLOTS 8
+#define START_SLOTS 16
 #define START_FRAMES 8
 static struct {
-	uint64_t ret;		/* the libc return address the chain ended at */
-	int n;			/* frames above it */
+	uint64_t ret;		/* the return address the chain ended at */
+	int n;			/* frames above it; -1: not a thread's start */
 	uint64_t above[START_FRAMES];
 	int ready;		/* published with release order */
 } starts[START_SLOTS];
 
+/* Frames appended to out, or -1 when the whole stack must be unwound. */
 static int start_frames(uint64_t *out, int n, int max)
 {
 	uint64_t all[ALLOC_RAW_MAX_FRAMES + 8];
@@ -451,22 +461,28 @@ static int start_frames(uint64_t *out, int n, int max)
 		if (!__atomic_load_n(&starts[i].ready, __ATOMIC_ACQUIRE))
 			break;
 		if (starts[i].ret == ret) {
+			if (starts[i].n < 0)
+				return -1;
 			extra = starts[i].n < max - n ? starts[i].n : max - n;
 			memcpy(out + n, starts[i].above, (size_t)extra * 8);
 			return extra;
 		}
 	}
 	if (i == START_SLOTS)
-		return 0;	/* not a thread's start: the chain ends somewhere new each time */
+		return -1;
 	_Unwind_Backtrace(uw_step, &u);
 	for (k = 0; k < u.n; k++)
 		if (all[k] == ret)
 			at = k;
 	if (at < 0)
-		return 0;
+		return -1;
 	extra = u.n - at - 1;
+	/* a start has no program frames above it but _start itself */
+	for (k = at + 1; k < u.n - 1; k++)
+		if (in_exe(all[k]))
+			extra = -1;
 	if (extra > START_FRAMES)
-		extra = START_FRAMES;
+		extra = -1;
 	pthread_mutex_lock(&lock);
 	for (i = 0; i < START_SLOTS; i++) {
 		if (starts[i].ready) {
@@ -476,46 +492,59 @@ static int start_frames(uint64_t *out, int n, int max)
 		}
 		starts[i].ret = ret;
 		starts[i].n = extra;
-		memcpy(starts[i].above, all + at + 1, (size_t)extra * 8);
+		if (extra > 0)
+			memcpy(starts[i].above, all + at + 1, (size_t)extra * 8);
 		__atomic_store_n(&starts[i].ready, 1, __ATOMIC_RELEASE);
 		break;
 	}
 	pthread_mutex_unlock(&lock);
+	if (extra < 0)
+		return -1;
 	if (extra > max - n)
 		extra = max - n;
 	memcpy(out + n, all + at + 1, (size_t)extra * 8);
 	return extra;
 }
 
+/*
+ * A stack, innermost return address first, without the interposer's frames.
+ * Frame pointers are trusted only in the main executable (built with them,
+ * as perf -g fp assumes): libc and libstdc++ are built without, and a walk
+ * through them can follow a stale frame and name the wrong caller.  So the
+ * chain is used when every frame but the outermost (the thread's start) is
+ * in the executable; otherwise libgcc's unwinder reads the unwind tables.
+ */
 static int unwind(uint64_t *out, int max)
 {
 	struct uw u = { out, 0, max };
-	int n = 0, complete = 0, skip = 0, i;
+	int n = 0, complete = 0, skip = 0, i, ok = 0;
 
 	if (use_fp && t_stack_hi) {
 		n = unwind_fp(out, max, &complete);
-		/*
-		 * glibc is built without frame pointers: a chain whose last
-		 * frame returns into libc (__libc_start_call_main, start_thread)
-		 * reached the thread's start even though it then left the stack.
-		 */
-		if (!complete && n && in_libc(out[n - 1])) {
-			int k, outside = 0;
+		while (skip < n && in_self(out[skip]))
+			skip++;
+		ok = n - skip >= 2 && n < max;
+		for (i = skip; ok && i < n - 1; i++)
+			ok = in_exe(out[i]);
+		/* the outermost frame: a start routine outside, or the chain's real end */
+		if (ok && in_exe(out[n - 1]) && !complete)
+			ok = 0;
+		if (ok && !complete) {
+			int extra = start_frames(out, n, max);
 
-			/* ... but not when the allocation itself came from libc */
-			for (k = 0; k < n - 1; k++)
-				outside |= !in_libc(out[k]) && !(out[k] >= self_lo && out[k] < self_hi);
-			complete = outside;
+			if (extra < 0)
+				ok = 0;
+			else
+				n += extra;
 		}
 	}
-	if (complete && n && n < max)
-		n += start_frames(out, n, max);
-	else if (!complete) {
+	if (!ok) {
 		_Unwind_Backtrace(uw_step, &u);
 		n = u.n;
 	}
 	/* drop the interposer's own frames */
-	while (skip < n && out[skip] >= self_lo && out[skip] < self_hi)
+	skip = 0;
+	while (skip < n && in_self(out[skip]))
 		skip++;
 	for (i = skip; i < n; i++)
 		out[i - skip] = out[i];
@@ -543,26 +572,36 @@ static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kin
 	pthread_mutex_unlock(&lock);
 }
 
-/* The slow path of every allocation: whether this one is sampled. */
+/*
+ * The slow path, taken when the thread's byte countdown runs out (or was
+ * never started): sample this allocation and draw the next interval.
+ */
 static __attribute__((noinline)) void maybe_sample(void *p, size_t size, int kind)
 {
+	if (t_busy || !initialised)
+		return;	/* the interposer's own allocations; or before the constructor */
+	if (!enabled) {
+		t_left = INT64_MAX / 2;	/* not recording: keep to the fast path */
+		return;
+	}
 	t_busy = 1;
-	if (!t_init)
+	if (!t_init) {
 		thread_init();
-	/* t_left already had size taken off */
+		t_left -= (int64_t)size;
+	}
 	if (t_left <= 0) {
 		t_left = draw_interval();
-		record_alloc(p, size, kind);
+		if (p)
+			record_alloc(p, size, kind);
 	}
 	t_busy = 0;
 }
 
+/* The fast path of every allocation: one thread-local countdown. */
 static inline void after_alloc(void *p, size_t size, int kind)
 {
-	if (!p || t_busy || !enabled)
-		return;
 	t_left -= (int64_t)size;
-	if (unlikely(t_left <= 0) || unlikely(!t_init))
+	if (unlikely(t_left <= 0))
 		maybe_sample(p, size, kind);
 }
 
@@ -897,6 +936,7 @@ static void atfork_child(void)
 	}
 	memset(filter, 0, sizeof(filter));
 	t_tid = (pid_t)syscall(SYS_gettid);
+	t_left = draw_interval();
 	if (dir[0])
 		open_file_locked();
 	if (enabled)
@@ -1013,6 +1053,25 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* The first object dl_iterate_phdr reports is the main program. */
+static int find_exe(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	int i;
+
+	(void)size;
+	(void)arg;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			exe_lo = info->dlpi_addr + ph->p_vaddr;
+			exe_hi = exe_lo + ph->p_memsz;
+			break;
+		}
+	}
+	return 1;
+}
+
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
 	const char *s = getenv(name);
@@ -1034,20 +1093,17 @@ __attribute__((constructor)) static void preload_init(void)
 	resolve_all();
 	{
 		struct text_range self = { (uintptr_t)&find_text, 0, 0 };
-		struct text_range libc = { (uintptr_t)dlsym(RTLD_DEFAULT, "__libc_start_main"), 0, 0 };
 
 		dl_iterate_phdr(find_text, &self);
-		if (libc.at)
-			dl_iterate_phdr(find_text, &libc);
+		dl_iterate_phdr(find_exe, NULL);
 		self_lo = self.lo;
 		self_hi = self.hi;
-		libc_lo = libc.lo;
-		libc_hi = libc.hi;
 	}
 	interval = env_u64("TRAIL_ALLOC_INTERVAL", interval);
 	if (!interval)
 		interval = 1;
 	use_fp = !uw || strcmp(uw, "dwarf");
+	initialised = 1;
 	if (d && strlen(d) < sizeof(dir)) {
 		strcpy(dir, d);
 		pthread_mutex_lock(&lock);
