@@ -44,7 +44,7 @@ STATIC_DEPS ?= $(if $(strip $(foreach l,$(STATIC_ARCHIVES),$(if $(filter /%,\
 ifeq ($(STATIC_DEPS),1)
 LDLIBS   += -Wl,-Bstatic $(addprefix -l,$(STATIC_ARCHIVES)) -Wl,-Bdynamic -lm -pthread
 else
-LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
+LDLIBS   += -ldw -lelf -liberty -lzstd -llzma -lz -lm -pthread
 endif
 
 ifeq ($(STRICT),1)
