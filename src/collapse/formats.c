@@ -18,6 +18,8 @@
 	X(xctrace) \
 	X(ghcprof) \
 	X(bpftrace) \
+	X(massif) \
+	X(heaptrack) \
 	X(folded) \
 	X(recursive)
 
