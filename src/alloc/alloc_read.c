@@ -1,8 +1,8 @@
 /*
  * alloc_read.c - one raw allocation file (raw.h) -> perf.data records: the
  * process's COMM, an MMAP2 per executable file mapping of its last saved
- * /proc/self/maps, then a SAMPLE per sampled allocation the view counts,
- * its period the view's estimate (bytes or objects, see alloc_read.h).
+ * /proc/self/maps, then a SAMPLE per distinct stack of the allocations the view counts,
+ * its period their summed estimate (bytes or objects, see alloc_read.h).
  * Validates every length first: the files come from a traced program.
  */
 #include "alloc/alloc_read.h"
@@ -285,22 +285,64 @@ static uint64_t peak_event(const struct raw_file *f, double *peak)
 	return best;
 }
 
+/* One SAMPLE record: the stack of allocation a (raw words), weighed period. */
+static int write_sample(const struct raw_file *f, const struct sampled *a, uint64_t period,
+			struct perfdata_writer *w, struct alloc_totals *t, struct strbuf *rec)
+{
+	uint64_t n = word(f, a->word + 4), v, k;
+	uint32_t ids[2] = { (uint32_t)f->pid, (uint32_t)f->pid };
+
+	strbuf_setlen(rec, 0);
+	strbuf_grow(rec, 64 + n * 8);
+	strbuf_setlen(rec, sizeof(struct perf_event_header));
+	/* return addresses - 1: inside the call, so the caller's line and function */
+	v = word(f, a->word + 5) - 1;
+	strbuf_add(rec, &v, 8);				/* IP */
+	strbuf_add(rec, ids, sizeof(ids));		/* TID: the process; threads share its name */
+	v = ++t->clock;
+	strbuf_add(rec, &v, 8);				/* TIME */
+	strbuf_add(rec, &period, 8);			/* PERIOD */
+	v = n + 1;
+	strbuf_add(rec, &v, 8);				/* CALLCHAIN nr */
+	v = PERF_CONTEXT_USER;
+	strbuf_add(rec, &v, 8);
+	for (k = 0; k < n; k++) {
+		v = word(f, a->word + 5 + k) - 1;
+		strbuf_add(rec, &v, 8);
+	}
+	if (rec->len > UINT16_MAX)
+		return bad(f, a->word, "call stack too deep");
+	set_header(rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	t->samples_written++;
+	return perfdata_writer_add(w, (const struct perf_event_header *)rec->buf, t->clock);
+}
+
+/*
+ * The view's weight of every sampled allocation, summed per distinct
+ * stack (then rounded), so the perf.data file holds one sample per call
+ * path however many allocations took it - the folded result is the same.
+ */
 static int write_samples(const struct raw_file *f, enum alloc_view view,
 			 struct perfdata_writer *w, struct alloc_totals *t)
 {
 	struct strbuf rec = STRBUF_INIT;
-	uint32_t *tids = NULL;
-	size_t nr_tids = 0, alloc_tids = 0, i, k;
-	uint64_t at_peak = 0;
+	struct intern stacks;		/* stack words -> id */
+	double *sum = NULL;		/* per id */
+	size_t *first = NULL;		/* per id: an allocation with that stack */
+	size_t alloc_sum = 0, alloc_first = 0, i;
+	uint64_t at_peak;
 	double peak = 0;
+	uint32_t id;
 	int ret = 0;
 
+	intern_init(&stacks);
 	at_peak = peak_event(f, &peak);
 	t->peak_bytes += peak;
-	for (i = 0; i < f->nr && !ret; i++) {
+	for (i = 0; i < f->nr; i++) {
 		const struct sampled *a = &f->s[i];
-		uint64_t n = word(f, a->word + 4), tid = word(f, a->word + 1), period, v;
+		uint64_t n = word(f, a->word + 4);
 		double weight;
+		int is_new;
 
 		t->samples++;
 		t->bytes += a->bytes;
@@ -321,52 +363,26 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 			weight = a->freed == UINT64_MAX ? a->bytes : 0;
 			break;
 		}
-		period = (uint64_t)llround(weight);
-		if (!period || !n)
+		if (!(weight > 0) || !n)
 			continue;
-		for (k = 0; k < nr_tids && tids[k] != (uint32_t)tid; k++)
-			;
-		if (k == nr_tids) {
-			/* every thread gets the process's name, as perf shows threads */
-			ALLOC_GROW(tids, nr_tids + 1, alloc_tids);
-			tids[nr_tids++] = (uint32_t)tid;
-			if ((uint32_t)tid != (uint32_t)f->pid &&
-			    write_comm(w, (uint32_t)f->pid, (uint32_t)tid, f->comm)) {
-				ret = -1;
-				break;
-			}
+		id = intern_add(&stacks, (const char *)f->data + (a->word + 5) * 8, (size_t)n * 8, &is_new);
+		if (is_new) {
+			ALLOC_GROW(sum, (size_t)id + 1, alloc_sum);
+			ALLOC_GROW(first, (size_t)id + 1, alloc_first);
+			sum[id] = 0;
+			first[id] = i;
 		}
-		strbuf_setlen(&rec, 0);
-		strbuf_grow(&rec, 64 + n * 8);
-		strbuf_setlen(&rec, sizeof(struct perf_event_header));
-		/* return addresses - 1: inside the call, so the caller's line and function */
-		v = word(f, a->word + 5) - 1;
-		strbuf_add(&rec, &v, 8);				/* IP */
-		{
-			uint32_t ids[2] = { (uint32_t)f->pid, (uint32_t)tid };
-
-			strbuf_add(&rec, ids, sizeof(ids));		/* TID */
-		}
-		v = ++t->clock;
-		strbuf_add(&rec, &v, 8);				/* TIME */
-		strbuf_add(&rec, &period, 8);				/* PERIOD */
-		v = n + 1;
-		strbuf_add(&rec, &v, 8);				/* CALLCHAIN nr */
-		v = PERF_CONTEXT_USER;
-		strbuf_add(&rec, &v, 8);
-		for (k = 0; k < n; k++) {
-			v = word(f, a->word + 5 + k) - 1;
-			strbuf_add(&rec, &v, 8);
-		}
-		if (rec.len > UINT16_MAX) {
-			ret = bad(f, a->word, "call stack too deep");
-			break;
-		}
-		set_header(&rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-		ret = perfdata_writer_add(w, (const struct perf_event_header *)rec.buf, t->clock);
-		t->samples_written += !ret;
+		sum[id] += weight;
 	}
-	free(tids);
+	for (id = 0; id < stacks.nr && !ret; id++) {
+		uint64_t period = (uint64_t)llround(sum[id]);
+
+		if (period)
+			ret = write_sample(f, &f->s[first[id]], period, w, t, &rec);
+	}
+	free(sum);
+	free(first);
+	intern_release(&stacks);
 	strbuf_release(&rec);
 	return ret;
 }

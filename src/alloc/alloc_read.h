@@ -1,6 +1,6 @@
 /*
  * alloc_read.h - turn the interposer's raw files (raw.h) into a perf.data
- * file, one sample per sampled allocation weighted by the chosen view, so
+ * file, one sample per distinct call stack weighed by the chosen view, so
  * trail's perf.data reader symbolises the raw addresses against the maps
  * each process saved, exactly as it does for 'trail record' CPU profiles.
  *
