@@ -8,7 +8,11 @@
 #include "collapse/collapser.h"
 #include "core/error.h"
 #include "core/parse_number.h"
+#include "core/strbuf.h"
 #include "core/string_list.h"
+#include "profile/folded.h"
+#include "profile/pprof_write.h"
+#include "profile/speedscope_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +28,8 @@ static const char *const collapse_usage[] = {
 	"names it; '--format list' lists them (perf script text, perf.data,",
 	"symbolized here, and others).",
 	"Reads standard input when no FILE or '-' is given; gzip, zstd and xz",
-	"are undone transparently.",
+	"are undone transparently.  --output writes the result as folded text,",
+	"pprof (gzipped profile.proto) or speedscope JSON instead.",
 	NULL
 };
 
@@ -55,10 +60,52 @@ static int pick_format(const struct collapser *named, struct collapse_input *in,
 	return 0;
 }
 
+/*
+ * The session's stacks as pprof or speedscope: folded text first (so the
+ * stacks are merged and sorted exactly as the folded output), then
+ * encoded.  name titles a speedscope profile.
+ */
+static int write_as(struct collapse_session *s, const char *output, const char *name)
+{
+	struct folded_profile prof;
+	struct strbuf out = STRBUF_INIT;
+	const char *base = strrchr(name, '/');
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int ret;
+
+	if (!mem)
+		return error_errno("cannot buffer the folded stacks");
+	ret = collapse_session_write(s, mem);
+	if (fclose(mem) && !ret)
+		ret = error_errno("cannot buffer the folded stacks");
+	folded_profile_init(&prof);
+	for (line = text; !ret && line < text + len; line = end + 1) {
+		struct folded_line fl;
+
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (!end)
+			end = text + len;
+		if (!folded_parse_line(line, (size_t)(end - line), &fl))
+			folded_profile_add(&prof, fl.stack, fl.stack_len, 0, fl.count[0]);
+	}
+	free(text);
+	if (!ret)
+		ret = !strcmp(output, "pprof") ? pprof_encode(&prof, &out) :
+		      speedscope_encode(&prof, base ? base + 1 : name, &out);
+	if (!ret && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)))
+		ret = error_errno("cannot write the %s output", output);
+	strbuf_release(&out);
+	folded_profile_release(&prof);
+	return ret;
+}
+
 int cmd_collapse(int argc, const char **argv)
 {
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
 	const char *event_filter = NULL, *format = NULL, *ghc_cost = NULL;
+	const char *sample_type = NULL, *output = "folded";
 	double discard = 0;	/* percent */
 	int count_samples = 0, include_offset = 0, no_modules = 0;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
@@ -94,10 +141,16 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_FLAG(0, "no-modules", &no_modules, "sample, vtune: drop the module` part of each frame"),
 		OPT_STRING(0, "ghc-cost", &ghc_cost, "COST",
 			   "ghcprof: time (default), ticks or bytes"),
+		OPT_STRING(0, "sample-type", &sample_type, "NAME",
+			   "pprof: sample type (e.g. alloc_space); jfr: event type "
+			   "(default: the profile's default type; jdk.ExecutionSample)"),
+		OPT_GROUP("output"),
+		OPT_STRING(0, "output", &output, "FORMAT", "folded (default), pprof or speedscope"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
 			1, 1024),
+		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 1024),	/* inferno-collapse-perf's -j */
 		OPT_END()
 	};
 	const struct collapser *named = NULL;
@@ -112,6 +165,10 @@ int cmd_collapse(int argc, const char **argv)
 		string_list_clear(&skip_after);
 		return fflush(stdout) ? EXIT_FAILURE_ : EXIT_OK;
 	}
+	if (strcmp(output, "folded") && strcmp(output, "pprof") && strcmp(output, "speedscope"))
+		die_usage("--output must be folded, pprof or speedscope, not '%s'", output);
+	if (!strcmp(output, "pprof") && isatty(STDOUT_FILENO))
+		die_usage("--output pprof writes gzipped binary data; redirect it to a file");
 	if (format && !(named = collapser_find(format)))
 		die_usage("unknown format '%s' (trail collapse --format list)", format);
 	memset(&fo, 0, sizeof(fo));
@@ -130,6 +187,7 @@ int cmd_collapse(int argc, const char **argv)
 	s.opts.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
 	s.opts.include_offset = include_offset;
 	s.opts.no_modules = no_modules;
+	s.opts.sample_type = sample_type;
 	if (!ghc_cost || !strcmp(ghc_cost, "time"))
 		s.opts.ghc_cost = GHC_COST_TIME;
 	else if (!strcmp(ghc_cost, "ticks"))
@@ -183,7 +241,8 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
-	if (collapse_session_write(&s, stdout) < 0)
+	if (strcmp(output, "folded") ? write_as(&s, output, n ? argv[0] : "stdin") < 0 :
+	    collapse_session_write(&s, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
 		error("%llu input lines were not understood (--strict)",

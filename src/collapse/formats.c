@@ -10,6 +10,10 @@
 /* Most specific first: a format that can recognise another's text goes after it. */
 #define COLLAPSE_FORMATS(X) \
 	X(perf_data) \
+	X(pprof) \
+	X(speedscope) \
+	X(cpuprofile) \
+	X(jfr) \
 	X(perf_script) \
 	X(dtrace) \
 	X(sample) \
