@@ -27,13 +27,14 @@ static const struct {
 	[ALLOC_VIEW_OBJECTS] = { "alloc-objects", "objects" },
 	[ALLOC_VIEW_INUSE_PEAK] = { "inuse-peak", "bytes" },
 	[ALLOC_VIEW_INUSE_EXIT] = { "inuse-exit", "bytes" },
+	[ALLOC_VIEW_INTERVALS] = { "alloc-intervals", "intervals" },
 };
 
 int alloc_view_parse(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+	for (i = 0; i < ALLOC_VIEW_INTERVALS; i++)	/* the user's views */
 		if (!strcmp(name, views[i].name))
 			return (int)i;
 	return -1;
@@ -355,6 +356,9 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 			break;
 		case ALLOC_VIEW_OBJECTS:
 			weight = a->objects;
+			break;
+		case ALLOC_VIEW_INTERVALS:
+			weight = a->bytes / (double)(f->interval ? f->interval : 1);
 			break;
 		case ALLOC_VIEW_INUSE_PEAK:
 			weight = a->seq <= at_peak && a->freed > at_peak ? a->bytes : 0;

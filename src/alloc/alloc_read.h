@@ -21,6 +21,14 @@ enum alloc_view {
 	ALLOC_VIEW_OBJECTS,	/* allocations made */
 	ALLOC_VIEW_INUSE_PEAK,	/* bytes live when the heap was largest (per process) */
 	ALLOC_VIEW_INUSE_EXIT,	/* bytes never freed (leaks) */
+	/*
+	 * alloc-space in units of the sampling interval: the same shares, and
+	 * counts like sample counts for trail flame's statistics (a sampled
+	 * small allocation counts about 1; one of s >> interval bytes, sampled
+	 * with certainty, counts s / interval, so a Poisson variance
+	 * overstates its noise: conservative).  Not a --view of trail record.
+	 */
+	ALLOC_VIEW_INTERVALS,
 };
 
 /* "alloc-space" -> ALLOC_VIEW_SPACE ...; -1 when unknown. */

@@ -64,13 +64,9 @@ char *alloc_preload_find(void)
 	return NULL;
 }
 
-int alloc_run_command(struct alloc_run *r)
+void alloc_env(const struct alloc_run *r, char *env[ALLOC_ENV_SLOTS])
 {
-	struct child c = CHILD_INIT;
 	const char *old = getenv("LD_PRELOAD");
-	char *env[7];
-	void (*old_int)(int), (*old_quit)(int);
-	int code;
 
 	/* the interposer goes first, so it sees allocations before other preloads */
 	env[0] = old && *old ? xstrfmt("LD_PRELOAD=%s:%s", r->preload, old)
@@ -80,6 +76,24 @@ int alloc_run_command(struct alloc_run *r)
 	env[3] = xstrfmt("TRAIL_ALLOC_UNWIND=%s", r->dwarf ? "dwarf" : "fp");
 	env[4] = xstrfmt("TRAIL_ALLOC_PRELOAD=%s", r->preload);
 	env[5] = NULL;
+}
+
+void alloc_env_release(char *env[ALLOC_ENV_SLOTS])
+{
+	for (size_t i = 0; env[i]; i++) {
+		free(env[i]);
+		env[i] = NULL;
+	}
+}
+
+int alloc_run_command(struct alloc_run *r)
+{
+	struct child c = CHILD_INIT;
+	char *env[ALLOC_ENV_SLOTS];
+	void (*old_int)(int), (*old_quit)(int);
+	int code;
+
+	alloc_env(r, env);
 	c.argv = r->argv;
 	c.env = (const char *const *)env;
 	if (child_start(&c)) {
@@ -94,8 +108,7 @@ int alloc_run_command(struct alloc_run *r)
 	signal(SIGQUIT, old_quit);
 	code = r->exit_code < 0 ? -1 : 0;
 out:
-	for (size_t i = 0; env[i]; i++)
-		free(env[i]);
+	alloc_env_release(env);
 	return code;
 }
 

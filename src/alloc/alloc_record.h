@@ -30,6 +30,15 @@ struct alloc_run {
 	int exit_code;			/* out: the command's, 128+N for signal N, 127 not run */
 };
 
+/*
+ * The environment entries ("NAME=value", NULL-terminated) that put a
+ * command under the interposer as r describes (argv is not used), for
+ * callers that start the command themselves; alloc_env_release frees them.
+ */
+#define ALLOC_ENV_SLOTS 6
+void alloc_env(const struct alloc_run *r, char *env[ALLOC_ENV_SLOTS]);
+void alloc_env_release(char *env[ALLOC_ENV_SLOTS]);
+
 /* Run the command to completion (Ctrl-C reaches only it).  0, or -1 after error(). */
 int alloc_run_command(struct alloc_run *r);
 

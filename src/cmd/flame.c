@@ -61,10 +61,11 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	else if (!strcmp(name, "offcpu"))
 		*m = FLAME_METRIC_OFFCPU;
 	else if (!strcmp(name, "alloc"))
-		return error("--metric alloc needs trail record's allocation capture, which "
-			     "is not available yet; use --metric rss for peak memory");
+		*m = FLAME_METRIC_ALLOC;
+	else if (!strcmp(name, "peak-heap"))
+		*m = FLAME_METRIC_PEAK_HEAP;
 	else
-		return error("unknown metric '%s' (cpu, wall, offcpu, rss)", name);
+		return error("unknown metric '%s' (cpu, wall, offcpu, rss, alloc, peak-heap)", name);
 	return 0;
 }
 
@@ -116,7 +117,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	struct string_list exclude = STRING_LIST_INIT;
 	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
 	char *trail_exe = NULL;
-	uint64_t runs = 3, max_runs = 9, freq = 999;
+	uint64_t runs = 3, max_runs = 9, freq = 999, alloc_interval = 0;
 	double threshold = -1, discard = 10, confidence = 0.95, percentile = 50;
 	double run_timeout = 300, build_timeout = 600;
 	enum flame_metric m;
@@ -128,13 +129,14 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples"),
 		OPT_STRING_LIST(0, "exclude", &exclude, "NAME", "leave samples whose leaf is NAME out of the share (repeatable)"),
-		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss", "measure this metric when no --function"),
+		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss|alloc|peak-heap", "measure this metric when no --function"),
 		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
 		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
 		OPT_STRING('C', NULL, &dir, "DIR", "the trail flame clone (default: current directory)"),
 		OPT_U64(0, "runs", &runs, "N", "runs in the first window (default 3)", 1, 1000),
 		OPT_U64(0, "max-runs", &max_runs, "N", "runs before answering skip (default 9)", 1, 1000),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
@@ -197,7 +199,9 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.timeout = run_timeout;
 	o.build_timeout = build_timeout;
 	o.percentile = percentile;
-	o.cap.timed = m != FLAME_METRIC_CPU;
+	o.cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
+	o.cap.profile = flame_metric_profile(m, 0, profiler_name);
+	o.cap.alloc_interval = alloc_interval;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;
@@ -225,6 +229,7 @@ int cmd_flame(int argc, const char **argv)
 	struct flame_session s;
 	const char *metric = "cpu", *profiler = "auto", *measure = "share";
 	uint64_t repeat = 0, max_repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
+	uint64_t alloc_interval = 0;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
@@ -237,7 +242,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "run", &s.req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s.req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS)"),
+		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
 		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
@@ -249,6 +254,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
 		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
 		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
@@ -328,6 +334,7 @@ int cmd_flame(int argc, const char **argv)
 	s.req.max_repeat = (unsigned)max_repeat;
 	s.req.warmup_runs = (unsigned)warmup;
 	s.req.freq = (unsigned)freq;
+	s.req.alloc_interval = alloc_interval;
 	s.req.discard = discard / 100;
 	s.req.min_delta = min_delta / 100;
 	s.req.confirm = confirm / 100;

@@ -30,6 +30,8 @@ const char *flame_metric_name(enum flame_metric m)
 	case FLAME_METRIC_WALL: return "wall";
 	case FLAME_METRIC_RSS: return "rss";
 	case FLAME_METRIC_OFFCPU: return "offcpu";
+	case FLAME_METRIC_ALLOC: return "alloc";
+	case FLAME_METRIC_PEAK_HEAP: return "peak-heap";
 	default: return "cpu";
 	}
 }
@@ -40,6 +42,8 @@ const char *flame_metric_unit(enum flame_metric m)
 	case FLAME_METRIC_WALL: return "s";
 	case FLAME_METRIC_RSS: return "KiB";
 	case FLAME_METRIC_OFFCPU: return "s";
+	case FLAME_METRIC_ALLOC: return "bytes";
+	case FLAME_METRIC_PEAK_HEAP: return "bytes";
 	default: return "samples";
 	}
 }
@@ -50,6 +54,8 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	case FLAME_METRIC_WALL: return run->wall;
 	case FLAME_METRIC_RSS: return run->rss;
 	case FLAME_METRIC_OFFCPU: return run->wall > run->cpu ? run->wall - run->cpu : 0;
+	case FLAME_METRIC_ALLOC: return run->alloc_bytes;
+	case FLAME_METRIC_PEAK_HEAP: return run->peak_heap;
 	default: return run->samples;
 	}
 }
@@ -248,7 +254,9 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		goto out;
 	}
 	snprintf(freq, sizeof(freq), "%u", o->freq);
-	if (o->profile == FLAME_PROFILE_OFFCPU) {
+	if (o->profile == FLAME_PROFILE_ALLOC || o->profile == FLAME_PROFILE_FAULTS) {
+		ret = flame_alloc_capture_run(o, dir, run);
+	} else if (o->profile == FLAME_PROFILE_OFFCPU) {
 		/*
 		 * trail record folds off-CPU recordings itself: counts in us, the
 		 * whole run.  DWARF call chains: a thread blocks inside a libc
@@ -378,6 +386,8 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 
 int flame_capture_check(const struct flame_capture_opts *o)
 {
+	if (o->profile == FLAME_PROFILE_ALLOC || o->profile == FLAME_PROFILE_FAULTS)
+		return flame_alloc_capture_check(o);
 	if (flame_profiler_is_command(o->profiler))
 		return 0;	/* the user's own profiler: its first run will tell */
 	{

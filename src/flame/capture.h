@@ -15,6 +15,8 @@ enum flame_metric {
 	FLAME_METRIC_WALL,	/* run time, seconds */
 	FLAME_METRIC_RSS,	/* peak resident set, KiB */
 	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
+	FLAME_METRIC_ALLOC,	/* bytes allocated per run (the interposer's estimate) */
+	FLAME_METRIC_PEAK_HEAP,	/* peak live heap bytes per run (the interposer's estimate) */
 };
 
 /* What the profiled run records. */
@@ -22,6 +24,9 @@ enum flame_profile {
 	FLAME_PROFILE_CPU,	/* on-CPU samples; counts are samples */
 	FLAME_PROFILE_OFFCPU,	/* where threads block (trail record -e offcpu); counts are us */
 	FLAME_PROFILE_NONE,	/* no profiled run: the timed run only (a metric probe) */
+	FLAME_PROFILE_ALLOC,	/* allocation sites (trail record -e alloc, alloc_capture.c);
+				 * counts are sampled allocations */
+	FLAME_PROFILE_FAULTS,	/* page faults (-e page-faults, alloc_capture.c); counts are faults */
 };
 
 struct flame_capture_opts {
@@ -40,6 +45,7 @@ struct flame_capture_opts {
 	 */
 	const char *profiler;
 	const char *trail_exe;	/* this binary, for "trail record" */
+	unsigned long long alloc_interval;	/* bytes per sampled allocation (alloc profiles) */
 };
 
 struct flame_run {
@@ -50,6 +56,8 @@ struct flame_run {
 				 * discard, or blocked us for an off-CPU profile */
 	struct folded_profile folded;	/* after discarding */
 	int timed_out;			/* killed at the timeout (a failed run) */
+	double alloc_bytes;	/* bytes allocated (alloc profiles; estimated) */
+	double peak_heap;	/* peak live heap, bytes (alloc profiles; estimated) */
 };
 
 /*
@@ -84,5 +92,23 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
  */
 int flame_fold_recording(const char *data, double discard, const char *scratch_path,
 			 struct folded_profile *p);
+
+/*
+ * alloc_capture.c: the profile a metric's runs record (alloc and
+ * peak-heap: allocation sites; rss: page faults unless profiler is the
+ * user's command; else CPU, or off-CPU when offcpu is set), and whether the metric itself comes from that profiled
+ * run rather than from an unprofiled timed one.
+ */
+enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler);
+int flame_metric_from_profile(enum flame_metric m);
+/* What the profiles count, for the scope note and the report. */
+const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n);
+/* Capture one run under the interposer or the page-fault sampler (0, 1, -1 as above). */
+int flame_alloc_capture_run(const struct flame_capture_opts *o, const char *dir,
+			    struct flame_run *run);
+/* 0 when the interposer (alloc) or page-fault sampling (rss) works here, else -1. */
+int flame_alloc_capture_check(const struct flame_capture_opts *o);
+
+#define FLAME_ALLOC_INTERVAL 65536	/* bytes: 8x tcmalloc's rate, for small workloads */
 
 #endif

@@ -2,6 +2,7 @@
 # private clone, capture, shares, probe, narrowing, report.
 LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
+LIB_OBJS += src/flame/alloc_capture.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/repo.o

@@ -40,7 +40,7 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 	int code, ret = -1;
 
 	/* A metric from unprofiled runs needs no profile: do not record one. */
-	if (!o->function && o->metric != FLAME_METRIC_CPU)
+	if (!o->function && o->metric != FLAME_METRIC_CPU && !flame_metric_from_profile(o->metric))
 		cap.profile = FLAME_PROFILE_NONE;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->id, sizeof(out->id), "%s", id);

@@ -40,6 +40,8 @@ void flame_probe_argv(const struct flame_session *s, const char *exe, const char
 	add_num(out, "--runs", s->req.probe_runs);
 	add_num(out, "--max-runs", s->req.probe_max_runs);
 	add_num(out, "-F", s->req.freq);
+	if (s->req.alloc_interval)
+		add_num(out, "--alloc-interval", (double)s->req.alloc_interval);
 	add_num(out, "--discard", 100 * s->req.discard);
 	add_num(out, "--confidence", s->req.confidence);
 	add_opt(out, "--metric", flame_metric_name(s->req.metric));

@@ -5,6 +5,7 @@
  */
 #include "flame/report.h"
 #include "flame/probe_cmd.h"
+#include "flame/steps.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -203,7 +204,16 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_writer_key_string(&w, "bad", s->ans.bad);
 	json_writer_key_uint(&w, "commits_in_range", s->ans.commits_in_range);
 	json_writer_key_string(&w, "profiler", s->ans.offcpu_profile ? "trail" : s->req.profiler);
-	json_writer_key_string(&w, "profile", s->ans.offcpu_profile ? "offcpu" : "cpu");
+	{
+		/* what the profiles counted: the view the diff and the bisection used */
+		static const char *const names[] = {
+			[FLAME_PROFILE_CPU] = "cpu", [FLAME_PROFILE_OFFCPU] = "offcpu",
+			[FLAME_PROFILE_NONE] = "none", [FLAME_PROFILE_ALLOC] = "alloc-space",
+			[FLAME_PROFILE_FAULTS] = "page-faults",
+		};
+		json_writer_key_string(&w, "profile", names[flame_metric_profile(
+			s->req.metric, s->ans.offcpu_profile, s->req.profiler)]);
+	}
 	json_writer_key(&w, "blocked");
 	if (s->ans.blocked_function) {
 		json_writer_begin_object(&w);
@@ -273,6 +283,14 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
 		    flame_metric_name(s->req.metric), s->ans.metric_med[0], s->ans.metric_med[1],
 		    flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	{
+		struct flame_capture_opts o = flame_session_capture_opts(s);
+		char what[300];
+
+		strbuf_addstr(sb, "- profiles: ");
+		md_text(sb, flame_profile_describe(&o, what, sizeof(what)));
+		strbuf_addch(sb, '\n');
+	}
 	if (s->ans.culprit_info.subject) {
 		strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
 		md_code(sb, s->ans.culprit_info.id, WHOLE, 0);

@@ -105,9 +105,13 @@ int flame_session_run(struct flame_session *s)
 	}
 	if (!s->ans.offcpu_profile) {
 		struct flame_capture_opts o = flame_session_capture_opts(s);
+		char what[300];
 
 		if (flame_capture_check(&o))
 			return FLAME_EXIT_FAILURE;
+		if (o.profile == FLAME_PROFILE_ALLOC || o.profile == FLAME_PROFILE_FAULTS)
+			note("scope: profiles of %s; the diff and the bisection use their shares "
+			     "as CPU shares are used", flame_profile_describe(&o, what, sizeof(what)));
 	}
 	note("scope: metric %s%s, profiler %s at %u Hz, %zu commits in %.12s..%.12s",
 	     flame_metric_name(s->req.metric),

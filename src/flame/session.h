@@ -47,6 +47,7 @@ struct flame_request {
 	unsigned max_repeat;		/* runs per end at most while undecided; 0 = max(15, repeat) */
 	unsigned warmup_runs;
 	unsigned freq;			/* Hz */
+	unsigned long long alloc_interval;	/* bytes per sampled allocation, 0 = default */
 	unsigned probe_runs, probe_max_runs;
 	double discard;			/* fraction */
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */

@@ -1,0 +1,257 @@
+/*
+ * alloc_capture.c - trail flame's memory profiles (see capture.h): one run
+ * of the workload under the allocation interposer, folded by allocation
+ * site with one count per sampled allocation, its estimated bytes and peak
+ * heap kept as the alloc and peak-heap metrics; or one run under a
+ * page-fault sampler (trail record or perf record -e page-faults), the seed
+ * profile of the rss metric.
+ */
+#include "flame/capture.h"
+#include "alloc/alloc_record.h"
+#include "collapse/perfdata_fold.h"
+#include "profile/fold.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+#include "core/progress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler)
+{
+	if (m == FLAME_METRIC_ALLOC || m == FLAME_METRIC_PEAK_HEAP)
+		return FLAME_PROFILE_ALLOC;
+	/* the user's own profiler profiles CPU time, as before */
+	if (m == FLAME_METRIC_RSS && !flame_profiler_is_command(profiler))
+		return FLAME_PROFILE_FAULTS;
+	return offcpu ? FLAME_PROFILE_OFFCPU : FLAME_PROFILE_CPU;
+}
+
+int flame_metric_from_profile(enum flame_metric m)
+{
+	return m == FLAME_METRIC_ALLOC || m == FLAME_METRIC_PEAK_HEAP;
+}
+
+static int use_perf(const struct flame_capture_opts *o)
+{
+	return o->profiler && !strcmp(o->profiler, "perf");
+}
+
+const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	if (o->profile == FLAME_PROFILE_ALLOC)
+		snprintf(buf, n, "allocation sites by bytes allocated (trail record -e alloc's "
+			 "alloc-space view, one sampled allocation per %llu bytes on average; "
+			 "counted in units of that interval)",
+			 o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL);
+	else if (o->profile == FLAME_PROFILE_FAULTS)
+		snprintf(buf, n, "page faults (%s record -e page-faults, every fault; shares are "
+			 "faults, where resident memory was first touched)",
+			 use_perf(o) ? "perf" : "trail");
+	else
+		snprintf(buf, n, "%s", o->profile == FLAME_PROFILE_OFFCPU ? "off-CPU time" :
+			 "on-CPU samples");
+	return buf;
+}
+
+/* Run argv (env: extra entries) in dir with the capture's log and timeout. */
+static int run_recorded(const struct flame_capture_opts *o, const char *const *argv,
+			const char *const *env, const char *dir, const char *log,
+			struct flame_run *run)
+{
+	struct child c = CHILD_INIT;
+	double t0 = clock_monotonic();
+	int code;
+
+	c.argv = argv;
+	c.env = env;
+	c.dir = dir;
+	c.in = CHILD_DEVNULL;
+	c.out_path = log;
+	c.err_to_out = 1;
+	c.timeout = o->timeout;
+	code = child_run(&c);
+	if (!o->timed)
+		run->wall = clock_monotonic() - t0;
+	run->timed_out = c.timed_out;
+	if (c.timed_out) {
+		error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
+		      o->timeout, log);
+		return 1;
+	}
+	if (!code)
+		return 0;
+	if (code > 0)
+		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+	return code == 127 || code < 0 ? -1 : 1;
+}
+
+/* Fold an allocation recording by its periods (interval units per stack). */
+static int fold_periods(const char *data, const char *folded, struct folded_profile *p)
+{
+	struct fold_options fo;
+	struct perfdata_fold pf;
+	struct folder *f;
+	FILE *out;
+	int ret = -1;
+
+	memset(&fo, 0, sizeof(fo));
+	memset(&pf, 0, sizeof(pf));
+	f = folder_new(&fo);
+	if (perfdata_fold_file(data, f, &pf))
+		goto out;
+	out = fopen(folded, "w");
+	if (!out) {
+		error_errno("cannot create '%s'", folded);
+		goto out;
+	}
+	if (folder_write(&f, 1, out)) {
+		fclose(out);
+		goto out;
+	}
+	if (fclose(out)) {
+		error_errno("cannot write '%s'", folded);
+		goto out;
+	}
+	ret = folded_profile_read(p, folded);
+out:
+	free(pf.chosen_event);
+	free(pf.other_event);
+	folder_free(f);
+	return ret;
+}
+
+static int alloc_run(const struct flame_capture_opts *o, const char *dir, const char *log,
+		     struct flame_run *run)
+{
+	char *raw = xstrfmt("%s/alloc-raw", o->scratch);
+	char *data = xstrfmt("%s/alloc.data", o->scratch);
+	char *folded = xstrfmt("%s/alloc.folded", o->scratch);
+	const char *const sh[] = { "sh", "-c", o->run_cmd, NULL };
+	char *env[ALLOC_ENV_SLOTS] = { NULL };
+	struct alloc_run r;
+	struct alloc_totals t;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	memset(&t, 0, sizeof(t));
+	r.preload = alloc_preload_find();
+	if (!r.preload)
+		goto out;
+	remove_tree(raw);
+	if (mkdir(raw, 0700) < 0) {
+		error_errno("cannot create '%s'", raw);
+		goto out;
+	}
+	r.dir = raw;
+	r.interval = o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL;
+	alloc_env(&r, env);
+	ret = run_recorded(o, sh, (const char *const *)env, dir, log, run);
+	if (ret)
+		goto out;
+	ret = -1;
+	/*
+	 * Bytes in units of the interval: alloc-space's shares, with counts
+	 * of about one per sampled allocation, as the z-tests expect of
+	 * sample counts.  One count per sampled allocation would not do: an
+	 * allocation far above the interval is sampled once, whatever its size.
+	 */
+	if (alloc_write_perfdata(raw, ALLOC_VIEW_INTERVALS, data, 3, sh, &t))
+		goto out;
+	run->alloc_bytes = t.bytes;
+	run->peak_heap = t.peak_bytes;
+	if (!t.files) {
+		error("the workload wrote no allocation recording: is it statically linked, "
+		      "or does it clear LD_PRELOAD? (log: %s)", log);
+		goto out;
+	}
+	if (t.samples_written && fold_periods(data, folded, &run->folded))
+		goto out;
+	ret = 0;
+out:
+	alloc_env_release(env);
+	remove_tree(raw);
+	unlink(data);
+	unlink(folded);
+	free((char *)r.preload);
+	free(raw);
+	free(data);
+	free(folded);
+	return ret;
+}
+
+static int faults_run(const struct flame_capture_opts *o, const char *dir, const char *log,
+		      struct flame_run *run)
+{
+	char *data = xstrfmt("%s/faults.data", o->scratch);
+	char *folded = xstrfmt("%s/faults.folded", o->scratch);
+	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e", "page-faults",
+			       "-c", "1", "-g", "-o", data, "--", "sh", "-c", o->run_cmd, NULL };
+	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", data, "--",
+				"sh", "-c", o->run_cmd, NULL };
+	int ret = run_recorded(o, use_perf(o) ? perf : trail, NULL, dir, log, run);
+
+	/* the whole run: memory is first touched early, a warm-up cut would lose it */
+	if (!ret && flame_fold_recording(data, 0, folded, &run->folded))
+		ret = -1;
+	unlink(data);
+	unlink(folded);
+	free(data);
+	free(folded);
+	return ret;
+}
+
+int flame_alloc_capture_run(const struct flame_capture_opts *o, const char *dir,
+			    struct flame_run *run)
+{
+	char *log = xstrfmt("%s/run.log", o->scratch);
+	int ret = o->profile == FLAME_PROFILE_ALLOC ? alloc_run(o, dir, log, run)
+						    : faults_run(o, dir, log, run);
+
+	free(log);
+	return ret;
+}
+
+int flame_alloc_capture_check(const struct flame_capture_opts *o)
+{
+	if (o->profile == FLAME_PROFILE_ALLOC) {
+		char *lib;
+
+		if (flame_profiler_is_command(o->profiler) || use_perf(o))
+			return error("--metric %s records allocations with trail's interposer; "
+				     "--profiler %s does not apply", "alloc/peak-heap", o->profiler);
+		lib = alloc_preload_find();
+		free(lib);
+		return lib ? 0 : -1;
+	}
+	{
+		char *data = xstrfmt("%s/check.data", o->scratch);
+		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e",
+				       "page-faults", "-c", "1", "-g", "-o", data, "--", "true",
+				       NULL };
+		const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", data,
+					"--", "true", NULL };
+		struct child c = CHILD_INIT;
+		int code;
+
+		c.argv = use_perf(o) ? perf : trail;
+		c.in = CHILD_DEVNULL;
+		c.out = CHILD_DEVNULL;
+		c.err = CHILD_DEVNULL;
+		code = child_run(&c);
+		unlink(data);
+		free(data);
+		if (code == 127 && use_perf(o))
+			return error("'perf' is not installed (Debian: apt-get install linux-perf)");
+		if (code)
+			return error("'%s record -e page-faults' cannot sample here (%s): check "
+				     "/proc/sys/kernel/perf_event_paranoid or run as root",
+				     use_perf(o) ? "perf" : "trail", child_describe_status(code));
+		return 0;
+	}
+}

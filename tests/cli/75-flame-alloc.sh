@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# tests/cli/75-flame-alloc.sh - trail flame on memory regressions, on git
+# histories generated here: --metric alloc where one commit makes tokenize()
+# strdup every token instead of scanning one buffer (bytes allocated about
+# double; the allocation-site profiles must name that commit and tokenize),
+# and --metric rss where one commit doubles the memory fill_table() touches
+# (page-fault profiles).  The effects are 2x in bytes, so nothing depends on
+# timing.
+. "$(dirname "$0")/lib.sh"
+
+have cc && have git && have python3 || { skip "flame-alloc" "needs cc, git and python3"; exit 0; }
+[ -f "$(dirname "$TRAIL")/libtrail-alloc.so" ] || { fail "flame-alloc: interposer built"; exit 0; }
+FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache")
+BUILD='cc -O1 -g -fno-omit-frame-pointer -fno-inline -o app app.c'
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# commit REPO MESSAGE: commit app.c as it is now
+commit() { git -C "$1" add app.c && git -C "$1" -c user.name=t -c user.email=t@t commit -q -m "$2"; }
+
+# app.c with the parts given: $1 the body of tokenize(), $2 the bytes
+# fill_table() touches, $3 a version number (unrelated edits)
+write_app() {
+	cat >"$R/app.c" <<EOF
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define ROUNDS 60
+#define INPUT (256 * 1024)
+static const int version = $3;
+__attribute__((noinline)) static char *load_input(void)
+{
+	char *buf = malloc(INPUT + 1);
+	for (int i = 0; i < INPUT; i++)
+		buf[i] = i % 16 == 15 ? ' ' : (char)('a' + i % 26);
+	buf[INPUT] = 0;
+	return buf;
+}
+__attribute__((noinline)) static long tokenize(char *buf)
+{
+	long n = 0;
+$1
+	return n;
+}
+__attribute__((noinline)) static long fill_table(void)
+{
+	size_t len = $2;
+	volatile char *t = malloc(len);
+	for (size_t i = 0; i < len; i += 4096)
+		t[i] = 1;
+	long s = t[len - 1];
+	free((void *)t);
+	return s;
+}
+__attribute__((noinline)) static long base_table(void)
+{
+	size_t len = 24u << 20;
+	volatile char *t = malloc(len);
+	for (size_t i = 0; i < len; i += 4096)
+		t[i] = 2;
+	long s = t[0];
+	free((void *)t);
+	return s;
+}
+int main(void)
+{
+	long total = version + base_table() + fill_table();
+	for (int r = 0; r < ROUNDS; r++) {
+		char *buf = load_input();
+		total += tokenize(buf);
+		free(buf);
+	}
+	printf("%ld\n", total);
+	return 0;
+}
+EOF
+}
+SCAN='	for (char *p = buf; *p; p++)
+		n += *p == '"' '"';'
+DUP='	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+		char *copy = strdup(tok);
+		n += (long)strlen(copy);
+		free(copy);
+	}'
+
+# history NAME TOKENIZE_BAD FILL_GOOD FILL_BAD: 6 commits, the culprit 4th
+history() {
+	R=$T/repo-$1
+	git init -q "$R"
+	write_app "$SCAN" "$3" 1 && commit "$R" "start"
+	GOOD=$(git -C "$R" rev-parse HEAD)
+	write_app "$SCAN" "$3" 2 && commit "$R" "version 2"
+	write_app "$SCAN" "$3" 3 && commit "$R" "version 3"
+	write_app "$2" "$4" 3 && commit "$R" "the change"
+	CULPRIT=$(git -C "$R" rev-parse HEAD)
+	write_app "$2" "$4" 4 && commit "$R" "version 4"
+	write_app "$2" "$4" 5 && commit "$R" "version 5"
+	BAD=$(git -C "$R" rev-parse HEAD)
+}
+
+# run_flame NAME METRIC [options]: trail flame in the history; 0 when it exits 0
+run_flame() {
+	local name=$1 metric=$2 rc; shift 2
+	(cd "$R" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run ./app \
+		--metric "$metric" --out "$T/report-$name" "${FAST[@]}" "$@") >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: exit $rc, expected 0"; sed 's/^/    /' "$T/$name.err" | tail -25 >&2
+		return 1
+	fi
+	pass "$name: exit 0"
+}
+
+# expect NAME FUNCTION: the report names the culprit commit and FUNCTION
+expect() {
+	local out=$T/report-$1/report.json got fn
+	got=$(json "$out" 'd["suspect"]["commit"]')
+	fn=$(json "$out" 'd["suspect"]["function"]')
+	[ "$got" = "$CULPRIT" ] && pass "$1: names the culprit commit" ||
+		fail "$1: names the culprit commit" "got $got, expected $CULPRIT"
+	[ "$fn" = "$2" ] && pass "$1: names $2" || fail "$1: names $2" "got $fn"
+}
+
+history alloc "$DUP" '(8u << 20)' '(8u << 20)'
+if run_flame alloc alloc --alloc-interval 16384 --strategy bisect; then
+	expect alloc tokenize
+	out=$T/report-alloc
+	[ "$(json "$out/report.json" 'd["metric"]["name"]')" = alloc ] &&
+		[ "$(json "$out/report.json" 'd["profile"]')" = alloc-space ] &&
+		pass "alloc: report names the metric and the view" || fail "alloc: report names the metric and the view"
+	# bytes: 60 x 256 KiB + 32 MiB before, plus 60 x 256 KiB of 16-byte tokens after
+	json "$out/report.json" '1.2 < d["metric"]["bad"]["value"] / d["metric"]["good"]["value"] < 2' |
+		grep -q True && pass "alloc: bytes allocated rose" || fail "alloc: bytes allocated rose"
+	grep -q "^- profiles: allocation sites" "$out/report.md" && pass "alloc: report.md says what the profiles count" ||
+		fail "alloc: report.md says what the profiles count"
+fi
+
+history rss "$SCAN" '(12u << 20)' '(48u << 20)'
+if ! "$TRAIL" record -e page-faults -o "$T/pf.folded" -- true >/dev/null 2>&1; then
+	skip "rss" "trail record -e page-faults cannot sample here"
+elif run_flame rss rss; then
+	expect rss fill_table
+	[ "$(json "$T/report-rss/report.json" 'd["profile"]')" = page-faults ] &&
+		pass "rss: report names the page-fault profiles" || fail "rss: report names the page-fault profiles"
+fi
