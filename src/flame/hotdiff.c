@@ -343,6 +343,12 @@ int flame_step_target(struct flame_session *s)
 			     "the off-CPU profiles name no function" :
 			     "CPU samples cannot measure off-CPU time",
 			     flame_metric_name(s->req.metric));
+		else if (flame_metric_profile(s->req.metric, 0, s->req.profiler) == FLAME_PROFILE_ALLOC ||
+			 flame_metric_profile(s->req.metric, 0, s->req.profiler) == FLAME_PROFILE_FAULTS)
+			note("diff: no function's share of the %s profiles rose by %.1f points; "
+			     "bisecting on %s itself", s->req.metric == FLAME_METRIC_RSS ?
+			     "page-fault" : "allocation-site", 100 * s->req.confirm,
+			     flame_metric_name(s->req.metric));
 		else
 			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
 			     "the time went off-CPU; bisecting on %s itself",
