@@ -206,6 +206,36 @@ TEST(test_unbiased_weights)
 	strbuf_release(&out);
 }
 
+/* trail flame's view: alloc-space / interval, about one per sampled small allocation */
+TEST(test_intervals_view)
+{
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
+	struct alloc_totals t;
+	double p100 = 1 - exp(-100.0 / 1000), p200 = 1 - exp(-200.0 / 1000),
+	       p300 = 1 - exp(-300.0 / 1000);
+	char want[128];
+
+	sample_file(&raw, 1000);
+	memset(&t, 0, sizeof(t));
+	CHECK_INT(convert_fold(&raw, ALLOC_VIEW_INTERVALS, &out, &t), 0);
+	snprintf(want, sizeof(want), "rawtest;alloc_site_two;alloc_site_one %.0f\n",
+		 round((100 / p100 + 300 / p300) / 1000));
+	CHECK(strstr(out.buf, want) != NULL);
+	snprintf(want, sizeof(want), "rawtest;alloc_site_one;alloc_site_two %.0f\n",
+		 round(200 / p200 / 1000));
+	CHECK(strstr(out.buf, want) != NULL);
+	/* at interval 1 it is alloc-space itself */
+	strbuf_setlen(&raw, 0);
+	strbuf_setlen(&out, 0);
+	sample_file(&raw, 1);
+	CHECK_INT(convert_fold(&raw, ALLOC_VIEW_INTERVALS, &out, &t), 0);
+	CHECK(strstr(out.buf, "rawtest;alloc_site_two;alloc_site_one 400\n") != NULL);
+	/* not a view users name */
+	CHECK_INT(alloc_view_parse("alloc-intervals"), -1);
+	strbuf_release(&raw);
+	strbuf_release(&out);
+}
+
 TEST(test_malformed)
 {
 	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
@@ -240,5 +270,6 @@ TEST(test_view_names)
 	CHECK_STREQ(alloc_view_unit(ALLOC_VIEW_INUSE_EXIT), "bytes");
 }
 
-TEST_MAIN("alloc_read", test_alloc_space_exact, test_views, test_unbiased_weights, test_malformed,
+TEST_MAIN("alloc_read", test_alloc_space_exact, test_views, test_unbiased_weights, test_intervals_view,
+	  test_malformed,
 	  test_view_names)

@@ -652,6 +652,47 @@ TEST(decide_recommend)
  * exclusions, timeouts), and the report's line is that argv, quoted so sh
  * reads back the same words - a --run with quotes and $ included.
  */
+/* Memory metrics: which profile they record, and the probe keeps the interval. */
+TEST(memory_metrics_profiles)
+{
+	struct flame_session s;
+	struct string_list argv = STRING_LIST_INIT;
+	struct flame_run run;
+	int found = 0;
+	size_t i;
+
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_ALLOC, 0, "trail"), FLAME_PROFILE_ALLOC);
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_PEAK_HEAP, 0, "perf"), FLAME_PROFILE_ALLOC);
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_RSS, 0, "perf"), FLAME_PROFILE_FAULTS);
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_RSS, 0, "my-prof $TRAIL_RUN"), FLAME_PROFILE_CPU);
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_OFFCPU, 1, "trail"), FLAME_PROFILE_OFFCPU);
+	CHECK_INT(flame_metric_profile(FLAME_METRIC_CPU, 0, "trail"), FLAME_PROFILE_CPU);
+	CHECK(flame_metric_from_profile(FLAME_METRIC_ALLOC));
+	CHECK(!flame_metric_from_profile(FLAME_METRIC_RSS));
+	memset(&run, 0, sizeof(run));
+	run.alloc_bytes = 1e6;
+	run.peak_heap = 2e5;
+	run.rss = 3;
+	CHECK_NEAR(flame_run_metric(&run, FLAME_METRIC_ALLOC), 1e6, 0);
+	CHECK_NEAR(flame_run_metric(&run, FLAME_METRIC_PEAK_HEAP), 2e5, 0);
+	CHECK_STREQ(flame_metric_name(FLAME_METRIC_PEAK_HEAP), "peak-heap");
+	CHECK_STREQ(flame_metric_unit(FLAME_METRIC_ALLOC), "bytes");
+
+	flame_session_init(&s);
+	s.req.build_cmd = "make";
+	s.req.run_cmd = "./app";
+	s.req.metric = FLAME_METRIC_ALLOC;
+	s.req.alloc_interval = 4096;
+	s.ans.threshold = 0.25;
+	flame_probe_argv(&s, "trail", NULL, &argv);
+	for (i = 0; i + 1 < argv.nr; i++)
+		found |= !strcmp(argv.items[i], "--alloc-interval") &&
+			 !strcmp(argv.items[i + 1], "4096");
+	CHECK(found);
+	string_list_clear(&argv);
+	flame_session_release(&s);
+}
+
 TEST(probe_argv_is_the_reproduce_line)
 {
 	struct flame_session s;
@@ -878,4 +919,5 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  decide_threshold_and_statistics, decide_strategy, decide_split_confidence,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
-	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function)
+	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
+	  memory_metrics_profiles)
