@@ -28,6 +28,7 @@ static const struct {
 	[ALLOC_VIEW_INUSE_PEAK] = { "inuse-peak", "bytes" },
 	[ALLOC_VIEW_INUSE_EXIT] = { "inuse-exit", "bytes" },
 	[ALLOC_VIEW_INTERVALS] = { "alloc-intervals", "intervals" },
+	[ALLOC_VIEW_PEAK_INTERVALS] = { "inuse-peak-intervals", "intervals" },
 };
 
 int alloc_view_parse(const char *name)
@@ -362,6 +363,10 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 			break;
 		case ALLOC_VIEW_INUSE_PEAK:
 			weight = a->seq <= at_peak && a->freed > at_peak ? a->bytes : 0;
+			break;
+		case ALLOC_VIEW_PEAK_INTERVALS:
+			weight = a->seq <= at_peak && a->freed > at_peak ? a->bytes : 0;
+			weight /= (double)(f->interval ? f->interval : 1);
 			break;
 		default:
 			weight = a->freed == UINT64_MAX ? a->bytes : 0;

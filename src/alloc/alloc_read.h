@@ -29,6 +29,7 @@ enum alloc_view {
 	 * overstates its noise: conservative).  Not a --view of trail record.
 	 */
 	ALLOC_VIEW_INTERVALS,
+	ALLOC_VIEW_PEAK_INTERVALS,	/* inuse-peak in units of the interval, as above */
 };
 
 /* "alloc-space" -> ALLOC_VIEW_SPACE ...; -1 when unknown. */

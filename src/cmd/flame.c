@@ -202,6 +202,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
 	o.cap.profile = flame_metric_profile(m, 0, profiler_name);
 	o.cap.alloc_interval = alloc_interval;
+	o.cap.alloc_peak = m == FLAME_METRIC_PEAK_HEAP;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;

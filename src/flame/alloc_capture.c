@@ -45,9 +45,10 @@ static int use_perf(const struct flame_capture_opts *o)
 const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n)
 {
 	if (o->profile == FLAME_PROFILE_ALLOC)
-		snprintf(buf, n, "allocation sites by bytes allocated (trail record -e alloc's "
-			 "alloc-space view, one sampled allocation per %llu bytes on average; "
-			 "counted in units of that interval)",
+		snprintf(buf, n, "allocation sites by %s (trail record -e alloc's %s view, "
+			 "one sampled allocation per %llu bytes on average; counted in units of "
+			 "that interval)", o->alloc_peak ? "bytes live at the peak of the heap" :
+			 "bytes allocated", o->alloc_peak ? "inuse-peak" : "alloc-space",
 			 o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL);
 	else if (o->profile == FLAME_PROFILE_FAULTS)
 		snprintf(buf, n, "page faults (%s record -e page-faults, every fault; shares are "
@@ -160,8 +161,10 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	 * of about one per sampled allocation, as the z-tests expect of
 	 * sample counts.  One count per sampled allocation would not do: an
 	 * allocation far above the interval is sampled once, whatever its size.
+	 * peak-heap: the bytes live at each process's peak instead (inuse-peak).
 	 */
-	if (alloc_write_perfdata(raw, ALLOC_VIEW_INTERVALS, data, 3, sh, &t))
+	if (alloc_write_perfdata(raw, o->alloc_peak ? ALLOC_VIEW_PEAK_INTERVALS : ALLOC_VIEW_INTERVALS,
+				 data, 3, sh, &t))
 		goto out;
 	run->alloc_bytes = t.bytes;
 	run->peak_heap = t.peak_bytes;

@@ -46,6 +46,7 @@ struct flame_capture_opts {
 	const char *profiler;
 	const char *trail_exe;	/* this binary, for "trail record" */
 	unsigned long long alloc_interval;	/* bytes per sampled allocation (alloc profiles) */
+	int alloc_peak;		/* alloc profiles of the bytes live at the peak (peak-heap) */
 };
 
 struct flame_run {

@@ -211,8 +211,9 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 			[FLAME_PROFILE_NONE] = "none", [FLAME_PROFILE_ALLOC] = "alloc-space",
 			[FLAME_PROFILE_FAULTS] = "page-faults",
 		};
-		json_writer_key_string(&w, "profile", names[flame_metric_profile(
-			s->req.metric, s->ans.offcpu_profile, s->req.profiler)]);
+		json_writer_key_string(&w, "profile", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
+				       "inuse-peak" : names[flame_metric_profile(s->req.metric,
+						s->ans.offcpu_profile, s->req.profiler)]);
 	}
 	json_writer_key(&w, "blocked");
 	if (s->ans.blocked_function) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tests/cli/75-flame-alloc.sh - trail flame on memory regressions, on git
 # histories generated here: --metric alloc where one commit makes tokenize()
-# strdup every token instead of scanning one buffer (bytes allocated about
-# double; the allocation-site profiles must name that commit and tokenize),
-# and --metric rss where one commit doubles the memory fill_table() touches
-# (page-fault profiles).  The effects are 2x in bytes, so nothing depends on
-# timing.
+# strdup every token instead of scanning one buffer (+15 MiB, a third more
+# bytes; the allocation-site profiles must name that commit and tokenize),
+# --metric rss where one commit quadruples the memory fill_table() touches
+# (page-fault profiles), and --metric peak-heap on that history (inuse-peak
+# profiles).  The effects are megabytes, so nothing depends on timing.
 . "$(dirname "$0")/lib.sh"
 
 have cc && have git && have python3 || { skip "flame-alloc" "needs cc, git and python3"; exit 0; }
@@ -136,6 +136,14 @@ if run_flame alloc alloc --alloc-interval 16384 --strategy bisect; then
 fi
 
 history rss "$SCAN" '(12u << 20)' '(48u << 20)'
+# peak-heap on the same history: the heap peaks in fill_table, 24 -> 48 MiB
+if run_flame peak peak-heap --alloc-interval 16384; then
+	expect peak fill_table
+	[ "$(json "$T/report-peak/report.json" 'd["profile"]')" = inuse-peak ] &&
+		pass "peak: report names the inuse-peak view" || fail "peak: report names the inuse-peak view"
+	json "$T/report-peak/report.json" '1.5 < d["metric"]["bad"]["value"] / d["metric"]["good"]["value"] < 2.5' |
+		grep -q True && pass "peak: peak heap doubled" || fail "peak: peak heap doubled"
+fi
 if [ -n "${TRAIL_SANITIZED:-}" ]; then
 	# ru_maxrss keeps the forked trail's high-water mark across exec: a
 	# sanitized trail's ~200 MB hides the workload's 36 -> 72 MB
