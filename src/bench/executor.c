@@ -454,7 +454,7 @@ char **bench_split_words(const char *s)
 		in_word = 1;
 		if (c == '\\') {
 			if (!s[1]) {
-				error("command ends with a lone backslash: '%s'", start);
+				trail_error("command ends with a lone backslash: '%s'", start);
 				goto fail;
 			}
 			strbuf_addch(&w, s[1]);
@@ -469,7 +469,7 @@ char **bench_split_words(const char *s)
 				strbuf_addch(&w, *q);
 			}
 			if (!*q) {
-				error("unterminated %s quote in command '%s'",
+				trail_error("unterminated %s quote in command '%s'",
 				      c == '"' ? "double" : "single", start);
 				goto fail;
 			}
@@ -480,7 +480,7 @@ char **bench_split_words(const char *s)
 		}
 	}
 	if (!nr) {
-		error("empty command '%s'", start);
+		trail_error("empty command '%s'", start);
 		goto fail;
 	}
 	words[nr] = NULL;

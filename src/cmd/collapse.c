@@ -145,7 +145,7 @@ int cmd_collapse(int argc, const char **argv)
 	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
-		error("%llu input lines were not understood (--strict)",
+		trail_error("%llu input lines were not understood (--strict)",
 		      (unsigned long long)s.unrecognized);
 		status = EXIT_FAILURE_;
 	}

@@ -172,7 +172,7 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	hotspots_add_profile(&h, 0, p, 0);
 	hotspots_add_profile(&h, 1, p, 1);
 	if (!(hotspots_samples(&h, 0) > 0) || !(hotspots_samples(&h, 1) > 0)) {
-		error("'%s' has no samples: there are no shares to compare",
+		trail_error("'%s' has no samples: there are no shares to compare",
 		      hotspots_samples(&h, 0) > 0 ? after : before);
 		hotspots_release(&h);
 		return EXIT_USAGE;
@@ -247,17 +247,17 @@ int cmd_diff(int argc, const char **argv)
 
 	n = cmd_parse_options(argc, argv, opts, diff_usage, 0);
 	if (n != 2) {
-		error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
+		trail_error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
 		      n, n == 1 ? "" : "s");
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		return EXIT_USAGE;
 	}
 	if (strcmp(o.measure, "self") && strcmp(o.measure, "total") && strcmp(o.measure, "both")) {
-		error("option '--measure' expects self, total or both, not '%s'", o.measure);
+		trail_error("option '--measure' expects self, total or both, not '%s'", o.measure);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "-") && !strcmp(argv[1], "-")) {
-		error("BEFORE and AFTER cannot both be standard input");
+		trail_error("BEFORE and AFTER cannot both be standard input");
 		return EXIT_USAGE;
 	}
 	table = o.top != UINT64_MAX || o.json;
@@ -277,7 +277,7 @@ int cmd_diff(int argc, const char **argv)
 			st[0].malformed, st[0].malformed == 1 ? "" : "s", argv[0],
 			st[1].malformed, argv[1]);
 	if (!st[0].stacks && !st[1].stacks) {
-		error("no folded stacks in '%s' or '%s'", argv[0], argv[1]);
+		trail_error("no folded stacks in '%s' or '%s'", argv[0], argv[1]);
 		ret = EXIT_USAGE;
 		goto out;
 	}

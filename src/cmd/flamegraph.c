@@ -93,20 +93,20 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	palette = fg_palette_find(colors);
 	if (!palette) {
-		error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
+		trail_error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
 		return EXIT_USAGE;
 	}
 	so.bg = fg_background_find(bgcolors ? bgcolors : palette->bg, &custom_bg, bgbuf, sizeof(bgbuf));
 	if (!so.bg) {
-		error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
+		trail_error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
 		return EXIT_USAGE;
 	}
 	if (parse_amount_or_percent(minwidth_s, &lopts.minwidth, &lopts.minwidth_percent)) {
-		error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
+		trail_error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
 		return EXIT_USAGE;
 	}
 	if (base && !*base) {
-		error("option '--base' expects a function name");
+		trail_error("option '--base' expects a function name");
 		return EXIT_USAGE;
 	}
 
@@ -171,7 +171,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.nameattr = nameattr_path ? &nameattr : NULL;
 
 	if (!(in.total[1] > 0) && !(in.total[0] > 0)) {
-		error("no valid input: no stack with a count above zero%s",
+		trail_error("no valid input: no stack with a count above zero%s",
 		      in.malformed ? " (every line was malformed)" : "");
 		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
 			ret = EXIT_FAILURE_;

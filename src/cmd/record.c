@@ -105,10 +105,10 @@ static int write_sample(struct sampler_tool *t, const struct perf_event_header *
 	struct sampler_sample smp;
 
 	if (sampler_parse_sample(rw->attr, rec, &smp))
-		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	count_user_depth(rw, &smp);
 	if (dso_hits_add(&rw->hits, rec))
-		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	rw->samples++;
 	rw->since_round++;
 	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
@@ -159,12 +159,12 @@ static int parse_callgraph(const char *arg, struct sampler_opts *so)
 		if (!arg[5])
 			return 0;
 		if (parse_u64(arg + 6, &bytes) || bytes < 8 || bytes > 65528 || bytes % 8)
-			return error("-g dwarf,BYTES: the stack size must be a multiple of 8 up to 65528, not '%s'",
+			return trail_error("-g dwarf,BYTES: the stack size must be a multiple of 8 up to 65528, not '%s'",
 				     arg + 6);
 		so->stack_bytes = (uint32_t)bytes;
 		return 0;
 	}
-	return error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
+	return trail_error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
 }
 
 static void move_old_output(const char *path)
@@ -256,7 +256,7 @@ static int fold_recording(const char *data, const char *dir, const char *out, in
 	}
 	if (folder_write(&fd, 1, f) | fclose(f)) {
 		f = NULL;
-		error("cannot write '%s'", folded);
+		trail_error("cannot write '%s'", folded);
 		goto out;
 	}
 	f = NULL;
@@ -284,7 +284,7 @@ static int fold_recording(const char *data, const char *dir, const char *out, in
 	if (out) {
 		if (ferror(f) | fclose(f)) {
 			f = NULL;
-			error("cannot write '%s'", out);
+			trail_error("cannot write '%s'", out);
 			goto out;
 		}
 	} else if (fflush(f) || ferror(f)) {
@@ -423,7 +423,7 @@ int cmd_record(int argc, const char **argv)
 		usage_err = "-m: the number of pages must be a power of two";
 	if (usage_err || parse_callgraph(o.callgraph, &so)) {
 		if (usage_err)
-			error("%s", usage_err);
+			trail_error("%s", usage_err);
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		free(args);
 		return EXIT_USAGE;

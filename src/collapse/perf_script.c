@@ -469,7 +469,7 @@ static int read_range(struct range_reader *rr, int fd, const char *name, uint64_
 			have -= done;
 		} else if (have == rr->alloc) {
 			if (rr->alloc >= MAX_LINE)
-				return error("%s: line longer than %u bytes", name, MAX_LINE);
+				return trail_error("%s: line longer than %u bytes", name, MAX_LINE);
 			rr->alloc *= 2;
 			rr->buf = xrealloc(rr->buf, rr->alloc);
 		}
@@ -704,7 +704,7 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 
 	if (!gz) {
 		close(fd);
-		return error("cannot read '%s'", name);
+		return trail_error("cannot read '%s'", name);
 	}
 	gzbuffer(gz, 256 * 1024);
 	parser_init(&p, s->folders[0], s->event_filter);
@@ -714,7 +714,7 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 
 		if (alloc - have < STREAM_READ) {
 			if (alloc > MAX_LINE) {
-				ret = error("%s:%llu: line longer than %u bytes", name,
+				ret = trail_error("%s:%llu: line longer than %u bytes", name,
 					    (unsigned long long)p.lineno + 1, MAX_LINE);
 				break;
 			}
@@ -727,7 +727,7 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 			const char *msg = gzerror(gz, &errnum);
 
 			ret = errnum == Z_ERRNO ? error_errno("cannot read '%s'", name)
-						: error("cannot read '%s': %s", name, msg);
+						: trail_error("cannot read '%s': %s", name, msg);
 			break;
 		}
 		if (n == 0) {

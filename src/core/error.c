@@ -35,7 +35,7 @@ static void report(const char *kind, const char *fmt, va_list ap, int err)
 		fprintf(stderr, "%s: %s\n", program, msg);
 }
 
-int error(const char *fmt, ...)
+int trail_error(const char *fmt, ...)
 {
 	va_list ap;
 

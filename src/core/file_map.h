@@ -22,7 +22,7 @@ struct file_map {
 	unsigned char *owned;		/* set when read */
 };
 
-/* From an open descriptor (not closed); name is for messages.  0 or -1 after error(). */
+/* From an open descriptor (not closed); name is for messages.  0 or -1 after trail_error(). */
 int file_map_fd(struct file_map *m, int fd, const char *name, unsigned flags);
 /* From a path. */
 int file_map_path(struct file_map *m, const char *path, unsigned flags);

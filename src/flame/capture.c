@@ -83,7 +83,7 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	if (code) {
 		if (code > 0)
-			error("the workload %s (log: %s)", child_describe_status(code), log);
+			trail_error("the workload %s (log: %s)", child_describe_status(code), log);
 		free(log);
 		return 1;
 	}
@@ -107,7 +107,7 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 	if (!code)
 		return 0;
 	if (code > 0)
-		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
 }
 
@@ -306,9 +306,9 @@ int flame_capture_check(const struct flame_capture_opts *o)
 	free(data);
 	/* Recordings are read in-process: only perf record needs perf. */
 	if (code == 127 && !is_trail)
-		return error("'perf' is not installed (Debian: apt-get install linux-perf)");
+		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
 	if (code)
-		return error("'%s record' cannot sample here (%s): check "
+		return trail_error("'%s record' cannot sample here (%s): check "
 			     "/proc/sys/kernel/perf_event_paranoid or run as root",
 			     is_trail ? "trail" : "perf", child_describe_status(code));
 	return 0;

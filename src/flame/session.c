@@ -120,7 +120,7 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 	if (code) {
 		char *log = flame_build_log(&s->repo, id);
 
-		error("cannot build the %s revision %.12s (log: %s)", name, id, log);
+		trail_error("cannot build the %s revision %.12s (log: %s)", name, id, log);
 		free(log);
 		return -1;
 	}
@@ -145,7 +145,7 @@ static int capture_ends(struct flame_session *s, char *dirs[2])
 
 			flame_run_release(&w);
 			if (code)
-				return error("the workload fails at the %s revision", side ? "bad" : "good");
+				return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
 		}
 	progress_start(&pr, "capture", (uint64_t)target * 2);
 	for (;;) {
@@ -159,7 +159,7 @@ static int capture_ends(struct flame_session *s, char *dirs[2])
 				if (flame_capture_run(&o, dirs[side], r)) {
 					flame_run_release(r);
 					progress_stop(&pr);
-					return error("the workload fails at the %s revision",
+					return trail_error("the workload fails at the %s revision",
 						     side ? "bad" : "good");
 				}
 				s->nruns[side]++;
@@ -880,7 +880,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 					"slow", "--no-checkout", bad, good, NULL };
 
 		if (flame_git(&s->repo, NULL, start) != 0) {
-			error("cannot start git bisect in '%s'", s->repo.clone);
+			trail_error("cannot start git bisect in '%s'", s->repo.clone);
 			goto out;
 		}
 	}
@@ -926,7 +926,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 	if (strbuf_read_file(&out, blog))
 		goto out;
 	if (code != 0) {
-		error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
+		trail_error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
 		tempdir_keep(s->scratch);
 		goto out;
 	}
@@ -957,7 +957,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 		}
 	}
 	if (ret)
-		error("git bisect did not name a commit; its log: %s", blog);
+		trail_error("git bisect did not name a commit; its log: %s", blog);
 out:
 	flame_git(&s->repo, NULL, reset);
 	strbuf_release(&out);
@@ -1284,7 +1284,7 @@ int flame_session_run(struct flame_session *s)
 	if (is_anc < 0)
 		return FLAME_EXIT_FAILURE;
 	if (!is_anc || !strcmp(s->good, s->bad)) {
-		error("the good revision %.12s is not an ancestor of the bad revision %.12s",
+		trail_error("the good revision %.12s is not an ancestor of the bad revision %.12s",
 		      s->good, s->bad);
 		return FLAME_EXIT_USAGE;
 	}

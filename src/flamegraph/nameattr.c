@@ -69,7 +69,7 @@ int fg_nameattr_read(struct fg_nameattr *a, const char *path)
 		if (!len)
 			continue;
 		if (!tab) {
-			error("%s:%llu: expected 'function<TAB>name=value...', got '%.80s'", path,
+			trail_error("%s:%llu: expected 'function<TAB>name=value...', got '%.80s'", path,
 			      (unsigned long long)r.lineno, line);
 			ret = -1;
 			break;

@@ -357,7 +357,7 @@ int fg_palette_map_read(struct fg_palette_map *m, const char *path)
 		if (!len)
 			continue;
 		if (!arrow || parse_rgb(arrow + 2, len - (size_t)(arrow + 2 - line), &c)) {
-			error("%s:%llu: expected 'name->rgb(R,G,B)', got '%.80s'", path,
+			trail_error("%s:%llu: expected 'name->rgb(R,G,B)', got '%.80s'", path,
 			      (unsigned long long)r.lineno, line);
 			ret = -1;
 			break;

@@ -84,7 +84,7 @@ int perfdata_detect(const char *path)
 
 static int bad(const struct perfdata *pd, uint64_t off, const char *what)
 {
-	return error("%s: offset %llu: %s", pd->path, (unsigned long long)off, what);
+	return trail_error("%s: offset %llu: %s", pd->path, (unsigned long long)off, what);
 }
 
 /* ---- attributes ------------------------------------------------------ */
@@ -400,7 +400,7 @@ static int finish_open(struct perfdata *pd)
 static int open_common(struct perfdata *pd, const char *name)
 {
 	if (!perfdata_is_magic(pd->buf, pd->size))
-		return error("%s: not a perf.data file (no PERFILE2 magic)", name);
+		return trail_error("%s: not a perf.data file (no PERFILE2 magic)", name);
 	/* Pipe mode writes only magic and a 16-byte size. */
 	pd->pipe_mode = pd->size >= 16 && rd64(pd->buf + 8) == 16;
 	return finish_open(pd);
