@@ -12,6 +12,7 @@
 #include "flamegraph/palette.h"
 #include "flamegraph/svg.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,6 +178,12 @@ int cmd_flamegraph(int argc, const char **argv)
 			ret = EXIT_FAILURE_;
 		else
 			ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!isfinite(in.total[0]) || !isfinite(in.total[1])) {
+		/* every width would be 0 or NaN: a picture of nothing */
+		trail_error("the total count overflows a double (counts times --factor %g)", factor);
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (total > 0 && total < in.total[1]) {

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "diff/significance.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,9 +79,17 @@ static void out_fixed(struct out *o, double v, int decimals)
 		return;
 	}
 	if (v > 1e15) {
-		char b[40];
+		/*
+		 * Whole digits, valid in SVG and JavaScript alike: DBL_MAX has
+		 * 309 of them.  Infinity (a sum that overflowed) is written as
+		 * the largest finite number.  The length written is what
+		 * snprintf wrote, never what it would have liked to.
+		 */
+		char b[DBL_MAX_10_EXP + 8];
+		int len = snprintf(b, sizeof(b), "%.0f", isinf(v) ? DBL_MAX : v);
 
-		out_add(o, b, (size_t)snprintf(b, sizeof(b), "%.0f", v));
+		if (len > 0)
+			out_add(o, b, (size_t)len < sizeof(b) ? (size_t)len : sizeof(b) - 1);
 		return;
 	}
 	n = (uint64_t)(v * scale[decimals] + 0.5);
@@ -454,7 +463,10 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 		} else {
 			share_test(&t, b[0], B, b[1], A);
 			out_str(o, opt->diff_total ? "; z=" : "; self z=");
-			snprintf(zb, sizeof(zb), "%+.2f", t.z);
+			if (fabs(t.z) < 1e9)
+				snprintf(zb, sizeof(zb), "%+.2f", t.z);
+			else
+				snprintf(zb, sizeof(zb), "%+.3g", t.z);
 			out_str(o, zb);
 			if (!share_test_significant(&t, opt->alpha))
 				out_lit(o, ", noise");
