@@ -8,6 +8,8 @@
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
 #   make fuzz         build one libFuzzer binary per tests/fuzz/fuzz_*.c (clang)
+#   make fuzz-smoke   make fuzz, then run each target FUZZ_SECONDS (20) from
+#                     its seed corpus tests/fuzz/corpus/<target>/ (CI)
 #   make bench        run every throughput benchmark under bench/
 #   make STRICT=1     turn warnings into errors (CI does this)
 #
@@ -79,7 +81,7 @@ UNIT_BIN := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 DEPS    := $(LIB_O:.o=.d) $(CMD_O:.o=.d) $(MAIN_O:.o=.d) \
            $(addsuffix .d,$(UNIT_BIN))
 
-.PHONY: all deps check demo test san test-san fuzz bench clean
+.PHONY: all deps check demo test san test-san fuzz fuzz-smoke bench clean
 all: $(BUILD)/trail $(UNIT_BIN)
 
 $(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
@@ -129,6 +131,12 @@ else
 	    build-fuzz/libtrail.a build-fuzz/cmd.a
 	$(MAKE) BUILD=build-fuzz CC=clang SANITIZE=1 $(FUZZ_BIN)
 endif
+
+# A short run of every target from the checked-in corpus; the long runs
+# are manual (docs/fuzzing.md).  FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 20
+fuzz-smoke: fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/smoke
 
 build-fuzz/cmd.a: $(CMD_O)
 	$(Q)ar rcs $@ $^
