@@ -304,6 +304,13 @@ static void parse_line(struct parser *p, const char *s, size_t len)
 	struct fold_frame fr;
 
 	p->lineno++;
+	/*
+	 * perf script text that went through Windows tools ends lines in
+	 * CRLF; a blank "\r" line must still end the sample, or every
+	 * sample merges into one stack.
+	 */
+	if (len && s[len - 1] == '\r')
+		len--;
 	if (!len) {
 		folder_end_sample(p->folder);
 		return;
@@ -731,7 +738,13 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 			break;
 		}
 		if (n == 0) {
+			int errnum;
+
 			parse_lines(&p, buf, have);
+			/* zlib reports a stream cut short only here, not as n < 0 */
+			(void)gzerror(gz, &errnum);
+			if (errnum == Z_BUF_ERROR)
+				ret = trail_error("%s: truncated gzip stream", name);
 			break;
 		}
 		have += (size_t)n;

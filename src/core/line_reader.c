@@ -131,6 +131,14 @@ static int fill(struct line_reader *r)
 
 		return trail_error("cannot read '%s': %s", r->path, msg);
 	}
+	if (n == 0 && r->gz) {
+		int errnum;
+
+		/* zlib reports a stream cut short only here, not as n < 0 */
+		(void)gzerror(r->gz, &errnum);
+		if (errnum == Z_BUF_ERROR)
+			return trail_error("%s: truncated gzip stream", r->path);
+	}
 	if (n == 0)
 		r->eof = 1;
 	r->end += (size_t)n;

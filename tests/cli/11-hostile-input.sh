@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tests/cli/11-hostile-input.sh - trail collapse, flamegraph and diff on input that is
+# short, slow, damaged or not what it expects: it must end (every run is
+# under `timeout`, so a hang fails instead of stalling the suite), and it
+# must say so instead of printing a shorter profile with exit 0.
+. "$(dirname "$0")/lib.sh"
+
+have timeout || { skip "hostile input" "timeout not installed"; exit 0; }
+LIMIT=${TRAIL_TEST_TIMEOUT:-60}	# seconds: generous, only a hang reaches it
+# tcheck NAME WANT-EXIT SHELL-CMD: run under timeout; 124 means it hung
+tcheck() {
+	local name=$1 want=$2 got
+	timeout "$LIMIT" bash -c "$3" >"$T/.out" 2>"$T/.err"; got=$?
+	if [ "$got" -eq 124 ]; then fail "$name" "hung (killed after ${LIMIT}s): $3"
+	elif [ "$got" -eq "$want" ]; then pass "$name"
+	else fail "$name" "exit $got, expected $want: $3"; sed 's/^/    /' "$T/.err" | head -5 >&2; fi
+}
+export TRAIL T
+
+# --- short and slow pipes: the perf.data sniffing on stdin must not hang
+tcheck "echo | collapse ends" 0 'echo | "$TRAIL" collapse'
+tcheck "an empty pipe ends" 0 'true | "$TRAIL" collapse'
+tcheck "a 1-byte pipe ends" 0 'printf "#" | "$TRAIL" collapse'
+tcheck "a 7-byte pipe ends" 0 'printf "# abcd\n" | "$TRAIL" collapse'
+# more than 16 short reads of the same bytes filled the peek pipe's slots
+tcheck "a slow first line ends" 0 '(printf "#"; sleep 1; printf " x\n") | "$TRAIL" collapse'
+cat >"$T/one.txt" <<'IN'
+app 100/101 [000] 1.000001: 10 cycles:
+	    7f0001 leaf (/usr/lib/libx.so)
+	    7f0003 main (/usr/bin/app)
+IN
+tcheck "a slow pipe in 1-byte pieces is folded" 0 \
+	'while IFS= read -r -n1 c; do printf "%s" "${c:-
+}"; sleep 0.01; done <"$T/one.txt" | "$TRAIL" collapse'
+[ "$(cat "$T/.out")" = "app;main;leaf 10" ] && pass "the slow pipe's sample is complete" ||
+	fail "the slow pipe's sample is complete" "got: $(head -c 200 "$T/.out")"
+
+# --- a gzip stream cut short is an error, never a shorter profile
+for i in $(seq 1 3000); do
+	printf 'app 1/1 [000] 1.%d: 10 cycles:\n\t 7f01 leaf%d (/x)\n\t 7f02 main (/x)\n\n' "$i" $((i % 97))
+done >"$T/big.txt"
+gzip -c "$T/big.txt" >"$T/big.gz"
+head -c $(($(wc -c <"$T/big.gz") / 2)) "$T/big.gz" >"$T/cut.gz"
+check "a whole gzip file is read" "$TRAIL" collapse "$T/big.gz"
+[ "$(wc -l <"$T/.out")" -eq 97 ] && pass "all 97 stacks of the gzip file" || fail "all 97 stacks of the gzip file"
+check_exit "a truncated gzip file fails" 1 "$TRAIL" collapse "$T/cut.gz"
+grep -q "cut.gz: truncated gzip stream" "$T/.err" && pass "the truncation is named" ||
+	fail "the truncation is named" "$(cat "$T/.err")"
+tcheck "a truncated gzip stream on stdin fails" 1 '"$TRAIL" collapse <"$T/cut.gz"'
+tcheck "a truncated gzip pipe fails" 1 'cat "$T/cut.gz" | "$TRAIL" collapse'
+for i in $(seq 1 5000); do echo "main;f$i;g 3"; done >"$T/f.folded"
+gzip -c "$T/f.folded" | head -c 4000 >"$T/f-cut.gz"
+check_exit "flamegraph: a truncated gzip file fails" 1 "$TRAIL" flamegraph "$T/f-cut.gz"
+check_exit "diff: a truncated gzip file fails" 1 "$TRAIL" diff "$T/f-cut.gz" "$T/f.folded"
+check_exit "diff --top: a truncated gzip file fails" 1 "$TRAIL" diff --top 5 "$T/f.folded" "$T/f-cut.gz"
+
+# --- CRLF perf script text: each sample is still its own stack
+printf 'app 1/1 [000] 1.0: 10 cycles:\r\n\t 7f01 leaf (/x)\r\n\t 7f02 main (/x)\r\n\r\napp 1/1 [000] 1.1: 7 cycles:\r\n\t 7f03 other (/x)\r\n\t 7f02 main (/x)\r\n\r\n' >"$T/crlf.txt"
+printf 'app;main;leaf 10\napp;main;other 7\n' >"$T/crlf.want"
+check "CRLF text from a file" "$TRAIL" collapse --strict "$T/crlf.txt"
+cmp -s "$T/.out" "$T/crlf.want" && pass "CRLF samples stay apart (file)" ||
+	fail "CRLF samples stay apart (file)" "got: $(cat "$T/.out")"
+tcheck "CRLF text from a pipe" 0 'cat "$T/crlf.txt" | "$TRAIL" collapse --strict'
+cmp -s "$T/.out" "$T/crlf.want" && pass "CRLF samples stay apart (pipe)" ||
+	fail "CRLF samples stay apart (pipe)" "got: $(cat "$T/.out")"
+for i in $(seq 1 400); do cat "$T/crlf.txt"; done >"$T/crlf-big.txt"
+check "CRLF text on several threads" env TRAIL_COLLAPSE_CHUNK=512 "$TRAIL" collapse -j 4 "$T/crlf-big.txt"
+printf 'app;main;leaf 4000\napp;main;other 2800\n' | cmp -s "$T/.out" - &&
+	pass "CRLF samples stay apart (threads)" || fail "CRLF samples stay apart (threads)" "got: $(head -3 "$T/.out")"
