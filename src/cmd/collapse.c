@@ -9,6 +9,7 @@
 #include "collapse/perf_script.h"
 #include "core/error.h"
 #include "core/parse_number.h"
+#include "core/strbuf.h"
 #include "core/string_list.h"
 #include "perf/perfdata.h"
 #include "collapse/perfdata_fold.h"
@@ -29,6 +30,41 @@ static const char *const collapse_usage[] = {
 	"and symbolized directly, without perf script.",
 	NULL
 };
+
+/*
+ * Nothing was folded.  Empty input (or only comments and blank lines) is
+ * an empty profile, as for stackcollapse-perf.pl; but an --event-filter
+ * that matched none of the events there, or input of which no line was
+ * understood, is an error that says what was expected (exit 2).
+ * Returns 1 when it is such an error (printed).
+ */
+static int no_samples(const struct perf_script_session *s, int user_filter, int perfdata_inputs)
+{
+	if (user_filter && s->skipped_events.nr) {
+		struct strbuf names = STRBUF_INIT;
+		size_t i;
+
+		for (i = 0; i < s->skipped_events.nr; i++)
+			strbuf_addf(&names, "%s'%s'", i ? ", " : "", s->skipped_events.items[i]);
+		trail_error("no '%s' samples; the input has %s%s", s->event_filter, names.buf,
+			    s->skipped_events.nr >= PERF_SCRIPT_MAX_EVENT_NAMES ? " and more" : "");
+		strbuf_release(&names);
+		return 1;
+	}
+	if (s->binary) {
+		trail_error("no perf script samples found: the input holds NUL bytes; expected "
+			    "'perf script' text or a perf.data file (an empty or damaged recording?)");
+		return 1;
+	}
+	if (s->unrecognized) {
+		trail_error("no perf script samples found (%llu line%s not understood); expected "
+			    "'perf script' output%s or a perf.data file",
+			    (unsigned long long)s->unrecognized, s->unrecognized == 1 ? "" : "s",
+			    perfdata_inputs ? "" : " (event lines, then indented frames)");
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_collapse(int argc, const char **argv)
 {
@@ -70,7 +106,7 @@ int cmd_collapse(int argc, const char **argv)
 	};
 	struct fold_options fo;
 	struct perf_script_session s;
-	int n, i, status = EXIT_OK;
+	int n, i, status = EXIT_OK, perfdata_inputs = 0, user_filter = 0;
 	static char outbuf[1 << 20];
 
 	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
@@ -94,8 +130,10 @@ int cmd_collapse(int argc, const char **argv)
 		s.chunk_size = (size_t)v;
 	}
 	/* like Perl, an empty --event-filter means "the first event type seen" */
-	if (event_filter && *event_filter)
+	if (event_filter && *event_filter) {
 		s.event_filter = strdup(event_filter);
+		user_filter = 1;
+	}
 
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
@@ -110,8 +148,11 @@ int cmd_collapse(int argc, const char **argv)
 			pf.skip_fraction = discard / 100;
 			pf.count_samples = count_samples;
 			pf.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
+			pf.skipped_events = &s.skipped_events;
 			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
 				status = EXIT_FAILURE_;
+			s.samples += pf.kept;
+			perfdata_inputs++;
 			if (!s.event_filter && pf.chosen_event) {
 				s.event_filter = pf.chosen_event;
 				s.filter_defaulted = 1;
@@ -142,7 +183,9 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
-	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
+	if (status == EXIT_OK && !s.samples && no_samples(&s, user_filter, perfdata_inputs))
+		status = EXIT_USAGE;
+	else if (folder_write(s.folders, s.nr_folders, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
 		trail_error("%llu input lines were not understood (--strict)",

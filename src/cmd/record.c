@@ -167,18 +167,46 @@ static int parse_callgraph(const char *arg, struct sampler_opts *so)
 	return trail_error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
 }
 
-static void move_old_output(const char *path)
+/* As perf does: keep the previous recording as FILE.old.  1 when moved. */
+static int move_old_output(const char *path)
 {
 	struct stat st;
 	char *old;
+	int moved = 0;
 
-	/* As perf does: keep the previous recording as FILE.old. */
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
+		return 0;
 	old = xstrfmt("%s.old", path);
 	if (rename(path, old))
 		warning("cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+	else
+		moved = 1;
 	free(old);
+	return moved;
+}
+
+/*
+ * A recording that did not finish (the command could not be run, the
+ * sampler failed) has no valid header: leave no file that other tools
+ * would read as empty, and put back the one it replaced.
+ */
+static void drop_unfinished_output(const char *path, int moved_old)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	if (unlink(path)) {
+		warning("cannot remove the unfinished '%s': %s", path, strerror(errno));
+		return;
+	}
+	if (moved_old) {
+		char *old = xstrfmt("%s.old", path);
+
+		if (rename(old, path))
+			warning("cannot rename '%s' back to '%s': %s", old, path, strerror(errno));
+		free(old);
+	}
 }
 
 static void report(const struct sampler *s, const struct record_writer *rw,
@@ -405,6 +433,7 @@ int cmd_record(int argc, const char **argv)
 	const char *path;
 	uint64_t pid = 0;
 	int n, i, hits_ready = 0, ret = EXIT_FAILURE_;
+	int moved_old = 0, opened = 0, finished = 0;
 
 	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
 	args = xmallocarray((size_t)argc + 1, sizeof(*args));
@@ -460,9 +489,10 @@ int cmd_record(int argc, const char **argv)
 	if (sampler_open(&s))
 		goto out;
 	if (!o.folded)
-		move_old_output(path);
+		moved_old = move_old_output(path);
 	if (perfdata_writer_open(&rw.w, path))
 		goto out;
+	opened = 1;
 	rw.attr = &s.attr;
 	dso_hits_init(&rw.hits, &s.attr, so.callchain == SAMPLER_CALLCHAIN_DWARF);
 	hits_ready = 1;
@@ -496,6 +526,7 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (perfdata_writer_finish(&rw.w, (int)cmdline.nr, (const char *const *)cmdline.items))
 		goto out;
+	finished = 1;
 	report(&s, &rw, s.offcpu ? &oc : NULL, o.folded ? (o.output ? o.output : "standard output") : path,
 	       o.folded);
 	if (o.folded) {
@@ -524,6 +555,8 @@ out:
 	if (s.is_command && (ret == EXIT_OK || s.exec_errno))
 		ret = s.exit_code;
 	perfdata_writer_release(&rw.w);
+	if (opened && !finished && !o.folded)
+		drop_unfinished_output(path, moved_old);
 	if (hits_ready)
 		dso_hits_release(&rw.hits);
 	if (s.offcpu)

@@ -219,8 +219,11 @@ struct parser {
 	size_t event_filter_len;
 	char *own_filter;		/* set when this parser chose the filter */
 	char *other_event;		/* first event type filtered out */
+	struct string_list skipped_events;	/* every type filtered out (a few) */
+	uint64_t samples;		/* event lines kept */
 	uint64_t lineno;		/* lines parsed so far */
 	uint64_t unrecognized;
+	uint64_t binary;		/* of those, lines holding a NUL byte */
 	struct warn_line warn[PERF_SCRIPT_MAX_WARNINGS];
 	unsigned nr_warn;
 };
@@ -241,6 +244,7 @@ static void parser_release(struct parser *p)
 		free(p->warn[i].text);
 	free(p->own_filter);
 	free(p->other_event);
+	string_list_clear(&p->skipped_events);
 }
 
 static void unrecognized(struct parser *p, const char *s, size_t len)
@@ -258,6 +262,8 @@ static void unrecognized(struct parser *p, const char *s, size_t len)
 		p->nr_warn++;
 	}
 	p->unrecognized++;
+	if (memchr(s, '\0', len))
+		p->binary++;
 }
 
 static uint64_t parse_period(const char *d, size_t n)
@@ -288,12 +294,15 @@ static void parse_event(struct parser *p, const char *s, size_t len,
 			   memcmp(event, p->event_filter, event_len)) {
 			if (!p->other_event)
 				p->other_event = xstrndup(event, event_len);
+			string_list_add_unique_n(&p->skipped_events, event, event_len,
+						 PERF_SCRIPT_MAX_EVENT_NAMES);
 			return;	/* the sample is skipped; the state is left as it is */
 		}
 	} else {
 		digits = NULL;
 		digits_len = 0;
 	}
+	p->samples++;
 	folder_set_process(p->folder, ev->comm, ev->comm_len, ev->pid, ev->pid_len,
 			   ev->tid, ev->tid_len, parse_period(digits, digits_len));
 }
@@ -366,6 +375,7 @@ void perf_script_session_release(struct perf_script_session *s)
 	free(s->folders);
 	free(s->event_filter);
 	free(s->other_event);
+	string_list_clear(&s->skipped_events);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -379,6 +389,12 @@ static void absorb(struct perf_script_session *s, struct parser *p, const char *
 		warning("%s:%llu: unrecognized line: %s", name,
 			(unsigned long long)(line_base + p->warn[i].line), p->warn[i].text);
 	s->unrecognized += p->unrecognized;
+	s->samples += p->samples;
+	s->binary += p->binary;
+	for (i = 0; i < p->skipped_events.nr; i++)
+		string_list_add_unique_n(&s->skipped_events, p->skipped_events.items[i],
+					 strlen(p->skipped_events.items[i]),
+					 PERF_SCRIPT_MAX_EVENT_NAMES);
 	if (!s->event_filter && p->own_filter) {
 		s->event_filter = p->own_filter;
 		p->own_filter = NULL;

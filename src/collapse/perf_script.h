@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/string_list.h"
 #include "profile/fold.h"
 
 /* ---- the line grammar (exposed for unit tests and the fuzzer) ---- */
@@ -40,6 +41,7 @@ int perf_script_match_stack(const char *s, size_t len, struct fold_frame *fr);
 /* ---- reading whole inputs ---- */
 
 #define PERF_SCRIPT_MAX_WARNINGS 10	/* unrecognised lines reported one by one */
+#define PERF_SCRIPT_MAX_EVENT_NAMES 16	/* skipped event names remembered */
 
 struct perf_script_session {
 	/* set by the caller */
@@ -54,6 +56,9 @@ struct perf_script_session {
 	int filter_defaulted;		/* event_filter came from the input */
 	char *other_event;		/* first event type that was filtered out */
 	uint64_t unrecognized;		/* lines that matched no pattern */
+	uint64_t binary;		/* unrecognized lines holding a NUL byte */
+	uint64_t samples;		/* event lines kept by the event filter */
+	struct string_list skipped_events;	/* event names filtered out (a few) */
 	unsigned warned;		/* of those, reported one by one */
 	unsigned threads_used;		/* largest number of threads used for a file */
 };

@@ -96,6 +96,9 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	} else if (strcmp(st->event, c->filter)) {
 		if (!c->pf->other_event)
 			c->pf->other_event = xstrdup(st->event);
+		if (c->pf->skipped_events)
+			string_list_add_unique_n(c->pf->skipped_events, st->event, strlen(st->event),
+						 PERF_SCRIPT_MAX_EVENT_NAMES);
 		return 0;
 	}
 	c->pf->kept++;

@@ -43,6 +43,18 @@ int string_list_has(const struct string_list *l, const char *s)
 	return 0;
 }
 
+void string_list_add_unique_n(struct string_list *l, const char *s, size_t len, size_t max)
+{
+	size_t i;
+
+	if (l->nr >= max)
+		return;
+	for (i = 0; i < l->nr; i++)
+		if (!strncmp(l->items[i], s, len) && !l->items[i][len])
+			return;
+	string_list_append_nodup(l, xstrndup(s, len));
+}
+
 void string_list_clear(struct string_list *l)
 {
 	size_t i;

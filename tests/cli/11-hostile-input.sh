@@ -67,3 +67,40 @@ for i in $(seq 1 400); do cat "$T/crlf.txt"; done >"$T/crlf-big.txt"
 check "CRLF text on several threads" env TRAIL_COLLAPSE_CHUNK=512 "$TRAIL" collapse -j 4 "$T/crlf-big.txt"
 printf 'app;main;leaf 4000\napp;main;other 2800\n' | cmp -s "$T/.out" - &&
 	pass "CRLF samples stay apart (threads)" || fail "CRLF samples stay apart (threads)" "got: $(head -3 "$T/.out")"
+
+# --- input that cannot be folded at all: exit 2 saying what was expected
+check_exit "--event-filter naming no event present is an error" 2 \
+	"$TRAIL" collapse --event-filter page-faults "$T/crlf.txt"
+grep -q "no 'page-faults' samples; the input has 'cycles'" "$T/.err" &&
+	pass "the events present are listed" || fail "the events present are listed" "$(cat "$T/.err")"
+check "--event-filter naming an event present" "$TRAIL" collapse --event-filter cycles "$T/crlf.txt"
+printf 'hello world\nthis is not perf script\n' >"$T/junk.txt"
+check_exit "unrecognisable text is an error" 2 "$TRAIL" collapse "$T/junk.txt"
+grep -q "no perf script samples found" "$T/.err" && grep -q "expected 'perf script'" "$T/.err" &&
+	pass "what was expected is said" || fail "what was expected is said" "$(cat "$T/.err")"
+tcheck "unrecognisable text on a pipe is an error" 2 'cat "$T/junk.txt" | "$TRAIL" collapse'
+head -c 4096 /dev/zero >"$T/zero.data"
+check_exit "an all-zero file is an error" 2 "$TRAIL" collapse "$T/zero.data"
+grep -q "NUL bytes" "$T/.err" && pass "an all-zero file is called binary" ||
+	fail "an all-zero file is called binary" "$(cat "$T/.err")"
+check_exit "flamegraph: unrecognisable input is exit 2" 2 "$TRAIL" flamegraph "$T/junk.txt"
+check_exit "diff: unrecognisable input is exit 2" 2 "$TRAIL" diff "$T/junk.txt" "$T/junk.txt"
+check "empty input is an empty profile" "$TRAIL" collapse /dev/null
+printf '# comment\n\n' >"$T/comments.txt"
+check "comments only are an empty profile" "$TRAIL" collapse "$T/comments.txt"
+
+# --- a record whose command cannot run leaves no file (and keeps the old)
+if "$TRAIL" record -o "$T/ok.data" -- true >/dev/null 2>&1; then
+	check_exit "record: a command that cannot run is exit 127" 127 \
+		"$TRAIL" record -o "$T/fail.data" -- "$T/no-such-program"
+	[ ! -e "$T/fail.data" ] && pass "record: no file is left behind" ||
+		fail "record: no file is left behind" "$(od -c "$T/fail.data" | head -2)"
+	cp "$T/ok.data" "$T/keep.data"
+	"$TRAIL" record -o "$T/keep.data" -- "$T/no-such-program" >/dev/null 2>&1
+	cmp -s "$T/ok.data" "$T/keep.data" && [ ! -e "$T/keep.data.old" ] &&
+		pass "record: the previous recording stays in place" ||
+		fail "record: the previous recording stays in place"
+	check "collapse reads the good recording" "$TRAIL" collapse "$T/keep.data"
+else
+	skip "record: a command that cannot run" "trail record cannot record here"
+fi
