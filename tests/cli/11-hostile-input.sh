@@ -104,3 +104,23 @@ if "$TRAIL" record -o "$T/ok.data" -- true >/dev/null 2>&1; then
 else
 	skip "record: a command that cannot run" "trail record cannot record here"
 fi
+
+# --- a recording whose MMAP file name is now a FIFO: the symbolizer must
+# not open() it and wait for a writer forever
+if have perf && have cc && have mkfifo && perf record -q -o "$T/probe.data" -F 99 -- true >/dev/null 2>&1; then
+	mkdir -p "$T/fifo"
+	printf 'int main(void) { volatile long s = 0; for (long i = 0; i < 200000000; i++) s += i; return s == 1; }\n' >"$T/fifo/p.c"
+	if cc -O0 -o "$T/fifo/prog" "$T/fifo/p.c" &&
+		perf record -q --no-buildid-cache -g -F 499 -o "$T/fifo.data" "$T/fifo/prog" >/dev/null 2>&1; then
+		rm "$T/fifo/prog"
+		mkfifo "$T/fifo/prog"
+		tcheck "collapse: a FIFO where a mapped binary was does not hang" 0 \
+			'"$TRAIL" collapse "$T/fifo.data"'
+		grep -q '^prog;' "$T/.out" && pass "the samples of the FIFO-named binary are kept" ||
+			fail "the samples of the FIFO-named binary are kept" "$(head -3 "$T/.out")"
+	else
+		skip "a FIFO where a mapped binary was" "cannot build or record"
+	fi
+else
+	skip "a FIFO where a mapped binary was" "perf record not available"
+fi
