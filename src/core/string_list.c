@@ -49,8 +49,9 @@ void string_list_add_unique_n(struct string_list *l, const char *s, size_t len, 
 
 	if (l->nr >= max)
 		return;
+	/* lengths first: s may hold a NUL, so strncmp could stop early */
 	for (i = 0; i < l->nr; i++)
-		if (!strncmp(l->items[i], s, len) && !l->items[i][len])
+		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len))
 			return;
 	string_list_append_nodup(l, xstrndup(s, len));
 }

@@ -532,6 +532,11 @@ TEST(string_list_add_unique_n_keeps_distinct_names_up_to_max)
 	CHECK_STREQ(l.items[1], "cyc");
 	CHECK_STREQ(l.items[2], "faults");
 	string_list_clear(&l);
+	/* a name with a NUL inside (fuzz_perf_script found this read overflow) */
+	string_list_add_unique_n(&l, "ab", 2, 3);
+	string_list_add_unique_n(&l, "ab\0cdefgh", 9, 3);
+	CHECK_INT(l.nr, 2);
+	string_list_clear(&l);
 }
 
 TEST_MAIN("core",
