@@ -68,9 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	so.inverted = (mode & 128) != 0;
 	so.flamechart = (mode & 8) != 0;
 	so.differential = in.columns == 2;
-	so.diff_total = mode & 1;
-	so.negate = (mode & 2) != 0;
-	so.alpha = 0.01;
+	so.diff.self = !(mode & 1);
+	so.diff.negate = (mode & 2) != 0;
+	so.diff.alpha = 0.01;
+	so.diff.min_delta = (mode & 4) ? 0.01 : 0;
+	so.diff.by_frame = (mode & 8) != 0;
+	so.hide_noise = (mode & 64) != 0;
 	so.truncate_right = (mode & 4) != 0;
 	so.search_color = "rgb(230,0,230)";
 	so.palette = fg_palette_find((mode & 32) ? "java" : "hot");
