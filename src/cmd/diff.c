@@ -291,7 +291,8 @@ int cmd_diff(int argc, const char **argv)
 			st[0].malformed, st[0].malformed == 1 ? "" : "s", argv[0],
 			st[1].malformed, argv[1]);
 	if (!st[0].stacks && !st[1].stacks) {
-		trail_error("no folded stacks in '%s' or '%s'", argv[0], argv[1]);
+		trail_error("no folded stacks in '%s' or '%s' (expected lines such as "
+			    "'main;f;g 12', e.g. from trail collapse)", argv[0], argv[1]);
 		ret = EXIT_USAGE;
 		goto out;
 	}

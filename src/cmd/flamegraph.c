@@ -184,7 +184,8 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	if (!(in.total[1] > 0) && !(in.total[0] > 0)) {
 		trail_error("no valid input: no stack with a count above zero%s",
-		      in.malformed ? " (every line was malformed)" : "");
+		      in.malformed ? " (every line was malformed; expected folded stacks, "
+				     "'main;f;g 12', e.g. from trail collapse)" : "");
 		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
 			ret = EXIT_FAILURE_;
 		else

@@ -84,7 +84,11 @@ check_exit "an all-zero file is an error" 2 "$TRAIL" collapse "$T/zero.data"
 grep -q "NUL bytes" "$T/.err" && pass "an all-zero file is called binary" ||
 	fail "an all-zero file is called binary" "$(cat "$T/.err")"
 check_exit "flamegraph: unrecognisable input is exit 2" 2 "$TRAIL" flamegraph "$T/junk.txt"
+grep -q "expected folded stacks" "$T/.err" && pass "flamegraph says what it expected" ||
+	fail "flamegraph says what it expected" "$(cat "$T/.err")"
 check_exit "diff: unrecognisable input is exit 2" 2 "$TRAIL" diff "$T/junk.txt" "$T/junk.txt"
+grep -q "expected lines such as" "$T/.err" && pass "diff says what it expected" ||
+	fail "diff says what it expected" "$(cat "$T/.err")"
 check "empty input is an empty profile" "$TRAIL" collapse /dev/null
 printf '# comment\n\n' >"$T/comments.txt"
 check "comments only are an empty profile" "$TRAIL" collapse "$T/comments.txt"
