@@ -116,6 +116,15 @@ if have perf && have cc && have mkfifo && perf record -q -o "$T/probe.data" -F 9
 	printf 'int main(void) { volatile long s = 0; for (long i = 0; i < 200000000; i++) s += i; return s == 1; }\n' >"$T/fifo/p.c"
 	if cc -O0 -o "$T/fifo/prog" "$T/fifo/p.c" &&
 		perf record -q --no-buildid-cache -g -F 499 -o "$T/fifo.data" "$T/fifo/prog" >/dev/null 2>&1; then
+		# pipe-mode perf.data whose first write is 3 bytes: still perf.data
+		if perf record -q --no-buildid-cache -g -F 499 -o - "$T/fifo/prog" 2>/dev/null >"$T/pipe.data"; then
+			"$TRAIL" collapse "$T/pipe.data" >"$T/pipe.want" 2>/dev/null
+			tcheck "a slow pipe of perf.data is read as perf.data" 0 \
+				'(head -c 3 "$T/pipe.data"; sleep 1; tail -c +4 "$T/pipe.data") | "$TRAIL" collapse'
+			[ -s "$T/.out" ] && cmp -s "$T/.out" "$T/pipe.want" &&
+				pass "the slow pipe folds as the file does" ||
+				fail "the slow pipe folds as the file does" "$(head -3 "$T/.err")"
+		fi
 		rm "$T/fifo/prog"
 		mkfifo "$T/fifo/prog"
 		tcheck "collapse: a FIFO where a mapped binary was does not hang" 0 \
