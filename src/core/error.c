@@ -22,6 +22,7 @@ const char *error_program(void)
 	return program;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
 	char msg[4096];
