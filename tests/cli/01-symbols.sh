@@ -26,8 +26,11 @@ for lib in libc.so.6 libm.so.6 libdw.so.1 libelf.so.1 libz.so.1 libzstd.so.1 \
 	[ -n "$f" ] && [ -f "$f" ] || continue
 	nm -D --defined-only "$f" 2>/dev/null | awk '{ sub(/@.*/, "", $NF); print $NF }' >>"$T/theirs"
 done
-a=$(${CC:-cc} -print-file-name=libiberty.a 2>/dev/null)
-[ -f "$a" ] && nm --defined-only -g "$a" 2>/dev/null | awk 'NF == 3 { print $3 }' >>"$T/theirs"
+# the static archives too: their internal (hidden) globals clash at link time
+for lib in iberty dw elf z zstd lzma bz2; do
+	a=$(${CC:-cc} -print-file-name=lib$lib.a 2>/dev/null)
+	[ -f "$a" ] && nm --defined-only -g "$a" 2>/dev/null | awk 'NF == 3 { print $3 }' >>"$T/theirs"
+done
 grep -qx malloc "$T/theirs" || { skip "global symbols" "cannot read libc's symbol table"; exit 0; }
 sort -u "$T/theirs" -o "$T/theirs"
 
