@@ -3,7 +3,7 @@
  * --baseline / --max-regression (see baseline.h).
  */
 #include "bench/baseline.h"
-#include "bench/json.h"
+#include "core/json.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"

@@ -10,8 +10,10 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "flame/probe.h"
+#include "flame/report.h"
 #include "flame/session.h"
 
 #include <limits.h>
@@ -66,7 +68,10 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	return 0;
 }
 
-/* auto means trail's own sampler (trail record); perf record on request. */
+/*
+ * auto means trail's own sampler (trail record); perf record on request;
+ * a command (with a blank or '$') is the user's own profiler.
+ */
 static int check_profiler(const char *p, const char **out)
 {
 	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
@@ -77,7 +82,18 @@ static int check_profiler(const char *p, const char **out)
 		*out = "perf";
 		return 0;
 	}
-	return trail_error("unknown profiler '%s' (auto, trail, perf)", p);
+	if (flame_profiler_is_command(p)) {
+		*out = p;	/* the user's own: it writes $TRAIL_PROFILE */
+		return 0;
+	}
+	return trail_error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
+		     "$TRAIL_PROFILE)", p);
+}
+
+/* path made absolute: a relative one is taken from base (absolute). */
+static char *absolute_from(const char *base, const char *path)
+{
+	return path[0] == '/' ? xstrdup(path) : xstrfmt("%s/%s", base, path);
 }
 
 static char *self_exe(void)
@@ -101,7 +117,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
 	char *trail_exe = NULL;
 	uint64_t runs = 3, max_runs = 9, freq = 999;
-	double threshold = -1, discard = 0.10, confidence = 0.95;
+	double threshold = -1, discard = 10, confidence = 0.95, percentile = 50;
+	double run_timeout = 300, build_timeout = 600;
 	enum flame_metric m;
 	char id[41], *scratch;
 	int ret = 255;
@@ -118,17 +135,22 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_U64(0, "runs", &runs, "N", "runs in the first window (default 3)", 1, 1000),
 		OPT_U64(0, "max-runs", &max_runs, "N", "runs before answering skip (default 9)", 1, 1000),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
-		OPT_DOUBLE(0, "discard", &discard, "FRACTION", "drop this first part of each run's samples (default 0.1)", 0, 0.9),
+		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE"),
+		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &build_timeout, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_END()
 	};
 	static const char *const usage[] = {
 		"trail flame probe --build CMD --run CMD --threshold X [--function F] [options]",
 		"",
-		"Build one commit of a trail flame clone (cached by commit id), profile the workload",
-		"and compare the function's share of samples (or the metric) with the threshold.",
+		"Build one commit of a trail flame clone (cached by commit, build command and CC/CFLAGS...),",
+		"profile the workload and compare the function's share of samples (or the metric's",
+		"--percentile) with the threshold.  A run past --timeout is killed: skip.",
 		"Exit: 0 fast, 1 slow, 125 cannot build, run or decide (git bisect skips it),",
 		"255 the probe itself failed (git bisect run stops).",
 		NULL
@@ -171,7 +193,10 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.runs = (unsigned)runs;
 	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
 	o.cap.freq = (unsigned)freq;
-	o.cap.discard = discard;
+	o.cap.discard = discard / 100;
+	o.cap.timeout = run_timeout;
+	o.build_timeout = build_timeout;
+	o.percentile = percentile;
 	o.cap.timed = m != FLAME_METRIC_CPU;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
@@ -202,15 +227,15 @@ int cmd_flame(int argc, const char **argv)
 	uint64_t repeat = 0, max_repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	struct strbuf cmdline = STRBUF_INIT;
-	char *exe;
+	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
 	int ret, i;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
-		OPT_STRING(0, "good", &s.good_rev, "REV", "a revision known to be fast"),
-		OPT_STRING(0, "bad", &s.bad_rev, "REV", "a later revision known to be slow"),
-		OPT_STRING(0, "build", &s.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
-		OPT_STRING(0, "run", &s.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
-		OPT_STRING('C', NULL, &s.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
+		OPT_STRING(0, "bad", &s.req.bad_rev, "REV", "a later revision known to be slow"),
+		OPT_STRING(0, "build", &s.req.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
+		OPT_STRING(0, "run", &s.req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
+		OPT_STRING('C', NULL, &s.req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
@@ -218,7 +243,11 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (default: trail record), trail, perf (perf record), or a command "
+			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
+		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_GROUP("diff"),
 		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
@@ -226,13 +255,13 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
-		OPT_STRING(0, "strategy", &s.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
+		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "out", &s.out_dir, "DIR", "report directory (default trail-flame-report)"),
-		OPT_STRING(0, "cache", &s.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame)"),
-		OPT_FLAG(0, "keep", &s.keep, "keep the scratch directory and list the worktrees"),
+		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default trail-flame-report; relative to -C DIR)"),
+		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
+		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory (probe logs, bisect log), say where, and list the worktrees"),
 		OPT_END()
 	};
 
@@ -243,34 +272,30 @@ int cmd_flame(int argc, const char **argv)
 	flame_session_init(&s);
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strpbrk(a, " \t'\"$;&|<>*?()"))
-			strbuf_addf(&cmdline, " '%s'", a);
-		else
-			strbuf_addf(&cmdline, " %s", a);
+		strbuf_addch(&cmdline, ' ');
+		strbuf_add_shell_quoted(&cmdline, argv[i]);
 	}
 	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
 		trail_error("unexpected argument (the workload goes in --run)");
 		goto usage;
 	}
-	if (!s.good_rev || !s.bad_rev || !s.build_cmd || !s.run_cmd) {
+	if (!s.req.good_rev || !s.req.bad_rev || !s.req.build_cmd || !s.req.run_cmd) {
 		trail_error("--good, --bad, --build and --run are required");
 		fprintf(stderr, "see 'trail flame --help'\n");
 		goto usage;
 	}
-	if (parse_metric(metric, &s.metric) || check_profiler(profiler, &s.profiler))
+	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
 		goto usage;
-	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
-		trail_error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
+	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {
+		trail_error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);
 		goto usage;
 	}
 	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
 		trail_error("--measure must be samples or share");
 		goto usage;
 	}
-	s.measure_share = !strcmp(measure, "share");
-	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
+	s.req.measure_share = !strcmp(measure, "share");
+	if (percentile != 50 && s.req.metric != FLAME_METRIC_WALL) {
 		trail_error("--percentile applies to --metric wall");
 		goto usage;
 	}
@@ -280,61 +305,82 @@ int cmd_flame(int argc, const char **argv)
 		goto usage;
 	}
 	isolate_git_env();
-	s.percentile = percentile;
-	s.repeat = (unsigned)repeat;
-	s.max_repeat = (unsigned)max_repeat;
-	s.warmup_runs = (unsigned)warmup;
-	s.freq = (unsigned)freq;
-	s.discard = discard / 100;
-	s.min_delta = min_delta / 100;
-	s.confirm = confirm / 100;
-	s.confidence = confidence;
-	s.probe_runs = (unsigned)probe_runs;
-	s.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
+	/*
+	 * -C DIR means "as if started in DIR": relative --out and --cache
+	 * are taken from there, once, so no later chdir or git -C can
+	 * reinterpret them.
+	 */
+	base = realpath(s.req.dir, NULL);
+	if (!base) {
+		error_errno("cannot find the directory '%s'", s.req.dir);
+		strbuf_release(&cmdline);
+		return FLAME_EXIT_FAILURE;
+	}
+	s.req.dir = base;
+	out_abs = absolute_from(base, s.req.out_dir);
+	s.req.out_dir = out_abs;
+	if (s.req.cache_root) {
+		cache_abs = absolute_from(base, s.req.cache_root);
+		s.req.cache_root = cache_abs;
+	}
+	s.req.percentile = percentile;
+	s.req.repeat = (unsigned)repeat;
+	s.req.max_repeat = (unsigned)max_repeat;
+	s.req.warmup_runs = (unsigned)warmup;
+	s.req.freq = (unsigned)freq;
+	s.req.discard = discard / 100;
+	s.req.min_delta = min_delta / 100;
+	s.req.confirm = confirm / 100;
+	s.req.confidence = confidence;
+	s.req.probe_runs = (unsigned)probe_runs;
+	s.req.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
 	exe = self_exe();
-	s.trail_exe = exe;
+	s.req.trail_exe = exe;
 	if (!exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
 		return FLAME_EXIT_FAILURE;
 	}
-	s.command_line = cmdline.buf;
+	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
-	if (s.verdict) {
-		if (s.culprit_info.subject) {
-			if (s.function && s.hot.nr)
-				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
-				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
-			else if (s.blocked_function)
+	if (s.ans.verdict) {
+		if (s.ans.culprit_info.subject) {
+			if (s.ans.function && s.ans.hot.nr)
+				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.ans.function,
+				       100 * s.ans.hot.items[0].good_self.mean, 100 * s.ans.hot.items[0].bad_self.mean);
+			else if (s.ans.blocked_function)
 				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				       "%s: %.4g -> %.4g %s)", s.blocked_function, s.blocked_ms[0],
-				       s.blocked_ms[1], flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
+				       "%s: %.4g -> %.4g %s)", s.ans.blocked_function, s.ans.blocked_ms[0],
+				       s.ans.blocked_ms[1], flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
+				       flame_metric_unit(s.req.metric));
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",
-				       s.changed_function ? s.changed_function : "?",
-				       flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
-			printf("\nsuspect commit: %.12s %s (%s)\n", s.culprit_info.id,
-			       s.culprit_info.subject, s.culprit_info.author);
-			printf("confidence:     %.2f (%s)\n", s.suspect_confidence, s.verdict);
+				       s.ans.changed_function ? s.ans.changed_function : "?",
+				       flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
+				       flame_metric_unit(s.req.metric));
+			printf("\nsuspect commit: %.12s %s (%s)\n", s.ans.culprit_info.id,
+			       s.ans.culprit_info.subject, s.ans.culprit_info.author);
+			printf("confidence:     %.2f (%s)\n", s.ans.suspect_confidence, s.ans.verdict);
 		} else {
-			printf("%s: %s\n", s.verdict, s.message);
+			printf("%s: %s\n", s.ans.verdict, s.ans.message);
 		}
-		printf("report:         %s/report.html\n", s.out_dir);
+		printf("report:         %s/report.html\n", s.req.out_dir);
 	}
-	if (s.keep && s.scratch) {
+	if (s.req.keep && s.st.scratch) {
 		const char *list[] = { "worktree", "list", NULL };
 		struct strbuf wt = STRBUF_INIT;
 
-		note("kept: scratch directory %s (perf data, bisect log)", s.scratch);
-		if (!flame_git(&s.repo, &wt, list))
+		note("kept: scratch directory %s (perf data, bisect log)", s.st.scratch);
+		if (!flame_git(&s.st.repo, &wt, list))
 			fprintf(stderr, "trail flame: worktrees (the build cache; remove %s to "
-				"reclaim the space):\n%s", s.repo.cache, wt.buf);
+				"reclaim the space):\n%s", s.st.repo.cache, wt.buf);
 		strbuf_release(&wt);
 	}
 	flame_session_release(&s);
+	free(base);
+	free(out_abs);
+	free(cache_abs);
 	free(exe);
 	strbuf_release(&cmdline);
 	return ret;

@@ -9,15 +9,19 @@
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/child.h"
+#include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/string_list.h"
 #include "collapse/perfdata_fold.h"
+#include "collapse/profile_formats.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *flame_metric_name(enum flame_metric m)
@@ -50,24 +54,35 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	}
 }
 
-/* Run argv in dir, stdout and stderr to log; *wall gets its run time (s). */
-static int run_logged(const char *const *argv, const char *dir, const char *log,
-		      double *wall, struct rusage *ru)
+/*
+ * Run argv in dir (env: extra "NAME=value" entries, or NULL), stdout and
+ * stderr to log, killed after timeout s (0: never); *wall gets its run
+ * time (s).
+ */
+static int run_logged(const char *const *argv, const char *const *env, const char *dir,
+		      const char *log, double timeout, double *wall, struct rusage *ru,
+		      int *timed_out)
 {
 	struct child c = CHILD_INIT;
 	double t0;
 	int code;
 
 	c.argv = argv;
+	c.env = env;
 	c.dir = dir;
 	c.in = CHILD_DEVNULL;
 	c.out_path = log;
 	c.err_to_out = 1;
+	c.timeout = timeout;
 	t0 = clock_monotonic();
 	code = child_run(&c);
 	*wall = clock_monotonic() - t0;
 	if (ru)
 		*ru = c.rusage;
+	*timed_out = c.timed_out;
+	if (c.timed_out)
+		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
+		      timeout, log);
 	return code;
 }
 
@@ -76,13 +91,13 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
 	char *log = xstrfmt("%s/run-timed.log", o->scratch);
 	struct rusage ru;
-	int code = run_logged(sh, dir, log, &run->wall, &ru);
+	int code = run_logged(sh, NULL, dir, log, o->timeout, &run->wall, &ru, &run->timed_out);
 
 	run->rss = (double)ru.ru_maxrss;
 	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	if (code) {
-		if (code > 0)
+		if (code > 0 && code != CHILD_TIMED_OUT)
 			trail_error("the workload %s (log: %s)", child_describe_status(code), log);
 		free(log);
 		return 1;
@@ -97,15 +112,18 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
  * recorder could not run.
  */
 static int record_run(const struct flame_capture_opts *o, const char *const *argv,
-		      const char *dir, const char *log, struct flame_run *run)
+		      const char *const *env, const char *dir, const char *log,
+		      struct flame_run *run)
 {
 	double wall;
-	int code = run_logged(argv, dir, log, &wall, NULL);
+	int code = run_logged(argv, env, dir, log, o->timeout, &wall, NULL, &run->timed_out);
 
 	if (!o->timed)
 		run->wall = wall;
 	if (!code)
 		return 0;
+	if (code == CHILD_TIMED_OUT)
+		return 1;
 	if (code > 0)
 		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
@@ -139,6 +157,75 @@ static int plain_words(const char *cmd, struct string_list *argv)
 		p += strspn(p, " ");
 	}
 	return 1;
+}
+
+int flame_profiler_is_command(const char *profiler)
+{
+	return profiler && strpbrk(profiler, " \t$") != NULL;
+}
+
+/*
+ * The profiler is the user's command (--profiler 'CMD'): run it with
+ * TRAIL_PROFILE (a file to write), TRAIL_PROFILE_DIR (an empty directory,
+ * for profilers that name their own files) and TRAIL_RUN (the workload
+ * command); then read whatever it left there, in any format trail
+ * collapse reads, counting samples where the format says how many
+ * (pprof: the sample type in unit "count").
+ */
+static int command_run(const struct flame_capture_opts *o, const char *dir, const char *log,
+		       const char *folded, struct flame_run *run)
+{
+	char *file = xstrfmt("%s/profile", o->scratch);
+	char *pdir = xstrfmt("%s/profile.d", o->scratch);
+	char *env_file = xstrfmt("TRAIL_PROFILE=%s", file);
+	char *env_dir = xstrfmt("TRAIL_PROFILE_DIR=%s", pdir);
+	char *env_run = xstrfmt("TRAIL_RUN=%s", o->run_cmd);
+	const char *const env[] = { env_file, env_dir, env_run, NULL };
+	const char *const sh[] = { "sh", "-c", o->profiler, NULL };
+	struct dirent *de;
+	DIR *d;
+	int ret, found = 0;
+
+	unlink(file);
+	remove_tree(pdir);
+	if (mkdir(pdir, 0700) < 0) {
+		ret = error_errno("cannot create '%s'", pdir);
+		goto out;
+	}
+	ret = record_run(o, sh, env, dir, log, run);
+	if (ret)
+		goto out;
+	if (!access(file, F_OK)) {
+		found = 1;
+		if (collapse_profile_file(file, "unit=count", folded, &run->folded) < 0)
+			ret = -1;
+	}
+	d = opendir(pdir);
+	while (!ret && d && (de = readdir(d))) {
+		char *path;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", pdir, de->d_name);
+		found = 1;
+		if (collapse_profile_file(path, "unit=count", folded, &run->folded) < 0)
+			ret = -1;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (!ret && !found)
+		ret = trail_error("the profiler command wrote no profile to $TRAIL_PROFILE or "
+			    "$TRAIL_PROFILE_DIR (log: %s)", log);
+out:
+	unlink(file);
+	remove_tree(pdir);
+	free(file);
+	free(pdir);
+	free(env_file);
+	free(env_dir);
+	free(env_run);
+	return ret;
 }
 
 int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
@@ -181,10 +268,12 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 			string_list_append(&argv, "-c");
 			string_list_append(&argv, o->run_cmd);
 		}
-		ret = record_run(o, (const char *const *)argv.items, dir, log, run);
+		ret = record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 		string_list_clear(&argv);
 		if (!ret && folded_profile_read(&run->folded, folded))
 			ret = -1;
+	} else if (flame_profiler_is_command(o->profiler)) {
+		ret = command_run(o, dir, log, folded, run);
 	} else {
 		/*
 		 * perf: --no-bpf-event, or it spends about a second synthesising
@@ -198,7 +287,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 					"sh", "-c", o->run_cmd, NULL };
 
 		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ? trail : perf,
-				 dir, log, run);
+				 NULL, dir, log, run);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
 			ret = -1;
@@ -289,6 +378,9 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 
 int flame_capture_check(const struct flame_capture_opts *o)
 {
+	if (flame_profiler_is_command(o->profiler))
+		return 0;	/* the user's own profiler: its first run will tell */
+	{
 	char *data = xstrfmt("%s/check.data", o->scratch);
 	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-F", "99", "-g",
 			       "-o", data, "--", "true", NULL };
@@ -312,4 +404,5 @@ int flame_capture_check(const struct flame_capture_opts *o)
 			     "/proc/sys/kernel/perf_event_paranoid or run as root",
 			     is_trail ? "trail" : "perf", child_describe_status(code));
 	return 0;
+	}
 }

@@ -3,9 +3,16 @@
 LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
 LIB_OBJS += src/flame/probe.o
+LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/session.o
+LIB_OBJS += src/flame/ends.o
+LIB_OBJS += src/flame/confirm.o
+LIB_OBJS += src/flame/hotdiff.o
+LIB_OBJS += src/flame/suspects.o
+LIB_OBJS += src/flame/narrow.o
+LIB_OBJS += src/flame/decide.o
 
 UNIT_TESTS += tests/unit/test_flame

@@ -740,6 +740,19 @@ void folder_add_sample(struct folder *f, const struct fold_sample *s)
 	folder_add_sample_id(f, s);
 }
 
+void folder_add_stack_text(struct folder *f, const char *stack, size_t len, uint64_t count)
+{
+	uint32_t id;
+
+	if (!len)
+		return;
+	if (len > UINT32_MAX)
+		die("stack too long");
+	/* written back as the same bytes, so the whole text can be one name */
+	id = intern_add(&f->names, stack, len, NULL);
+	count_stack(f, &id, 1, count);
+}
+
 void folder_add_count(struct folder *f, uint32_t stack, uint64_t count)
 {
 	if (stack < f->nr_stacks)

@@ -108,6 +108,13 @@ void folder_end_sample(struct folder *f);
 /* Frames added to the current sample so far. */
 size_t folder_pending_frames(const struct folder *f);
 
+/*
+ * Add count to a finished stack: frame names root first, joined by ';'
+ * (len bytes, no process name, no clean-up: what a format that names its
+ * own frames has built).  An empty stack is ignored.
+ */
+void folder_add_stack_text(struct folder *f, const char *stack, size_t len, uint64_t count);
+
 /* Number of distinct stacks recorded so far (before merging folders). */
 size_t folder_nr_stacks(const struct folder *f);
 

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
+#include "core/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -151,4 +152,45 @@ uint32_t *folded_profile_sorted(const struct folded_profile *p)
 void folded_format_count(char *buf, size_t n, double v)
 {
 	snprintf(buf, n, "%.15g", v);
+}
+
+void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
+{
+	size_t i;
+
+	if (sb->len)
+		strbuf_addch(sb, ';');
+	if (!len) {
+		strbuf_addstr(sb, "[unknown]");
+		return;
+	}
+	i = sb->len;
+	strbuf_add(sb, name, len);
+	for (; i < sb->len; i++)
+		if (sb->buf[i] == '\n' || sb->buf[i] == '\r')
+			sb->buf[i] = ' ';
+}
+
+int folded_profile_write(const struct folded_profile *p, FILE *out)
+{
+	uint32_t *order = folded_profile_sorted(p);
+	size_t i;
+	char c0[64], c1[64];
+
+	for (i = 0; i < folded_profile_size(p); i++) {
+		uint32_t id = order[i];
+
+		fwrite(intern_str(&p->stacks, id), 1, intern_len(&p->stacks, id), out);
+		folded_format_count(c0, sizeof(c0), p->counts[0][id]);
+		if (p->columns == 2) {
+			folded_format_count(c1, sizeof(c1), p->counts[1][id]);
+			fprintf(out, " %s %s\n", c0, c1);
+		} else {
+			fprintf(out, " %s\n", c0);
+		}
+	}
+	free(order);
+	if (fflush(out) || ferror(out))
+		return error_errno("cannot write the folded stacks");
+	return 0;
 }

@@ -56,8 +56,23 @@ static inline size_t folded_profile_size(const struct folded_profile *p)
 {
 	return p->stacks.nr;
 }
+/*
+ * Write p as folded text, one "stack count" line per stack (both counts
+ * when differential), sorted in byte order.  Returns 0, or -1 after
+ * trail_error() when writing failed.
+ */
+int folded_profile_write(const struct folded_profile *p, FILE *out);
 /* Stack ids sorted by stack text in byte order (caller frees). */
 uint32_t *folded_profile_sorted(const struct folded_profile *p);
+
+/*
+ * Append one frame to a stack being built root first: a ';' unless sb is
+ * empty, then the name with line breaks turned into spaces (a folded line
+ * cannot hold them); an empty name becomes "[unknown]".  For readers of
+ * profile formats that name frames freely (pprof, speedscope, JFR).
+ */
+struct strbuf;
+void folded_stack_push(struct strbuf *sb, const char *name, size_t len);
 
 /*
  * Format a count the way Perl prints a number (%.15g: "1", "2.5",

@@ -76,8 +76,14 @@ grep -q "no 'page-faults' samples; the input has 'cycles'" "$T/.err" &&
 check "--event-filter naming an event present" "$TRAIL" collapse --event-filter cycles "$T/crlf.txt"
 printf 'hello world\nthis is not perf script\n' >"$T/junk.txt"
 check_exit "unrecognisable text is an error" 2 "$TRAIL" collapse "$T/junk.txt"
-grep -q "no perf script samples found" "$T/.err" && grep -q "expected 'perf script'" "$T/.err" &&
+grep -q "cannot tell the format" "$T/.err" && grep -q -- "--format" "$T/.err" &&
 	pass "what was expected is said" || fail "what was expected is said" "$(cat "$T/.err")"
+# perf script text named as such, of which no line is understood
+check_exit "--format perf on text without samples is an error" 2 \
+	"$TRAIL" collapse --format perf "$T/junk.txt"
+grep -q "no samples found (2 lines not understood)" "$T/.err" &&
+	pass "how many lines were not understood is said" ||
+	fail "how many lines were not understood is said" "$(cat "$T/.err")"
 tcheck "unrecognisable text on a pipe is an error" 2 'cat "$T/junk.txt" | "$TRAIL" collapse'
 head -c 4096 /dev/zero >"$T/zero.data"
 check_exit "an all-zero file is an error" 2 "$TRAIL" collapse "$T/zero.data"

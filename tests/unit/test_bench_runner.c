@@ -10,7 +10,7 @@
 #include "bench/baseline.h"
 #include "bench/bench.h"
 #include "bench/export.h"
-#include "bench/json.h"
+#include "core/json.h"
 #include "bench/params.h"
 #include "core/error.h"
 #include "core/strbuf.h"

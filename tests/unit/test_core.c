@@ -16,11 +16,13 @@
 #include "core/options.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
+#include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
 #include "core/error.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -276,6 +278,68 @@ TEST(options_stop_at_non_option)
 	CHECK_STREQ(argv[1], "-f");
 }
 
+TEST(options_common_and_hidden)
+{
+	int own_v = 0, alias = 0;
+	uint64_t jobs = 0;
+	const struct option opts[] = {
+		OPT_FLAG('v', "invert", &own_v, "a command's own -v"),
+		OPT_U64('j', "jobs", &jobs, "N", "threads", 1, 64),
+		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 64),
+		OPT_ALIAS_FLAG(0, "deterministic", &alias),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "-q", "--verbose", "-v", "--nthreads=3", "--deterministic", NULL };
+	const char *a2[] = { "cmd", "-qn", "5", "--version", NULL };
+	const char *a3[] = { "cmd", "--", "--version", NULL };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	trail_quiet = 0;
+	trail_verbose = 0;
+	CHECK_INT(parse_options(6, a1, opts, NULL, 0), 0);
+	CHECK_INT(trail_quiet, 1);
+	CHECK_INT(trail_verbose, 1);	/* --verbose is common, -v is the table's */
+	CHECK_INT(own_v, 1);
+	CHECK_INT(jobs, 3);
+	CHECK_INT(alias, 1);
+	CHECK_INT(parse_options(4, a2, opts, NULL, 0), PARSE_OPT_VERSION);
+	CHECK_INT(jobs, 5);
+	CHECK_INT(parse_options(3, a3, opts, NULL, 0), 1);
+	trail_quiet = 0;
+	trail_verbose = 0;
+
+	mem = open_memstream(&buf, &size);
+	usage_print(mem, opts, NULL);
+	fclose(mem);
+	CHECK(strstr(buf, "--jobs") != NULL);
+	CHECK(strstr(buf, "nthreads") == NULL);
+	CHECK(strstr(buf, "deterministic") == NULL);
+	free(buf);
+	buf = NULL;
+	mem = open_memstream(&buf, &size);
+	options_list(mem, opts);
+	fclose(mem);
+	CHECK(strstr(buf, "--nthreads N\n") != NULL);
+	CHECK(strstr(buf, "\n-n N\n") != NULL);
+	CHECK(strstr(buf, "--deterministic\n") != NULL);
+	CHECK(strstr(buf, "--quiet\n") != NULL);
+	{
+		/* the table's own -v, listed once (the common one is skipped) */
+		const char *at = buf;
+		int n = 0;
+
+		while ((at = strstr(at, "\n-v\n")) != NULL) {
+			n++;
+			at++;
+		}
+		CHECK_INT(n, 1);
+	}
+	CHECK(strstr(buf, "--verbose\n") != NULL);
+	free(buf);
+}
+
 static char *write_temp(const char *dir, const char *name, const char *data, size_t len)
 {
 	char *path = xstrfmt("%s/%s", dir, name);
@@ -419,6 +483,142 @@ TEST(child_runs_captures_and_reports_status)
 	strbuf_release(&out);
 }
 
+/* pid has exited (a zombie nobody reaped counts as gone); waits up to ~5 s. */
+static int process_gone(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		char path[64], buf[256], *rp;
+		FILE *f;
+		int zombie = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			return 1;
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
+			zombie = rp[1] == ' ' && rp[2] == 'Z';
+		fclose(f);
+		if (zombie)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static pid_t read_pid(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 500 && !v; i++) {
+		strbuf_reset(&sb);
+		if (!access(path, F_OK) && !strbuf_read_file(&sb, path))
+			v = strtol(sb.buf, NULL, 10);
+		if (!v)
+			usleep(10000);
+	}
+	strbuf_release(&sb);
+	return (pid_t)v;
+}
+
+/* A child past its timeout is killed with what it started (a background job). */
+TEST(child_timeout_kills_the_tree)
+{
+	char *dir = tempdir_create("trail-unit"), *f = xstrfmt("%s/pid", dir), *cmd;
+	struct child c = CHILD_INIT;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	pid_t bg;
+
+	cmd = xstrfmt("sleep 60 & echo $! > %s; wait", f);
+	argv[2] = cmd;
+	c.argv = argv;
+	c.timeout = 0.2;
+	CHECK_INT(child_run(&c), CHILD_TIMED_OUT);
+	CHECK(c.timed_out);
+	bg = read_pid(f);
+	CHECK(bg > 0);
+	if (bg > 0) {
+		CHECK(process_gone(bg));
+		kill(bg, SIGKILL);
+	}
+	/* A quick child is not affected. */
+	argv[2] = "exit 4";
+	c.timeout = 30;
+	CHECK_INT(child_run(&c), 4);
+	CHECK(!c.timed_out);
+	free(cmd);
+	free(f);
+	tempdir_remove(dir);
+}
+
+/*
+ * child_group_begin(): children join one group outside ours, and a SIGTERM
+ * to the process alone ends them (tried in a forked process).
+ */
+TEST(child_group_dies_with_its_process)
+{
+	char *dir = tempdir_create("trail-unit"), *f = xstrfmt("%s/pid", dir), *cmd;
+	pid_t helper, work;
+	int st;
+
+	cmd = xstrfmt("echo $$ > %s; exec sleep 60", f);
+	helper = fork();
+	if (helper == 0) {
+		const char *argv[] = { "sh", "-c", cmd, NULL };
+		struct child c = CHILD_INIT;
+
+		if (child_group_begin())
+			_exit(2);
+		c.argv = argv;
+		if (child_start(&c))
+			_exit(3);
+		if (getpgid(c.pid) != child_group_id() || getpgid(c.pid) == getpgid(0))
+			_exit(4);
+		child_wait(&c);	/* the SIGTERM below ends this wait */
+		_exit(5);
+	}
+	work = read_pid(f);
+	CHECK(work > 0);
+	kill(helper, SIGTERM);
+	CHECK(waitpid(helper, &st, 0) == helper);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	if (work > 0) {
+		CHECK(process_gone(work));
+		kill(work, SIGKILL);
+	}
+	free(cmd);
+	free(f);
+	tempdir_remove(dir);
+}
+
+/* Quoted words read back by sh as the same words. */
+TEST(shell_quote_round_trips)
+{
+	const char *words[] = { "plain", "a b", "it's", "$HOME", "", "x;y|z", "--opt=1,2", NULL };
+	struct strbuf q = STRBUF_INIT, cmd = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	struct child c = CHILD_INIT;
+
+	strbuf_add_shell_quoted(&q, "plain");
+	CHECK_STREQ(q.buf, "plain");
+	strbuf_reset(&q);
+	strbuf_add_shell_quoted(&q, "it's");
+	CHECK_STREQ(q.buf, "'it'\\''s'");
+	strbuf_reset(&q);
+	strbuf_add_shell_argv(&q, words);
+	strbuf_addf(&cmd, "printf '[%%s]' %s", q.buf);
+	argv[2] = cmd.buf;
+	c.argv = argv;
+	CHECK_INT(child_capture(&c, &out), 0);
+	CHECK_STREQ(out.buf, "[plain][a b][it's][$HOME][][x;y|z][--opt=1,2]");
+	strbuf_release(&q);
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+
 TEST(tempdir_removed_unless_kept)
 {
 	char *a = tempdir_create("trail-unit");
@@ -542,6 +742,10 @@ TEST(string_list_add_unique_n_keeps_distinct_names_up_to_max)
 TEST_MAIN("core",
 	  open_regular_refuses_fifos_and_directories,
 	  string_list_add_unique_n_keeps_distinct_names_up_to_max,
+	  child_timeout_kills_the_tree,
+	  child_group_dies_with_its_process,
+	  shell_quote_round_trips,
+	  options_common_and_hidden,
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,
