@@ -689,6 +689,18 @@ TEST(progress_line_text)
 	trail_quiet = 0;
 }
 
+/* Empty input: end at once, without arithmetic on the NULL buffer (UBSan). */
+TEST(line_reader_empty_input)
+{
+	struct line_reader r;
+	char *line;
+	size_t len;
+
+	CHECK_INT(line_reader_open(&r, "/dev/null"), 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 0);
+	line_reader_close(&r);
+}
+
 /* A FIFO named by input data is refused at once, not waited on. */
 TEST(open_regular_refuses_fifos_and_directories)
 {
@@ -740,6 +752,7 @@ TEST(string_list_add_unique_n_keeps_distinct_names_up_to_max)
 }
 
 TEST_MAIN("core",
+	  line_reader_empty_input,
 	  open_regular_refuses_fifos_and_directories,
 	  string_list_add_unique_n_keeps_distinct_names_up_to_max,
 	  child_timeout_kills_the_tree,
