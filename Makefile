@@ -13,7 +13,7 @@
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
 #   make fuzz         build one libFuzzer binary per tests/fuzz/fuzz_*.c (clang)
-#   make fuzz-smoke   make fuzz, then run the targets for FUZZ_BUDGET (200) s
+#   make fuzz-smoke   make fuzz, then run the targets for FUZZ_BUDGET (150) s
 #                     in all, each from tests/fuzz/corpus/<target>/ (CI)
 #   make bench        run every throughput benchmark under bench/
 #   make STRICT=1     turn warnings into errors (CI does this)
@@ -190,7 +190,7 @@ endif
 # A short run of every target from the checked-in corpus; the long runs
 # are manual (docs/fuzzing.md).  FUZZ_BUDGET seconds shared by the targets
 # (at least 5 s each), or FUZZ_SECONDS per target.
-FUZZ_BUDGET ?= 200
+FUZZ_BUDGET ?= 150
 fuzz-smoke: fuzz
 	FUZZ_BUDGET=$(FUZZ_BUDGET) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/smoke
 
