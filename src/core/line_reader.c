@@ -168,7 +168,7 @@ int line_reader_next(struct line_reader *r, char **line, size_t *len)
 	size_t scanned = 0;
 
 	for (;;) {
-		/* no arithmetic on buf before the first fill: it is NULL (UBSan) */
+		/* no pointer arithmetic on the NULL buffer of a reader not yet filled */
 		char *nl = r->end > r->start + scanned
 			? memchr(r->buf + r->start + scanned, '\n', r->end - r->start - scanned)
 			: NULL;

@@ -7,6 +7,7 @@ LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/decompress.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
+LIB_OBJS += src/core/escape.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gzip_buf.o
 LIB_OBJS += src/core/gather.o
@@ -23,5 +24,6 @@ LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
+UNIT_TESTS += tests/unit/test_escape
 UNIT_TESTS += tests/unit/test_json_writer
 UNIT_TESTS += tests/unit/test_protobuf
