@@ -81,14 +81,14 @@ static int run_recorded(const struct flame_capture_opts *o, const char *const *a
 		run->wall = clock_monotonic() - t0;
 	run->timed_out = c.timed_out;
 	if (c.timed_out) {
-		error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
+		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
 		      o->timeout, log);
 		return 1;
 	}
 	if (!code)
 		return 0;
 	if (code > 0)
-		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
 }
 
@@ -169,7 +169,7 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	run->alloc_bytes = t.bytes;
 	run->peak_heap = t.peak_bytes;
 	if (!t.files) {
-		error("the workload wrote no allocation recording: is it statically linked, "
+		trail_error("the workload wrote no allocation recording: is it statically linked, "
 		      "or does it clear LD_PRELOAD? (log: %s)", log);
 		goto out;
 	}
@@ -226,7 +226,7 @@ int flame_alloc_capture_check(const struct flame_capture_opts *o)
 		char *lib;
 
 		if (flame_profiler_is_command(o->profiler) || use_perf(o))
-			return error("--metric %s records allocations with trail's interposer; "
+			return trail_error("--metric %s records allocations with trail's interposer; "
 				     "--profiler %s does not apply", "alloc/peak-heap", o->profiler);
 		lib = alloc_preload_find();
 		free(lib);
@@ -250,9 +250,9 @@ int flame_alloc_capture_check(const struct flame_capture_opts *o)
 		unlink(data);
 		free(data);
 		if (code == 127 && use_perf(o))
-			return error("'perf' is not installed (Debian: apt-get install linux-perf)");
+			return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
 		if (code)
-			return error("'%s record -e page-faults' cannot sample here (%s): check "
+			return trail_error("'%s record -e page-faults' cannot sample here (%s): check "
 				     "/proc/sys/kernel/perf_event_paranoid or run as root",
 				     use_perf(o) ? "perf" : "trail", child_describe_status(code));
 		return 0;
