@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "flame/probe.h"
+#include "flame/report.h"
 #include "flame/session.h"
 
 #include <limits.h>
@@ -206,11 +207,11 @@ int cmd_flame(int argc, const char **argv)
 	int ret, i;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
-		OPT_STRING(0, "good", &s.good_rev, "REV", "a revision known to be fast"),
-		OPT_STRING(0, "bad", &s.bad_rev, "REV", "a later revision known to be slow"),
-		OPT_STRING(0, "build", &s.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
-		OPT_STRING(0, "run", &s.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
-		OPT_STRING('C', NULL, &s.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
+		OPT_STRING(0, "bad", &s.req.bad_rev, "REV", "a later revision known to be slow"),
+		OPT_STRING(0, "build", &s.req.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
+		OPT_STRING(0, "run", &s.req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
+		OPT_STRING('C', NULL, &s.req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
@@ -226,13 +227,13 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
-		OPT_STRING(0, "strategy", &s.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
+		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "out", &s.out_dir, "DIR", "report directory (default trail-flame-report)"),
-		OPT_STRING(0, "cache", &s.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame)"),
-		OPT_FLAG(0, "keep", &s.keep, "keep the scratch directory and list the worktrees"),
+		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default trail-flame-report)"),
+		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame)"),
+		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory and list the worktrees"),
 		OPT_END()
 	};
 
@@ -254,23 +255,23 @@ int cmd_flame(int argc, const char **argv)
 		error("unexpected argument (the workload goes in --run)");
 		goto usage;
 	}
-	if (!s.good_rev || !s.bad_rev || !s.build_cmd || !s.run_cmd) {
+	if (!s.req.good_rev || !s.req.bad_rev || !s.req.build_cmd || !s.req.run_cmd) {
 		error("--good, --bad, --build and --run are required");
 		fprintf(stderr, "see 'trail flame --help'\n");
 		goto usage;
 	}
-	if (parse_metric(metric, &s.metric) || check_profiler(profiler, &s.profiler))
+	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
 		goto usage;
-	if (strcmp(s.strategy, "auto") && strcmp(s.strategy, "bisect") && strcmp(s.strategy, "suspects")) {
-		error("unknown strategy '%s' (auto, bisect, suspects)", s.strategy);
+	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {
+		error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);
 		goto usage;
 	}
 	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
 		error("--measure must be samples or share");
 		goto usage;
 	}
-	s.measure_share = !strcmp(measure, "share");
-	if (percentile != 50 && s.metric != FLAME_METRIC_WALL) {
+	s.req.measure_share = !strcmp(measure, "share");
+	if (percentile != 50 && s.req.metric != FLAME_METRIC_WALL) {
 		error("--percentile applies to --metric wall");
 		goto usage;
 	}
@@ -280,58 +281,58 @@ int cmd_flame(int argc, const char **argv)
 		goto usage;
 	}
 	isolate_git_env();
-	s.percentile = percentile;
-	s.repeat = (unsigned)repeat;
-	s.max_repeat = (unsigned)max_repeat;
-	s.warmup_runs = (unsigned)warmup;
-	s.freq = (unsigned)freq;
-	s.discard = discard / 100;
-	s.min_delta = min_delta / 100;
-	s.confirm = confirm / 100;
-	s.confidence = confidence;
-	s.probe_runs = (unsigned)probe_runs;
-	s.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
+	s.req.percentile = percentile;
+	s.req.repeat = (unsigned)repeat;
+	s.req.max_repeat = (unsigned)max_repeat;
+	s.req.warmup_runs = (unsigned)warmup;
+	s.req.freq = (unsigned)freq;
+	s.req.discard = discard / 100;
+	s.req.min_delta = min_delta / 100;
+	s.req.confirm = confirm / 100;
+	s.req.confidence = confidence;
+	s.req.probe_runs = (unsigned)probe_runs;
+	s.req.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
 	exe = self_exe();
-	s.trail_exe = exe;
+	s.req.trail_exe = exe;
 	if (!exe) {
 		error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
 		return FLAME_EXIT_FAILURE;
 	}
-	s.command_line = cmdline.buf;
+	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
-	if (s.verdict) {
-		if (s.culprit_info.subject) {
-			if (s.function && s.hot.nr)
-				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.function,
-				       100 * s.hot.items[0].good_self.mean, 100 * s.hot.items[0].bad_self.mean);
-			else if (s.blocked_function)
+	if (s.ans.verdict) {
+		if (s.ans.culprit_info.subject) {
+			if (s.ans.function && s.ans.hot.nr)
+				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.ans.function,
+				       100 * s.ans.hot.items[0].good_self.mean, 100 * s.ans.hot.items[0].bad_self.mean);
+			else if (s.ans.blocked_function)
 				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				       "%s: %.4g -> %.4g %s)", s.blocked_function, s.blocked_ms[0],
-				       s.blocked_ms[1], flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
+				       "%s: %.4g -> %.4g %s)", s.ans.blocked_function, s.ans.blocked_ms[0],
+				       s.ans.blocked_ms[1], flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
+				       flame_metric_unit(s.req.metric));
 			else
 				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
 				       "the function the suspect changed)",
-				       s.changed_function ? s.changed_function : "?",
-				       flame_metric_name(s.metric), s.share[0], s.share[1],
-				       flame_metric_unit(s.metric));
-			printf("\nsuspect commit: %.12s %s (%s)\n", s.culprit_info.id,
-			       s.culprit_info.subject, s.culprit_info.author);
-			printf("confidence:     %.2f (%s)\n", s.suspect_confidence, s.verdict);
+				       s.ans.changed_function ? s.ans.changed_function : "?",
+				       flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
+				       flame_metric_unit(s.req.metric));
+			printf("\nsuspect commit: %.12s %s (%s)\n", s.ans.culprit_info.id,
+			       s.ans.culprit_info.subject, s.ans.culprit_info.author);
+			printf("confidence:     %.2f (%s)\n", s.ans.suspect_confidence, s.ans.verdict);
 		} else {
-			printf("%s: %s\n", s.verdict, s.message);
+			printf("%s: %s\n", s.ans.verdict, s.ans.message);
 		}
-		printf("report:         %s/report.html\n", s.out_dir);
+		printf("report:         %s/report.html\n", s.req.out_dir);
 	}
-	if (s.keep && s.scratch) {
+	if (s.req.keep && s.st.scratch) {
 		const char *list[] = { "worktree", "list", NULL };
 		struct strbuf wt = STRBUF_INIT;
 
-		note("kept: scratch directory %s (perf data, bisect log)", s.scratch);
-		if (!flame_git(&s.repo, &wt, list))
+		note("kept: scratch directory %s (perf data, bisect log)", s.st.scratch);
+		if (!flame_git(&s.st.repo, &wt, list))
 			fprintf(stderr, "trail flame: worktrees (the build cache; remove %s to "
-				"reclaim the space):\n%s", s.repo.cache, wt.buf);
+				"reclaim the space):\n%s", s.st.repo.cache, wt.buf);
 		strbuf_release(&wt);
 	}
 	flame_session_release(&s);

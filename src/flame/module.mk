@@ -7,5 +7,11 @@ LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/session.o
+LIB_OBJS += src/flame/ends.o
+LIB_OBJS += src/flame/confirm.o
+LIB_OBJS += src/flame/hotdiff.o
+LIB_OBJS += src/flame/suspects.o
+LIB_OBJS += src/flame/narrow.o
+LIB_OBJS += src/flame/decide.o
 
 UNIT_TESTS += tests/unit/test_flame

@@ -3,7 +3,7 @@
  * answer, schema in docs/flame.md), report.md and a self-contained
  * report.html with the differential flame graph embedded inline.
  */
-#include "flame/session.h"
+#include "flame/report.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -15,27 +15,27 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *probe_commit_subject(struct flame_session *s, const char *id)
+static const char *probe_commit_subject(const struct flame_session *s, const char *id)
 {
 	size_t i;
 
-	for (i = 0; i < s->nsuspects; i++)
-		if (!strcmp(s->suspects[i].commit.id, id))
-			return s->suspects[i].commit.subject;
+	for (i = 0; i < s->ans.nsuspects; i++)
+		if (!strcmp(s->ans.suspects[i].commit.id, id))
+			return s->ans.suspects[i].commit.subject;
 	return NULL;
 }
 
-static void reproduce_cmd(struct flame_session *s, struct strbuf *sb)
+static void reproduce_cmd(const struct flame_session *s, struct strbuf *sb)
 {
-	strbuf_addstr(sb, s->command_line ? s->command_line : "trail flame");
+	strbuf_addstr(sb, s->req.command_line ? s->req.command_line : "trail flame");
 }
 
-static void probe_cmd(struct flame_session *s, struct strbuf *sb)
+static void probe_cmd(const struct flame_session *s, struct strbuf *sb)
 {
 	strbuf_addf(sb, "trail flame probe --build '%s' --run '%s' --metric %s -F %u --threshold %.6g",
-		    s->build_cmd, s->run_cmd, flame_metric_name(s->metric), s->freq, s->threshold);
-	if (s->function)
-		strbuf_addf(sb, " --function '%s'", s->function);
+		    s->req.build_cmd, s->req.run_cmd, flame_metric_name(s->req.metric), s->req.freq, s->ans.threshold);
+	if (s->ans.function)
+		strbuf_addf(sb, " --function '%s'", s->ans.function);
 }
 
 static void metric_side(struct json_writer *w, const char *k, double value, double lo, double hi,
@@ -53,18 +53,18 @@ static void metric_side(struct json_writer *w, const char *k, double value, doub
 	json_writer_end(w);
 }
 
-static void json_metric(struct flame_session *s, struct json_writer *w)
+static void json_metric(const struct flame_session *s, struct json_writer *w)
 {
 	json_writer_key(w, "metric");
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "name", flame_metric_name(s->metric));
-	json_writer_key_string(w, "unit", flame_metric_unit(s->metric));
-	json_writer_key_string(w, "statistic", s->metric == FLAME_METRIC_WALL && s->percentile != 50 ?
+	json_writer_key_string(w, "name", flame_metric_name(s->req.metric));
+	json_writer_key_string(w, "unit", flame_metric_unit(s->req.metric));
+	json_writer_key_string(w, "statistic", s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ?
 				"percentile" : "median");
-	metric_side(w, "good", s->metric_med[0], s->metric_lo[0], s->metric_hi[0], s->nruns[0]);
-	metric_side(w, "bad", s->metric_med[1], s->metric_lo[1], s->metric_hi[1], s->nruns[1]);
+	metric_side(w, "good", s->ans.metric_med[0], s->ans.metric_lo[0], s->ans.metric_hi[0], s->st.nruns[0]);
+	metric_side(w, "bad", s->ans.metric_med[1], s->ans.metric_lo[1], s->ans.metric_hi[1], s->st.nruns[1]);
 	json_writer_key_string(w, "test", "mann-whitney");
-	json_writer_key_number(w, "p_value", s->metric_p);
+	json_writer_key_number(w, "p_value", s->ans.metric_p);
 	json_writer_end(w);
 }
 
@@ -87,7 +87,7 @@ static void json_object_array(struct json_writer *w, const char *key, size_t nr,
 
 static void json_hotspot(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	const struct flame_hotspot *h = &s->hot.items[i];
+	const struct flame_hotspot *h = &s->ans.hot.items[i];
 
 	json_writer_key_string(w, "function", h->name);
 	json_writer_key_number(w, "good_share", h->good_self.mean);
@@ -101,64 +101,64 @@ static void json_hotspot(struct json_writer *w, const struct flame_session *s, s
 	json_writer_key_bool(w, "confirmed", h->confirmed);
 }
 
-static void json_target(struct flame_session *s, struct json_writer *w)
+static void json_target(const struct flame_session *s, struct json_writer *w)
 {
 	json_writer_key(w, "target");
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "function", s->function);
-	json_writer_key_string(w, "measure", !s->function ? flame_metric_name(s->metric) :
-				s->measure_share ? "self_share" : "self_samples_per_run");
+	json_writer_key_string(w, "function", s->ans.function);
+	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
+				s->req.measure_share ? "self_share" : "self_samples_per_run");
 	/* Bisecting on the metric, the definition found is the blocked function's. */
-	json_writer_key_string(w, "defined_in", s->function ? s->def_file : NULL);
-	json_writer_key_uint(w, "line", s->function ? s->def_line : 0);
-	json_writer_key_number(w, "good", s->share[0]);
-	json_writer_key_number(w, "bad", s->share[1]);
-	json_writer_key_number(w, "threshold", s->threshold);
+	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
+	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
+	json_writer_key_number(w, "good", s->ans.share[0]);
+	json_writer_key_number(w, "bad", s->ans.share[1]);
+	json_writer_key_number(w, "threshold", s->ans.threshold);
 	json_writer_end(w);
 }
 
-static void json_suspect(struct flame_session *s, struct json_writer *w)
+static void json_suspect(const struct flame_session *s, struct json_writer *w)
 {
 	size_t i;
 
 	json_writer_key(w, "suspect");
-	if (!s->culprit_info.subject) {
+	if (!s->ans.culprit_info.subject) {
 		json_writer_null(w);
 		return;
 	}
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "commit", s->culprit_info.id);
-	json_writer_key_string(w, "subject", s->culprit_info.subject);
-	json_writer_key_string(w, "author", s->culprit_info.author);
-	json_writer_key_string(w, "date", s->culprit_info.date);
+	json_writer_key_string(w, "commit", s->ans.culprit_info.id);
+	json_writer_key_string(w, "subject", s->ans.culprit_info.subject);
+	json_writer_key_string(w, "author", s->ans.culprit_info.author);
+	json_writer_key_string(w, "date", s->ans.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
-	json_writer_key_string(w, "function_source", s->function ? "profile" :
-				s->blocked_function ? "off-CPU profile" :
-				s->changed_function ? "changed by the suspect commit" : NULL);
-	json_writer_key_number(w, "confidence", s->suspect_confidence);
-	json_writer_key_string(w, "confidence_method", s->confidence_how);
+	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
+				s->ans.blocked_function ? "off-CPU profile" :
+				s->ans.changed_function ? "changed by the suspect commit" : NULL);
+	json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
+	json_writer_key_string(w, "confidence_method", s->ans.confidence_how);
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
-	for (i = 0; i < s->ambiguous.nr; i++)
-		if (strcmp(s->ambiguous.items[i], s->culprit))
-			json_writer_string(w, s->ambiguous.items[i]);
+	for (i = 0; i < s->ans.ambiguous.nr; i++)
+		if (strcmp(s->ans.ambiguous.items[i], s->ans.culprit))
+			json_writer_string(w, s->ans.ambiguous.items[i]);
 	json_writer_end(w);
 	json_writer_end(w);
 }
 
 static void json_suspect_item(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	json_writer_key_string(w, "commit", s->suspects[i].commit.id);
-	json_writer_key_string(w, "subject", s->suspects[i].commit.subject);
-	json_writer_key_bool(w, "touches_function", s->suspects[i].touches_function);
+	json_writer_key_string(w, "commit", s->ans.suspects[i].commit.id);
+	json_writer_key_string(w, "subject", s->ans.suspects[i].commit.subject);
+	json_writer_key_bool(w, "touches_function", s->ans.suspects[i].touches_function);
 }
 
 static void json_probe(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	const struct flame_probe_result *p = &s->probes[i];
+	const struct flame_probe_result *p = &s->ans.probes[i];
 
 	json_writer_key_string(w, "commit", p->id);
-	json_writer_key_number(w, "share", s->function ? p->share : 0);
+	json_writer_key_number(w, "share", s->ans.function ? p->share : 0);
 	json_writer_key_number(w, "value", p->value);
 	json_writer_key_number(w, "stderr", p->se);
 	json_writer_key_string(w, "verdict", flame_verdict_name(p->verdict));
@@ -167,7 +167,7 @@ static void json_probe(struct json_writer *w, const struct flame_session *s, siz
 	json_writer_key_number(w, "seconds", p->seconds);
 }
 
-static void json_reproduce(struct flame_session *s, struct json_writer *w)
+static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 {
 	struct strbuf c = STRBUF_INIT;
 
@@ -175,10 +175,10 @@ static void json_reproduce(struct flame_session *s, struct json_writer *w)
 	json_writer_begin_array(w);
 	reproduce_cmd(s, &c);
 	json_writer_string(w, c.buf);
-	if (s->strategy_used) {
+	if (s->ans.strategy_used) {
 		strbuf_reset(&c);
 		strbuf_addf(&c, "git bisect start --term-old fast --term-new slow %s %s && "
-			    "git bisect run ", s->bad, s->good);
+			    "git bisect run ", s->ans.bad, s->ans.good);
 		probe_cmd(s, &c);
 		json_writer_string(w, c.buf);
 	}
@@ -187,84 +187,84 @@ static void json_reproduce(struct flame_session *s, struct json_writer *w)
 }
 
 /* report.json; the schema is in docs/flame.md. */
-static void write_json(struct flame_session *s, struct strbuf *sb)
+static void write_json(const struct flame_session *s, struct strbuf *sb)
 {
 	struct json_writer w;
 
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_string(&w, "verdict", s->verdict);
-	json_writer_key_string(&w, "message", s->message);
-	json_writer_key_string(&w, "good", s->good);
-	json_writer_key_string(&w, "bad", s->bad);
-	json_writer_key_uint(&w, "commits_in_range", s->range.nr);
-	json_writer_key_string(&w, "profiler", s->offcpu_profile ? "trail" : s->profiler);
-	json_writer_key_string(&w, "profile", s->offcpu_profile ? "offcpu" : "cpu");
+	json_writer_key_string(&w, "verdict", s->ans.verdict);
+	json_writer_key_string(&w, "message", s->ans.message);
+	json_writer_key_string(&w, "good", s->ans.good);
+	json_writer_key_string(&w, "bad", s->ans.bad);
+	json_writer_key_uint(&w, "commits_in_range", s->ans.commits_in_range);
+	json_writer_key_string(&w, "profiler", s->ans.offcpu_profile ? "trail" : s->req.profiler);
+	json_writer_key_string(&w, "profile", s->ans.offcpu_profile ? "offcpu" : "cpu");
 	json_writer_key(&w, "blocked");
-	if (s->blocked_function) {
+	if (s->ans.blocked_function) {
 		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "function", s->blocked_function);
-		json_writer_key_string(&w, "defined_in", s->def_file);
-		json_writer_key_uint(&w, "line", s->def_line);
-		json_writer_key_number(&w, "good_ms", s->blocked_ms[0]);
-		json_writer_key_number(&w, "bad_ms", s->blocked_ms[1]);
+		json_writer_key_string(&w, "function", s->ans.blocked_function);
+		json_writer_key_string(&w, "defined_in", s->ans.def_file);
+		json_writer_key_uint(&w, "line", s->ans.def_line);
+		json_writer_key_number(&w, "good_ms", s->ans.blocked_ms[0]);
+		json_writer_key_number(&w, "bad_ms", s->ans.blocked_ms[1]);
 		json_writer_end(&w);
 	} else {
 		json_writer_null(&w);
 	}
 	json_metric(s, &w);
-	json_object_array(&w, "hotspots", s->hot.nr < 5 ? s->hot.nr : 5, s, json_hotspot);
+	json_object_array(&w, "hotspots", s->ans.hot.nr < 5 ? s->ans.hot.nr : 5, s, json_hotspot);
 	json_target(s, &w);
 	json_suspect(s, &w);
-	json_object_array(&w, "suspects", s->nsuspects, s, json_suspect_item);
-	json_writer_key_string(&w, "strategy", s->strategy_used);
-	json_writer_key_string(&w, "strategy_reason", s->strategy_used ? s->strategy_reason : NULL);
-	json_object_array(&w, "probes", s->nprobes, s, json_probe);
+	json_object_array(&w, "suspects", s->ans.nsuspects, s, json_suspect_item);
+	json_writer_key_string(&w, "strategy", s->ans.strategy_used);
+	json_writer_key_string(&w, "strategy_reason", s->ans.strategy_used ? s->ans.strategy_reason : NULL);
+	json_object_array(&w, "probes", s->ans.nprobes, s, json_probe);
 	json_writer_key(&w, "recommendation");
-	if (s->recommendation) {
+	if (s->ans.recommendation) {
 		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "action", s->recommendation);
-		json_writer_key_string(&w, "reason", s->recommendation_reason);
+		json_writer_key_string(&w, "action", s->ans.recommendation);
+		json_writer_key_string(&w, "reason", s->ans.recommendation_reason);
 		json_writer_end(&w);
 	} else {
 		json_writer_null(&w);
 	}
 	json_reproduce(s, &w);
-	json_writer_key_int(&w, "builds", s->builds);
-	json_writer_key_int(&w, "cached_builds", s->cached_builds);
-	json_writer_key_number(&w, "seconds", s->seconds);
+	json_writer_key_int(&w, "builds", s->ans.builds);
+	json_writer_key_int(&w, "cached_builds", s->ans.cached_builds);
+	json_writer_key_number(&w, "seconds", s->ans.seconds);
 	json_writer_end(&w);
 	json_writer_release(&w);
 	strbuf_addch(sb, '\n');
 }
 
-static void write_md(struct flame_session *s, struct strbuf *sb)
+static void write_md(const struct flame_session *s, struct strbuf *sb)
 {
 	size_t i;
 
-	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — %s\n\n", s->verdict, s->message);
-	strbuf_addf(sb, "- good: `%s`\n- bad: `%s` (%zu commits in between)\n", s->good, s->bad,
-		    s->range.nr);
+	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — %s\n\n", s->ans.verdict, s->ans.message);
+	strbuf_addf(sb, "- good: `%s`\n- bad: `%s` (%zu commits in between)\n", s->ans.good, s->ans.bad,
+		    s->ans.commits_in_range);
 	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
-		    flame_metric_name(s->metric), s->metric_med[0], s->metric_med[1],
-		    flame_metric_unit(s->metric), s->metric_p, s->nruns[0], s->nruns[1]);
-	if (s->culprit_info.subject) {
+		    flame_metric_name(s->req.metric), s->ans.metric_med[0], s->ans.metric_med[1],
+		    flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	if (s->ans.culprit_info.subject) {
 		strbuf_addf(sb, "\n## Suspect\n\n- commit: `%s`\n- subject: %s\n- author: %s, %s\n",
-			    s->culprit_info.id, s->culprit_info.subject, s->culprit_info.author,
-			    s->culprit_info.date);
+			    s->ans.culprit_info.id, s->ans.culprit_info.subject, s->ans.culprit_info.author,
+			    s->ans.culprit_info.date);
 		strbuf_addf(sb, "- function: `%s`%s%s\n- confidence: %.2f — %s\n",
 			    flame_session_named_function(s) ? flame_session_named_function(s)
-							    : flame_metric_name(s->metric),
-			    s->def_file ? " in " : "", s->def_file ? s->def_file : "",
-			    s->suspect_confidence, s->confidence_how);
-		if (s->recommendation)
-			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->recommendation,
-				    s->recommendation_reason);
+							    : flame_metric_name(s->req.metric),
+			    s->ans.def_file ? " in " : "", s->ans.def_file ? s->ans.def_file : "",
+			    s->ans.suspect_confidence, s->ans.confidence_how);
+		if (s->ans.recommendation)
+			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->ans.recommendation,
+				    s->ans.recommendation_reason);
 	}
-	if (s->blocked_function)
+	if (s->ans.blocked_function)
 		strbuf_addf(sb, "- blocks longer: `%s`, %.1f ms → %.1f ms off-CPU per run\n",
-			    s->blocked_function, s->blocked_ms[0], s->blocked_ms[1]);
-	if (s->offcpu_profile)
+			    s->ans.blocked_function, s->ans.blocked_ms[0], s->ans.blocked_ms[1]);
+	if (s->ans.offcpu_profile)
 		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
 				  "workload's thread time, running or blocked, that each function "
 				  "spent blocked, library and kernel frames counted to their caller; "
@@ -273,29 +273,29 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "\n## Hotter functions (self share, good → bad)\n\n");
 	strbuf_addstr(sb, "| function | good | bad | delta | stderr | confirmed |\n"
 			  "| --- | ---: | ---: | ---: | ---: | --- |\n");
-	for (i = 0; i < s->hot.nr && i < 10; i++) {
-		const struct flame_hotspot *h = &s->hot.items[i];
+	for (i = 0; i < s->ans.hot.nr && i < 10; i++) {
+		const struct flame_hotspot *h = &s->ans.hot.items[i];
 
 		strbuf_addf(sb, "| `%s` | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n", h->name,
 			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 			    100 * h->se_self, h->confirmed ? "yes" : "no");
 	}
-	if (!s->hot.nr)
-		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->min_delta);
-	if (s->nsuspects) {
+	if (!s->ans.hot.nr)
+		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->req.min_delta);
+	if (s->ans.nsuspects) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
-		for (i = 0; i < s->nsuspects; i++)
-			strbuf_addf(sb, "- `%.12s` %s%s\n", s->suspects[i].commit.id,
-				    s->suspects[i].commit.subject,
-				    s->suspects[i].touches_function ? "" : " (a callee)");
+		for (i = 0; i < s->ans.nsuspects; i++)
+			strbuf_addf(sb, "- `%.12s` %s%s\n", s->ans.suspects[i].commit.id,
+				    s->ans.suspects[i].commit.subject,
+				    s->ans.suspects[i].touches_function ? "" : " (a callee)");
 	}
-	if (s->nprobes) {
+	if (s->ans.nprobes) {
 		strbuf_addf(sb, "\n## Probes (%s: %s)\n\nThreshold between fast and slow: %.4g "
 			    "(the midpoint of good and bad).\n\n| commit | measured | stderr | share | verdict | runs |\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->strategy_used, s->strategy_reason,
-			    s->threshold);
-		for (i = 0; i < s->nprobes; i++) {
-			const struct flame_probe_result *p = &s->probes[i];
+			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->ans.strategy_used, s->ans.strategy_reason,
+			    s->ans.threshold);
+		for (i = 0; i < s->ans.nprobes; i++) {
+			const struct flame_probe_result *p = &s->ans.probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
 
 			strbuf_addf(sb, "| `%.12s`%s%s | %.4g | %.2g | %.1f%% | %s | %u |\n", p->id,
@@ -305,16 +305,16 @@ static void write_md(struct flame_session *s, struct strbuf *sb)
 	}
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n```sh\n",
-		    s->offcpu_profile ? "off-CPU " : "",
-		    s->offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
+		    s->ans.offcpu_profile ? "off-CPU " : "",
+		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	reproduce_cmd(s, sb);
 	strbuf_addstr(sb, "\n```\n");
 }
 
-static void write_html(struct flame_session *s, const struct strbuf *md, struct strbuf *sb)
+static void write_html(const struct flame_session *s, const struct strbuf *md, struct strbuf *sb)
 {
 	struct strbuf svg = STRBUF_INIT;
-	char *path = xstrfmt("%s/diff.svg", s->out_dir);
+	char *path = xstrfmt("%s/diff.svg", s->req.out_dir);
 	struct stat st;
 
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
@@ -323,14 +323,14 @@ static void write_html(struct flame_session *s, const struct strbuf *md, struct 
 			  "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}"
 			  ".verdict{font-size:1.3em;font-weight:bold}</style></head><body>\n");
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n<p class=\"verdict\">");
-	strbuf_add_xml_escaped(sb, s->verdict, strlen(s->verdict));
+	strbuf_add_xml_escaped(sb, s->ans.verdict, strlen(s->ans.verdict));
 	strbuf_addstr(sb, ": ");
-	strbuf_add_xml_escaped(sb, s->message, strlen(s->message));
+	strbuf_add_xml_escaped(sb, s->ans.message, strlen(s->ans.message));
 	strbuf_addstr(sb, "</p>\n");
 	if (!stat(path, &st) && !strbuf_read_file(&svg, path)) {
 		const char *start = strstr(svg.buf, "<svg");
 
-		strbuf_addstr(sb, s->offcpu_profile ?
+		strbuf_addstr(sb, s->ans.offcpu_profile ?
 				  "<h2>Differential off-CPU flame graph (good &rarr; bad; red = "
 				  "blocked longer)</h2>\n<div>" :
 				  "<h2>Differential flame graph (good &rarr; bad; red = hotter)</h2>\n<div>");
@@ -348,26 +348,26 @@ static void write_html(struct flame_session *s, const struct strbuf *md, struct 
 	free(path);
 }
 
-int flame_report_write(struct flame_session *s)
+int flame_report_write(const struct flame_session *s)
 {
 	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
 	char *p = NULL;
 	int ret = -1;
 
-	if (make_dirs(s->out_dir))
+	if (make_dirs(s->req.out_dir))
 		return -1;
 	write_json(s, &json);
 	write_md(s, &md);
 	write_html(s, &md, &html);
-	p = xstrfmt("%s/report.json", s->out_dir);
+	p = xstrfmt("%s/report.json", s->req.out_dir);
 	if (strbuf_write_file(&json, p))
 		goto out;
 	free(p);
-	p = xstrfmt("%s/report.md", s->out_dir);
+	p = xstrfmt("%s/report.md", s->req.out_dir);
 	if (strbuf_write_file(&md, p))
 		goto out;
 	free(p);
-	p = xstrfmt("%s/report.html", s->out_dir);
+	p = xstrfmt("%s/report.html", s->req.out_dir);
 	if (strbuf_write_file(&html, p))
 		goto out;
 	ret = 0;
@@ -377,4 +377,11 @@ out:
 	strbuf_release(&md);
 	strbuf_release(&html);
 	return ret;
+}
+
+const char *flame_session_named_function(const struct flame_session *s)
+{
+	if (s->ans.function)
+		return s->ans.function;
+	return s->ans.blocked_function ? s->ans.blocked_function : s->ans.changed_function;
 }

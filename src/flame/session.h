@@ -3,7 +3,9 @@
  * a suspect commit: SCOPE (metric), CAPTURE (build + profile both ends),
  * CONFIRM and DIFF (significance, hotspots, flame graphs), NARROW
  * (suspects, then bisect or direct probing) and REPORT.  The command file
- * fills struct flame_session's inputs and calls flame_session_run().
+ * fills the request, calls flame_session_run() and prints from the answer;
+ * the steps live in ends.c, confirm.c, hotdiff.c, suspects.c, narrow.c
+ * (declared in steps.h) and their decisions in decide.c.
  */
 #ifndef TRAIL_FLAME_SESSION_H
 #define TRAIL_FLAME_SESSION_H
@@ -28,8 +30,8 @@ struct flame_suspect {
 	int touches_function;	/* git log -L of the hot function names it */
 };
 
-struct flame_session {
-	/* inputs */
+/* What the user asked: the command line, parsed; read-only once running. */
+struct flame_request {
 	const char *dir;		/* inside the user's repository */
 	const char *good_rev, *bad_rev;
 	const char *build_cmd, *run_cmd;
@@ -51,14 +53,22 @@ struct flame_session {
 	double confidence;		/* e.g. 0.95 */
 	int keep;
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
-	struct string_list exclude;	/* other changed functions, left out of the share */
+};
 
-	/* state and results */
+/* Working data of the steps; not shown in the report as such. */
+struct flame_state {
 	struct flame_repo repo;
-	char good[41], bad[41];
 	char *scratch;
 	struct flame_run *runs[2];	/* [0] good, [1] bad */
 	size_t nruns[2], runs_alloc[2];
+	struct string_list exclude;	/* other changed functions, left out of the share */
+	struct string_list range;	/* good..bad, oldest first */
+};
+
+/* What the report (report.h) and the command's three lines show. */
+struct flame_answer {
+	char good[41], bad[41];
+	size_t commits_in_range;
 	double metric_p;		/* Mann-Whitney p-value good vs bad */
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	struct flame_hotspots hot;
@@ -72,7 +82,6 @@ struct flame_session {
 	unsigned def_line;
 	double share[2];		/* what is bisected on, at good and bad */
 	double threshold;
-	struct string_list range;	/* good..bad, oldest first */
 	struct flame_suspect *suspects;
 	size_t nsuspects;
 	const char *strategy_used;
@@ -92,18 +101,15 @@ struct flame_session {
 	double seconds;
 };
 
+struct flame_session {
+	struct flame_request req;
+	struct flame_state st;
+	struct flame_answer ans;
+};
+
 void flame_session_init(struct flame_session *s);
 /* Run the investigation; returns an enum flame_exit value. */
 int flame_session_run(struct flame_session *s);
 void flame_session_release(struct flame_session *s);
-
-/*
- * The function the answer names: the one bisected on, else the one that
- * blocks longer (off-CPU profile), else the one the suspect changed; NULL.
- */
-const char *flame_session_named_function(const struct flame_session *s);
-
-/* Write report.json, report.md, report.html into s->out_dir. */
-int flame_report_write(struct flame_session *s);
 
 #endif

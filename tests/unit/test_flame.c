@@ -2,8 +2,8 @@
  * test_flame.c - unit tests of trail flame's library: function shares over
  * runs (plain, relative to the unchanged functions, samples per run), the
  * hotspot ranking with its noise floor, the probe log, the private clone
- * with its build cache and definition lookups, and off-CPU stacks cut at
- * their blocking caller.
+ * with its build cache and definition lookups, off-CPU stacks cut at
+ * their blocking caller, and the pure decisions of flame/decide.h.
  */
 #include "harness.h"
 #include "core/alloc.h"
@@ -11,6 +11,7 @@
 #include "core/strbuf.h"
 #include "flame/blockers.h"
 #include "flame/capture.h"
+#include "flame/decide.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
 #include "flame/shares.h"
@@ -372,7 +373,126 @@ TEST(repo_definitions)
 	free(dir);
 }
 
+/* The decisions are pure: numbers in, answer out (flame/decide.h). */
+TEST(decide_metric_verdict)
+{
+	struct flame_metric_test t = { 0.01, 1, { 100, 120 } };
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	int larger;
+
+	CHECK(flame_metric_regressed(&t, 0.95));
+	CHECK(!flame_metric_regressed(&t, 0.995));	/* not at 99.5% */
+	t.bad_larger = 0;
+	CHECK(!flame_metric_regressed(&t, 0.95));
+	t.bad_larger = 1;
+	t.value[1] = 100;				/* statistic did not rise */
+	CHECK(!flame_metric_regressed(&t, 0.95));
+	CHECK(flame_mann_whitney_p(a, 5, b, 5, &larger) < 0.05);
+	CHECK(larger);
+	CHECK(flame_mann_whitney_p(b, 5, a, 5, &larger) < 0.05);
+	CHECK(!larger);
+	CHECK_NEAR(flame_mann_whitney_p(a, 0, b, 5, &larger), 1, 1e-12);
+	/* Wall time: significant and at least 10% more. */
+	t.value[0] = 1.0;
+	t.value[1] = 1.05;
+	CHECK(!flame_wall_rose(&t, 0.95));
+	t.value[1] = 1.2;
+	CHECK(flame_wall_rose(&t, 0.95));
+	t.p = 0.2;
+	CHECK(!flame_wall_rose(&t, 0.95));
+}
+
+TEST(decide_threshold_and_statistics)
+{
+	double x[] = { 5, 1, 4, 2, 3 };
+
+	CHECK_NEAR(flame_threshold(0.2, 0.6), 0.4, 1e-12);
+	CHECK_NEAR(flame_percentile(x, 5, 50), 3, 1e-12);
+	CHECK_NEAR(flame_percentile(x, 5, 0), 1, 1e-12);
+	CHECK_NEAR(flame_percentile(x, 5, 100), 5, 1e-12);
+	CHECK_NEAR(flame_percentile(x, 5, 90), 4.6, 1e-12);
+	CHECK_NEAR(flame_z_for(0.95), 1.96, 0.01);
+	CHECK_NEAR(flame_z_for(0.99), 2.576, 0.01);
+	CHECK_NEAR(flame_normal_cdf(0), 0.5, 1e-12);
+	CHECK_NEAR(flame_normal_cdf(1.96), 0.975, 0.001);
+	/* Another function's cost: min_delta of the total and z standard errors. */
+	CHECK(flame_cost_changed(5, 1, 100, 0.01, 2));
+	CHECK(!flame_cost_changed(5, 3, 100, 0.01, 2));
+	CHECK(!flame_cost_changed(0.5, 0.1, 100, 0.01, 2));
+	CHECK(flame_cost_changed(-5, 1, 100, 0.01, 2));
+	CHECK(!flame_cost_changed(5, 1, 0, 0.01, 2));
+}
+
+TEST(decide_strategy)
+{
+	char why[200];
+
+	CHECK_INT(flame_steps_left(1), 0);
+	CHECK_INT(flame_steps_left(2), 1);
+	CHECK_INT(flame_steps_left(5), 3);
+	CHECK_INT(flame_steps_left(64), 6);
+	/* 3 suspects (2 probes) beat 100 commits (7 probes). */
+	CHECK_STREQ(flame_choose_strategy("auto", 100, 3, why, sizeof(why)), "suspects");
+	CHECK(strstr(why, "3 suspects") != NULL);
+	CHECK_STREQ(flame_choose_strategy("auto", 4, 3, why, sizeof(why)), "bisect");
+	CHECK(strstr(why, "no dearer") != NULL);
+	CHECK_STREQ(flame_choose_strategy("auto", 100, 0, why, sizeof(why)), "bisect");
+	CHECK_STREQ(flame_choose_strategy("bisect", 100, 3, why, sizeof(why)), "bisect");
+	CHECK_STREQ(flame_choose_strategy("suspects", 4, 3, why, sizeof(why)), "suspects");
+	CHECK_STREQ(flame_choose_strategy("suspects", 4, 0, why, sizeof(why)), "bisect");
+	CHECK(strstr(why, "no suspect set") != NULL);
+}
+
+TEST(decide_split_confidence)
+{
+	struct flame_probe_result slow, fast;
+	double ps, pf, c;
+
+	memset(&slow, 0, sizeof(slow));
+	memset(&fast, 0, sizeof(fast));
+	slow.verdict = FLAME_SLOW;
+	slow.value = 0.6;
+	slow.se = 0.05;
+	fast.verdict = FLAME_FAST;
+	fast.value = 0.2;
+	fast.se = 0.05;
+	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
+	CHECK(ps > 0.99 && pf > 0.99);
+	CHECK_NEAR(c, ps * pf, 1e-12);
+	CHECK(flame_split_confirmed(&slow, &fast, c));
+	/* A parent that was not fast halves its factor and breaks the split. */
+	fast.verdict = FLAME_SKIP;
+	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
+	CHECK(pf < 0.51);
+	CHECK(!flame_split_confirmed(&slow, &fast, c));
+	/* No standard error: a step function of the side of the threshold. */
+	fast.verdict = FLAME_FAST;
+	slow.se = fast.se = 0;
+	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
+	CHECK_NEAR(c, 1, 1e-12);
+	slow.value = 0.3;
+	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
+	CHECK_NEAR(c, 0, 1e-12);
+	CHECK(!flame_split_confirmed(&slow, &fast, c));
+}
+
+TEST(decide_recommend)
+{
+	char why[300];
+
+	CHECK_STREQ(flame_recommend(0, 1, 10, "f", why, sizeof(why)), "revert");
+	CHECK(strstr(why, "touched f") != NULL);
+	CHECK_STREQ(flame_recommend(2, 1, 10, "f", why, sizeof(why)), "patch");
+	CHECK(strstr(why, "2 later commits") != NULL);
+	CHECK_STREQ(flame_recommend(0, 6, 10, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, 1, 201, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, 1, 10, NULL, why, sizeof(why)), "revert");
+	CHECK(strstr(why, "the same code") != NULL);
+}
+
 TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
-	  blockers_cut_at_the_program, repo_definitions)
+	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
+	  decide_threshold_and_statistics, decide_strategy, decide_split_confidence,
+	  decide_recommend)

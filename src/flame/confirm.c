@@ -1,0 +1,86 @@
+/*
+ * confirm.c - the CONFIRM step of trail flame: is the bad end's metric
+ * significantly worse (Mann-Whitney U over the runs), and when CPU time
+ * did not rise, did the wall time (the time went off-CPU)?
+ */
+#include "flame/steps.h"
+#include "flame/decide.h"
+#include "bench/stats.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int flame_step_confirm(struct flame_session *s)
+{
+	double z = flame_z_for(s->req.confidence);
+	int side, larger = 0;
+	double *v[2];
+
+	for (side = 0; side < 2; side++) {
+		size_t k, n = s->st.nruns[side];
+		double mean = 0, var = 0, se;
+
+		v[side] = xcalloc(n, sizeof(double));
+		for (k = 0; k < n; k++) {
+			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
+			mean += v[side][k];
+		}
+		mean /= (double)n;
+		for (k = 0; k < n; k++)
+			var += (v[side][k] - mean) * (v[side][k] - mean);
+		se = n > 1 ? 1.2533 * sqrt(var / (double)(n - 1) / (double)n) : 0;
+		s->ans.metric_med[side] = flame_percentile(v[side], n,
+						    s->req.metric == FLAME_METRIC_WALL ? s->req.percentile : 50);
+		s->ans.metric_lo[side] = s->ans.metric_med[side] - z * se;
+		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
+	}
+	s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
+	free(v[0]);
+	free(v[1]);
+	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
+	     flame_metric_name(s->req.metric), s->ans.metric_med[0], flame_metric_unit(s->req.metric),
+	     s->ans.metric_med[1], flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	{
+		struct flame_metric_test mt;
+
+		mt.p = s->ans.metric_p;
+		mt.bad_larger = larger;
+		mt.value[0] = s->ans.metric_med[0];
+		mt.value[1] = s->ans.metric_med[1];
+		return flame_metric_regressed(&mt, s->req.confidence);
+	}
+}
+
+/*
+ * CPU time unchanged: did the wall time of the same (profiled) runs rise?
+ * Then the time went off-CPU and the message says which metric to use.
+ */
+int flame_step_wall_regressed(struct flame_session *s)
+{
+	struct flame_metric_test w;
+	double *v[2];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		size_t k;
+
+		v[side] = xcalloc(s->st.nruns[side], sizeof(double));
+		for (k = 0; k < s->st.nruns[side]; k++)
+			v[side][k] = s->st.runs[side][k].wall;
+		w.value[side] = bench_median(v[side], s->st.nruns[side]);
+	}
+	w.p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &w.bad_larger);
+	free(v[0]);
+	free(v[1]);
+	if (!flame_wall_rose(&w, s->req.confidence))
+		return 0;
+	snprintf(s->ans.message, sizeof(s->ans.message),
+		 "CPU samples did not change significantly (p = %.3g) but the run time rose from "
+		 "%.3g s to %.3g s (Mann-Whitney p = %.3g): the CPU profile is flat and the time "
+		 "is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
+		 s->ans.metric_p, w.value[0], w.value[1], w.p);
+	return 1;
+}

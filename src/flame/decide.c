@@ -1,0 +1,147 @@
+/*
+ * decide.c - trail flame's decisions as pure functions (see decide.h):
+ * is the metric worse, where is the threshold, did another function's
+ * cost change, bisect or probe the suspects, how sure is the split, and
+ * revert or patch.
+ */
+#include "flame/decide.h"
+#include "bench/stats.h"
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double flame_z_for(double confidence)
+{
+	return bench_normal_quantile((1 - confidence) / 2);
+}
+
+double flame_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+double flame_percentile(const double *x, size_t n, double pct)
+{
+	double *c = xmallocarray(n, sizeof(double)), pos, v;
+	size_t i, j, k;
+
+	memcpy(c, x, n * sizeof(double));
+	for (i = 1; i < n; i++)	/* insertion sort: n is tiny */
+		for (j = i; j > 0 && c[j - 1] > c[j]; j--) {
+			v = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = v;
+		}
+	pos = pct / 100 * (double)(n - 1);
+	k = (size_t)pos;
+	v = k + 1 < n ? c[k] + (pos - (double)k) * (c[k + 1] - c[k]) : c[n - 1];
+	free(c);
+	return v;
+}
+
+double flame_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
+			    int *b_larger)
+{
+	struct bench_mwu m;
+
+	*b_larger = 0;
+	if (!na || !nb || bench_mann_whitney(b, nb, a, na, &m))
+		return 1;
+	*b_larger = m.u_a > (double)na * (double)nb / 2;
+	return m.p;
+}
+
+int flame_metric_regressed(const struct flame_metric_test *t, double confidence)
+{
+	return t->p < 1 - confidence && t->bad_larger && t->value[1] > t->value[0];
+}
+
+int flame_wall_rose(const struct flame_metric_test *wall, double confidence)
+{
+	return wall->p < 1 - confidence && wall->bad_larger && wall->value[1] >= wall->value[0] * 1.1;
+}
+
+double flame_threshold(double good, double bad)
+{
+	return (good + bad) / 2;
+}
+
+int flame_cost_changed(double delta, double se, double total, double min_delta, double z)
+{
+	return total > 0 && fabs(delta) / total >= min_delta && fabs(delta) > z * se;
+}
+
+unsigned flame_steps_left(size_t candidates)
+{
+	unsigned k = 0;
+
+	while (k < 63 && ((size_t)1 << k) < candidates)
+		k++;
+	return k;
+}
+
+const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t nsuspects,
+				  char *reason, size_t n)
+{
+	unsigned bisect_cost = flame_steps_left(ncommits);
+	unsigned suspect_cost = nsuspects ? flame_steps_left(nsuspects + 1) : 0;
+
+	if (!strcmp(requested, "suspects") ||
+	    (!strcmp(requested, "auto") && nsuspects && suspect_cost < bisect_cost)) {
+		if (!nsuspects) {
+			snprintf(reason, n, "no suspect set; bisecting the %zu commits", ncommits);
+			return "bisect";
+		}
+		snprintf(reason, n, "probing the %zu suspects directly (about %u probes) is cheaper "
+			 "than bisecting %zu commits (about %u)", nsuspects, suspect_cost, ncommits,
+			 bisect_cost);
+		return "suspects";
+	}
+	snprintf(reason, n, "bisecting %zu commits (about %u probes)%s", ncommits, bisect_cost,
+		 nsuspects ? " is no dearer than probing the suspects" : "");
+	return "bisect";
+}
+
+double flame_split_confidence(const struct flame_probe_result *slow,
+			      const struct flame_probe_result *fast, double threshold,
+			      double *ps, double *pf)
+{
+	*ps = slow->se > 0 ? flame_normal_cdf((slow->value - threshold) / slow->se)
+			   : (slow->value > threshold);
+	*pf = fast->se > 0 ? flame_normal_cdf((threshold - fast->value) / fast->se)
+			   : (fast->value < threshold);
+	if (slow->verdict != FLAME_SLOW)
+		*ps *= 0.5;
+	if (fast->verdict != FLAME_FAST)
+		*pf *= 0.5;
+	return *ps * *pf;
+}
+
+int flame_split_confirmed(const struct flame_probe_result *slow,
+			  const struct flame_probe_result *fast, double confidence)
+{
+	return confidence >= 0.5 && slow->verdict == FLAME_SLOW && fast->verdict == FLAME_FAST;
+}
+
+const char *flame_recommend(size_t later, long files, long lines, const char *function,
+			    char *reason, size_t n)
+{
+	if (later) {
+		snprintf(reason, n, "%zu later commit%s in the range also changed %s, so a revert "
+			 "would conflict or undo them; fix the slow path in place", later,
+			 later == 1 ? "" : "s", function ? function : "the code");
+		return "patch";
+	}
+	if (lines > 200 || files > 5) {
+		snprintf(reason, n, "the commit is large (%ld files, %ld lines changed); reverting "
+			 "it would drop unrelated work", files, lines);
+		return "patch";
+	}
+	snprintf(reason, n, "the commit is small (%ld file%s, %ld lines changed) and nothing "
+		 "later in the range touched %s", files, files == 1 ? "" : "s", lines,
+		 function ? function : "the same code");
+	return "revert";
+}

@@ -1,0 +1,85 @@
+/*
+ * decide.h - the decisions of 'trail flame', as pure functions: numbers in,
+ * answer out, no perf, git, files or clock, so tests/unit/test_flame.c
+ * checks each one directly.  The steps (steps.h) gather the numbers and
+ * call these; the wording of the report stays with the steps.
+ */
+#ifndef TRAIL_FLAME_DECIDE_H
+#define TRAIL_FLAME_DECIDE_H
+
+#include <stddef.h>
+
+#include "flame/probe.h"
+
+/* Two-sided: the z beyond which a normal value falls with 1 - confidence. */
+double flame_z_for(double confidence);
+/* P(Z <= z) for a standard normal Z. */
+double flame_normal_cdf(double z);
+/* The pct-th percentile (0..100) of x[0..n), linear interpolation; n >= 1. */
+double flame_percentile(const double *x, size_t n, double pct);
+
+/*
+ * Mann-Whitney U test of bad (b) against good (a) (bench/stats.h): the
+ * two-sided p-value (1 when a side is empty) and whether b's values tend
+ * to be larger.
+ */
+double flame_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
+			    int *b_larger);
+
+/* The metric compared between the good and the bad runs. */
+struct flame_metric_test {
+	double p;		/* two-sided Mann-Whitney p-value */
+	int bad_larger;		/* bad's values tend to be the larger ones */
+	double value[2];	/* the statistic (median or percentile), good and bad */
+};
+
+/* Significant at confidence, and bad is the slower end. */
+int flame_metric_regressed(const struct flame_metric_test *t, double confidence);
+/*
+ * CPU unchanged but the wall time rose significantly and by at least 10%:
+ * the time went off-CPU.
+ */
+int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
+
+/* The value between fast and slow: the midpoint of the good and bad ends. */
+double flame_threshold(double good, double bad);
+
+/*
+ * Another function's own cost changed: its samples per run moved by at
+ * least min_delta of the good runs' samples per run (total) and by more
+ * than z standard errors of the difference.
+ */
+int flame_cost_changed(double delta, double se, double total, double min_delta, double z);
+
+/* Probes a binary search needs among candidates positions: ceil(log2). */
+unsigned flame_steps_left(size_t candidates);
+
+/*
+ * Bisect the ncommits of the range, or probe the nsuspects directly?
+ * requested is "auto", "bisect" or "suspects".  Returns "bisect" or
+ * "suspects", reason (size n) says why.
+ */
+const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t nsuspects,
+				  char *reason, size_t n);
+
+/*
+ * Confidence that the slow probe is above threshold and the fast one below
+ * it (normal approximation with their standard errors), halved on each side
+ * whose verdict disagrees; *ps and *pf get the two factors.
+ */
+double flame_split_confidence(const struct flame_probe_result *slow,
+			      const struct flame_probe_result *fast, double threshold,
+			      double *ps, double *pf);
+/* The split reproduced: slow above, fast below, confidence >= 0.5. */
+int flame_split_confirmed(const struct flame_probe_result *slow,
+			  const struct flame_probe_result *fast, double confidence);
+
+/*
+ * Revert or patch: "patch" when later commits in the range also touched
+ * the function (later > 0) or the commit is large, else "revert"; reason
+ * (size n) says why, naming function (NULL: "the code").
+ */
+const char *flame_recommend(size_t later, long files, long lines, const char *function,
+			    char *reason, size_t n);
+
+#endif

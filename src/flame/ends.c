@@ -1,0 +1,118 @@
+/*
+ * ends.c - the CAPTURE step of trail flame: build the good and the bad
+ * revision (cached) and run the workload at both, alternating, adding runs
+ * while the metric is undecided up to --max-repeat.
+ */
+#include "flame/steps.h"
+#include "flame/decide.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/progress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s)
+{
+	struct flame_capture_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.run_cmd = s->req.run_cmd;
+	o.freq = s->req.freq;
+	o.discard = s->req.discard;
+	o.timed = s->req.metric != FLAME_METRIC_CPU;
+	o.profile = s->ans.offcpu_profile ? FLAME_PROFILE_OFFCPU : FLAME_PROFILE_CPU;
+	o.scratch = s->st.scratch;
+	o.profiler = s->req.profiler;
+	o.trail_exe = s->req.trail_exe;
+	return o;
+}
+
+static int build_end(struct flame_session *s, const char *id, const char *name, char **dir)
+{
+	int cached, code = flame_build(&s->st.repo, id, s->req.build_cmd, dir, &cached);
+
+	if (code < 0)
+		return -1;
+	s->ans.builds++;
+	s->ans.cached_builds += cached;
+	if (code) {
+		char *log = flame_build_log(&s->st.repo, id);
+
+		error("cannot build the %s revision %.12s (log: %s)", name, id, log);
+		free(log);
+		return -1;
+	}
+	note("capture: built %s %.12s%s", name, id, cached ? " (cached)" : "");
+	return 0;
+}
+
+int flame_step_build(struct flame_session *s, char *dirs[2])
+{
+	return build_end(s, s->ans.good, "good", &dirs[0]) ||
+	       build_end(s, s->ans.bad, "bad", &dirs[1]) ? -1 : 0;
+}
+
+int flame_step_capture(struct flame_session *s, char *dirs[2])
+{
+	struct flame_capture_opts o = flame_session_capture_opts(s);
+	struct progress pr;
+	unsigned target = s->req.repeat ? s->req.repeat : 5, i;
+	/* Undecided after the first runs: add more, up to the ceiling, rather
+	 * than call a real but noisy slowdown "no regression". */
+	unsigned max = s->req.max_repeat ? s->req.max_repeat : target > 15 ? target : 15;
+	int side;
+
+	for (i = 0; i < s->req.warmup_runs; i++)
+		for (side = 0; side < 2; side++) {
+			struct flame_run w;
+			int code = flame_capture_run(&o, dirs[side], &w);
+
+			flame_run_release(&w);
+			if (code)
+				return error("the workload fails at the %s revision", side ? "bad" : "good");
+		}
+	progress_start(&pr, "capture", (uint64_t)target * 2);
+	for (;;) {
+		/* Alternate good and bad so a drifting machine hits both alike. */
+		while (s->st.nruns[0] < target) {
+			for (side = 0; side < 2; side++) {
+				struct flame_run *r;
+
+				ALLOC_GROW(s->st.runs[side], s->st.nruns[side] + 1, s->st.runs_alloc[side]);
+				r = &s->st.runs[side][s->st.nruns[side]];
+				if (flame_capture_run(&o, dirs[side], r)) {
+					flame_run_release(r);
+					progress_stop(&pr);
+					return error("the workload fails at the %s revision",
+						     side ? "bad" : "good");
+				}
+				s->st.nruns[side]++;
+				progress_update(&pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
+			}
+		}
+		{
+			double *v[2];
+			int larger;
+
+			for (side = 0; side < 2; side++) {
+				size_t k;
+
+				v[side] = xcalloc(s->st.nruns[side], sizeof(double));
+				for (k = 0; k < s->st.nruns[side]; k++)
+					v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
+			}
+			s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
+			free(v[0]);
+			free(v[1]);
+			if (s->ans.metric_p < 1 - s->req.confidence || target >= max)
+				break;
+		}
+		target += 5;
+		if (target > max)
+			target = max;
+		pr.total = (uint64_t)target * 2;
+	}
+	progress_stop(&pr);
+	return 0;
+}

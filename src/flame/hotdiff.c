@@ -1,0 +1,341 @@
+/*
+ * hotdiff.c - the DIFF step of trail flame: merged folded profiles and
+ * flame graphs of both ends, the functions whose share rose (or, off-CPU,
+ * that block longer), and the target of the narrowing: the hot function's
+ * share (among the functions that did not change) or the metric itself.
+ */
+#include "flame/steps.h"
+#include "flame/blockers.h"
+#include "flame/decide.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void merge_runs(struct flame_session *s, int side, struct folded_profile *out)
+{
+	size_t k;
+	uint32_t id;
+
+	folded_profile_init(out);
+	for (k = 0; k < s->st.nruns[side]; k++) {
+		const struct folded_profile *p = &s->st.runs[side][k].folded;
+
+		for (id = 0; id < p->stacks.nr; id++)
+			folded_profile_add(out, intern_str(&p->stacks, id), intern_len(&p->stacks, id),
+					   0, p->counts[0][id]);
+	}
+}
+
+static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
+			const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct folded_profile all;
+	uint32_t *order, i;
+	int ret;
+
+	folded_profile_init(&all);
+	for (i = 0; i < a->stacks.nr; i++)
+		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
+				   a->counts[0][i]);
+	if (b)
+		for (i = 0; i < b->stacks.nr; i++)
+			folded_profile_add(&all, intern_str(&b->stacks, i),
+					   intern_len(&b->stacks, i), 1, b->counts[0][i]);
+	order = folded_profile_sorted(&all);
+	for (i = 0; i < all.stacks.nr; i++) {
+		char c0[64], c1[64];
+		uint32_t id = order[i];
+
+		folded_format_count(c0, sizeof(c0), all.counts[0][id]);
+		strbuf_add(&sb, intern_str(&all.stacks, id), intern_len(&all.stacks, id));
+		if (b) {
+			folded_format_count(c1, sizeof(c1), all.counts[1][id]);
+			strbuf_addf(&sb, " %s %s\n", c0, c1);
+		} else {
+			strbuf_addf(&sb, " %s\n", c0);
+		}
+	}
+	ret = strbuf_write_file(&sb, path);
+	free(order);
+	strbuf_release(&sb);
+	folded_profile_release(&all);
+	return ret;
+}
+
+/*
+ * Render a folded file with 'trail flamegraph' when that command exists;
+ * off-CPU profiles count microseconds, in flamegraph.pl's io palette.
+ */
+static void render_svg(struct flame_session *s, const char *folded, const char *svg,
+		       const char *title)
+{
+	const char *argv[] = { s->req.trail_exe, "flamegraph", "--title", title, folded, NULL, NULL,
+			       NULL, NULL, NULL };
+	struct child c = CHILD_INIT;
+	int code;
+
+	if (!s->req.trail_exe)
+		return;
+	if (s->ans.offcpu_profile) {
+		argv[5] = "--countname";
+		argv[6] = "us";
+		if (!strstr(title, "differential")) {
+			argv[7] = "--colors";
+			argv[8] = "io";
+		}
+	}
+	c.argv = argv;
+	c.in = CHILD_DEVNULL;
+	c.out_path = svg;
+	c.err = CHILD_DEVNULL;
+	code = child_run(&c);
+	if (code) {
+		unlink(svg);
+		note("diff: no SVG for %s ('trail flamegraph' %s)", folded, child_describe_status(code));
+	}
+}
+
+int flame_step_write_profiles(struct flame_session *s)
+{
+	struct folded_profile m[2];
+	char *p;
+	int ret = 0;
+
+	merge_runs(s, 0, &m[0]);
+	merge_runs(s, 1, &m[1]);
+	if (make_dirs(s->req.out_dir))
+		ret = -1;
+#define OUT(name) (free(p), p = xstrfmt("%s/%s", s->req.out_dir, name))
+	p = NULL;
+	if (!ret) {
+		char *svg;
+
+		ret |= write_folded(&m[0], NULL, OUT("good.folded"));
+		ret |= write_folded(&m[1], NULL, OUT("bad.folded"));
+		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"));
+		/* An empty profile (a revision that never blocked) has no graph. */
+		svg = xstrfmt("%s/good.svg", s->req.out_dir);
+		if (m[0].stacks.nr)
+			render_svg(s, OUT("good.folded"), svg, s->ans.offcpu_profile ? "good: off-CPU time" : "good");
+		free(svg);
+		svg = xstrfmt("%s/bad.svg", s->req.out_dir);
+		if (m[1].stacks.nr)
+			render_svg(s, OUT("bad.folded"), svg, s->ans.offcpu_profile ? "bad: off-CPU time" : "bad");
+		free(svg);
+		svg = xstrfmt("%s/diff.svg", s->req.out_dir);
+		render_svg(s, OUT("diff.folded"), svg, s->ans.offcpu_profile ?
+			   "off-CPU time, good -> bad (differential)" : "good -> bad (differential)");
+		free(svg);
+	}
+#undef OUT
+	free(p);
+	folded_profile_release(&m[0]);
+	folded_profile_release(&m[1]);
+	return ret;
+}
+
+static void note_hotspots(struct flame_session *s, const char *what)
+{
+	size_t k;
+
+	for (k = 0; k < s->ans.hot.nr && k < 5; k++) {
+		const struct flame_hotspot *h = &s->ans.hot.items[k];
+
+		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", h->name, what,
+		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+	}
+}
+
+/*
+ * The off-CPU profiles, each stack cut at its blocking caller and beside
+ * the run's CPU time (flame/blockers.h), ranked as CPU profiles are; the
+ * top confirmed function that is not the on-CPU pseudo-frame is the one
+ * that blocks longer.
+ */
+static void rank_blockers(struct flame_session *s)
+{
+	struct string_list frames = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct folded_profile *cut[2], **p[2];
+	struct intern def;
+	double unit = 1e6 / (double)s->req.freq;	/* us per sample at -F Hz */
+	size_t k;
+	int side;
+
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->st.nruns[side]; k++)
+			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
+	if (flame_repo_defined(&s->st.repo, s->ans.bad, &frames, &defined))
+		note("diff: cannot tell the program's functions from library ones; "
+		     "off-CPU stacks are ranked by their innermost frame");
+	intern_init(&def);
+	for (k = 0; k < defined.nr; k++)
+		intern_add(&def, defined.items[k], strlen(defined.items[k]), NULL);
+	for (side = 0; side < 2; side++) {
+		cut[side] = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*cut[side]));
+		p[side] = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*p[side]));
+		for (k = 0; k < s->st.nruns[side]; k++) {
+			const struct flame_run *r = &s->st.runs[side][k];
+
+			flame_blockers_fold(&r->folded, r->cpu * 1e6, &def, unit, &cut[side][k]);
+			p[side][k] = &cut[side][k];
+		}
+	}
+	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
+			    &s->ans.hot);
+	note_hotspots(s, "blocked");
+	for (k = 0; k < s->ans.hot.nr && !s->ans.blocked_function; k++) {
+		const struct flame_hotspot *h = &s->ans.hot.items[k];
+		struct flame_share t;
+
+		if (!h->confirmed || h->name[0] == '[')
+			continue;
+		s->ans.blocked_function = xstrdup(h->name);
+		for (side = 0; side < 2; side++) {
+			flame_samples_over_runs(p[side], s->st.nruns[side], h->name, 0, &t);
+			s->ans.blocked_ms[side] = t.mean * unit / 1000;
+		}
+	}
+	if (s->ans.blocked_function)
+		note("diff: %s blocks longer: %.1f ms -> %.1f ms off-CPU per run (it or the library "
+		     "and kernel code it calls: see diff.svg)", s->ans.blocked_function,
+		     s->ans.blocked_ms[0], s->ans.blocked_ms[1]);
+	else
+		note("diff: no function's share of off-CPU time rose by %.1f points", 100 * s->req.confirm);
+	for (side = 0; side < 2; side++) {
+		for (k = 0; k < s->st.nruns[side]; k++)
+			folded_profile_release(&cut[side][k]);
+		free(cut[side]);
+		free(p[side]);
+	}
+	intern_release(&def);
+	string_list_clear(&frames);
+	string_list_clear(&defined);
+}
+
+void flame_step_rank_hotspots(struct flame_session *s)
+{
+	struct folded_profile **p[2];
+	int side;
+	size_t k;
+
+	if (s->ans.offcpu_profile) {
+		rank_blockers(s);
+		return;
+	}
+	for (side = 0; side < 2; side++) {
+		p[side] = xcalloc(s->st.nruns[side], sizeof(*p[side]));
+		for (k = 0; k < s->st.nruns[side]; k++)
+			p[side][k] = &s->st.runs[side][k].folded;
+	}
+	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
+			    &s->ans.hot);
+	free(p[0]);
+	free(p[1]);
+	note_hotspots(s, "self");
+}
+
+/*
+ * The other functions whose own cost changed between good and bad: their
+ * samples per run moved by at least the noise floor (as a fraction of the
+ * good runs' samples) and by more than two standard errors.  Shares will
+ * not do here: when the hot function grows, every other share shrinks.
+ */
+static void find_other_changes(struct flame_session *s, struct folded_profile **p[2])
+{
+	double total = 0;
+	size_t i;
+
+	for (i = 0; i < s->st.nruns[0]; i++)
+		total += p[0][i]->total[0];
+	total /= s->st.nruns[0] ? (double)s->st.nruns[0] : 1;
+	for (i = 0; i < s->ans.hot.changed.nr; i++) {
+		const char *g = s->ans.hot.changed.items[i];
+		struct flame_share a, b;
+		double delta, se;
+
+		if (!strcmp(g, s->ans.function))
+			continue;
+		flame_samples_over_runs(p[0], s->st.nruns[0], g, 0, &a);
+		flame_samples_over_runs(p[1], s->st.nruns[1], g, 0, &b);
+		delta = b.mean - a.mean;
+		se = sqrt(a.se * a.se + b.se * b.se);
+		if (flame_cost_changed(delta, se, total, s->req.min_delta, 2))
+			string_list_append(&s->st.exclude, g);
+	}
+}
+
+int flame_step_target(struct flame_session *s)
+{
+	/*
+	 * Off-CPU time is what no CPU sample sees: a function whose CPU share
+	 * moved a little cannot explain it, and bisecting on that share chases
+	 * noise.  That metric is bisected on itself.
+	 */
+	if (s->req.metric != FLAME_METRIC_OFFCPU && s->ans.hot.nr && s->ans.hot.items[0].confirmed) {
+		const struct flame_hotspot *h = &s->ans.hot.items[0];
+		struct flame_share m[2];
+		struct folded_profile **p[2];
+		int side;
+		size_t k;
+
+		s->ans.function = xstrdup(h->name);
+		for (side = 0; side < 2; side++) {
+			p[side] = xcalloc(s->st.nruns[side], sizeof(*p[side]));
+			for (k = 0; k < s->st.nruns[side]; k++)
+				p[side][k] = &s->st.runs[side][k].folded;
+		}
+		find_other_changes(s, p);
+		for (side = 0; side < 2; side++) {
+			if (s->req.measure_share)
+				flame_relative_share_over_runs(p[side], s->st.nruns[side],
+							       s->ans.function, &s->st.exclude,
+							       &m[side]);
+			else
+				flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
+							0, &m[side]);
+			s->ans.share[side] = m[side].mean;
+			free(p[side]);
+		}
+		if (s->req.measure_share && s->st.exclude.nr)
+			note("diff: %s's share is measured among the samples outside the %zu other "
+			     "function%s that changed, so their changes cannot mislead the bisection",
+			     s->ans.function, s->st.exclude.nr, s->st.exclude.nr == 1 ? "" : "s");
+		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+		return 0;
+	}
+	if (s->req.metric != FLAME_METRIC_CPU) {
+		s->ans.share[0] = s->ans.metric_med[0];
+		s->ans.share[1] = s->ans.metric_med[1];
+		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+		if (s->ans.blocked_function)
+			note("diff: bisecting on %s itself (the workload's off-CPU time), the commits "
+			     "that touched %s first", flame_metric_name(s->req.metric),
+			     s->ans.blocked_function);
+		else if (s->req.metric == FLAME_METRIC_OFFCPU)
+			note("diff: %s; bisecting on %s itself", s->ans.offcpu_profile ?
+			     "the off-CPU profiles name no function" :
+			     "CPU samples cannot measure off-CPU time",
+			     flame_metric_name(s->req.metric));
+		else
+			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
+			     "the time went off-CPU; bisecting on %s itself",
+			     100 * s->req.confirm, flame_metric_name(s->req.metric));
+		return 0;
+	}
+	s->ans.verdict = "inconclusive";
+	snprintf(s->ans.message, sizeof(s->ans.message),
+		 "the program got slower but no function's share of CPU samples rose by "
+		 "%.1f points: the CPU profile is flat, so the extra time is probably spent "
+		 "off-CPU (sleeping, waiting for I/O or locks); try --metric wall",
+		 100 * s->req.confirm);
+	return 1;
+}

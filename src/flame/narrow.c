@@ -1,0 +1,456 @@
+/*
+ * narrow.c - the NARROW step of trail flame: probe the suspects directly
+ * or git bisect run the whole range with 'trail flame probe' in the
+ * private clone, then re-probe the culprit and its parent for the
+ * confidence of the split.
+ */
+#include "flame/steps.h"
+#include "flame/decide.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+#include "core/progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct flame_probe_opts probe_opts(struct flame_session *s)
+{
+	struct flame_probe_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.build_cmd = s->req.build_cmd;
+	o.cap = flame_session_capture_opts(s);
+	o.metric = s->req.metric;
+	o.function = s->ans.function;
+	o.share = s->req.measure_share;
+	o.exclude = &s->st.exclude;
+	o.threshold = s->ans.threshold;
+	o.runs = s->req.probe_runs;
+	o.max_runs = s->req.probe_max_runs;
+	o.z = flame_z_for(s->req.confidence);
+	return o;
+}
+
+static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
+{
+	if (s->ans.function && s->req.measure_share)
+		snprintf(buf, n, "%.1f%%", 100 * v);
+	else if (s->ans.function)
+		snprintf(buf, n, "%.1f samples/run", v);
+	else
+		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->req.metric));
+}
+
+static void record_probe(struct flame_session *s, const struct flame_probe_result *r, int show)
+{
+	char v[48], t[48];
+
+	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
+	s->ans.probes[s->ans.nprobes++] = *r;
+	if (!show)
+		return;
+	describe_value(s, r->value, v, sizeof(v));
+	describe_value(s, s->ans.threshold, t, sizeof(t));
+	note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.nprobes, r->id,
+	     flame_verdict_name(r->verdict), v, t, r->runs, r->build_cached ? ", cached build" : "",
+	     r->why[0] ? ": " : "", r->why);
+}
+
+/* "narrow (bisect): probe 3 of ~5, ETA 1m10s" on a terminal (core/progress.h). */
+static void narrow_progress_start(struct progress *pr, const char *strategy, size_t candidates)
+{
+	char title[64];
+
+	snprintf(title, sizeof(title), "narrow (%s)", strategy);
+	progress_start(pr, title, flame_steps_left(candidates));
+	pr->item = "probe";
+	pr->estimated = 1;
+}
+
+/*
+ * done probes finished, the answer among candidates positions now; when
+ * that is one, no probe is under way and the line is erased.
+ */
+static void narrow_progress_update(struct progress *pr, size_t done, size_t candidates)
+{
+	if (candidates <= 1) {
+		pr->done = done;
+		progress_stop(pr);
+		return;
+	}
+	pr->total = done + flame_steps_left(candidates);
+	progress_update(pr, done, NULL);
+}
+
+/*
+ * Where the finished probes of a git bisect leave the culprit: after the
+ * last fast one (*lo, -1 = good) and at or before the first slow one (*hi,
+ * the bad end at first), as indices of s->st.range; the number of probes.
+ */
+static size_t bisect_bounds(struct flame_session *s, const char *log, int *lo, int *hi)
+{
+	struct flame_probe_result *res = NULL;
+	size_t nres = 0, i;
+
+	*lo = -1;
+	*hi = (int)s->st.range.nr - 1;
+	if (access(log, F_OK) || flame_probe_log_read(log, &res, &nres))
+		return 0;
+	for (i = 0; i < nres; i++) {
+		int k = flame_session_range_index(s, res[i].id);
+
+		if (k < 0)
+			continue;
+		if (res[i].verdict == FLAME_FAST && k > *lo)
+			*lo = k;
+		else if (res[i].verdict == FLAME_SLOW && k < *hi)
+			*hi = k;
+	}
+	free(res);
+	return nres;
+}
+
+/*
+ * Run the git bisect child with the progress line: its stderr (the
+ * probes' lines) comes through a pipe and is copied line by line, the
+ * progress line erased before and redrawn after, and refreshed from the
+ * probe log a few times a second.  Without a terminal (or with --quiet)
+ * the child simply inherits stderr.  Returns child_run()'s value.
+ */
+static int run_bisect_child(struct flame_session *s, struct child *c, const char *log)
+{
+	struct progress pr;
+	struct strbuf line = STRBUF_INIT;
+	int fds[2], lo, hi, eof = 0;
+	size_t done;
+
+	narrow_progress_start(&pr, "bisect", s->st.range.nr);
+	if (!pr.enabled || pipe2(fds, O_CLOEXEC))
+		return child_run(c);
+	c->err = fds[1];
+	if (child_start(c)) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[1]);
+	done = bisect_bounds(s, log, &lo, &hi);
+	narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	while (!eof) {
+		struct pollfd pf = { fds[0], POLLIN, 0 };
+		char buf[4096];
+		ssize_t n;
+		char *nl;
+
+		if (poll(&pf, 1, 250) > 0) {
+			n = read(fds[0], buf, sizeof(buf));
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				eof = 1;
+			if (n == 0)
+				eof = 1;
+			if (n > 0)
+				strbuf_add(&line, buf, (size_t)n);
+		}
+		/* Whole lines go out at once, above the progress line. */
+		nl = line.len ? memrchr(line.buf, '\n', line.len) : NULL;
+		if (nl || (eof && line.len)) {
+			size_t len = nl ? (size_t)(nl - line.buf) + 1 : line.len;
+
+			progress_stop(&pr);
+			fwrite(line.buf, 1, len, stderr);
+			memmove(line.buf, line.buf + len, line.len - len);
+			strbuf_setlen(&line, line.len - len);
+		}
+		done = bisect_bounds(s, log, &lo, &hi);
+		narrow_progress_update(&pr, done, (size_t)(hi - lo));
+	}
+	progress_stop(&pr);
+	close(fds[0]);
+	strbuf_release(&line);
+	return child_wait(c);
+}
+
+/* git bisect run, in the private clone, with 'trail flame probe'. */
+static int run_git_bisect(struct flame_session *s, const char *good, const char *bad)
+{
+	char *log = xstrfmt("%s/probes.log", s->st.scratch);
+	char *blog = xstrfmt("%s/bisect.log", s->st.scratch);
+	char thr[64], runs[16], maxr[16], freq[16], disc[32], z[32];
+	struct flame_probe_result *res = NULL;
+	struct strbuf out = STRBUF_INIT;
+	size_t nres = 0, i;
+	int ret = -1, code;
+	const char *reset[] = { "bisect", "reset", NULL };
+
+	flame_git(&s->st.repo, NULL, reset);
+	unlink(log);
+	{
+		const char *start[] = { "bisect", "start", "--term-old", "fast", "--term-new",
+					"slow", "--no-checkout", bad, good, NULL };
+
+		if (flame_git(&s->st.repo, NULL, start) != 0) {
+			error("cannot start git bisect in '%s'", s->st.repo.clone);
+			goto out;
+		}
+	}
+	snprintf(thr, sizeof(thr), "%.17g", s->ans.threshold);
+	snprintf(runs, sizeof(runs), "%u", s->req.probe_runs);
+	snprintf(maxr, sizeof(maxr), "%u", s->req.probe_max_runs);
+	snprintf(freq, sizeof(freq), "%u", s->req.freq);
+	snprintf(disc, sizeof(disc), "%.17g", s->req.discard);
+	snprintf(z, sizeof(z), "%.17g", s->req.confidence);
+	{
+		const char *argv[] = { "git", "-C", s->st.repo.clone, "bisect", "run", s->req.trail_exe,
+				       "flame", "probe", "--rev", "BISECT_HEAD", "--log", log,
+				       "--build", s->req.build_cmd, "--run", s->req.run_cmd,
+				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
+				       "-F", freq, "--discard", disc, "--confidence", z,
+				       "--metric", flame_metric_name(s->req.metric),
+				       "--measure", s->req.measure_share ? "share" : "samples",
+				       "--profiler", s->req.profiler, NULL };
+		struct string_list args = STRING_LIST_INIT;
+		struct child c = CHILD_INIT;
+		const char *const *a;
+
+		for (a = argv; *a; a++)
+			string_list_append(&args, *a);
+		if (s->ans.function) {
+			string_list_append(&args, "--function");
+			string_list_append(&args, s->ans.function);
+		}
+		for (i = 0; i < s->st.exclude.nr; i++) {
+			string_list_append(&args, "--exclude");
+			string_list_append(&args, s->st.exclude.items[i]);
+		}
+		c.argv = (const char *const *)args.items;
+		c.in = CHILD_DEVNULL;
+		c.out_path = blog;
+		c.err = CHILD_INHERIT;
+		code = run_bisect_child(s, &c, log);
+		string_list_clear(&args);
+	}
+	if (!flame_probe_log_read(log, &res, &nres))
+		for (i = 0; i < nres; i++)
+			record_probe(s, &res[i], 0);
+	if (strbuf_read_file(&out, blog))
+		goto out;
+	if (code != 0) {
+		error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
+		tempdir_keep(s->st.scratch);
+		goto out;
+	}
+	{
+		char *p = strstr(out.buf, " is the first slow commit");
+
+		if (p) {
+			char *q = p;
+
+			while (q > out.buf && q[-1] != '\n')
+				q--;
+			if (p - q == 40) {
+				memcpy(s->ans.culprit, q, 40);
+				s->ans.culprit[40] = '\0';
+				ret = 0;
+			}
+		} else if ((p = strstr(out.buf, "could be any of:"))) {
+			/* Untestable commits next to the culprit: keep them as ambiguous. */
+			char *l, *save = NULL;
+
+			for (l = strtok_r(strchr(p, '\n'), "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save)) {
+				if (strlen(l) != 40 || strspn(l, "0123456789abcdef") != 40)
+					break;
+				string_list_append(&s->ans.ambiguous, l);
+			}
+			ret = s->ans.ambiguous.nr ? 0 : -1;
+		}
+	}
+	if (ret)
+		error("git bisect did not name a commit; its log: %s", blog);
+out:
+	flame_git(&s->st.repo, NULL, reset);
+	strbuf_release(&out);
+	free(res);
+	free(log);
+	free(blog);
+	return ret;
+}
+
+/* Binary search over the suspects alone (oldest first): the first slow one. */
+static int probe_suspects(struct flame_session *s)
+{
+	int lo = -1, hi = (int)s->ans.nsuspects;	/* lo fast (good), hi slow (bad) */
+	struct flame_probe_opts o = probe_opts(s);
+	struct progress pr;
+	size_t done = 0;
+	int ret = 0;
+
+	narrow_progress_start(&pr, "suspects", s->ans.nsuspects + 1);
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2, probe = mid;
+
+		/*
+		 * One candidate left below the (slow) bad end: the confirmation
+		 * re-probes it and its parent anyway, so do not probe it twice.
+		 */
+		if (hi - lo == 2 && hi == (int)s->ans.nsuspects) {
+			hi = lo + 1;
+			break;
+		}
+		struct flame_probe_result r;
+
+		/* A skipped suspect: try its neighbours inside (lo, hi). */
+		for (;;) {
+			narrow_progress_update(&pr, done, (size_t)(hi - lo));
+			if (flame_probe(&s->st.repo, s->ans.suspects[probe].commit.id, &o, &r)) {
+				ret = -1;
+				goto out;
+			}
+			progress_stop(&pr);
+			record_probe(s, &r, 1);
+			done++;
+			if (r.verdict != FLAME_SKIP)
+				break;
+			probe = probe + 1 < hi ? probe + 1 : -1;
+			if (probe < 0) {
+				ret = 1;
+				goto out;
+			}
+		}
+		if (r.verdict == FLAME_SLOW)
+			hi = probe;
+		else
+			lo = probe;
+	}
+	if (hi == (int)s->ans.nsuspects)
+		ret = 1;	/* no suspect is slow: the suspect set missed it */
+	else
+		memcpy(s->ans.culprit, s->ans.suspects[hi].commit.id, 41);
+out:
+	progress_stop(&pr);
+	return ret;
+}
+
+static const struct flame_probe_result *find_probe(struct flame_session *s, const char *id)
+{
+	size_t i;
+
+	for (i = s->ans.nprobes; i-- > 0;)
+		if (!strcmp(s->ans.probes[i].id, id))
+			return &s->ans.probes[i];
+	return NULL;
+}
+
+static int choose_culprit_from_ambiguous(struct flame_session *s)
+{
+	size_t i;
+
+	/* The measured-slow one among the candidates; the others could not be tested. */
+	for (i = 0; i < s->ans.ambiguous.nr; i++) {
+		const struct flame_probe_result *r = find_probe(s, s->ans.ambiguous.items[i]);
+
+		if (r && r->verdict == FLAME_SLOW) {
+			memcpy(s->ans.culprit, r->id, 41);
+			return 0;
+		}
+	}
+	if (!strcmp(s->ans.ambiguous.items[s->ans.ambiguous.nr - 1], s->ans.bad) ||
+	    flame_session_range_index(s, s->ans.ambiguous.items[s->ans.ambiguous.nr - 1]) >= 0) {
+		memcpy(s->ans.culprit, s->ans.ambiguous.items[s->ans.ambiguous.nr - 1], 41);
+		return 0;
+	}
+	return -1;
+}
+
+/* Re-probe the culprit and its nearest testable ancestor; compute confidence. */
+static int confirm_suspect(struct flame_session *s)
+{
+	struct flame_probe_opts o = probe_opts(s);
+	char parent[41], cur[41];
+	int hops, untested = 0;
+	double ps, pf;
+
+	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
+	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
+	if (flame_probe(&s->st.repo, s->ans.culprit, &o, &s->ans.confirm_slow))
+		return -1;
+	record_probe(s, &s->ans.confirm_slow, 1);
+	memcpy(cur, s->ans.culprit, 41);
+	for (hops = 0; hops < 6; hops++) {
+		if (flame_repo_parent(&s->st.repo, cur, parent))
+			return -1;
+		if (flame_probe(&s->st.repo, parent, &o, &s->ans.confirm_fast))
+			return -1;
+		record_probe(s, &s->ans.confirm_fast, 1);
+		if (s->ans.confirm_fast.verdict != FLAME_SKIP || !strcmp(parent, s->ans.good))
+			break;
+		/* The parent cannot be built or run: it is not blamed, but noted. */
+		if (!string_list_has(&s->ans.ambiguous, parent))
+			string_list_append(&s->ans.ambiguous, parent);
+		untested++;
+		memcpy(cur, parent, 41);
+	}
+	s->ans.suspect_confidence = flame_split_confidence(&s->ans.confirm_slow,
+							   &s->ans.confirm_fast, s->ans.threshold,
+							   &ps, &pf);
+	{
+		char v1[48], v2[48], t[48];
+
+		describe_value(s, s->ans.confirm_slow.value, v1, sizeof(v1));
+		describe_value(s, s->ans.confirm_fast.value, v2, sizeof(v2));
+		describe_value(s, s->ans.threshold, t, sizeof(t));
+		snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
+			 "re-probed the suspect (%s, %s over %u runs) and %s %.12s (%s, %s); "
+			 "confidence = P(suspect above %s) x P(%s below it) = %.3f x %.3f, "
+			 "normal approximation with the measured standard errors%s",
+			 v1, flame_verdict_name(s->ans.confirm_slow.verdict), s->ans.confirm_slow.runs,
+			 untested ? "its nearest testable ancestor" : "its parent",
+			 s->ans.confirm_fast.id, v2, flame_verdict_name(s->ans.confirm_fast.verdict), t,
+			 untested ? "the ancestor" : "the parent", ps, pf,
+			 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
+	}
+	return 0;
+}
+
+int flame_step_narrow(struct flame_session *s)
+{
+	int rc;
+
+	/* Bisecting on the metric, the function that blocks longer still
+	 * narrows the commits worth probing first. */
+	if (s->ans.function || s->ans.blocked_function)
+		flame_step_find_suspects(s, s->ans.function ? s->ans.function
+							    : s->ans.blocked_function);
+	s->ans.strategy_used = flame_choose_strategy(s->req.strategy, s->st.range.nr,
+						     s->ans.nsuspects, s->ans.strategy_reason,
+						     sizeof(s->ans.strategy_reason));
+	note("narrow: %s", s->ans.strategy_reason);
+	if (!strcmp(s->ans.strategy_used, "suspects")) {
+		rc = probe_suspects(s);
+		if (rc < 0)
+			return -1;
+		/* The split must be exact: the re-probed parent must be fast. */
+		if (!rc && confirm_suspect(s))
+			return -1;
+		if (!rc && s->ans.confirm_slow.verdict == FLAME_SLOW &&
+		    s->ans.confirm_fast.verdict == FLAME_FAST)
+			return 0;
+		note("narrow: the suspects do not explain the change; bisecting the whole range");
+		s->ans.strategy_used = "suspects+bisect";
+		s->ans.culprit[0] = '\0';
+		string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->st.exclude);
+	}
+	if (run_git_bisect(s, s->ans.good, s->ans.bad))
+		return -1;
+	if (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))
+		return -1;
+	return confirm_suspect(s);
+}

@@ -1,0 +1,20 @@
+/*
+ * report.h - what trail flame writes for people and programs: report.json
+ * (schema in docs/flame.md), report.md and report.html in the --out
+ * directory, all from the request and the answer of a session.
+ */
+#ifndef TRAIL_FLAME_REPORT_H
+#define TRAIL_FLAME_REPORT_H
+
+#include "flame/session.h"
+
+/*
+ * The function the answer names: the one bisected on, else the one that
+ * blocks longer (off-CPU profile), else the one the suspect changed; NULL.
+ */
+const char *flame_session_named_function(const struct flame_session *s);
+
+/* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
+int flame_report_write(const struct flame_session *s);
+
+#endif

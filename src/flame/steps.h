@@ -1,0 +1,48 @@
+/*
+ * steps.h - the steps of one trail flame session, each in its own file and
+ * each reading the request and state and filling the answer of struct
+ * flame_session (session.h).  flame_session_run() calls them in this order;
+ * their decisions are the pure functions of decide.h.
+ */
+#ifndef TRAIL_FLAME_STEPS_H
+#define TRAIL_FLAME_STEPS_H
+
+#include "flame/session.h"
+
+/* How the workload is captured, from the request and state. */
+struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s);
+/* Position of commit id in the range (oldest first), -1 when outside. */
+int flame_session_range_index(const struct flame_session *s, const char *id);
+
+/* ends.c: build both ends (dirs[0] good, dirs[1] bad; caller frees); 0 or -1. */
+int flame_step_build(struct flame_session *s, char *dirs[2]);
+/* ends.c: run the workload at both ends until decided or at --max-repeat. */
+int flame_step_capture(struct flame_session *s, char *dirs[2]);
+
+/* confirm.c: fill the metric's statistics; 1 when the bad end is significantly worse. */
+int flame_step_confirm(struct flame_session *s);
+/* confirm.c: CPU unchanged but wall time rose: 1 and the message says so. */
+int flame_step_wall_regressed(struct flame_session *s);
+
+/* hotdiff.c: folded profiles and flame graphs into the report directory. */
+int flame_step_write_profiles(struct flame_session *s);
+/* hotdiff.c: rank the functions whose share rose (off-CPU: blocked longer). */
+void flame_step_rank_hotspots(struct flame_session *s);
+/*
+ * hotdiff.c: choose what to bisect on (the hot function's share, or the
+ * metric) and the threshold; 0, or 1 when there is nothing to bisect on
+ * (the verdict and message are then set).
+ */
+int flame_step_target(struct flame_session *s);
+
+/* suspects.c: the commits of the range that touched func or its callees. */
+void flame_step_find_suspects(struct flame_session *s, const char *func);
+/* suspects.c: the function the culprit commit changed (flat profiles). */
+void flame_step_changed_function(struct flame_session *s);
+/* suspects.c: revert or patch the culprit. */
+void flame_step_recommend(struct flame_session *s);
+
+/* narrow.c: find the culprit and the confidence of its split; 0 or -1. */
+int flame_step_narrow(struct flame_session *s);
+
+#endif
