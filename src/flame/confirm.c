@@ -43,6 +43,13 @@ int flame_step_confirm(struct flame_session *s)
 	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
 	     flame_metric_name(s->req.metric), s->ans.metric_med[0], flame_metric_unit(s->req.metric),
 	     s->ans.metric_med[1], flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	if (s->req.metric == FLAME_METRIC_CPU &&
+	    flame_run_too_short(s->ans.metric_med[0] < s->ans.metric_med[1] ? s->ans.metric_med[0]
+									     : s->ans.metric_med[1]))
+		note("confirm: a run takes only %.0f ms of CPU; under ~%.1f s start-up and sampling "
+		     "noise weigh heavily: make the workload longer, or run it several times per "
+		     "measurement with --loop N", s->ans.metric_med[0] / 1000,
+		     FLAME_SHORT_RUN_US / 1e6);
 	{
 		struct flame_metric_test mt;
 

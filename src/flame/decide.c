@@ -74,6 +74,35 @@ int flame_cost_changed(double delta, double se, double total, double min_delta, 
 	return total > 0 && fabs(delta) / total >= min_delta && fabs(delta) > z * se;
 }
 
+const char *flame_total_verdict(int significant, double change, double change_hi,
+				double min_effect)
+{
+	if (significant && change >= min_effect)
+		return "regression";
+	if (change_hi < min_effect)
+		return "no-regression";
+	return "inconclusive";
+}
+
+int flame_run_too_short(double cpu_us)
+{
+	return cpu_us >= 0 && cpu_us < FLAME_SHORT_RUN_US;
+}
+
+int flame_prefer_samples(double share_good, double share_bad, double share_se,
+			 double samples_good, double samples_bad, double samples_se)
+{
+	double zs, zn;
+
+	if (!(samples_se > 0) || !(samples_bad > samples_good))
+		return 0;
+	zn = (samples_bad - samples_good) / samples_se;
+	if (!(share_se > 0))
+		return share_bad > share_good ? 0 : zn > 2;
+	zs = (share_bad - share_good) / share_se;
+	return zn > 2 * (zs > 0 ? zs : 0) && zn > 2;
+}
+
 unsigned flame_steps_left(size_t candidates)
 {
 	unsigned k = 0;

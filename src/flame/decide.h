@@ -41,6 +41,21 @@ int flame_metric_regressed(const struct flame_metric_test *t, double confidence)
  */
 int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
 
+/*
+ * The verdict on the total: "regression" when the slowdown is significant
+ * and its relative size change (bad/good - 1) reaches min_effect;
+ * "no-regression" only when the upper end of the change's confidence
+ * interval, change_hi, lies below min_effect (equivalence: absence shown,
+ * not assumed from a large p); else "inconclusive".
+ */
+const char *flame_total_verdict(int significant, double change, double change_hi,
+				double min_effect);
+
+/* Runs shorter than this much CPU time (us) are worth a warning. */
+#define FLAME_SHORT_RUN_US 300000.0
+/* A run of cpu_us microseconds of CPU time is too short to measure well. */
+int flame_run_too_short(double cpu_us);
+
 /* The value between fast and slow: the midpoint of the good and bad ends. */
 double flame_threshold(double good, double bad);
 
@@ -50,6 +65,18 @@ double flame_threshold(double good, double bad);
  * than z standard errors of the difference.
  */
 int flame_cost_changed(double delta, double se, double total, double min_delta, double z);
+
+/*
+ * Bisect on a function's share or on its samples per run?  Each end pair
+ * is judged by how many standard errors (se: of the difference) apart the
+ * good and bad values stand.  A function that already dominated (90% of
+ * the samples) can barely gain share while its CPU time per run grows with
+ * the slowdown: samples win when they separate the ends more than twice as
+ * clearly (shares stay preferred otherwise: a busy machine moves them
+ * less).  1 for samples, 0 for the share.
+ */
+int flame_prefer_samples(double share_good, double share_bad, double share_se,
+			 double samples_good, double samples_bad, double samples_se);
 
 /* Probes a binary search needs among candidates positions: ceil(log2). */
 unsigned flame_steps_left(size_t candidates);

@@ -107,7 +107,10 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "function", s->ans.function);
 	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
-				s->req.measure_share ? "self_share" : "self_samples_per_run");
+				s->ans.measure_total ? (s->ans.measure_share ? "total_share" : "total_samples_per_run") :
+				s->ans.measure_share ? "self_share" : "self_samples_per_run");
+	/* Where the function's extra time is spent, when not in its own code. */
+	json_writer_key_string(w, "frame", s->ans.function ? (s->ans.frame ? s->ans.frame : s->ans.function) : NULL);
 	/* Bisecting on the metric, the definition found is the blocked function's. */
 	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
 	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
@@ -132,6 +135,7 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "author", s->ans.culprit_info.author);
 	json_writer_key_string(w, "date", s->ans.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
+	json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame : flame_session_named_function(s));
 	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
 				s->ans.blocked_function ? "off-CPU profile" :
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
@@ -257,6 +261,11 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 							    : flame_metric_name(s->req.metric),
 			    s->ans.def_file ? " in " : "", s->ans.def_file ? s->ans.def_file : "",
 			    s->ans.suspect_confidence, s->ans.confidence_how);
+		if (s->ans.frame)
+			strbuf_addf(sb, "- hot frame: `%s` (library or kernel code; its time is counted "
+				    "to `%s`, its innermost caller the repository defines, and the "
+				    "bisection measured `%s`'s inclusive share)\n",
+				    s->ans.frame, s->ans.function, s->ans.function);
 		if (s->ans.recommendation)
 			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->ans.recommendation,
 				    s->ans.recommendation_reason);

@@ -31,6 +31,7 @@ void flame_session_init(struct flame_session *s)
 	s->req.probe_max_runs = 9;
 	s->req.discard = 0.10;
 	s->req.min_delta = 0.01;
+	s->req.min_effect = 0.03;
 	s->req.confirm = 0.02;
 	s->req.confidence = 0.95;
 	s->st.repo.lock_fd = -1;
@@ -95,7 +96,7 @@ int flame_session_run(struct flame_session *s)
 	     flame_metric_name(s->req.metric),
 	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
 	     s->ans.offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
-	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
+	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (DWARF call chains)",
 	     s->req.freq, s->st.range.nr, s->ans.good, s->ans.bad);
 
 	if (flame_step_build(s, dirs) || flame_step_capture(s, dirs))
@@ -110,22 +111,44 @@ int flame_session_run(struct flame_session *s)
 	}
 	{
 		struct flame_metric_test t;
+		double g = s->ans.metric_med[0], change, change_hi;
+		const char *v;
 
 		t.p = s->ans.metric_p;
-		t.bad_larger = 1;	/* no-regression needs only p and the medians */
-		t.value[0] = s->ans.metric_med[0];
+		t.bad_larger = 1;	/* the medians say which end is slower */
+		t.value[0] = g;
 		t.value[1] = s->ans.metric_med[1];
-		if (!flame_metric_regressed(&t, s->req.confidence)) {
-			s->ans.verdict = "no-regression";
-			snprintf(s->ans.message, sizeof(s->ans.message),
-				 "no significant %s regression between %.12s and %.12s "
-				 "(median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
-				 flame_metric_name(s->req.metric), s->ans.good, s->ans.bad,
-				 s->ans.metric_med[0], s->ans.metric_med[1],
-				 flame_metric_unit(s->req.metric), s->ans.metric_p);
+		/* The change's interval: from the ends' median +/- z se. */
+		change = g > 0 ? s->ans.metric_med[1] / g - 1 : 0;
+		change_hi = s->ans.metric_lo[0] > 0 ? s->ans.metric_hi[1] / s->ans.metric_lo[0] - 1 :
+			    change;
+		s->ans.change = change;
+		s->ans.change_hi = change_hi;
+		v = flame_total_verdict(flame_metric_regressed(&t, s->req.confidence), change,
+					change_hi, s->req.min_effect);
+		if (strcmp(v, "regression")) {
+			s->ans.verdict = v;
+			if (!strcmp(v, "no-regression"))
+				snprintf(s->ans.message, sizeof(s->ans.message),
+					 "no %s regression of %.0f%% or more between %.12s and %.12s: "
+					 "the change is %+.1f%%, at most %+.1f%% (%.0f%% confidence; "
+					 "median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
+					 flame_metric_name(s->req.metric), 100 * s->req.min_effect,
+					 s->ans.good, s->ans.bad, 100 * change, 100 * change_hi,
+					 100 * s->req.confidence, g, s->ans.metric_med[1],
+					 flame_metric_unit(s->req.metric), s->ans.metric_p);
+			else
+				snprintf(s->ans.message, sizeof(s->ans.message),
+					 "undecided: the %s changed by %+.1f%% (up to %+.1f%% at %.0f%% "
+					 "confidence, Mann-Whitney p = %.3g), neither a significant "
+					 "change of %.0f%% or more nor shown to be below it; measure "
+					 "more runs (--repeat, --max-repeat), on a quieter machine, or a "
+					 "longer workload (--loop N)", flame_metric_name(s->req.metric),
+					 100 * change, 100 * change_hi, 100 * s->req.confidence,
+					 s->ans.metric_p, 100 * s->req.min_effect);
 			flame_step_write_profiles(s);
 			flame_step_rank_hotspots(s);
-			ret = FLAME_EXIT_NO_REGRESSION;
+			ret = strcmp(v, "no-regression") ? FLAME_EXIT_INCONCLUSIVE : FLAME_EXIT_NO_REGRESSION;
 			goto report;
 		}
 	}
@@ -188,6 +211,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.suspects);
 	free(s->ans.probes);
 	free(s->ans.function);
+	free(s->ans.frame);
 	free(s->ans.def_file);
 	free(s->ans.changed_function);
 	free(s->ans.blocked_function);

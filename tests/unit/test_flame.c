@@ -423,6 +423,38 @@ TEST(decide_threshold_and_statistics)
 	CHECK(!flame_cost_changed(5, 1, 0, 0.01, 2));
 }
 
+TEST(decide_prefer_samples)
+{
+	/*
+	 * The dominant function of tests/e2e/gen-kinds: share 93% -> 98%
+	 * (+5 pp, se 1.5 pp: z 3.3), samples 146 -> 409 per run (se 12: z 22).
+	 */
+	CHECK(flame_prefer_samples(0.93, 0.98, 0.015, 146, 409, 12));
+	/* A function that gains share as well as samples keeps its share. */
+	CHECK(!flame_prefer_samples(0.33, 0.88, 0.02, 300, 850, 25));
+	/* Samples that did not rise, or no noise estimate, never win. */
+	CHECK(!flame_prefer_samples(0.93, 0.98, 0.015, 409, 146, 12));
+	CHECK(!flame_prefer_samples(0.93, 0.98, 0.015, 146, 409, 0));
+	/* Samples within two standard errors do not win against a flat share. */
+	CHECK(!flame_prefer_samples(0.5, 0.5, 0.01, 100, 103, 2));
+	CHECK(flame_prefer_samples(0.5, 0.49, 0.01, 100, 130, 5));
+	/* The cpu metric is microseconds of CPU time: 70 ms runs get a warning. */
+	CHECK(flame_run_too_short(70000));
+	CHECK(!flame_run_too_short(560000));
+}
+
+TEST(decide_total_verdict)
+{
+	/* The issue's +8% at p = 0.056: not decided, never "no regression". */
+	CHECK_STREQ(flame_total_verdict(0, 0.08, 0.17, 0.03), "inconclusive");
+	CHECK_STREQ(flame_total_verdict(1, 0.08, 0.12, 0.03), "regression");
+	/* Significant but below the minimum effect: not a regression... */
+	CHECK_STREQ(flame_total_verdict(1, 0.01, 0.02, 0.03), "no-regression");
+	CHECK_STREQ(flame_total_verdict(1, 0.02, 0.05, 0.03), "inconclusive");
+	/* ... and a speed-up whose interval stays below the minimum effect is none. */
+	CHECK_STREQ(flame_total_verdict(0, -0.03, 0.01, 0.03), "no-regression");
+}
+
 TEST(decide_strategy)
 {
 	char why[200];
@@ -494,5 +526,5 @@ TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
-	  decide_threshold_and_statistics, decide_strategy, decide_split_confidence,
+	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict, decide_strategy, decide_split_confidence,
 	  decide_recommend)
