@@ -136,6 +136,7 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "date", s->ans.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
 	json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame : flame_session_named_function(s));
+	json_writer_key_string(w, "changed_function", s->ans.changed_function);
 	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
 				s->ans.blocked_function ? "off-CPU profile" :
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
@@ -261,6 +262,13 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 							    : flame_metric_name(s->req.metric),
 			    s->ans.def_file ? " in " : "", s->ans.def_file ? s->ans.def_file : "",
 			    s->ans.suspect_confidence, s->ans.confidence_how);
+		if (s->ans.function && s->ans.changed_function &&
+		    strcmp(s->ans.function, s->ans.changed_function))
+			strbuf_addf(sb, "- changed: the commit changed `%s`, not `%s` itself: time rose "
+				    "in `%s`%s%s%s, which calls it or uses what it produces\n",
+				    s->ans.changed_function, s->ans.function, s->ans.function,
+				    s->ans.frame ? " (`" : "", s->ans.frame ? s->ans.frame : "",
+				    s->ans.frame ? "`)" : "");
 		if (s->ans.frame)
 			strbuf_addf(sb, "- hot frame: `%s` (library or kernel code; its time is counted "
 				    "to `%s`, its innermost caller the repository defines, and the "

@@ -163,8 +163,13 @@ int flame_session_run(struct flame_session *s)
 		goto out;
 	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
 		goto out;
-	if (!s->ans.function)
-		flame_step_changed_function(s);
+	flame_step_changed_function(s);
+	if (s->ans.function && s->ans.changed_function &&
+	    strcmp(s->ans.function, s->ans.changed_function))
+		note("narrow: time rose in %s%s%s%s; the suspect commit changed %s, not %s itself "
+		     "(a function it calls, or data it works on)", s->ans.function,
+		     s->ans.frame ? " (" : "", s->ans.frame ? s->ans.frame : "", s->ans.frame ? ")" : "",
+		     s->ans.changed_function, s->ans.function);
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.confirm_slow, &s->ans.confirm_fast,
 				  s->ans.suspect_confidence)) {
