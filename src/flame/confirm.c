@@ -21,19 +21,15 @@ int flame_step_confirm(struct flame_session *s)
 
 	for (side = 0; side < 2; side++) {
 		size_t k, n = s->st.nruns[side];
-		double mean = 0, var = 0, se;
+		double se;
 
 		v[side] = xcalloc(n, sizeof(double));
-		for (k = 0; k < n; k++) {
-			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
-			mean += v[side][k];
-		}
-		mean /= (double)n;
 		for (k = 0; k < n; k++)
-			var += (v[side][k] - mean) * (v[side][k] - mean);
-		se = n > 1 ? 1.2533 * sqrt(var / (double)(n - 1) / (double)n) : 0;
+			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
 		s->ans.metric_med[side] = flame_percentile(v[side], n,
 						    s->req.metric == FLAME_METRIC_WALL ? s->req.percentile : 50);
+		/* Robust: one run slowed by a busy machine must not widen it much. */
+		se = flame_median_se(v[side], n);
 		s->ans.metric_lo[side] = s->ans.metric_med[side] - z * se;
 		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
 	}

@@ -74,6 +74,33 @@ int flame_cost_changed(double delta, double se, double total, double min_delta, 
 	return total > 0 && fabs(delta) / total >= min_delta && fabs(delta) > z * se;
 }
 
+double flame_median_se(const double *x, size_t n)
+{
+	double med, *d, mad;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	med = flame_percentile(x, n, 50);
+	d = xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++)
+		d[i] = fabs(x[i] - med);
+	mad = flame_percentile(d, n, 50);
+	free(d);
+	return 1.2533 * 1.4826 * mad / sqrt((double)n);
+}
+
+double flame_change_hi(double good, double se_good, double bad, double se_bad, double z)
+{
+	double rel_se;
+
+	if (!(good > 0))
+		return 0;
+	rel_se = sqrt(se_bad * se_bad / (good * good) +
+		      bad * bad * se_good * se_good / (good * good * good * good));
+	return bad / good - 1 + z * rel_se;
+}
+
 const char *flame_total_verdict(int significant, double change, double change_hi,
 				double min_effect)
 {

@@ -15,6 +15,17 @@
 double flame_z_for(double confidence);
 /* P(Z <= z) for a standard normal Z. */
 double flame_normal_cdf(double z);
+/*
+ * Standard error of the median of x[0..n), robustly: 1.2533 * 1.4826 *
+ * MAD / sqrt(n) (the normal-theory factor on a scale that outliers barely
+ * move); 0 for n < 2.
+ */
+double flame_median_se(const double *x, size_t n);
+/*
+ * The relative change bad/good - 1 of two medians and the upper end of its
+ * interval at z: the standard errors combined in quadrature (delta method).
+ */
+double flame_change_hi(double good, double se_good, double bad, double se_bad, double z);
 /* The pct-th percentile (0..100) of x[0..n), linear interpolation; n >= 1. */
 double flame_percentile(const double *x, size_t n, double pct);
 

@@ -120,8 +120,13 @@ int flame_session_run(struct flame_session *s)
 		t.value[1] = s->ans.metric_med[1];
 		/* The change's interval: from the ends' median +/- z se. */
 		change = g > 0 ? s->ans.metric_med[1] / g - 1 : 0;
-		change_hi = s->ans.metric_lo[0] > 0 ? s->ans.metric_hi[1] / s->ans.metric_lo[0] - 1 :
-			    change;
+		{
+			double z = flame_z_for(s->req.confidence);
+
+			change_hi = flame_change_hi(g, (s->ans.metric_hi[0] - s->ans.metric_lo[0]) / (2 * z),
+						    s->ans.metric_med[1],
+						    (s->ans.metric_hi[1] - s->ans.metric_lo[1]) / (2 * z), z);
+		}
 		s->ans.change = change;
 		s->ans.change_hi = change_hi;
 		v = flame_total_verdict(flame_metric_regressed(&t, s->req.confidence), change,

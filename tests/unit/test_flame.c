@@ -455,6 +455,20 @@ TEST(decide_total_verdict)
 	CHECK_STREQ(flame_total_verdict(0, -0.03, 0.01, 0.03), "no-regression");
 }
 
+TEST(decide_median_interval)
+{
+	/* One run slowed by a busy machine barely moves the robust se. */
+	double calm[] = { 100, 101, 99, 100, 102, 98, 100 };
+	double outlier[] = { 100, 101, 99, 100, 102, 98, 160 };
+
+	CHECK_NEAR(flame_median_se(calm, 7), flame_median_se(outlier, 7), 1e-9);
+	CHECK(flame_median_se(calm, 7) > 0);
+	CHECK_NEAR(flame_median_se(calm, 1), 0, 1e-12);
+	/* +10% with 1% standard errors: upper end ~ +10% + 1.96 * 1.5%. */
+	CHECK_NEAR(flame_change_hi(100, 1, 110, 1, 1.96), 0.10 + 1.96 * sqrt(0.0001 + 1.21 * 0.0001), 1e-9);
+	CHECK_NEAR(flame_change_hi(0, 1, 110, 1, 1.96), 0, 1e-12);
+}
+
 TEST(decide_strategy)
 {
 	char why[200];
@@ -526,5 +540,5 @@ TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
-	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict, decide_strategy, decide_split_confidence,
+	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict, decide_median_interval, decide_strategy, decide_split_confidence,
 	  decide_recommend)
