@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "flame/probe.h"
 #include "flame/report.h"
@@ -81,6 +82,12 @@ static int check_profiler(const char *p, const char **out)
 	return error("unknown profiler '%s' (auto, trail, perf)", p);
 }
 
+/* path made absolute: a relative one is taken from base (absolute). */
+static char *absolute_from(const char *base, const char *path)
+{
+	return path[0] == '/' ? xstrdup(path) : xstrfmt("%s/%s", base, path);
+}
+
 static char *self_exe(void)
 {
 	char buf[PATH_MAX];
@@ -102,7 +109,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
 	char *trail_exe = NULL;
 	uint64_t runs = 3, max_runs = 9, freq = 999;
-	double threshold = -1, discard = 0.10, confidence = 0.95;
+	double threshold = -1, discard = 10, confidence = 0.95, percentile = 50;
+	double run_timeout = 300, build_timeout = 600;
 	enum flame_metric m;
 	char id[41], *scratch;
 	int ret = 255;
@@ -119,17 +127,21 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_U64(0, "runs", &runs, "N", "runs in the first window (default 3)", 1, 1000),
 		OPT_U64(0, "max-runs", &max_runs, "N", "runs before answering skip (default 9)", 1, 1000),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
-		OPT_DOUBLE(0, "discard", &discard, "FRACTION", "drop this first part of each run's samples (default 0.1)", 0, 0.9),
+		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
 		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
+		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &build_timeout, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_END()
 	};
 	static const char *const usage[] = {
 		"trail flame probe --build CMD --run CMD --threshold X [--function F] [options]",
 		"",
-		"Build one commit of a trail flame clone (cached by commit id), profile the workload",
-		"and compare the function's share of samples (or the metric) with the threshold.",
+		"Build one commit of a trail flame clone (cached by commit, build command and CC/CFLAGS...),",
+		"profile the workload and compare the function's share of samples (or the metric's",
+		"--percentile) with the threshold.  A run past --timeout is killed: skip.",
 		"Exit: 0 fast, 1 slow, 125 cannot build, run or decide (git bisect skips it),",
 		"255 the probe itself failed (git bisect run stops).",
 		NULL
@@ -172,7 +184,10 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.runs = (unsigned)runs;
 	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
 	o.cap.freq = (unsigned)freq;
-	o.cap.discard = discard;
+	o.cap.discard = discard / 100;
+	o.cap.timeout = run_timeout;
+	o.build_timeout = build_timeout;
+	o.percentile = percentile;
 	o.cap.timed = m != FLAME_METRIC_CPU;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
@@ -206,7 +221,7 @@ int cmd_flame(int argc, const char **argv)
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
 	double min_effect = 3;
 	struct strbuf cmdline = STRBUF_INIT;
-	char *exe;
+	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
 	int ret, i;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
@@ -224,6 +239,8 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
+		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_GROUP("diff"),
 		OPT_DOUBLE(0, "min-effect", &min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
@@ -236,9 +253,9 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default trail-flame-report)"),
-		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame)"),
-		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory and list the worktrees"),
+		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default trail-flame-report; relative to -C DIR)"),
+		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
+		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory (probe logs, bisect log), say where, and list the worktrees"),
 		OPT_END()
 	};
 
@@ -249,12 +266,8 @@ int cmd_flame(int argc, const char **argv)
 	flame_session_init(&s);
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strpbrk(a, " \t'\"$;&|<>*?()"))
-			strbuf_addf(&cmdline, " '%s'", a);
-		else
-			strbuf_addf(&cmdline, " %s", a);
+		strbuf_addch(&cmdline, ' ');
+		strbuf_add_shell_quoted(&cmdline, argv[i]);
 	}
 	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
 		error("unexpected argument (the workload goes in --run)");
@@ -286,6 +299,24 @@ int cmd_flame(int argc, const char **argv)
 		goto usage;
 	}
 	isolate_git_env();
+	/*
+	 * -C DIR means "as if started in DIR": relative --out and --cache
+	 * are taken from there, once, so no later chdir or git -C can
+	 * reinterpret them.
+	 */
+	base = realpath(s.req.dir, NULL);
+	if (!base) {
+		error_errno("cannot find the directory '%s'", s.req.dir);
+		strbuf_release(&cmdline);
+		return FLAME_EXIT_FAILURE;
+	}
+	s.req.dir = base;
+	out_abs = absolute_from(base, s.req.out_dir);
+	s.req.out_dir = out_abs;
+	if (s.req.cache_root) {
+		cache_abs = absolute_from(base, s.req.cache_root);
+		s.req.cache_root = cache_abs;
+	}
 	if (loop > 1) {
 		/* One measurement, N runs: the probes get the same command. */
 		looped = xstrfmt("i=0; while [ $i -lt %llu ]; do { %s\n} || exit; i=$((i + 1)); done",
@@ -354,6 +385,9 @@ int cmd_flame(int argc, const char **argv)
 		strbuf_release(&wt);
 	}
 	flame_session_release(&s);
+	free(base);
+	free(out_abs);
+	free(cache_abs);
 	free(exe);
 	strbuf_release(&cmdline);
 	return ret;

@@ -26,8 +26,10 @@ static const char *const usage[] = {
 	"search; the view is kept in the URL.  Reads stdin when no FILE is given; gzip",
 	"input is accepted.  Three-column input (\"stack BEFORE AFTER\", from",
 	"'trail diff' or difffolded.pl) draws a differential graph: widths from AFTER,",
-	"red hotter, blue cooler, purple new, grey when the change is within sampling",
-	"noise (two-proportion z-test).  Options mean what they mean in flamegraph.pl.",
+	"each frame coloured by its function's change in share (as 'trail diff --top'):",
+	"red hotter, blue cooler, grey below the 1-point floor or within sampling noise",
+	"(z-test, 1% false discovery rate), with a legend.  Options mean what they",
+	"mean in flamegraph.pl.",
 	NULL
 };
 
@@ -40,6 +42,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	double width = 0, frameheight = 16, fontsize = 12, fontwidth = 0.59, factor = 1;
 	double total = 0, alpha = 0.01;
 	int hash = 0, cp = 0, reverse = 0, inverted = 0, flamechart = 0, negate = 0;
+	int diff_self = 0, hide_noise = 0, by_frame = 0;
+	double min_delta = 1;
 	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
 	struct option opts[] = {
 		OPT_GROUP("text"),
@@ -72,8 +76,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "stroke-color", &stroke_color, "COLOR", "outline every frame in COLOR"),
 		OPT_GROUP("differential (three-column input)"),
 		OPT_FLAG(0, "negate", &negate, "swap hotter and cooler colours"),
-		OPT_FLAG(0, "diff-total", &diff_total, "colour by inclusive counts (default: self counts, as flamegraph.pl)"),
-		OPT_DOUBLE(0, "noise-alpha", &alpha, "P", "significance level of the noise test (default 0.01; 1 colours every change)", 1e-12, 1),
+		OPT_FLAG(0, "diff-self", &diff_self, "colour by the change in self share (flamegraph.pl's choice; default: inclusive)"),
+		OPT_FLAG(0, "diff-total", &diff_total, "colour by the change in inclusive share (the default)"),
+		OPT_DOUBLE(0, "noise-alpha", &alpha, "Q", "false discovery rate of the noise test over all frames (default 0.01; 1 colours every change above the floor)", 1e-12, 1),
+		OPT_DOUBLE(0, "min-delta", &min_delta, "PTS", "noise floor: changes under PTS percentage points stay grey (default 1)", 0, 100),
+		OPT_FLAG(0, "diff-by-frame", &by_frame, "colour each frame by its own change at that position (default: its function's change in the whole profile)"),
+		OPT_FLAG(0, "hide-noise", &hide_noise, "draw only frames on a path to a significant change"),
 		OPT_END()
 	};
 	struct fg_input_options iopts = { 0 };
@@ -160,9 +168,12 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.inverted = inverted;
 	so.flamechart = flamechart;
 	so.differential = in.columns == 2;
-	so.negate = negate;
-	so.diff_total = diff_total;
-	so.alpha = alpha;
+	so.diff.negate = negate;
+	so.diff.self = diff_self && !diff_total;
+	so.diff.alpha = alpha;
+	so.diff.min_delta = min_delta / 100;
+	so.hide_noise = hide_noise;
+	so.diff.by_frame = by_frame;
 	so.truncate_right = truncate_right;
 	so.search_color = search_color;
 	so.stroke_color = stroke_color;

@@ -1,10 +1,23 @@
 /*
  * child.c - fork/exec with redirections (see child.h).  A program that
  * cannot be executed makes the child exit with 127, as a shell would, after
- * saying so on stderr.
+ * saying so on stderr.  The process group of child_group_begin() is held
+ * open by an idle "anchor" process (a group lives while it has members);
+ * if we die without cleaning up (SIGKILL), PR_SET_PDEATHSIG tells the
+ * anchor, which kills the group itself.  Timeouts wait on a pidfd, so a
+ * timed child's end is seen at once, and kill its descendants found in
+ * /proc.
  */
 #include "core/child.h"
+#include "core/cleanup.h"
 #include "core/error.h"
+#include "core/progress.h"
+
+#include <dirent.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +27,178 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static pid_t group_anchor;	/* the group's id and its anchor process; 0 = none */
+
+pid_t child_group_id(void)
+{
+	return group_anchor;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* At exit or on a signal: may run in a signal handler, so syscalls only. */
+static void kill_group(void *data)
+{
+	pid_t g = group_anchor;
+	int i, st;
+
+	(void)data;
+	if (g <= 0)
+		return;
+	group_anchor = 0;
+	kill(-g, SIGTERM);
+	/* Our own children in the group are reaped; the group empties. */
+	for (i = 0; i < 50; i++) {
+		while (waitpid(-g, &st, WNOHANG) > 0)
+			;
+		if (kill(-g, 0) < 0)
+			return;
+		sleep_ms(10);
+	}
+	kill(-g, SIGKILL);
+	while (waitpid(-g, &st, WNOHANG) > 0)
+		;
+}
+
+/* In the anchor, when its parent died without killing the group. */
+static void anchor_orphaned(int sig)
+{
+	(void)sig;
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	sleep_ms(300);
+	kill(0, SIGKILL);	/* the anchor too */
+	_exit(0);
+}
+
+int child_group_begin(void)
+{
+	pid_t pid, parent = getpid();
+
+	if (group_anchor)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error_errno("cannot fork the process group's anchor");
+	if (pid == 0) {
+		int fd, max = (int)sysconf(_SC_OPEN_MAX);
+
+		setpgid(0, 0);
+		/* Killed outright (SIGKILL), the parent runs no cleanup: we do. */
+		signal(SIGUSR1, anchor_orphaned);
+		prctl(PR_SET_PDEATHSIG, SIGUSR1);
+		if (getppid() != parent)
+			anchor_orphaned(SIGUSR1);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		/* Hold no pipe, lock or file of the parent's open. */
+		for (fd = 0; fd < (max > 0 && max < 65536 ? max : 1024); fd++)
+			close(fd);
+		for (;;)
+			pause();
+	}
+	setpgid(pid, pid);
+	group_anchor = pid;
+	cleanup_push(kill_group, NULL);
+	return 0;
+}
+
+/*
+ * SIGKILL pid and every process descending from it (parent links read from
+ * /proc), twice, so one that forked in between is caught too.
+ */
+static void kill_tree(pid_t root)
+{
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		pid_t *pids = NULL, *ppids = NULL, *tree;
+		size_t n = 0, alloc = 0, nt = 1, i, k;
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char path[300], buf[512], *rp;
+			FILE *f;
+			long pp;
+
+			if (e->d_name[0] < '1' || e->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
+			    sscanf(rp + 1, " %*c %ld", &pp) == 1) {
+				if (n == alloc) {
+					alloc = alloc ? 2 * alloc : 256;
+					pids = realloc(pids, alloc * sizeof(*pids));
+					ppids = realloc(ppids, alloc * sizeof(*ppids));
+					if (!pids || !ppids)
+						die("out of memory");
+				}
+				pids[n] = (pid_t)atol(e->d_name);
+				ppids[n++] = (pid_t)pp;
+			}
+			fclose(f);
+		}
+		if (d)
+			closedir(d);
+		tree = calloc(n + 1, sizeof(*tree));
+		if (!tree)
+			die("out of memory");
+		tree[0] = root;
+		for (i = 0; i < nt; i++)	/* breadth first: tree grows as found */
+			for (k = 0; k < n; k++)
+				if (ppids[k] == tree[i] && pids[k] != root && nt <= n)
+					tree[nt++] = pids[k];
+		for (i = nt; i-- > 0;)
+			kill(tree[i], SIGKILL);
+		free(tree);
+		free(pids);
+		free(ppids);
+	}
+}
+
+/* Wait until pid exits or timeout seconds pass; 1 when it timed out. */
+static int wait_timeout(pid_t pid, double timeout)
+{
+	double end = clock_monotonic() + timeout;
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	siginfo_t si;
+
+	for (;;) {
+		double left = end - clock_monotonic();
+
+		memset(&si, 0, sizeof(si));
+		if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid)
+			break;
+		if (left <= 0) {
+			if (fd >= 0)
+				close(fd);
+			return 1;
+		}
+		if (fd >= 0) {
+			struct pollfd pf = { fd, POLLIN, 0 };
+
+			poll(&pf, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+		} else {
+			sleep_ms(left > 0.005 ? 5 : 1);	/* no pidfd (Linux < 5.3) */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
 
 static int redirect(int fd, int target)
 {
@@ -48,6 +233,8 @@ int child_start(struct child *c)
 		signal(SIGPIPE, SIG_DFL);
 		if (c->new_process_group)
 			setpgid(0, 0);
+		else if (group_anchor)
+			setpgid(0, group_anchor);
 		if (c->out_path) {
 			int fd = open(c->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -80,6 +267,9 @@ int child_start(struct child *c)
 			error_program(), c->argv[0], strerror(errno));
 		_exit(127);
 	}
+	/* Both sides set it, so it holds whichever runs first. */
+	if (!c->new_process_group && group_anchor)
+		setpgid(pid, group_anchor);
 	c->pid = pid;
 	return 0;
 }
@@ -88,11 +278,18 @@ int child_wait(struct child *c)
 {
 	pid_t r;
 
+	c->timed_out = 0;
+	if (c->timeout > 0 && wait_timeout(c->pid, c->timeout)) {
+		kill_tree(c->pid);
+		c->timed_out = 1;
+	}
 	do
 		r = wait4(c->pid, &c->status, 0, &c->rusage);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return error_errno("cannot wait for '%s'", c->argv[0]);
+	if (c->timed_out)
+		return CHILD_TIMED_OUT;
 	if (WIFEXITED(c->status))
 		return WEXITSTATUS(c->status);
 	if (WIFSIGNALED(c->status))

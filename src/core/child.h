@@ -22,6 +22,10 @@ struct child {
 	const char *out_path;		/* if set, stdout (and stderr when err_to_out) goes here */
 	int err_to_out;			/* send stderr where stdout goes */
 	int new_process_group;		/* put the child in its own process group */
+	double timeout;			/* seconds; 0 = none.  On expiry the child and
+					 * its descendants are killed (SIGKILL) */
+
+	int timed_out;			/* set by child_wait: the timeout killed it */
 
 	pid_t pid;			/* set by child_start */
 	int status;			/* raw wait status, set by child_wait */
@@ -37,12 +41,28 @@ int child_start(struct child *c);
  * 127 when the program could not be run, or -1 when waiting failed.
  */
 int child_wait(struct child *c);
+/* Exit code child_wait returns for a child the timeout killed (as timeout(1)). */
+#define CHILD_TIMED_OUT 124
+
 /* Start and wait. */
 int child_run(struct child *c);
 /* Start and wait, collecting stdout into out. */
 int child_capture(struct child *c, struct strbuf *out);
 /* Human-readable "exited with status 3" / "killed by signal 9". */
 const char *child_describe_status(int code);
+
+/*
+ * From now on, every child (and whatever it starts) joins one process group
+ * of its own, outside the terminal's: a signal to this process alone
+ * (SIGINT, SIGTERM, SIGHUP), or its exit, kills the whole group - SIGTERM,
+ * then SIGKILL to what is left a moment later (core/cleanup.h).  Children
+ * of a process that never called it stay in its group, so a program that
+ * a grouped child runs (trail flame probe under git bisect run) needs
+ * nothing.  0 or -1 (error printed).
+ */
+int child_group_begin(void);
+/* The group's id, 0 before child_group_begin(). */
+pid_t child_group_id(void);
 
 /* Convenience: run argv (NULL-terminated) in dir, stdout captured; stderr inherited. */
 int run_capture(const char *dir, struct strbuf *out, const char *const *argv);

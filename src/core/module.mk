@@ -14,6 +14,7 @@ LIB_OBJS += src/core/line_reader.o
 LIB_OBJS += src/core/options.o
 LIB_OBJS += src/core/parse_number.o
 LIB_OBJS += src/core/progress.o
+LIB_OBJS += src/core/shell_quote.o
 LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 

@@ -52,7 +52,7 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 
 /* Run argv in dir, stdout and stderr to log; *wall gets its run time (s). */
 static int run_logged(const char *const *argv, const char *dir, const char *log,
-		      double *wall, struct rusage *ru)
+		      double timeout, double *wall, struct rusage *ru, int *timed_out)
 {
 	struct child c = CHILD_INIT;
 	double t0;
@@ -63,11 +63,16 @@ static int run_logged(const char *const *argv, const char *dir, const char *log,
 	c.in = CHILD_DEVNULL;
 	c.out_path = log;
 	c.err_to_out = 1;
+	c.timeout = timeout;
 	t0 = clock_monotonic();
 	code = child_run(&c);
 	*wall = clock_monotonic() - t0;
 	if (ru)
 		*ru = c.rusage;
+	*timed_out = c.timed_out;
+	if (c.timed_out)
+		error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
+		      timeout, log);
 	return code;
 }
 
@@ -76,14 +81,14 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
 	char *log = xstrfmt("%s/run-timed.log", o->scratch);
 	struct rusage ru;
-	int code = run_logged(sh, dir, log, &run->wall, &ru);
+	int code = run_logged(sh, dir, log, o->timeout, &run->wall, &ru, &run->timed_out);
 
 	run->rss = (double)ru.ru_maxrss;
 	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	run->cpu_us = run->cpu * 1e6;
 	if (code) {
-		if (code > 0)
+		if (code > 0 && code != CHILD_TIMED_OUT)
 			error("the workload %s (log: %s)", child_describe_status(code), log);
 		free(log);
 		return 1;
@@ -102,7 +107,7 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 {
 	double wall;
 	struct rusage ru;
-	int code = run_logged(argv, dir, log, &wall, &ru);
+	int code = run_logged(argv, dir, log, o->timeout, &wall, &ru, &run->timed_out);
 
 	/*
 	 * The cpu metric comes from the same runs as the profile (ends and
@@ -116,6 +121,8 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 	}
 	if (!code)
 		return 0;
+	if (code == CHILD_TIMED_OUT)
+		return 1;
 	if (code > 0)
 		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;

@@ -29,6 +29,7 @@ struct flame_capture_opts {
 	const char *run_cmd;	/* sh -c, in the worktree */
 	unsigned freq;		/* sampling frequency, Hz */
 	double discard;		/* fraction of each run's samples dropped (warm-up) */
+	double timeout;		/* seconds per run, 0 = none; a run past it fails */
 	int timed;		/* also run it unprofiled, for wall/rss */
 	const char *scratch;	/* directory for perf.data and the folded text */
 	const char *profiler;	/* "trail" (trail record) or "perf" (perf record) */
@@ -44,6 +45,7 @@ struct flame_run {
 	double samples;		/* folded total: on-CPU samples after the warm-up
 				 * discard, or blocked us for an off-CPU profile */
 	struct folded_profile folded;	/* after discarding */
+	int timed_out;			/* killed at the timeout (a failed run) */
 };
 
 /*

@@ -26,10 +26,16 @@ int flame_step_confirm(struct flame_session *s)
 		v[side] = xcalloc(n, sizeof(double));
 		for (k = 0; k < n; k++)
 			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
-		s->ans.metric_med[side] = flame_percentile(v[side], n,
-						    s->req.metric == FLAME_METRIC_WALL ? s->req.percentile : 50);
-		/* Robust: one run slowed by a busy machine must not widen it much. */
-		se = flame_median_se(v[side], n);
+		/* The statistic the probes compare with the threshold. */
+		flame_metric_estimate(v[side], n, s->req.percentile, &s->ans.metric_med[side], &se);
+		/*
+		 * A median's interval from the MAD: one run slowed by a busy
+		 * machine must not widen it so much that "no regression" can
+		 * never be shown.
+		 */
+		if ((s->req.metric != FLAME_METRIC_WALL || s->req.percentile == 50) &&
+		    flame_median_se(v[side], n) > 0)
+			se = flame_median_se(v[side], n);
 		s->ans.metric_lo[side] = s->ans.metric_med[side] - z * se;
 		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
 	}

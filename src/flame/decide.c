@@ -42,6 +42,27 @@ double flame_percentile(const double *x, size_t n, double pct)
 	return v;
 }
 
+void flame_metric_estimate(const double *x, size_t n, double pct, double *value, double *se)
+{
+	double mean = 0, var = 0, p = pct / 100, z, density;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mean += x[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		var += (x[i] - mean) * (x[i] - mean);
+	*value = flame_percentile(x, n, pct);
+	if (n < 2) {
+		*se = fabs(mean) * 0.05;
+		return;
+	}
+	p = p < 0.01 ? 0.01 : p > 0.99 ? 0.99 : p;
+	z = bench_normal_quantile(p);
+	density = exp(-z * z / 2) / sqrt(2 * M_PI);
+	*se = sqrt(var / (double)(n - 1)) * sqrt(p * (1 - p) / (double)n) / density;
+}
+
 double flame_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
 			    int *b_larger)
 {

@@ -30,6 +30,15 @@ double flame_change_hi(double good, double se_good, double bad, double se_bad, d
 double flame_percentile(const double *x, size_t n, double pct);
 
 /*
+ * The pct-th percentile of x[0..n) (value) and its standard error (se):
+ * sigma sqrt(p (1 - p) / n) / phi(z_p), the large-sample error of a
+ * quantile of normal data (1.2533 sigma / sqrt(n) for the median); with
+ * one value, 5% of it.  The probe and the threshold both use this
+ * statistic, so --percentile means the same thing to both.
+ */
+void flame_metric_estimate(const double *x, size_t n, double pct, double *value, double *se);
+
+/*
  * Mann-Whitney U test of bad (b) against good (a) (bench/stats.h): the
  * two-sided p-value (1 when a side is empty) and whether b's values tend
  * to be larger.

@@ -20,6 +20,7 @@ struct flame_capture_opts flame_session_capture_opts(const struct flame_session 
 	o.run_cmd = s->req.run_cmd;
 	o.freq = s->req.freq;
 	o.discard = s->req.discard;
+	o.timeout = s->req.run_timeout;
 	o.timed = s->req.metric != FLAME_METRIC_CPU;
 	o.profile = s->ans.offcpu_profile ? FLAME_PROFILE_OFFCPU : FLAME_PROFILE_CPU;
 	o.scratch = s->st.scratch;
@@ -30,14 +31,15 @@ struct flame_capture_opts flame_session_capture_opts(const struct flame_session 
 
 static int build_end(struct flame_session *s, const char *id, const char *name, char **dir)
 {
-	int cached, code = flame_build(&s->st.repo, id, s->req.build_cmd, dir, &cached);
+	int cached, code = flame_build(&s->st.repo, id, s->req.build_cmd, s->req.build_timeout,
+				       dir, &cached);
 
 	if (code < 0)
 		return -1;
 	s->ans.builds++;
 	s->ans.cached_builds += cached;
 	if (code) {
-		char *log = flame_build_log(&s->st.repo, id);
+		char *log = flame_build_log(&s->st.repo, id, s->req.build_cmd);
 
 		error("cannot build the %s revision %.12s (log: %s)", name, id, log);
 		free(log);

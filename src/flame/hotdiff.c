@@ -190,6 +190,7 @@ static void rank_blockers(struct flame_session *s)
 		}
 	}
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
+			    s->req.confidence,
 			    &s->ans.hot);
 	note_hotspots(s, "blocked");
 	for (k = 0; k < s->ans.hot.nr && !s->ans.blocked_function; k++) {
@@ -271,7 +272,7 @@ static int attribute_to_repository(struct flame_session *s)
 	}
 	memset(&hot, 0, sizeof(hot));
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
-			    &hot);
+			    s->req.confidence, &hot);
 	if (hot.nr && hot.items[0].confirmed && string_list_has(&defined, hot.items[0].name)) {
 		note_hotspots(s, "self");
 		free(s->ans.frame);
@@ -316,6 +317,7 @@ void flame_step_rank_hotspots(struct flame_session *s)
 			p[side][k] = &s->st.runs[side][k].folded;
 	}
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
+			    s->req.confidence,
 			    &s->ans.hot);
 	free(p[0]);
 	free(p[1]);
@@ -348,7 +350,8 @@ static void find_other_changes(struct flame_session *s, struct folded_profile **
 		flame_samples_over_runs(p[1], s->st.nruns[1], g, 0, &b);
 		delta = b.mean - a.mean;
 		se = sqrt(a.se * a.se + b.se * b.se);
-		if (flame_cost_changed(delta, se, total, s->req.min_delta, 2))
+		if (flame_cost_changed(delta, se, total, s->req.min_delta,
+				       flame_z_for(s->req.confidence)))
 			string_list_append(&s->st.exclude, g);
 	}
 }

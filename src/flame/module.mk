@@ -3,6 +3,7 @@
 LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
 LIB_OBJS += src/flame/probe.o
+LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o

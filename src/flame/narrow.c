@@ -6,6 +6,7 @@
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
+#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
@@ -183,7 +184,6 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 {
 	char *log = xstrfmt("%s/probes.log", s->st.scratch);
 	char *blog = xstrfmt("%s/bisect.log", s->st.scratch);
-	char thr[64], runs[16], maxr[16], freq[16], disc[32], z[32];
 	struct flame_probe_result *res = NULL;
 	struct strbuf out = STRBUF_INIT;
 	size_t nres = 0, i;
@@ -201,37 +201,15 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			goto out;
 		}
 	}
-	snprintf(thr, sizeof(thr), "%.17g", s->ans.threshold);
-	snprintf(runs, sizeof(runs), "%u", s->req.probe_runs);
-	snprintf(maxr, sizeof(maxr), "%u", s->req.probe_max_runs);
-	snprintf(freq, sizeof(freq), "%u", s->req.freq);
-	snprintf(disc, sizeof(disc), "%.17g", s->req.discard);
-	snprintf(z, sizeof(z), "%.17g", s->req.confidence);
 	{
-		const char *argv[] = { "git", "-C", s->st.repo.clone, "bisect", "run", s->req.trail_exe,
-				       "flame", "probe", "--rev", "BISECT_HEAD", "--log", log,
-				       "--build", s->req.build_cmd, "--run", s->req.run_cmd,
-				       "--threshold", thr, "--runs", runs, "--max-runs", maxr,
-				       "-F", freq, "--discard", disc, "--confidence", z,
-				       "--metric", flame_metric_name(s->req.metric),
-				       "--measure", s->ans.measure_total ?
-				       (s->ans.measure_share ? "total-share" : "total-samples") :
-				       (s->ans.measure_share ? "share" : "samples"),
-				       "--profiler", s->req.profiler, NULL };
+		const char *head[] = { "git", "-C", s->st.repo.clone, "bisect", "run", NULL };
 		struct string_list args = STRING_LIST_INIT;
 		struct child c = CHILD_INIT;
 		const char *const *a;
 
-		for (a = argv; *a; a++)
+		for (a = head; *a; a++)
 			string_list_append(&args, *a);
-		if (s->ans.function) {
-			string_list_append(&args, "--function");
-			string_list_append(&args, s->ans.function);
-		}
-		for (i = 0; i < s->st.exclude.nr; i++) {
-			string_list_append(&args, "--exclude");
-			string_list_append(&args, s->st.exclude.items[i]);
-		}
+		flame_probe_argv(s, s->req.trail_exe, log, &args);
 		c.argv = (const char *const *)args.items;
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
@@ -422,6 +400,18 @@ static int confirm_suspect(struct flame_session *s)
 	return 0;
 }
 
+void flame_step_narrow_restart(struct flame_session *s)
+{
+	/*
+	 * The threshold was set from the share among the samples outside
+	 * st.exclude: the bisection must measure that same share, so the
+	 * exclusions stay.
+	 */
+	s->ans.strategy_used = "suspects+bisect";
+	s->ans.culprit[0] = '\0';
+	string_list_clear(&s->ans.ambiguous);
+}
+
 int flame_step_narrow(struct flame_session *s)
 {
 	int rc;
@@ -446,10 +436,7 @@ int flame_step_narrow(struct flame_session *s)
 		    s->ans.confirm_fast.verdict == FLAME_FAST)
 			return 0;
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
-		s->ans.strategy_used = "suspects+bisect";
-		s->ans.culprit[0] = '\0';
-		string_list_clear(&s->ans.ambiguous);
-	string_list_clear(&s->st.exclude);
+		flame_step_narrow_restart(s);
 	}
 	if (run_git_bisect(s, s->ans.good, s->ans.bad))
 		return -1;

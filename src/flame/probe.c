@@ -5,6 +5,7 @@
  * measure more runs (sequentially, up to max_runs) and finally skip.
  */
 #include "flame/probe.h"
+#include "flame/decide.h"
 #include "flame/shares.h"
 #include "bench/stats.h"
 #include "core/alloc.h"
@@ -27,21 +28,6 @@ const char *flame_verdict_name(enum flame_verdict v)
 	}
 }
 
-static void metric_estimate(const double *x, size_t n, double *value, double *se)
-{
-	double mean = 0, var = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		mean += x[i];
-	mean /= (double)n;
-	for (i = 0; i < n; i++)
-		var += (x[i] - mean) * (x[i] - mean);
-	*value = bench_median(x, n);
-	/* Standard error of the median ~ 1.2533 s / sqrt(n) (normal data). */
-	*se = n > 1 ? 1.2533 * sqrt(var / (double)(n - 1)) / sqrt((double)n) : fabs(mean) * 0.05;
-}
-
 int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
 		struct flame_probe_result *out)
 {
@@ -59,11 +45,11 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 	memset(out, 0, sizeof(*out));
 	snprintf(out->id, sizeof(out->id), "%s", id);
 	out->verdict = FLAME_SKIP;
-	code = flame_build(r, id, o->build_cmd, &dir, &out->build_cached);
+	code = flame_build(r, id, o->build_cmd, o->build_timeout, &dir, &out->build_cached);
 	if (code < 0)
 		goto out;
 	if (code) {
-		char *log = flame_build_log(r, id);
+		char *log = flame_build_log(r, id, o->build_cmd);
 
 		snprintf(out->why, sizeof(out->why), "build failed (log: %s)", log);
 		free(log);
@@ -81,8 +67,12 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 			code = flame_capture_run(&cap, dir, &runs[nr]);
 			nr++;
 			if (code) {
-				snprintf(out->why, sizeof(out->why), "%s",
-					 code > 0 ? "the workload failed" : "the profiler failed");
+				if (runs[nr - 1].timed_out)
+					snprintf(out->why, sizeof(out->why), "the workload did not "
+						 "finish in %g s (--timeout)", cap.timeout);
+				else
+					snprintf(out->why, sizeof(out->why), "%s", code > 0 ?
+						 "the workload failed" : "the profiler failed");
 				ret = code > 0 ? 0 : -1;
 				goto out;
 			}
@@ -107,7 +97,8 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 			out->value = s.mean;
 			out->se = s.se;
 		} else {
-			metric_estimate(values, nr, &out->value, &out->se);
+			flame_metric_estimate(values, nr, o->percentile > 0 ? o->percentile : 50,
+					      &out->value, &out->se);
 		}
 		out->runs = (unsigned)nr;
 		lo = o->threshold - o->z * out->se;

@@ -24,6 +24,7 @@ enum flame_verdict {
 
 struct flame_probe_opts {
 	const char *build_cmd;
+	double build_timeout;		/* seconds, 0 = none; a build past it failed */
 	struct flame_capture_opts cap;
 	enum flame_metric metric;	/* measured when function is NULL */
 	const char *function;		/* the function whose share is measured */
@@ -34,6 +35,7 @@ struct flame_probe_opts {
 	unsigned runs;			/* runs in the first window */
 	unsigned max_runs;		/* budget of runs before answering skip */
 	double z;			/* standard errors needed to decide */
+	double percentile;		/* metric: the statistic compared, 50 = median */
 };
 
 struct flame_probe_result {

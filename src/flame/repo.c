@@ -77,6 +77,38 @@ static int lock_cache(struct flame_repo *r)
 	return 0;
 }
 
+/*
+ * The clone borrows the user's objects (--shared): after a history
+ * rewrite and git gc there, or a repository re-created at the same path,
+ * its refs and build worktrees name objects that no longer exist, and git
+ * fails late (bisect, worktree add).  rev-list --no-walk --all reads only
+ * those tips (every ref, and the HEAD of every worktree).
+ */
+static int clone_usable(struct flame_repo *r)
+{
+	const char *tips[] = { "rev-list", "--no-walk", "--all", NULL };
+	const char *objects[] = { "rev-parse", "--git-path", "objects/info/alternates", NULL };
+	struct strbuf sb = STRBUF_INIT, alt = STRBUF_INIT;
+	int ok = git_in(r->clone, &sb, tips) == 0;
+
+	/* The alternates must still name this repository's object store. */
+	if (ok && git_in(r->clone, &alt, objects) == 0) {
+		char *path;
+
+		strbuf_rtrim(&alt);
+		path = alt.buf[0] == '/' ? xstrdup(alt.buf) : xstrfmt("%s/%s", r->clone, alt.buf);
+		strbuf_reset(&alt);
+		if (!strbuf_read_file(&alt, path)) {
+			strbuf_rtrim(&alt);
+			ok = path_exists(alt.buf);
+		}
+		free(path);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&alt);
+	return ok;
+}
+
 int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_root)
 {
 	const char *toplevel[] = { "rev-parse", "--show-toplevel", NULL };
@@ -101,6 +133,18 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 	r->clone = xstrfmt("%s/clone", r->cache);
 	if (make_dirs(r->cache) || lock_cache(r))
 		goto out;
+	if (path_exists(r->clone) && !clone_usable(r)) {
+		char *builds = xstrfmt("%s/builds", r->cache);
+
+		note("the cached clone '%s' no longer matches '%s' (its history was rewritten "
+		     "and garbage-collected, or the repository was re-created): recreating it",
+		     r->clone, r->user_top);
+		if (remove_tree(r->clone) || remove_tree(builds)) {
+			free(builds);
+			goto out;
+		}
+		free(builds);
+	}
 	if (!path_exists(r->clone)) {
 		/*
 		 * --shared borrows the user's objects through alternates (a read
@@ -283,6 +327,57 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
 	return ret;
 }
 
+int flame_repo_parents(struct flame_repo *r, const char *id)
+{
+	const char *argv[] = { "rev-list", "--parents", "-n", "1", id, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	int n = -1;
+	size_t i;
+
+	if (flame_git(r, &sb, argv) == 0) {
+		strbuf_rtrim(&sb);
+		for (n = 0, i = 0; i < sb.len; i++)
+			n += sb.buf[i] == ' ';
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
+		      const char *file, struct string_list *out)
+{
+	struct strbuf range = STRBUF_INIT, spec = STRBUF_INIT, sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	int code = -1;
+
+	strbuf_addf(&range, "%s^1..%s", merge, merge);
+	if (func && file) {
+		const char *argv[] = { "log", "--reverse", "-s", "--format=%H", spec.buf, range.buf,
+				       NULL };
+
+		strbuf_addf(&spec, "-L:%s:%s", func, file);
+		argv[4] = spec.buf;
+		code = flame_git(r, &sb, argv);
+	}
+	if (code != 0) {
+		const char *argv[] = { "log", "--reverse", "--no-merges", "--format=%H", range.buf,
+				       "--", file, NULL };
+
+		if (!func || !file)
+			argv[5] = NULL;
+		strbuf_reset(&sb);
+		code = flame_git(r, &sb, argv);
+	}
+	if (code == 0)
+		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (strlen(line) == 40 && strcmp(line, merge) && !string_list_has(out, line))
+				string_list_append(out, line);
+	strbuf_release(&range);
+	strbuf_release(&spec);
+	strbuf_release(&sb);
+	return code == 0 ? 0 : error("cannot list the commits merged by %.12s", merge);
+}
+
 /* ---- where functions are defined ---- */
 
 #define SOURCE_GLOBS "*.c", "*.cc", "*.cpp", "*.cxx", "*.h", "*.hpp", "*.rs", "*.go"
@@ -412,22 +507,74 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
 	return 0;
 }
 
-char *flame_build_log(struct flame_repo *r, const char *id)
+/*
+ * What a build depends on besides the commit: the command and the
+ * environment variables build systems read for compilers and flags.
+ */
+static const char *const build_env[] = { "CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+	"LDFLAGS", "LDLIBS", "RUSTFLAGS", "GOFLAGS", "CARGO_BUILD_TARGET", NULL };
+
+static void build_key(const char *build_cmd, struct strbuf *key)
 {
-	return xstrfmt("%s/builds/%s/build.log", r->cache, id);
+	const char *const *e;
+
+	strbuf_addf(key, "build: %s\n", build_cmd);
+	for (e = build_env; *e; e++)
+		if (getenv(*e))
+			strbuf_addf(key, "%s=%s\n", *e, getenv(*e));
 }
 
-static int read_status(const char *path, int *code)
+/* CACHE/builds/<id>-<hash of the build key>: one build per (commit, command, env). */
+static char *build_dir(struct flame_repo *r, const char *id, const char *build_cmd)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *dir;
+	uint32_t h1, h2;
+
+	build_key(build_cmd, &key);
+	h1 = intern_hash(key.buf, key.len);
+	strbuf_addch(&key, '\n');	/* a second, different hash: 64 bits in all */
+	h2 = intern_hash(key.buf, key.len);
+	dir = xstrfmt("%s/builds/%s-%08x%08x", r->cache, id, (unsigned)h1, (unsigned)h2);
+	strbuf_release(&key);
+	return dir;
+}
+
+char *flame_build_log(struct flame_repo *r, const char *id, const char *build_cmd)
+{
+	char *dir = build_dir(r, id, build_cmd), *log = xstrfmt("%s/build.log", dir);
+
+	free(dir);
+	return log;
+}
+
+/*
+ * The run that failed a build: failures are remembered for the rest of
+ * this trail flame run (the bisect's probes inherit it), and retried by
+ * the next one - a build may fail for reasons that go away.
+ */
+static const char *run_token(void)
+{
+	const char *t = getenv(FLAME_RUN_ENV);
+
+	return t && *t ? t : NULL;
+}
+
+/* status: "0", or "1 TOKEN" for a failure; -1 when absent or unreadable. */
+static int read_status(const char *path, int *code, int *same_run)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
+	*same_run = 0;
 	if (!path_exists(path))
 		return -1;
 	if (!strbuf_read_file(&sb, path)) {
 		strbuf_rtrim(&sb);
-		if (!strcmp(sb.buf, "0") || !strcmp(sb.buf, "1")) {
+		if (sb.len && (sb.buf[0] == '0' || sb.buf[0] == '1') &&
+		    (!sb.buf[1] || sb.buf[1] == ' ')) {
 			*code = sb.buf[0] - '0';
+			*same_run = sb.buf[1] == ' ' && run_token() && !strcmp(sb.buf + 2, run_token());
 			ret = 0;
 		}
 	}
@@ -435,28 +582,29 @@ static int read_status(const char *path, int *code)
 	return ret;
 }
 
-int flame_build(struct flame_repo *r, const char *id, const char *build_cmd,
+int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, double timeout,
 		char **dir, int *cached)
 {
-	char *bdir = xstrfmt("%s/builds/%s", r->cache, id);
+	char *bdir = build_dir(r, id, build_cmd);
 	char *src = xstrfmt("%s/src", bdir);
 	char *status = xstrfmt("%s/status", bdir);
 	char *log = xstrfmt("%s/build.log", bdir);
+	char *keyfile = xstrfmt("%s/key", bdir);
 	char *env_commit = xstrfmt("TRAIL_FLAME_COMMIT=%s", id);
 	const char *env[] = { env_commit, NULL };
 	const char *sh[] = { "sh", "-c", build_cmd, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	int code, ret = -1;
+	int code, same_run, ret = -1;
 
 	*cached = 0;
 	*dir = NULL;
-	if (!read_status(status, &code) && path_exists(src)) {
+	if (!read_status(status, &code, &same_run) && path_exists(src) && (!code || same_run)) {
 		*cached = 1;
 		ret = code;
 		goto out;
 	}
-	/* A build interrupted earlier left no status: start it again. */
+	/* A build interrupted earlier, or failed in an earlier run: start again. */
 	if (path_exists(bdir)) {
 		const char *prune[] = { "worktree", "prune", NULL };
 
@@ -474,16 +622,32 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd,
 			goto out;
 		}
 	}
+	build_key(build_cmd, &sb);
+	strbuf_write_file(&sb, keyfile);	/* for people looking at the cache */
+	strbuf_reset(&sb);
 	c.argv = sh;
 	c.dir = src;
 	c.env = env;
 	c.in = CHILD_DEVNULL;
 	c.out_path = log;
 	c.err_to_out = 1;
+	c.timeout = timeout;
 	code = child_run(&c);
 	if (code < 0)
 		goto out;
-	strbuf_addf(&sb, "%d\n", code ? 1 : 0);
+	if (c.timed_out) {
+		FILE *f = fopen(log, "a");
+
+		if (f) {
+			fprintf(f, "\ntrail flame: the build timed out after %g s and was killed\n",
+				timeout);
+			fclose(f);
+		}
+	}
+	if (code)
+		strbuf_addf(&sb, "1 %s\n", run_token() ? run_token() : "-");
+	else
+		strbuf_addstr(&sb, "0\n");
 	if (strbuf_write_file(&sb, status))
 		goto out;
 	ret = code ? 1 : 0;
@@ -495,6 +659,7 @@ out:
 	free(src);
 	free(status);
 	free(log);
+	free(keyfile);
 	free(env_commit);
 	return ret;
 }

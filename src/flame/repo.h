@@ -30,7 +30,9 @@ struct flame_commit {
 /*
  * Find the repository containing dir, create or reuse its private clone
  * under cache_root (NULL: $XDG_CACHE_HOME/trail/flame or ~/.cache/...),
- * and take the cache lock.  Returns 0 or -1 (error printed).
+ * and take the cache lock.  A clone whose objects are gone from the user's
+ * repository (history rewritten and gc'd, repository re-created) is
+ * recreated, with a note.  Returns 0 or -1 (error printed).
  */
 int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_root);
 /* Open an existing clone from inside it (the probe, run by git bisect). */
@@ -51,6 +53,17 @@ int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
 		     struct string_list *out);
 /* First parent of id ("" for a root commit). */
 int flame_repo_parent(struct flame_repo *r, const char *id, char out[41]);
+
+/* Number of parents of commit id (2 or more: a merge), or -1. */
+int flame_repo_parents(struct flame_repo *r, const char *id);
+/*
+ * The commits merge brought in (merge^1..merge, oldest first) that touched
+ * func as defined in file (git log -L), or that touched file when func
+ * cannot be followed there, or all of them when func is NULL; appended to
+ * out.  0 or -1.
+ */
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
+		      const char *file, struct string_list *out);
 
 /*
  * Run git with argv (without "git") in the clone; stdout into out (may be
@@ -75,17 +88,27 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
 		       struct string_list *defined);
 
 /*
- * The build of one commit: a detached worktree of the clone in
- * CACHE/builds/<id>/src, built there with build_cmd (sh -c), its log in
- * CACHE/builds/<id>/build.log and its exit status in .../status, so a
- * second request for the same commit (this run or a later one) reuses it.
- * Returns 0 when built, 1 when the build failed (cached too), -1 on error.
- * *dir receives the worktree path (malloc'd) in both first cases.
+ * Environment variable that names one trail flame run; its probes inherit
+ * it.  A failed build is reused only within the run that failed it.
  */
-int flame_build(struct flame_repo *r, const char *id, const char *build_cmd,
+#define FLAME_RUN_ENV "TRAIL_FLAME_RUN"
+
+/*
+ * The build of one commit: a detached worktree of the clone in
+ * CACHE/builds/<id>-<key>/src, built there with build_cmd (sh -c, killed
+ * after timeout seconds when that is > 0), its log in .../build.log and its
+ * exit status in .../status.  The key hashes build_cmd and the compiler
+ * and flag variables of the environment (CC, CFLAGS, ...: see repo.c), so
+ * a different command or CFLAGS never reuses an old binary.  A later
+ * request reuses a successful build; a failed one only within the same
+ * run (FLAME_RUN_ENV), else it is built again.
+ * Returns 0 when built, 1 when the build failed (or timed out), -1 on
+ * error.  *dir receives the worktree path (malloc'd) in both first cases.
+ */
+int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, double timeout,
 		char **dir, int *cached);
-/* Path of a commit's build log (malloc'd). */
-char *flame_build_log(struct flame_repo *r, const char *id);
+/* Path of the build log of (id, build_cmd) (malloc'd). */
+char *flame_build_log(struct flame_repo *r, const char *id, const char *build_cmd);
 /* Remove every build worktree of this cache (and prune the clone's list). */
 int flame_builds_remove(struct flame_repo *r);
 

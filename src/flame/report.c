@@ -4,6 +4,7 @@
  * report.html with the differential flame graph embedded inline.
  */
 #include "flame/report.h"
+#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -28,14 +29,6 @@ static const char *probe_commit_subject(const struct flame_session *s, const cha
 static void reproduce_cmd(const struct flame_session *s, struct strbuf *sb)
 {
 	strbuf_addstr(sb, s->req.command_line ? s->req.command_line : "trail flame");
-}
-
-static void probe_cmd(const struct flame_session *s, struct strbuf *sb)
-{
-	strbuf_addf(sb, "trail flame probe --build '%s' --run '%s' --metric %s -F %u --threshold %.6g",
-		    s->req.build_cmd, s->req.run_cmd, flame_metric_name(s->req.metric), s->req.freq, s->ans.threshold);
-	if (s->ans.function)
-		strbuf_addf(sb, " --function '%s'", s->ans.function);
 }
 
 static void metric_side(struct json_writer *w, const char *k, double value, double lo, double hi,
@@ -142,6 +135,18 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
 	json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->ans.confidence_how);
+	json_writer_key(w, "merge");
+	if (s->ans.culprit_is_merge) {
+		json_writer_begin_object(w);
+		json_writer_key(w, "merged_commits_touching_function");
+		json_writer_begin_array(w);
+		for (i = 0; i < s->ans.merged.nr; i++)
+			json_writer_string(w, s->ans.merged.items[i]);
+		json_writer_end(w);
+		json_writer_end(w);
+	} else {
+		json_writer_null(w);
+	}
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
 	for (i = 0; i < s->ans.ambiguous.nr; i++)
@@ -182,9 +187,7 @@ static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 	json_writer_string(w, c.buf);
 	if (s->ans.strategy_used) {
 		strbuf_reset(&c);
-		strbuf_addf(&c, "git bisect start --term-old fast --term-new slow %s %s && "
-			    "git bisect run ", s->ans.bad, s->ans.good);
-		probe_cmd(s, &c);
+		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &c);
 		json_writer_string(w, c.buf);
 	}
 	json_writer_end(w);
@@ -274,6 +277,14 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 				    "to `%s`, its innermost caller the repository defines, and the "
 				    "bisection measured `%s`'s inclusive share)\n",
 				    s->ans.frame, s->ans.function, s->ans.function);
+		if (s->ans.culprit_is_merge) {
+			strbuf_addf(sb, "- merge: the first slow commit is a merge; the merged commits "
+				    "that touched `%s`:", flame_session_named_function(s) ?
+				    flame_session_named_function(s) : "the code");
+			for (i = 0; i < s->ans.merged.nr; i++)
+				strbuf_addf(sb, " `%.12s`", s->ans.merged.items[i]);
+			strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
+		}
 		if (s->ans.recommendation)
 			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->ans.recommendation,
 				    s->ans.recommendation_reason);
@@ -325,6 +336,10 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 		    s->ans.offcpu_profile ? "off-CPU " : "",
 		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	reproduce_cmd(s, sb);
+	if (s->ans.strategy_used) {
+		strbuf_addstr(sb, "\n# the bisection alone, as trail ran it:\n");
+		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", sb);
+	}
 	strbuf_addstr(sb, "\n```\n");
 }
 

@@ -9,6 +9,7 @@
 #include "flame/report.h"
 #include "flame/steps.h"
 #include "core/alloc.h"
+#include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void flame_session_init(struct flame_session *s)
 {
@@ -34,6 +36,8 @@ void flame_session_init(struct flame_session *s)
 	s->req.min_effect = 0.03;
 	s->req.confirm = 0.02;
 	s->req.confidence = 0.95;
+	s->req.build_timeout = 600;
+	s->req.run_timeout = 300;
 	s->st.repo.lock_fd = -1;
 	s->req.measure_share = 1;
 	s->req.profiler = "trail";
@@ -55,6 +59,20 @@ int flame_session_run(struct flame_session *s)
 	double t0 = clock_monotonic();
 	int ret = FLAME_EXIT_FAILURE, is_anc;
 
+	/*
+	 * Every child (builds, trail record, the workload, git bisect run and
+	 * its probes) in one process group, killed when this process is
+	 * signalled or exits: nothing of this run outlives it.
+	 */
+	if (child_group_begin())
+		return FLAME_EXIT_FAILURE;
+	/* Build failures are remembered for this run only (flame/repo.h). */
+	{
+		char token[64];
+
+		snprintf(token, sizeof(token), "%ld.%.0f", (long)getpid(), 1e6 * clock_monotonic());
+		setenv(FLAME_RUN_ENV, token, 1);
+	}
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))
 		return FLAME_EXIT_FAILURE;
 	if (flame_repo_resolve(&s->st.repo, s->req.good_rev, s->ans.good) ||
@@ -175,6 +193,7 @@ int flame_session_run(struct flame_session *s)
 		     "(a function it calls, or data it works on)", s->ans.function,
 		     s->ans.frame ? " (" : "", s->ans.frame ? s->ans.frame : "", s->ans.frame ? ")" : "",
 		     s->ans.changed_function, s->ans.function);
+	flame_step_merge(s);
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.confirm_slow, &s->ans.confirm_fast,
 				  s->ans.suspect_confidence)) {
@@ -187,6 +206,21 @@ int flame_session_run(struct flame_session *s)
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
 				 s->ans.culprit, s->ans.function ? s->ans.function :
 				 flame_metric_name(s->req.metric));
+		if (s->ans.culprit_is_merge) {
+			size_t len = strlen(s->ans.message), i;
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge; of the commits it merged, %zu touched the function%s",
+				 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+			for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
+				len = strlen(s->ans.message);
+				snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
+					 s->ans.merged.items[i]);
+			}
+			len = strlen(s->ans.message);
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, "%s)",
+				 s->ans.merged.nr > 5 ? " ..." : "");
+		}
 		ret = FLAME_EXIT_FOUND;
 	} else {
 		s->ans.verdict = "inconclusive";
@@ -228,8 +262,11 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->ans.culprit_info);
 	string_list_clear(&s->st.range);
 	string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
-	if (s->st.scratch && !s->req.keep)
+	if (s->st.scratch && s->req.keep)
+		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */
+	else if (s->st.scratch)
 		tempdir_remove(s->st.scratch);
 	free(s->st.scratch);
 	flame_repo_release(&s->st.repo);

@@ -52,6 +52,8 @@ struct flame_request {
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
 	double min_effect;		/* smallest change of the metric that counts, fraction */
 	double confidence;		/* e.g. 0.95 */
+	double build_timeout;		/* seconds per build, 0 = none */
+	double run_timeout;		/* seconds per run of the workload, 0 = none */
 	int keep;
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
 };
@@ -100,6 +102,8 @@ struct flame_answer {
 	double suspect_confidence;
 	char confidence_how[800];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
+	int culprit_is_merge;		/* the culprit has two or more parents */
+	struct string_list merged;	/* then: the commits it merged that touched the function */
 	const char *recommendation;
 	char recommendation_reason[300];
 	char message[400];		/* the one-line explanation of the verdict */

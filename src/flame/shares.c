@@ -4,6 +4,7 @@
  * the binomial floor (a profile sample is a Bernoulli trial "in f or not").
  */
 #include "flame/shares.h"
+#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/intern.h"
 #include "diff/hotspots.h"
@@ -143,8 +144,11 @@ static int has_name(const struct flame_hotspots *h, const char *name)
 
 void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 struct folded_profile *const *bad, size_t nb,
-			 double min_delta, double confirm, struct flame_hotspots *out)
+			 double min_delta, double confirm, double confidence,
+			 struct flame_hotspots *out)
 {
+	double z = bench_normal_quantile((1 - confidence) / 2);
+
 	struct hotspot_options hopts = HOTSPOT_OPTIONS_INIT;
 	struct hotspot_rank_options ropts = HOTSPOT_RANK_OPTIONS_INIT;
 	struct hotspot_ranking rank;
@@ -160,6 +164,7 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 		hotspots_add_profile(&hs, 1, bad[i], 0);
 	ropts.min_delta = min_delta;
 	ropts.confirm = confirm;
+	ropts.alpha = 1 - confidence;
 	hotspots_rank(&hs, &ropts, &rank);
 	for (i = 0; i < rank.nr_hotter + rank.nr_cooler; i++) {
 		const struct hotspot_row *row = i < rank.nr_hotter ? &rank.hotter[i]
@@ -189,7 +194,7 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 		h.se_total = sqrt(h.good_total.se * h.good_total.se + h.bad_total.se * h.bad_total.se);
 		hotspots_test(&hs, row->func, HOTSPOT_SELF, &h.pooled);
 		h.confirmed = h.pooled.p_value < ropts.alpha && h.pooled.delta >= confirm &&
-			      h.delta_self > 2 * h.se_self;
+			      h.delta_self > z * h.se_self;
 		/*
 		 * A hotter function is one whose self share rose past the noise
 		 * floor: a caller whose total share rose (wrap, main) is not.

@@ -70,14 +70,16 @@ void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t n
 /*
  * Rank the functions whose self or total share rose by at least min_delta
  * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
- * self share rose by at least confirm, significantly (two-proportion
- * z-test) and by more than two run-to-run standard errors.  out->items
+ * self share rose by at least confirm, significantly at confidence
+ * (two-proportion z-test, alpha = 1 - confidence) and by more than z
+ * run-to-run standard errors (z: two-sided normal quantile of confidence).  out->items
  * keeps only the confirmed ones and those whose mean self share rose by
  * min_delta or more (a caller whose total share rose is not listed).
  */
 void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 struct folded_profile *const *bad, size_t nb,
-			 double min_delta, double confirm, struct flame_hotspots *out);
+			 double min_delta, double confirm, double confidence,
+			 struct flame_hotspots *out);
 void flame_hotspots_release(struct flame_hotspots *h);
 
 #endif

@@ -39,9 +39,19 @@ int flame_step_target(struct flame_session *s);
 void flame_step_find_suspects(struct flame_session *s, const char *func);
 /* suspects.c: the function the culprit commit changed (flat profiles). */
 void flame_step_changed_function(struct flame_session *s);
+/*
+ * suspects.c: a culprit that is a merge: list the commits it brought in
+ * that touched the named function (the change itself may not build alone).
+ */
+void flame_step_merge(struct flame_session *s);
 /* suspects.c: revert or patch the culprit. */
 void flame_step_recommend(struct flame_session *s);
 
+/*
+ * narrow.c: the suspects did not explain the change: forget their culprit
+ * and bisect the whole range on the same measure and threshold.
+ */
+void flame_step_narrow_restart(struct flame_session *s);
 /* narrow.c: find the culprit and the confidence of its split; 0 or -1. */
 int flame_step_narrow(struct flame_session *s);
 

@@ -254,3 +254,20 @@ void flame_step_changed_function(struct flame_session *s)
 out:
 	strbuf_release(&out);
 }
+
+void flame_step_merge(struct flame_session *s)
+{
+	const char *func = flame_session_named_function(s);
+	size_t i;
+
+	if (flame_repo_parents(&s->st.repo, s->ans.culprit) < 2)
+		return;
+	s->ans.culprit_is_merge = 1;
+	if (flame_repo_merged(&s->st.repo, s->ans.culprit, func, s->ans.def_file,
+			      &s->ans.merged))
+		return;
+	note("narrow: %.12s is a merge; %zu of the commits it merged touched %s%s", s->ans.culprit,
+	     s->ans.merged.nr, func ? func : "the code", s->ans.merged.nr ? ":" : "");
+	for (i = 0; i < s->ans.merged.nr; i++)
+		note("narrow:   %.12s", s->ans.merged.items[i]);
+}

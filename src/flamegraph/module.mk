@@ -7,6 +7,7 @@ LIB_OBJS += src/flamegraph/layout.o
 LIB_OBJS += src/flamegraph/nameattr.o
 LIB_OBJS += src/flamegraph/palette.o
 LIB_OBJS += src/flamegraph/script_js.o
+LIB_OBJS += src/flamegraph/diffcolor.o
 LIB_OBJS += src/flamegraph/svg.o
 
 UNIT_TESTS += tests/unit/test_flamegraph

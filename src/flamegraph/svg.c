@@ -6,7 +6,7 @@
 #include "flamegraph/svg.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "diff/significance.h"
+#include "flamegraph/diffcolor.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -351,63 +351,25 @@ static void write_script(struct out *o, const struct fg_svg_options *opt,
 	out_lit(o, "\n]]></script>\n");
 }
 
-struct diff_color {
-	double maxd;		/* largest significant |share change|, for scaling */
-};
-
 /* Colour of a differential frame: red hotter, blue cooler, grey noise. */
-static struct fg_rgb diff_rgb(const struct fg_svg_options *opt, const struct fg_layout *l,
-			      const struct fg_frame *n, double maxd, const char **cls)
+static struct fg_rgb diff_rgb(const struct fg_diff_frame *df)
 {
-	const double *b = opt->diff_total ? n->w : n->self;
-	double B = l->total[0], A = l->total[1];
-	struct share_test t;
-	double d, s;
-	int v;
+	int v = 210 - (int)(190 * df->saturation / 255);
 
-	*cls = NULL;
-	if (n->w[0] <= 0 && n->w[1] > 0) {
-		*cls = "new";
-		return (struct fg_rgb){ 170, 90, 230 };
-	}
-	if (n->w[1] <= 0 && n->w[0] > 0) {
-		*cls = "gone";
-		return (struct fg_rgb){ 80, 170, 160 };
-	}
-	share_test(&t, b[0], B, b[1], A);
-	if (!share_test_significant(&t, opt->alpha))
-		return (struct fg_rgb){ 235, 235, 235 };
-	d = b[1] / A - b[0] / B;
-	if (opt->negate)
-		d = -d;
-	s = maxd > 0 ? fabs(d) / maxd : 1;
-	if (s > 1)
-		s = 1;
-	v = 210 - (int)(190 * s);
-	if (d > 0)
+	if (df->state == FG_DIFF_HOTTER)
 		return (struct fg_rgb){ 255, (uint8_t)v, (uint8_t)v };
-	return (struct fg_rgb){ (uint8_t)v, (uint8_t)v, 255 };
+	if (df->state == FG_DIFF_COOLER)
+		return (struct fg_rgb){ (uint8_t)v, (uint8_t)v, 255 };
+	return (struct fg_rgb){ 235, 235, 235 };
 }
 
-static double diff_maxd(const struct fg_svg_options *opt, const struct fg_layout *l)
+static const char *diff_class(const struct fg_frame *n)
 {
-	double B = l->total[0], A = l->total[1], maxd = 0;
-
-	if (!(B > 0) || !(A > 0))
-		return 0;
-	for (uint32_t i = 0; i < l->nr; i++) {
-		const struct fg_frame *n = &l->frames[i];
-		const double *b = opt->diff_total ? n->w : n->self;
-		double d = fabs(b[1] / A - b[0] / B);
-		struct share_test t;
-
-		if (d <= maxd)
-			continue;
-		share_test(&t, b[0], B, b[1], A);
-		if (share_test_significant(&t, opt->alpha))
-			maxd = d;
-	}
-	return maxd;
+	if (n->w[0] <= 0 && n->w[1] > 0)
+		return "new";
+	if (n->w[1] <= 0 && n->w[0] > 0)
+		return "gone";
+	return NULL;
 }
 
 static void out_percent(struct out *o, double part, double whole)
@@ -416,9 +378,16 @@ static void out_percent(struct out *o, double part, double whole)
 	out_lit(o, "%");
 }
 
+static void out_points(struct out *o, double fraction)
+{
+	out_add(o, fraction < 0 ? "-" : "+", 1);
+	out_fixed(o, fabs(fraction) * 100, 2);
+	out_lit(o, " pts");
+}
+
 static void write_title(struct out *o, const struct fg_svg_options *opt,
 			const struct fg_layout *l, const struct fg_frame *n,
-			const char *name, size_t len)
+			const struct fg_diff_frame *df, const char *name, size_t len)
 {
 	out_escaped(o, name, len);
 	out_lit(o, " (");
@@ -427,10 +396,9 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 	out_escaped(o, opt->countname, strlen(opt->countname));
 	out_lit(o, ", ");
 	out_percent(o, n->w[1], l->timemax[1]);
-	if (opt->differential) {
+	if (df) {
 		double B = l->total[0], A = l->total[1];
-		const double *b = opt->diff_total ? n->w : n->self;
-		struct share_test t;
+		const char *cls = diff_class(n);
 		char zb[32];
 
 		out_lit(o, "; before ");
@@ -440,25 +408,16 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 		out_lit(o, "; delta ");
 		out_signed_count(o, n->w[1] - n->w[0]);
 		out_lit(o, ", ");
-		{
-			double pts = (A > 0 ? n->w[1] / A : 0) - (B > 0 ? n->w[0] / B : 0);
-
-			out_add(o, pts < 0 ? "-" : "+", 1);
-			out_fixed(o, fabs(pts) * 100, 2);
+		out_points(o, (A > 0 ? n->w[1] / A : 0) - (B > 0 ? n->w[0] / B : 0));
+		if (cls) {
+			out_lit(o, "; ");
+			out_str(o, cls);
 		}
-		out_lit(o, " pts");
-		if (n->w[0] <= 0 && n->w[1] > 0) {
-			out_lit(o, "; new");
-		} else if (n->w[1] <= 0 && n->w[0] > 0) {
-			out_lit(o, "; gone");
-		} else {
-			share_test(&t, b[0], B, b[1], A);
-			out_str(o, opt->diff_total ? "; z=" : "; self z=");
-			snprintf(zb, sizeof(zb), "%+.2f", t.z);
-			out_str(o, zb);
-			if (!share_test_significant(&t, opt->alpha))
-				out_lit(o, ", noise");
-		}
+		out_str(o, opt->diff.self ? "; self z=" : "; z=");
+		snprintf(zb, sizeof(zb), "%+.2f", df->z);
+		out_str(o, zb);
+		if (df->state == FG_DIFF_NOISE)
+			out_lit(o, ", noise");
 	}
 	out_lit(o, ")");
 }
@@ -490,22 +449,10 @@ static void write_label(struct out *o, const struct fg_svg_options *opt, const c
 	}
 }
 
-/*
- * Names are shown without the perf annotations _[k] _[w] _[i] _[j] (kernel,
- * waker, inlined, JIT), as flamegraph.pl shows them; palettes still see them.
- */
-static size_t display_len(const char *name, size_t len)
-{
-	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
-	    strchr("kwij", name[len - 2]))
-		return len - 4;
-	return len;
-}
-
 static void write_frames(struct out *o, const struct fg_svg_options *opt,
-			 const struct fg_layout *l, double height, double frames_width, double top)
+			 const struct fg_layout *l, const struct fg_diff *dc, double height,
+			 double frames_width, double top)
 {
-	double maxd = opt->differential ? diff_maxd(opt, l) : 0;
 	double fh = opt->frameheight, ypad2 = opt->fontsize * 2 + 10;
 	double cw = opt->fontsize * opt->fontwidth;
 	double tm1 = l->timemax[1] > 0 ? l->timemax[1] : 1;
@@ -515,12 +462,13 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 	for (uint32_t i = 0; i < l->nr; i++) {
 		const struct fg_frame *f = &l->frames[i];
 		const struct fg_frame *n = f;
+		const struct fg_diff_frame *df = dc ? &dc->frames[i] : NULL;
 		const char *name = f->name;
 		size_t len = f->len;
 		char **attr = opt->nameattr ? fg_nameattr_get(opt->nameattr, name, len) : NULL;
 		const char *cls = NULL;
 		struct fg_rgb color;
-		size_t shown = display_len(name, len);
+		size_t shown = fg_display_len(name, len);	/* without _[k] etc., as flamegraph.pl shows them */
 		double y, wpx, xp;
 		int link = attr && attr[FG_ATTR_HREF];
 
@@ -528,9 +476,12 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 			y = top + f->depth * fh;
 		else
 			y = height - ypad2 - (f->depth + 1) * fh + FRAMEPAD;
-		if (opt->differential)
-			color = diff_rgb(opt, l, n, maxd, &cls);
-		else if (opt->cp)
+		if (df && opt->hide_noise && i && !df->subtree_changed)
+			continue;
+		if (df) {
+			color = diff_rgb(df);
+			cls = diff_class(n);
+		} else if (opt->cp)
 			color = fg_palette_map_color(opt->cp, opt->palette, name, len);
 		else
 			color = fg_palette_color(opt->palette, name, len);
@@ -582,7 +533,7 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		if (attr && attr[FG_ATTR_TITLE])
 			out_escaped(o, attr[FG_ATTR_TITLE], strlen(attr[FG_ATTR_TITLE]));
 		else
-			write_title(o, opt, l, n, name, shown);
+			write_title(o, opt, l, n, df, name, shown);
 		out_lit(o, "</title><rect");
 		if (cls) {
 			out_lit(o, " class=\"");
@@ -615,12 +566,126 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 	}
 }
 
+/* A swatch and its label at x px; returns the x after them. */
+static double legend_item(struct out *o, const struct fg_svg_options *opt, double x, double y,
+			  struct fg_rgb c, const char *label)
+{
+	double fs = opt->fontsize;
+
+	out_lit(o, "<rect x=\"");
+	out_fixed(o, x, 2);
+	out_lit(o, "\" y=\"");
+	out_fixed(o, y - fs * 0.8, 2);
+	out_lit(o, "\" width=\"");
+	out_fixed(o, fs, 2);
+	out_lit(o, "\" height=\"");
+	out_fixed(o, fs * 0.9, 2);
+	out_lit(o, "\" fill=\"");
+	out_rgb(o, c);
+	out_lit(o, "\" stroke=\"rgb(150,150,150)\" stroke-width=\"0.5\" rx=\"2\" ry=\"2\"/><text x=\"");
+	out_fixed(o, x + fs * 1.3, 2);
+	out_lit(o, "\" y=\"");
+	out_fixed(o, y, 2);
+	out_lit(o, "\">");
+	out_str(o, label);
+	out_lit(o, "</text>\n");
+	return x + fs * 1.3 + (double)strlen(label) * fs * opt->fontwidth + fs * 1.2;
+}
+
+static void write_top_change(struct out *o, const struct fg_diff_top *t)
+{
+	out_escaped(o, t->name, t->len);
+	out_lit(o, " ");
+	out_points(o, t->delta);
+	if (t->is_new)
+		out_lit(o, " (new)");
+	else if (t->is_gone)
+		out_lit(o, " (gone)");
+}
+
+/*
+ * The legend of a differential graph, one line under the title: what the
+ * colours mean, the test and floor behind them, what full colour stands
+ * for, and the strongest changes (all of them in its tooltip).
+ */
+static void write_legend(struct out *o, const struct fg_svg_options *opt, const struct fg_diff *dc,
+			 double y)
+{
+	double x = XPAD;
+	struct fg_diff_frame hot = { .state = FG_DIFF_HOTTER, .saturation = 255 };
+	struct fg_diff_frame cool = { .state = FG_DIFF_COOLER, .saturation = 255 };
+	struct fg_diff_frame noise = { .state = FG_DIFF_NOISE };
+	uint32_t i;
+
+	out_lit(o, "<g id=\"legend\"><title>");
+	out_str(o, opt->diff.by_frame ? "Colour: the frame's change in " :
+		   "Colour: the function's change (in the whole profile, as trail diff --top) in ");
+	out_str(o, opt->diff.self ? "self share" : "inclusive share");
+	out_lit(o, ", after - before, in percentage points. Significant: |change| &gt;= ");
+	out_fixed(o, opt->diff.min_delta * 100, 3);
+	out_lit(o, " pts and a two-proportion z-test with a false discovery rate of ");
+	out_fixed(o, opt->diff.alpha * 100, 3);
+	out_lit(o, "% (Benjamini-Hochberg) over the ");
+	out_u64(o, dc->nr_candidates);
+	out_str(o, opt->diff.by_frame ? " frames" : " functions");
+	out_lit(o, " above that floor (of ");
+	out_u64(o, dc->nr_tested);
+	out_lit(o, "). Frames: ");
+	out_u64(o, dc->nr_hotter);
+	out_str(o, opt->diff.negate ? " cooler (red), " : " hotter, ");
+	out_u64(o, dc->nr_cooler);
+	out_str(o, opt->diff.negate ? " hotter (blue), " : " cooler, ");
+	out_u64(o, dc->nr_new);
+	out_lit(o, " of them new, ");
+	out_u64(o, dc->nr_gone);
+	out_lit(o, " gone.");
+	if (dc->nr_top) {
+		out_lit(o, " Top changes:");
+		for (i = 0; i < dc->nr_top; i++) {
+			out_lit(o, "\n");
+			out_u64(o, i + 1);
+			out_lit(o, ". ");
+			write_top_change(o, &dc->top[i]);
+		}
+	}
+	out_lit(o, "</title>\n");
+	x = legend_item(o, opt, x, y, diff_rgb(&hot), opt->diff.negate ? "cooler" : "hotter");
+	x = legend_item(o, opt, x, y, diff_rgb(&cool), opt->diff.negate ? "hotter" : "cooler");
+	x = legend_item(o, opt, x, y, diff_rgb(&noise), "noise");
+	out_lit(o, "<text id=\"legendtext\" x=\"");
+	out_fixed(o, x, 2);
+	out_lit(o, "\" y=\"");
+	out_fixed(o, y, 2);
+	out_lit(o, "\">");
+	out_str(o, opt->diff.self ? "self share" : "inclusive share");
+	out_lit(o, ", full colour ");
+	out_points(o, dc->max_delta);
+	out_lit(o, ", floor ");
+	out_fixed(o, opt->diff.min_delta * 100, 3);
+	out_lit(o, " pts, FDR ");
+	out_fixed(o, opt->diff.alpha * 100, 3);
+	out_lit(o, "%");
+	if (dc->nr_top) {
+		out_lit(o, "; top: ");
+		for (i = 0; i < dc->nr_top && i < 3; i++) {
+			if (i)
+				out_lit(o, ", ");
+			write_top_change(o, &dc->top[i]);
+		}
+	} else {
+		out_lit(o, "; no significant change");
+	}
+	out_lit(o, "</text>\n</g>\n");
+}
+
 int fg_svg_write(FILE *f, const struct fg_layout *l, const struct fg_svg_options *opt)
 {
 	struct out o = { f, xmalloc(OUT_SIZE), 0, 0 };
 	double fs = opt->fontsize, fh = opt->frameheight;
 	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = opt->subtitle ? fs * 2 : 0;
-	double height = (l->max_depth + 1) * fh + ypad1 + ypad2 + ypad3;
+	double ypad4 = opt->differential ? fs * 1.8 : 0;	/* the legend */
+	double height = (l->max_depth + 1) * fh + ypad1 + ypad2 + ypad3 + ypad4;
+	struct fg_diff dc;
 	double image_width = opt->width > 0 ? opt->width : opt->nominal_width;
 	double frames_width = image_width - 2 * XPAD;
 	const char *title = default_title(opt);
@@ -664,8 +729,16 @@ int fg_svg_write(FILE *f, const struct fg_layout *l, const struct fg_svg_options
 	out_lit(&o, "\" total_samples=\"");
 	out_fixed(&o, l->timemax[1], 3);
 	out_lit(&o, "\">\n");
-	write_frames(&o, opt, l, height, frames_width, ypad1 + ypad3);
-	out_lit(&o, "</svg>\n</svg>\n");
+	if (opt->differential)
+		fg_diff_classify(&dc, l, &opt->diff);
+	write_frames(&o, opt, l, opt->differential ? &dc : NULL, height, frames_width,
+		     ypad1 + ypad3 + ypad4);
+	out_lit(&o, "</svg>\n");
+	if (opt->differential) {
+		write_legend(&o, opt, &dc, ypad1 + ypad3 + fs * 0.6);
+		fg_diff_release(&dc);
+	}
+	out_lit(&o, "</svg>\n");
 	out_flush(&o);
 	free(o.buf);
 	if (o.failed || fflush(f) || ferror(f))

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "flamegraph/diffcolor.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/nameattr.h"
 #include "flamegraph/palette.h"
@@ -29,9 +30,8 @@ struct fg_svg_options {
 	int inverted;		/* icicle: root at the top */
 	int flamechart;
 	int differential;	/* colour by change (two-column input) */
-	int negate;		/* swap hotter and cooler */
-	int diff_total;		/* test inclusive counts instead of self counts */
-	double alpha;		/* significance level of the noise test (diff/significance.h) */
+	struct fg_diff_options diff;	/* the noise decision (flamegraph/diffcolor.h) */
+	int hide_noise;		/* differential: skip subtrees without a significant change */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
 	const char *search_color;
 	const char *stroke_color;	/* NULL for none */

@@ -148,25 +148,85 @@ IN
 fg "$T/diff.folded"
 wellformed "$T/out.svg" && pass "differential: well-formed" || fail "differential: well-formed"
 geometry "differential: widths from the second column" "$T/out.svg" "$T/diff.folded"
-grep -q '<title>lex (4,200 samples, 39.91%; before 3,000, 33.33%; delta +1,200, +6.58 pts; self z=+' "$T/out.svg" \
+grep -q '<title>lex (4,200 samples, 39.91%; before 3,000, 33.33%; delta +1,200, +6.58 pts; z=+' "$T/out.svg" \
 	&& pass "differential tooltip: before, after, delta" || fail "differential tooltip: before, after, delta"
 grep -q '<title>lex [^<]*</title><rect x[^>]*fill="rgb(255,' "$T/out.svg" && pass "hotter is red" || fail "hotter is red"
 grep -q '<title>ast [^<]*</title><rect x[^>]*fill="rgb([0-9]*,[0-9]*,255)"' "$T/out.svg" \
 	&& pass "cooler share is blue" || fail "cooler share is blue"
 grep -q '<title>lookup [^<]*noise)</title><rect x[^>]*fill="rgb(235,235,235)"' "$T/out.svg" \
 	&& pass "change within noise is neutral" || fail "change within noise is neutral"
-grep -q '<title>jit [^<]*new)</title><rect class="new"' "$T/out.svg" && pass "new frames get their own class" \
-	|| fail "new frames get their own class"
-grep -q '<g data-bx="[0-9.]*" data-bw="[0-9.]*"><title>hash [^<]*gone)</title><rect class="gone" x="[0-9.]*%" y="[0-9.]*" width="0%"' "$T/out.svg" \
+grep -q '<title>jit [^<]*; new; z=+[^<]*</title><rect class="new" [^>]*fill="rgb(255,' "$T/out.svg" \
+	&& pass "a significant new frame is tested and coloured hotter, with its class" \
+	|| fail "a significant new frame is tested and coloured hotter, with its class"
+grep -q '<g data-bx="[0-9.]*" data-bw="[0-9.]*"><title>hash [^<]*gone; z=-[^<]*</title><rect class="gone" x="[0-9.]*%" y="[0-9.]*" width="0%"' "$T/out.svg" \
 	&& pass "gone frames kept with their before widths" || fail "gone frames kept with their before widths"
 fg --negate "$T/diff.folded"
 grep -q '<title>lex [^<]*</title><rect x[^>]*fill="rgb([0-9]*,[0-9]*,255)"' "$T/out.svg" \
 	&& pass "--negate swaps hues" || fail "--negate swaps hues"
-fg --noise-alpha 1 "$T/diff.folded"
-grep -q '<title>lookup [^<]*noise)' "$T/out.svg" && fail "--noise-alpha 1 colours every change" || pass "--noise-alpha 1 colours every change"
-fg --diff-total "$T/diff.folded"
-grep -q '<title>parse [^<]*; z=+[^<]*</title><rect x[^>]*fill="rgb(255,' "$T/out.svg" \
-	&& pass "--diff-total colours by inclusive share" || fail "--diff-total colours by inclusive share"
+fg --noise-alpha 1 --min-delta 0 "$T/diff.folded"
+grep -q '<title>lookup [^<]*noise)' "$T/out.svg" && fail "--noise-alpha 1 --min-delta 0 colours every change" \
+	|| pass "--noise-alpha 1 --min-delta 0 colours every change"
+fg --diff-self "$T/diff.folded"
+grep -q '<title>parse [^<]*; self z=+0.00, noise)</title><rect x[^>]*fill="rgb(235,235,235)"' "$T/out.svg" \
+	&& pass "--diff-self: a frame without self time is neutral" || fail "--diff-self: a frame without self time is neutral"
+grep -q '<title>lex [^<]*; self z=+[^<]*</title><rect x[^>]*fill="rgb(255,' "$T/out.svg" \
+	&& pass "--diff-self colours by self share" || fail "--diff-self colours by self share"
+
+# the legend: what the colours mean, the test, the strongest changes
+fg "$T/diff.folded"
+python3 - "$T/out.svg" >"$T/legend" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+g = root.find(".//s:g[@id='legend']", ns)
+texts = [t.text or "" for t in g.findall("s:text", ns)]
+print("labels:", " | ".join(texts))
+print("title:", g.find("s:title", ns).text.replace("\n", " / "))
+PY
+grep -q 'labels: hotter | cooler | noise | inclusive share, full colour +11.11 pts, floor 1 pts, FDR 1%; top: eval -11.11 pts, hash -11.11 pts (gone), jit +8.55 pts (new)' "$T/legend" \
+	&& pass "legend: swatches, scale, floor, FDR and the top three changes" \
+	|| fail "legend: swatches, scale, floor, FDR and the top three changes" "$(cat "$T/legend")"
+grep -q 'title:.*Benjamini-Hochberg.* / 4\. lex +6.58 pts' "$T/legend" && pass "legend tooltip lists the top changes" \
+	|| fail "legend tooltip lists the top changes" "$(cat "$T/legend")"
+
+# a frame that appears with a handful of samples is noise, not "new"
+cat >"$T/fewnew.folded" <<'IN'
+main;work 10000 10000
+main;tiny 0 2
+IN
+fg "$T/fewnew.folded"
+grep -q '<title>tiny [^<]*new; z=[^<]*noise)</title><rect class="new" [^>]*fill="rgb(235,235,235)"' "$T/out.svg" \
+	&& pass "a new frame with 2 samples is drawn as noise" || fail "a new frame with 2 samples is drawn as noise"
+
+# by function (default) vs by frame: f moved between callers, its total did not change
+cat >"$T/moved.folded" <<'IN'
+main;x;f 1000 2000
+main;y;f 2000 1000
+main;z 7000 7000
+IN
+fg "$T/moved.folded"
+[ "$(grep -c '<title>f [^<]*noise)</title><rect x[^>]*fill="rgb(235,235,235)"' "$T/out.svg")" = 2 ] \
+	&& pass "by function: f's total did not change, both its frames are neutral" \
+	|| fail "by function: f's total did not change, both its frames are neutral"
+fg --diff-by-frame "$T/moved.folded"
+grep -q '<title>f (2,000 [^<]*</title><rect x[^>]*fill="rgb(255,' "$T/out.svg" \
+	&& grep -q '<title>f (1,000 [^<]*</title><rect x[^>]*fill="rgb([0-9]*,[0-9]*,255)"' "$T/out.svg" \
+	&& pass "--diff-by-frame: each position by its own change" || fail "--diff-by-frame: each position by its own change"
+
+# --hide-noise: subtrees without a significant change are not drawn
+cat >"$T/quiet.folded" <<'IN'
+main;a;b 10000 10000
+main;c;d 100 101
+main;e 500 800
+IN
+fg --hide-noise "$T/quiet.folded"
+wellformed "$T/out.svg" && grep -q '<title>e ' "$T/out.svg" && grep -q '<title>main ' "$T/out.svg" \
+	&& ! grep -q '<title>d ' "$T/out.svg" && ! grep -q '<title>c ' "$T/out.svg" \
+	&& pass "--hide-noise drops quiet subtrees, keeps paths to changes" \
+	|| fail "--hide-noise drops quiet subtrees, keeps paths to changes"
+fg "$T/quiet.folded"
+grep -q '<title>d ' "$T/out.svg" && pass "without --hide-noise quiet frames are drawn" \
+	|| fail "without --hide-noise quiet frames are drawn"
 
 # --- bad input ------------------------------------------------------------------
 : >"$T/empty"

@@ -15,11 +15,13 @@
 #include "core/options.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
+#include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
 #include "core/error.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -418,6 +420,142 @@ TEST(child_runs_captures_and_reports_status)
 	strbuf_release(&out);
 }
 
+/* pid has exited (a zombie nobody reaped counts as gone); waits up to ~5 s. */
+static int process_gone(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		char path[64], buf[256], *rp;
+		FILE *f;
+		int zombie = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			return 1;
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
+			zombie = rp[1] == ' ' && rp[2] == 'Z';
+		fclose(f);
+		if (zombie)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static pid_t read_pid(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 500 && !v; i++) {
+		strbuf_reset(&sb);
+		if (!access(path, F_OK) && !strbuf_read_file(&sb, path))
+			v = strtol(sb.buf, NULL, 10);
+		if (!v)
+			usleep(10000);
+	}
+	strbuf_release(&sb);
+	return (pid_t)v;
+}
+
+/* A child past its timeout is killed with what it started (a background job). */
+TEST(child_timeout_kills_the_tree)
+{
+	char *dir = tempdir_create("trail-unit"), *f = xstrfmt("%s/pid", dir), *cmd;
+	struct child c = CHILD_INIT;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	pid_t bg;
+
+	cmd = xstrfmt("sleep 60 & echo $! > %s; wait", f);
+	argv[2] = cmd;
+	c.argv = argv;
+	c.timeout = 0.2;
+	CHECK_INT(child_run(&c), CHILD_TIMED_OUT);
+	CHECK(c.timed_out);
+	bg = read_pid(f);
+	CHECK(bg > 0);
+	if (bg > 0) {
+		CHECK(process_gone(bg));
+		kill(bg, SIGKILL);
+	}
+	/* A quick child is not affected. */
+	argv[2] = "exit 4";
+	c.timeout = 30;
+	CHECK_INT(child_run(&c), 4);
+	CHECK(!c.timed_out);
+	free(cmd);
+	free(f);
+	tempdir_remove(dir);
+}
+
+/*
+ * child_group_begin(): children join one group outside ours, and a SIGTERM
+ * to the process alone ends them (tried in a forked process).
+ */
+TEST(child_group_dies_with_its_process)
+{
+	char *dir = tempdir_create("trail-unit"), *f = xstrfmt("%s/pid", dir), *cmd;
+	pid_t helper, work;
+	int st;
+
+	cmd = xstrfmt("echo $$ > %s; exec sleep 60", f);
+	helper = fork();
+	if (helper == 0) {
+		const char *argv[] = { "sh", "-c", cmd, NULL };
+		struct child c = CHILD_INIT;
+
+		if (child_group_begin())
+			_exit(2);
+		c.argv = argv;
+		if (child_start(&c))
+			_exit(3);
+		if (getpgid(c.pid) != child_group_id() || getpgid(c.pid) == getpgid(0))
+			_exit(4);
+		child_wait(&c);	/* the SIGTERM below ends this wait */
+		_exit(5);
+	}
+	work = read_pid(f);
+	CHECK(work > 0);
+	kill(helper, SIGTERM);
+	CHECK(waitpid(helper, &st, 0) == helper);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	if (work > 0) {
+		CHECK(process_gone(work));
+		kill(work, SIGKILL);
+	}
+	free(cmd);
+	free(f);
+	tempdir_remove(dir);
+}
+
+/* Quoted words read back by sh as the same words. */
+TEST(shell_quote_round_trips)
+{
+	const char *words[] = { "plain", "a b", "it's", "$HOME", "", "x;y|z", "--opt=1,2", NULL };
+	struct strbuf q = STRBUF_INIT, cmd = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	struct child c = CHILD_INIT;
+
+	strbuf_add_shell_quoted(&q, "plain");
+	CHECK_STREQ(q.buf, "plain");
+	strbuf_reset(&q);
+	strbuf_add_shell_quoted(&q, "it's");
+	CHECK_STREQ(q.buf, "'it'\\''s'");
+	strbuf_reset(&q);
+	strbuf_add_shell_argv(&q, words);
+	strbuf_addf(&cmd, "printf '[%%s]' %s", q.buf);
+	argv[2] = cmd.buf;
+	c.argv = argv;
+	CHECK_INT(child_capture(&c, &out), 0);
+	CHECK_STREQ(out.buf, "[plain][a b][it's][$HOME][][x;y|z][--opt=1,2]");
+	strbuf_release(&q);
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+
 TEST(tempdir_removed_unless_kept)
 {
 	char *a = tempdir_create("trail-unit");
@@ -489,6 +627,9 @@ TEST(progress_line_text)
 }
 
 TEST_MAIN("core",
+	  child_timeout_kills_the_tree,
+	  child_group_dies_with_its_process,
+	  shell_quote_round_trips,
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,

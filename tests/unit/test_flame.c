@@ -13,6 +13,8 @@
 #include "flame/capture.h"
 #include "flame/decide.h"
 #include "flame/probe.h"
+#include "flame/probe_cmd.h"
+#include "flame/steps.h"
 #include "flame/repo.h"
 #include "flame/shares.h"
 
@@ -93,7 +95,7 @@ TEST(hotspots_rank_and_floor)
 		add(&good[i], "app;main;tiny", 1);	/* unchanged: below any floor */
 		add(&bad[i], "app;main;tiny", 1);
 	}
-	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &h);
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.95, &h);
 	CHECK(h.nr >= 1);
 	if (h.nr) {
 		CHECK_STREQ(h.items[0].name, "hot");
@@ -109,8 +111,40 @@ TEST(hotspots_rank_and_floor)
 	CHECK(!string_list_has(&h.changed, "tiny"));
 	flame_hotspots_release(&h);
 	/* A floor above every change: nothing is reported. */
-	flame_hotspots_rank(g, 4, b, 4, 0.9, 0.95, &h);
+	flame_hotspots_rank(g, 4, b, 4, 0.9, 0.95, 0.95, &h);
 	CHECK_INT(h.nr, 0);
+	flame_hotspots_release(&h);
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
+/*
+ * --confidence reaches the hotspot confirmation: a 7-point rise that is
+ * significant at 0.95 (pooled p ~ 0.02) is not at 0.9999.
+ */
+TEST(hotspots_confirm_follows_confidence)
+{
+	struct folded_profile good[4], bad[4], *g[4], *b[4];
+	struct flame_hotspots h;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		folded_profile_init(&good[i]);
+		folded_profile_init(&bad[i]);
+		g[i] = &good[i];
+		b[i] = &bad[i];
+		add(&good[i], "app;main;hot", 20);
+		add(&good[i], "app;main;work", 80);
+		add(&bad[i], "app;main;hot", 27);
+		add(&bad[i], "app;main;work", 73);
+	}
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.95, &h);
+	CHECK(h.nr >= 1 && h.items[0].confirmed);
+	flame_hotspots_release(&h);
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.9999, &h);
+	CHECK(h.nr >= 1 && !h.items[0].confirmed);
 	flame_hotspots_release(&h);
 	for (i = 0; i < 4; i++) {
 		folded_profile_release(&good[i]);
@@ -139,7 +173,7 @@ TEST(hotspots_only_rising_self)
 		add(&good[i], "app;main;drift", 100);	/* +0.5 pp: under a 1 pp floor */
 		add(&bad[i], "app;main;drift", 102);
 	}
-	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &h);
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.95, &h);
 	CHECK(h.nr >= 1);
 	if (h.nr)
 		CHECK_STREQ(h.items[0].name, "hot");
@@ -241,12 +275,49 @@ TEST(private_clone_and_build_cache)
 	CHECK_STREQ(c.subject, "three: break");
 	CHECK_STREQ(c.author, "T <t@e>");
 	flame_commit_release(&c);
-	/* The build: grep succeeds at two, fails at three; both are cached. */
-	CHECK_INT(flame_build(&r, parent, "grep -q ok f", &bdir, &cached), 0);
+	/* The build: grep succeeds at two, fails at three. */
+	setenv(FLAME_RUN_ENV, "run-1", 1);
+	unsetenv("CFLAGS");
+	CHECK_INT(flame_build(&r, parent, "grep -q ok f", 0, &bdir, &cached), 0);
 	CHECK_INT(cached, 0);
-	CHECK_INT(flame_build(&r, parent, "false", &bdir2, &cached), 0);
+	free(bdir);
+	CHECK_INT(flame_build(&r, parent, "grep -q ok f", 0, &bdir, &cached), 0);
 	CHECK_INT(cached, 1);
-	CHECK_INT(flame_build(&r, bad, "grep -q ok f", &bdir, &cached), 1);
+	free(bdir);
+	/* Another build command is another build, never the old binary. */
+	CHECK_INT(flame_build(&r, parent, "false", 0, &bdir2, &cached), 1);
+	CHECK_INT(cached, 0);
+	free(bdir2);
+	/* So is another CFLAGS. */
+	setenv("CFLAGS", "-O0", 1);
+	CHECK_INT(flame_build(&r, parent, "grep -q ok f", 0, &bdir, &cached), 0);
+	CHECK_INT(cached, 0);
+	free(bdir);
+	unsetenv("CFLAGS");
+	CHECK_INT(flame_build(&r, bad, "grep -q ok f", 0, &bdir, &cached), 1);
+	CHECK_INT(cached, 0);
+	free(bdir);
+	/* A failure is remembered within its run ... */
+	CHECK_INT(flame_build(&r, bad, "grep -q ok f", 0, &bdir, &cached), 1);
+	CHECK_INT(cached, 1);
+	free(bdir);
+	/* ... and retried by the next: here it succeeds, the file now says ok. */
+	setenv(FLAME_RUN_ENV, "run-2", 1);
+	CHECK_INT(flame_build(&r, bad, "grep -q ok f || grep -q no f", 0, &bdir, &cached), 0);
+	CHECK_INT(flame_build(&r, bad, "grep -q ok f", 0, &bdir2, &cached), 1);
+	CHECK_INT(cached, 0);
+	free(bdir);
+	free(bdir2);
+	/* A build that hangs is killed at its timeout and counts as failed. */
+	CHECK_INT(flame_build(&r, bad, "sleep 60", 0.3, &bdir, &cached), 1);
+	free(bdir);
+	bdir = flame_build_log(&r, bad, "sleep 60");
+	free(cmd);
+	cmd = xstrfmt("grep -q 'timed out' %s", bdir);
+	CHECK_INT(sh(cmd), 0);
+	free(bdir);
+	bdir = bdir2 = NULL;
+	unsetenv(FLAME_RUN_ENV);
 	/* The user's repository has no worktree and no new ref. */
 	free(cmd);
 	cmd = xstrfmt("test \"$(git -C %s/repo worktree list | wc -l)\" = 1 && "
@@ -266,6 +337,88 @@ TEST(private_clone_and_build_cache)
 	free(bdir);
 	free(bdir2);
 	free(cmd);
+	free(dir);
+}
+
+/*
+ * A history rewrite and git gc in the user's repository leave the cached
+ * clone's refs naming objects that are gone: the next open recreates it.
+ */
+TEST(broken_clone_recreated)
+{
+	char *dir = tempdir_create("test-flame"), *cmd, *repo, *cache;
+	struct flame_repo r;
+	char head[41];
+
+	if (make_repo(dir, "echo a > f && git add f && "
+		      "git -c user.name=T -c user.email=t@e commit -q -m one", &r))
+		SKIP("git is not usable");
+	flame_repo_release(&r);
+	cmd = xstrfmt("cd %s/repo && echo b > f && git -c user.name=T -c user.email=t@e "
+		      "commit -q --amend -am other && git reflog expire --expire=now --all && "
+		      "git gc -q --prune=now", dir);
+	CHECK_INT(sh(cmd), 0);
+	free(cmd);
+	repo = xstrfmt("%s/repo", dir);
+	cache = xstrfmt("%s/cache", dir);
+	CHECK_INT(flame_repo_open(&r, repo, cache), 0);
+	cmd = xstrfmt("git -C %s rev-list --no-walk --all >/dev/null 2>&1", r.clone);
+	CHECK_INT(sh(cmd), 0);
+	CHECK_INT(flame_repo_resolve(&r, "HEAD", head), 0);
+	CHECK_INT(flame_repo_is_ancestor(&r, head, head), 1);
+	flame_repo_release(&r);
+	free(cmd);
+	/* Re-created at the same path: other objects, same check. */
+	cmd = xstrfmt("cd %s && rm -rf repo && git init -q repo && cd repo && echo c > f && "
+		      "git add f && git -c user.name=T -c user.email=t@e commit -q -m new", dir);
+	CHECK_INT(sh(cmd), 0);
+	free(cmd);
+	CHECK_INT(flame_repo_open(&r, repo, cache), 0);
+	cmd = xstrfmt("git -C %s rev-list --no-walk --all >/dev/null 2>&1", r.clone);
+	CHECK_INT(sh(cmd), 0);
+	flame_repo_release(&r);
+	free(cmd);
+	free(repo);
+	free(cache);
+	free(dir);
+}
+
+/* A merge as the culprit: the merged commits that touched the function. */
+TEST(merged_commits_touching_the_function)
+{
+	char *dir = tempdir_create("test-flame");
+	struct flame_repo r;
+	struct string_list out = STRING_LIST_INIT;
+	char merge[41], b1[41], b2[41], base[41];
+
+	if (make_repo(dir, "G='git -c user.name=T -c user.email=t@e'; "
+		      "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\n' > a.c && echo 'int g;' > b.c && "
+		      "git add a.c b.c && $G commit -q -m base && git branch -q base && "
+		      "git checkout -q -b topic && "
+		      "printf 'int f(int x)\\n{\\n\\treturn x * 2;\\n}\\n' > a.c && $G commit -q -am 'f: slower' && "
+		      "echo 'int g = 1;' > b.c && $G commit -q -am 'g only' && "
+		      "git checkout -q - && echo 'int h;' > c.c && git add c.c && $G commit -q -m 'main side' && "
+		      "$G merge -q --no-ff -m merge topic", &r))
+		SKIP("git is not usable");
+	CHECK_INT(flame_repo_resolve(&r, "HEAD", merge), 0);
+	CHECK_INT(flame_repo_resolve(&r, "topic~1", b1), 0);
+	CHECK_INT(flame_repo_resolve(&r, "topic", b2), 0);
+	CHECK_INT(flame_repo_resolve(&r, "base", base), 0);
+	CHECK_INT(flame_repo_parents(&r, merge), 2);
+	CHECK_INT(flame_repo_parents(&r, b1), 1);
+	CHECK_INT(flame_repo_merged(&r, merge, "f", "a.c", &out), 0);
+	CHECK_INT(out.nr, 1);
+	if (out.nr)
+		CHECK_STREQ(out.items[0], b1);
+	string_list_clear(&out);
+	CHECK_INT(flame_repo_merged(&r, merge, NULL, NULL, &out), 0);
+	CHECK_INT(out.nr, 2);
+	if (out.nr == 2) {
+		CHECK_STREQ(out.items[0], b1);
+		CHECK_STREQ(out.items[1], b2);
+	}
+	string_list_clear(&out);
+	flame_repo_release(&r);
 	free(dir);
 }
 
@@ -321,7 +474,7 @@ TEST(blockers_cut_at_the_program)
 		g[i] = &good[i];
 		b[i] = &bad[i];
 	}
-	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, &hot);
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.95, &hot);
 	CHECK(hot.nr >= 1);
 	if (hot.nr) {
 		CHECK_STREQ(hot.items[0].name, "flush_output");
@@ -536,9 +689,120 @@ TEST(decide_recommend)
 	CHECK(strstr(why, "the same code") != NULL);
 }
 
+/*
+ * One argv for the bisection and the report: the probe gets every option
+ * the threshold depends on (percentile, discard in percent, confidence,
+ * exclusions, timeouts), and the report's line is that argv, quoted so sh
+ * reads back the same words - a --run with quotes and $ included.
+ */
+TEST(probe_argv_is_the_reproduce_line)
+{
+	struct flame_session s;
+	struct string_list argv = STRING_LIST_INIT;
+	struct strbuf line = STRBUF_INIT, cmd = STRBUF_INIT, words = STRBUF_INIT, want = STRBUF_INIT;
+	const char *run = "./app 'a b' \"$HOME\" it's";
+	char *dir = tempdir_create("test-flame"), *path;
+	size_t i;
+
+	flame_session_init(&s);
+	s.req.build_cmd = "make CFLAGS='-O2 -g'";
+	s.req.run_cmd = run;
+	s.req.metric = FLAME_METRIC_WALL;
+	s.req.percentile = 99;
+	s.req.confidence = 0.99;
+	s.ans.threshold = 0.25;
+	s.ans.function = xstrdup("hot");
+	memset(s.ans.good, 'a', 40);
+	memset(s.ans.bad, 'b', 40);
+	string_list_append(&s.st.exclude, "sort");
+	flame_probe_argv(&s, "trail", NULL, &argv);
+#define HAS(a, b) do { int found_ = 0; \
+	for (i = 0; i + 1 < argv.nr; i++) \
+		found_ |= !strcmp(argv.items[i], a) && !strcmp(argv.items[i + 1], b); \
+	CHECK(found_); } while (0)
+	HAS("--percentile", "99");
+	HAS("--discard", "10");		/* percent, as on trail flame */
+	HAS("--confidence", "0.98999999999999999");
+	HAS("--exclude", "sort");
+	HAS("--function", "hot");
+	HAS("--run", run);
+	HAS("--metric", "wall");
+	HAS("--timeout", "300");
+	HAS("--build-timeout", "600");
+#undef HAS
+	/* sh splits the report's bisect-run words back into the argv. */
+	flame_bisect_commands(&s, "trail", &line);
+	{
+		const char *p = strstr(line.buf, " && ");
+
+		CHECK(p != NULL);
+		CHECK(strstr(line.buf, "bisect start --term-old fast --term-new slow --no-checkout") != NULL);
+		p = p ? strstr(p, "bisect run ") : NULL;
+		CHECK(p != NULL);
+		if (p) {
+			path = xstrfmt("%s/words", dir);
+			strbuf_addf(&cmd, "printf '%%s\\n' %s > %s", p + strlen("bisect run "), path);
+			CHECK_INT(system(cmd.buf), 0);
+			CHECK_INT(strbuf_read_file(&words, path), 0);
+			for (i = 0; i < argv.nr; i++)
+				strbuf_addf(&want, "%s\n", argv.items[i]);
+			CHECK_STREQ(words.buf, want.buf);
+			free(path);
+		}
+	}
+	flame_session_release(&s);
+	string_list_clear(&argv);
+	strbuf_release(&line);
+	strbuf_release(&cmd);
+	strbuf_release(&words);
+	strbuf_release(&want);
+	free(dir);
+}
+
+/* --percentile: the probe compares the same statistic as the threshold. */
+TEST(metric_estimate_uses_the_percentile)
+{
+	double x[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 5 }, v, se, se99;
+
+	flame_metric_estimate(x, 10, 50, &v, &se);
+	CHECK_NEAR(v, 1, 1e-12);
+	flame_metric_estimate(x, 10, 95, &v, &se99);
+	CHECK(v > 2.5);		/* not the median */
+	CHECK(se99 > se);	/* a tail percentile is known less well */
+	flame_metric_estimate(x, 1, 99, &v, &se);
+	CHECK_NEAR(v, 1, 1e-12);
+	CHECK_NEAR(se, 0.05, 1e-12);
+}
+
+/*
+ * The fallback from the suspects to the whole range keeps measuring the
+ * share the threshold came from: the exclusions and the threshold stay,
+ * only the suspects' culprit is forgotten.
+ */
+TEST(narrow_restart_keeps_the_measure)
+{
+	struct flame_session s;
+
+	flame_session_init(&s);
+	string_list_append(&s.st.exclude, "sort");
+	string_list_append(&s.ans.ambiguous, "0123");
+	s.ans.threshold = 0.3;
+	memcpy(s.ans.culprit, "c0ffee", 7);
+	flame_step_narrow_restart(&s);
+	CHECK_INT(s.st.exclude.nr, 1);
+	CHECK_NEAR(s.ans.threshold, 0.3, 0);
+	CHECK_STREQ(s.ans.culprit, "");
+	CHECK_INT(s.ans.ambiguous.nr, 0);
+	CHECK_STREQ(s.ans.strategy_used, "suspects+bisect");
+	flame_session_release(&s);
+}
+
 TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
-	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict, decide_median_interval, decide_strategy, decide_split_confidence,
-	  decide_recommend)
+	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
+	  decide_median_interval, decide_strategy, decide_split_confidence,
+	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
+	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
+	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function)

@@ -8,6 +8,8 @@
 
 #include "core/alloc.h"
 #include "core/cleanup.h"
+#include "core/strbuf.h"
+#include "flamegraph/diffcolor.h"
 #include "flamegraph/input.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/palette.h"
@@ -363,41 +365,117 @@ TEST(palette_map_round_trip)
  * above 127, many duplicates; enough of them to take every path
  * (insertion sort, partitions, the equal part running off the end).
  */
-TEST(sort_matches_stack_order)
+/*
+ * Random stacks over an alphabet that hits fg_stack_cmp's corner cases
+ * (';' against the bytes just below and above it, 0xff, blanks), after a
+ * shared prefix of prefix_len bytes, come out in fg_stack_cmp order.
+ */
+static int sorts_in_stack_order(const char *alphabet, size_t nalpha, size_t prefix_len,
+				size_t maxlen)
 {
-	static const char alphabet[] = { 'a', '0', ';', (char)0xff, ' ', ';' };
 	struct fg_input in;
-	char text[20000 * 12];
-	size_t pos = 0, i;
+	size_t per = prefix_len + maxlen, pos = 0, i;
+	char *text = xmalloc(20000 * per);
 	unsigned seed = 12345;
 	double one[2] = { 1, 1 };
+	int ok;
 
 	fg_input_init(&in, NULL);
 	for (i = 0; i < 20000; i++) {
 		size_t len, k;
 
 		seed = seed * 1103515245u + 12345u;
-		len = (seed >> 16) % 12;
+		len = (seed >> 16) % maxlen;
+		memset(text + pos, 'p', prefix_len);
 		for (k = 0; k < len; k++) {
 			seed = seed * 1103515245u + 12345u;
-			text[pos + k] = alphabet[(seed >> 16) % sizeof(alphabet)];
+			text[pos + prefix_len + k] = alphabet[(seed >> 16) % nalpha];
 		}
-		fg_input_add(&in, text + pos, len, one, 1);
-		pos += len;
+		fg_input_add(&in, text + pos, prefix_len + len, one, 1);
+		pos += prefix_len + len;
 	}
-	CHECK(!in.sorted);
+	ok = !in.sorted;
 	fg_input_sort(&in);
 	for (i = 1; i < in.nr; i++)
 		if (fg_stack_cmp(in.stacks[i - 1].s, in.stacks[i - 1].len, in.stacks[i].s,
 				 in.stacks[i].len) > 0)
 			break;
-	CHECK_INT(i, in.nr);
-	CHECK_INT(in.nr, 20000);
+	ok = ok && i == in.nr && in.nr == 20000;
 	fg_input_release(&in);
+	free(text);
+	return ok;
+}
+
+TEST(sort_matches_stack_order)
+{
+	static const char alphabet[] = { 'a', '0', ';', (char)0xff, ' ', ';', ':', '<' };
+	static const char with_nul[] = { 'a', ';', '\0', ':' };
+
+	/* short stacks: the 8-byte keys end inside most of them */
+	CHECK(sorts_in_stack_order(alphabet, sizeof(alphabet), 0, 12));
+	/* long shared prefixes and long tails: the prefix skip and key reloads */
+	CHECK(sorts_in_stack_order(alphabet, 3, 100, 40));
+	CHECK(sorts_in_stack_order(alphabet, sizeof(alphabet), 37, 60));
+	/* a NUL byte cannot be ranked in eight bits: the byte-wise sort takes over */
+	CHECK(sorts_in_stack_order(with_nul, sizeof(with_nul), 5, 20));
+}
+
+/*
+ * 300 functions whose counts move by sampling noise only, and one that
+ * really doubled: the per-function test with the false discovery rate
+ * finds the one and none of the others; recursion counts once.
+ */
+TEST(diffcolor_finds_the_real_change_among_noise)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct fg_diff_options o = { .alpha = 0.01, .min_delta = 0 };
+	struct fg_input in;
+	struct fg_layout l;
+	struct fg_diff d;
+	unsigned seed = 12345, coloured = 0;
+
+	for (int i = 0; i < 300; i++) {
+		int a = 100, b;
+
+		seed = seed * 1103515245u + 12345u;
+		b = 100 + (int)((seed >> 16) % 21) - 10;	/* +-10: well within noise */
+		strbuf_addf(&sb, "main;f%03d %d %d\n", i, a, b);
+	}
+	strbuf_addstr(&sb, "main;hot;hot;hot 1000 2000\n");
+	build(&in, &l, sb.buf, NULL, 0);
+	fg_diff_classify(&d, &l, &o);
+	for (uint32_t i = 0; i < l.nr; i++) {
+		if (d.frames[i].state == FG_DIFF_NOISE)
+			continue;
+		coloured++;
+	}
+	CHECK(d.nr_top >= 1);
+	CHECK_INT(d.top[0].len, 3);
+	CHECK(!memcmp(d.top[0].name, "hot", 3));
+	CHECK(d.top[0].state == FG_DIFF_HOTTER);
+	/* without a floor the f's are all tested: none passes the FDR; hot's
+	 * three nested frames share the function's verdict */
+	CHECK_INT(coloured, 3);
+	/* with a 1 point floor only hot is even a candidate */
+	o.min_delta = 0.01;
+	fg_diff_release(&d);
+	fg_diff_classify(&d, &l, &o);
+	coloured = 0;
+	for (uint32_t i = 0; i < l.nr; i++)
+		coloured += d.frames[i].state != FG_DIFF_NOISE;
+	CHECK_INT(coloured, 3);
+	CHECK_INT(d.nr_candidates, 1);
+	/* inclusive share of hot counts the recursive stack once: 2000 / total */
+	CHECK_NEAR(d.max_delta, 2000.0 / l.total[1] - 1000.0 / l.total[0], 1e-12);
+	fg_diff_release(&d);
+	fg_layout_release(&l);
+	fg_input_release(&in);
+	strbuf_release(&sb);
 }
 
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip, sort_matches_stack_order)
+	  palette_map_round_trip, sort_matches_stack_order,
+	  diffcolor_finds_the_real_change_among_noise)

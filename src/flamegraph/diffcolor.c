@@ -1,0 +1,240 @@
+/*
+ * diffcolor.c - the noise decision for differential flame graphs (see
+ * diffcolor.h): shares per function (or per frame), one z-test each,
+ * Benjamini-Hochberg over the candidates above the floor, saturation scaled
+ * to the strongest change, and the top changes for the legend.
+ */
+#include "flamegraph/diffcolor.h"
+#include "core/alloc.h"
+#include "core/intern.h"
+#include "diff/significance.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t fg_display_len(const char *name, size_t len)
+{
+	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
+	    strchr("kwij", name[len - 2]))
+		return len - 4;
+	return len;
+}
+
+/* What one unit (a function or a frame) weighed on each side. */
+struct unit {
+	double self[2], total[2];	/* counts */
+	double delta, z, p;		/* share change (fraction), test */
+	uint32_t open;			/* frames of this function on the current path */
+	uint32_t frame;			/* a frame of the unit (for its name) */
+	uint8_t state;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The largest p-value the step-up procedure accepts: p(k) <= k/m alpha; 0 for none. */
+static double bh_cut(double *p, uint32_t m, double alpha)
+{
+	qsort(p, m, sizeof(*p), cmp_double);
+	for (uint32_t k = m; k > 0; k--)
+		if (p[k - 1] <= (double)k / m * alpha)
+			return p[k - 1];
+	return 0;
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct fg_diff_top *x = a, *y = b;
+	double dx = fabs(x->delta), dy = fabs(y->delta);
+	int c = (dx < dy) - (dx > dy);
+	size_t n;
+
+	if (c)
+		return c;
+	n = x->len < y->len ? x->len : y->len;
+	c = memcmp(x->name, y->name, n);
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* Keep the strongest change per function name, at most FG_DIFF_TOP_MAX. */
+static void add_top(struct fg_diff *d, const struct fg_frame *f, double delta, uint8_t state)
+{
+	struct fg_diff_top t = { f->name, (uint32_t)fg_display_len(f->name, f->len), delta, state,
+				 f->w[0] <= 0 && f->w[1] > 0, f->w[1] <= 0 && f->w[0] > 0 };
+	uint32_t i;
+
+	for (i = 0; i < d->nr_top; i++) {
+		if (d->top[i].len == t.len && !memcmp(d->top[i].name, t.name, t.len)) {
+			if (fabs(t.delta) <= fabs(d->top[i].delta))
+				return;
+			d->top[i] = t;
+			goto sort;
+		}
+	}
+	if (d->nr_top < FG_DIFF_TOP_MAX)
+		d->top[d->nr_top++] = t;
+	else if (cmp_top(&t, &d->top[FG_DIFF_TOP_MAX - 1]) < 0)
+		d->top[FG_DIFF_TOP_MAX - 1] = t;
+	else
+		return;
+sort:
+	qsort(d->top, d->nr_top, sizeof(d->top[0]), cmp_top);
+}
+
+/*
+ * Per function: self counts summed over its frames, inclusive counts over
+ * its outermost frames only (a frame with the same function below it on
+ * the path is already inside that one's width).  unit_of[i] gets frame i's
+ * function.
+ */
+static uint32_t functions(const struct fg_layout *l, struct intern *names, uint32_t *unit_of,
+			  struct unit **units)
+{
+	uint32_t *path = xmallocarray((size_t)l->max_depth + 1, sizeof(*path));
+	size_t alloc = 0;
+	uint32_t top = 0;
+
+	*units = NULL;
+	for (uint32_t i = 1; i < l->nr; i++) {
+		const struct fg_frame *f = &l->frames[i];
+		int is_new;
+		uint32_t u = intern_add(names, f->name, fg_display_len(f->name, f->len), &is_new);
+		struct unit *x;
+
+		if (is_new) {
+			ALLOC_GROW(*units, names->nr, alloc);
+			memset(&(*units)[u], 0, sizeof(**units));
+			(*units)[u].frame = i;
+		}
+		/* leave the frames that are not ancestors of this one */
+		while (top >= f->depth)
+			(*units)[unit_of[path[--top]]].open--;
+		x = &(*units)[u];
+		unit_of[i] = u;
+		for (int c = 0; c < 2; c++) {
+			x->self[c] += f->self[c];
+			if (!x->open)
+				x->total[c] += f->w[c];
+		}
+		x->open++;
+		path[top++] = i;
+	}
+	free(path);
+	return names->nr;
+}
+
+static void test_unit(struct unit *x, const struct fg_layout *l, const struct fg_diff_options *o)
+{
+	const double *c = o->self ? x->self : x->total;
+	struct share_test t;
+
+	x->p = 1;
+	if (!(c[0] > 0) && !(c[1] > 0))
+		return;
+	share_test(&t, c[0], l->total[0], c[1], l->total[1]);
+	x->delta = t.delta;
+	x->z = t.z;
+	x->p = t.p_value;
+}
+
+void fg_diff_classify(struct fg_diff *d, const struct fg_layout *l, const struct fg_diff_options *o)
+{
+	struct intern names;
+	struct unit *units = NULL;
+	uint32_t *unit_of, *path, nr_units, i, m = 0;
+	double *ps;
+
+	memset(d, 0, sizeof(*d));
+	d->frames = xcalloc(l->nr ? l->nr : 1, sizeof(*d->frames));
+	unit_of = xcalloc(l->nr ? l->nr : 1, sizeof(*unit_of));
+	intern_init(&names);
+	if (o->by_frame) {
+		nr_units = l->nr;
+		units = xcalloc(nr_units ? nr_units : 1, sizeof(*units));
+		for (i = 1; i < l->nr; i++) {
+			memcpy(units[i].self, l->frames[i].self, sizeof(units[i].self));
+			memcpy(units[i].total, l->frames[i].w, sizeof(units[i].total));
+			units[i].frame = i;
+			unit_of[i] = i;
+		}
+	} else {
+		nr_units = functions(l, &names, unit_of, &units);
+	}
+
+	/* the root ("all") is not a unit: frame 0 maps to unit 0 only by_frame */
+	ps = xmallocarray(nr_units ? nr_units : 1, sizeof(*ps));
+	for (i = o->by_frame ? 1 : 0; i < nr_units; i++) {
+		test_unit(&units[i], l, o);
+		if (units[i].p < 1 || units[i].delta != 0)
+			d->nr_tested++;
+		if (fabs(units[i].delta) >= o->min_delta && units[i].delta != 0)
+			ps[m++] = units[i].p;
+	}
+	d->nr_candidates = m;
+	d->p_cut = m ? bh_cut(ps, m, o->alpha) : 0;
+	free(ps);
+
+	for (i = o->by_frame ? 1 : 0; i < nr_units; i++) {
+		struct unit *x = &units[i];
+		double up = o->negate ? -x->delta : x->delta;
+
+		if (!(d->p_cut > 0) || x->p > d->p_cut || fabs(x->delta) < o->min_delta ||
+		    x->delta == 0)
+			continue;
+		x->state = up > 0 ? FG_DIFF_HOTTER : FG_DIFF_COOLER;
+		if (fabs(x->delta) > d->max_delta)
+			d->max_delta = fabs(x->delta);
+		add_top(d, &l->frames[x->frame], x->delta, x->state);
+	}
+
+	/* per frame: its unit's verdict, saturation, "something in this subtree changed" */
+	path = xmallocarray((size_t)l->max_depth + 1, sizeof(*path));
+	for (i = 0; i < l->nr; i++) {
+		struct fg_diff_frame *df = &d->frames[i];
+		const struct fg_frame *f = &l->frames[i];
+		const struct unit *x = i ? &units[unit_of[i]] : NULL;
+
+		path[f->depth] = i;
+		df->p = 1;
+		if (!x)
+			continue;
+		df->delta = x->delta;
+		df->z = x->z;
+		df->p = x->p;
+		df->state = x->state;
+		if (df->state == FG_DIFF_NOISE)
+			continue;
+		df->saturation = d->max_delta > 0
+			? (uint8_t)lround(255 * fmin(1, fabs(df->delta) / d->max_delta)) : 255;
+		if (df->state == FG_DIFF_HOTTER)
+			d->nr_hotter++;
+		else
+			d->nr_cooler++;
+		d->nr_new += f->w[0] <= 0 && f->w[1] > 0;
+		d->nr_gone += f->w[1] <= 0 && f->w[0] > 0;
+		for (uint32_t k = f->depth + 1; k-- > 0;) {
+			struct fg_diff_frame *a = &d->frames[path[k]];
+
+			if (a->subtree_changed && k < f->depth)
+				break;
+			a->subtree_changed = 1;
+		}
+	}
+	free(path);
+	free(unit_of);
+	free(units);
+	intern_release(&names);
+}
+
+void fg_diff_release(struct fg_diff *d)
+{
+	free(d->frames);
+	memset(d, 0, sizeof(*d));
+}
