@@ -122,6 +122,28 @@ double flame_change_hi(double good, double se_good, double bad, double se_bad, d
 	return bad / good - 1 + z * rel_se;
 }
 
+int flame_paired_change(const double *good, const double *bad, size_t n, double z,
+			double *change, double *change_hi)
+{
+	double *r;
+	size_t i;
+
+	if (n < 3)
+		return -1;
+	r = xcalloc(n, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		if (!(good[i] > 0)) {
+			free(r);
+			return -1;
+		}
+		r[i] = bad[i] / good[i] - 1;
+	}
+	*change = flame_percentile(r, n, 50);
+	*change_hi = *change + z * flame_median_se(r, n);
+	free(r);
+	return 0;
+}
+
 const char *flame_total_verdict(int significant, double change, double change_hi,
 				double min_effect)
 {

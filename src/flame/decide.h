@@ -62,6 +62,17 @@ int flame_metric_regressed(const struct flame_metric_test *t, double confidence)
 int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
 
 /*
+ * The upper end of the change's interval from paired runs: the runs
+ * alternate good and bad, so good[i] and bad[i] ran moments apart and a
+ * machine whose load drifts slows both alike.  The change is the median
+ * of bad[i] / good[i] - 1 over the n pairs, its standard error from the
+ * MAD; the upper end at z.  Returns -1 (nothing set) for fewer than 3
+ * pairs or a non-positive value.
+ */
+int flame_paired_change(const double *good, const double *bad, size_t n, double z,
+			double *change, double *change_hi);
+
+/*
  * The verdict on the total: "regression" when the slowdown is significant
  * and its relative size change (bad/good - 1) reaches min_effect;
  * "no-regression" only when the upper end of the change's confidence

@@ -145,6 +145,20 @@ int flame_session_run(struct flame_session *s)
 						    s->ans.metric_med[1],
 						    (s->ans.metric_hi[1] - s->ans.metric_lo[1]) / (2 * z), z);
 		}
+		/* Better, when there are pairs: good and bad ran alternately. */
+		{
+			size_t n = s->st.nruns[0] < s->st.nruns[1] ? s->st.nruns[0] : s->st.nruns[1], k;
+			double *gv = xcalloc(n ? n : 1, sizeof(*gv)), *bv = xcalloc(n ? n : 1, sizeof(*bv));
+
+			for (k = 0; k < n; k++) {
+				gv[k] = flame_run_metric(&s->st.runs[0][k], s->req.metric);
+				bv[k] = flame_run_metric(&s->st.runs[1][k], s->req.metric);
+			}
+			flame_paired_change(gv, bv, n, flame_z_for(s->req.confidence), &change,
+					    &change_hi);
+			free(gv);
+			free(bv);
+		}
 		s->ans.change = change;
 		s->ans.change_hi = change_hi;
 		v = flame_total_verdict(flame_metric_regressed(&t, s->req.confidence), change,

@@ -622,6 +622,25 @@ TEST(decide_median_interval)
 	CHECK_NEAR(flame_change_hi(0, 1, 110, 1, 1.96), 0, 1e-12);
 }
 
+TEST(decide_paired_change)
+{
+	/*
+	 * A machine whose load drifts 30% over the runs: each end alone is
+	 * too noisy to show that nothing changed, the pairs show it.
+	 */
+	double g[] = { 100, 110, 120, 130, 125, 115, 105, 100 };
+	double b[] = { 99, 109.5, 118.8, 129, 124, 114, 104.5, 98.8 };
+	double ch, hi;
+
+	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), 0);
+	CHECK(ch < 0 && ch > -0.02);
+	CHECK(hi < 0.03);
+	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "no-regression");
+	CHECK_INT(flame_paired_change(g, b, 2, 1.96, &ch, &hi), -1);
+	g[1] = 0;
+	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), -1);
+}
+
 TEST(decide_strategy)
 {
 	char why[200];
@@ -802,7 +821,7 @@ TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
-	  decide_median_interval, decide_strategy, decide_split_confidence,
+	  decide_median_interval, decide_paired_change, decide_strategy, decide_split_confidence,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function)
