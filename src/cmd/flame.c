@@ -249,6 +249,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
+		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "bisect on a function whose share rose notably (+5 points, z > 4) even when the total is undecided"),
 		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),

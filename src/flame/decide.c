@@ -154,6 +154,11 @@ const char *flame_total_verdict(int significant, double change, double change_hi
 	return "inconclusive";
 }
 
+int flame_share_shift_notable(double delta, double se)
+{
+	return delta >= 0.05 && se > 0 && delta > 4 * se;
+}
+
 int flame_run_too_short(double cpu_us)
 {
 	return cpu_us >= 0 && cpu_us < FLAME_SHORT_RUN_US;

@@ -82,6 +82,12 @@ int flame_paired_change(const double *good, const double *bad, size_t n, double 
 const char *flame_total_verdict(int significant, double change, double change_hi,
 				double min_effect);
 
+/*
+ * A share shift worth reporting when the total is undecided: at least 5
+ * percentage points (delta, a fraction) and more than 4 standard errors.
+ */
+int flame_share_shift_notable(double delta, double se);
+
 /* Runs shorter than this much CPU time (us) are worth a warning. */
 #define FLAME_SHORT_RUN_US 300000.0
 /* A run of cpu_us microseconds of CPU time is too short to measure well. */

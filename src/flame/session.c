@@ -185,6 +185,33 @@ int flame_session_run(struct flame_session *s)
 					 s->ans.metric_p, 100 * s->req.min_effect);
 			flame_step_write_profiles(s);
 			flame_step_rank_hotspots(s);
+			/*
+			 * The total is undecided but one repository function's
+			 * share moved far beyond its noise: say so, and with
+			 * --force-narrow bisect on it.
+			 */
+			if (!strcmp(v, "inconclusive") && s->ans.hot.nr &&
+			    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
+						      s->ans.hot.items[0].se_self)) {
+				const struct flame_hotspot *h = &s->ans.hot.items[0];
+				size_t len = strlen(s->ans.message);
+
+				note("confirm: the total is undecided, but %s's share rose %.1f%% -> "
+				     "%.1f%% (%+.1f pp, z = %.1f)%s", h->name, 100 * h->good_self.mean,
+				     100 * h->bad_self.mean, 100 * h->delta_self,
+				     h->delta_self / h->se_self, s->req.force_narrow ?
+				     "; --force-narrow: bisecting on it" :
+				     "; --force-narrow bisects on it");
+				if (s->req.force_narrow) {
+					s->ans.verdict = NULL;
+					s->ans.message[0] = '\0';
+					goto target;
+				}
+				snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+					 "; %s's share rose %+.1f pp (z = %.0f): --force-narrow "
+					 "bisects on it", h->name, 100 * h->delta_self,
+					 h->delta_self / h->se_self);
+			}
 			ret = strcmp(v, "no-regression") ? FLAME_EXIT_INCONCLUSIVE : FLAME_EXIT_NO_REGRESSION;
 			goto report;
 		}
@@ -192,6 +219,7 @@ int flame_session_run(struct flame_session *s)
 	if (flame_step_write_profiles(s))
 		goto out;
 	flame_step_rank_hotspots(s);
+target:
 	if (flame_step_target(s)) {
 		ret = FLAME_EXIT_INCONCLUSIVE;
 		goto report;

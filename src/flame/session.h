@@ -55,6 +55,7 @@ struct flame_request {
 	double build_timeout;		/* seconds per build, 0 = none */
 	double run_timeout;		/* seconds per run of the workload, 0 = none */
 	int keep;
+	int force_narrow;		/* bisect on a notable share shift when the total is undecided */
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
 };
 

@@ -637,6 +637,11 @@ TEST(decide_paired_change)
 	CHECK(hi < 0.03);
 	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "no-regression");
 	CHECK_INT(flame_paired_change(g, b, 2, 1.96, &ch, &hi), -1);
+	/* The subtle history's checksum_table: +9.4 pp, se 0.8 pp. */
+	CHECK(flame_share_shift_notable(0.094, 0.008));
+	CHECK(!flame_share_shift_notable(0.04, 0.001));
+	CHECK(!flame_share_shift_notable(0.06, 0.02));
+	CHECK(!flame_share_shift_notable(0.06, 0));
 	g[1] = 0;
 	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), -1);
 }
