@@ -1,9 +1,14 @@
 # trail build.
 #
 #   make              build build/trail
-#   make deps         install the Debian packages trail needs (scripts/install-deps)
+#   make deps         install the Debian packages trail needs to build and run
+#                     the demo (scripts/install-deps)
+#   make deps-test    also those the tests need (chromium, clang, perf, ...)
+#   make install      binary, man pages and shell completion under PREFIX
+#                     (/usr/local; DESTDIR is prepended), make uninstall
 #   make test         build, then run every unit and CLI test (tests/run)
-#   make check        make test, then the same suite under ASan+UBSan (CI)
+#   make check        deps-test, make test, then the same suite under
+#                     ASan+UBSan (CI)
 #   make demo         build and run the bundled demo (demo/run)
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
@@ -15,6 +20,13 @@
 # adding a file touches only the folder it lives in.
 
 BUILD    ?= build
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+DESTDIR  ?=
+PYTHON   ?= python3
 CC       ?= cc
 STRICT   ?= 0
 SANITIZE ?= 0
@@ -29,8 +41,10 @@ GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wformat=2 -Wno-unused-parameter -Wvla
+# CFLAGS, CPPFLAGS and LDFLAGS are the user's ("make CFLAGS='-O0 -g'");
+# what the build needs lives in TRAIL_CFLAGS, added after them.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
+TRAIL_CFLAGS := -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -pthread $(WARN) \
             -Isrc -I/usr/include/libiberty \
             -DTRAIL_VERSION='"$(VERSION)"' -DTRAIL_GIT_REV='"$(GIT_REV)"' $(EXTRA_CFLAGS)
 # elfutils and the compression libraries are linked statically when their
@@ -48,12 +62,15 @@ LDLIBS   += -ldw -lelf -liberty -lzstd -lz -lm -pthread
 endif
 
 ifeq ($(STRICT),1)
-CFLAGS   += -Werror
+TRAIL_CFLAGS += -Werror
 endif
+TRAIL_LDFLAGS :=
 ifeq ($(SANITIZE),1)
-CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
-LDFLAGS  += -fsanitize=address,undefined
+TRAIL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -O1
+TRAIL_LDFLAGS += -fsanitize=address,undefined
 endif
+ALL_CFLAGS  = $(CPPFLAGS) $(CFLAGS) $(TRAIL_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(TRAIL_LDFLAGS)
 
 # Every module.mk appends to LIB_OBJS (library code) or CMD_OBJS (commands)
 # and, for its unit tests, to UNIT_TESTS (one test binary per source file).
@@ -79,12 +96,42 @@ UNIT_BIN := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 DEPS    := $(LIB_O:.o=.d) $(CMD_O:.o=.d) $(MAIN_O:.o=.d) \
            $(addsuffix .d,$(UNIT_BIN))
 
-.PHONY: all deps check demo test san test-san fuzz bench clean
-all: $(BUILD)/trail $(UNIT_BIN)
+# Man pages, made from the manuals at build time: docs/trail.md -> trail.1,
+# docs/NAME.md -> trail-NAME.1.
+MAN_SRC  := $(wildcard docs/*.md)
+MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
+             $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
+
+.PHONY: all deps deps-test check demo test san test-san fuzz bench clean man install uninstall
+all: $(BUILD)/trail $(UNIT_BIN) man
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/trail-%.1: docs/%.md scripts/md2man
+	@mkdir -p $(dir $@)
+	@echo "  MAN     $@"
+	$(Q)$(PYTHON) scripts/md2man --version $(VERSION) $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/trail.1: docs/trail.md scripts/md2man
+	@mkdir -p $(dir $@)
+	@echo "  MAN     $@"
+	$(Q)$(PYTHON) scripts/md2man --version $(VERSION) $< > $@.tmp && mv $@.tmp $@
+
+install: $(BUILD)/trail man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BUILD)/trail $(DESTDIR)$(BINDIR)/trail
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/trail.bash $(DESTDIR)$(BASHCOMPDIR)/trail
+	install -m 644 completion/_trail $(DESTDIR)$(ZSHCOMPDIR)/_trail
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/trail $(DESTDIR)$(BASHCOMPDIR)/trail $(DESTDIR)$(ZSHCOMPDIR)/_trail \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 
 $(BUILD)/trail: $(MAIN_O) $(CMD_O) $(LIBTRAIL)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_O) $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(MAIN_O) $(CMD_O) $(LIBTRAIL) $(LDLIBS)
 
 $(LIBTRAIL): $(LIB_O)
 	@rm -f $@
@@ -93,18 +140,24 @@ $(LIBTRAIL): $(LIB_O)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
 
 deps:
 	scripts/install-deps
 
-# The README's test command: the whole suite, then again under ASan+UBSan.
-check: test test-san
+deps-test:
+	scripts/install-deps --test
+
+# The README's test command: the test packages (installed when missing),
+# the whole suite, then again under ASan+UBSan.
+check: deps-test
+	$(MAKE) test
+	$(MAKE) test-san
 
 demo: all
 	demo/run
@@ -135,7 +188,7 @@ build-fuzz/cmd.a: $(CMD_O)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtrail.a build-fuzz/cmd.a
 	@echo "  FUZZ    $@"
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/cmd.a build-fuzz/libtrail.a $(ALL_LDFLAGS) $(LDLIBS)
 
 bench: all
 	bench/run-all

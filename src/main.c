@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare two folded profiles (difffolded) and rank hotter/cooler frames" },
 	{ "record", cmd_record, "sample a command or process with perf_event_open" },
 	{ "bench", cmd_bench, "benchmark commands with statistics that decide" },
+	{ "top", cmd_top, "flat profile: self and total samples per function" },
+	{ "explain", cmd_explain, "reading aids: plateaus, towers, repeated motifs, broken stacks" },
 	{ "flame", cmd_flame, "find the function and the commit that made a program slower" },
 	{ NULL, NULL, NULL },
 };
@@ -32,17 +34,18 @@ static void print_help(FILE *f)
 {
 	const struct command *c;
 
-	fprintf(f, "usage: trail [--quiet] COMMAND [options] [args]\n"
+	fprintf(f, "usage: trail [-q | -v] COMMAND [options] [args]\n"
 		   "       trail COMMAND --help\n\n"
 		   "trail localises CPU and memory regressions with flame graphs and git history.\n\n"
 		   "commands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(f, "    %-12s %s\n", c->name, c->summary);
-	fprintf(f, "\nglobal options:\n"
+	fprintf(f, "\nglobal options (every command takes them too):\n"
 		   "    -q, --quiet     no progress or notes on stderr (warnings and errors still)\n"
+		   "    -v, --verbose   more notes on stderr\n"
 		   "    --version       print the version\n"
 		   "    -h, --help      this text\n\n"
-		   "See docs/<command>.md for each command's manual.\n");
+		   "See 'man trail-COMMAND' or docs/COMMAND.md for each command's manual.\n");
 }
 
 static int finish_stdout(int status)
@@ -67,8 +70,10 @@ int main(int argc, const char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			trail_quiet = 1;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			trail_verbose++;
 		} else if (!strcmp(argv[i], "--version")) {
-			printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
+			cmd_print_version();
 			return finish_stdout(EXIT_OK);
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			print_help(stdout);
@@ -84,6 +89,19 @@ int main(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[i], "help")) {
+		/*
+		 * For the completion scripts: "trail help --commands" lists the
+		 * commands, "trail help --options CMD" CMD's options, one a line.
+		 */
+		if (i + 1 < argc && !strcmp(argv[i + 1], "--commands")) {
+			for (c = commands; c->name; c++)
+				printf("%s\n", c->name);
+			return finish_stdout(EXIT_OK);
+		}
+		if (i + 2 < argc && !strcmp(argv[i + 1], "--options")) {
+			options_help_lists = 1;
+			i++;
+		}
 		if (i + 1 < argc) {
 			/* "trail help collapse" is "trail collapse --help". */
 			const char *args[] = { argv[i + 1], "--help", NULL };
@@ -101,7 +119,7 @@ int main(int argc, const char **argv)
 		return finish_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[i], "version")) {
-		printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
+		cmd_print_version();
 		return finish_stdout(EXIT_OK);
 	}
 	for (c = commands; c->name; c++) {

@@ -66,6 +66,7 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
 			1, 1024),
+		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 1024),	/* inferno-collapse-perf's -j */
 		OPT_END()
 	};
 	struct fold_options fo;

@@ -8,7 +8,10 @@
  *      options -> context -> library calls -> output.
  *   2. declare it below and add a line to the table in src/main.c;
  *   3. add it to src/cmd/module.mk, write docs/<name>.md (its synopsis is the
- *      -h text) and tests/cli/NN-<name>*.sh.
+ *      -h text; it becomes the man page trail-<name>.1, and docs/trail.md's
+ *      synopsis is 'trail --help') and tests/cli/NN-<name>*.sh.
+ * --version, -q and -v, and shell completion ('trail help --options'),
+ * come with the option table: nothing to add.
  */
 #ifndef TRAIL_CMD_COMMANDS_H
 #define TRAIL_CMD_COMMANDS_H
@@ -21,9 +24,14 @@ int cmd_diff(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
 int cmd_flame(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
+int cmd_explain(int argc, const char **argv);
+
+/* Print "trail VERSION (REV)" to stdout. */
+void cmd_print_version(void);
 
 /*
- * parse_options() for commands: exits 0 after --help and 2 (with a hint to
+ * parse_options() for commands: exits 0 after --help or --version and 2 (with a hint to
  * --help) on a bad option; otherwise returns the number of arguments left.
  */
 int cmd_parse_options(int argc, const char **argv, const struct option *opts,

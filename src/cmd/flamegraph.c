@@ -45,6 +45,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	int diff_self = 0, hide_noise = 0, by_frame = 0;
 	double min_delta = 1;
 	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
+	int color_diffusion = 0, no_sort = 0;
 	struct option opts[] = {
 		OPT_GROUP("text"),
 		OPT_STRING(0, "title", &title, "TEXT", "title (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")"),
@@ -60,16 +61,17 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "width", &width, "PX", "image width (default: fluid, scales to the window)", 40, 1e6),
 		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
 		OPT_STRING(0, "minwidth", &minwidth_s, "PX|N%", "omit frames narrower than PX pixels or N% (default 0.1)"),
-		OPT_FLAG(0, "inverted", &inverted, "icicle graph: root at the top"),
+		OPT_FLAG('i', "inverted", &inverted, "icicle graph: root at the top"),
 		OPT_FLAG(0, "reverse", &reverse, "reverse every stack: leaf functions at the root"),
 		OPT_FLAG(0, "flamechart", &flamechart, "flame chart: keep input (time) order, do not merge by name"),
 		OPT_STRING(0, "base", &base, "FUNC", "re-root at FUNC: keep stacks through it, from it up"),
 		OPT_DOUBLE(0, "factor", &factor, "X", "multiply every count by X", 1e-300, 1e300),
 		OPT_DOUBLE(0, "total", &total, "N", "draw against a total of N (if above the real total)", 0, 1e300),
 		OPT_GROUP("colours"),
-		OPT_STRING(0, "colors", &colors, "PALETTE", "hot (default), mem, io, wakeup, chain, java, js, perl, python, rust, red, green, blue, aqua, yellow, purple, orange"),
+		OPT_STRING('c', "colors", &colors, "PALETTE", "hot (default), mem, io, wakeup, chain, java, js, perl, python, rust, red, green, blue, aqua, yellow, purple, orange"),
 		OPT_STRING(0, "bgcolors", &bgcolors, "COLOR", "background: yellow, blue, green, grey or #rrggbb"),
 		OPT_FLAG(0, "hash", &hash, "colour by a hash of the name (always on: colours are deterministic)"),
+		OPT_FLAG(0, "colordiffusion", &color_diffusion, "colour by width: the wider the frame, the deeper its red"),
 		OPT_FLAG(0, "cp", &cp, "consistent palette: reuse and update ./palette.map"),
 		OPT_STRING(0, "nameattr", &nameattr_path, "FILE", "per-function SVG attributes (name<TAB>key=value...)"),
 		OPT_STRING(0, "search-color", &search_color, "COLOR", "fill of search matches (default rgb(230,0,230))"),
@@ -82,6 +84,10 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-delta", &min_delta, "PTS", "noise floor: changes under PTS percentage points stay grey (default 1)", 0, 100),
 		OPT_FLAG(0, "diff-by-frame", &by_frame, "colour each frame by its own change at that position (default: its function's change in the whole profile)"),
 		OPT_FLAG(0, "hide-noise", &hide_noise, "draw only frames on a path to a significant change"),
+		/* inferno-flamegraph's spellings: colours are always deterministic,
+		 * and the input never needs to be sorted */
+		OPT_ALIAS_FLAG(0, "deterministic", &hash),
+		OPT_ALIAS_FLAG(0, "no-sort", &no_sort),
 		OPT_END()
 	};
 	struct fg_input_options iopts = { 0 };
@@ -98,6 +104,7 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	nfiles = cmd_parse_options(argc, argv, opts, usage, 0);
 	(void)hash;
+	(void)no_sort;
 
 	palette = fg_palette_find(colors);
 	if (!palette) {
@@ -166,6 +173,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.width = width;
 	so.nominal_width = NOMINAL_WIDTH;
 	so.inverted = inverted;
+	so.color_diffusion = color_diffusion;
 	so.flamechart = flamechart;
 	so.differential = in.columns == 2;
 	so.diff.negate = negate;

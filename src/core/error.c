@@ -10,6 +10,7 @@
 #include <string.h>
 
 int trail_quiet;
+int trail_verbose;
 static const char *program = "trail";
 
 void error_set_program(const char *name)
@@ -70,6 +71,17 @@ void note(const char *fmt, ...)
 	va_list ap;
 
 	if (trail_quiet)
+		return;
+	va_start(ap, fmt);
+	report(NULL, fmt, ap, 0);
+	va_end(ap);
+}
+
+void note_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (trail_quiet || !trail_verbose)
 		return;
 	va_start(ap, fmt);
 	report(NULL, fmt, ap, 0);

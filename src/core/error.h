@@ -37,7 +37,12 @@ noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Print a note only with -v/--verbose (and not with -q). */
+void note_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Global quiet switch: when set, note() prints nothing (warnings still do). */
 extern int trail_quiet;
+/* -v/--verbose given (count): note_verbose() prints. */
+extern int trail_verbose;
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+int options_help_lists;
+
 static const char *option_name(const struct option *o, int as_short, char *buf, size_t n)
 {
 	if (as_short)
@@ -115,6 +117,14 @@ static int parse_long(const struct option *opts, int argc, const char **argv, in
 	int negated;
 	const struct option *o = find_long(opts, name, len, &negated);
 
+	if (!o && !eq && len == 5 && !strncmp(name, "quiet", 5)) {
+		trail_quiet = 1;
+		return 0;
+	}
+	if (!o && !eq && len == 7 && !strncmp(name, "verbose", 7)) {
+		trail_verbose++;
+		return 0;
+	}
 	if (!o)
 		return error("unknown option '--%.*s'", (int)len, name);
 	if (negated) {
@@ -142,6 +152,14 @@ static int parse_short(const struct option *opts, int argc, const char **argv, i
 	for (; *p; p++) {
 		const struct option *o = find_short(opts, (unsigned char)*p);
 
+		if (!o && *p == 'q') {
+			trail_quiet = 1;
+			continue;
+		}
+		if (!o && *p == 'v') {
+			trail_verbose++;
+			continue;
+		}
 		if (!o)
 			return error("unknown option '-%c'", *p);
 		if (!takes_arg(o)) {
@@ -165,7 +183,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int used;
+		int used, negated;
 
 		if (!strcmp(a, "--")) {
 			for (i++; i < argc; i++)
@@ -173,9 +191,14 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			break;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_print(stdout, opts, usage);
+			if (options_help_lists)
+				options_list(stdout, opts);
+			else
+				usage_print(stdout, opts, usage);
 			return PARSE_OPT_HELP;
 		}
+		if (!strcmp(a, "--version") && !find_long(opts, "version", 7, &negated))
+			return PARSE_OPT_VERSION;
 		if (a[0] != '-' || !a[1]) {
 			if (flags & PARSE_OPT_STOP_AT_NON_OPTION) {
 				for (; i < argc; i++)
@@ -193,6 +216,36 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	}
 	argv[out] = NULL;
 	return out;
+}
+
+static const char *const common_options[] = {
+	"-q", "--quiet", "-v", "--verbose", "--version", "-h", "--help", NULL
+};
+
+void options_list(FILE *f, const struct option *opts)
+{
+	const struct option *o;
+	const char *const *c;
+	int negated;
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		const char *arg = takes_arg(o) ? (o->argh ? o->argh : "ARG") : NULL;
+
+		if (o->type == OPTION_GROUP)
+			continue;
+		if (o->long_name)
+			fprintf(f, "--%s%s%s\n", o->long_name, arg ? " " : "", arg ? arg : "");
+		if (o->long_name && o->type == OPTION_FLAG && strncmp(o->long_name, "no-", 3))
+			fprintf(f, "--no-%s\n", o->long_name);
+		if (o->short_name)
+			fprintf(f, "-%c%s%s\n", o->short_name, arg ? " " : "", arg ? arg : "");
+	}
+	for (c = common_options; *c; c++) {
+		if (c[0][1] == '-' ? find_long(opts, *c + 2, strlen(*c + 2), &negated) != NULL
+				   : find_short(opts, (unsigned char)c[0][1]) != NULL)
+			continue;
+		fprintf(f, "%s\n", *c);
+	}
 }
 
 void usage_print(FILE *f, const struct option *opts, const char *const *usage)
@@ -213,6 +266,8 @@ void usage_print(FILE *f, const struct option *opts, const char *const *usage)
 			fprintf(f, "\n%s\n", o->help);
 			continue;
 		}
+		if (o->flags & OPTION_HIDDEN)
+			continue;
 		if (o->short_name && o->long_name)
 			n = snprintf(spec, sizeof(spec), "-%c, --%s", o->short_name, o->long_name);
 		else if (o->short_name)

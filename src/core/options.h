@@ -20,6 +20,10 @@
  * "--name value"; short ones "-jN" or "-j N" and can be bundled ("-ns").
  * Every flag also accepts "--no-NAME".  Numbers go through the strict
  * parsers of parse_number.h and are range-checked.
+ *
+ * Common options: every command also accepts -q/--quiet (trail_quiet),
+ * -v/--verbose (trail_verbose, repeatable) and --version, unless its table
+ * declares the same name; they are not listed in each command's --help.
  */
 #ifndef TRAIL_CORE_OPTIONS_H
 #define TRAIL_CORE_OPTIONS_H
@@ -40,6 +44,7 @@ enum option_type {
 };
 
 #define OPTION_NOARG 1		/* OPTION_CALLBACK that takes no argument */
+#define OPTION_HIDDEN 2		/* parsed and completed, not shown by --help (aliases) */
 
 struct option {
 	enum option_type type;
@@ -64,6 +69,9 @@ struct option {
 #define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
 #define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0 }
 #define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0 }
+/* Another tool's spelling of an option (inferno's -n/--nthreads ...): not in --help. */
+#define OPT_ALIAS_FLAG(s, l, v) { OPTION_FLAG, (s), (l), (v), NULL, NULL, OPTION_HIDDEN, 0, 0, NULL, 1 }
+#define OPT_ALIAS_U64(s, l, v, a, lo, hi) { OPTION_U64, (s), (l), (v), (a), NULL, OPTION_HIDDEN, (lo), (hi), NULL, 0 }
 #define OPT_CALLBACK_NOARG(s, l, v, h, cb) { OPTION_CALLBACK, (s), (l), (v), NULL, (h), OPTION_NOARG, 0, 0, (cb), 0 }
 
 /* parse_options() flags */
@@ -72,6 +80,7 @@ struct option {
 /* parse_options() results below zero */
 #define PARSE_OPT_ERROR (-1)	/* an error was printed; exit with status 2 */
 #define PARSE_OPT_HELP (-2)	/* --help / -h: help was printed to stdout */
+#define PARSE_OPT_VERSION (-3)	/* --version: the caller prints the version */
 
 /*
  * Parse argv[1..argc-1] (argv[0] is the command's name).  Options are
@@ -80,6 +89,16 @@ struct option {
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage, unsigned flags);
+
+/*
+ * Print every option of the table, one per line, for shell completion:
+ * "--long", "-s" and, for options that take a value, " ARG" after the name
+ * (e.g. "--sort KEY"); the common options follow.
+ */
+void options_list(FILE *f, const struct option *opts);
+/* When set, --help prints options_list() instead of the usage text
+ * ('trail help --options CMD', used by the shell completion scripts). */
+extern int options_help_lists;
 
 /* Print the synopsis, description and option list to f. */
 void usage_print(FILE *f, const struct option *opts, const char *const *usage);

@@ -30,4 +30,4 @@ $(BUILD)/src/flamegraph/script_js.c: src/flamegraph/script.js src/flamegraph/mod
 
 $(BUILD)/src/flamegraph/script_js.o: $(BUILD)/src/flamegraph/script_js.c
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<

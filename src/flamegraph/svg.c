@@ -352,6 +352,27 @@ static void write_script(struct out *o, const struct fg_svg_options *opt,
 }
 
 /* Colour of a differential frame: red hotter, blue cooler, grey noise. */
+/*
+ * --colordiffusion: the share of the graph a frame spans picks its colour,
+ * from pale yellow (narrow) to deep red (the whole width), on a square-root
+ * scale so that frames of a few percent are already visibly warmer.
+ */
+static struct fg_rgb diffusion_rgb(const struct fg_layout *l, const struct fg_frame *f)
+{
+	double t = l->timemax[1] > 0 ? f->w[1] / l->timemax[1] : 0, s;
+	struct fg_rgb c;
+
+	if (!(t > 0))
+		t = 0;
+	if (t > 1)
+		t = 1;
+	s = sqrt(t);
+	c.r = 255;
+	c.g = (uint8_t)(230 * (1 - s) + 0.5);
+	c.b = (uint8_t)(170 * (1 - s) + 0.5);
+	return c;
+}
+
 static struct fg_rgb diff_rgb(const struct fg_diff_frame *df)
 {
 	int v = 210 - (int)(190 * df->saturation / 255);
@@ -481,7 +502,9 @@ static void write_frames(struct out *o, const struct fg_svg_options *opt,
 		if (df) {
 			color = diff_rgb(df);
 			cls = diff_class(n);
-		} else if (opt->cp)
+		} else if (opt->color_diffusion)
+			color = diffusion_rgb(l, f);
+		else if (opt->cp)
 			color = fg_palette_map_color(opt->cp, opt->palette, name, len);
 		else
 			color = fg_palette_color(opt->palette, name, len);

@@ -33,6 +33,7 @@ struct fg_svg_options {
 	struct fg_diff_options diff;	/* the noise decision (flamegraph/diffcolor.h) */
 	int hide_noise;		/* differential: skip subtrees without a significant change */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
+	int color_diffusion;	/* colour by width (inferno's --colordiffusion), not by name */
 	const char *search_color;
 	const char *stroke_color;	/* NULL for none */
 	const struct fg_palette *palette;

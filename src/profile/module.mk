@@ -3,5 +3,8 @@
 # them (fold.c).
 LIB_OBJS += src/profile/folded.o
 LIB_OBJS += src/profile/fold.o
+LIB_OBJS += src/profile/flat.o
+LIB_OBJS += src/profile/explain.o
 
 UNIT_TESTS += tests/unit/test_folded
+UNIT_TESTS += tests/unit/test_flat

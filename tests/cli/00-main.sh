@@ -20,3 +20,44 @@ if [ -w /dev/full ]; then
 else
 	skip "full disk is an error" "no /dev/full"
 fi
+
+# --- common options: every command takes --version, -q, -v ------------------
+for c in $("$TRAIL" help --commands); do
+	out=$("$TRAIL" $c --version 2>&1)
+	case $out in "trail "[0-9]*) ;; *) fail "$c --version" "$out"; continue ;; esac
+	"$TRAIL" help --options $c >"$T/opts" 2>"$T/opts.err" || { fail "help --options $c"; continue; }
+	grep -qx -- '--verbose' "$T/opts" && grep -qx -- '-h' "$T/opts" ||
+		fail "help --options $c lists the common options" "$(head -3 "$T/opts")"
+	# every long option the list gives is accepted by the parser (no "unknown option")
+	while read -r o arg; do
+		case $o in --*) ;; *) continue ;; esac
+		"$TRAIL" $c "$o${arg:+=x}" --help >/dev/null 2>"$T/o.err"
+		grep -q "unknown option" "$T/o.err" && fail "$c accepts $o" "$(cat "$T/o.err")"
+	done <"$T/opts"
+done
+pass "every command takes --version and lists its options"
+"$TRAIL" help --commands >"$T/cmds"
+[ "$(wc -l <"$T/cmds")" -eq "$(grep -c '^    [a-z]' <("$TRAIL" --help | sed -n '/^commands:/,/^$/p'))" ] &&
+	pass "help --commands lists the command table" || fail "help --commands lists the command table"
+printf 'a;b 1\n' >"$T/one.folded"
+"$TRAIL" top -q "$T/one.folded" >/dev/null 2>"$T/q.err" && [ ! -s "$T/q.err" ] && pass "command -q" || fail "command -q"
+"$TRAIL" top -v "$T/one.folded" >/dev/null 2>"$T/v.err" && grep -q "read '.*' as folded stacks" "$T/v.err" &&
+	pass "command -v prints notes" || fail "command -v prints notes" "$(cat "$T/v.err")"
+"$TRAIL" -v top "$T/one.folded" >/dev/null 2>"$T/v.err" && grep -q "as folded stacks" "$T/v.err" &&
+	pass "global -v" || fail "global -v"
+"$TRAIL" bench --help | grep -q -- '--quiet' && pass "a command's own --quiet wins" || fail "a command's own --quiet wins"
+
+# --- every command's manual: docs/CMD.md's SYNOPSIS block is the -h text ----
+for c in $("$TRAIL" help --commands); do
+	[ -f "$ROOT/docs/$c.md" ] || { fail "docs/$c.md exists"; continue; }
+	"$TRAIL" $c -h | sed 's/[[:space:]]*$//' >"$T/help"
+	awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+	     in_block { print }' "$ROOT/docs/$c.md" >"$T/synopsis"
+	cmp -s "$T/help" "$T/synopsis" && pass "docs/$c.md synopsis is the -h text" ||
+		fail "docs/$c.md synopsis is the -h text" "$(diff "$T/help" "$T/synopsis" | head -5)"
+done
+"$TRAIL" --help | sed 's/[[:space:]]*$//' >"$T/help"
+awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block = 1; next }
+     in_block { print }' "$ROOT/docs/trail.md" >"$T/synopsis"
+cmp -s "$T/help" "$T/synopsis" && pass "docs/trail.md synopsis is trail --help" ||
+	fail "docs/trail.md synopsis is trail --help" "$(diff "$T/help" "$T/synopsis" | head -5)"

@@ -277,6 +277,68 @@ TEST(options_stop_at_non_option)
 	CHECK_STREQ(argv[1], "-f");
 }
 
+TEST(options_common_and_hidden)
+{
+	int own_v = 0, alias = 0;
+	uint64_t jobs = 0;
+	const struct option opts[] = {
+		OPT_FLAG('v', "invert", &own_v, "a command's own -v"),
+		OPT_U64('j', "jobs", &jobs, "N", "threads", 1, 64),
+		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 64),
+		OPT_ALIAS_FLAG(0, "deterministic", &alias),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "-q", "--verbose", "-v", "--nthreads=3", "--deterministic", NULL };
+	const char *a2[] = { "cmd", "-qn", "5", "--version", NULL };
+	const char *a3[] = { "cmd", "--", "--version", NULL };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	trail_quiet = 0;
+	trail_verbose = 0;
+	CHECK_INT(parse_options(6, a1, opts, NULL, 0), 0);
+	CHECK_INT(trail_quiet, 1);
+	CHECK_INT(trail_verbose, 1);	/* --verbose is common, -v is the table's */
+	CHECK_INT(own_v, 1);
+	CHECK_INT(jobs, 3);
+	CHECK_INT(alias, 1);
+	CHECK_INT(parse_options(4, a2, opts, NULL, 0), PARSE_OPT_VERSION);
+	CHECK_INT(jobs, 5);
+	CHECK_INT(parse_options(3, a3, opts, NULL, 0), 1);
+	trail_quiet = 0;
+	trail_verbose = 0;
+
+	mem = open_memstream(&buf, &size);
+	usage_print(mem, opts, NULL);
+	fclose(mem);
+	CHECK(strstr(buf, "--jobs") != NULL);
+	CHECK(strstr(buf, "nthreads") == NULL);
+	CHECK(strstr(buf, "deterministic") == NULL);
+	free(buf);
+	buf = NULL;
+	mem = open_memstream(&buf, &size);
+	options_list(mem, opts);
+	fclose(mem);
+	CHECK(strstr(buf, "--nthreads N\n") != NULL);
+	CHECK(strstr(buf, "\n-n N\n") != NULL);
+	CHECK(strstr(buf, "--deterministic\n") != NULL);
+	CHECK(strstr(buf, "--quiet\n") != NULL);
+	{
+		/* the table's own -v, listed once (the common one is skipped) */
+		const char *at = buf;
+		int n = 0;
+
+		while ((at = strstr(at, "\n-v\n")) != NULL) {
+			n++;
+			at++;
+		}
+		CHECK_INT(n, 1);
+	}
+	CHECK(strstr(buf, "--verbose\n") != NULL);
+	free(buf);
+}
+
 static char *write_temp(const char *dir, const char *name, const char *data, size_t len)
 {
 	char *path = xstrfmt("%s/%s", dir, name);
@@ -630,6 +692,7 @@ TEST_MAIN("core",
 	  child_timeout_kills_the_tree,
 	  child_group_dies_with_its_process,
 	  shell_quote_round_trips,
+	  options_common_and_hidden,
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,

@@ -1,0 +1,156 @@
+/*
+ * top.c - 'trail top': the flat profile, per function self and total
+ * (inclusive) samples with their shares, as perf report's Self and
+ * Children columns.  Glue only: collapse/load.c reads any input form,
+ * profile/flat.c counts.
+ */
+#include "cmd/commands.h"
+#include "collapse/load.h"
+#include "core/error.h"
+#include "core/json_writer.h"
+#include "core/strbuf.h"
+#include "profile/flat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const top_usage[] = {
+	"trail top [options] [FILE...]",
+	"",
+	"Print the flat profile: for each function its self samples (where it is",
+	"the leaf of the stack) and total samples (stacks that contain it, counted",
+	"once however deep recursion repeats it), with percentages of all samples.",
+	"FILE is folded stacks, perf script text or a perf.data file, as 'trail",
+	"collapse' reads them ('-' or none: standard input); several are merged.",
+	"Differential (two-column) input is read from its second column.",
+	NULL
+};
+
+struct top_ctx {
+	enum flat_sort sort;
+};
+
+static int parse_sort(const struct option *opt, const char *arg)
+{
+	struct top_ctx *c = opt->value;
+
+	if (!strcmp(arg, "self"))
+		c->sort = FLAT_SORT_SELF;
+	else if (!strcmp(arg, "total"))
+		c->sort = FLAT_SORT_TOTAL;
+	else if (!strcmp(arg, "name"))
+		c->sort = FLAT_SORT_NAME;
+	else
+		return error("--sort takes self, total or name, not '%s'", arg);
+	return 0;
+}
+
+static const char *const sort_names[] = { "self", "total", "name" };
+
+static double pct(double v, double total)
+{
+	return total > 0 ? 100 * v / total : 0;
+}
+
+static void write_json(struct strbuf *out, const struct flat_profile *f, const uint32_t *ids,
+		       size_t n, enum flat_sort sort)
+{
+	struct json_writer w;
+	size_t i;
+
+	json_writer_init(&w, out, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_number(&w, "samples", f->total);
+	json_writer_key_int(&w, "stacks", (int64_t)f->nr_stacks);
+	json_writer_key_int(&w, "functions", (int64_t)f->names.nr);
+	json_writer_key_string(&w, "sort", sort_names[sort]);
+	json_writer_key(&w, "rows");
+	json_writer_begin_array(&w);
+	for (i = 0; i < n; i++) {
+		const struct flat_func *fn = &f->funcs[ids[i]];
+
+		json_writer_begin_object(&w);
+		json_writer_key(&w, "function");
+		json_writer_string_len(&w, intern_str(&f->names, ids[i]), intern_len(&f->names, ids[i]));
+		json_writer_key_number(&w, "self", fn->self);
+		json_writer_key_number(&w, "self_pct", pct(fn->self, f->total));
+		json_writer_key_number(&w, "total", fn->total);
+		json_writer_key_number(&w, "total_pct", pct(fn->total, f->total));
+		json_writer_end(&w);
+	}
+	json_writer_end(&w);
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(out, '\n');
+}
+
+static void write_text(struct strbuf *out, const struct flat_profile *f, const uint32_t *ids,
+		       size_t n)
+{
+	size_t i;
+
+	strbuf_addf(out, "%12s %7s %12s %7s  %s\n", "self", "self%", "total", "total%", "function");
+	for (i = 0; i < n; i++) {
+		const struct flat_func *fn = &f->funcs[ids[i]];
+		char self[32], total[32];
+
+		folded_format_count(self, sizeof(self), fn->self);
+		folded_format_count(total, sizeof(total), fn->total);
+		strbuf_addf(out, "%12s %6.2f%% %12s %6.2f%%  ", self, pct(fn->self, f->total),
+			    total, pct(fn->total, f->total));
+		strbuf_add(out, intern_str(&f->names, ids[i]), intern_len(&f->names, ids[i]));
+		strbuf_addch(out, '\n');
+	}
+}
+
+int cmd_top(int argc, const char **argv)
+{
+	struct top_ctx ctx = { FLAT_SORT_SELF };
+	uint64_t limit = 20;
+	int json = 0;
+	struct option opts[] = {
+		OPT_CALLBACK('s', "sort", &ctx, "KEY", "order by self, total or name (default self)",
+			     parse_sort),
+		OPT_U64('n', "limit", &limit, "N", "print the first N functions (default 20, 0: all)",
+			0, 1e9),
+		OPT_FLAG(0, "json", &json, "print JSON: totals and one row per function"),
+		OPT_END()
+	};
+	struct folded_profile p;
+	struct flat_profile f;
+	struct strbuf out;
+	uint32_t *ids;
+	size_t n;
+	int nr, i, status = EXIT_OK;
+	enum load_format fmt;
+
+	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
+	folded_profile_init(&p);
+	for (i = 0; i < (nr ? nr : 1); i++)
+		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
+			status = EXIT_FAILURE_;
+		else
+			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
+	flat_profile_build(&f, &p, 1);
+	if (status == EXIT_OK && !f.nr_stacks) {
+		error("no samples in the input");
+		status = EXIT_USAGE;
+	}
+	if (status == EXIT_OK) {
+		ids = flat_profile_sorted(&f, ctx.sort, &n);
+		if (limit && n > limit)
+			n = (size_t)limit;
+		strbuf_init(&out, 0);
+		if (json)
+			write_json(&out, &f, ids, n, ctx.sort);
+		else
+			write_text(&out, &f, ids, n);
+		fwrite(out.buf, 1, out.len, stdout);
+		strbuf_release(&out);
+		free(ids);
+	}
+	flat_profile_release(&f);
+	folded_profile_release(&p);
+	return status;
+}
