@@ -219,7 +219,7 @@ int cmd_flame(int argc, const char **argv)
 	uint64_t loop = 1;
 	char *looped = NULL;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
-	double min_effect = 3;
+	double min_effect = 3, budget = 180;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
 	int ret, i;
@@ -234,7 +234,8 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
+		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 40, or --repeat if larger)", 2, 1000),
+		OPT_DOUBLE(0, "budget", &budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
 		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
@@ -332,6 +333,7 @@ int cmd_flame(int argc, const char **argv)
 	s.req.discard = discard / 100;
 	s.req.min_delta = min_delta / 100;
 	s.req.min_effect = min_effect / 100;
+	s.req.budget = budget;
 	s.req.confirm = confirm / 100;
 	s.req.confidence = confidence;
 	s.req.probe_runs = (unsigned)probe_runs;

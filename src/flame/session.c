@@ -34,6 +34,7 @@ void flame_session_init(struct flame_session *s)
 	s->req.discard = 0.10;
 	s->req.min_delta = 0.01;
 	s->req.min_effect = 0.03;
+	s->req.budget = 180;
 	s->req.confirm = 0.02;
 	s->req.confidence = 0.95;
 	s->req.build_timeout = 600;

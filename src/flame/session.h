@@ -51,6 +51,7 @@ struct flame_request {
 	double discard;			/* fraction */
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
 	double min_effect;		/* smallest change of the metric that counts, fraction */
+	double budget;			/* seconds the ends' runs may take while undecided */
 	double confidence;		/* e.g. 0.95 */
 	double build_timeout;		/* seconds per build, 0 = none */
 	double run_timeout;		/* seconds per run of the workload, 0 = none */
