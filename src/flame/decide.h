@@ -110,7 +110,8 @@ int flame_cost_changed(double delta, double se, double total, double min_delta, 
  * the samples) can barely gain share while its CPU time per run grows with
  * the slowdown: samples win when they separate the ends more than twice as
  * clearly (shares stay preferred otherwise: a busy machine moves them
- * less).  1 for samples, 0 for the share.
+ * less; samples per run inflate with its load).  1 for samples, 0 for the
+ * share.
  */
 int flame_prefer_samples(double share_good, double share_bad, double share_se,
 			 double samples_good, double samples_bad, double samples_se);

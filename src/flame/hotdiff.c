@@ -394,8 +394,14 @@ int flame_step_target(struct flame_session *s)
 			s->ans.share[side] = m[side].mean;
 			free(p[side]);
 		}
+		/*
+		 * How clearly the share separates good from bad is judged on the
+		 * ranking's self share (h): the share among unchanged functions
+		 * can sit high at both ends when a speed-up elsewhere was left
+		 * out, and samples per run move with a busy machine's load.
+		 */
 		if (s->ans.measure_share &&
-		    flame_prefer_samples(m[0].mean, m[1].mean, hypot(m[0].se, m[1].se),
+		    flame_prefer_samples(h->good_self.mean, h->bad_self.mean, h->se_self,
 					 n[0].mean, n[1].mean, hypot(n[0].se, n[1].se))) {
 			note("diff: %s's samples per run (%.1f -> %.1f) separate good from bad more "
 			     "clearly than its share (%.1f%% -> %.1f%%): it already took most of the "
