@@ -7,7 +7,6 @@ LIB_OBJS += src/bench/export_csv.o
 LIB_OBJS += src/bench/export_json.o
 LIB_OBJS += src/bench/export_markdown.o
 LIB_OBJS += src/bench/export_svg.o
-LIB_OBJS += src/bench/json.o
 LIB_OBJS += src/bench/params.o
 LIB_OBJS += src/bench/report.o
 LIB_OBJS += src/bench/scheduler.o

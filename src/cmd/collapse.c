@@ -1,19 +1,19 @@
 /*
- * collapse.c - 'trail collapse': perf script output (or, once the reader
- * lands, a perf.data file) -> folded stacks on stdout, with the options of
- * stackcollapse-perf.pl.  Glue only: the parser is collapse/perf_script.c,
- * the folding engine profile/fold.c.
+ * collapse.c - 'trail collapse': profiler output in any format the table
+ * of collapse/formats.c knows (guessed from its first bytes, or named with
+ * --format) -> folded stacks on stdout.  Glue only: the formats live in
+ * src/collapse/, the folding engine in profile/fold.c.
  */
 #include "cmd/commands.h"
-#include "profile/fold.h"
-#include "collapse/perf_script.h"
+#include "collapse/collapser.h"
 #include "core/error.h"
 #include "core/parse_number.h"
+#include "core/strbuf.h"
 #include "core/string_list.h"
-#include "perf/perfdata.h"
-#include "collapse/perfdata_fold.h"
+#include "profile/folded.h"
+#include "profile/pprof_write.h"
+#include "profile/speedscope_write.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +22,122 @@
 static const char *const collapse_usage[] = {
 	"trail collapse [options] [FILE...]",
 	"",
-	"Fold 'perf script' output into one line per distinct stack",
-	"(\"comm;root;...;leaf count\"), sorted, like stackcollapse-perf.pl.",
-	"Reads standard input when no FILE or '-' is given; gzip is detected.",
-	"perf.data files (and pipe-mode perf.data on standard input) are read",
-	"and symbolized directly, without perf script.",
+	"Fold profiler output into one line per distinct stack",
+	"(\"root;...;leaf count\"), sorted, like the stackcollapse-*.pl scripts.",
+	"The format of each FILE is guessed from its first bytes unless --format",
+	"names it; '--format list' lists them (perf script text, perf.data,",
+	"symbolized here, and others).",
+	"Reads standard input when no FILE or '-' is given; gzip, zstd and xz",
+	"are undone transparently.  --output writes the result as folded text,",
+	"pprof (gzipped profile.proto) or speedscope JSON instead.  perf counts",
+	"are the sums of the event periods, as stackcollapse-perf.pl adds them",
+	"(--weight samples: one per sample); from perf.data a header line names",
+	"the period's unit.",
 	NULL
 };
+
+static void list_formats(void)
+{
+	size_t i;
+
+	for (i = 0; collapsers[i]; i++)
+		printf("%-12s %s\n", collapsers[i]->name, collapsers[i]->description);
+}
+
+/* The format of one input: named, or guessed (NULL: empty input, nothing to do). */
+static int pick_format(const struct collapser *named, struct collapse_input *in,
+		       const struct collapser **out)
+{
+	size_t i;
+
+	*out = named;
+	if (named)
+		return 0;
+	*out = collapse_guess(in->head, in->head_len, NULL);
+	if (*out)
+		return 0;
+	for (i = 0; i < in->head_len; i++)
+		if (!strchr(" \t\r\n", in->head[i]))
+			return error("cannot tell the format of '%s'; name it with --format "
+				     "(trail collapse --format list)", in->name);
+	return 0;
+}
+
+/*
+ * The session's stacks as pprof or speedscope: folded text first (so the
+ * stacks are merged and sorted exactly as the folded output), then
+ * encoded.  name titles a speedscope profile.
+ */
+static int write_as(struct collapse_session *s, const char *output, const char *name)
+{
+	struct folded_profile prof;
+	struct strbuf out = STRBUF_INIT;
+	const char *base = strrchr(name, '/');
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int ret;
+
+	if (!mem)
+		return error_errno("cannot buffer the folded stacks");
+	ret = collapse_session_write(s, mem);
+	if (fclose(mem) && !ret)
+		ret = error_errno("cannot buffer the folded stacks");
+	folded_profile_init(&prof);
+	for (line = text; !ret && line < text + len; line = end + 1) {
+		struct folded_line fl;
+
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (!end)
+			end = text + len;
+		if (!folded_parse_line(line, (size_t)(end - line), &fl))
+			folded_profile_add(&prof, fl.stack, fl.stack_len, 0, fl.count[0]);
+	}
+	free(text);
+	if (!ret)
+		ret = !strcmp(output, "pprof") ? pprof_encode(&prof, &out) :
+		      speedscope_encode(&prof, base ? base + 1 : name, &out);
+	if (!ret && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)))
+		ret = error_errno("cannot write the %s output", output);
+	strbuf_release(&out);
+	folded_profile_release(&prof);
+	return ret;
+}
+
+/*
+ * perf.data weighed by period: a header names the unit (a clock's period
+ * is nanoseconds, other events count themselves), so trail diff and
+ * flamegraph do not run sample-count statistics on it.
+ */
+static void write_period_header(const char *event)
+{
+	struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
+	char header[96];
+
+	snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
+		 !event ? "events" : !strncmp(event, "cpu-clock", 9) ||
+		 !strncmp(event, "task-clock", 10) ? "ns" : event);
+	folded_header_format(header, sizeof(header), &wi);
+	fputs(header, stdout);
+}
 
 int cmd_collapse(int argc, const char **argv)
 {
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
-	const char *event_filter = NULL;
+	const char *event_filter = NULL, *format = NULL, *ghc_cost = NULL;
+	const char *sample_type = NULL, *output = "folded";
 	double discard = 0;	/* percent */
-	int count_samples = 0;
+	int count_samples = 0, include_offset = 0, no_modules = 0, read_perfdata = 0;
+	const char *weight_name = NULL;
+	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
 	struct string_list skip_after = STRING_LIST_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t jobs = cpus > 0 ? (uint64_t)cpus : 1;
 	const char *chunk_env = getenv("TRAIL_COLLAPSE_CHUNK");
 	struct option opts[] = {
+		OPT_STRING(0, "format", &format, "NAME",
+			   "input format (default: guessed per input; 'list' lists them)"),
 		OPT_GROUP("what the root frame says"),
 		OPT_FLAG(0, "pid", &include_pid, "add the PID to the process name (comm-PID)"),
 		OPT_FLAG(0, "tid", &include_tid, "add PID and TID to the process name (comm-PID/TID)"),
@@ -59,9 +155,21 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT",
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
-		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
+		OPT_STRING(0, "weight", &weight_name, "W",
+			   "period (default, as stackcollapse-perf.pl) or samples (counts)"),
+		OPT_FLAG(0, "samples", &count_samples, "the same as --weight samples"),
 		OPT_FLAG(0, "inline", &inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
+		OPT_GROUP("other formats"),
+		OPT_FLAG(0, "includeoffset", &include_offset, "dtrace: keep +0x offsets on functions"),
+		OPT_FLAG(0, "no-modules", &no_modules, "sample, vtune: drop the module` part of each frame"),
+		OPT_STRING(0, "ghc-cost", &ghc_cost, "COST",
+			   "ghcprof: time (default), ticks or bytes"),
+		OPT_STRING(0, "sample-type", &sample_type, "NAME",
+			   "pprof: sample type (e.g. alloc_space); jfr: event type "
+			   "(default: the profile's default type; jdk.ExecutionSample)"),
+		OPT_GROUP("output"),
+		OPT_STRING(0, "output", &output, "FORMAT", "folded (default), pprof or speedscope"),
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
@@ -69,12 +177,32 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 1024),	/* inferno-collapse-perf's -j */
 		OPT_END()
 	};
+	const struct collapser *named = NULL;
 	struct fold_options fo;
-	struct perf_script_session s;
+	struct collapse_session s;
 	int n, i, status = EXIT_OK;
 	static char outbuf[1 << 20];
 
 	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
+	if (format && !strcmp(format, "list")) {
+		list_formats();
+		string_list_clear(&skip_after);
+		return fflush(stdout) ? EXIT_FAILURE_ : EXIT_OK;
+	}
+	if (strcmp(output, "folded") && strcmp(output, "pprof") && strcmp(output, "speedscope"))
+		die_usage("--output must be folded, pprof or speedscope, not '%s'", output);
+	if (!strcmp(output, "pprof") && isatty(STDOUT_FILENO))
+		die_usage("--output pprof writes gzipped binary data; redirect it to a file");
+	if (format && !(named = collapser_find(format)))
+		die_usage("unknown format '%s' (trail collapse --format list)", format);
+	if (weight_name && (folded_weight_parse(weight_name, &weight) ||
+			    weight == FOLDED_WEIGHT_TIME))
+		die_usage("--weight: expected period or samples, not '%s'", weight_name);
+	if (count_samples) {
+		if (weight_name && weight != FOLDED_WEIGHT_SAMPLES)
+			die_usage("--samples contradicts --weight %s", weight_name);
+		weight = FOLDED_WEIGHT_SAMPLES;
+	}
 	memset(&fo, 0, sizeof(fo));
 	fo.include_pid = include_pid;
 	fo.include_tid = include_tid;
@@ -82,9 +210,25 @@ int cmd_collapse(int argc, const char **argv)
 	fo.annotate_jit = jit || all;
 	fo.include_addrs = addrs;
 	fo.skip_after = &skip_after;
+	fo.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
-	perf_script_session_init(&s, &fo, (unsigned)jobs);
+	collapse_session_init(&s, &fo);
+	s.opts.jobs = (unsigned)jobs;
+	s.opts.skip_fraction = discard / 100;
+	s.opts.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
+	s.opts.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
+	s.opts.include_offset = include_offset;
+	s.opts.no_modules = no_modules;
+	s.opts.sample_type = sample_type;
+	if (!ghc_cost || !strcmp(ghc_cost, "time"))
+		s.opts.ghc_cost = GHC_COST_TIME;
+	else if (!strcmp(ghc_cost, "ticks"))
+		s.opts.ghc_cost = GHC_COST_TICKS;
+	else if (!strcmp(ghc_cost, "bytes"))
+		s.opts.ghc_cost = GHC_COST_BYTES;
+	else
+		die_usage("--ghc-cost takes time, ticks or bytes, not '%s'", ghc_cost);
 	if (chunk_env) {
 		/* a test knob: small work items make the threaded path testable */
 		uint64_t v;
@@ -92,7 +236,7 @@ int cmd_collapse(int argc, const char **argv)
 		if (parse_u64(chunk_env, &v) || v < 1)
 			die_usage("TRAIL_COLLAPSE_CHUNK must be a positive number of bytes, not '%s'",
 				  chunk_env);
-		s.chunk_size = (size_t)v;
+		s.opts.chunk_size = (size_t)v;
 	}
 	/* like Perl, an empty --event-filter means "the first event type seen" */
 	if (event_filter && *event_filter)
@@ -100,41 +244,29 @@ int cmd_collapse(int argc, const char **argv)
 
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
-		int stdin_path = !strcmp(path, "-");
+		const struct collapser *c;
+		struct collapse_input in;
 
-		if (perfdata_detect(path)) {
-			/* perf.data (file or pipe mode): read and symbolize it here */
-			struct perfdata_fold pf;
-
-			memset(&pf, 0, sizeof(pf));
-			pf.event_filter = s.event_filter;
-			pf.skip_fraction = discard / 100;
-			pf.count_samples = count_samples;
-			pf.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
-			if (perfdata_fold_file(path, s.folders[0], &pf) < 0)
-				status = EXIT_FAILURE_;
-			if (!s.event_filter && pf.chosen_event) {
-				s.event_filter = pf.chosen_event;
-				s.filter_defaulted = 1;
-				pf.chosen_event = NULL;
-			}
-			if (!s.other_event && pf.other_event) {
-				s.other_event = pf.other_event;
-				pf.other_event = NULL;
-			}
-			free(pf.chosen_event);
-			free(pf.other_event);
+		if (collapse_input_open(&in, path)) {
+			status = EXIT_FAILURE_;
 			continue;
 		}
-		/* perf script text has the inline frames perf script printed */
-		if (inlines >= 0)
-			die_usage("--%s applies to perf.data input, and %s%s%s is perf script text; %s",
-				  inlines ? "inline" : "no-inline", stdin_path ? "" : "'",
-				  stdin_path ? "standard input" : path, stdin_path ? "" : "'",
-				  inlines ? "give trail collapse the perf.data file instead" :
-				  "run perf script --no-inline instead");
-		if (perf_script_session_read(&s, path) < 0)
+		if (pick_format(named, &in, &c)) {
 			status = EXIT_FAILURE_;
+		} else if (c) {
+			/* perf script text has the inline frames perf script printed */
+			if (inlines >= 0 && strcmp(c->name, "perfdata"))
+				die_usage("--%s applies to perf.data input, and %s%s%s is %s input; %s",
+					  inlines ? "inline" : "no-inline",
+					  in.plain_path ? "'" : "", in.plain_path ? path : in.name,
+					  in.plain_path ? "'" : "", c->name,
+					  inlines ? "give trail collapse the perf.data file instead" :
+					  "run perf script --no-inline instead");
+			if (c->read(&s, &in, s.folders[0]) < 0)
+				status = EXIT_FAILURE_;
+			read_perfdata |= !strcmp(c->name, "perfdata");
+		}
+		collapse_input_close(&in);
 	}
 
 	if (s.unrecognized > s.warned)
@@ -143,14 +275,17 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
-	if (folder_write(s.folders, s.nr_folders, stdout) < 0)
+	if (!strcmp(output, "folded") && read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
+		write_period_header(s.event_filter);
+	if (strcmp(output, "folded") ? write_as(&s, output, n ? argv[0] : "stdin") < 0 :
+	    collapse_session_write(&s, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
 		error("%llu input lines were not understood (--strict)",
 		      (unsigned long long)s.unrecognized);
 		status = EXIT_FAILURE_;
 	}
-	perf_script_session_release(&s);
+	collapse_session_release(&s);
 	string_list_clear(&skip_after);
 	return status;
 }

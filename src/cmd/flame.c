@@ -68,7 +68,10 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	return 0;
 }
 
-/* auto means trail's own sampler (trail record); perf record on request. */
+/*
+ * auto means trail's own sampler (trail record); perf record on request;
+ * a command (with a blank or '$') is the user's own profiler.
+ */
 static int check_profiler(const char *p, const char **out)
 {
 	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
@@ -79,7 +82,12 @@ static int check_profiler(const char *p, const char **out)
 		*out = "perf";
 		return 0;
 	}
-	return error("unknown profiler '%s' (auto, trail, perf)", p);
+	if (flame_profiler_is_command(p)) {
+		*out = p;	/* the user's own: it writes $TRAIL_PROFILE */
+		return 0;
+	}
+	return error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
+		     "$TRAIL_PROFILE)", p);
 }
 
 /* path made absolute: a relative one is taken from base (absolute). */
@@ -131,7 +139,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (trail record), trail or perf"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE"),
 		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &build_timeout, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_END()
@@ -239,7 +248,9 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME", "auto (default: trail record), trail or perf (perf record)"),
+		OPT_STRING(0, "profiler", &profiler, "NAME",
+			   "auto (default: trail record), trail, perf (perf record), or a command "
+			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
 		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
@@ -349,33 +360,11 @@ int cmd_flame(int argc, const char **argv)
 	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
 	if (s.ans.verdict) {
-		if (s.ans.culprit_info.subject) {
-			if (s.ans.function && s.ans.hot.nr && s.ans.frame)
-				printf("hot function:   %s (its share with the library/kernel code under it "
-				       "%.1f%% -> %.1f%%; hot frame %s)", s.ans.function,
-				       100 * s.ans.hot.items[0].good_self.mean, 100 * s.ans.hot.items[0].bad_self.mean,
-				       s.ans.frame);
-			else if (s.ans.function && s.ans.hot.nr)
-				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.ans.function,
-				       100 * s.ans.hot.items[0].good_self.mean, 100 * s.ans.hot.items[0].bad_self.mean);
-			else if (s.ans.blocked_function)
-				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				       "%s: %.4g -> %.4g %s)", s.ans.blocked_function, s.ans.blocked_ms[0],
-				       s.ans.blocked_ms[1], flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
-				       flame_metric_unit(s.req.metric));
-			else
-				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
-				       "the function the suspect changed)",
-				       s.ans.changed_function ? s.ans.changed_function : "?",
-				       flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
-				       flame_metric_unit(s.req.metric));
-			printf("\nsuspect commit: %.12s %s (%s)\n", s.ans.culprit_info.id,
-			       s.ans.culprit_info.subject, s.ans.culprit_info.author);
-			printf("confidence:     %.2f (%s)\n", s.ans.suspect_confidence, s.ans.verdict);
-		} else {
-			printf("%s: %s\n", s.ans.verdict, s.ans.message);
-		}
-		printf("report:         %s/report.html\n", s.req.out_dir);
+		struct strbuf summary = STRBUF_INIT;
+
+		flame_report_summary(&s, &summary);
+		fputs(summary.buf, stdout);
+		strbuf_release(&summary);
 	}
 	if (s.req.keep && s.st.scratch) {
 		const char *list[] = { "worktree", "list", NULL };

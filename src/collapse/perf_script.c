@@ -14,8 +14,11 @@
  * parsed again on one thread rather than risk a different answer.
  */
 #include "collapse/perf_script.h"
+#include "collapse/collapser.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 
@@ -368,9 +371,15 @@ static void absorb(struct perf_script_session *s, struct parser *p, const char *
 {
 	unsigned i;
 
-	for (i = 0; i < p->nr_warn && s->warned < PERF_SCRIPT_MAX_WARNINGS; i++, s->warned++)
+	for (i = 0; i < p->nr_warn && s->warned < PERF_SCRIPT_MAX_WARNINGS; i++, s->warned++) {
+		struct strbuf q = STRBUF_INIT;
+		const char *t = p->warn[i].text;
+
 		warning("%s:%llu: unrecognized line: %s", name,
-			(unsigned long long)(line_base + p->warn[i].line), p->warn[i].text);
+			(unsigned long long)(line_base + p->warn[i].line),
+			escape_term_excerpt(&q, t, strlen(t), strlen(t)));
+		strbuf_release(&q);
+	}
 	s->unrecognized += p->unrecognized;
 	if (!s->event_filter && p->own_filter) {
 		s->event_filter = p->own_filter;
@@ -694,22 +703,37 @@ static int read_parallel_file(struct perf_script_session *s, const char *name, i
 	return failed ? -1 : dirty ? 1 : 0;
 }
 
-static int read_stream(struct perf_script_session *s, const char *name, int fd)
+struct gz_source {
+	gzFile gz;
+	const char *name;
+};
+
+static ssize_t gz_read(void *ctx, void *buf, size_t n)
 {
-	gzFile gz = gzdopen(fd, "rb");
+	struct gz_source *g = ctx;
+	int got = gzread(g->gz, buf, (unsigned)(n > INT32_MAX ? INT32_MAX : n));
+
+	if (got < 0) {
+		int errnum;
+		const char *msg = gzerror(g->gz, &errnum);
+
+		return errnum == Z_ERRNO ? error_errno("cannot read '%s'", g->name)
+					 : error("cannot read '%s': %s", g->name, msg);
+	}
+	return got;
+}
+
+int perf_script_session_read_source(struct perf_script_session *s, const char *name,
+				    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx)
+{
 	struct parser p;
 	char *buf = NULL;
 	size_t alloc = 0, have = 0;
 	int ret = 0;
 
-	if (!gz) {
-		close(fd);
-		return error("cannot read '%s'", name);
-	}
-	gzbuffer(gz, 256 * 1024);
 	parser_init(&p, s->folders[0], s->event_filter);
 	for (;;) {
-		int n;
+		ssize_t n;
 		const char *last;
 
 		if (alloc - have < STREAM_READ) {
@@ -721,13 +745,9 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 			alloc = alloc ? alloc * 2 : 4 * (size_t)STREAM_READ;
 			buf = xrealloc(buf, alloc);
 		}
-		n = gzread(gz, buf + have, STREAM_READ);
+		n = source(ctx, buf + have, STREAM_READ);
 		if (n < 0) {
-			int errnum;
-			const char *msg = gzerror(gz, &errnum);
-
-			ret = errnum == Z_ERRNO ? error_errno("cannot read '%s'", name)
-						: error("cannot read '%s': %s", name, msg);
+			ret = -1;
 			break;
 		}
 		if (n == 0) {
@@ -747,10 +767,24 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 	finish_input(p.folder);
 	absorb(s, &p, name, 0);
 	parser_release(&p);
-	gzclose(gz);
 	free(buf);
 	if (!s->threads_used)
 		s->threads_used = 1;
+	return ret;
+}
+
+static int read_stream(struct perf_script_session *s, const char *name, int fd)
+{
+	struct gz_source g = { gzdopen(fd, "rb"), name };
+	int ret;
+
+	if (!g.gz) {
+		close(fd);
+		return error("cannot read '%s'", name);
+	}
+	gzbuffer(g.gz, 256 * 1024);
+	ret = perf_script_session_read_source(s, name, gz_read, &g);
+	gzclose(g.gz);
 	return ret;
 }
 
@@ -806,3 +840,100 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 	close(fd);
 	return ret;
 }
+
+/* ---- the "perf" input format (collapser.h) ---- */
+
+/* The next complete line of head at *pos (its length in *len), or NULL. */
+static const char *head_line(const char *head, size_t n, size_t *pos, size_t *len)
+{
+	const char *s = head + *pos, *nl;
+
+	if (*pos >= n)
+		return NULL;
+	nl = memchr(s, '\n', n - *pos);
+	*len = nl ? (size_t)(nl - s) : n - *pos;
+	*pos += *len + (nl ? 1 : 0);
+	if (*len && s[*len - 1] == '\r')
+		(*len)--;
+	return s;
+}
+
+/*
+ * perf script text: after any '#' header lines, an event line followed by
+ * a stack line (or, without -g, by the next event line with its frame).
+ * An input of header lines only is perf script's too: it folds to nothing.
+ */
+static int detect(const char *head, size_t n)
+{
+	struct perf_event_line ev;
+	struct fold_frame fr;
+	size_t pos = 0, len;
+	const char *line;
+
+	while ((line = head_line(head, n, &pos, &len)) && (!len || line[0] == '#'))
+		;
+	if (!line)
+		return pos ? 5 : 0;	/* headers only (or nothing at all) */
+	/* indented event lines are perf script's too, if not the Perl script's */
+	while (len && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	if (!perf_script_match_event(line, len, &ev))
+		return 0;
+	line = head_line(head, n, &pos, &len);
+	if (!line)
+		return 40;	/* one event line: the head ended */
+	if (perf_script_match_stack(line, len, &fr) || perf_script_match_event(line, len, &ev))
+		return 80;
+	return 0;
+}
+
+static ssize_t input_source(void *ctx, void *buf, size_t n)
+{
+	return collapse_input_read(ctx, buf, n);
+}
+
+/*
+ * An uncompressed regular file is read by path (threads for large ones);
+ * anything else as a stream.  Per-input state moves in and out of the
+ * collapse session, so the first event seen in one file filters the next.
+ */
+static int read_input(struct collapse_session *cs, struct collapse_input *in, struct folder *f)
+{
+	struct perf_script_session s;
+	unsigned i;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	s.fold_opts = &cs->fold;
+	s.jobs = cs->opts.jobs ? cs->opts.jobs : 1;
+	s.chunk_size = cs->opts.chunk_size;
+	s.folders = xcalloc(1, sizeof(*s.folders));
+	s.folders[0] = f;
+	s.nr_folders = 1;
+	s.event_filter = cs->event_filter;
+	s.filter_defaulted = cs->filter_defaulted;
+	s.other_event = cs->other_event;
+	s.warned = cs->warned;	/* both cap at 10 warnings per run */
+	if (in->plain_path)
+		ret = perf_script_session_read(&s, in->plain_path);
+	else
+		ret = perf_script_session_read_source(&s, in->name, input_source, in);
+	for (i = 1; i < s.nr_folders; i++)
+		collapse_session_add_folder(cs, s.folders[i]);
+	cs->event_filter = s.event_filter;
+	cs->filter_defaulted = s.filter_defaulted;
+	cs->other_event = s.other_event;
+	cs->unrecognized += s.unrecognized;
+	cs->warned = s.warned;
+	free(s.folders);
+	return ret;
+}
+
+const struct collapser collapse_perf_script = {
+	"perf",
+	"'perf script' text (stackcollapse-perf.pl's input)",
+	detect,
+	read_input,
+};

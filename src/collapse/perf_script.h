@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "profile/fold.h"
 
@@ -69,6 +70,10 @@ void perf_script_session_release(struct perf_script_session *s);
  * Returns 0, or -1 when the input cannot be read (error printed).
  */
 int perf_script_session_read(struct perf_script_session *s, const char *path);
+
+/* The same from a source of bytes (returns up to n, 0 at the end, -1 after error()). */
+int perf_script_session_read_source(struct perf_script_session *s, const char *name,
+				    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx);
 
 /* Fold a buffer of perf script text (as one input named name); for tests and fuzzing. */
 void perf_script_session_read_buffer(struct perf_script_session *s, const char *name,

@@ -1,11 +1,13 @@
 /*
- * perfdata_fold.c - perf.data -> folding engine (see perfdata_fold.h).
- * Texts are formatted the way perf script prints them; the event filter
- * defaults to the first event type seen, as stackcollapse-perf.pl does.
+ * perfdata_fold.c - perf.data -> folding engine (see perfdata_fold.h),
+ * and the "perfdata" input format of collapser.h.  Frames go to the folder
+ * as the fields perf script would print (hex address, "sym+0xoff",
+ * module); the event filter defaults to the first event type seen, as
+ * stackcollapse-perf.pl does.
  */
 #include "collapse/perfdata_fold.h"
+#include "collapse/collapser.h"
 #include "profile/fold.h"
-#include "collapse/perf_script.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "perf/perfdata.h"
@@ -24,8 +26,8 @@ struct fold_ctx {
 	uint64_t min_time;	/* ns: samples before it are skipped (skip_fraction) */
 	struct fold_frame frames[MAX_FOLD_FRAMES];
 	char addrs[MAX_FOLD_FRAMES][17];
-	char lines[1 << 18];	/* frame lines re-parsed as perf script text */
-	size_t lines_used;
+	char texts[1 << 18];	/* "func (module)" of ambiguous frames, split again */
+	size_t texts_used;	/* bytes */
 	int32_t last_pid;	/* pid/tid texts of the previous sample */
 	uint32_t last_tid;
 	char pid[16], tid[16];
@@ -33,27 +35,40 @@ struct fold_ctx {
 };
 
 /*
- * A module name with blanks or parentheses ("/memfd:x (deleted)") is
- * ambiguous in perf script's text; to give what the text parser gives,
- * print the line as perf script would and let that parser split it.
+ * perf script prints a frame as "addr func (module)", and readers of that
+ * text (stackcollapse-perf.pl, inferno, trail's perf script parser) split
+ * it greedily: the module is what lies between the last " (" and the last
+ * ")".  A module name with blanks or parentheses ("/memfd:x (deleted)")
+ * therefore reaches them cut in another place; split the same joined text
+ * the same way, so perf.data and its perf script output fold alike.
+ * (sym is "sym+0xoff" or "[unknown]".)
  */
-static void frame_as_text(struct fold_ctx *c, const struct perfdata_frame *fr,
-			  struct fold_frame *out)
+static void split_like_text(struct fold_ctx *c, const char *func, size_t func_len,
+			    const struct perfdata_frame *fr, struct fold_frame *out)
 {
-	size_t room = sizeof(c->lines) - c->lines_used;
-	char *line = c->lines + c->lines_used;
-	int n;
+	size_t len = func_len + 2 + fr->dso_len + 1, i, cut = 0;
+	char *t;
 
-	if (fr->sym)
-		n = snprintf(line, room, "\t%16llx %s+0x%llx (%s)", (unsigned long long)fr->addr,
-			     fr->sym, (unsigned long long)fr->symoff, fr->dso);
-	else
-		n = snprintf(line, room, "\t%16llx [unknown] (%s)", (unsigned long long)fr->addr,
-			     fr->dso);
-	if (n < 0 || (size_t)n >= room)
+	if (len > sizeof(c->texts) - c->texts_used)
 		return;
-	if (perf_script_match_stack(line, (size_t)n, out))
-		c->lines_used += (size_t)n + 1;
+	t = c->texts + c->texts_used;
+	memcpy(t, func, func_len);
+	memcpy(t + func_len, " (", 2);
+	memcpy(t + func_len + 2, fr->dso, fr->dso_len);
+	t[len - 1] = ')';
+	/* the last " (" with at least one byte of function before it */
+	for (i = len - 2; i-- > 1;)
+		if (t[i] == ' ' && t[i + 1] == '(') {
+			cut = i;
+			break;
+		}
+	if (!cut)
+		return;
+	c->texts_used += len;
+	out->func = t;
+	out->func_len = cut;
+	out->module = t + cut + 2;
+	out->module_len = len - 1 - (cut + 2);
 }
 
 /* Lower-case hex without leading zeros, as perf's %lx; returns length. */
@@ -71,6 +86,35 @@ static size_t hex(char *out, uint64_t v)
 		out[i] = tmp[n - 1 - i];
 	out[n] = 0;
 	return n;
+}
+
+/* A frame whose module name perf script's text makes ambiguous (see split_like_text). */
+static void ambiguous_frame(struct fold_ctx *c, const struct perfdata_frame *fr,
+			    struct fold_frame *out)
+{
+	char func[4096 + 20];
+	size_t n;
+
+	if (fr->sym) {
+		if (fr->sym_len > 4096)
+			return;
+		memcpy(func, fr->sym, fr->sym_len);
+		n = fr->sym_len;
+		memcpy(func + n, "+0x", 3);
+		n += 3;
+		n += hex(func + n, fr->symoff);
+	} else {
+		memcpy(func, "[unknown]", 9);
+		n = 9;
+	}
+	/* the text parser's \s* eats blanks before the function */
+	{
+		size_t skip = 0;
+
+		while (skip < n && (func[skip] == ' ' || func[skip] == '\t'))
+			skip++;
+		split_like_text(c, func + skip, n - skip, fr, out);
+	}
 }
 
 static uint64_t sample_weight(const struct fold_ctx *c, const struct perfdata_stack *st)
@@ -130,9 +174,9 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		out->addr_len = hex(c->addrs[i], fr->addr);
 		out->addr = c->addrs[i];
 		if (fr->dso && !fr->inlined && fr->dso_ambiguous)
-			frame_as_text(c, fr, out);
+			ambiguous_frame(c, fr, out);
 	}
-	c->lines_used = 0;
+	c->texts_used = 0;
 	memset(&s, 0, sizeof(s));
 	s.comm = st->comm;
 	s.comm_len = strlen(st->comm);
@@ -204,16 +248,13 @@ static int skip_time(struct perfdata *pd, double fraction, uint64_t *out)
 	return 0;
 }
 
-int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf)
+static int fold_open(struct perfdata *pd, struct folder *f, struct perfdata_fold *pf)
 {
-	struct perfdata pd;
 	struct perfdata_stacks_opts opts;
 	struct perfdata_stacks_stats stats;
 	struct fold_ctx *c;
 	int ret;
 
-	if (perfdata_open(&pd, path))
-		return -1;
 	memset(&opts, 0, sizeof(opts));
 	memset(&stats, 0, sizeof(stats));
 	opts.max_stack = 127;	/* perf script's default (sysctl kernel.perf_event_max_stack) */
@@ -225,13 +266,91 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	c->f = f;
 	c->pf = pf;
 	c->filter = pf->event_filter;
-	ret = skip_time(&pd, pf->skip_fraction, &c->min_time);
+	ret = skip_time(pd, pf->skip_fraction, &c->min_time);
 	if (!ret)
-		ret = perfdata_stacks(&pd, &opts, on_stack, c, &stats);
+		ret = perfdata_stacks(pd, &opts, on_stack, c, &stats);
 	pf->frames = stats.frames;
 	pf->unknown_frames = stats.unknown_frames;
 	pf->unwind_failed = stats.unwind_failed;
 	free(c);
+	return ret;
+}
+
+int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf)
+{
+	struct perfdata pd;
+	int ret;
+
+	if (perfdata_open(&pd, path))
+		return -1;
+	ret = fold_open(&pd, f, pf);
 	perfdata_close(&pd);
 	return ret;
 }
+
+int perfdata_fold_buffer(const void *buf, size_t len, const char *name, struct folder *f,
+			 struct perfdata_fold *pf)
+{
+	struct perfdata pd;
+	int ret;
+
+	if (perfdata_open_buffer(&pd, buf, len, name)) {
+		perfdata_close(&pd);
+		return -1;
+	}
+	ret = fold_open(&pd, f, pf);
+	perfdata_close(&pd);
+	return ret;
+}
+
+/* ---- the "perfdata" input format ---- */
+
+static int detect(const char *head, size_t len)
+{
+	return perfdata_is_magic(head, len) ? 100 : 0;
+}
+
+/*
+ * A regular file is mapped; standard input (pipe mode) and compressed
+ * files are read whole first, as perf does with a pipe.
+ */
+static int read_input(struct collapse_session *s, struct collapse_input *in, struct folder *f)
+{
+	struct perfdata_fold pf;
+	char *data = NULL;
+	size_t len;
+	int ret;
+
+	memset(&pf, 0, sizeof(pf));
+	pf.event_filter = s->event_filter;
+	pf.skip_fraction = s->opts.skip_fraction;
+	pf.count_samples = s->opts.count_samples;
+	pf.inlines = s->opts.inlines;
+	if (in->plain_path) {
+		ret = perfdata_fold_file(in->plain_path, f, &pf);
+	} else {
+		ret = collapse_input_slurp(in, &data, &len);
+		if (!ret)
+			ret = perfdata_fold_buffer(data, len, in->name, f, &pf);
+		free(data);
+	}
+	if (!s->event_filter && pf.chosen_event) {
+		s->event_filter = pf.chosen_event;
+		s->filter_defaulted = 1;
+		pf.chosen_event = NULL;
+	}
+	if (!s->other_event && pf.other_event) {
+		s->other_event = pf.other_event;
+		pf.other_event = NULL;
+	}
+	free(pf.chosen_event);
+	free(pf.other_event);
+	return ret;
+}
+
+const struct collapser collapse_perf_data = {
+	"perfdata",
+	"perf.data as written by perf record (file or pipe mode), symbolized here",
+	detect,
+	read_input,
+};

@@ -74,6 +74,18 @@ int line_reader_open_fd(struct line_reader *r, int fd, const char *name)
 	return 0;
 }
 
+void line_reader_open_source(struct line_reader *r, ssize_t (*source)(void *ctx, void *buf,
+								     size_t n),
+			     void *ctx, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = name;
+	r->fd = -1;
+	r->chunk = READ_CHUNK;
+	r->source = source;
+	r->source_ctx = ctx;
+}
+
 int line_reader_open(struct line_reader *r, const char *path)
 {
 	int fd;
@@ -113,7 +125,13 @@ static int fill(struct line_reader *r)
 			r->buf = xmalloc_huge(r->alloc);
 		}
 	}
-	if (r->fd >= 0) {
+	if (r->source) {
+		ssize_t got = r->source(r->source_ctx, r->buf + r->end, r->chunk);
+
+		if (got < 0)
+			return -1;
+		n = (int)got;
+	} else if (r->fd >= 0) {
 		ssize_t got;
 
 		do
@@ -142,9 +160,10 @@ int line_reader_next(struct line_reader *r, char **line, size_t *len)
 	size_t scanned = 0;
 
 	for (;;) {
-		char *s = r->buf + r->start + scanned;
+		/* no pointer arithmetic on the NULL buffer of a reader not yet filled */
 		char *nl = r->end > r->start + scanned
-			? memchr(s, '\n', r->end - r->start - scanned) : NULL;
+			? memchr(r->buf + r->start + scanned, '\n', r->end - r->start - scanned)
+			: NULL;
 
 		if (nl || (r->eof && r->end > r->start)) {
 			char *begin = r->buf + r->start;

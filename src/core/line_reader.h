@@ -28,12 +28,22 @@ struct line_reader {
 	uint64_t lineno;	/* number of the line last returned, from 1 */
 	int eof;
 	int missing_newline;	/* the last line returned had no '\n' */
+	/* a source of bytes instead of fd/gz (line_reader_open_source) */
+	ssize_t (*source)(void *ctx, void *buf, size_t n);
+	void *source_ctx;
 };
 
 /* Open path ("-" or NULL for stdin). Returns 0 or -1 (error printed). */
 int line_reader_open(struct line_reader *r, const char *path);
 /* Use an already open descriptor (taken over: closed by line_reader_close). */
 int line_reader_open_fd(struct line_reader *r, int fd, const char *name);
+/*
+ * Read lines from source (a function returning up to n bytes, 0 at the
+ * end, -1 after printing an error); ctx is passed to it and not freed.
+ */
+void line_reader_open_source(struct line_reader *r, ssize_t (*source)(void *ctx, void *buf,
+								     size_t n),
+			     void *ctx, const char *name);
 /* 1: a line is in *line and *len; 0: end of input; -1: error (printed). */
 int line_reader_next(struct line_reader *r, char **line, size_t *len);
 void line_reader_close(struct line_reader *r);

@@ -9,15 +9,19 @@
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/child.h"
+#include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/string_list.h"
 #include "collapse/perfdata_fold.h"
+#include "collapse/profile_formats.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *flame_metric_name(enum flame_metric m)
@@ -50,15 +54,21 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	}
 }
 
-/* Run argv in dir, stdout and stderr to log; *wall gets its run time (s). */
-static int run_logged(const char *const *argv, const char *dir, const char *log,
-		      double timeout, double *wall, struct rusage *ru, int *timed_out)
+/*
+ * Run argv in dir (env: extra "NAME=value" entries, or NULL), stdout and
+ * stderr to log, killed after timeout s (0: never); *wall gets its run
+ * time (s).
+ */
+static int run_logged(const char *const *argv, const char *const *env, const char *dir,
+		      const char *log, double timeout, double *wall, struct rusage *ru,
+		      int *timed_out)
 {
 	struct child c = CHILD_INIT;
 	double t0;
 	int code;
 
 	c.argv = argv;
+	c.env = env;
 	c.dir = dir;
 	c.in = CHILD_DEVNULL;
 	c.out_path = log;
@@ -81,7 +91,7 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
 	char *log = xstrfmt("%s/run-timed.log", o->scratch);
 	struct rusage ru;
-	int code = run_logged(sh, dir, log, o->timeout, &run->wall, &ru, &run->timed_out);
+	int code = run_logged(sh, NULL, dir, log, o->timeout, &run->wall, &ru, &run->timed_out);
 
 	run->rss = (double)ru.ru_maxrss;
 	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
@@ -103,11 +113,12 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
  * recorder could not run.
  */
 static int record_run(const struct flame_capture_opts *o, const char *const *argv,
-		      const char *dir, const char *log, struct flame_run *run)
+		      const char *const *env, const char *dir, const char *log,
+		      struct flame_run *run)
 {
 	double wall;
 	struct rusage ru;
-	int code = run_logged(argv, dir, log, o->timeout, &wall, &ru, &run->timed_out);
+	int code = run_logged(argv, env, dir, log, o->timeout, &wall, &ru, &run->timed_out);
 
 	/*
 	 * The cpu metric comes from the same runs as the profile (ends and
@@ -158,6 +169,75 @@ static int plain_words(const char *cmd, struct string_list *argv)
 	return 1;
 }
 
+int flame_profiler_is_command(const char *profiler)
+{
+	return profiler && strpbrk(profiler, " \t$") != NULL;
+}
+
+/*
+ * The profiler is the user's command (--profiler 'CMD'): run it with
+ * TRAIL_PROFILE (a file to write), TRAIL_PROFILE_DIR (an empty directory,
+ * for profilers that name their own files) and TRAIL_RUN (the workload
+ * command); then read whatever it left there, in any format trail
+ * collapse reads, counting samples where the format says how many
+ * (pprof: the sample type in unit "count").
+ */
+static int command_run(const struct flame_capture_opts *o, const char *dir, const char *log,
+		       const char *folded, struct flame_run *run)
+{
+	char *file = xstrfmt("%s/profile", o->scratch);
+	char *pdir = xstrfmt("%s/profile.d", o->scratch);
+	char *env_file = xstrfmt("TRAIL_PROFILE=%s", file);
+	char *env_dir = xstrfmt("TRAIL_PROFILE_DIR=%s", pdir);
+	char *env_run = xstrfmt("TRAIL_RUN=%s", o->run_cmd);
+	const char *const env[] = { env_file, env_dir, env_run, NULL };
+	const char *const sh[] = { "sh", "-c", o->profiler, NULL };
+	struct dirent *de;
+	DIR *d;
+	int ret, found = 0;
+
+	unlink(file);
+	remove_tree(pdir);
+	if (mkdir(pdir, 0700) < 0) {
+		ret = error_errno("cannot create '%s'", pdir);
+		goto out;
+	}
+	ret = record_run(o, sh, env, dir, log, run);
+	if (ret)
+		goto out;
+	if (!access(file, F_OK)) {
+		found = 1;
+		if (collapse_profile_file(file, "unit=count", folded, &run->folded) < 0)
+			ret = -1;
+	}
+	d = opendir(pdir);
+	while (!ret && d && (de = readdir(d))) {
+		char *path;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", pdir, de->d_name);
+		found = 1;
+		if (collapse_profile_file(path, "unit=count", folded, &run->folded) < 0)
+			ret = -1;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (!ret && !found)
+		ret = error("the profiler command wrote no profile to $TRAIL_PROFILE or "
+			    "$TRAIL_PROFILE_DIR (log: %s)", log);
+out:
+	unlink(file);
+	remove_tree(pdir);
+	free(file);
+	free(pdir);
+	free(env_file);
+	free(env_dir);
+	free(env_run);
+	return ret;
+}
+
 int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		      struct flame_run *run)
 {
@@ -198,10 +278,12 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 			string_list_append(&argv, "-c");
 			string_list_append(&argv, o->run_cmd);
 		}
-		ret = record_run(o, (const char *const *)argv.items, dir, log, run);
+		ret = record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 		string_list_clear(&argv);
 		if (!ret && folded_profile_read(&run->folded, folded))
 			ret = -1;
+	} else if (flame_profiler_is_command(o->profiler)) {
+		ret = command_run(o, dir, log, folded, run);
 	} else {
 		/*
 		 * perf: --no-bpf-event, or it spends about a second synthesising
@@ -234,7 +316,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 			string_list_append(&argv, o->run_cmd);
 		}
 		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ?
-				 (const char *const *)argv.items : perf, dir, log, run);
+				 (const char *const *)argv.items : perf, NULL, dir, log, run);
 		string_list_clear(&argv);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
@@ -326,6 +408,9 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 
 int flame_capture_check(const struct flame_capture_opts *o)
 {
+	if (flame_profiler_is_command(o->profiler))
+		return 0;	/* the user's own profiler: its first run will tell */
+	{
 	char *data = xstrfmt("%s/check.data", o->scratch);
 	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-F", "99", "-g",
 			       "-o", data, "--", "true", NULL };
@@ -349,4 +434,5 @@ int flame_capture_check(const struct flame_capture_opts *o)
 			     "/proc/sys/kernel/perf_event_paranoid or run as root",
 			     is_trail ? "trail" : "perf", child_describe_status(code));
 	return 0;
+	}
 }

@@ -32,7 +32,13 @@ struct flame_capture_opts {
 	double timeout;		/* seconds per run, 0 = none; a run past it fails */
 	int timed;		/* also run it unprofiled, for wall/rss */
 	const char *scratch;	/* directory for perf.data and the folded text */
-	const char *profiler;	/* "trail" (trail record) or "perf" (perf record) */
+	/*
+	 * "trail" (trail record), "perf" (perf record), or a shell command
+	 * (it has a blank or a '$') that profiles the workload itself and
+	 * leaves a profile in $TRAIL_PROFILE or $TRAIL_PROFILE_DIR, in any
+	 * format 'trail collapse' reads (flame_profiler_is_command()).
+	 */
+	const char *profiler;
 	const char *trail_exe;	/* this binary, for "trail record" */
 };
 
@@ -60,6 +66,9 @@ void flame_run_release(struct flame_run *run);
 double flame_run_metric(const struct flame_run *run, enum flame_metric m);
 const char *flame_metric_name(enum flame_metric m);
 const char *flame_metric_unit(enum flame_metric m);
+
+/* Whether --profiler names a command of the user's rather than trail or perf. */
+int flame_profiler_is_command(const char *profiler);
 
 /* 0 when the profiler can sample here, else -1 with the reason printed. */
 int flame_capture_check(const struct flame_capture_opts *o);

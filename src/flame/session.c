@@ -115,6 +115,7 @@ int flame_session_run(struct flame_session *s)
 	     flame_metric_name(s->req.metric),
 	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
 	     s->ans.offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
+	     flame_profiler_is_command(s->req.profiler) ? s->req.profiler :
 	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (DWARF call chains)",
 	     s->req.freq, s->st.range.nr, s->ans.good, s->ans.bad);
 

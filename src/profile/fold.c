@@ -511,7 +511,7 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 	for (i = 0; i < b.len; i++)
 		if (b.buf[i] == ' ')
 			b.buf[i] = '_';
-	f->period = period;
+	f->period = f->opts.count_samples ? 1 : period;
 	/*
 	 * The Perl script tests the name for truth, but its grammar never
 	 * yields "" or "0" (a comm has at least two bytes), so every name
@@ -738,6 +738,19 @@ uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s)
 void folder_add_sample(struct folder *f, const struct fold_sample *s)
 {
 	folder_add_sample_id(f, s);
+}
+
+void folder_add_stack_text(struct folder *f, const char *stack, size_t len, uint64_t count)
+{
+	uint32_t id;
+
+	if (!len)
+		return;
+	if (len > UINT32_MAX)
+		die("stack too long");
+	/* written back as the same bytes, so the whole text can be one name */
+	id = intern_add(&f->names, stack, len, NULL);
+	count_stack(f, &id, 1, count);
 }
 
 void folder_add_count(struct folder *f, uint32_t stack, uint64_t count)

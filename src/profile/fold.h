@@ -37,6 +37,8 @@ struct fold_options {
 	 * NAME ends the stack there: its callers and the process name are
 	 * dropped.  May be NULL.  Not copied: must outlive the folder. */
 	const struct string_list *skip_after;
+	/* --weight samples: every sample adds 1, whatever period it carries */
+	int count_samples;
 };
 
 /*
@@ -107,6 +109,13 @@ void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const 
 void folder_end_sample(struct folder *f);
 /* Frames added to the current sample so far. */
 size_t folder_pending_frames(const struct folder *f);
+
+/*
+ * Add count to a finished stack: frame names root first, joined by ';'
+ * (len bytes, no process name, no clean-up: what a format that names its
+ * own frames has built).  An empty stack is ignored.
+ */
+void folder_add_stack_text(struct folder *f, const char *stack, size_t len, uint64_t count);
 
 /* Number of distinct stacks recorded so far (before merging folders). */
 size_t folder_nr_stacks(const struct folder *f);

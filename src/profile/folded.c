@@ -4,13 +4,117 @@
 #include "profile/folded.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
+#include "core/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_REPORTED_MALFORMED 5
+
+static const char *const weight_names[] = {
+	[FOLDED_WEIGHT_SAMPLES] = "samples",
+	[FOLDED_WEIGHT_PERIOD] = "period",
+	[FOLDED_WEIGHT_TIME] = "time",
+};
+
+const char *folded_weight_name(enum folded_weight w)
+{
+	return (unsigned)w < sizeof(weight_names) / sizeof(weight_names[0]) ? weight_names[w] : "?";
+}
+
+int folded_weight_parse(const char *s, enum folded_weight *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(weight_names) / sizeof(weight_names[0]); i++)
+		if (!strcmp(s, weight_names[i])) {
+			*out = (enum folded_weight)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int unit_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
+}
+
+void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w)
+{
+	char unit[sizeof(w->unit)];
+	size_t i;
+
+	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+		if (n)
+			buf[0] = 0;
+		return;
+	}
+	for (i = 0; w->unit[i] && i + 1 < sizeof(unit); i++)
+		unit[i] = unit_char(w->unit[i]) ? w->unit[i] : '_';
+	unit[i] = 0;
+	/* "unit=" last and never empty: the line cannot end in " digits" */
+	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s unit=%s\n", folded_weight_name(w->weight),
+		 i ? unit : "unknown");
+}
+
+int folded_header_parse(const char *line, size_t len, struct folded_weight_info *out)
+{
+	size_t plen = strlen(FOLDED_HEADER_PREFIX), i = plen;
+
+	if (len < plen || memcmp(line, FOLDED_HEADER_PREFIX, plen))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->weight = FOLDED_WEIGHT_PERIOD;
+	while (i < len) {
+		size_t start = i, eq = 0, vlen;
+
+		while (i < len && line[i] != ' ') {
+			if (line[i] == '=' && !eq)
+				eq = i;
+			i++;
+		}
+		if (eq) {
+			const char *v = line + eq + 1;
+
+			vlen = i - eq - 1;
+			if (eq - start == 6 && !memcmp(line + start, "weight", 6)) {
+				char name[16];
+
+				if (vlen < sizeof(name)) {
+					enum folded_weight w;
+
+					memcpy(name, v, vlen);
+					name[vlen] = 0;
+					if (!folded_weight_parse(name, &w))
+						out->weight = w;
+				}
+			} else if (eq - start == 4 && !memcmp(line + start, "unit", 4)) {
+				if (vlen >= sizeof(out->unit))
+					vlen = sizeof(out->unit) - 1;
+				memcpy(out->unit, v, vlen);
+				out->unit[vlen] = 0;
+			}
+		}
+		while (i < len && line[i] == ' ')
+			i++;
+	}
+	return 1;
+}
+
+const char *folded_weight_describe(char *buf, size_t n, const struct folded_weight_info *w)
+{
+	if (w->weight == FOLDED_WEIGHT_SAMPLES || !w->unit[0])
+		snprintf(buf, n, "%s", folded_weight_name(w->weight));
+	else
+		snprintf(buf, n, "%s (%s)", folded_weight_name(w->weight), w->unit);
+	return buf;
+}
 
 /* Take a trailing "<blanks>digits[.digits]" off s[0..*len); 0 or -1. */
 static int take_count(const char *s, size_t *len, double *count)
@@ -107,10 +211,17 @@ int folded_profile_read(struct folded_profile *p, const char *path)
 		p->lines++;
 		if (!len)
 			continue;
+		if (folded_header_parse(line, len, &p->weight))
+			continue;
 		if (folded_parse_line(line, len, &fl)) {
-			if (++p->malformed <= MAX_REPORTED_MALFORMED)
-				warning("%s:%llu: ignoring line without a sample count: '%.80s'",
-					r.path, (unsigned long long)r.lineno, line);
+			if (++p->malformed <= MAX_REPORTED_MALFORMED) {
+				struct strbuf q = STRBUF_INIT;
+
+				warning("%s:%llu: ignoring line without a sample count: '%s'",
+					r.path, (unsigned long long)r.lineno,
+					escape_term_excerpt(&q, line, len, 80));
+				strbuf_release(&q);
+			}
 			continue;
 		}
 		folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);
@@ -151,4 +262,45 @@ uint32_t *folded_profile_sorted(const struct folded_profile *p)
 void folded_format_count(char *buf, size_t n, double v)
 {
 	snprintf(buf, n, "%.15g", v);
+}
+
+void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
+{
+	size_t i;
+
+	if (sb->len)
+		strbuf_addch(sb, ';');
+	if (!len) {
+		strbuf_addstr(sb, "[unknown]");
+		return;
+	}
+	i = sb->len;
+	strbuf_add(sb, name, len);
+	for (; i < sb->len; i++)
+		if (sb->buf[i] == '\n' || sb->buf[i] == '\r')
+			sb->buf[i] = ' ';
+}
+
+int folded_profile_write(const struct folded_profile *p, FILE *out)
+{
+	uint32_t *order = folded_profile_sorted(p);
+	size_t i;
+	char c0[64], c1[64];
+
+	for (i = 0; i < folded_profile_size(p); i++) {
+		uint32_t id = order[i];
+
+		fwrite(intern_str(&p->stacks, id), 1, intern_len(&p->stacks, id), out);
+		folded_format_count(c0, sizeof(c0), p->counts[0][id]);
+		if (p->columns == 2) {
+			folded_format_count(c1, sizeof(c1), p->counts[1][id]);
+			fprintf(out, " %s %s\n", c0, c1);
+		} else {
+			fprintf(out, " %s\n", c0);
+		}
+	}
+	free(order);
+	if (fflush(out) || ferror(out))
+		return error_errno("cannot write the folded stacks");
+	return 0;
 }

@@ -5,6 +5,8 @@ LIB_OBJS += src/profile/folded.o
 LIB_OBJS += src/profile/fold.o
 LIB_OBJS += src/profile/flat.o
 LIB_OBJS += src/profile/explain.o
+LIB_OBJS += src/profile/pprof_write.o
+LIB_OBJS += src/profile/speedscope_write.o
 
 UNIT_TESTS += tests/unit/test_folded
 UNIT_TESTS += tests/unit/test_flat

@@ -1,10 +1,10 @@
 /*
  * fuzz_json.c - libFuzzer target for the strict JSON reader of baselines
- * (src/bench/json.c): any input must parse or fail cleanly, never crash,
+ * (src/core/json.c): any input must parse or fail cleanly, never crash,
  * leak or read out of bounds.  Its error messages go to stderr; run with
  * -close_fd_mask=2 to silence them.
  */
-#include "bench/json.h"
+#include "core/json.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * test_bench_json.c - the strict JSON reader used for baselines: what
  * RFC 8259 allows parses to the right values, everything else is an error.
  */
-#include "bench/json.h"
+#include "core/json.h"
 #include "harness.h"
 
 static int parses(const char *text)

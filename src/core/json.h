@@ -1,14 +1,15 @@
 /*
- * json.h - a minimal strict JSON reader (RFC 8259) for baseline files.
+ * json.h - a minimal strict JSON reader (RFC 8259): bench baselines and the
+ * JSON profile formats (speedscope, Chrome .cpuprofile, jfr print --json).
  *
  * Parses a whole document into a tree of struct json_value; rejects
  * anything RFC 8259 does not allow (trailing commas, comments, leading
  * zeros, bare control characters, unpaired surrogates, trailing junk) and
  * bounds nesting, so malformed input is an error with "path:line:col: ",
- * never a crash.  Generic; could move to src/core if others need it.
+ * never a crash.
  */
-#ifndef TRAIL_BENCH_JSON_H
-#define TRAIL_BENCH_JSON_H
+#ifndef TRAIL_CORE_JSON_H
+#define TRAIL_CORE_JSON_H
 
 #include <stddef.h>
 

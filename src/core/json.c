@@ -2,7 +2,7 @@
  * json.c - the strict JSON reader of json.h: recursive descent over the
  * RFC 8259 grammar with a depth limit, positions tracked as line:col.
  */
-#include "bench/json.h"
+#include "core/json.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"

@@ -1,0 +1,148 @@
+/*
+ * input.c - struct collapse_input (collapser.h): one input file or
+ * standard input, decompressed (core/decompress.h), with its first
+ * COLLAPSE_HEAD_MAX bytes read ahead for the guesser and replayed, so
+ * standard input can be guessed without being seekable.
+ */
+#include "collapse/collapser.h"
+#include "core/alloc.h"
+#include "core/decompress.h"
+#include "core/error.h"
+#include "core/line_reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Read from the stream until buf is full or the input ends. */
+static ssize_t read_full(struct decompress *d, char *buf, size_t n)
+{
+	size_t have = 0;
+
+	while (have < n) {
+		ssize_t got = decompress_read(d, buf + have, n - have);
+
+		if (got < 0)
+			return -1;
+		if (!got)
+			break;
+		have += (size_t)got;
+	}
+	return (ssize_t)have;
+}
+
+int collapse_input_open(struct collapse_input *in, const char *path)
+{
+	int stdin_path = !strcmp(path, "-");
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->name = stdin_path ? "<stdin>" : path;
+	fd = stdin_path ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return stdin_path ? error_errno("cannot read standard input")
+				  : error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return error("'%s' is a directory", path);
+	}
+	in->stream = decompress_open(fd, in->name);
+	if (!in->stream)
+		return -1;
+	in->compression = decompress_kind_name(decompress_kind(in->stream));
+	if (!stdin_path && S_ISREG(st.st_mode) && decompress_kind(in->stream) == DECOMPRESS_PLAIN)
+		in->plain_path = path;
+	in->head_buf = xmalloc(COLLAPSE_HEAD_MAX + 1);
+	got = read_full(in->stream, in->head_buf, COLLAPSE_HEAD_MAX);
+	if (got < 0) {
+		collapse_input_close(in);
+		return -1;
+	}
+	in->head_buf[got] = 0;
+	in->head = in->head_buf;
+	in->head_len = (size_t)got;
+	return 0;
+}
+
+void collapse_input_from_buffer(struct collapse_input *in, const char *name, const char *buf,
+				size_t len)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = in->name = name;
+	in->compression = "plain";
+	/* the head must be NUL-terminated: a copy of at most COLLAPSE_HEAD_MAX bytes */
+	in->head_len = len;
+	in->head_buf = xmalloc(len + 1);
+	memcpy(in->head_buf, buf, len);
+	in->head_buf[len] = 0;
+	in->head = in->head_buf;
+}
+
+ssize_t collapse_input_read(struct collapse_input *in, void *buf, size_t n)
+{
+	if (in->replayed < in->head_len) {
+		size_t left = in->head_len - in->replayed;
+
+		if (n > left)
+			n = left;
+		memcpy(buf, in->head + in->replayed, n);
+		in->replayed += n;
+		return (ssize_t)n;
+	}
+	if (!in->stream)
+		return 0;
+	return decompress_read(in->stream, buf, n);
+}
+
+static ssize_t source(void *ctx, void *buf, size_t n)
+{
+	return collapse_input_read(ctx, buf, n);
+}
+
+int collapse_input_lines(struct collapse_input *in, struct line_reader *r)
+{
+	line_reader_open_source(r, source, in, in->name);
+	return 0;
+}
+
+int collapse_input_slurp(struct collapse_input *in, char **data, size_t *len)
+{
+	size_t have = 0, alloc = in->head_len + (64u << 10);
+	char *buf = xmalloc(alloc + 1);
+
+	for (;;) {
+		ssize_t got;
+
+		if (alloc - have < (16u << 10)) {
+			if (alloc > SIZE_MAX / 4)
+				die("input too large");
+			alloc *= 2;
+			buf = xrealloc(buf, alloc + 1);
+		}
+		got = collapse_input_read(in, buf + have, alloc - have);
+		if (got < 0) {
+			free(buf);
+			return -1;
+		}
+		if (!got)
+			break;
+		have += (size_t)got;
+	}
+	buf[have] = 0;
+	*data = buf;
+	*len = have;
+	return 0;
+}
+
+void collapse_input_close(struct collapse_input *in)
+{
+	decompress_close(in->stream);
+	free(in->head_buf);
+	memset(in, 0, sizeof(*in));
+}

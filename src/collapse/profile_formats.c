@@ -1,0 +1,106 @@
+/*
+ * profile_formats.c - collapse_read_whole() and json_head() for the
+ * formats that are read whole (profile_formats.h).
+ */
+#include "collapse/profile_formats.h"
+#include "collapse/collapser.h"
+#include "core/error.h"
+#include "profile/fold.h"
+#include "profile/folded.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *json_head(const char *head, size_t *len)
+{
+	while (*len && (*head == ' ' || *head == '\t' || *head == '\n' || *head == '\r')) {
+		head++;
+		(*len)--;
+	}
+	return head;
+}
+
+int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, struct folder *f,
+			profile_fold_fn *fold)
+{
+	struct folded_profile p;
+	char *data = NULL;
+	size_t len = 0, i, rounded = 0;
+	int ret = -1;
+
+	folded_profile_init(&p);
+	if (collapse_input_slurp(in, &data, &len) < 0)
+		goto out;
+	if (fold(data, len, in->name, s->opts.sample_type, &p) < 0)
+		goto out;
+	if (p.columns != 1) {
+		error("%s: differential (two-count) stacks cannot be collapsed; "
+		      "give each side on its own", in->name);
+		goto out;
+	}
+	for (i = 0; i < folded_profile_size(&p); i++) {
+		double c = p.counts[0][i], r = round(c);
+
+		if (r != c)
+			rounded++;
+		if (!(r >= 1))
+			continue;
+		folder_add_stack_text(f, intern_str(&p.stacks, (uint32_t)i),
+				      intern_len(&p.stacks, (uint32_t)i),
+				      r >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)r);
+	}
+	if (rounded)
+		warning("%s: %zu stacks had fractional counts, rounded to integers", in->name,
+			rounded);
+	ret = 0;
+out:
+	free(data);
+	folded_profile_release(&p);
+	return ret;
+}
+
+int collapse_profile_file(const char *path, const char *sample_type, const char *scratch_path,
+			  struct folded_profile *p)
+{
+	struct collapse_session s;
+	struct collapse_input in;
+	struct fold_options fo;
+	const struct collapser *c;
+	FILE *out;
+	int ret = -1;
+
+	if (collapse_input_open(&in, path) < 0)
+		return -1;
+	memset(&fo, 0, sizeof(fo));
+	collapse_session_init(&s, &fo);
+	s.opts.sample_type = sample_type;
+	c = collapse_guess(in.head, in.head_len, NULL);
+	if (!c) {
+		error("cannot tell the format of the profile '%s' (trail collapse --format list)",
+		      path);
+		goto out;
+	}
+	if (c->read(&s, &in, s.folders[0]) < 0)
+		goto out;
+	out = fopen(scratch_path, "w");
+	if (!out) {
+		error_errno("cannot create '%s'", scratch_path);
+		goto out;
+	}
+	if (collapse_session_write(&s, out)) {
+		fclose(out);
+		goto out;
+	}
+	if (fclose(out)) {
+		error_errno("cannot write '%s'", scratch_path);
+		goto out;
+	}
+	ret = folded_profile_read(p, scratch_path);
+out:
+	collapse_session_release(&s);
+	collapse_input_close(&in);
+	return ret;
+}

@@ -1,0 +1,126 @@
+/*
+ * pprof_write.c - folded profile -> gzipped profile.proto (pprof_write.h),
+ * with core/protobuf.h.  Frame names are interned once: name i is string
+ * i + 3 of the table, function i + 1 and location i + 1.  Stacks go out
+ * in byte order, so the same input gives the same bytes.
+ */
+#include "profile/pprof_write.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/gzip_buf.h"
+#include "core/intern.h"
+#include "core/protobuf.h"
+#include "core/strbuf.h"
+#include "profile/folded.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Profile's field numbers (github.com/google/pprof/proto/profile.proto). */
+enum {
+	P_SAMPLE_TYPE = 1,
+	P_SAMPLE = 2,
+	P_LOCATION = 4,
+	P_FUNCTION = 5,
+	P_STRING_TABLE = 6,
+	P_PERIOD_TYPE = 11,
+	P_PERIOD = 12,
+};
+
+#define FIRST_NAME 3	/* strings 0..2: "", "samples", "count" */
+
+static void put_value_type(struct strbuf *msg, struct strbuf *tmp, uint32_t field)
+{
+	strbuf_reset(tmp);
+	pb_put_uint(tmp, 1, 1);	/* type: "samples" */
+	pb_put_uint(tmp, 2, 2);	/* unit: "count" */
+	pb_put_bytes(msg, field, tmp->buf, tmp->len);
+}
+
+int pprof_encode(const struct folded_profile *p, struct strbuf *out)
+{
+	struct intern names;
+	struct strbuf msg = STRBUF_INIT, tmp = STRBUF_INIT, sub = STRBUF_INIT;
+	uint64_t *locs = NULL;
+	size_t nr_locs = 0, alloc_locs = 0, i, rounded = 0;
+	uint32_t *order, id;
+
+	if (p->columns != 1)
+		return error("differential (two-count) input cannot be written as pprof; "
+			     "write each side on its own");
+	intern_init(&names);
+	put_value_type(&msg, &tmp, P_SAMPLE_TYPE);
+	order = folded_profile_sorted(p);
+	for (i = 0; i < folded_profile_size(p); i++) {
+		const char *s = intern_str(&p->stacks, order[i]);
+		size_t len = intern_len(&p->stacks, order[i]), k;
+		double c = p->counts[0][order[i]];
+		int64_t v;
+		uint64_t uv;
+
+		nr_locs = 0;
+		while (len) {	/* frames root first; collected, then reversed */
+			const char *semi = memchr(s, ';', len);
+			size_t flen = semi ? (size_t)(semi - s) : len;
+
+			ALLOC_GROW(locs, nr_locs + 1, alloc_locs);
+			locs[nr_locs++] = intern_add(&names, s, flen, NULL) + 1;
+			if (!semi)
+				break;
+			s += flen + 1;
+			len -= flen + 1;
+		}
+		for (k = 0; k < nr_locs / 2; k++) {
+			uint64_t t = locs[k];
+
+			locs[k] = locs[nr_locs - 1 - k];
+			locs[nr_locs - 1 - k] = t;
+		}
+		v = (int64_t)llround(c);
+		if ((double)v != c)
+			rounded++;
+		if (!v || !nr_locs)
+			continue;
+		strbuf_reset(&tmp);
+		pb_put_packed(&tmp, 1, locs, nr_locs);
+		uv = (uint64_t)v;	/* int64 values travel as two's complement */
+		pb_put_packed(&tmp, 2, &uv, 1);
+		pb_put_bytes(&msg, P_SAMPLE, tmp.buf, tmp.len);
+	}
+	for (id = 0; id < names.nr; id++) {
+		/* Location { id, Line { function_id } } */
+		strbuf_reset(&sub);
+		pb_put_uint(&sub, 1, id + 1);
+		strbuf_reset(&tmp);
+		pb_put_uint(&tmp, 1, (uint64_t)id + 1);
+		pb_put_bytes(&tmp, 4, sub.buf, sub.len);
+		pb_put_bytes(&msg, P_LOCATION, tmp.buf, tmp.len);
+	}
+	for (id = 0; id < names.nr; id++) {
+		/* Function { id, name, system_name } */
+		strbuf_reset(&tmp);
+		pb_put_uint(&tmp, 1, (uint64_t)id + 1);
+		pb_put_uint(&tmp, 2, (uint64_t)id + FIRST_NAME);
+		pb_put_uint(&tmp, 3, (uint64_t)id + FIRST_NAME);
+		pb_put_bytes(&msg, P_FUNCTION, tmp.buf, tmp.len);
+	}
+	pb_put_bytes(&msg, P_STRING_TABLE, "", 0);
+	pb_put_bytes(&msg, P_STRING_TABLE, "samples", 7);
+	pb_put_bytes(&msg, P_STRING_TABLE, "count", 5);
+	for (id = 0; id < names.nr; id++)
+		pb_put_bytes(&msg, P_STRING_TABLE, intern_str(&names, id), intern_len(&names, id));
+	put_value_type(&msg, &tmp, P_PERIOD_TYPE);
+	pb_put_int(&msg, P_PERIOD, 1);
+	if (rounded)
+		warning("%zu stacks had fractional counts, rounded to integers for pprof", rounded);
+	gzip_buf_deflate(msg.buf, msg.len, out);
+	free(order);
+	free(locs);
+	intern_release(&names);
+	strbuf_release(&msg);
+	strbuf_release(&tmp);
+	strbuf_release(&sub);
+	return 0;
+}
