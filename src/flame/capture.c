@@ -346,6 +346,12 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 	memset(&pf, 0, sizeof(pf));
 	pf.skip_fraction = discard;
 	pf.count_samples = 1;	/* counts are samples, whatever the event's period */
+	/*
+	 * No inline frames, DWARF call chains or not: the hot function is the
+	 * one the symbol table names (an always-inline helper's time stays
+	 * with the function it was inlined into, as with frame pointers).
+	 */
+	pf.inlines = -1;
 	f = folder_new(&fo);
 	if (perfdata_fold_file(data, f, &pf))
 		goto out;
