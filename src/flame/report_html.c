@@ -75,7 +75,7 @@ static const char STYLE[] =
 	"iframe.graph{width:100%;border:1px solid var(--line);border-radius:6px;background:#fff}"
 	".diff pre{margin:0;border-radius:0;padding:.2em 1em}"
 	".diff{border:1px solid var(--line);border-radius:6px;overflow:hidden;margin:.5em 0}"
-	".diff .meta{background:#eef1f4;font-weight:600}.diff .add{background:#e6ffec;display:block}"
+	".diff .meta{background:#eef1f4;color:#3d444d}.diff .add{background:#e6ffec;display:block}"
 	".diff .del{background:#ffebe9;display:block}.diff .hh{color:var(--blue)}"
 	".diff pre.hot{border-left:5px solid var(--amber);background:#fff8e6}"
 	".diff .tag{float:right;font:600 11px sans-serif;color:#fff;background:var(--amber);"

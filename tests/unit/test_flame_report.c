@@ -12,7 +12,9 @@
 #include "flame/report_facts.h"
 #include "flame/session.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HOSTILE "fix <script>alert(1)</script> & `x` | *y*"
 
@@ -234,5 +236,44 @@ TEST(guard_percent_and_hunks)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame_report", html_sections_and_escaping, html_probes_in_range_order,
+/* Without a repository: the environment of this machine and the files present. */
+TEST(facts_gather_environment_and_files)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	char dir[] = "/tmp/trail-report-facts.XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+	size_t i;
+	int kernel = 0, nproc = 0, input = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	p = xstrfmt("%s/diff.svg", dir);
+	strbuf_addstr(&sb, "<svg/>");
+	CHECK_INT(strbuf_write_file(&sb, p), 0);
+	flame_session_init(&s);
+	flame_report_facts_init(&f);
+	s.req.out_dir = dir;
+	s.req.run_cmd = sb.len ? p : NULL;	/* an input file named on the command line */
+	flame_report_facts_gather(&s, &f);
+	CHECK(flame_report_has_file(&f, "diff.svg"));
+	CHECK(!flame_report_has_file(&f, "good.svg"));
+	for (i = 0; i < f.env.nr; i++) {
+		kernel |= !strncmp(f.env.items[i], "kernel\t", 7);
+		nproc |= !strncmp(f.env.items[i], "nproc\t", 6);
+		input |= strstr(f.env.items[i], "input\t") && strstr(f.env.items[i], ": 6 bytes");
+	}
+	CHECK(kernel);
+	CHECK(nproc);
+	CHECK(input);
+	CHECK_INT(f.culprit_diff.len, 0);	/* no clone: no git */
+	unlink(p);
+	rmdir(dir);
+	free(p);
+	strbuf_release(&sb);
+	flame_report_facts_release(&f);
+	flame_session_release(&s);
+}
+
+TEST_MAIN("flame_report", facts_gather_environment_and_files, html_sections_and_escaping, html_probes_in_range_order,
 	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)
