@@ -18,6 +18,7 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 "$ROOT/tests/e2e/make-history" "$T/repo" --shape slowdown --commits 8 --seed 3 --scale 0.35 >"$T/env" ||
 	{ fail "generate history"; exit 0; }
+ARTIFACTS=$BUILD/test-artifacts	# the env file sets BUILD to the build command
 . "$T/env"
 OUT=$T/report
 (cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" --out "$OUT" \
@@ -46,4 +47,4 @@ if ! have chromium && ! have chromium-browser && ! have google-chrome; then
 	skip "browser" "chromium not installed (apt-get install chromium)"
 	exit 0
 fi
-python3 "$ROOT/tests/browser/flame_report_browser.py" "$OUT" "$BUILD/test-artifacts" regression
+python3 "$ROOT/tests/browser/flame_report_browser.py" "$OUT" "$ARTIFACTS" regression
