@@ -10,6 +10,9 @@
 #include "flame/report.h"
 #include "core/alloc.h"
 #include "core/shell_quote.h"
+#include "profile/explain.h"
+#include "profile/flat.h"
+#include "profile/folded.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -27,11 +30,13 @@ void flame_report_facts_init(struct flame_report_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	strbuf_init(&f->culprit_diff, 0);
+	strbuf_init(&f->reading, 0);
 }
 
 void flame_report_facts_release(struct flame_report_facts *f)
 {
 	strbuf_release(&f->culprit_diff);
+	strbuf_release(&f->reading);
 	string_list_clear(&f->later);
 	string_list_clear(&f->env);
 	string_list_clear(&f->files);
@@ -265,10 +270,37 @@ static void gather_files(const struct flame_session *s, struct flame_report_fact
 	}
 }
 
+/* trail explain of bad.folded: plateaus, towers, motifs, broken stacks. */
+static void gather_reading(const struct flame_session *s, struct flame_report_facts *f)
+{
+	struct folded_profile p;
+	struct flat_profile flat;
+	struct explain_options o;
+	struct explain_report r;
+	char *path = xstrfmt("%s/bad.folded", s->req.out_dir);
+
+	folded_profile_init(&p);
+	if (!folded_profile_read(&p, path)) {
+		flat_profile_build(&flat, &p, 1);
+		if (flat.nr_stacks) {
+			explain_options_init(&o);
+			o.process_root = explain_guess_process_root(&flat);
+			explain_profile(&r, &flat, &o);
+			explain_write_text(&f->reading, &r, &flat);
+			explain_report_release(&r);
+		}
+		flat_profile_release(&flat);
+	}
+	folded_profile_release(&p);
+	free(path);
+}
+
 void flame_report_facts_gather(const struct flame_session *s, struct flame_report_facts *f)
 {
 	if (s->req.out_dir)
 		gather_files(s, f);
+	if (flame_report_has_file(f, "bad.folded"))
+		gather_reading(s, f);
 	gather_env(s, f);
 	if (s->st.repo.clone && s->ans.culprit_info.subject) {
 		gather_diff(s, f);

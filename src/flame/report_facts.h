@@ -24,6 +24,7 @@ struct flame_report_facts {
 	int later_by_function;		/* later was found with git log -L */
 	struct string_list env;		/* "name\tvalue": kernel, governor, nproc, load, env vars */
 	struct string_list files;	/* artifact files present in the report directory */
+	struct strbuf reading;		/* trail explain's text for bad.folded; empty: none */
 };
 
 void flame_report_facts_init(struct flame_report_facts *f);

@@ -1,6 +1,7 @@
 /*
  * report_handoffs.c - the sections of report.md that report.html also
- * has beyond the answer: the suspect commit's diff (hunks naming the hot
+ * has beyond the answer: the bad profile's reading aids, the suspect
+ * commit's diff (hunks naming the hot
  * function listed) and the four handoffs (Builder, Bolt, Radar, Scout),
  * in escaped Markdown (core/escape.h).
  */
@@ -90,6 +91,11 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	struct strbuf c = STRBUF_INIT;
 	size_t i;
 
+	if (f->reading.len) {
+		strbuf_addstr(sb, "\n## Reading aids (the bad profile)\n\nWhat `trail explain bad.folded` "
+				  "finds:\n\n");
+		escape_md_code_block(sb, f->reading.buf, f->reading.len, NULL);
+	}
 	write_commit(s, f, sb);
 	strbuf_addstr(sb, "\n## Handoffs\n");
 	if (s->ans.culprit_info.subject) {

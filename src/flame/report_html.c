@@ -3,7 +3,8 @@
  * external resources) that puts the verdict and the answer first, then the
  * differential flame graph (embedded as a data: URL so its script runs as
  * in diff.svg), tables of hotspots, probes (with a small SVG chart in range
- * order) and suspects, the suspect commit's diff with the hunks of the hot
+ * order) and suspects, the bad profile's reading aids (trail explain), the
+ * suspect commit's diff with the hunks of the hot
  * function highlighted, and one section per handoff (Builder, Bolt, Radar,
  * Scout).  Every string from outside goes through core/escape.h.
  */
@@ -611,6 +612,18 @@ static void write_commit_diff(const struct flame_session *s, const struct flame_
 	strbuf_addstr(sb, "</section>\n");
 }
 
+static void write_reading(const struct flame_report_facts *f, struct strbuf *sb)
+{
+	if (!f->reading.len)
+		return;
+	strbuf_addstr(sb, "<section id=\"reading\"><h2>Reading aids (the bad profile)</h2>\n"
+			  "<p class=\"muted\">What <code>trail explain bad.folded</code> finds: wide plateaus "
+			  "(self time), narrow towers (deep stacks), repeated motifs (one callee under many "
+			  "callers), broken stacks.</p>\n<pre>");
+	escape_html_text(sb, f->reading.buf, f->reading.len);
+	strbuf_addstr(sb, "</pre></section>\n");
+}
+
 static void handoff_head(struct strbuf *sb, const char *id, const char *who, const char *what)
 {
 	strbuf_addf(sb, "<div class=\"handoff\" id=\"%s\"><h3><span class=\"who\">%s</span>%s</h3>\n",
@@ -754,18 +767,21 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 	h(sb, s->ans.message);
 	strbuf_addstr(sb, "</p></div>\n<nav><a href=\"#answer\">Answer</a><a href=\"#graph\">Flame graph</a>"
 			  "<a href=\"#hotspots\">Hotspots</a>");
-	if (s->ans.nprobes)
-		strbuf_addstr(sb, "<a href=\"#probes\">Probes</a>");
 	if (s->ans.nsuspects)
 		strbuf_addstr(sb, "<a href=\"#suspects\">Suspects</a>");
+	if (s->ans.nprobes)
+		strbuf_addstr(sb, "<a href=\"#probes\">Probes</a>");
+	if (f->reading.len)
+		strbuf_addstr(sb, "<a href=\"#reading\">Reading aids</a>");
 	if (f->culprit_diff.len)
 		strbuf_addstr(sb, "<a href=\"#commit\">Commit</a>");
 	strbuf_addstr(sb, "<a href=\"#handoffs\">Handoffs</a><a href=\"#reproduce\">Reproduce</a></nav>\n");
 	write_answer(s, sb);
 	write_graph(s, f, diff_svg, sb);
 	write_hotspots(s, sb);
-	write_probes(s, sb);
 	write_suspects(s, sb);
+	write_probes(s, sb);
+	write_reading(f, sb);
 	write_commit_diff(s, f, sb);
 	write_handoffs(s, f, sb);
 	write_reproduce(s, sb);

@@ -147,6 +147,7 @@ TEST(html_sections_and_escaping)
 	CHECK(strstr(sb.buf, "id=\"bolt\""));
 	CHECK(strstr(sb.buf, "id=\"radar\""));
 	CHECK(!strstr(sb.buf, "id=\"scout\""));	/* a regression was found */
+	CHECK(!strstr(sb.buf, "id=\"reading\""));	/* no reading aids gathered */
 	strbuf_release(&sb);
 	release(&s, &f);
 }
@@ -178,7 +179,10 @@ TEST(html_scout_when_no_regression)
 
 	make_session(&s, &f);
 	s.ans.verdict = "no-regression";
+	strbuf_addstr(&f.reading, "wide plateaus: <hot>\n");
 	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "id=\"reading\""));
+	CHECK(strstr(sb.buf, "wide plateaus: &lt;hot&gt;"));
 	CHECK(strstr(sb.buf, "class=\"verdict v-no-regression\""));
 	CHECK(strstr(sb.buf, "id=\"scout\""));
 	CHECK(strstr(sb.buf, "<th>kernel</th><td><code>6.1.0</code>"));
@@ -243,7 +247,7 @@ TEST(facts_gather_environment_and_files)
 	struct flame_report_facts f;
 	char dir[] = "/tmp/trail-report-facts.XXXXXX";
 	struct strbuf sb = STRBUF_INIT;
-	char *p;
+	char *p, *q;
 	size_t i;
 	int kernel = 0, nproc = 0, input = 0;
 
@@ -251,6 +255,12 @@ TEST(facts_gather_environment_and_files)
 	p = xstrfmt("%s/diff.svg", dir);
 	strbuf_addstr(&sb, "<svg/>");
 	CHECK_INT(strbuf_write_file(&sb, p), 0);
+	q = xstrfmt("%s/bad.folded", dir);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "app;main;hot 90\napp;main;cold 10\n");
+	CHECK_INT(strbuf_write_file(&sb, q), 0);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "<svg/>");
 	flame_session_init(&s);
 	flame_report_facts_init(&f);
 	s.req.out_dir = dir;
@@ -267,6 +277,11 @@ TEST(facts_gather_environment_and_files)
 	CHECK(nproc);
 	CHECK(input);
 	CHECK_INT(f.culprit_diff.len, 0);	/* no clone: no git */
+	CHECK(flame_report_has_file(&f, "bad.folded"));
+	CHECK(strstr(f.reading.buf, "wide plateaus"));	/* trail explain of bad.folded */
+	CHECK(strstr(f.reading.buf, "hot"));
+	unlink(q);
+	free(q);
 	unlink(p);
 	rmdir(dir);
 	free(p);
