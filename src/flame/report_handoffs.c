@@ -118,7 +118,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 				    "apply cleanly.\n", f->later_by_function ? "the function" : "the suspect's files");
 		}
 	}
-	if (regression || s->ans.hot.nr) {
+	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
 		strbuf_addstr(sb, "\n### Bolt: optimise the hot code\n\n- hot function: ");
 		mdc(sb, fn ? fn : s->ans.hot.nr ? s->ans.hot.items[0].name : "(none)");
 		if (s->ans.def_file) {

@@ -56,9 +56,9 @@ static const char STYLE[] =
 	"code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}"
 	"code{background:var(--bg2);padding:.1em .35em;border-radius:4px}"
 	"pre{background:var(--bg2);padding:.8em 1em;border-radius:6px;overflow-x:auto;margin:.4em 0}"
-	"pre code{background:none;padding:0}"
+	"pre code{background:none;padding:0}pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}"
 	".verdict{border-radius:8px;padding:1em 1.2em;margin:0 0 1.2em;border-left:8px solid}"
-	".verdict .label{font-size:1.35em;font-weight:700;text-transform:capitalize}"
+	".verdict .label{font-size:1.35em;font-weight:700}"
 	".verdict p{margin:.3em 0 0}"
 	".v-regression{background:#fdecea;border-color:var(--red)}"
 	".v-no-regression{background:#e8f5e9;border-color:var(--green)}"
@@ -93,6 +93,15 @@ static void write_head(struct strbuf *sb)
 			  "<title>trail flame report</title>\n<style>");
 	strbuf_addstr(sb, STYLE);
 	strbuf_addstr(sb, "</style></head>\n<body>\n");
+}
+
+static const char *verdict_label(const char *v)
+{
+	if (v && !strcmp(v, "regression"))
+		return "Regression found";
+	if (v && !strcmp(v, "no-regression"))
+		return "No regression";
+	return "Inconclusive";
 }
 
 static const char *verdict_class(const char *v)
@@ -619,7 +628,7 @@ static void write_reading(const struct flame_report_facts *f, struct strbuf *sb)
 	strbuf_addstr(sb, "<section id=\"reading\"><h2>Reading aids (the bad profile)</h2>\n"
 			  "<p class=\"muted\">What <code>trail explain bad.folded</code> finds: wide plateaus "
 			  "(self time), narrow towers (deep stacks), repeated motifs (one callee under many "
-			  "callers), broken stacks.</p>\n<pre>");
+			  "callers), broken stacks.</p>\n<pre class=\"wrap\">");
 	escape_html_text(sb, f->reading.buf, f->reading.len);
 	strbuf_addstr(sb, "</pre></section>\n");
 }
@@ -630,9 +639,9 @@ static void handoff_head(struct strbuf *sb, const char *id, const char *who, con
 		    id, who, what);
 }
 
-static void pre(struct strbuf *sb, const char *text)
+static void pre(struct strbuf *sb, const char *text, int wrap)
 {
-	strbuf_addstr(sb, "<pre><code>");
+	strbuf_addstr(sb, wrap ? "<pre class=\"wrap\"><code>" : "<pre><code>");
 	h(sb, text);
 	strbuf_addstr(sb, "</code></pre>\n");
 }
@@ -649,7 +658,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 	if (s->ans.culprit_info.subject) {
 		handoff_head(sb, "builder", "Builder", "revert or patch the suspect");
 		flame_report_revert_cmd(s, &c);
-		pre(sb, c.buf);
+		pre(sb, c.buf, 0);
 		if (f->later.nr) {
 			strbuf_addf(sb, "<p>Later commits in the range that touched %s (the revert may "
 				    "conflict with them):</p>\n<ul>\n", f->later_by_function ?
@@ -669,7 +678,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		}
 		strbuf_addstr(sb, "</div>\n");
 	}
-	if (regression || s->ans.hot.nr) {
+	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
 		handoff_head(sb, "bolt", "Bolt", "optimise the hot code");
 		strbuf_addstr(sb, "<table class=\"kv\">");
 		strbuf_addstr(sb, "<tr><th>Hot function</th><td>");
@@ -714,7 +723,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		    flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);
-	pre(sb, c.buf);
+	pre(sb, c.buf, 0);
 	strbuf_addstr(sb, "</div>\n");
 	if (!regression) {
 		handoff_head(sb, "scout", "Scout", "the symptom persists? look at the environment");
@@ -750,7 +759,7 @@ static void write_reproduce(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(&c, "\n# the bisection alone, as trail ran it:\n");
 		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &c);
 	}
-	pre(sb, c.buf);
+	pre(sb, c.buf, 1);
 	strbuf_addstr(sb, "</section>\n");
 	strbuf_release(&c);
 }
@@ -760,10 +769,10 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 {
 	write_head(sb);
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n");
-	strbuf_addf(sb, "<div class=\"verdict %s\" id=\"verdict\"><div class=\"label\">",
+	strbuf_addf(sb, "<div class=\"verdict %s\" id=\"verdict\" data-verdict=\"",
 		    verdict_class(s->ans.verdict));
-	h(sb, s->ans.verdict);
-	strbuf_addstr(sb, "</div><p>");
+	ha(sb, s->ans.verdict);
+	strbuf_addf(sb, "\"><div class=\"label\">%s</div><p>", verdict_label(s->ans.verdict));
 	h(sb, s->ans.message);
 	strbuf_addstr(sb, "</p></div>\n<nav><a href=\"#answer\">Answer</a><a href=\"#graph\">Flame graph</a>"
 			  "<a href=\"#hotspots\">Hotspots</a>");

@@ -64,7 +64,7 @@ def main():
         else:
             ok("%s: section scout" % name, "scout" in ids, ids)
         ok("%s: verdict text" % name,
-           page.eval("document.querySelector('#verdict .label').textContent") == data["verdict"])
+           page.eval("document.getElementById('verdict').dataset.verdict") == data["verdict"])
         if data["suspect"]:
             cell = page.eval("Array.from(document.querySelectorAll('#answer tr')).find("
                              "r => r.cells[0].textContent === 'Suspect commit').cells[1].textContent")

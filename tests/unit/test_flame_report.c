@@ -79,6 +79,7 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	s->ans.hot.nr = 1;
 	s->ans.hot.items[0].name = xstrdup("checksum_<b>block");
 	s->ans.hot.items[0].delta_self = 0.3;
+	s->ans.hot.items[0].confirmed = 1;
 	strbuf_addstr(&f->culprit_diff,
 		      "commit 3333\n\ndiff --git a/work.c b/work.c\n--- a/work.c\n+++ b/work.c\n"
 		      "@@ -10,3 +10,3 @@ static int parse(void)\n-\treturn 0;\n+\treturn 1;\n"
