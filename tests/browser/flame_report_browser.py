@@ -124,7 +124,8 @@ def main():
             if os.path.exists(os.path.join(report, f)):
                 ok("%s: links to %s" % (name, f),
                    any(urlparse(link).path.endswith("/" + f) for link in links))
-        # full page screenshot, then the console
+        # the first screen as a reader meets it, the full page, then the console
+        page.screenshot(os.path.join(artifacts, "flame-report-%s-top.png" % name))
         height = page.eval("document.documentElement.scrollHeight")
         page.send("Emulation.setDeviceMetricsOverride",
                   {"width": 1280, "height": min(int(height), 12000), "deviceScaleFactor": 1,
