@@ -6,6 +6,7 @@
 #include "core/json.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <stdlib.h>
@@ -106,18 +107,29 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 		const struct bench_command_result *cr = &res->commands[c];
 		const struct bench_baseline_entry *e = NULL;
 		struct bench_regression *g;
+		char *name;
 
 		if (!cr->nr_runs)
 			continue;
 		for (i = 0; i < b->nr && !e; i++)
 			if (!strcmp(b->entries[i].command, cr->command->name))
 				e = &b->entries[i];
-		if (!e && b->nr == 1 && res->nr_commands == 1)
+		name = escape_term_dup(cr->command->name);
+		if (!e && b->nr == 1 && res->nr_commands == 1) {
+			char *base = escape_term_dup(b->entries[0].command);
+
+			/* one command each: compared, but the user must know */
 			e = &b->entries[0];
-		if (!e) {
-			warning("'%s' is not in the baseline; not compared", cr->command->name);
-			continue;
+			warning("comparing '%s' with a baseline of a different command, '%s' "
+				"(rerun the baseline with this command, or name it alike with -n)",
+				name, base);
+			free(base);
 		}
+		if (!e)
+			warning("'%s' is not in the baseline; not compared", name);
+		free(name);
+		if (!e)
+			continue;
 		g = &(*out)[(*nr)++];
 		g->command = c;
 		g->base = e;

@@ -173,7 +173,7 @@ int bench_perf_probe(const char **why)
 static void forward_stop(pid_t pid, const struct bench_job *job, int *forwarded)
 {
 	if (job->stop && *job->stop && !*forwarded) {
-		kill(pid, SIGTERM);
+		kill(-pid, SIGTERM);	/* its process group: see run_spawn() */
 		*forwarded = 1;
 	}
 }
@@ -216,7 +216,7 @@ static int wait_child(pid_t pid, const struct bench_job *job, struct redirect *r
 				break;
 			}
 			if (!rc) {
-				kill(pid, SIGKILL);
+				kill(-pid, SIGKILL);	/* the command and its children */
 				*timed_out = 1;
 				break;
 			}
@@ -265,6 +265,7 @@ static int run_spawn(const struct bench_job *job, struct redirect *r,
 		     struct bench_measurement *m)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	struct rusage ru;
 	double t0, t1;
 	pid_t pid;
@@ -278,9 +279,18 @@ static int run_spawn(const struct bench_job *job, struct redirect *r,
 		posix_spawn_file_actions_adddup2(&fa, r->err, 2);
 	else if (r->pipe_r >= 0)
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	/*
+	 * The command leads a process group of its own, so a timeout or a stop
+	 * request reaches the children it started too (sh -c 'a & b'), not
+	 * only the shell.  Ctrl-C reaches trail, which forwards it.
+	 */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
 	t0 = now_seconds();
-	rc = posix_spawnp(&pid, job->argv[0], &fa, NULL, (char *const *)job->argv, environ);
+	rc = posix_spawnp(&pid, job->argv[0], &fa, &attr, (char *const *)job->argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	if (rc) {
 		errno = rc;
 		return error_errno("cannot run '%s'", job->argv[0]);
@@ -328,6 +338,7 @@ static int run_fork_perf(const struct bench_job *job, struct redirect *r,
 		char c;
 		int e;
 
+		setpgid(0, 0);	/* as in run_spawn() */
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)
 			;
 		redirect_apply_in_child(r);
@@ -337,6 +348,7 @@ static int run_fork_perf(const struct bench_job *job, struct redirect *r,
 			_exit(127);
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* no race with a timeout before the child's own call */
 	close(go[0]);
 	go[0] = -1;
 	close(err_pipe[1]);

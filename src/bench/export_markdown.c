@@ -4,23 +4,25 @@
  * to the reference, its confidence interval and the verdict.
  */
 #include "bench/export.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <math.h>
 #include <string.h>
 
+/* A command in a table cell: a code span (core/escape.h), pipes escaped. */
 static void cell(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '`');
-	for (; *s; s++) {
-		if (*s == '|')
-			strbuf_addstr(sb, "\\|");
-		else if (*s == '`' || *s == '\n')
-			strbuf_addch(sb, '\'');
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '`');
+	escape_md_code(sb, s, strlen(s), 1);
+}
+
+/* A ratio, or n/a when the reference's median is 0 */
+static void num(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%.3f", v);
+	else
+		strbuf_addstr(sb, "n/a");
 }
 
 static int markdown_write(const struct bench_export_context *ctx, struct strbuf *sb)
@@ -53,8 +55,12 @@ static int markdown_write(const struct bench_export_context *ctx, struct strbuf 
 		if (cr->has_comparison) {
 			const struct bench_ratio *r = &cr->comparison.median_ratio;
 
-			strbuf_addf(sb, "%.3f [%.3f, %.3f] | %s |\n", r->estimate, r->lo, r->hi,
-				    bench_verdict_name(cr->comparison.verdict));
+			num(sb, r->estimate);
+			strbuf_addstr(sb, " [");
+			num(sb, r->lo);
+			strbuf_addstr(sb, ", ");
+			num(sb, r->hi);
+			strbuf_addf(sb, "] | %s |\n", bench_verdict_name(cr->comparison.verdict));
 		} else {
 			strbuf_addstr(sb, "1.000 | reference |\n");
 		}

@@ -9,6 +9,7 @@
  */
 #include "bench/export.h"
 #include "core/alloc.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <math.h>
@@ -61,10 +62,10 @@ static void text_escaped(struct strbuf *sb, const char *s, size_t max)
 		/* cut on a UTF-8 boundary */
 		while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
 			max--;
-		strbuf_add_xml_escaped(sb, s, max);
+		escape_xml_text(sb, s, max);
 		strbuf_addstr(sb, "…");
 	} else {
-		strbuf_add_xml_escaped(sb, s, len);
+		escape_xml_text(sb, s, len);
 	}
 }
 
@@ -113,12 +114,13 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 {
 	const char *color = palette[idx % (sizeof(palette) / sizeof(palette[0]))];
 	const struct bench_stats *st = &cr->wall_stats;
+	const struct bench_ratio *r = &cr->comparison.median_ratio;
 	double *sorted, q1, q3, xm;
 	unsigned char *out;
 	size_t i;
 
 	strbuf_addf(sb, "<g><title>");
-	strbuf_add_xml_escaped(sb, cr->command->name, strlen(cr->command->name));
+	escape_xml_text(sb, cr->command->name, strlen(cr->command->name));
 	strbuf_addf(sb, ": median %.4g %s, mean %.4g %s ± %.4g, %zu runs</title>\n",
 		    st->median * ax->scale, ax->unit, st->mean * ax->scale, ax->unit,
 		    st->stddev * ax->scale, cr->nr_runs);
@@ -127,9 +129,10 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 	text_escaped(sb, cr->command->name, 34);
 	strbuf_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"small\">"
 		    "%zu runs", LEFT - 12, cy + 14, cr->nr_runs);
-	if (cr->has_comparison)
-		strbuf_addf(sb, ", %.2fx [%.2f, %.2f]", cr->comparison.median_ratio.estimate,
-			    cr->comparison.median_ratio.lo, cr->comparison.median_ratio.hi);
+	if (cr->has_comparison && isfinite(r->estimate) && isfinite(r->lo) && isfinite(r->hi))
+		strbuf_addf(sb, ", %.2fx [%.2f, %.2f]", r->estimate, r->lo, r->hi);
+	else if (cr->has_comparison)
+		strbuf_addstr(sb, ", ratio n/a");	/* a reference of 0 µs */
 	strbuf_addstr(sb, "</text>\n");
 	if (!cr->nr_runs) {
 		strbuf_addstr(sb, "</g>\n");

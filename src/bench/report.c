@@ -4,6 +4,7 @@
 #include "bench/export.h"
 #include "bench/report.h"
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -66,13 +67,21 @@ static double median_of_int(const struct bench_command_result *cr, size_t offset
 	return m;
 }
 
+/* Command names come from the user's command line: escaped for a terminal. */
+static void add_name(struct strbuf *sb, const char *name)
+{
+	escape_term(sb, name, strlen(name));
+}
+
 void bench_report_command(struct strbuf *sb, const struct bench_result *res, size_t c)
 {
 	const struct bench_command_result *cr = &res->commands[c];
 	const struct bench_stats *s = &cr->wall_stats;
 	char a[32], b[32], d[32], e[32];
 
-	strbuf_addf(sb, "Benchmark %zu: %s\n", c + 1, cr->command->name);
+	strbuf_addf(sb, "Benchmark %zu: ", c + 1);
+	add_name(sb, cr->command->name);
+	strbuf_addch(sb, '\n');
 	if (!cr->nr_runs) {
 		strbuf_addstr(sb, "  (no measured runs)\n\n");
 		return;
@@ -116,18 +125,50 @@ void bench_report_command(struct strbuf *sb, const struct bench_result *res, siz
 	strbuf_addch(sb, '\n');
 }
 
+/*
+ * v with prec decimals and unit ("x", "%"), or "n/a" when v is not finite:
+ * a reference of 0 µs (below the clock, or all shell start-up) has no
+ * ratio to it.
+ */
+static void add_num(struct strbuf *sb, int prec, const char *unit, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%.*f%s", prec, v, unit);
+	else
+		strbuf_addstr(sb, "n/a");
+}
+
+/* "[lo … hi]" with each bound through add_num() */
+static void add_interval(struct strbuf *sb, int prec, const char *unit, double lo, double hi)
+{
+	strbuf_addch(sb, '[');
+	add_num(sb, prec, unit, lo);
+	strbuf_addstr(sb, " … ");
+	add_num(sb, prec, unit, hi);
+	strbuf_addch(sb, ']');
+}
+
 /* "1.96x slower [1.95x … 1.97x]" or "1.50x faster [...]", from ratio b/a. */
 static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp)
 {
 	const struct bench_ratio *r = &cmp->median_ratio;
 
-	if (cmp->verdict == BENCH_FASTER)
-		strbuf_addf(sb, "%.3fx faster [%.3fx … %.3fx]", 1 / r->estimate, 1 / r->hi, 1 / r->lo);
-	else if (cmp->verdict == BENCH_SLOWER)
-		strbuf_addf(sb, "%.3fx slower [%.3fx … %.3fx]", r->estimate, r->lo, r->hi);
-	else
-		strbuf_addf(sb, "no significant difference: ratio %.3fx [%.3fx … %.3fx]",
-			    r->estimate, r->lo, r->hi);
+	if (cmp->verdict == BENCH_FASTER) {
+		add_num(sb, 3, "x", 1 / r->estimate);
+		strbuf_addstr(sb, " faster ");
+		add_interval(sb, 3, "x", 1 / r->hi, 1 / r->lo);
+	} else if (cmp->verdict == BENCH_SLOWER) {
+		add_num(sb, 3, "x", r->estimate);
+		strbuf_addstr(sb, " slower ");
+		add_interval(sb, 3, "x", r->lo, r->hi);
+	} else {
+		strbuf_addstr(sb, "no significant difference: ratio ");
+		add_num(sb, 3, "x", r->estimate);
+		strbuf_addch(sb, ' ');
+		add_interval(sb, 3, "x", r->lo, r->hi);
+	}
+	if (!isfinite(r->estimate) || !isfinite(r->lo) || !isfinite(r->hi))
+		strbuf_addstr(sb, " (no ratio: the reference's median is 0)");
 }
 
 void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
@@ -142,8 +183,10 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		any |= res->commands[c].has_comparison;
 	if (!any)
 		return;
-	strbuf_addf(sb, "Summary (reference: '%s'; ratios of medians with %g%% bootstrap "
-		    "intervals; verdicts by Mann-Whitney U at %g%%)\n", ref->command->name,
+	strbuf_addstr(sb, "Summary (reference: '");
+	add_name(sb, ref->command->name);
+	strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
+		    "intervals; verdicts by Mann-Whitney U at %g%%)\n",
 		    res->confidence * 100, res->confidence * 100);
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
@@ -151,11 +194,16 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 
 		if (!cr->has_comparison)
 			continue;
-		strbuf_addf(sb, "  '%s' vs reference: ", cr->command->name);
+		strbuf_addstr(sb, "  '");
+		add_name(sb, cr->command->name);
+		strbuf_addstr(sb, "' vs reference: ");
 		describe_ratio(sb, cmp);
-		strbuf_addf(sb, "\n      mean ratio %.3fx [%.3fx … %.3fx]; Mann-Whitney p = %.3g; "
-			    "Welch's t p = %.3g\n", cmp->mean_ratio.estimate, cmp->mean_ratio.lo,
-			    cmp->mean_ratio.hi, cmp->mwu.p, cmp->welch.p);
+		strbuf_addstr(sb, "\n      mean ratio ");
+		add_num(sb, 3, "x", cmp->mean_ratio.estimate);
+		strbuf_addch(sb, ' ');
+		add_interval(sb, 3, "x", cmp->mean_ratio.lo, cmp->mean_ratio.hi);
+		strbuf_addf(sb, "; Mann-Whitney p = %.3g; Welch's t p = %.3g\n", cmp->mwu.p,
+			    cmp->welch.p);
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -171,20 +219,28 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 	for (i = 0; i < nr; i++) {
 		const struct bench_ratio *r = &g[i].cmp.median_ratio;
 
-		strbuf_addf(sb, "  %s '%s': ", g[i].regressed ? "REGRESSION" : "ok",
-			    res->commands[g[i].command].command->name);
-		if (g[i].cmp.verdict == BENCH_SLOWER)
-			strbuf_addf(sb, "%.1f%% slower than the baseline [%.1f%% … %.1f%%], p = %.3g\n",
-				    (r->estimate - 1) * 100, (r->lo - 1) * 100, (r->hi - 1) * 100,
-				    g[i].cmp.mwu.p);
-		else if (g[i].cmp.verdict == BENCH_FASTER)
-			strbuf_addf(sb, "%.1f%% faster than the baseline [%.1f%% … %.1f%%], p = %.3g\n",
-				    (1 - r->estimate) * 100, (1 - r->hi) * 100, (1 - r->lo) * 100,
-				    g[i].cmp.mwu.p);
-		else
-			strbuf_addf(sb, "no significant difference from the baseline (ratio %.3fx "
-				    "[%.3fx … %.3fx], p = %.3g)\n", r->estimate, r->lo, r->hi,
-				    g[i].cmp.mwu.p);
+		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
+		add_name(sb, res->commands[g[i].command].command->name);
+		strbuf_addstr(sb, "': ");
+		if (g[i].cmp.verdict == BENCH_SLOWER) {
+			add_num(sb, 1, "%", (r->estimate - 1) * 100);
+			strbuf_addstr(sb, " slower than the baseline ");
+			add_interval(sb, 1, "%", (r->lo - 1) * 100, (r->hi - 1) * 100);
+		} else if (g[i].cmp.verdict == BENCH_FASTER) {
+			add_num(sb, 1, "%", (1 - r->estimate) * 100);
+			strbuf_addstr(sb, " faster than the baseline ");
+			add_interval(sb, 1, "%", (1 - r->hi) * 100, (1 - r->lo) * 100);
+		} else {
+			strbuf_addstr(sb, "no significant difference from the baseline (ratio ");
+			add_num(sb, 3, "x", r->estimate);
+			strbuf_addch(sb, ' ');
+			add_interval(sb, 3, "x", r->lo, r->hi);
+		}
+		strbuf_addf(sb, ", p = %.3g%s\n", g[i].cmp.mwu.p,
+			    g[i].cmp.verdict == BENCH_SAME ? ")" : "");
+		if (!isfinite(r->estimate) || !isfinite(r->lo) || !isfinite(r->hi))
+			strbuf_addstr(sb, "    (no ratio: the baseline's median is 0; the gate cannot "
+				      "judge this command)\n");
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -196,10 +252,11 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
 		const struct bench_stats *s = &cr->wall_stats;
-		const char *name = cr->command->name;
+		char *name;
 
 		if (!cr->nr_runs)
 			continue;
+		name = escape_term_dup(cr->command->name);
 		if (s->outliers && cr->nr_runs >= 5)	/* a z-score of 3 values says little */
 			warning("'%s': %zu of %zu runs are statistical outliers (modified z-score > %g, "
 				"Iglewicz & Hoaglin). Something else disturbed them: other programs, "
@@ -219,5 +276,6 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 		if (cr->failed_runs)
 			warning("'%s': %zu of %zu runs exited with a non-zero status (measured "
 				"because of --ignore-failure).", name, cr->failed_runs, cr->nr_runs);
+		free(name);
 	}
 }

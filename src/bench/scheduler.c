@@ -9,7 +9,9 @@
 #include "bench/bench.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/progress.h"
+#include "core/strbuf.h"
 #include "core/string_list.h"
 
 #include <errno.h>
@@ -152,25 +154,30 @@ static void shuffle(struct runner *r, size_t *order, size_t n)
 
 static int describe_failure(struct runner *r, size_t c, const struct bench_measurement *m)
 {
-	const struct bench_command *cmd = &r->cfg->commands[c];
+	char *name = escape_term_dup(r->cfg->commands[c].name);
+	int ret;
 
 	if (m->timed_out)
-		return error("command '%s' timed out after %gs; use --ignore-failure to "
-			     "measure it anyway or a longer --timeout", cmd->name, r->cfg->timeout);
-	if (m->exit_code == 127 && r->cfg->shell)
-		return error("command '%s' exited with status 127: the shell could not find "
-			     "or run it (typo in the command?)", cmd->name);
-	if (m->exit_code > 128)
-		return error("command '%s' was killed by signal %d; use --ignore-failure "
-			     "(-i) to benchmark it anyway", cmd->name, m->exit_code - 128);
-	return error("command '%s' failed with exit status %d; use --ignore-failure (-i) "
-		     "to benchmark it anyway", cmd->name, m->exit_code);
+		ret = error("command '%s' timed out after %gs; use --ignore-failure to "
+			    "measure it anyway or a longer --timeout", name, r->cfg->timeout);
+	else if (m->exit_code == 127 && r->cfg->shell)
+		ret = error("command '%s' exited with status 127: the shell could not find "
+			    "or run it (typo in the command?)", name);
+	else if (m->exit_code > 128)
+		ret = error("command '%s' was killed by signal %d; use --ignore-failure "
+			    "(-i) to benchmark it anyway", name, m->exit_code - 128);
+	else
+		ret = error("command '%s' failed with exit status %d; use --ignore-failure (-i) "
+			    "to benchmark it anyway", name, m->exit_code);
+	free(name);
+	return ret;
 }
 
 static void progress_note(struct runner *r, size_t c)
 {
 	const struct bench_command_result *cr = &r->res->commands[c];
 	char detail[256], bar[3 * 20 + 1];
+	struct strbuf name = STRBUF_INIT;
 	size_t i, filled;
 	double sum = 0;
 
@@ -183,11 +190,20 @@ static void progress_note(struct runner *r, size_t c)
 	bar[60] = '\0';
 	for (i = 0; i < cr->nr_runs; i++)
 		sum += cr->runs[i].wall;
+	escape_term(&name, cr->command->name, strlen(cr->command->name));
+	if (name.len > 40) {
+		size_t cut = 40;
+
+		while (cut && ((unsigned char)name.buf[cut] & 0xc0) == 0x80)
+			cut--;	/* on a UTF-8 boundary */
+		strbuf_setlen(&name, cut);
+	}
 	if (cr->nr_runs)
-		snprintf(detail, sizeof(detail), "%s %.40s: mean so far %.4g ms", bar,
-			 cr->command->name, sum / (double)cr->nr_runs * 1e3);
+		snprintf(detail, sizeof(detail), "%s %s: mean so far %.4g ms", bar,
+			 name.buf, sum / (double)cr->nr_runs * 1e3);
 	else
-		snprintf(detail, sizeof(detail), "%s %.40s: warm-up", bar, cr->command->name);
+		snprintf(detail, sizeof(detail), "%s %s: warm-up", bar, name.buf);
+	strbuf_release(&name);
 	progress_update(&r->progress, r->done, detail);
 }
 

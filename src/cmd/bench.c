@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
 
@@ -119,6 +120,13 @@ static int opt_max_regression(const struct option *opt, const char *arg)
 	(void)opt;
 	if (parse_amount_or_percent(arg, &o->max_regression, &pct))
 		return error("option '--max-regression' expects e.g. 5%% or 0.05, not '%s'", arg);
+	/*
+	 * A bare 5 could mean 5% or 500%: a CI gate read the wrong way never
+	 * fails, so a bare number must be a fraction below 1.
+	 */
+	if (!pct && o->max_regression >= 1)
+		return error("option '--max-regression' is ambiguous as '%s': write a percentage "
+			     "('%s%%') or a fraction below 1 ('0.05' for 5%%)", arg, arg);
 	if (pct)
 		o->max_regression /= 100;
 	o->max_regression_set = 1;
@@ -258,7 +266,7 @@ int cmd_bench(int argc, const char **argv)
 		OPT_GROUP("regression guard"),
 		OPT_STRING(0, "save-baseline", &save_baseline, "FILE", "save this result as a baseline (JSON)"),
 		OPT_STRING(0, "baseline", &baseline_path, "FILE", "compare with a saved baseline; exit 3 on a real regression"),
-		OPT_CALLBACK(0, "max-regression", NULL, "PCT", "allowed slowdown for --baseline, e.g. 5% (default 0%)", opt_max_regression),
+		OPT_CALLBACK(0, "max-regression", NULL, "PCT", "allowed slowdown for --baseline: 5% or 0.05 (default 0%)", opt_max_regression),
 		OPT_END()
 	};
 
@@ -438,12 +446,16 @@ int cmd_bench(int argc, const char **argv)
 		for (i = 0; i < nr_compared; i++) {
 			const struct bench_ratio *r = &regressions[i].cmp.median_ratio;
 
-			if (regressions[i].regressed)
-				error("'%s' regressed: %.1f%% slower than the baseline "
-				      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)",
-				      res.commands[regressions[i].command].command->name,
-				      (r->estimate - 1) * 100, res.confidence * 100,
-				      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);
+			char *name;
+
+			if (!regressions[i].regressed)
+				continue;
+			name = escape_term_dup(res.commands[regressions[i].command].command->name);
+			error("'%s' regressed: %.1f%% slower than the baseline "
+			      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)", name,
+			      (r->estimate - 1) * 100, res.confidence * 100,
+			      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);
+			free(name);
 		}
 		status = EXIT_REGRESSION;
 	}

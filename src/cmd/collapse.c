@@ -29,7 +29,10 @@ static const char *const collapse_usage[] = {
 	"symbolized here, and others).",
 	"Reads standard input when no FILE or '-' is given; gzip, zstd and xz",
 	"are undone transparently.  --output writes the result as folded text,",
-	"pprof (gzipped profile.proto) or speedscope JSON instead.",
+	"pprof (gzipped profile.proto) or speedscope JSON instead.  perf counts",
+	"are the sums of the event periods, as stackcollapse-perf.pl adds them",
+	"(--weight samples: one per sample); from perf.data a header line names",
+	"the period's unit.",
 	NULL
 };
 
@@ -101,13 +104,32 @@ static int write_as(struct collapse_session *s, const char *output, const char *
 	return ret;
 }
 
+/*
+ * perf.data weighed by period: a header names the unit (a clock's period
+ * is nanoseconds, other events count themselves), so trail diff and
+ * flamegraph do not run sample-count statistics on it.
+ */
+static void write_period_header(const char *event)
+{
+	struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
+	char header[96];
+
+	snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
+		 !event ? "events" : !strncmp(event, "cpu-clock", 9) ||
+		 !strncmp(event, "task-clock", 10) ? "ns" : event);
+	folded_header_format(header, sizeof(header), &wi);
+	fputs(header, stdout);
+}
+
 int cmd_collapse(int argc, const char **argv)
 {
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
 	const char *event_filter = NULL, *format = NULL, *ghc_cost = NULL;
 	const char *sample_type = NULL, *output = "folded";
 	double discard = 0;	/* percent */
-	int count_samples = 0, include_offset = 0, no_modules = 0;
+	int count_samples = 0, include_offset = 0, no_modules = 0, read_perfdata = 0;
+	const char *weight_name = NULL;
+	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
 	struct string_list skip_after = STRING_LIST_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -133,7 +155,9 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT",
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
-		OPT_FLAG(0, "samples", &count_samples, "count samples, not event periods"),
+		OPT_STRING(0, "weight", &weight_name, "W",
+			   "period (default, as stackcollapse-perf.pl) or samples (counts)"),
+		OPT_FLAG(0, "samples", &count_samples, "the same as --weight samples"),
 		OPT_FLAG(0, "inline", &inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other formats"),
@@ -171,6 +195,14 @@ int cmd_collapse(int argc, const char **argv)
 		die_usage("--output pprof writes gzipped binary data; redirect it to a file");
 	if (format && !(named = collapser_find(format)))
 		die_usage("unknown format '%s' (trail collapse --format list)", format);
+	if (weight_name && (folded_weight_parse(weight_name, &weight) ||
+			    weight == FOLDED_WEIGHT_TIME))
+		die_usage("--weight: expected period or samples, not '%s'", weight_name);
+	if (count_samples) {
+		if (weight_name && weight != FOLDED_WEIGHT_SAMPLES)
+			die_usage("--samples contradicts --weight %s", weight_name);
+		weight = FOLDED_WEIGHT_SAMPLES;
+	}
 	memset(&fo, 0, sizeof(fo));
 	fo.include_pid = include_pid;
 	fo.include_tid = include_tid;
@@ -178,12 +210,13 @@ int cmd_collapse(int argc, const char **argv)
 	fo.annotate_jit = jit || all;
 	fo.include_addrs = addrs;
 	fo.skip_after = &skip_after;
+	fo.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
 	collapse_session_init(&s, &fo);
 	s.opts.jobs = (unsigned)jobs;
 	s.opts.skip_fraction = discard / 100;
-	s.opts.count_samples = count_samples;
+	s.opts.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
 	s.opts.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
 	s.opts.include_offset = include_offset;
 	s.opts.no_modules = no_modules;
@@ -231,6 +264,7 @@ int cmd_collapse(int argc, const char **argv)
 					  "run perf script --no-inline instead");
 			if (c->read(&s, &in, s.folders[0]) < 0)
 				status = EXIT_FAILURE_;
+			read_perfdata |= !strcmp(c->name, "perfdata");
 		}
 		collapse_input_close(&in);
 	}
@@ -241,6 +275,8 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
+	if (!strcmp(output, "folded") && read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
+		write_period_header(s.event_filter);
 	if (strcmp(output, "folded") ? write_as(&s, output, n ? argv[0] : "stdin") < 0 :
 	    collapse_session_write(&s, stdout) < 0)
 		status = EXIT_FAILURE_;

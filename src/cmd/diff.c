@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "diff/difffolded.h"
@@ -39,7 +40,7 @@ struct diff_opts {
 	double min_delta;	/* percentage points */
 	double confirm;		/* percentage points */
 	double alpha;
-	double period;		/* counts per sample */
+	double period;		/* counts per sample; 0: not given (1) */
 	const char *measure;
 	int strip_annotations;
 	int strip_modules;
@@ -104,19 +105,20 @@ static void json_table(struct strbuf *sb, const struct diff_opts *o, const struc
 	strbuf_addch(sb, '\n');
 }
 
-/* A name with blanks at either end would be invisible in the last column. */
+/*
+ * Names come from the profiles: escaped for the terminal (core/escape.h).
+ * A name with blanks at either end would be invisible in the last column.
+ */
 static void add_name(struct strbuf *sb, const char *name)
 {
 	size_t len = strlen(name);
+	int quote = !len || name[0] == ' ' || name[len - 1] == ' ';
 
-	if (len && name[0] != ' ' && name[0] != '\t' && name[len - 1] != ' ' &&
-	    name[len - 1] != '\t') {
-		strbuf_add(sb, name, len);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	strbuf_add(sb, name, len);
-	strbuf_addch(sb, '\'');
+	if (quote)
+		strbuf_addch(sb, '\'');
+	escape_term(sb, name, len);
+	if (quote)
+		strbuf_addch(sb, '\'');
 }
 
 static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *change,
@@ -183,8 +185,11 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	if (o->json) {
 		json_table(&sb, o, &h, &rank, before, after);
 	} else {
-		strbuf_addf(&sb, "# before: %s (%s samples)  after: %s (%s samples)\n",
-			    before, n1, after, n2);
+		strbuf_addstr(&sb, "# before: ");
+		escape_term(&sb, before, strlen(before));
+		strbuf_addf(&sb, " (%s samples)  after: ", n1);
+		escape_term(&sb, after, strlen(after));
+		strbuf_addf(&sb, " (%s samples)\n", n2);
 		strbuf_addf(&sb, "# shares in %% of samples; delta and se in percentage points (pp); "
 			    "p: two-proportion z-test\n"
 			    "# noise floor: |delta| >= %g pp; confirmed: |delta| >= %g pp and p < %g\n",
@@ -208,11 +213,63 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	return ret;
 }
 
+/*
+ * The z-test reads counts as samples: summed periods (1001001 "samples"
+ * per sample at -F 999) make every row significant.  Refuse unless
+ * --period says how to turn them back into counts.
+ */
+static int weights_refused(const struct diff_opts *o, const char **argv,
+			   const struct difffolded_stats st[2])
+{
+	int side;
+
+	if (o->period)
+		return 0;
+	for (side = 0; side < 2; side++) {
+		char what[64];
+
+		if (st[side].weight.weight == FOLDED_WEIGHT_SAMPLES)
+			continue;
+		folded_weight_describe(what, sizeof(what), &st[side].weight);
+		error("'%s' is weighted by %s, not sample counts: the significance test needs "
+		      "counts.  Fold with --weight samples ('trail record -o F.folded' writes "
+		      "counts by default; 'trail collapse --weight samples'), or give --period N, "
+		      "the weight of one sample (e.g. 1001001 ns at -F 999)", argv[side], what);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The three columns keep the inputs' weight header, so 'trail flamegraph'
+ * knows the counts are not samples.
+ */
+static int write_weight_header(const char **argv, const struct difffolded_stats st[2])
+{
+	const struct folded_weight_info *w = &st[1].weight;
+	char header[96];
+
+	if (w->weight == FOLDED_WEIGHT_SAMPLES)
+		w = &st[0].weight;
+	if (w->weight == FOLDED_WEIGHT_SAMPLES)
+		return 0;
+	if (st[0].weight.weight != st[1].weight.weight ||
+	    strcmp(st[0].weight.unit, st[1].weight.unit)) {
+		char a[64], b[64];
+
+		warning("'%s' is weighted by %s and '%s' by %s: their counts do not compare",
+			argv[0], folded_weight_describe(a, sizeof(a), &st[0].weight), argv[1],
+			folded_weight_describe(b, sizeof(b), &st[1].weight));
+	}
+	folded_header_format(header, sizeof(header), w);
+	return fputs(header, stdout) < 0 ? error_errno("cannot write to standard output") : 0;
+}
+
 int cmd_diff(int argc, const char **argv)
 {
 	struct diff_opts o = {
 		.top = UINT64_MAX, .min_delta = 1, .confirm = 2, .alpha = 0.05,
-		.period = 1, .measure = "both",
+		.period = 0, .measure = "both",
 	};
 	struct option opts[] = {
 		OPT_GROUP("three-column output (difffolded.pl)"),
@@ -241,7 +298,7 @@ int cmd_diff(int argc, const char **argv)
 	};
 	struct folded_profile p;
 	struct diffmerge m;
-	struct difffolded_stats st[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	struct difffolded_stats st[2];
 	unsigned flags;
 	int n, ret = EXIT_OK, table;
 
@@ -261,6 +318,7 @@ int cmd_diff(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	table = o.top != UINT64_MAX || o.json;
+	memset(st, 0, sizeof(st));
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
 
 	folded_profile_init(&p);
@@ -281,8 +339,18 @@ int cmd_diff(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (table && weights_refused(&o, argv, st)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!o.period)
+		o.period = 1;
 	if (table) {
 		ret = run_table(&o, argv[0], argv[1], &p);
+		goto out;
+	}
+	if (write_weight_header(argv, st)) {
+		ret = EXIT_FAILURE_;
 		goto out;
 	}
 	if (o.normalize && diffmerge_normalize(&m))

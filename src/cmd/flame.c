@@ -344,28 +344,11 @@ int cmd_flame(int argc, const char **argv)
 	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
 	if (s.ans.verdict) {
-		if (s.ans.culprit_info.subject) {
-			if (s.ans.function && s.ans.hot.nr)
-				printf("hot function:   %s (self share %.1f%% -> %.1f%%)", s.ans.function,
-				       100 * s.ans.hot.items[0].good_self.mean, 100 * s.ans.hot.items[0].bad_self.mean);
-			else if (s.ans.blocked_function)
-				printf("hot function:   %s (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				       "%s: %.4g -> %.4g %s)", s.ans.blocked_function, s.ans.blocked_ms[0],
-				       s.ans.blocked_ms[1], flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
-				       flame_metric_unit(s.req.metric));
-			else
-				printf("hot function:   %s (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
-				       "the function the suspect changed)",
-				       s.ans.changed_function ? s.ans.changed_function : "?",
-				       flame_metric_name(s.req.metric), s.ans.share[0], s.ans.share[1],
-				       flame_metric_unit(s.req.metric));
-			printf("\nsuspect commit: %.12s %s (%s)\n", s.ans.culprit_info.id,
-			       s.ans.culprit_info.subject, s.ans.culprit_info.author);
-			printf("confidence:     %.2f (%s)\n", s.ans.suspect_confidence, s.ans.verdict);
-		} else {
-			printf("%s: %s\n", s.ans.verdict, s.ans.message);
-		}
-		printf("report:         %s/report.html\n", s.req.out_dir);
+		struct strbuf summary = STRBUF_INIT;
+
+		flame_report_summary(&s, &summary);
+		fputs(summary.buf, stdout);
+		strbuf_release(&summary);
 	}
 	if (s.req.keep && s.st.scratch) {
 		const char *list[] = { "worktree", "list", NULL };

@@ -36,11 +36,11 @@ static const char *const usage[] = {
 int cmd_flamegraph(int argc, const char **argv)
 {
 	const char *title = NULL, *subtitle = NULL, *notes = NULL, *nameattr_path = NULL;
-	const char *fonttype = "Verdana", *countname = "samples", *nametype = "Function:";
+	const char *fonttype = "Verdana", *countname = NULL, *nametype = "Function:";
 	const char *colors = "hot", *bgcolors = NULL, *minwidth_s = "0.1", *base = NULL;
 	const char *search_color = "rgb(230,0,230)", *stroke_color = NULL;
 	double width = 0, frameheight = 16, fontsize = 12, fontwidth = 0.59, factor = 1;
-	double total = 0, alpha = 0.01;
+	double total = 0, alpha = -1;	/* -1: --noise-alpha not given, 0.01 */
 	int hash = 0, cp = 0, reverse = 0, inverted = 0, flamechart = 0, negate = 0;
 	int diff_self = 0, hide_noise = 0, by_frame = 0;
 	double min_delta = 1;
@@ -157,6 +157,35 @@ int cmd_flamegraph(int argc, const char **argv)
 	if (in.malformed)
 		warning("ignored %llu line%s with invalid format", (unsigned long long)in.malformed,
 			in.malformed == 1 ? "" : "s");
+	if (in.weight.weight != FOLDED_WEIGHT_SAMPLES) {
+		char what[64];
+
+		folded_weight_describe(what, sizeof(what), &in.weight);
+		/* the tooltips name the unit, not "samples" */
+		if (!countname && in.weight.unit[0])
+			countname = in.weight.unit;
+		/*
+		 * The noise test reads counts as samples: summed periods (1001001
+		 * "samples" per sample) would make any change significant.
+		 */
+		if (in.columns == 2 && alpha >= 0 && alpha < 1) {
+			error("--noise-alpha: the counts are weighted by %s, not sample counts; the "
+			      "noise test needs counts (trail record and trail collapse write them "
+			      "with --weight samples)", what);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (in.columns == 2 && alpha < 0)
+			warning("the counts are weighted by %s, not sample counts: no noise test, "
+				"every change above the floor is coloured (as --noise-alpha 1); for the "
+				"test, fold with --weight samples", what);
+		if (in.columns == 2)
+			alpha = 1;
+	}
+	if (alpha < 0)
+		alpha = 0.01;
+	if (!countname)
+		countname = "samples";
 	if (base && in.dropped)
 		note("--base '%s': dropped %llu stack%s that do not pass through it", base,
 		     (unsigned long long)in.dropped, in.dropped == 1 ? "" : "s");

@@ -44,7 +44,9 @@ static const char *const record_usage[] = {
 	"threads block; each sample's period is the blocked time in ns).",
 	"",
 	"With --folded (or -o FILE.folded) the output is folded stacks instead",
-	"(standard output without -o); off-CPU counts are then microseconds.",
+	"(standard output without -o), counting samples; --weight period sums the",
+	"event periods and --weight time the time (microseconds), under a header",
+	"line naming the unit.  Off-CPU stacks weigh the time blocked by default.",
 	NULL
 };
 
@@ -58,6 +60,7 @@ struct record_opts {
 	uint64_t mmap_pages;
 	double duration;
 	int folded;
+	const char *weight;	/* --weight: NULL = samples (offcpu: time) */
 };
 
 /* The last tool in the chain: statistics, then the perf.data writer. */
@@ -226,15 +229,23 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* A clock event's period is nanoseconds of CPU time. */
+static int is_time_event(const char *event, int offcpu)
+{
+	return offcpu || !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+}
+
 /*
  * Folded stacks from the recording: trail's perf.data reader symbolizes it
  * and feeds the collapse engine, in this process - the same path as 'trail
- * collapse FILE.data', so both give the same stacks.  Off-CPU weights (ns)
- * become microseconds.
+ * collapse FILE.data', so both give the same stacks.  Weights: samples
+ * (counts, no header), periods (a header names the event, or ns for the
+ * clocks), or time in microseconds (from a clock's or off-CPU's ns).
  */
-static int fold_recording(const char *data, const char *dir, const char *out, int offcpu,
-			  struct perfdata_fold *pf)
+static int fold_recording(const char *data, const char *dir, const char *out,
+			  const struct folded_weight_info *wi, struct perfdata_fold *pf)
 {
+	char header[96];
 	char *folded = xstrfmt("%s/stacks.folded", dir);
 	struct fold_options fo;
 	struct folder *fd;
@@ -247,6 +258,7 @@ static int fold_recording(const char *data, const char *dir, const char *out, in
 	memset(&fo, 0, sizeof(fo));
 	fd = folder_new(&fo);
 	folded_profile_init(&prof);
+	pf->count_samples = wi->weight == FOLDED_WEIGHT_SAMPLES;
 	if (perfdata_fold_file(data, fd, pf))
 		goto out;
 	f = fopen(folded, "w");
@@ -267,13 +279,15 @@ static int fold_recording(const char *data, const char *dir, const char *out, in
 		error_errno("cannot create '%s'", out);
 		goto out;
 	}
+	folded_header_format(header, sizeof(header), wi);
+	fputs(header, f);
 	order = folded_profile_sorted(&prof);
 	for (i = 0; i < folded_profile_size(&prof); i++) {
 		uint32_t id = order[i];
 		double n = prof.counts[0][id];
 		char buf[64];
 
-		if (offcpu) {
+		if (wi->weight == FOLDED_WEIGHT_TIME) {
 			n = (double)(uint64_t)(n / 1000 + 0.5);	/* ns -> us, rounded */
 			if (n == 0)
 				continue;
@@ -385,6 +399,7 @@ int cmd_record(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_STRING('o', "output", &o.output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
 		OPT_FLAG(0, "folded", &o.folded, "write folded stacks (also when FILE ends in .folded)"),
+		OPT_STRING(0, "weight", &o.weight, "W", "folded counts: samples (default), period or time (us; offcpu's default)"),
 		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
 		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
 		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
@@ -404,6 +419,7 @@ int cmd_record(int argc, const char **argv)
 	char *tmpdir = NULL, *data_path = NULL;
 	const char *path;
 	uint64_t pid = 0;
+	enum folded_weight weight = FOLDED_WEIGHT_SAMPLES;
 	int n, i, hits_ready = 0, ret = EXIT_FAILURE_;
 
 	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
@@ -421,6 +437,16 @@ int cmd_record(int argc, const char **argv)
 		usage_err = "give -F or -c, not both";
 	else if (o.mmap_pages & (o.mmap_pages - 1))
 		usage_err = "-m: the number of pages must be a power of two";
+	else if (o.weight && folded_weight_parse(o.weight, &weight))
+		usage_err = "--weight: expected samples, period or time";
+	else if (o.weight && !o.folded && !(o.output && ends_with(o.output, ".folded")))
+		usage_err = "--weight applies to folded output (--folded or -o FILE.folded)";
+	else if (o.weight && weight == FOLDED_WEIGHT_TIME &&
+		 !(o.event && is_time_event(o.event, !strcmp(o.event, "offcpu"))))
+		usage_err = "--weight time needs a clock: -e cpu-clock, -e task-clock or -e offcpu";
+	/* an off-CPU profile measures time blocked: that is its default weight */
+	if (!o.weight && o.event && !strcmp(o.event, "offcpu"))
+		weight = FOLDED_WEIGHT_TIME;
 	if (usage_err || parse_callgraph(o.callgraph, &so)) {
 		if (usage_err)
 			error("%s", usage_err);
@@ -501,14 +527,22 @@ int cmd_record(int argc, const char **argv)
 	if (o.folded) {
 		struct perfdata_fold pf;
 		struct module_stats ms;
+		struct folded_weight_info wi;
 		int failed;
 
+		memset(&wi, 0, sizeof(wi));
+		wi.weight = weight;
+		if (weight == FOLDED_WEIGHT_TIME)
+			snprintf(wi.unit, sizeof(wi.unit), "us");
+		else if (weight == FOLDED_WEIGHT_PERIOD)
+			snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
+				 is_time_event(s.event_name, s.offcpu) ? "ns" : s.event_name);
 		memset(&pf, 0, sizeof(pf));
 		memset(&ms, 0, sizeof(ms));
 		intern_init(&ms.names);
 		pf.frame_hook = count_frame;
 		pf.hook_ctx = &ms;
-		failed = fold_recording(path, tmpdir, o.output, s.offcpu, &pf);
+		failed = fold_recording(path, tmpdir, o.output, &wi, &pf);
 		if (!failed)
 			report_symbols(&ms);
 		intern_release(&ms.names);

@@ -17,6 +17,8 @@
 #include "collapse/collapser.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 
@@ -369,9 +371,15 @@ static void absorb(struct perf_script_session *s, struct parser *p, const char *
 {
 	unsigned i;
 
-	for (i = 0; i < p->nr_warn && s->warned < PERF_SCRIPT_MAX_WARNINGS; i++, s->warned++)
+	for (i = 0; i < p->nr_warn && s->warned < PERF_SCRIPT_MAX_WARNINGS; i++, s->warned++) {
+		struct strbuf q = STRBUF_INIT;
+		const char *t = p->warn[i].text;
+
 		warning("%s:%llu: unrecognized line: %s", name,
-			(unsigned long long)(line_base + p->warn[i].line), p->warn[i].text);
+			(unsigned long long)(line_base + p->warn[i].line),
+			escape_term_excerpt(&q, t, strlen(t), strlen(t)));
+		strbuf_release(&q);
+	}
 	s->unrecognized += p->unrecognized;
 	if (!s->event_filter && p->own_filter) {
 		s->event_filter = p->own_filter;

@@ -24,5 +24,6 @@ LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
+UNIT_TESTS += tests/unit/test_escape
 UNIT_TESTS += tests/unit/test_json_writer
 UNIT_TESTS += tests/unit/test_protobuf

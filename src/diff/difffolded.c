@@ -6,6 +6,7 @@
 #include "diff/difffolded.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
@@ -124,6 +125,7 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 	unsigned long long malformed = 0;
 	char *line, *strip = NULL;
 	size_t len, strip_alloc = 0;
+	struct folded_weight_info w;
 	int ret;
 
 	if (line_reader_open(&r, path))
@@ -135,6 +137,11 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 
 		if (stats)
 			stats->lines++;
+		if (len && line[0] == '#' && folded_header_parse(line, len, &w)) {
+			if (stats)
+				stats->weight = w;
+			continue;
+		}
 		if (difffolded_parse_line(line, len, &stack, &slen, &count)) {
 			/* the script adds undef to $Folded{undef}: a zero for "" */
 			add(data, column, "", 0, 0);
@@ -142,10 +149,14 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 				continue;
 			if (stats)
 				stats->malformed++;
-			if (++malformed <= MAX_REPORTED_MALFORMED)
-				warning("%s:%llu: ignoring line without a sample count: '%.*s'",
+			if (++malformed <= MAX_REPORTED_MALFORMED) {
+				struct strbuf q = STRBUF_INIT;
+
+				warning("%s:%llu: ignoring line without a sample count: '%s'",
 					r.path, (unsigned long long)r.lineno,
-					(int)(len < 80 ? len : 80), line);
+					escape_term_excerpt(&q, line, len, 80));
+				strbuf_release(&q);
+			}
 			continue;
 		}
 		if (stats)

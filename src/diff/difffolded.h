@@ -41,6 +41,7 @@ struct difffolded_stats {
 	unsigned long long lines;	/* lines read */
 	unsigned long long stacks;	/* lines with a stack and a count */
 	unsigned long long malformed;	/* non-blank lines without a count */
+	struct folded_weight_info weight;	/* a '# trail-folded' header's; samples without */
 };
 
 /* Called for every line read: the stack (valid during the call) and count. */

@@ -11,6 +11,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,13 +35,16 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
 }
 
 static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
-			const char *path)
+			const char *path, int offcpu)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct folded_profile all;
 	uint32_t *order, i;
 	int ret;
 
+	/* off-CPU counts are us blocked: named, so no noise test reads them as samples */
+	if (offcpu)
+		strbuf_addstr(&sb, FOLDED_HEADER_PREFIX "weight=time unit=us\n");
 	folded_profile_init(&all);
 	for (i = 0; i < a->stacks.nr; i++)
 		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
@@ -118,9 +122,9 @@ int flame_step_write_profiles(struct flame_session *s)
 	if (!ret) {
 		char *svg;
 
-		ret |= write_folded(&m[0], NULL, OUT("good.folded"));
-		ret |= write_folded(&m[1], NULL, OUT("bad.folded"));
-		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"));
+		ret |= write_folded(&m[0], NULL, OUT("good.folded"), s->ans.offcpu_profile);
+		ret |= write_folded(&m[1], NULL, OUT("bad.folded"), s->ans.offcpu_profile);
+		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"), s->ans.offcpu_profile);
 		/* An empty profile (a revision that never blocked) has no graph. */
 		svg = xstrfmt("%s/good.svg", s->req.out_dir);
 		if (m[0].stacks.nr)
@@ -148,10 +152,12 @@ static void note_hotspots(struct flame_session *s, const char *what)
 
 	for (k = 0; k < s->ans.hot.nr && k < 5; k++) {
 		const struct flame_hotspot *h = &s->ans.hot.items[k];
+		char *name = escape_term_dup(h->name);
 
-		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", h->name, what,
+		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
 		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+		free(name);
 	}
 }
 
@@ -205,11 +211,14 @@ static void rank_blockers(struct flame_session *s)
 			s->ans.blocked_ms[side] = t.mean * unit / 1000;
 		}
 	}
-	if (s->ans.blocked_function)
+	if (s->ans.blocked_function) {
+		char *shown = escape_term_dup(s->ans.blocked_function);
+
 		note("diff: %s blocks longer: %.1f ms -> %.1f ms off-CPU per run (it or the library "
-		     "and kernel code it calls: see diff.svg)", s->ans.blocked_function,
+		     "and kernel code it calls: see diff.svg)", shown,
 		     s->ans.blocked_ms[0], s->ans.blocked_ms[1]);
-	else
+		free(shown);
+	} else
 		note("diff: no function's share of off-CPU time rose by %.1f points", 100 * s->req.confirm);
 	for (side = 0; side < 2; side++) {
 		for (k = 0; k < s->st.nruns[side]; k++)
@@ -308,10 +317,14 @@ int flame_step_target(struct flame_session *s)
 			s->ans.share[side] = m[side].mean;
 			free(p[side]);
 		}
-		if (s->req.measure_share && s->st.exclude.nr)
+		if (s->req.measure_share && s->st.exclude.nr) {
+			char *shown = escape_term_dup(s->ans.function);
+
 			note("diff: %s's share is measured among the samples outside the %zu other "
 			     "function%s that changed, so their changes cannot mislead the bisection",
-			     s->ans.function, s->st.exclude.nr, s->st.exclude.nr == 1 ? "" : "s");
+			     shown, s->st.exclude.nr, s->st.exclude.nr == 1 ? "" : "s");
+			free(shown);
+		}
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
 		return 0;
 	}
@@ -319,11 +332,13 @@ int flame_step_target(struct flame_session *s)
 		s->ans.share[0] = s->ans.metric_med[0];
 		s->ans.share[1] = s->ans.metric_med[1];
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
-		if (s->ans.blocked_function)
+		if (s->ans.blocked_function) {
+			char *shown = escape_term_dup(s->ans.blocked_function);
+
 			note("diff: bisecting on %s itself (the workload's off-CPU time), the commits "
-			     "that touched %s first", flame_metric_name(s->req.metric),
-			     s->ans.blocked_function);
-		else if (s->req.metric == FLAME_METRIC_OFFCPU)
+			     "that touched %s first", flame_metric_name(s->req.metric), shown);
+			free(shown);
+		} else if (s->req.metric == FLAME_METRIC_OFFCPU)
 			note("diff: %s; bisecting on %s itself", s->ans.offcpu_profile ?
 			     "the off-CPU profiles name no function" :
 			     "CPU samples cannot measure off-CPU time",

@@ -11,6 +11,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/progress.h"
 
 #include <errno.h>
@@ -128,7 +129,7 @@ static size_t bisect_bounds(struct flame_session *s, const char *log, int *lo, i
 static int run_bisect_child(struct flame_session *s, struct child *c, const char *log)
 {
 	struct progress pr;
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, shown = STRBUF_INIT;
 	int fds[2], lo, hi, eof = 0;
 	size_t done;
 
@@ -165,7 +166,9 @@ static int run_bisect_child(struct flame_session *s, struct child *c, const char
 			size_t len = nl ? (size_t)(nl - line.buf) + 1 : line.len;
 
 			progress_stop(&pr);
-			fwrite(line.buf, 1, len, stderr);
+			strbuf_reset(&shown);	/* git prints commit subjects */
+			escape_term_lines(&shown, line.buf, len);
+			fwrite(shown.buf, 1, shown.len, stderr);
 			memmove(line.buf, line.buf + len, line.len - len);
 			strbuf_setlen(&line, line.len - len);
 		}
@@ -175,6 +178,7 @@ static int run_bisect_child(struct flame_session *s, struct child *c, const char
 	progress_stop(&pr);
 	close(fds[0]);
 	strbuf_release(&line);
+	strbuf_release(&shown);
 	return child_wait(c);
 }
 

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -243,41 +244,83 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addch(sb, '\n');
 }
 
+/* Markdown escaping (core/escape.h) for strings that came from outside. */
+static void md_text(struct strbuf *sb, const char *s)
+{
+	if (s)
+		escape_md_text(sb, s, strlen(s));
+}
+
+static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
+{
+	size_t len = s ? strlen(s) : 0;
+
+	escape_md_code(sb, s ? s : "", len < max ? len : max, in_table);
+}
+
+#define WHOLE ((size_t)-1)
+
 static void write_md(const struct flame_session *s, const struct flame_report_facts *f,
 		     struct strbuf *sb)
 {
+	struct strbuf cmd = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — %s\n\n", s->ans.verdict, s->ans.message);
-	strbuf_addf(sb, "- good: `%s`\n- bad: `%s` (%zu commits in between)\n", s->ans.good, s->ans.bad,
-		    s->ans.commits_in_range);
+	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ", s->ans.verdict);
+	md_text(sb, s->ans.message);
+	strbuf_addstr(sb, "\n\n- good: ");
+	md_code(sb, s->ans.good, WHOLE, 0);
+	strbuf_addstr(sb, "\n- bad: ");
+	md_code(sb, s->ans.bad, WHOLE, 0);
+	strbuf_addf(sb, " (%zu commits in between)\n", s->ans.commits_in_range);
 	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
 		    flame_metric_name(s->req.metric), s->ans.metric_med[0], s->ans.metric_med[1],
 		    flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
 	if (s->ans.culprit_info.subject) {
-		strbuf_addf(sb, "\n## Suspect\n\n- commit: `%s`\n- subject: %s\n- author: %s, %s\n",
-			    s->ans.culprit_info.id, s->ans.culprit_info.subject, s->ans.culprit_info.author,
-			    s->ans.culprit_info.date);
-		strbuf_addf(sb, "- function: `%s`%s%s\n- confidence: %.2f — %s\n",
-			    flame_session_named_function(s) ? flame_session_named_function(s)
-							    : flame_metric_name(s->req.metric),
-			    s->ans.def_file ? " in " : "", s->ans.def_file ? s->ans.def_file : "",
-			    s->ans.suspect_confidence, s->ans.confidence_how);
+		strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
+		md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
+		strbuf_addstr(sb, "\n- subject: ");
+		md_text(sb, s->ans.culprit_info.subject);
+		strbuf_addstr(sb, "\n- author: ");
+		md_text(sb, s->ans.culprit_info.author);
+		strbuf_addstr(sb, ", ");
+		md_text(sb, s->ans.culprit_info.date);
+		strbuf_addstr(sb, "\n- function: ");
+		md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
+							    : flame_metric_name(s->req.metric), WHOLE, 0);
+		if (s->ans.def_file) {
+			strbuf_addstr(sb, " in ");
+			md_text(sb, s->ans.def_file);
+		}
+		strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
+		md_text(sb, s->ans.confidence_how);
+		strbuf_addch(sb, '\n');
 		if (s->ans.culprit_is_merge) {
-			strbuf_addf(sb, "- merge: the first slow commit is a merge; the merged commits "
-				    "that touched `%s`:", flame_session_named_function(s) ?
-				    flame_session_named_function(s) : "the code");
-			for (i = 0; i < s->ans.merged.nr; i++)
-				strbuf_addf(sb, " `%.12s`", s->ans.merged.items[i]);
+			strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
+				    "that touched ");
+			if (flame_session_named_function(s))
+				md_code(sb, flame_session_named_function(s), WHOLE, 0);
+			else
+				strbuf_addstr(sb, "the code");
+			strbuf_addch(sb, ':');
+			for (i = 0; i < s->ans.merged.nr; i++) {
+				strbuf_addch(sb, ' ');
+				md_code(sb, s->ans.merged.items[i], 12, 0);
+			}
 			strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
 		}
-		if (s->ans.recommendation)
-			strbuf_addf(sb, "- recommendation: **%s** — %s\n", s->ans.recommendation,
-				    s->ans.recommendation_reason);
+		if (s->ans.recommendation) {
+			strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);
+			md_text(sb, s->ans.recommendation_reason);
+			strbuf_addch(sb, '\n');
+		}
 	}
-	if (s->ans.blocked_function)
-		strbuf_addf(sb, "- blocks longer: `%s`, %.1f ms → %.1f ms off-CPU per run\n",
-			    s->ans.blocked_function, s->ans.blocked_ms[0], s->ans.blocked_ms[1]);
+	if (s->ans.blocked_function) {
+		strbuf_addstr(sb, "- blocks longer: ");
+		md_code(sb, s->ans.blocked_function, WHOLE, 0);
+		strbuf_addf(sb, ", %.1f ms → %.1f ms off-CPU per run\n", s->ans.blocked_ms[0],
+			    s->ans.blocked_ms[1]);
+	}
 	if (s->ans.offcpu_profile)
 		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
 				  "workload's thread time, running or blocked, that each function "
@@ -290,7 +333,9 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 	for (i = 0; i < s->ans.hot.nr && i < 10; i++) {
 		const struct flame_hotspot *h = &s->ans.hot.items[i];
 
-		strbuf_addf(sb, "| `%s` | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n", h->name,
+		strbuf_addstr(sb, "| ");
+		md_code(sb, h->name, WHOLE, 1);
+		strbuf_addf(sb, " | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n",
 			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 			    100 * h->se_self, h->confirmed ? "yes" : "no");
 	}
@@ -298,36 +343,100 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->req.min_delta);
 	if (s->ans.nsuspects) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
-		for (i = 0; i < s->ans.nsuspects; i++)
-			strbuf_addf(sb, "- `%.12s` %s%s\n", s->ans.suspects[i].commit.id,
-				    s->ans.suspects[i].commit.subject,
-				    s->ans.suspects[i].touches_function ? "" : " (a callee)");
+		for (i = 0; i < s->ans.nsuspects; i++) {
+			strbuf_addstr(sb, "- ");
+			md_code(sb, s->ans.suspects[i].commit.id, 12, 0);
+			strbuf_addch(sb, ' ');
+			md_text(sb, s->ans.suspects[i].commit.subject);
+			strbuf_addstr(sb, s->ans.suspects[i].touches_function ? "\n" : " (a callee)\n");
+		}
 	}
 	if (s->ans.nprobes) {
-		strbuf_addf(sb, "\n## Probes (%s: %s)\n\nThreshold between fast and slow: %.4g "
+		strbuf_addstr(sb, "\n## Probes (");
+		md_text(sb, s->ans.strategy_used);
+		strbuf_addstr(sb, ": ");
+		md_text(sb, s->ans.strategy_reason);
+		strbuf_addf(sb, ")\n\nThreshold between fast and slow: %.4g "
 			    "(the midpoint of good and bad).\n\n| commit | measured | stderr | share | verdict | runs |\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->ans.strategy_used, s->ans.strategy_reason,
-			    s->ans.threshold);
+			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->ans.threshold);
 		for (i = 0; i < s->ans.nprobes; i++) {
 			const struct flame_probe_result *p = &s->ans.probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
 
-			strbuf_addf(sb, "| `%.12s`%s%s | %.4g | %.2g | %.1f%% | %s | %u |\n", p->id,
-				    subj ? " " : "", subj ? subj : "", p->value, p->se,
+			strbuf_addstr(sb, "| ");
+			md_code(sb, p->id, 12, 1);
+			if (subj) {
+				strbuf_addch(sb, ' ');
+				md_text(sb, subj);
+			}
+			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |\n", p->value, p->se,
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
 	flame_report_md_handoffs(s, f, sb);
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
-		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n```sh\n",
+		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.offcpu_profile ? "off-CPU " : "",
 		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
-	reproduce_cmd(s, sb);
+	/* command lines hold the user's arguments and paths: fenced so nothing breaks out */
+	reproduce_cmd(s, &cmd);
 	if (s->ans.strategy_used) {
-		strbuf_addstr(sb, "\n# the bisection alone, as trail ran it:\n");
-		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", sb);
+		strbuf_addstr(&cmd, "\n# the bisection alone, as trail ran it:\n");
+		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &cmd);
 	}
-	strbuf_addstr(sb, "\n```\n");
+	escape_md_code_block(sb, cmd.buf, cmd.len, "sh");
+	strbuf_release(&cmd);
+}
+
+/* escape_term() of s, "?" for NULL */
+static void term(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		s = "?";
+	escape_term(sb, s, strlen(s));
+}
+
+void flame_report_summary(const struct flame_session *s, struct strbuf *out)
+{
+	const struct flame_answer *a = &s->ans;
+
+	if (a->culprit_info.subject) {
+		strbuf_addstr(out, "hot function:   ");
+		if (a->function && a->hot.nr) {
+			term(out, a->function);
+			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
+				    100 * a->hot.items[0].good_self.mean,
+				    100 * a->hot.items[0].bad_self.mean);
+		} else if (a->blocked_function) {
+			term(out, a->blocked_function);
+			strbuf_addf(out, " (off-CPU %.1f ms -> %.1f ms per run; bisected on "
+				    "%s: %.4g -> %.4g %s)", a->blocked_ms[0], a->blocked_ms[1],
+				    flame_metric_name(s->req.metric), a->share[0], a->share[1],
+				    flame_metric_unit(s->req.metric));
+		} else {
+			term(out, a->changed_function);
+			strbuf_addf(out, " (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
+				    "the function the suspect changed)", flame_metric_name(s->req.metric),
+				    a->share[0], a->share[1], flame_metric_unit(s->req.metric));
+		}
+		strbuf_addstr(out, "\nsuspect commit: ");
+		escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));
+		strbuf_addch(out, ' ');
+		term(out, a->culprit_info.subject);
+		strbuf_addstr(out, " (");
+		term(out, a->culprit_info.author);
+		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
+		term(out, a->verdict);
+		strbuf_addstr(out, ")\n");
+	} else {
+		term(out, a->verdict);
+		strbuf_addstr(out, ": ");
+		term(out, a->message);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "report:         ");
+	term(out, s->req.out_dir);
+	strbuf_addstr(out, "/report.html\n");
 }
 
 int flame_report_write(const struct flame_session *s)

@@ -6,6 +6,7 @@
 #ifndef TRAIL_FLAME_REPORT_H
 #define TRAIL_FLAME_REPORT_H
 
+#include "core/strbuf.h"
 #include "flame/session.h"
 
 /*
@@ -31,5 +32,12 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);
+
+/*
+ * The answer for the terminal (hot function, suspect commit, confidence,
+ * report path) appended to out, every string from outside escaped by
+ * escape_term(); reads only the session, writes nothing else.
+ */
+void flame_report_summary(const struct flame_session *s, struct strbuf *out);
 
 #endif

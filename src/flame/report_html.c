@@ -179,14 +179,14 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "</td></tr>\n");
 	if (a->culprit_info.subject) {
 		strbuf_addf(sb, "<tr><th>Confidence</th><td><meter min=\"0\" max=\"1\" value=\"%.3f\"></meter> "
-			    "<b>%.2f</b> <span class=\"muted\">", a->suspect_confidence, a->suspect_confidence);
+			    "<strong>%.2f</strong> <span class=\"muted\">", a->suspect_confidence, a->suspect_confidence);
 		h(sb, a->confidence_how);
 		strbuf_addstr(sb, "</span></td></tr>\n");
 	}
 	if (a->recommendation) {
-		strbuf_addstr(sb, "<tr><th>Recommendation</th><td><b>");
+		strbuf_addstr(sb, "<tr><th>Recommendation</th><td><strong>");
 		h(sb, a->recommendation);
-		strbuf_addstr(sb, "</b> &mdash; ");
+		strbuf_addstr(sb, "</strong> &mdash; ");
 		h(sb, a->recommendation_reason);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
@@ -194,7 +194,7 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	h(sb, flame_metric_name(s->req.metric));
 	strbuf_addf(sb, ": median %.4g &rarr; %.4g ", a->metric_med[0], a->metric_med[1]);
 	h(sb, flame_metric_unit(s->req.metric));
-	strbuf_addf(sb, " <b class=\"%s\">%+.1f%%</b> <span class=\"muted\">(95%% intervals "
+	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals "
 		    "%.4g&ndash;%.4g and %.4g&ndash;%.4g; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
 		    change > 0 ? "up" : "down", 100 * change, a->metric_lo[0], a->metric_hi[0],
 		    a->metric_lo[1], a->metric_hi[1], a->metric_p, s->st.nruns[0], s->st.nruns[1]);
@@ -315,7 +315,7 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 			    "<td class=\"n\">%+.1f pp</td><td>%s</td></tr>\n",
 			    100 * hs->good_self.mean, 100 * hs->bad_self.mean, w, 100 * hs->delta_self,
 			    100 * hs->se_self, 100 * hs->good_total.mean, 100 * hs->bad_total.mean,
-			    100 * hs->delta_total, hs->confirmed ? "<b>yes</b>" : "no");
+			    100 * hs->delta_total, hs->confirmed ? "<strong>yes</strong>" : "no");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");
 }
@@ -489,9 +489,9 @@ static void write_probes(const struct flame_session *s, struct strbuf *sb)
 	order = probe_order(s);
 	if (!order)
 		return;
-	strbuf_addstr(sb, "<section id=\"probes\"><h2>Probes</h2>\n<p>Strategy <b>");
+	strbuf_addstr(sb, "<section id=\"probes\"><h2>Probes</h2>\n<p>Strategy <strong>");
 	h(sb, s->ans.strategy_used);
-	strbuf_addstr(sb, "</b>: ");
+	strbuf_addstr(sb, "</strong>: ");
 	h(sb, s->ans.strategy_reason);
 	strbuf_addf(sb, ". Measured: %s; threshold between fast and slow ", measure_name(s));
 	add_value(sb, s, s->ans.threshold);
@@ -512,10 +512,10 @@ static void write_probes(const struct flame_session *s, struct strbuf *sb)
 		add_value(sb, s, p->value);
 		strbuf_addstr(sb, "</td><td class=\"n\">");
 		add_value(sb, s, p->se);
-		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"%s\"><b>", 100 * p->share,
+		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"%s\"><strong>", 100 * p->share,
 			    p->verdict == FLAME_FAST ? "fast" : p->verdict == FLAME_SLOW ? "slow" : "skip");
 		h(sb, v);
-		strbuf_addstr(sb, "</b>");
+		strbuf_addstr(sb, "</strong>");
 		if (p->verdict == FLAME_SKIP && p->why[0]) {
 			strbuf_addstr(sb, " <span class=\"muted\">");
 			h(sb, p->why);

@@ -9,6 +9,7 @@
 #include "flame/report.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -167,13 +168,19 @@ void flame_step_find_suspects(struct flame_session *s, const char *func)
 			continue;
 		s->ans.suspects[s->ans.nsuspects++].touches_function = (mark[i] & 2) != 0;
 	}
-	if (s->ans.def_file)
-		note("narrow: %s is defined in %s:%u; %zu commit%s in the range touched it or "
-		     "its callees", func, s->ans.def_file, s->ans.def_line, s->ans.nsuspects,
-		     s->ans.nsuspects == 1 ? "" : "s");
-	else
-		note("narrow: cannot find where %s is defined in the repository; no suspect set",
-		     func);
+	{
+		char *shown = escape_term_dup(func), *file = escape_term_dup(s->ans.def_file);
+
+		if (file)
+			note("narrow: %s is defined in %s:%u; %zu commit%s in the range touched it "
+			     "or its callees", shown, file, s->ans.def_line, s->ans.nsuspects,
+			     s->ans.nsuspects == 1 ? "" : "s");
+		else
+			note("narrow: cannot find where %s is defined in the repository; no "
+			     "suspect set", shown);
+		free(shown);
+		free(file);
+	}
 	string_list_clear(&calls);
 	free(mark);
 }
@@ -258,6 +265,7 @@ out:
 void flame_step_merge(struct flame_session *s)
 {
 	const char *func = flame_session_named_function(s);
+	char *shown;
 	size_t i;
 
 	if (flame_repo_parents(&s->st.repo, s->ans.culprit) < 2)
@@ -266,8 +274,13 @@ void flame_step_merge(struct flame_session *s)
 	if (flame_repo_merged(&s->st.repo, s->ans.culprit, func, s->ans.def_file,
 			      &s->ans.merged))
 		return;
+	shown = escape_term_dup(func ? func : "the code");
 	note("narrow: %.12s is a merge; %zu of the commits it merged touched %s%s", s->ans.culprit,
-	     s->ans.merged.nr, func ? func : "the code", s->ans.merged.nr ? ":" : "");
-	for (i = 0; i < s->ans.merged.nr; i++)
-		note("narrow:   %.12s", s->ans.merged.items[i]);
+	     s->ans.merged.nr, shown, s->ans.merged.nr ? ":" : "");
+	free(shown);
+	for (i = 0; i < s->ans.merged.nr; i++) {
+		shown = escape_term_dup(s->ans.merged.items[i]);
+		note("narrow:   %.12s", shown);
+		free(shown);
+	}
 }

@@ -9,6 +9,8 @@
 #include "flamegraph/input.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "profile/folded.h"
 
@@ -199,10 +201,16 @@ static void add_line(struct fg_input *in, const char *line, size_t len, const ch
 	in->lines++;
 	if (!len)
 		return;
+	if (folded_header_parse(line, len, &in->weight))
+		return;
 	if (folded_parse_line(line, len, &fl)) {
-		if (++in->malformed <= MAX_REPORTED_MALFORMED && path)
-			warning("%s:%llu: ignoring line without a sample count: '%.*s'",
-				path, (unsigned long long)lineno, (int)(len > 80 ? 80 : len), line);
+		if (++in->malformed <= MAX_REPORTED_MALFORMED && path) {
+			struct strbuf q = STRBUF_INIT;
+
+			warning("%s:%llu: ignoring line without a sample count: '%s'", path,
+				(unsigned long long)lineno, escape_term_excerpt(&q, line, len, 80));
+			strbuf_release(&q);
+		}
 		return;
 	}
 	add(in, fl.stack, fl.stack_len, fl.count, fl.columns, stable);

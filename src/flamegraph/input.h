@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "profile/folded.h"
 
 struct fg_stack {
 	const char *s;		/* frames, root first, ';'-separated; not NUL-terminated */
@@ -41,6 +42,7 @@ struct fg_input {
 	uint64_t lines;		/* lines read, blank ones included */
 	uint64_t malformed;	/* lines without a count, skipped */
 	uint64_t dropped;	/* stacks without the --base frame */
+	struct folded_weight_info weight;	/* a '# trail-folded' header's; samples without */
 	struct fg_input_options opts;
 };
 

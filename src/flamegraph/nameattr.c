@@ -4,6 +4,8 @@
 #include "flamegraph/nameattr.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 
 #include <stdlib.h>
@@ -36,8 +38,11 @@ static void set_field(struct fg_nameattr *a, uint32_t id, const char *field, siz
 	size_t klen;
 
 	if (!eq) {
-		warning("%s:%llu: ignoring attribute without '=': '%.*s'", path,
-			(unsigned long long)lineno, (int)(len > 80 ? 80 : len), field);
+		struct strbuf q = STRBUF_INIT;
+
+		warning("%s:%llu: ignoring attribute without '=': '%s'", path,
+			(unsigned long long)lineno, escape_term_excerpt(&q, field, len, 80));
+		strbuf_release(&q);
 		return;
 	}
 	klen = (size_t)(eq - field);
@@ -48,8 +53,13 @@ static void set_field(struct fg_nameattr *a, uint32_t id, const char *field, siz
 		a->values[id][k] = xstrndup(eq + 1, len - klen - 1);
 		return;
 	}
-	warning("%s:%llu: ignoring unknown attribute '%.*s'", path,
-		(unsigned long long)lineno, (int)(klen > 80 ? 80 : klen), field);
+	{
+		struct strbuf q = STRBUF_INIT;
+
+		warning("%s:%llu: ignoring unknown attribute '%s'", path,
+			(unsigned long long)lineno, escape_term_excerpt(&q, field, klen, 80));
+		strbuf_release(&q);
+	}
 }
 
 int fg_nameattr_read(struct fg_nameattr *a, const char *path)
@@ -69,8 +79,11 @@ int fg_nameattr_read(struct fg_nameattr *a, const char *path)
 		if (!len)
 			continue;
 		if (!tab) {
-			error("%s:%llu: expected 'function<TAB>name=value...', got '%.80s'", path,
-			      (unsigned long long)r.lineno, line);
+			struct strbuf q = STRBUF_INIT;
+
+			error("%s:%llu: expected 'function<TAB>name=value...', got '%s'", path,
+			      (unsigned long long)r.lineno, escape_term_excerpt(&q, line, len, 80));
+			strbuf_release(&q);
 			ret = -1;
 			break;
 		}

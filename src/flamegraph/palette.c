@@ -6,6 +6,8 @@
 #include "flamegraph/palette.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 
@@ -357,8 +359,11 @@ int fg_palette_map_read(struct fg_palette_map *m, const char *path)
 		if (!len)
 			continue;
 		if (!arrow || parse_rgb(arrow + 2, len - (size_t)(arrow + 2 - line), &c)) {
-			error("%s:%llu: expected 'name->rgb(R,G,B)', got '%.80s'", path,
-			      (unsigned long long)r.lineno, line);
+			struct strbuf q = STRBUF_INIT;
+
+			error("%s:%llu: expected 'name->rgb(R,G,B)', got '%s'", path,
+			      (unsigned long long)r.lineno, escape_term_excerpt(&q, line, len, 80));
+			strbuf_release(&q);
 			ret = -1;
 			break;
 		}

@@ -6,6 +6,7 @@
 #include "flamegraph/svg.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "flamegraph/diffcolor.h"
 
 #include <math.h>
@@ -144,67 +145,15 @@ static void out_signed_count(struct out *o, double v)
 	out_count(o, fabs(v));
 }
 
-/* Bytes that are valid UTF-8 starting at s (0 if not a valid sequence). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+static void out_sink(void *ctx, const char *s, size_t n)
 {
-	size_t need, i;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	need = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	if (n < need)
-		return 0;
-	for (i = 1; i < need; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (s[0] == 0xe0 && s[1] < 0xa0)
-		return 0;	/* overlong */
-	if (s[0] == 0xf0 && s[1] < 0x90)
-		return 0;
-	if (s[0] == 0xf4 && s[1] > 0x8f)
-		return 0;	/* above U+10FFFF */
-	if (s[0] == 0xed && s[1] > 0x9f)
-		return 0;	/* surrogates */
-	return need;
+	out_add(ctx, s, n);
 }
 
-/*
- * XML-escape s; control characters and invalid UTF-8 become U+FFFD so the
- * document stays well-formed whatever the input was.
- */
+/* XML text and attribute values, escaped by core/escape.h. */
 static void out_escaped(struct out *o, const char *str, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
-
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t k;
-
-		if (c >= 0x20 && c < 0x80 && c != '&' && c != '<' && c != '>' && c != '"') {
-			i++;
-			continue;
-		}
-		out_add(o, str + run, i - run);
-		switch (c) {
-		case '&': out_lit(o, "&amp;"); i++; break;
-		case '<': out_lit(o, "&lt;"); i++; break;
-		case '>': out_lit(o, "&gt;"); i++; break;
-		case '"': out_lit(o, "&quot;"); i++; break;
-		case '\t': out_lit(o, " "); i++; break;
-		default:
-			k = c >= 0x80 ? utf8_seq(s + i, len - i) : 0;
-			if (k) {
-				out_add(o, str + i, k);
-				i += k;
-			} else {
-				out_lit(o, "\xef\xbf\xbd");
-				i++;
-			}
-		}
-		run = i;
-	}
-	out_add(o, str + run, i - run);
+	escape_xml_to(out_sink, o, str, len);
 }
 
 static void out_rgb(struct out *o, struct fg_rgb c)

@@ -511,7 +511,7 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 	for (i = 0; i < b.len; i++)
 		if (b.buf[i] == ' ')
 			b.buf[i] = '_';
-	f->period = period;
+	f->period = f->opts.count_samples ? 1 : period;
 	/*
 	 * The Perl script tests the name for truth, but its grammar never
 	 * yields "" or "0" (a comm has at least two bytes), so every name

@@ -37,6 +37,8 @@ struct fold_options {
 	 * NAME ends the stack there: its callers and the process name are
 	 * dropped.  May be NULL.  Not copied: must outlive the folder. */
 	const struct string_list *skip_after;
+	/* --weight samples: every sample adds 1, whatever period it carries */
+	int count_samples;
 };
 
 /*

@@ -4,14 +4,117 @@
 #include "profile/folded.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_REPORTED_MALFORMED 5
+
+static const char *const weight_names[] = {
+	[FOLDED_WEIGHT_SAMPLES] = "samples",
+	[FOLDED_WEIGHT_PERIOD] = "period",
+	[FOLDED_WEIGHT_TIME] = "time",
+};
+
+const char *folded_weight_name(enum folded_weight w)
+{
+	return (unsigned)w < sizeof(weight_names) / sizeof(weight_names[0]) ? weight_names[w] : "?";
+}
+
+int folded_weight_parse(const char *s, enum folded_weight *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(weight_names) / sizeof(weight_names[0]); i++)
+		if (!strcmp(s, weight_names[i])) {
+			*out = (enum folded_weight)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int unit_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
+}
+
+void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w)
+{
+	char unit[sizeof(w->unit)];
+	size_t i;
+
+	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+		if (n)
+			buf[0] = 0;
+		return;
+	}
+	for (i = 0; w->unit[i] && i + 1 < sizeof(unit); i++)
+		unit[i] = unit_char(w->unit[i]) ? w->unit[i] : '_';
+	unit[i] = 0;
+	/* "unit=" last and never empty: the line cannot end in " digits" */
+	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s unit=%s\n", folded_weight_name(w->weight),
+		 i ? unit : "unknown");
+}
+
+int folded_header_parse(const char *line, size_t len, struct folded_weight_info *out)
+{
+	size_t plen = strlen(FOLDED_HEADER_PREFIX), i = plen;
+
+	if (len < plen || memcmp(line, FOLDED_HEADER_PREFIX, plen))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->weight = FOLDED_WEIGHT_PERIOD;
+	while (i < len) {
+		size_t start = i, eq = 0, vlen;
+
+		while (i < len && line[i] != ' ') {
+			if (line[i] == '=' && !eq)
+				eq = i;
+			i++;
+		}
+		if (eq) {
+			const char *v = line + eq + 1;
+
+			vlen = i - eq - 1;
+			if (eq - start == 6 && !memcmp(line + start, "weight", 6)) {
+				char name[16];
+
+				if (vlen < sizeof(name)) {
+					enum folded_weight w;
+
+					memcpy(name, v, vlen);
+					name[vlen] = 0;
+					if (!folded_weight_parse(name, &w))
+						out->weight = w;
+				}
+			} else if (eq - start == 4 && !memcmp(line + start, "unit", 4)) {
+				if (vlen >= sizeof(out->unit))
+					vlen = sizeof(out->unit) - 1;
+				memcpy(out->unit, v, vlen);
+				out->unit[vlen] = 0;
+			}
+		}
+		while (i < len && line[i] == ' ')
+			i++;
+	}
+	return 1;
+}
+
+const char *folded_weight_describe(char *buf, size_t n, const struct folded_weight_info *w)
+{
+	if (w->weight == FOLDED_WEIGHT_SAMPLES || !w->unit[0])
+		snprintf(buf, n, "%s", folded_weight_name(w->weight));
+	else
+		snprintf(buf, n, "%s (%s)", folded_weight_name(w->weight), w->unit);
+	return buf;
+}
 
 /* Take a trailing "<blanks>digits[.digits]" off s[0..*len); 0 or -1. */
 static int take_count(const char *s, size_t *len, double *count)
@@ -108,10 +211,17 @@ int folded_profile_read(struct folded_profile *p, const char *path)
 		p->lines++;
 		if (!len)
 			continue;
+		if (folded_header_parse(line, len, &p->weight))
+			continue;
 		if (folded_parse_line(line, len, &fl)) {
-			if (++p->malformed <= MAX_REPORTED_MALFORMED)
-				warning("%s:%llu: ignoring line without a sample count: '%.80s'",
-					r.path, (unsigned long long)r.lineno, line);
+			if (++p->malformed <= MAX_REPORTED_MALFORMED) {
+				struct strbuf q = STRBUF_INIT;
+
+				warning("%s:%llu: ignoring line without a sample count: '%s'",
+					r.path, (unsigned long long)r.lineno,
+					escape_term_excerpt(&q, line, len, 80));
+				strbuf_release(&q);
+			}
 			continue;
 		}
 		folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);

@@ -16,6 +16,49 @@
 
 #include "core/intern.h"
 
+/*
+ * What the counts of a folded file are.  Files that trail writes hold
+ * sample counts unless asked otherwise; then a first line
+ *
+ *	# trail-folded weight=period unit=ns
+ *
+ * names the weight and its unit.  flamegraph.pl and inferno skip it as a
+ * line without a count (so it never ends in a blank and digits); trail's
+ * readers take it, and the statistics refuse weights that are not counts
+ * (a z-test on 1001001 "samples" per sample calls noise significant).
+ */
+enum folded_weight {
+	FOLDED_WEIGHT_SAMPLES,	/* one per sample: counts (no header is written) */
+	FOLDED_WEIGHT_PERIOD,	/* the sum of the samples' event periods */
+	FOLDED_WEIGHT_TIME,	/* time, e.g. microseconds blocked off-CPU */
+};
+
+struct folded_weight_info {
+	enum folded_weight weight;
+	char unit[32];		/* "ns", "us", "cycles" ...; "" for samples */
+};
+
+#define FOLDED_HEADER_PREFIX "# trail-folded "
+
+/* "samples", "period", "time" */
+const char *folded_weight_name(enum folded_weight w);
+/* Parse a --weight value; 0, or -1 when it is none of the names. */
+int folded_weight_parse(const char *s, enum folded_weight *out);
+/*
+ * The header line (with its newline) for w, or "" for samples.  Bytes of
+ * unit outside [A-Za-z0-9_.:/-] become '_'.
+ */
+void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w);
+/*
+ * 1 when line is a header (out filled; an unknown weight name reads as
+ * period, a weight that is not a count), 0 when it is not a header.
+ */
+int folded_header_parse(const char *line, size_t len, struct folded_weight_info *out);
+/*
+ * "period (ns)" or "samples": for messages.  Returns buf.
+ */
+const char *folded_weight_describe(char *buf, size_t n, const struct folded_weight_info *w);
+
 struct folded_line {
 	const char *stack;	/* points into the parsed line */
 	size_t stack_len;
@@ -39,6 +82,7 @@ struct folded_profile {
 	double total[2];	/* sum of the counts */
 	uint64_t lines;		/* lines read, blank lines included */
 	uint64_t malformed;	/* lines without a count, skipped */
+	struct folded_weight_info weight;	/* from the header; samples without one */
 };
 
 void folded_profile_init(struct folded_profile *p);

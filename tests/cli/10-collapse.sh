@@ -31,6 +31,16 @@ OUT
 cmp -s "$T/.out" "$T/want" && pass "folds, sums periods, counts the unterminated last sample" ||
 	{ fail "folds, sums periods, counts the unterminated last sample"; diff "$T/.out" "$T/want" >&2; }
 cp "$T/.out" "$T/file.out"
+# --weight samples (and its alias --samples) counts samples on perf script text
+# too; the default, periods, stays stackcollapse-perf.pl's output (no header)
+check "--weight samples on text" "$TRAIL" collapse --weight samples "$T/a.txt"
+printf 'app;main;[libz.so];do_syscall_64 1\napp;main;mid;leaf 2\n' | diff - "$T/.out" >/dev/null &&
+	pass "--weight samples counts text samples" || fail "--weight samples counts text samples" "$(cat "$T/.out")"
+check "--samples on text" "$TRAIL" collapse --samples "$T/a.txt"
+grep -qx 'app;main;mid;leaf 2' "$T/.out" && pass "--samples is --weight samples" || fail "--samples is --weight samples"
+check "--weight period on text" "$TRAIL" collapse --weight period "$T/a.txt"
+diff "$T/want" "$T/.out" >/dev/null && pass "--weight period is the default" || fail "--weight period is the default"
+check_exit "--weight bogus" 2 "$TRAIL" collapse --weight bogus "$T/a.txt"
 
 "$TRAIL" collapse <"$T/a.txt" >"$T/stdin.out" 2>/dev/null
 cmp -s "$T/stdin.out" "$T/file.out" && pass "stdin gives the same as a file" || fail "stdin gives the same as a file"
@@ -109,3 +119,9 @@ TRAIL_COLLAPSE_CHUNK=4096 "$TRAIL" collapse -j3 --pid --all "$T/big.txt" >"$T/j3
 cmp -s "$T/j3" "$T/j3ref" && pass "-j3 with options equals one thread" || fail "-j3 with options equals one thread"
 [ "$(awk '{ s += $NF } END { print s }' "$T/j2")" = "$(awk '/cycles:/ { s += $(NF-1) } END { print s }' "$T/big.txt")" ] &&
 	pass "threaded counts add up to the input's periods" || fail "threaded counts add up"
+
+# an unrecognised line is quoted with its control characters visible
+printf 'app 1/1 [000] 1.0: 1 cycles:\n\t    7f01 main (/bin/app)\n\033]0;owned\007\n' >"$T/esc.txt"
+"$TRAIL" collapse "$T/esc.txt" >/dev/null 2>"$T/esc.err"
+if grep -q $'\033' "$T/esc.err"; then fail "unrecognised line: no raw escape"; else pass "unrecognised line: no raw escape"; fi
+grep -qF '\x1b]0;owned\x07' "$T/esc.err" && pass "unrecognised line shown escaped" || fail "unrecognised line shown escaped" "$(cat "$T/esc.err")"

@@ -348,3 +348,9 @@ for f in base/flames.txt unsorted-input/perf-vertx-stacks-01-collapsed-all-unsor
 		fi
 	done
 done
+
+# a malformed line is quoted in the warning with its control characters visible
+printf 'main;a 3\n\033[2K\rfake warning\n' >"$T/esc.folded"
+check "malformed line with an escape sequence" "$TRAIL" flamegraph "$T/esc.folded"
+if grep -q $'\033' "$T/.err"; then fail "warning quotes no raw escape"; else pass "warning quotes no raw escape"; fi
+grep -qF "'\\x1b[2K\\rfake warning'" "$T/.err" && pass "warning shows the escape" || fail "warning shows the escape" "$(cat "$T/.err")"

@@ -211,3 +211,34 @@ grep -Eq '^hotter +self +50\.00 +80\.00 .* hash$' "$T/.out" && pass "--strip-clo
 	fail "--strip-clones merges hash.isra.0 and hash.constprop.0" "$(cat "$T/.out")"
 check "without --strip-clones" "$TRAIL" diff --top 5 --measure self "$T/clone1" "$T/clone2"
 grep -Eq ' hash\.isra\.0$' "$T/.out" && pass "clones differ without --strip-clones" || fail "clones differ without --strip-clones"
+
+# --- names from the profiles reach the terminal escaped
+printf 'main;evil\033[2K\rfake 5\nmain;x 5\n' >"$T/esc1"; printf 'main;evil\033[2K\rfake 50\nmain;x 5\n' >"$T/esc2"
+check "escape sequence in a function name" "$TRAIL" diff --top 5 "$T/esc1" "$T/esc2"
+if grep -q $'\033' "$T/.out"; then fail "no raw escape in the table"; else pass "no raw escape in the table"; fi
+grep -qF 'evil\x1b[2K\rfake' "$T/.out" && pass "escape shown visibly in the table" ||
+	fail "escape shown visibly in the table" "$(cat "$T/.out")"
+
+# --- weights that are not counts: no significance test on them
+printf '# trail-folded weight=period unit=ns\nmain;a 50050050\nmain;b 50050050\n' >"$T/per1"
+printf '# trail-folded weight=period unit=ns\nmain;a 60060060\nmain;b 40040040\n' >"$T/per2"
+printf 'main;a 50\nmain;b 50\n' >"$T/cnt1"
+check_exit "--top refuses periods" 2 "$TRAIL" diff --top 5 "$T/per1" "$T/per2"
+grep -q "'$T/per1' is weighted by period (ns), not sample counts" "$T/.err" && grep -q -- "--period N" "$T/.err" &&
+	pass "refusal names the file, the unit and the way out" || fail "refusal names the file, the unit and the way out" "$(cat "$T/.err")"
+check_exit "--json refuses periods too" 2 "$TRAIL" diff --json "$T/cnt1" "$T/per2"
+check "--period turns periods into counts" "$TRAIL" diff --top 5 --period 1001001 "$T/per1" "$T/per2"
+grep -q "(100 samples)" "$T/.out" && pass "--period: 100 samples each" || fail "--period: 100 samples each" "$(head -1 "$T/.out")"
+check "three columns keep the header" "$TRAIL" diff "$T/per1" "$T/per2"
+head -1 "$T/.out" | grep -qx '# trail-folded weight=period unit=ns' && grep -qx 'main;a 50050050 60060060' "$T/.out" &&
+	pass "header passed through" || fail "header passed through" "$(cat "$T/.out")"
+cp "$T/.out" "$T/perdiff"
+check "differential flame graph of periods" "$TRAIL" flamegraph "$T/perdiff"
+grep -q "not sample counts: no noise test" "$T/.err" && pass "flamegraph warns: no noise test" ||
+	fail "flamegraph warns: no noise test" "$(cat "$T/.err")"
+grep -q '60,060,060 ns' "$T/.out" && ! grep -q '60,060,060 samples' "$T/.out" &&
+	pass "tooltips name the unit" || fail "tooltips name the unit"
+check_exit "flamegraph --noise-alpha refuses periods" 2 "$TRAIL" flamegraph --noise-alpha 0.05 "$T/perdiff"
+printf 'main;a 50 60\nmain;b 50 40\n' >"$T/cntdiff"
+check "differential flame graph of counts" "$TRAIL" flamegraph "$T/cntdiff"
+if grep -q "noise test" "$T/.err"; then fail "counts: no weight warning"; else pass "counts: no weight warning"; fi

@@ -83,6 +83,20 @@ check_exit "2x slowdown within a 200% bound passes" 0 "${B[@]}" --runs 5 -n work
 	--baseline "$T/base.json" --max-regression 200%
 
 printf '{"results": [\n  {"command": "work", "times": [0.1,]}\n]}\n' > "$T/bad.json"
+# one command on each side but a different command line: compared, with a note naming both
+check "baseline of another command" "${B[@]}" --runs 3 'sleep 0.01' --baseline "$T/base.json" --max-regression 10000%
+grep -q "comparing 'sleep 0.01' with a baseline of a different command, 'work'" "$T/.err" \
+	&& pass "different command warned" || fail "different command warned" "$(cat "$T/.err")"
+# --max-regression 5 could be 5% or 500%: refused; 5% and 0.05 are the same bound
+check_exit "bare max-regression above 1" 2 "${B[@]}" --runs 2 true --baseline "$T/base.json" --max-regression 5
+grep -q "ambiguous as '5': write a percentage ('5%') or a fraction below 1" "$T/.err" \
+	&& pass "ambiguous max-regression explained" || fail "ambiguous max-regression explained" "$(cat "$T/.err")"
+# a baseline of 0 µs: n/a, never nan
+printf '{"results":[{"command":"work","times":[0,0,0,0,0]}]}\n' > "$T/zero.json"
+check "zero baseline" "${B[@]}" --runs 3 -n work 'sleep 0.01' --baseline "$T/zero.json" --export-markdown "$T/zero.md"
+if grep -qi "nan" "$T/.out" "$T/zero.md"; then fail "zero baseline has no nan" "$(cat "$T/.out")"; else pass "zero baseline has no nan"; fi
+grep -q "n/a slower than the baseline \[n/a … n/a\]" "$T/.out" && grep -q "gate cannot judge" "$T/.out" \
+	&& pass "zero baseline says n/a" || fail "zero baseline says n/a" "$(cat "$T/.out")"
 check_exit "malformed baseline" 2 "${B[@]}" --runs 2 -n work true --baseline "$T/bad.json"
 grep -q "bad.json:2:37: malformed JSON: trailing comma" "$T/.err" && pass "malformed baseline position" || fail "malformed baseline position" "$(cat "$T/.err")"
 check_exit "unreadable baseline" 2 "${B[@]}" --runs 2 true --baseline "$T/missing.json"

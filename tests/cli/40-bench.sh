@@ -39,6 +39,17 @@ json "$T/f.json" 'r=d["results"][0]; assert r["exit_codes"]==[1,1,1] and r["fail
 	&& pass "exit codes recorded" || fail "exit codes recorded"
 check_exit "timeout" 1 "${B[@]}" -N --runs 1 --timeout 0.1 'sleep 10'
 grep -q "timed out" "$T/.err" && pass "timeout message" || fail "timeout message"
+# the timeout ends the command's children too, not only the shell
+mark="9$$.25"	# a sleep duration no other process uses
+check_exit "timeout with children" 1 "${B[@]}" --runs 1 --timeout 0.2 "sh -c 'sleep $mark & sleep $mark'"
+left=
+for i in $(seq 50); do	# SIGKILL is immediate; wait for the exits, not for a time
+	left=$(pgrep -f "sleep $mark" || true)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] && pass "timeout kills the process group" || fail "timeout kills the process group" "left: $left"
+[ -n "$left" ] && kill $left 2>/dev/null
 
 # --- exports: structure of the JSON, the other formats exist and parse
 check "exports" "${B[@]}" -N --runs 4 --warmup 1 'sleep 0.01' 'sleep 0.02' \
@@ -96,6 +107,25 @@ check "hooks" "${B[@]}" --runs 2 --setup "echo s >> $T/hooks" --prepare "echo p 
 [ "$(tr -d '\n' < "$T/hooks")" = "sppc" ] && pass "hook order" || fail "hook order" "$(tr -d '\n' < "$T/hooks")"
 check_exit "failing prepare" 1 "${B[@]}" --runs 2 --prepare 'exit 3' true
 grep -q "prepare command 'exit 3' failed" "$T/.err" && pass "failing prepare named" || fail "failing prepare named"
+
+# --- command names from outside are escaped for each output
+evil=$'printf "<img src=x onerror=alert(1)> | `x` \033[2K\r"; true'
+check "hostile command name" "${B[@]}" --runs 2 -n "$evil" true -n base true \
+	--export-markdown "$T/evil.md" --export-svg "$T/evil.svg"
+if grep -q $'\033' "$T/.out" "$T/.err"; then fail "no raw escape on the terminal"; else pass "no raw escape on the terminal"; fi
+grep -qF 'Benchmark 1: printf "<img src=x onerror=alert(1)> | `x` \x1b[2K\r"; true' "$T/.out" \
+	&& pass "escape shown visibly" || fail "escape shown visibly" "$(head -2 "$T/.out")"
+# one table row per command: the pipe does not split a cell, the backticks do not end the span
+python3 - "$T/evil.md" <<'PY' && pass "markdown cell holds the name" || fail "markdown cell holds the name" "$(cat "$T/evil.md")"
+import re, sys
+rows = open(sys.argv[1]).read().splitlines()[2:]
+assert len(rows) == 2, rows
+cells = re.split(r"(?<!\\)\|", rows[0])
+assert len(cells) == 9, cells          # 7 columns between 8 pipes
+assert cells[1].strip().startswith("``") and "\033" not in rows[0], cells[1]
+PY
+python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); assert not d.getElementsByTagName("img")' "$T/evil.svg" \
+	&& pass "svg export well-formed, no injected element" || fail "svg export well-formed, no injected element"
 
 # --- Ctrl-C: stops cleanly, still reports and exports what was measured
 "${B[@]}" -N --runs 100000 'sleep 0.01' --export-json "$T/int.json" >"$T/int.out" 2>"$T/int.err" &

@@ -83,7 +83,7 @@ conform() {
 	local name=$1 min=$2 data=$3 agr; shift 3
 	perf script -i "$data" ${PS_FIELDS:+-F "$PS_FIELDS"} 2>/dev/null |
 		"$TRAIL" collapse "$@" > ref.folded 2>/dev/null
-	if ! "$TRAIL" collapse "$@" "$data" > native.folded 2>native.err; then
+	if ! trail_stacks "$@" "$data" > native.folded 2>native.err; then
 		fail "$name" "trail collapse failed: $(head -3 native.err)"; return
 	fi
 	if [ ! -s ref.folded ]; then
@@ -148,7 +148,7 @@ fi
 if perf record -q -F 999 -g -o - ./prog 2>/dev/null > pipe.data; then
 	conform "pipe mode" 1 pipe.data
 	perf script -i pipe.data 2>/dev/null | "$TRAIL" collapse > ref.folded 2>/dev/null
-	if "$TRAIL" collapse < pipe.data > stdin.folded 2>/dev/null && cmp -s ref.folded stdin.folded; then
+	if trail_stacks < pipe.data > stdin.folded 2>/dev/null && cmp -s ref.folded stdin.folded; then
 		pass "pipe mode on standard input"
 	else
 		fail "pipe mode on standard input"

@@ -25,6 +25,18 @@ all=$(total "$T/all.folded")
 if [ -n "$recorded" ] && [ "$all" -eq "$recorded" ]; then pass "--samples counts samples"; else
 	fail "--samples counts samples" "folded total $all, trail record said '$recorded'"; fi
 
+# --weight samples is the long form of --samples; the default sums the periods
+# under a header that names their unit (cpu-clock: ns)
+check "--weight samples" "$TRAIL" collapse --weight samples "$T/rec.data"
+cmp -s "$T/.out" "$T/all.folded" && pass "--weight samples = --samples" || fail "--weight samples = --samples"
+check "periods" "$TRAIL" collapse "$T/rec.data"
+ev=$(sed -n 's/.* samples of \([^ ]*\) .*/\1/p' "$T/rec.err")
+case $ev in cpu-clock|task-clock) unit=ns ;; *) unit=$ev ;; esac
+head -1 "$T/.out" | grep -qx "# trail-folded weight=period unit=$unit" &&
+	pass "perf.data periods: header names $unit" || fail "perf.data periods: header names $unit" "$(head -1 "$T/.out")"
+check_exit "--samples with --weight period" 2 "$TRAIL" collapse --samples --weight period "$T/rec.data"
+check_exit "--weight time" 2 "$TRAIL" collapse --weight time "$T/rec.data"
+
 check "discard 50" "$TRAIL" collapse --samples --discard 50 "$T/rec.data"
 cp "$T/.out" "$T/half.folded"
 half=$(total "$T/half.folded")

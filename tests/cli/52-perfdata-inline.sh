@@ -90,10 +90,10 @@ record() { perf record -q -F 999 "$@" >/dev/null 2>&1; }
 # flag, --inline and --no-inline into PREFIXnat.default / .inline / .noinline
 fold_modes() {
 	local data=$1 p=$2 mode
-	"$TRAIL" collapse "$data" > "${p}nat.default" 2>/dev/null
+	trail_stacks "$data" > "${p}nat.default" 2>/dev/null
 	for mode in inline no-inline; do
 		perf script --$mode -i "$data" 2>/dev/null | "$TRAIL" collapse > "${p}ref.${mode/-/}" 2>/dev/null
-		"$TRAIL" collapse --$mode "$data" > "${p}nat.${mode/-/}" 2>/dev/null
+		trail_stacks --$mode "$data" > "${p}nat.${mode/-/}" 2>/dev/null
 	done
 }
 

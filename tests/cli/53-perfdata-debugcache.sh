@@ -49,7 +49,7 @@ perf record -q --call-graph dwarf -F 999 -o dwarf.data ./dbg >/dev/null 2>&1 ||
 
 export XDG_CACHE_HOME=$T/cache
 cached=$XDG_CACHE_HOME/trail/debuginfo-1/${id:0:2}/${id:2}.debug
-"$TRAIL" collapse dwarf.data > first.folded 2> first.err
+trail_stacks dwarf.data > first.folded 2> first.err
 if grep -q ';work;churn ' first.folded; then
 	pass "inline frames come from the compressed separate debug file"
 else
@@ -62,12 +62,12 @@ else
 fi
 perf script -i dwarf.data 2>/dev/null | "$TRAIL" collapse > script.folded
 check "the stacks equal perf script | trail collapse" cmp first.folded script.folded
-"$TRAIL" collapse dwarf.data > second.folded 2> second.err
+trail_stacks dwarf.data > second.folded 2> second.err
 check "a run from the cache gives the same stacks" cmp first.folded second.folded
 
 # a damaged cache file is not trusted: it is made again
 printf 'not an ELF file' > "$cached"
-"$TRAIL" collapse dwarf.data > third.folded 2> third.err
+trail_stacks dwarf.data > third.folded 2> third.err
 check "a damaged cache file is replaced, same stacks" cmp first.folded third.folded
 if readelf -h "$cached" >/dev/null 2>&1; then
 	pass "the damaged cache file was rewritten"
@@ -76,7 +76,7 @@ else
 fi
 
 # a cache that cannot be written: same answer, no message
-XDG_CACHE_HOME=/proc/trail-no-such-dir "$TRAIL" collapse dwarf.data > nocache.folded 2> nocache.err
+XDG_CACHE_HOME=/proc/trail-no-such-dir trail_stacks dwarf.data > nocache.folded 2> nocache.err
 check "without a writable cache the stacks are the same" cmp first.folded nocache.folded
 if [ ! -s nocache.err ]; then
 	pass "an unwritable cache prints nothing"

@@ -46,3 +46,12 @@ need_perf_record() {
 		exit 0
 	fi
 }
+# trail_stacks ARGS...: 'trail collapse ARGS' without its weight header
+# (perf.data folded by period names the unit in a '# trail-folded' line that
+# 'perf script | trail collapse' does not have); exit status kept
+trail_stacks() {
+	local rc
+	"$TRAIL" collapse "$@" > "$T/.stacks"; rc=$?
+	sed '/^# trail-folded /d' "$T/.stacks"
+	return $rc
+}

@@ -12,6 +12,7 @@
 #include "bench/export.h"
 #include "core/json.h"
 #include "bench/params.h"
+#include "bench/report.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "harness.h"
@@ -439,6 +440,38 @@ TEST(csv_markdown_svg_exports)
 	bench_result_release(&res);
 }
 
+/* A reference of 0 s (below the clock) has no ratio: "n/a", never "nan". */
+TEST(zero_reference_ratio_is_na)
+{
+	struct bench_config cfg;
+	struct bench_command cmds[2];
+	struct bench_result res;
+	struct bench_export_context ctx;
+	struct strbuf sb = STRBUF_INIT;
+
+	setup(&cfg, cmds, "sleep 0", "sleep 0.01");
+	cfg.runs = 6;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK(res.commands[1].has_comparison);
+	bench_report_summary(&sb, &res);
+	CHECK(!strstr(sb.buf, "nan"));
+	CHECK(!strstr(sb.buf, "inf"));
+	CHECK(strstr(sb.buf, "n/a") != NULL);
+	CHECK(strstr(sb.buf, "no ratio: the reference's median is 0") != NULL);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.res = &res;
+	ctx.cfg = &cfg;
+	strbuf_reset(&sb);
+	CHECK_INT(bench_export_markdown.write(&ctx, &sb), 0);
+	CHECK(!strstr(sb.buf, "nan") && !strstr(sb.buf, "inf"));
+	CHECK(strstr(sb.buf, "n/a") != NULL);
+	strbuf_reset(&sb);
+	CHECK_INT(bench_export_svg.write(&ctx, &sb), 0);
+	CHECK(!strstr(sb.buf, "nan") && !strstr(sb.buf, "inf"));
+	strbuf_release(&sb);
+	bench_result_release(&res);
+}
+
 static char *save_baseline(const struct bench_result *res, const struct bench_config *cfg)
 {
 	struct bench_export_context ctx;
@@ -626,6 +659,6 @@ TEST_MAIN("bench_runner", adaptive_run_count_fills_min_time,
 	  hooks_run_when_documented, shell_spawn_time_is_subtracted, shell_correction_follows_drift,
 	  failures_and_ignore_failure,
 	  stop_flag_keeps_what_was_measured, until_significant_stops_when_decided,
-	  json_export_round_trips, csv_markdown_svg_exports,
+	  json_export_round_trips, csv_markdown_svg_exports, zero_reference_ratio_is_na,
 	  baseline_guard_fails_only_on_real_regressions, baseline_rejects_bad_files,
 	  parameter_scans, split_words_for_no_shell, real_executor_measures_a_process)

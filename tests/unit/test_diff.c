@@ -535,7 +535,7 @@ TEST(read_file_adds_empty_stack_for_bad_lines)
 	char *path = xstrfmt("%s/in.folded", dir);
 	FILE *f = fopen(path, "w");
 	struct folded_profile p;
-	struct difffolded_stats st = { 0, 0, 0 };
+	struct difffolded_stats st = { 0 };
 
 	fputs("a;0x1f 3\nbroken\n\na;0x2e 4\n", f);
 	fclose(f);
@@ -606,8 +606,8 @@ TEST(fast_path_matches_plain_path)
 		write_random_folded(b, &seed, 200 + 300 * round);
 		write_random_folded(a, &seed, 100 + 400 * round);
 		for (flags = 0; flags < 4; flags++) {
-			struct difffolded_stats st1[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-			struct difffolded_stats st2[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+			struct difffolded_stats st1[2] = { { 0 }, { 0 } };
+			struct difffolded_stats st2[2] = { { 0 }, { 0 } };
 			struct folded_profile p;
 			struct diffmerge m;
 			FILE *f1 = tmpfile(), *f2 = tmpfile();

@@ -3,7 +3,9 @@
  * runs (plain, relative to the unchanged functions, samples per run), the
  * hotspot ranking with its noise floor, the probe log, the private clone
  * with its build cache and definition lookups, off-CPU stacks cut at
- * their blocking caller, and the pure decisions of flame/decide.h.
+ * their blocking caller, the pure decisions of flame/decide.h, and the
+ * report's escaping of hostile commit subjects, function names, merged
+ * commits and command lines (report.md, report.html, terminal).
  */
 #include "harness.h"
 #include "core/alloc.h"
@@ -16,6 +18,7 @@
 #include "flame/probe_cmd.h"
 #include "flame/steps.h"
 #include "flame/repo.h"
+#include "flame/report.h"
 #include "flame/shares.h"
 
 #include <math.h>
@@ -751,7 +754,124 @@ TEST(narrow_restart_keeps_the_measure)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame", shares_over_runs, hotspots_rank_and_floor,
+#define EVIL_SUBJECT "<img src=x onerror=alert(1)> [x](javascript:alert(1)) a|b " \
+		     "\x1b[2K\rsuspect commit: fake"
+
+/* A constructed answer whose strings from outside are hostile. */
+static void hostile_session(struct flame_session *s, const char *dir)
+{
+	flame_session_init(s);
+	s->req.out_dir = dir;
+	s->req.command_line = "trail flame --run './bench ```; rm -rf /'";
+	s->req.build_cmd = "make";
+	s->req.run_cmd = "./bench\n```\n# gone";
+	s->ans.verdict = "regression";
+	snprintf(s->ans.message, sizeof(s->ans.message), "abc made %s slower", "evil|<b>x</b>");
+	s->ans.function = xstrdup("evil|<b>x</b>`q`");
+	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
+	s->ans.hot.nr = 1;
+	s->ans.hot.items[0].name = xstrdup("evil|<b>x</b>`q`");
+	memcpy(s->ans.culprit_info.id, "0123456789abcdef0123456789abcdef01234567", 41);
+	memcpy(s->ans.good, "1111111111111111111111111111111111111111", 41);
+	memcpy(s->ans.bad, "2222222222222222222222222222222222222222", 41);
+	s->ans.culprit_info.subject = xstrdup(EVIL_SUBJECT);
+	s->ans.culprit_info.author = xstrdup("Mallory <m@x>\x1b]0;title\x07");
+	s->ans.culprit_info.date = xstrdup("2026-01-01");
+	s->ans.suspects = xcalloc(1, sizeof(*s->ans.suspects));
+	s->ans.nsuspects = 1;
+	s->ans.suspects[0].commit = s->ans.culprit_info;
+	s->ans.suspects[0].commit.subject = xstrdup(EVIL_SUBJECT);
+	s->ans.suspects[0].commit.author = xstrdup("m");
+	s->ans.suspects[0].commit.date = xstrdup("d");
+	s->ans.suspects[0].touches_function = 1;
+	s->ans.culprit_is_merge = 1;
+	string_list_append(&s->ans.merged, "`<b>m\x1b[2K`");
+	s->ans.strategy_used = "bisect";
+	s->ans.threshold = 0.5;
+}
+
+static int has_control(const char *s, const char *allowed)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 || *s == 0x7f) && !strchr(allowed, *s))
+			return 1;
+	return 0;
+}
+
+/* Lines of sb starting with prefix. */
+static int lines_starting(const char *buf, const char *prefix)
+{
+	int n = 0;
+	const char *p = buf;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+TEST(report_escapes_hostile_strings)
+{
+	char *dir = tempdir_create("test-flame"), *path;
+	struct flame_session s;
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, term = STRBUF_INIT;
+	const char *p;
+
+	hostile_session(&s, dir);
+	CHECK(!flame_report_write(&s));
+	path = xstrfmt("%s/report.md", dir);
+	CHECK(!strbuf_read_file(&md, path));
+	free(path);
+	path = xstrfmt("%s/report.html", dir);
+	CHECK(!strbuf_read_file(&html, path));
+	free(path);
+
+	/* Markdown: no tag, no link, no raw control, the table keeps its cells */
+	CHECK(!strstr(md.buf, "<img"));
+	CHECK(strstr(md.buf, "— abc made evil\\|&lt;b&gt;x&lt;/b&gt; slower\n"));
+	CHECK(!strstr(md.buf, "[x](javascript"));
+	CHECK(strstr(md.buf, "- subject: &lt;img src=x onerror=alert(1)&gt; \\[x\\](javascript:alert(1)) a\\|b"));
+	CHECK(!has_control(md.buf, "\n"));
+	p = strstr(md.buf, "| function |");
+	CHECK(p && (p = strchr(p, '\n')) && (p = strchr(p + 1, '\n')));
+	CHECK(p && !strncmp(p + 1, "| `` evil\\|<b>x</b>`q` `` | ", strlen("| `` evil\\|<b>x</b>`q` `` | ")));
+	CHECK(strstr(md.buf, "- merge: the first slow commit is a merge; the merged commits that "
+			     "touched `` evil|<b>x</b>`q` ``:"));
+	/* merged ids are code spans cut at 12 bytes, the escape shown as U+FFFD */
+	CHECK(strstr(md.buf, ": `` `<b>m\xef\xbf\xbd[2K` ``\n"));
+	/* the reproduce block: a fence longer than any backtick run, closed once */
+	p = strstr(md.buf, "\n````sh\ntrail flame --run './bench ```; rm -rf /'\n"
+			   "# the bisection alone, as trail ran it:\ngit -C ");
+	CHECK(p != NULL);
+	CHECK(p && strstr(p, "'./bench\n```\n# gone'"));
+	CHECK(p && strstr(p, "\n````\n") && !strstr(strstr(p, "\n````\n") + 6, "```"));
+
+	/* HTML: nothing from the answer becomes markup */
+	CHECK(!strstr(html.buf, "<img"));
+	CHECK(!strstr(html.buf, "<b>"));
+	CHECK(!has_control(html.buf, "\n\t"));
+
+	/* terminal: the escape sequence is shown, not obeyed; one suspect line */
+	flame_report_summary(&s, &term);
+	CHECK(!has_control(term.buf, "\n"));
+	CHECK(strstr(term.buf, "\\x1b[2K\\rsuspect commit: fake"));
+	CHECK(strstr(term.buf, "\\x1b]0;title\\x07"));
+	CHECK_INT(lines_starting(term.buf, "suspect commit:"), 1);
+	CHECK_INT(lines_starting(term.buf, "confidence:"), 1);
+
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&term);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,

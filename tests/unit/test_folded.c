@@ -8,6 +8,10 @@
 #include "core/cleanup.h"
 #include "profile/folded.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 TEST(parse_one_and_two_columns)
 {
 	struct folded_line fl;
@@ -66,5 +70,57 @@ TEST(count_formatting_matches_perl)
 	CHECK_STREQ(buf, "3003003");
 }
 
+TEST(weight_header_round_trips)
+{
+	struct folded_weight_info w = { FOLDED_WEIGHT_PERIOD, "ns" }, r;
+	struct folded_line fl;
+	char buf[96];
+
+	folded_header_format(buf, sizeof(buf), &w);
+	CHECK_STREQ(buf, "# trail-folded weight=period unit=ns\n");
+	/* flamegraph.pl and inferno skip it: it has no count */
+	CHECK(folded_parse_line(buf, strlen(buf) - 1, &fl) < 0);
+	CHECK_INT(folded_header_parse(buf, strlen(buf) - 1, &r), 1);
+	CHECK_INT(r.weight, FOLDED_WEIGHT_PERIOD);
+	CHECK_STREQ(r.unit, "ns");
+	/* samples: no header at all, so default output is unchanged */
+	w.weight = FOLDED_WEIGHT_SAMPLES;
+	folded_header_format(buf, sizeof(buf), &w);
+	CHECK_STREQ(buf, "");
+	/* a hostile unit cannot end the line in " digits" (a stack to Perl) */
+	w.weight = FOLDED_WEIGHT_TIME;
+	snprintf(w.unit, sizeof(w.unit), "x 5");
+	folded_header_format(buf, sizeof(buf), &w);
+	CHECK_STREQ(buf, "# trail-folded weight=time unit=x_5\n");
+	CHECK(folded_parse_line(buf, strlen(buf) - 1, &fl) < 0);
+	/* an unknown weight is not a count */
+	CHECK_INT(folded_header_parse("# trail-folded weight=joules unit=J", 35, &r), 1);
+	CHECK_INT(r.weight, FOLDED_WEIGHT_PERIOD);
+	CHECK_STREQ(r.unit, "J");
+	CHECK_INT(folded_header_parse("# other comment", 15, &r), 0);
+	CHECK_INT(folded_header_parse("main;f 3", 8, &r), 0);
+}
+
+TEST(profile_read_takes_the_header)
+{
+	char *dir = tempdir_create("test-folded"), *path = xstrfmt("%s/w.folded", dir);
+	FILE *f = fopen(path, "w");
+	struct folded_profile p;
+
+	CHECK(f != NULL);
+	fputs("# trail-folded weight=time unit=us\nmain;f 1000\nmain;g 2000\n", f);
+	fclose(f);
+	folded_profile_init(&p);
+	CHECK_INT(folded_profile_read(&p, path), 0);
+	CHECK_INT(p.malformed, 0);
+	CHECK_INT(folded_profile_size(&p), 2);
+	CHECK_INT(p.weight.weight, FOLDED_WEIGHT_TIME);
+	CHECK_STREQ(p.weight.unit, "us");
+	folded_profile_release(&p);
+	tempdir_remove(dir);
+	free(path);
+	free(dir);
+}
+
 TEST_MAIN("folded", parse_one_and_two_columns, profile_merges_and_sorts,
-	  count_formatting_matches_perl)
+	  count_formatting_matches_perl, weight_header_round_trips, profile_read_takes_the_header)
