@@ -394,7 +394,7 @@ static void chart_point(struct strbuf *sb, double x, double y, const char *cls, 
  */
 static void write_chart(const struct flame_session *s, const size_t *order, struct strbuf *sb)
 {
-	double lo = s->ans.threshold, hi = s->ans.threshold, x, y, span;
+	double lo = s->ans.threshold, hi = s->ans.threshold, x, y, span, last_label;
 	size_t i, n = s->st.range.nr ? s->st.range.nr : s->ans.nprobes;
 	double step;
 
@@ -439,6 +439,7 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 	x = CH_L + step * 0.5;
 	chart_point(sb, x, ch_y(s->ans.share[0], lo, hi), "end", "square");
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">good</text>", x, CH_H - CH_B + 16);
+	last_label = x;
 	for (i = 0; i < s->ans.nprobes; i++) {
 		const struct flame_probe_result *p = &s->ans.probes[order[i]];
 		long k = range_index(s, p->id);
@@ -462,8 +463,13 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		chart_point(sb, x, y, cls, "circle");
 		if (!strcmp(p->id, s->ans.culprit))
 			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>", x, y);
-		strbuf_addf(sb, "</g><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.7s</text>\n",
-			    x, CH_H - CH_B + 16, p->id);
+		strbuf_addstr(sb, "</g>\n");
+		/* ids 7 characters wide: a label only where it does not overlap the last */
+		if (x - last_label >= 50) {
+			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.7s</text>\n",
+				    x, CH_H - CH_B + 16, p->id);
+			last_label = x;
+		}
 	}
 	if (s->st.range.nr && range_index(s, s->ans.bad) >= 0) {
 		x = CH_L + step * ((double)range_index(s, s->ans.bad) + 1.5);
