@@ -4,7 +4,7 @@
 #   make deps         install the Debian packages trail needs to build and run
 #                     the demo (scripts/install-deps)
 #   make deps-test    also those the tests need (chromium, clang, perf, ...)
-#   make install      binary, man pages and shell completion under PREFIX
+#   make install      binary, allocation interposer, man pages and shell completion under PREFIX
 #                     (/usr/local; DESTDIR is prepended), make uninstall
 #   make test         build, then run every unit and CLI test (tests/run)
 #   make check        deps-test, make test, then the same suite under
@@ -25,6 +25,8 @@ BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+# record -e alloc's interposer; trail looks for it in BINDIR/../lib/trail
+TRAILLIBDIR ?= $(PREFIX)/lib/trail
 DESTDIR  ?=
 PYTHON   ?= python3
 CC       ?= cc
@@ -86,6 +88,7 @@ include src/flamegraph/module.mk
 include src/diff/module.mk
 include src/bench/module.mk
 include src/flame/module.mk
+include src/alloc/module.mk
 include src/cmd/module.mk
 
 LIB_O   := $(addprefix $(BUILD)/,$(LIB_OBJS))
@@ -103,7 +106,7 @@ MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail
              $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
 
 .PHONY: all deps deps-test check demo test san test-san fuzz bench clean man install uninstall
-all: $(BUILD)/trail $(UNIT_BIN) man
+all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) man
 
 man: $(MAN_PAGES)
 
@@ -117,15 +120,18 @@ $(BUILD)/man/trail.1: docs/trail.md scripts/md2man
 	@echo "  MAN     $@"
 	$(Q)$(PYTHON) scripts/md2man --version $(VERSION) $< > $@.tmp && mv $@.tmp $@
 
-install: $(BUILD)/trail man
+install: $(BUILD)/trail $(ALLOC_PRELOAD) man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(TRAILLIBDIR)
 	install -m 755 $(BUILD)/trail $(DESTDIR)$(BINDIR)/trail
+	install -m 644 $(ALLOC_PRELOAD) $(DESTDIR)$(TRAILLIBDIR)/
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 completion/trail.bash $(DESTDIR)$(BASHCOMPDIR)/trail
 	install -m 644 completion/_trail $(DESTDIR)$(ZSHCOMPDIR)/_trail
 
 uninstall:
+	rm -f $(DESTDIR)$(TRAILLIBDIR)/$(notdir $(ALLOC_PRELOAD))
+	-rmdir $(DESTDIR)$(TRAILLIBDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(BINDIR)/trail $(DESTDIR)$(BASHCOMPDIR)/trail $(DESTDIR)$(ZSHCOMPDIR)/_trail \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 

@@ -5,6 +5,7 @@
  * the writer tool below -> perfdata_writer; the engines are in src/profile.
  */
 #include "cmd/commands.h"
+#include "alloc/alloc_record.h"
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
@@ -41,7 +42,8 @@ static const char *const record_usage[] = {
 	"events (-e): cycles (the default where the CPU exposes counters, else",
 	"cpu-clock), cpu-clock, task-clock, instructions, page-faults and",
 	"context-switches (every event is a sample unless -F/-c), offcpu (where",
-	"threads block; each sample's period is the blocked time in ns).",
+	"threads block; each sample's period is the blocked time in ns), alloc",
+	"(heap allocations, by an LD_PRELOAD interposer; see --view).",
 	"",
 	"With --folded (or -o FILE.folded) the output is folded stacks instead",
 	"(standard output without -o), counting samples; --weight period sums the",
@@ -61,6 +63,8 @@ struct record_opts {
 	double duration;
 	int folded;
 	const char *weight;	/* --weight: NULL = samples (offcpu: time) */
+	uint64_t alloc_interval;	/* bytes */
+	const char *view;
 };
 
 /* The last tool in the chain: statistics, then the perf.data writer. */
@@ -393,6 +397,124 @@ static void report_symbols(const struct module_stats *m)
 	}
 }
 
+static void report_alloc(const struct alloc_totals *t, enum alloc_view view, const char *path,
+			 int folded)
+{
+	note("%llu sampled allocations (one per %llu bytes on average) in %llu process image%s: "
+	     "~%.1f MiB in ~%.0f allocations, peak heap ~%.1f MiB, ~%.1f MiB not freed at exit; "
+	     "%s '%s' (%s)",
+	     (unsigned long long)t->samples, (unsigned long long)t->interval,
+	     (unsigned long long)t->files, t->files == 1 ? "" : "s",
+	     t->bytes / 1048576, t->objects, t->peak_bytes / 1048576, t->exit_bytes / 1048576,
+	     folded ? "folded into" : "wrote", path, alloc_view_name(view));
+	if (folded)
+		note("flame graph: trail flamegraph --colors mem --countname %s FILE.folded > FILE.svg",
+		     alloc_view_unit(view));
+}
+
+/*
+ * -e alloc: run the command under the interposer, then turn its raw files
+ * into perf.data samples weighted by the view (and fold those, as for the
+ * other events).  Returns the command's exit status, or a failure.
+ */
+static int record_alloc(const struct record_opts *o, const char **cmd,
+			const struct string_list *cmdline)
+{
+	struct alloc_run run = { 0 };
+	struct alloc_totals t;
+	const char *path, *usage_err = NULL;
+	char *tmpdir = NULL, *data_path = NULL, *raw_dir = NULL;
+	int view = o->view ? alloc_view_parse(o->view) : ALLOC_VIEW_SPACE;
+	int folded = o->folded, ret = EXIT_FAILURE_;
+
+	if (o->pid)
+		usage_err = "-e alloc records a command it starts, not a running process (-p)";
+	else if (o->freq || o->count)
+		usage_err = "-e alloc samples by bytes: use --alloc-interval, not -F or -c";
+	else if (o->mmap_pages || o->duration > 0)
+		usage_err = "-m and --duration do not apply to -e alloc";
+	else if (o->callgraph && strcmp(o->callgraph, "fp") && strcmp(o->callgraph, "dwarf"))
+		usage_err = "-e alloc unwinds with -g fp (frame pointers, falling back to the "
+			    "unwind tables) or -g dwarf (the unwind tables only)";
+	if (!usage_err && view < 0) {
+		error("unknown view '%s' (%s)", o->view, alloc_view_names());
+		usage_err = "";
+	}
+	if (usage_err) {
+		if (*usage_err)
+			error("%s", usage_err);
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		return EXIT_USAGE;
+	}
+	if (o->output && ends_with(o->output, ".folded"))
+		folded = 1;
+	memset(&t, 0, sizeof(t));
+	run.argv = cmd;
+	run.interval = o->alloc_interval ? o->alloc_interval : ALLOC_DEFAULT_INTERVAL;
+	run.dwarf = o->callgraph && !strcmp(o->callgraph, "dwarf");
+	run.preload = alloc_preload_find();
+	if (!run.preload)
+		return EXIT_FAILURE_;
+	tmpdir = tempdir_create("trail-alloc");
+	if (!tmpdir)
+		goto out;
+	raw_dir = xstrfmt("%s/raw", tmpdir);
+	if (make_dirs(raw_dir))
+		goto out;
+	run.dir = raw_dir;
+	if (alloc_run_command(&run))
+		goto out;
+	if (folded) {
+		data_path = xstrfmt("%s/alloc.data", tmpdir);
+		path = data_path;
+	} else {
+		path = o->output ? o->output : "perf.data";
+		move_old_output(path);
+	}
+	if (alloc_write_perfdata(raw_dir, (enum alloc_view)view, path, (int)cmdline->nr,
+				 (const char *const *)cmdline->items, &t))
+		goto out;
+	if (!t.files) {
+		FILE *f;
+
+		if (run.exit_code == 127)	/* the command did not run: said so already */
+			goto done;
+		warning("nothing recorded: the command is statically linked, or removed "
+			"LD_PRELOAD from its environment");
+		/* an empty profile, as for a program that allocates nothing */
+		if (folded && o->output) {
+			f = fopen(o->output, "w");
+			if (!f || fclose(f)) {
+				error_errno("cannot create '%s'", o->output);
+				goto out;
+			}
+		}
+		goto done;
+	}
+	report_alloc(&t, (enum alloc_view)view,
+		     folded ? (o->output ? o->output : "standard output") : path, folded);
+	if (folded) {
+		/* estimated bytes or objects, not sample counts: the header says so */
+		struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
+		struct perfdata_fold pf;
+
+		snprintf(wi.unit, sizeof(wi.unit), "%s", alloc_view_unit((enum alloc_view)view));
+		memset(&pf, 0, sizeof(pf));
+		if (fold_recording(path, tmpdir, o->output, &wi, &pf))
+			goto out;
+	}
+done:
+	ret = run.exit_code;
+out:
+	if (tmpdir)
+		tempdir_remove(tmpdir);
+	free(tmpdir);
+	free(raw_dir);
+	free(data_path);
+	free((char *)run.preload);
+	return ret;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_opts o = { 0 };
@@ -407,6 +529,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
 		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
 		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),
+		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 524288; 1 = every one)", 1, UINT64_C(1) << 40),
+		OPT_STRING(0, "view", &o.view, "VIEW", "-e alloc: alloc-space (default), alloc-objects, inuse-peak or inuse-exit"),
 		OPT_END()
 	};
 	struct sampler_opts so = { 0 };
@@ -457,6 +581,19 @@ int cmd_record(int argc, const char **argv)
 	string_list_append(&cmdline, "trail");
 	for (i = 0; i < argc; i++)
 		string_list_append(&cmdline, argv[i]);
+	if (o.event && !strcmp(o.event, "alloc")) {
+		ret = record_alloc(&o, args, &cmdline);
+		string_list_clear(&cmdline);
+		free(args);
+		return ret;
+	}
+	if (o.alloc_interval || o.view) {
+		error("--alloc-interval and --view are for -e alloc");
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		string_list_clear(&cmdline);
+		free(args);
+		return EXIT_USAGE;
+	}
 	so.event = o.event;
 	so.freq = o.freq;
 	so.period = o.count;

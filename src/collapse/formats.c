@@ -22,6 +22,8 @@
 	X(xctrace) \
 	X(ghcprof) \
 	X(bpftrace) \
+	X(massif) \
+	X(heaptrack) \
 	X(folded) \
 	X(recursive)
 

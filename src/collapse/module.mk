@@ -7,9 +7,11 @@ LIB_OBJS += src/collapse/folded.o
 LIB_OBJS += src/collapse/formats.o
 LIB_OBJS += src/collapse/frames.o
 LIB_OBJS += src/collapse/ghcprof.o
+LIB_OBJS += src/collapse/heaptrack.o
 LIB_OBJS += src/collapse/input.o
 LIB_OBJS += src/collapse/jfr_json.o
 LIB_OBJS += src/collapse/load.o
+LIB_OBJS += src/collapse/massif.o
 LIB_OBJS += src/collapse/perf_script.o
 LIB_OBJS += src/collapse/perfdata_fold.o
 LIB_OBJS += src/collapse/pprof.o
@@ -24,4 +26,5 @@ LIB_OBJS += src/collapse/xctrace.o
 
 UNIT_TESTS += tests/unit/test_collapse
 UNIT_TESTS += tests/unit/test_collapse_formats
+UNIT_TESTS += tests/unit/test_collapse_memory
 UNIT_TESTS += tests/unit/test_profile_formats

@@ -160,9 +160,10 @@ int line_reader_next(struct line_reader *r, char **line, size_t *len)
 	size_t scanned = 0;
 
 	for (;;) {
-		char *s = r->buf + r->start + scanned;
+		/* no pointer arithmetic on the NULL buffer of a reader not yet filled */
 		char *nl = r->end > r->start + scanned
-			? memchr(s, '\n', r->end - r->start - scanned) : NULL;
+			? memchr(r->buf + r->start + scanned, '\n', r->end - r->start - scanned)
+			: NULL;
 
 		if (nl || (r->eof && r->end > r->start)) {
 			char *begin = r->buf + r->start;

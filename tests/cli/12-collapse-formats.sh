@@ -3,15 +3,17 @@
 # beyond the corpus: --format list and errors, every format guessed on
 # standard input and through gzip, zstd and xz, already-folded input
 # (py-spy, async-profiler, bcc profile -f) passed through merged and
-# sorted, bpftrace stack maps, several formats in one run, and perf.data
-# compressed or on a pipe (when perf can record here).
+# sorted, bpftrace stack maps (written here, a real one from
+# tests/data/profilers, and a fresh one where bpftrace runs), several
+# formats in one run, and perf.data compressed or on a pipe (when perf can
+# record here).
 . "$(dirname "$0")/lib.sh"
 
 CORPUS=$SHARED/corpus
 
 # --format list: one line per format, name first
 check "--format list" "$TRAIL" collapse --format list
-for f in perf perfdata dtrace sample vtune vsprof xctrace ghcprof bpftrace folded recursive; do
+for f in perf perfdata dtrace sample vtune vsprof xctrace ghcprof bpftrace massif heaptrack folded recursive; do
 	grep -q "^$f " "$T/.out" && pass "--format list names $f" || fail "--format list names $f"
 done
 check_exit "an unknown --format is a usage error" 2 "$TRAIL" collapse --format nope /dev/null
@@ -141,3 +143,33 @@ cmp -s "$T/help" "$T/synopsis" && pass "docs/collapse.md synopsis is the -h text
 	grep -q "^| \`$name\` |" "$ROOT/docs/collapse.md" && pass "docs/collapse.md lists $name" ||
 		fail "docs/collapse.md lists $name"
 done
+
+# a real bpftrace profile (tests/data/profilers/README.md): comm, then the
+# user stack root first, then the kernel stack below the system call
+BT=$ROOT/tests/data/profilers/bpftrace-btwork.txt
+check "a real bpftrace profile is guessed" "$TRAIL" collapse "$BT"
+grep -vq '^btwork;' "$T/.out" && fail "every bpftrace stack starts with the comm" "$(grep -v '^btwork;' "$T/.out" | head -2)" ||
+	pass "every bpftrace stack starts with the comm"
+grep -q '^btwork;__libc_start_call_main;main;__GI___write;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_write;vfs_write' "$T/.out" &&
+	pass "kernel frames fold below the user frame that made the system call" ||
+	fail "kernel frames fold below the user frame" "$(head -3 "$T/.out")"
+total=$(awk '{ s += $NF } END { print s }' "$T/.out")
+want=$(grep -o ']: [0-9]*$' "$BT" | awk '{ s += $2 } END { print s }')
+[ "$total" = "$want" ] && pass "bpftrace counts are kept ($total)" || fail "bpftrace counts are kept" "$total != $want"
+# and a fresh one, where bpftrace can run here
+if have bpftrace && have cc && [ "$(id -u)" = 0 ]; then
+	cc -O1 -fno-omit-frame-pointer -o "$T/btwork" "$ROOT/tests/data/profilers/btwork.c"
+	"$T/btwork" forever & pid=$!
+	timeout 30 bpftrace -e 'profile:hz:199 /pid == '"$pid"'/ { @[comm, ustack] = count(); } interval:s:2 { exit(); }' \
+		>"$T/bt.txt" 2>"$T/bt.err"
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	if grep -q '^@\[' "$T/bt.txt"; then
+		"$TRAIL" collapse "$T/bt.txt" >"$T/bt.folded" 2>"$T/err"
+		grep -q '^btwork;.*;\(spin\|main\)' "$T/bt.folded" && pass "a fresh bpftrace profile folds" ||
+			fail "a fresh bpftrace profile folds" "$(head -3 "$T/bt.folded") $(head -1 "$T/err")"
+	else
+		skip "a fresh bpftrace profile" "bpftrace cannot attach here: $(head -1 "$T/bt.err")"
+	fi
+else
+	skip "a fresh bpftrace profile" "needs bpftrace, cc and root"
+fi

@@ -29,6 +29,14 @@ for c in $("$BIN" help --commands); do
 	[ -f "$D$P/share/man/man1/trail-$c.1" ] || fail "man page trail-$c.1 installed"
 done
 pass "every command's --help runs from the installed binary and has a man page"
+# record -e alloc finds its interposer in PREFIX/lib/trail, relative to the binary
+if [ -f "$D$P/lib/trail/libtrail-alloc.so" ] &&
+   env -u TRAIL_ALLOC_LIB "$BIN" record -e alloc --alloc-interval 1 -o "$T/inst.folded" -- sh -c 'echo x | cat >/dev/null' \
+	>"$T/inst-alloc.out" 2>&1 && [ -s "$T/inst.folded" ]; then
+	pass "record -e alloc runs with the installed interposer"
+else
+	fail "record -e alloc runs with the installed interposer" "$(tail -3 "$T/inst-alloc.out" 2>/dev/null)"
+fi
 if have man; then
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail-flamegraph.1" >"$T/man" 2>"$T/man.err" &&
 		grep -q 'SYNOPSIS' "$T/man" && grep -q -- '--minwidth' "$T/man" && grep -q 'TRAIL-FLAMEGRAPH(1)' "$T/man" &&

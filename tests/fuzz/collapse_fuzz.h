@@ -23,12 +23,9 @@ static inline int collapse_fuzz_one(const char *format, const uint8_t *data, siz
 	struct collapse_input in;
 	uint8_t flags = size ? data[0] : 0;
 
-	if (!sink) {
+	/* errors are expected on most inputs: run with -close_fd_mask=2 to hide them */
+	if (!sink)
 		sink = fopen("/dev/null", "w");
-		/* errors are expected on most inputs: keep them off the terminal */
-		if (!freopen("/dev/null", "w", stderr))
-			return 0;
-	}
 	if (!c)
 		return 0;
 	memset(&fo, 0, sizeof(fo));

@@ -1,0 +1,426 @@
+/*
+ * alloc_read.c - one raw allocation file (raw.h) -> perf.data records: the
+ * process's COMM, an MMAP2 per executable file mapping of its last saved
+ * /proc/self/maps, then a SAMPLE per distinct stack of the allocations the view counts,
+ * its period their summed estimate (bytes or objects, see alloc_read.h).
+ * Validates every length first: the files come from a traced program.
+ */
+#include "alloc/alloc_read.h"
+#include "alloc/raw.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/intern.h"
+#include "core/strbuf.h"
+#include "core/unaligned.h"
+#include "perf/perfdata_write.h"
+
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static const struct {
+	const char *name, *unit;
+} views[] = {
+	[ALLOC_VIEW_SPACE] = { "alloc-space", "bytes" },
+	[ALLOC_VIEW_OBJECTS] = { "alloc-objects", "objects" },
+	[ALLOC_VIEW_INUSE_PEAK] = { "inuse-peak", "bytes" },
+	[ALLOC_VIEW_INUSE_EXIT] = { "inuse-exit", "bytes" },
+};
+
+int alloc_view_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		if (!strcmp(name, views[i].name))
+			return (int)i;
+	return -1;
+}
+
+const char *alloc_view_name(enum alloc_view v)
+{
+	return views[v].name;
+}
+
+const char *alloc_view_unit(enum alloc_view v)
+{
+	return views[v].unit;
+}
+
+const char *alloc_view_names(void)
+{
+	return "alloc-space, alloc-objects, inuse-peak, inuse-exit";
+}
+
+struct sampled {
+	uint64_t word;		/* where its ALLOC record starts, in words */
+	uint64_t ptr, size;	/* size in bytes */
+	uint64_t seq;		/* event number of the allocation */
+	uint64_t freed;		/* event number of its free, UINT64_MAX if never */
+	double bytes, objects;	/* estimates it stands for */
+};
+
+struct raw_file {
+	const unsigned char *data;
+	size_t words;
+	const char *name;
+	uint64_t interval, pid;
+	char comm[17];
+	size_t maps_word;	/* the last MAPS record, 0 when none */
+	struct sampled *s;
+	size_t nr, alloc;
+	uint64_t events;	/* ALLOC and FREE records */
+};
+
+static uint64_t word(const struct raw_file *f, size_t i)
+{
+	return rd64(f->data + i * 8);
+}
+
+static int bad(const struct raw_file *f, size_t at, const char *what)
+{
+	return error("%s: offset %zu: %s", f->name, at * 8, what);
+}
+
+static void weigh(const struct raw_file *f, struct sampled *a)
+{
+	double p = 1;
+
+	if (f->interval > 1)
+		p = -expm1(-(double)a->size / (double)f->interval);
+	if (p <= 0) {
+		a->bytes = a->objects = 0;
+		return;
+	}
+	a->bytes = (double)a->size / p;
+	a->objects = 1 / p;
+}
+
+/* Check every record and collect the sampled allocations with their frees. */
+static int scan(struct raw_file *f)
+{
+	struct intern live;	/* pointer bytes -> id */
+	uint32_t *live_at = NULL;	/* id -> index in f->s + 1, 0 when not live */
+	size_t live_alloc = 0, i = ALLOC_RAW_HEADER_WORDS;
+	int ret = -1;
+
+	intern_init(&live);
+	while (i < f->words) {
+		uint64_t hdr = word(f, i), len = hdr >> 32;
+		unsigned type = (unsigned)(hdr & 0xff);
+		uint64_t ptr;
+		uint32_t id;
+		int is_new;
+
+		if (!len || len > f->words - i) {
+			bad(f, i, "record length runs past the end of the file");
+			goto out;
+		}
+		switch (type) {
+		case ALLOC_RAW_ALLOC: {
+			struct sampled *a;
+
+			if (len < 5 || word(f, i + 4) != len - 5) {
+				bad(f, i, "malformed allocation record");
+				goto out;
+			}
+			ptr = word(f, i + 2);
+			ALLOC_GROW(f->s, f->nr + 1, f->alloc);
+			a = &f->s[f->nr];
+			a->word = i;
+			a->ptr = ptr;
+			a->size = word(f, i + 3);
+			a->seq = f->events++;
+			a->freed = UINT64_MAX;
+			weigh(f, a);
+			id = intern_add(&live, (const char *)&ptr, sizeof(ptr), &is_new);
+			if (id >= live_alloc) {
+				size_t old = live_alloc;
+
+				ALLOC_GROW(live_at, (size_t)id + 1, live_alloc);
+				memset(live_at + old, 0, (live_alloc - old) * sizeof(*live_at));
+			}
+			if (f->nr + 1 > UINT32_MAX) {
+				bad(f, i, "too many allocations");
+				goto out;
+			}
+			live_at[id] = (uint32_t)(f->nr + 1);
+			f->nr++;
+			break;
+		}
+		case ALLOC_RAW_FREE:
+			if (len != 2) {
+				bad(f, i, "malformed free record");
+				goto out;
+			}
+			ptr = word(f, i + 1);
+			id = intern_find(&live, (const char *)&ptr, sizeof(ptr));
+			if (id != UINT32_MAX && id < live_alloc && live_at[id]) {
+				f->s[live_at[id] - 1].freed = f->events;
+				live_at[id] = 0;
+			}
+			f->events++;
+			break;
+		case ALLOC_RAW_MAPS:
+			if (len < 2 || word(f, i + 1) > (len - 2) * 8) {
+				bad(f, i, "malformed maps record");
+				goto out;
+			}
+			f->maps_word = i;
+			break;
+		default:
+			bad(f, i, "unknown record type");
+			goto out;
+		}
+		i += len;
+	}
+	ret = 0;
+out:
+	free(live_at);
+	intern_release(&live);
+	return ret;
+}
+
+static void add_padded_string(struct strbuf *rec, const char *s, size_t len)
+{
+	static const char zeros[8];
+
+	strbuf_add(rec, s, len);
+	strbuf_add(rec, zeros, 8 - len % 8);	/* at least one NUL */
+}
+
+static void set_header(struct strbuf *rec, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)rec->len };
+
+	memcpy(rec->buf, &h, sizeof(h));
+}
+
+static int write_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct strbuf rec = STRBUF_INIT;
+	uint32_t ids[2] = { pid, tid };
+	int ret;
+
+	strbuf_grow(&rec, 64);
+	strbuf_setlen(&rec, sizeof(struct perf_event_header));
+	strbuf_add(&rec, ids, sizeof(ids));
+	add_padded_string(&rec, comm, strlen(comm));
+	set_header(&rec, PERF_RECORD_COMM, 0);
+	ret = perfdata_writer_add(w, (const struct perf_event_header *)rec.buf, 0);
+	strbuf_release(&rec);
+	return ret;
+}
+
+/* MMAP2 records for the executable file mappings in the saved maps text. */
+static int write_maps(const struct raw_file *f, struct perfdata_writer *w)
+{
+	const char *text = (const char *)f->data + (f->maps_word + 2) * 8;
+	size_t len = (size_t)word(f, f->maps_word + 1), at = 0;
+	uint32_t pid = (uint32_t)f->pid;
+	struct strbuf line = STRBUF_INIT, rec = STRBUF_INIT;
+	int ret = 0;
+
+	while (at < len && !ret) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+		unsigned long long lo, hi, off;
+		char perms[8];
+		int path_at = -1;
+
+		strbuf_setlen(&line, 0);
+		strbuf_add(&line, text + at, n);
+		at += n + 1;
+		if (sscanf(line.buf, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &path_at) < 4 ||
+		    path_at < 0 || line.buf[path_at] != '/' || !strchr(perms, 'x') || hi <= lo)
+			continue;
+		strbuf_setlen(&rec, 0);
+		strbuf_grow(&rec, 128);
+		strbuf_setlen(&rec, sizeof(struct perf_event_header));
+		{
+			uint32_t ids[2] = { pid, pid };
+			uint64_t v[3] = { lo, hi - lo, off };
+			uint32_t majmin[2] = { 0, 0 };
+			uint64_t ino[2] = { 0, 0 };
+			uint32_t prot_flags[2] = { PROT_READ | PROT_EXEC, MAP_PRIVATE };
+
+			strbuf_add(&rec, ids, sizeof(ids));
+			strbuf_add(&rec, v, sizeof(v));
+			strbuf_add(&rec, majmin, sizeof(majmin));
+			strbuf_add(&rec, ino, sizeof(ino));
+			strbuf_add(&rec, prot_flags, sizeof(prot_flags));
+		}
+		add_padded_string(&rec, line.buf + path_at, strlen(line.buf + path_at));
+		set_header(&rec, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		ret = perfdata_writer_add(w, (const struct perf_event_header *)rec.buf, 0);
+	}
+	strbuf_release(&line);
+	strbuf_release(&rec);
+	return ret;
+}
+
+/* The event after which the estimated live bytes were largest. */
+static uint64_t peak_event(const struct raw_file *f, double *peak)
+{
+	double *delta = xcalloc(f->events + 1, sizeof(*delta)), live = 0;
+	uint64_t e, best = 0;
+	size_t i;
+
+	*peak = 0;
+	for (i = 0; i < f->nr; i++) {
+		delta[f->s[i].seq] += f->s[i].bytes;
+		if (f->s[i].freed != UINT64_MAX)
+			delta[f->s[i].freed] -= f->s[i].bytes;
+	}
+	for (e = 0; e < f->events; e++) {
+		live += delta[e];
+		if (live > *peak) {
+			*peak = live;
+			best = e;
+		}
+	}
+	free(delta);
+	return best;
+}
+
+/* One SAMPLE record: the stack of allocation a (raw words), weighed period. */
+static int write_sample(const struct raw_file *f, const struct sampled *a, uint64_t period,
+			struct perfdata_writer *w, struct alloc_totals *t, struct strbuf *rec)
+{
+	uint64_t n = word(f, a->word + 4), v, k;
+	uint32_t ids[2] = { (uint32_t)f->pid, (uint32_t)f->pid };
+
+	strbuf_setlen(rec, 0);
+	strbuf_grow(rec, 64 + n * 8);
+	strbuf_setlen(rec, sizeof(struct perf_event_header));
+	/* return addresses - 1: inside the call, so the caller's line and function */
+	v = word(f, a->word + 5) - 1;
+	strbuf_add(rec, &v, 8);				/* IP */
+	strbuf_add(rec, ids, sizeof(ids));		/* TID: the process; threads share its name */
+	v = ++t->clock;
+	strbuf_add(rec, &v, 8);				/* TIME */
+	strbuf_add(rec, &period, 8);			/* PERIOD */
+	v = n + 1;
+	strbuf_add(rec, &v, 8);				/* CALLCHAIN nr */
+	v = PERF_CONTEXT_USER;
+	strbuf_add(rec, &v, 8);
+	for (k = 0; k < n; k++) {
+		v = word(f, a->word + 5 + k) - 1;
+		strbuf_add(rec, &v, 8);
+	}
+	if (rec->len > UINT16_MAX)
+		return bad(f, a->word, "call stack too deep");
+	set_header(rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	t->samples_written++;
+	return perfdata_writer_add(w, (const struct perf_event_header *)rec->buf, t->clock);
+}
+
+/*
+ * The view's weight of every sampled allocation, summed per distinct
+ * stack (then rounded), so the perf.data file holds one sample per call
+ * path however many allocations took it - the folded result is the same.
+ */
+static int write_samples(const struct raw_file *f, enum alloc_view view,
+			 struct perfdata_writer *w, struct alloc_totals *t)
+{
+	struct strbuf rec = STRBUF_INIT;
+	struct intern stacks;		/* stack words -> id */
+	double *sum = NULL;		/* per id */
+	size_t *first = NULL;		/* per id: an allocation with that stack */
+	size_t alloc_sum = 0, alloc_first = 0, i;
+	uint64_t at_peak;
+	double peak = 0;
+	uint32_t id;
+	int ret = 0;
+
+	intern_init(&stacks);
+	at_peak = peak_event(f, &peak);
+	t->peak_bytes += peak;
+	for (i = 0; i < f->nr; i++) {
+		const struct sampled *a = &f->s[i];
+		uint64_t n = word(f, a->word + 4);
+		double weight;
+		int is_new;
+
+		t->samples++;
+		t->bytes += a->bytes;
+		t->objects += a->objects;
+		if (a->freed == UINT64_MAX)
+			t->exit_bytes += a->bytes;
+		switch (view) {
+		case ALLOC_VIEW_SPACE:
+			weight = a->bytes;
+			break;
+		case ALLOC_VIEW_OBJECTS:
+			weight = a->objects;
+			break;
+		case ALLOC_VIEW_INUSE_PEAK:
+			weight = a->seq <= at_peak && a->freed > at_peak ? a->bytes : 0;
+			break;
+		default:
+			weight = a->freed == UINT64_MAX ? a->bytes : 0;
+			break;
+		}
+		if (!(weight > 0) || !n)
+			continue;
+		id = intern_add(&stacks, (const char *)f->data + (a->word + 5) * 8, (size_t)n * 8, &is_new);
+		if (is_new) {
+			ALLOC_GROW(sum, (size_t)id + 1, alloc_sum);
+			ALLOC_GROW(first, (size_t)id + 1, alloc_first);
+			sum[id] = 0;
+			first[id] = i;
+		}
+		sum[id] += weight;
+	}
+	for (id = 0; id < stacks.nr && !ret; id++) {
+		uint64_t period = (uint64_t)llround(sum[id]);
+
+		if (period)
+			ret = write_sample(f, &f->s[first[id]], period, w, t, &rec);
+	}
+	free(sum);
+	free(first);
+	intern_release(&stacks);
+	strbuf_release(&rec);
+	return ret;
+}
+
+int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
+		      enum alloc_view view, struct perfdata_writer *w, struct alloc_totals *t)
+{
+	struct raw_file f;
+	int ret = -1;
+
+	memset(&f, 0, sizeof(f));
+	f.data = data;
+	f.words = size / 8;
+	f.name = name;
+	if (size % 8 || f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
+		return bad(&f, 0, "not a trail allocation recording");
+	if (word(&f, 1) != ALLOC_RAW_VERSION)
+		return bad(&f, 8, "unsupported version");
+	f.interval = word(&f, 2);
+	f.pid = word(&f, 3);
+	memcpy(f.comm, data + 6 * 8, 16);
+	f.comm[16] = 0;
+	if (!f.comm[0])
+		strcpy(f.comm, "[unknown]");
+	if (f.pid > INT32_MAX)
+		return bad(&f, 3, "bad process id");
+	if (scan(&f))
+		goto out;
+	if (!t->files++)
+		t->interval = f.interval;
+	if (write_comm(w, (uint32_t)f.pid, (uint32_t)f.pid, f.comm))
+		goto out;
+	if (f.maps_word && write_maps(&f, w))
+		goto out;
+	if (write_samples(&f, view, w, t))
+		goto out;
+	ret = 0;
+out:
+	free(f.s);
+	return ret;
+}

@@ -1,0 +1,41 @@
+/*
+ * raw.h - the file format the allocation interposer (preload.c) writes and
+ * 'trail record -e alloc' reads: one file per process image, a header then
+ * records of 64-bit host-order words.  Addresses are raw return addresses;
+ * the process's /proc/self/maps text travels in the file so trail's own
+ * symbolizer names them after the run, never the traced process.
+ */
+#ifndef TRAIL_ALLOC_RAW_H
+#define TRAIL_ALLOC_RAW_H
+
+#define ALLOC_RAW_MAGIC 0x314c41544c494154ull	/* "TAILTAL1" little-endian */
+#define ALLOC_RAW_VERSION 1
+
+/*
+ * Header, 8 words: magic, version, interval (bytes; 1 = every allocation),
+ * pid, ppid, sequence (0 for a process's first image, +1 per exec),
+ * comm (16 bytes, NUL-padded: words 6 and 7).
+ *
+ * Each record starts with one word: type in bits 0-7, kind in bits 8-15,
+ * the record's length in words (this word included) in bits 32-63.
+ *	ALLOC: hdr, tid, ptr, size (bytes), nframes, frames[nframes]
+ *	FREE:  hdr, ptr            (only for pointers an ALLOC named)
+ *	MAPS:  hdr, nbytes, text padded with NULs to whole words
+ *	       (a complete /proc/self/maps; the last one in a file wins)
+ */
+enum alloc_raw_type {
+	ALLOC_RAW_ALLOC = 1,
+	ALLOC_RAW_FREE = 2,
+	ALLOC_RAW_MAPS = 3,
+};
+
+enum alloc_raw_kind {
+	ALLOC_KIND_MALLOC = 0,	/* malloc, calloc, realloc, memalign family, strdup */
+	ALLOC_KIND_NEW = 1,	/* C++ operator new / new[] */
+	ALLOC_KIND_MMAP = 2,	/* anonymous mmap */
+};
+
+#define ALLOC_RAW_HEADER_WORDS 8
+#define ALLOC_RAW_MAX_FRAMES 127
+
+#endif
