@@ -103,7 +103,10 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "function", s->ans.function);
 	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
-				s->req.measure_share ? "self_share" : "self_samples_per_run");
+				s->ans.measure_total ? (s->ans.measure_share ? "total_share" : "total_samples_per_run") :
+				s->ans.measure_share ? "self_share" : "self_samples_per_run");
+	/* Where the function's extra time is spent, when not in its own code. */
+	json_writer_key_string(w, "frame", s->ans.function ? (s->ans.frame ? s->ans.frame : s->ans.function) : NULL);
 	/* Bisecting on the metric, the definition found is the blocked function's. */
 	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
 	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
@@ -128,6 +131,8 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "author", s->ans.culprit_info.author);
 	json_writer_key_string(w, "date", s->ans.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
+	json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame : flame_session_named_function(s));
+	json_writer_key_string(w, "changed_function", s->ans.changed_function);
 	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
 				s->ans.blocked_function ? "off-CPU profile" :
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
@@ -295,6 +300,28 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
 		md_text(sb, s->ans.confidence_how);
 		strbuf_addch(sb, '\n');
+		if (s->ans.function && s->ans.changed_function &&
+		    strcmp(s->ans.function, s->ans.changed_function)) {
+			strbuf_addstr(sb, "- changed: the commit changed ");
+			md_code(sb, s->ans.changed_function, WHOLE, 0);
+			strbuf_addstr(sb, ", not ");
+			md_code(sb, s->ans.function, WHOLE, 0);
+			strbuf_addstr(sb, " itself, where the time rose");
+			if (s->ans.frame) {
+				strbuf_addstr(sb, " (in ");
+				md_code(sb, s->ans.frame, WHOLE, 0);
+				strbuf_addch(sb, ')');
+			}
+			strbuf_addstr(sb, "; it calls it or uses what it produces\n");
+		}
+		if (s->ans.frame) {
+			strbuf_addstr(sb, "- hot frame: ");
+			md_code(sb, s->ans.frame, WHOLE, 0);
+			strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
+			md_code(sb, s->ans.function, WHOLE, 0);
+			strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
+				      "bisection measured that function's inclusive share)\n");
+		}
 		if (s->ans.culprit_is_merge) {
 			strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
 				    "that touched ");
@@ -402,7 +429,14 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 
 	if (a->culprit_info.subject) {
 		strbuf_addstr(out, "hot function:   ");
-		if (a->function && a->hot.nr) {
+		if (a->function && a->hot.nr && a->frame) {
+			term(out, a->function);
+			strbuf_addf(out, " (its share with the library/kernel code under it "
+				    "%.1f%% -> %.1f%%; hot frame ", 100 * a->hot.items[0].good_self.mean,
+				    100 * a->hot.items[0].bad_self.mean);
+			term(out, a->frame);
+			strbuf_addch(out, ')');
+		} else if (a->function && a->hot.nr) {
 			term(out, a->function);
 			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
 				    100 * a->hot.items[0].good_self.mean,
