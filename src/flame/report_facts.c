@@ -308,13 +308,21 @@ void flame_report_facts_gather(const struct flame_session *s, struct flame_repor
 	}
 }
 
+double flame_report_change(const struct flame_session *s)
+{
+	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1];
+
+	if (s->ans.change != 0)
+		return s->ans.change;
+	return good > 0 ? bad / good - 1 : 0;
+}
+
 unsigned flame_report_guard_percent(const struct flame_session *s)
 {
-	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1], change;
+	double change = 100 * flame_report_change(s);
 
-	if (!(good > 0) || !(bad > good))
+	if (!(change > 0))
 		return 5;
-	change = 100 * (bad / good - 1);
 	if (change / 2 < 1)
 		return 1;
 	return change / 2 > 1000 ? 1000 : (unsigned)floor(change / 2);

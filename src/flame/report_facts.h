@@ -42,11 +42,13 @@ int flame_report_has_file(const struct flame_report_facts *f, const char *name);
 
 /*
  * The CI guard's allowed slowdown, in percent: half the measured change of
- * the metric (bad median / good median - 1), rounded down, at least 1; 5
+ * the metric (flame_report_change()), rounded down, at least 1; 5
  * when nothing rose.  A regression of that size fails the guard, noise
  * well below it does not.
  */
 unsigned flame_report_guard_percent(const struct flame_session *s);
+/* The metric's change, bad / good - 1 (the session's paired estimate when it has one). */
+double flame_report_change(const struct flame_session *s);
 
 /* "git revert [-m 1] <id>" for the suspect into sb (nothing without one). */
 void flame_report_revert_cmd(const struct flame_session *s, struct strbuf *sb);

@@ -127,7 +127,10 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			strbuf_addf(sb, " line %u", s->ans.def_line);
 		}
 		strbuf_addstr(sb, "\n- hottest frame: ");
-		if (s->ans.hot.nr) {
+		if (s->ans.frame) {
+			mdc(sb, s->ans.frame);
+			strbuf_addstr(sb, " (library or kernel code under the function)\n");
+		} else if (s->ans.hot.nr) {
 			mdc(sb, s->ans.hot.items[0].name);
 			strbuf_addf(sb, " %+.1f pp self share\n", 100 * s->ans.hot.items[0].delta_self);
 		} else {
@@ -150,7 +153,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	strbuf_addf(sb, "\n### Radar: guard CI against its return\n\nThe %s median moved %+.1f%% from "
 		    "good to bad; the guard fails a change %u%% or more slower than the baseline:\n\n",
 		    flame_metric_name(s->req.metric),
-		    s->ans.metric_med[0] > 0 ? 100 * (s->ans.metric_med[1] / s->ans.metric_med[0] - 1) : 0.0,
+		    100 * flame_report_change(s),
 		    flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);

@@ -115,7 +115,7 @@ static const char *verdict_class(const char *v)
 
 static int value_is_share(const struct flame_session *s)
 {
-	return s->ans.function && s->req.measure_share;
+	return s->ans.function && s->ans.measure_share;
 }
 
 /* A probed value (or an end's) in its unit: a share in percent, else %.4g. */
@@ -131,14 +131,16 @@ static const char *measure_name(const struct flame_session *s)
 {
 	if (!s->ans.function)
 		return flame_metric_name(s->req.metric);
-	return s->req.measure_share ? "self share" : "self samples per run";
+	if (s->ans.measure_total)
+		return s->ans.measure_share ? "total share" : "total samples per run";
+	return s->ans.measure_share ? "self share" : "self samples per run";
 }
 
 static void write_answer(const struct flame_session *s, struct strbuf *sb)
 {
 	const struct flame_answer *a = &s->ans;
 	const char *fn = flame_session_named_function(s);
-	double change = a->metric_med[0] > 0 ? a->metric_med[1] / a->metric_med[0] - 1 : 0;
+	double change = flame_report_change(s);
 
 	strbuf_addstr(sb, "<section id=\"answer\"><h2>Answer</h2>\n<table class=\"kv\">\n");
 	strbuf_addstr(sb, "<tr><th>Function</th><td>");
@@ -152,6 +154,20 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "<span class=\"muted\">none named: the search ran on the metric</span>");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
+	if (a->frame) {
+		strbuf_addstr(sb, "<tr><th>Hot frame</th><td>");
+		code(sb, a->frame);
+		strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code; its time is counted to ");
+		code(sb, a->function);
+		strbuf_addstr(sb, ", its innermost caller the repository defines)</span></td></tr>\n");
+	}
+	if (a->function && a->changed_function && strcmp(a->function, a->changed_function)) {
+		strbuf_addstr(sb, "<tr><th>Changed function</th><td>");
+		code(sb, a->changed_function);
+		strbuf_addstr(sb, " <span class=\"muted\">(the suspect changed it, not ");
+		code(sb, a->function);
+		strbuf_addstr(sb, " itself: it calls it or uses what it produces)</span></td></tr>\n");
+	}
 	if (a->def_file) {
 		strbuf_addstr(sb, "<tr><th>Defined in</th><td>");
 		h(sb, a->def_file);
@@ -698,7 +714,10 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 			strbuf_addf(sb, ":%u", s->ans.def_line);
 		}
 		strbuf_addstr(sb, "</td></tr><tr><th>Hottest frame</th><td>");
-		if (s->ans.hot.nr) {
+		if (s->ans.frame) {
+			code(sb, s->ans.frame);
+			strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code under the function)</span>");
+		} else if (s->ans.hot.nr) {
 			code(sb, s->ans.hot.items[0].name);
 			strbuf_addf(sb, " %+.1f pp self share", 100 * s->ans.hot.items[0].delta_self);
 		} else {
@@ -725,7 +744,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 	strbuf_addf(sb, "<p>The %s median moved %+.1f%% from good to bad; the guard fails a change "
 		    "%u%% or more slower than the baseline (significantly, Mann-Whitney):</p>\n",
 		    flame_metric_name(s->req.metric),
-		    s->ans.metric_med[0] > 0 ? 100 * (s->ans.metric_med[1] / s->ans.metric_med[0] - 1) : 0.0,
+		    100 * flame_report_change(s),
 		    flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);

@@ -149,11 +149,35 @@ TEST(html_sections_and_escaping)
 	CHECK(strstr(sb.buf, "id=\"radar\""));
 	CHECK(!strstr(sb.buf, "id=\"scout\""));	/* a regression was found */
 	CHECK(!strstr(sb.buf, "id=\"reading\""));	/* no reading aids gathered */
+	CHECK(!strstr(sb.buf, "<th>Hot frame</th>"));	/* the function's own code */
 	strbuf_release(&sb);
 	release(&s, &f);
 }
 
 /* The probes' table and chart follow the range's order, not the probing order. */
+/* A libc frame under the function, and a commit that changed another function. */
+TEST(html_frame_and_changed_function)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT, md = STRBUF_INIT;
+
+	make_session(&s, &f);
+	s.ans.frame = xstrdup("__memcmp_<avx2>");
+	s.ans.changed_function = xstrdup("make_keys");
+	s.ans.change = 0.8;
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "<th>Hot frame</th><td><code>__memcmp_&lt;avx2&gt;</code>"));
+	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
+	CHECK(strstr(sb.buf, "+80.0%"));	/* the session's change, not the medians' +50% */
+	CHECK(strstr(sb.buf, "--max-regression 40%"));
+	flame_report_md_handoffs(&s, &f, &md);
+	CHECK(strstr(md.buf, "- hottest frame: `__memcmp_<avx2>`"));
+	strbuf_release(&sb);
+	strbuf_release(&md);
+	release(&s, &f);
+}
+
 TEST(html_probes_in_range_order)
 {
 	struct flame_session s;
@@ -291,5 +315,5 @@ TEST(facts_gather_environment_and_files)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame_report", facts_gather_environment_and_files, html_sections_and_escaping, html_probes_in_range_order,
+TEST_MAIN("flame_report", facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
 	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)
