@@ -75,6 +75,17 @@ int flame_report_hunk_names(const char *hunk, size_t len, const char *func)
 	return func && names_word(hunk, len, func);
 }
 
+const char *flame_report_hunk_function(const struct flame_session *s, const char *hunk, size_t len)
+{
+	const char *fn = flame_session_named_function(s);
+
+	if (flame_report_hunk_names(hunk, len, fn))
+		return fn;
+	if (flame_report_hunk_names(hunk, len, s->ans.changed_function))
+		return s->ans.changed_function;
+	return NULL;
+}
+
 static void add_env(struct flame_report_facts *f, const char *name, const char *value)
 {
 	string_list_append_nodup(&f->env, xstrfmt("%s\t%s", name, value));

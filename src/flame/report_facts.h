@@ -61,5 +61,11 @@ void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb);
  * its header's context or one of its lines names func as a word.
  */
 int flame_report_hunk_names(const char *hunk, size_t len, const char *func);
+/*
+ * Which function a hunk of the suspect's diff concerns: the named function
+ * (flame_session_named_function), else the one the suspect changed when
+ * that differs (the hot function calls it); NULL for neither.
+ */
+const char *flame_report_hunk_function(const struct flame_session *s, const char *hunk, size_t len);
 
 #endif

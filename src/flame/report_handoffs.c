@@ -25,7 +25,7 @@ static void mdc(struct strbuf *sb, const char *s)
 }
 
 /* The @@ headers of the hunks that name func, as a list. */
-static void hot_hunks(const struct flame_report_facts *f, const char *func, struct strbuf *sb)
+static void hot_hunks(const struct flame_session *s, const struct flame_report_facts *f, struct strbuf *sb)
 {
 	const char *p = f->culprit_diff.buf, *end = p + f->culprit_diff.len;
 	const char *hunk = NULL, *file = NULL;
@@ -37,10 +37,10 @@ static void hot_hunks(const struct flame_report_facts *f, const char *func, stru
 		const char *next = nl ? nl + 1 : end;
 		int boundary = p == end || !strncmp(p, "@@", 2) || !strncmp(p, "diff --git ", 11);
 
-		if (boundary && hunk && flame_report_hunk_names(hunk, (size_t)(p - hunk), func)) {
+		if (boundary && hunk && flame_report_hunk_function(s, hunk, (size_t)(p - hunk))) {
 			const char *hnl = memchr(hunk, '\n', (size_t)(p - hunk));
 
-			strbuf_addstr(sb, any ? "" : "Hunks that name the function:\n\n");
+			strbuf_addstr(sb, any ? "" : "Hunks that name the function (or the one the commit changed):\n\n");
 			strbuf_addstr(sb, "- ");
 			if (file)
 				escape_md_code(sb, file, file_len, 0);
@@ -77,7 +77,7 @@ static void write_commit(const struct flame_session *s, const struct flame_repor
 		return;
 	strbuf_addstr(sb, "\n## The suspect commit\n\n");
 	if (func)
-		hot_hunks(f, func, sb);
+		hot_hunks(s, f, sb);
 	escape_md_code_block(sb, f->culprit_diff.buf, f->culprit_diff.len, "diff");
 	if (f->culprit_diff_cut)
 		strbuf_addstr(sb, "\n(cut: the diff is longer; run `git show` for all of it)\n");

@@ -571,10 +571,11 @@ static void write_suspects(const struct flame_session *s, struct strbuf *sb)
 }
 
 /* One segment of the diff (file header or hunk) as a <pre>, lines classed. */
-static void diff_segment(struct strbuf *sb, const char *p, size_t len, const char *func)
+static void diff_segment(struct strbuf *sb, const char *p, size_t len, const struct flame_session *s)
 {
 	int hunk = len > 2 && !strncmp(p, "@@", 2);
-	int hot = hunk && flame_report_hunk_names(p, len, func);
+	const char *func = hunk ? flame_report_hunk_function(s, p, len) : NULL;
+	int hot = func != NULL;
 	const char *end = p + len;
 
 	strbuf_addf(sb, "<pre class=\"%s\">", hot ? "hunk hot" : hunk ? "hunk" : "meta");
@@ -620,6 +621,10 @@ static void write_commit_diff(const struct flame_session *s, const struct flame_
 	if (func) {
 		strbuf_addstr(sb, "; the hunks that name ");
 		code(sb, func);
+		if (s->ans.changed_function && strcmp(func, s->ans.changed_function)) {
+			strbuf_addstr(sb, " or ");
+			code(sb, s->ans.changed_function);
+		}
 		strbuf_addstr(sb, " are marked");
 	}
 	strbuf_addstr(sb, ".</p>\n<div class=\"diff\">\n");
@@ -630,13 +635,13 @@ static void write_commit_diff(const struct flame_session *s, const struct flame_
 		const char *next = nl ? nl + 1 : end;
 
 		if (p > seg && (!strncmp(p, "@@", 2) || !strncmp(p, "diff --git ", 11))) {
-			diff_segment(sb, seg, (size_t)(p - seg), func);
+			diff_segment(sb, seg, (size_t)(p - seg), s);
 			seg = p;
 		}
 		p = next;
 	}
 	if (end > seg)
-		diff_segment(sb, seg, (size_t)(end - seg), func);
+		diff_segment(sb, seg, (size_t)(end - seg), s);
 	strbuf_addstr(sb, "</div>\n");
 	if (f->culprit_diff_cut)
 		strbuf_addstr(sb, "<p class=\"muted\">(cut: the diff is longer; run <code>git show</code> for all of it)</p>\n");

@@ -171,6 +171,13 @@ TEST(html_frame_and_changed_function)
 	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
 	CHECK(strstr(sb.buf, "+80.0%"));	/* the session's change, not the medians' +50% */
 	CHECK(strstr(sb.buf, "--max-regression 40%"));
+	/* the commit changed make_keys: its hunk is marked too */
+	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
+	strbuf_reset(&f.culprit_diff);
+	strbuf_addstr(&f.culprit_diff, "diff --git a/k.c b/k.c\n@@ -1 +1 @@ void make_keys(void)\n-a\n+b\n");
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "<pre class=\"hunk hot\"><span class=\"tag\">make_keys</span>"));
 	flame_report_md_handoffs(&s, &f, &md);
 	CHECK(strstr(md.buf, "- hottest frame: `__memcmp_<avx2>`"));
 	strbuf_release(&sb);
@@ -228,7 +235,7 @@ TEST(md_handoffs_escaped)
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(strstr(sb.buf, "## The suspect commit"));
 	CHECK(strstr(sb.buf, "```diff\n"));
-	CHECK(strstr(sb.buf, "Hunks that name the function:"));
+	CHECK(strstr(sb.buf, "Hunks that name the function (or the one the commit changed):"));
 	CHECK(strstr(sb.buf, "`@@ -16,3 +16,4 @@ unsigned checksum_block(const char *p)`"));
 	CHECK(!strstr(sb.buf, "`@@ -10,3"));
 	CHECK(strstr(sb.buf, "### Builder"));
