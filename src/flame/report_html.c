@@ -127,6 +127,19 @@ static void add_value(struct strbuf *sb, const struct flame_session *s, double v
 		strbuf_addf(sb, "%.4g", v);
 }
 
+/* A value of the metric with its unit, microseconds shown as ms or s. */
+static void add_metric(struct strbuf *sb, const struct flame_session *s, double v)
+{
+	const char *unit = flame_metric_unit(s->req.metric);
+
+	if (!strcmp(unit, "us") && fabs(v) >= 1e6)
+		strbuf_addf(sb, "%.3f s", v / 1e6);
+	else if (!strcmp(unit, "us") && fabs(v) >= 1e3)
+		strbuf_addf(sb, "%.1f ms", v / 1e3);
+	else
+		strbuf_addf(sb, "%.4g %s", v, unit);
+}
+
 static const char *measure_name(const struct flame_session *s)
 {
 	if (!s->ans.function)
@@ -208,12 +221,21 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	}
 	strbuf_addstr(sb, "<tr><th>Metric</th><td>");
 	h(sb, flame_metric_name(s->req.metric));
-	strbuf_addf(sb, ": median %.4g &rarr; %.4g ", a->metric_med[0], a->metric_med[1]);
-	h(sb, flame_metric_unit(s->req.metric));
-	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals "
-		    "%.4g&ndash;%.4g and %.4g&ndash;%.4g; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
-		    change > 0 ? "up" : "down", 100 * change, a->metric_lo[0], a->metric_hi[0],
-		    a->metric_lo[1], a->metric_hi[1], a->metric_p, s->st.nruns[0], s->st.nruns[1]);
+	strbuf_addstr(sb, ": median ");
+	add_metric(sb, s, a->metric_med[0]);
+	strbuf_addstr(sb, " &rarr; ");
+	add_metric(sb, s, a->metric_med[1]);
+	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
+		    change > 0 ? "up" : "down", 100 * change);
+	add_metric(sb, s, a->metric_lo[0]);
+	strbuf_addstr(sb, "&ndash;");
+	add_metric(sb, s, a->metric_hi[0]);
+	strbuf_addstr(sb, " and ");
+	add_metric(sb, s, a->metric_lo[1]);
+	strbuf_addstr(sb, "&ndash;");
+	add_metric(sb, s, a->metric_hi[1]);
+	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
+		    a->metric_p, s->st.nruns[0], s->st.nruns[1]);
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
 	commit_id(sb, a->good);
 	strbuf_addstr(sb, " &rarr; bad ");

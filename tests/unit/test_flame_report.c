@@ -169,7 +169,8 @@ TEST(html_frame_and_changed_function)
 	flame_report_html(&s, &f, NULL, &sb);
 	CHECK(strstr(sb.buf, "<th>Hot frame</th><td><code>__memcmp_&lt;avx2&gt;</code>"));
 	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
-	CHECK(strstr(sb.buf, "+80.0%"));	/* the session's change, not the medians' +50% */
+	CHECK(strstr(sb.buf, "+80.0%"));
+	CHECK(strstr(sb.buf, ": median 100 us &rarr; 150 us "));	/* cpu: microseconds */	/* the session's change, not the medians' +50% */
 	CHECK(strstr(sb.buf, "--max-regression 40%"));
 	/* the commit changed make_keys: its hunk is marked too */
 	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
@@ -216,6 +217,11 @@ TEST(html_scout_when_no_regression)
 	CHECK(strstr(sb.buf, "id=\"reading\""));
 	CHECK(strstr(sb.buf, "wide plateaus: &lt;hot&gt;"));
 	CHECK(strstr(sb.buf, "class=\"verdict v-no-regression\""));
+	s.ans.metric_med[0] = 2500;
+	s.ans.metric_med[1] = 1.5e6;
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, ": median 2.5 ms &rarr; 1.500 s "));
 	CHECK(strstr(sb.buf, "id=\"scout\""));
 	CHECK(strstr(sb.buf, "<th>kernel</th><td><code>6.1.0</code>"));
 	CHECK(strstr(sb.buf, "-O2 &lt;x&gt;"));
