@@ -66,7 +66,7 @@ int cmd_explain(int argc, const char **argv)
 			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
 	flat_profile_build(&f, &p, 1);
 	if (status == EXIT_OK && !f.nr_stacks) {
-		error("no samples in the input");
+		trail_error("no samples in the input");
 		status = EXIT_USAGE;
 	}
 	if (status == EXIT_OK) {

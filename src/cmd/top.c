@@ -42,7 +42,7 @@ static int parse_sort(const struct option *opt, const char *arg)
 	else if (!strcmp(arg, "name"))
 		c->sort = FLAT_SORT_NAME;
 	else
-		return error("--sort takes self, total or name, not '%s'", arg);
+		return trail_error("--sort takes self, total or name, not '%s'", arg);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ int cmd_top(int argc, const char **argv)
 			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
 	flat_profile_build(&f, &p, 1);
 	if (status == EXIT_OK && !f.nr_stacks) {
-		error("no samples in the input");
+		trail_error("no samples in the input");
 		status = EXIT_USAGE;
 	}
 	if (status == EXIT_OK) {
