@@ -7,6 +7,9 @@ LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
+LIB_OBJS += src/flame/report_facts.o
+LIB_OBJS += src/flame/report_handoffs.o
+LIB_OBJS += src/flame/report_html.o
 LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
@@ -16,3 +19,4 @@ LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
 
 UNIT_TESTS += tests/unit/test_flame
+UNIT_TESTS += tests/unit/test_flame_report

@@ -1,10 +1,12 @@
 /*
  * report.c - trail flame's report: report.json (the machine-readable
- * answer, schema in docs/flame.md), report.md and a self-contained
- * report.html with the differential flame graph embedded inline.
+ * answer, schema in docs/flame.md) and report.md; report.html is
+ * report_html.c's, the sections both share beyond the answer
+ * report_handoffs.c's, from the facts of report_facts.c.
  */
 #include "flame/report.h"
 #include "flame/probe_cmd.h"
+#include "flame/report_facts.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -263,7 +265,8 @@ static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
 
 #define WHOLE ((size_t)-1)
 
-static void write_md(const struct flame_session *s, struct strbuf *sb)
+static void write_md(const struct flame_session *s, const struct flame_report_facts *f,
+		     struct strbuf *sb)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	size_t i;
@@ -397,6 +400,7 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
+	flame_report_md_handoffs(s, f, sb);
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.offcpu_profile ? "off-CPU " : "",
@@ -409,43 +413,6 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 	}
 	escape_md_code_block(sb, cmd.buf, cmd.len, "sh");
 	strbuf_release(&cmd);
-}
-
-static void write_html(const struct flame_session *s, const struct strbuf *md, struct strbuf *sb)
-{
-	struct strbuf svg = STRBUF_INIT;
-	char *path = xstrfmt("%s/diff.svg", s->req.out_dir);
-	struct stat st;
-
-	strbuf_addstr(sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-			  "<title>trail flame report</title><style>"
-			  "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-			  "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}"
-			  ".verdict{font-size:1.3em;font-weight:bold}</style></head><body>\n");
-	strbuf_addstr(sb, "<h1>trail flame report</h1>\n<p class=\"verdict\">");
-	escape_html_text(sb, s->ans.verdict, strlen(s->ans.verdict));
-	strbuf_addstr(sb, ": ");
-	escape_html_text(sb, s->ans.message, strlen(s->ans.message));
-	strbuf_addstr(sb, "</p>\n");
-	if (!stat(path, &st) && !strbuf_read_file(&svg, path)) {
-		const char *start = strstr(svg.buf, "<svg");
-
-		strbuf_addstr(sb, s->ans.offcpu_profile ?
-				  "<h2>Differential off-CPU flame graph (good &rarr; bad; red = "
-				  "blocked longer)</h2>\n<div>" :
-				  "<h2>Differential flame graph (good &rarr; bad; red = hotter)</h2>\n<div>");
-		if (start)
-			strbuf_addstr(sb, start);
-		strbuf_addstr(sb, "</div>\n");
-	} else {
-		strbuf_addstr(sb, "<p><em>No differential flame graph: 'trail flamegraph' "
-				  "was not available; diff.folded holds the data.</em></p>\n");
-	}
-	strbuf_addstr(sb, "<h2>Details</h2>\n<pre>");
-	escape_html_text(sb, md->buf, md->len);
-	strbuf_addstr(sb, "</pre>\n</body></html>\n");
-	strbuf_release(&svg);
-	free(path);
 }
 
 /* escape_term() of s, "?" for NULL */
@@ -508,15 +475,24 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 
 int flame_report_write(const struct flame_session *s)
 {
-	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, svg = STRBUF_INIT;
+	struct flame_report_facts facts;
 	char *p = NULL;
 	int ret = -1;
 
 	if (make_dirs(s->req.out_dir))
 		return -1;
+	flame_report_facts_init(&facts);
+	flame_report_facts_gather(s, &facts);
 	write_json(s, &json);
-	write_md(s, &md);
-	write_html(s, &md, &html);
+	write_md(s, &facts, &md);
+	if (flame_report_has_file(&facts, "diff.svg")) {
+		p = xstrfmt("%s/diff.svg", s->req.out_dir);
+		if (strbuf_read_file(&svg, p))
+			strbuf_reset(&svg);
+		free(p);
+	}
+	flame_report_html(s, &facts, svg.len ? svg.buf : NULL, &html);
 	p = xstrfmt("%s/report.json", s->req.out_dir);
 	if (strbuf_write_file(&json, p))
 		goto out;
@@ -534,6 +510,8 @@ out:
 	strbuf_release(&json);
 	strbuf_release(&md);
 	strbuf_release(&html);
+	strbuf_release(&svg);
+	flame_report_facts_release(&facts);
 	return ret;
 }
 
