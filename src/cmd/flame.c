@@ -231,7 +231,10 @@ int cmd_flame(int argc, const char **argv)
 	const char *metric = "cpu", *profiler = "auto", *measure = "share";
 	uint64_t repeat = 0, max_repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
 	uint64_t alloc_interval = 0;
+	uint64_t loop = 1;
+	char *looped = NULL;
 	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
+	double min_effect = 3, budget = 180;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
 	int ret, i;
@@ -243,10 +246,12 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "run", &s.req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s.req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: on-CPU samples), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
+		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 15, or --repeat if larger)", 2, 1000),
+		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 40, or --repeat if larger)", 2, 1000),
+		OPT_DOUBLE(0, "budget", &budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
+		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
 		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_STRING(0, "profiler", &profiler, "NAME",
@@ -257,11 +262,13 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
+		OPT_DOUBLE(0, "min-effect", &min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
 		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
 		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
+		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "bisect on a function whose share rose notably (+5 points, z > 4) even when the total is undecided"),
 		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
@@ -330,6 +337,12 @@ int cmd_flame(int argc, const char **argv)
 		cache_abs = absolute_from(base, s.req.cache_root);
 		s.req.cache_root = cache_abs;
 	}
+	if (loop > 1) {
+		/* One measurement, N runs: the probes get the same command. */
+		looped = xstrfmt("i=0; while [ $i -lt %llu ]; do { %s\n} || exit; i=$((i + 1)); done",
+				 (unsigned long long)loop, s.req.run_cmd);
+		s.req.run_cmd = looped;
+	}
 	s.req.percentile = percentile;
 	s.req.repeat = (unsigned)repeat;
 	s.req.max_repeat = (unsigned)max_repeat;
@@ -338,6 +351,8 @@ int cmd_flame(int argc, const char **argv)
 	s.req.alloc_interval = alloc_interval;
 	s.req.discard = discard / 100;
 	s.req.min_delta = min_delta / 100;
+	s.req.min_effect = min_effect / 100;
+	s.req.budget = budget;
 	s.req.confirm = confirm / 100;
 	s.req.confidence = confidence;
 	s.req.probe_runs = (unsigned)probe_runs;
@@ -347,6 +362,7 @@ int cmd_flame(int argc, const char **argv)
 	if (!exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
+		free(looped);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.command_line = cmdline.buf;

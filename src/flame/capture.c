@@ -44,7 +44,7 @@ const char *flame_metric_unit(enum flame_metric m)
 	case FLAME_METRIC_OFFCPU: return "s";
 	case FLAME_METRIC_ALLOC: return "bytes";
 	case FLAME_METRIC_PEAK_HEAP: return "bytes";
-	default: return "samples";
+	default: return "us";
 	}
 }
 
@@ -56,7 +56,7 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	case FLAME_METRIC_OFFCPU: return run->wall > run->cpu ? run->wall - run->cpu : 0;
 	case FLAME_METRIC_ALLOC: return run->alloc_bytes;
 	case FLAME_METRIC_PEAK_HEAP: return run->peak_heap;
-	default: return run->samples;
+	default: return run->cpu_us;
 	}
 }
 
@@ -102,6 +102,7 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	run->rss = (double)ru.ru_maxrss;
 	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	run->cpu_us = run->cpu * 1e6;
 	if (code) {
 		if (code > 0 && code != CHILD_TIMED_OUT)
 			trail_error("the workload %s (log: %s)", child_describe_status(code), log);
@@ -122,10 +123,19 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 		      struct flame_run *run)
 {
 	double wall;
-	int code = run_logged(argv, env, dir, log, o->timeout, &wall, NULL, &run->timed_out);
+	struct rusage ru;
+	int code = run_logged(argv, env, dir, log, o->timeout, &wall, &ru, &run->timed_out);
 
-	if (!o->timed)
+	/*
+	 * The cpu metric comes from the same runs as the profile (ends and
+	 * probes alike): user + sys of the recorder's process tree, the
+	 * workload and the sampler's own few percent.
+	 */
+	if (!o->timed) {
 		run->wall = wall;
+		run->cpu_us = (double)ru.ru_utime.tv_sec * 1e6 + (double)ru.ru_utime.tv_usec +
+			      (double)ru.ru_stime.tv_sec * 1e6 + (double)ru.ru_stime.tv_usec;
+	}
 	if (!code)
 		return 0;
 	if (code == CHILD_TIMED_OUT)
@@ -291,16 +301,36 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
 				       "--timestamp-boundary", "-F", freq, "-g", "-o", data, "--",
 				       "sh", "-c", o->run_cmd, NULL };
-		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-o", data, "--",
-					"sh", "-c", o->run_cmd, NULL };
+		/*
+		 * DWARF call chains for trail record: a libc or kernel leaf built
+		 * without frame pointers (memcmp, malloc) hides its caller from a
+		 * frame-pointer walk, and that caller is the function to name.
+		 */
+		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-g", "dwarf", "-o", data,
+					"--", NULL };
+		struct string_list argv = STRING_LIST_INIT;
+		const char *const *h;
 
-		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ? trail : perf,
-				 NULL, dir, log, run);
+		/*
+		 * A plain command runs without sh -c, as for off-CPU profiles:
+		 * after a second exec under the recorder DWARF unwinding falls
+		 * back to the frame-pointer chain (see plain_words()).
+		 */
+		for (h = trail; *h; h++)
+			string_list_append(&argv, *h);
+		if (!plain_words(o->run_cmd, &argv)) {
+			string_list_append(&argv, "sh");
+			string_list_append(&argv, "-c");
+			string_list_append(&argv, o->run_cmd);
+		}
+		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ?
+				 (const char *const *)argv.items : perf, NULL, dir, log, run);
+		string_list_clear(&argv);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
 			ret = -1;
 	}
-	/* The cpu metric: on-CPU samples after the warm-up (or blocked us). */
+	/* On-CPU samples after the warm-up (or blocked us): shares come from these. */
 	run->samples = run->folded.total[0];
 out:
 	unlink(data);
@@ -324,6 +354,12 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 	memset(&pf, 0, sizeof(pf));
 	pf.skip_fraction = discard;
 	pf.count_samples = 1;	/* counts are samples, whatever the event's period */
+	/*
+	 * No inline frames, DWARF call chains or not: the hot function is the
+	 * one the symbol table names (an always-inline helper's time stays
+	 * with the function it was inlined into, as with frame pointers).
+	 */
+	pf.inlines = -1;
 	f = folder_new(&fo);
 	if (perfdata_fold_file(data, f, &pf))
 		goto out;

@@ -11,7 +11,7 @@
 #include "profile/folded.h"
 
 enum flame_metric {
-	FLAME_METRIC_CPU,	/* on-CPU samples per run */
+	FLAME_METRIC_CPU,	/* CPU time (user + sys) per run, us */
 	FLAME_METRIC_WALL,	/* run time, seconds */
 	FLAME_METRIC_RSS,	/* peak resident set, KiB */
 	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
@@ -53,6 +53,8 @@ struct flame_run {
 	double wall;		/* seconds (unprofiled when timed) */
 	double rss;		/* peak RSS of the workload, KiB (when timed) */
 	double cpu;		/* user + sys time of the workload, seconds (when timed) */
+	double cpu_us;		/* the cpu metric: user + sys of the run's process
+				 * tree (profiled: with the sampler's own few %), us */
 	double samples;		/* folded total: on-CPU samples after the warm-up
 				 * discard, or blocked us for an off-CPU profile */
 	struct folded_profile folded;	/* after discarding */
@@ -69,7 +71,7 @@ struct flame_run {
 int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		      struct flame_run *run);
 void flame_run_release(struct flame_run *run);
-/* The metric's value for a run (samples for cpu). */
+/* The metric's value for a run (CPU time in us for cpu). */
 double flame_run_metric(const struct flame_run *run, enum flame_metric m);
 const char *flame_metric_name(enum flame_metric m);
 const char *flame_metric_unit(enum flame_metric m);

@@ -28,6 +28,14 @@ int flame_step_confirm(struct flame_session *s)
 			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
 		/* The statistic the probes compare with the threshold. */
 		flame_metric_estimate(v[side], n, s->req.percentile, &s->ans.metric_med[side], &se);
+		/*
+		 * A median's interval from the MAD: one run slowed by a busy
+		 * machine must not widen it so much that "no regression" can
+		 * never be shown.
+		 */
+		if ((s->req.metric != FLAME_METRIC_WALL || s->req.percentile == 50) &&
+		    flame_median_se(v[side], n) > 0)
+			se = flame_median_se(v[side], n);
 		s->ans.metric_lo[side] = s->ans.metric_med[side] - z * se;
 		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
 	}
@@ -37,6 +45,13 @@ int flame_step_confirm(struct flame_session *s)
 	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
 	     flame_metric_name(s->req.metric), s->ans.metric_med[0], flame_metric_unit(s->req.metric),
 	     s->ans.metric_med[1], flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	if (s->req.metric == FLAME_METRIC_CPU &&
+	    flame_run_too_short(s->ans.metric_med[0] < s->ans.metric_med[1] ? s->ans.metric_med[0]
+									     : s->ans.metric_med[1]))
+		note("confirm: a run takes only %.0f ms of CPU; under ~%.1f s start-up and sampling "
+		     "noise weigh heavily: make the workload longer, or run it several times per "
+		     "measurement with --loop N", s->ans.metric_med[0] / 1000,
+		     FLAME_SHORT_RUN_US / 1e6);
 	{
 		struct flame_metric_test mt;
 

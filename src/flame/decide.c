@@ -95,6 +95,89 @@ int flame_cost_changed(double delta, double se, double total, double min_delta, 
 	return total > 0 && fabs(delta) / total >= min_delta && fabs(delta) > z * se;
 }
 
+double flame_median_se(const double *x, size_t n)
+{
+	double med, *d, mad;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	med = flame_percentile(x, n, 50);
+	d = xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++)
+		d[i] = fabs(x[i] - med);
+	mad = flame_percentile(d, n, 50);
+	free(d);
+	return 1.2533 * 1.4826 * mad / sqrt((double)n);
+}
+
+double flame_change_hi(double good, double se_good, double bad, double se_bad, double z)
+{
+	double rel_se;
+
+	if (!(good > 0))
+		return 0;
+	rel_se = sqrt(se_bad * se_bad / (good * good) +
+		      bad * bad * se_good * se_good / (good * good * good * good));
+	return bad / good - 1 + z * rel_se;
+}
+
+int flame_paired_change(const double *good, const double *bad, size_t n, double z,
+			double *change, double *change_hi)
+{
+	double *r;
+	size_t i;
+
+	if (n < 3)
+		return -1;
+	r = xcalloc(n, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		if (!(good[i] > 0)) {
+			free(r);
+			return -1;
+		}
+		r[i] = bad[i] / good[i] - 1;
+	}
+	*change = flame_percentile(r, n, 50);
+	*change_hi = *change + z * flame_median_se(r, n);
+	free(r);
+	return 0;
+}
+
+const char *flame_total_verdict(int significant, double change, double change_hi,
+				double min_effect)
+{
+	if (significant && change >= min_effect)
+		return "regression";
+	if (change_hi < min_effect)
+		return "no-regression";
+	return "inconclusive";
+}
+
+int flame_share_shift_notable(double delta, double se)
+{
+	return delta >= 0.05 && se > 0 && delta > 4 * se;
+}
+
+int flame_run_too_short(double cpu_us)
+{
+	return cpu_us >= 0 && cpu_us < FLAME_SHORT_RUN_US;
+}
+
+int flame_prefer_samples(double share_good, double share_bad, double share_se,
+			 double samples_good, double samples_bad, double samples_se)
+{
+	double zs, zn;
+
+	if (!(samples_se > 0) || !(samples_bad > samples_good))
+		return 0;
+	zn = (samples_bad - samples_good) / samples_se;
+	if (!(share_se > 0))
+		return share_bad > share_good ? 0 : zn > 2;
+	zs = (share_bad - share_good) / share_se;
+	return zn > 2 * (zs > 0 ? zs : 0) && zn > 2;
+}
+
 unsigned flame_steps_left(size_t candidates)
 {
 	unsigned k = 0;

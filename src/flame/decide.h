@@ -15,6 +15,17 @@
 double flame_z_for(double confidence);
 /* P(Z <= z) for a standard normal Z. */
 double flame_normal_cdf(double z);
+/*
+ * Standard error of the median of x[0..n), robustly: 1.2533 * 1.4826 *
+ * MAD / sqrt(n) (the normal-theory factor on a scale that outliers barely
+ * move); 0 for n < 2.
+ */
+double flame_median_se(const double *x, size_t n);
+/*
+ * The relative change bad/good - 1 of two medians and the upper end of its
+ * interval at z: the standard errors combined in quadrature (delta method).
+ */
+double flame_change_hi(double good, double se_good, double bad, double se_bad, double z);
 /* The pct-th percentile (0..100) of x[0..n), linear interpolation; n >= 1. */
 double flame_percentile(const double *x, size_t n, double pct);
 
@@ -50,6 +61,38 @@ int flame_metric_regressed(const struct flame_metric_test *t, double confidence)
  */
 int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
 
+/*
+ * The upper end of the change's interval from paired runs: the runs
+ * alternate good and bad, so good[i] and bad[i] ran moments apart and a
+ * machine whose load drifts slows both alike.  The change is the median
+ * of bad[i] / good[i] - 1 over the n pairs, its standard error from the
+ * MAD; the upper end at z.  Returns -1 (nothing set) for fewer than 3
+ * pairs or a non-positive value.
+ */
+int flame_paired_change(const double *good, const double *bad, size_t n, double z,
+			double *change, double *change_hi);
+
+/*
+ * The verdict on the total: "regression" when the slowdown is significant
+ * and its relative size change (bad/good - 1) reaches min_effect;
+ * "no-regression" only when the upper end of the change's confidence
+ * interval, change_hi, lies below min_effect (equivalence: absence shown,
+ * not assumed from a large p); else "inconclusive".
+ */
+const char *flame_total_verdict(int significant, double change, double change_hi,
+				double min_effect);
+
+/*
+ * A share shift worth reporting when the total is undecided: at least 5
+ * percentage points (delta, a fraction) and more than 4 standard errors.
+ */
+int flame_share_shift_notable(double delta, double se);
+
+/* Runs shorter than this much CPU time (us) are worth a warning. */
+#define FLAME_SHORT_RUN_US 300000.0
+/* A run of cpu_us microseconds of CPU time is too short to measure well. */
+int flame_run_too_short(double cpu_us);
+
 /* The value between fast and slow: the midpoint of the good and bad ends. */
 double flame_threshold(double good, double bad);
 
@@ -59,6 +102,19 @@ double flame_threshold(double good, double bad);
  * than z standard errors of the difference.
  */
 int flame_cost_changed(double delta, double se, double total, double min_delta, double z);
+
+/*
+ * Bisect on a function's share or on its samples per run?  Each end pair
+ * is judged by how many standard errors (se: of the difference) apart the
+ * good and bad values stand.  A function that already dominated (90% of
+ * the samples) can barely gain share while its CPU time per run grows with
+ * the slowdown: samples win when they separate the ends more than twice as
+ * clearly (shares stay preferred otherwise: a busy machine moves them
+ * less; samples per run inflate with its load).  1 for samples, 0 for the
+ * share.
+ */
+int flame_prefer_samples(double share_good, double share_bad, double share_se,
+			 double samples_good, double samples_bad, double samples_se);
 
 /* Probes a binary search needs among candidates positions: ceil(log2). */
 unsigned flame_steps_left(size_t candidates);

@@ -64,7 +64,8 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 	unsigned target = s->req.repeat ? s->req.repeat : 5, i;
 	/* Undecided after the first runs: add more, up to the ceiling, rather
 	 * than call a real but noisy slowdown "no regression". */
-	unsigned max = s->req.max_repeat ? s->req.max_repeat : target > 15 ? target : 15;
+	unsigned max = s->req.max_repeat ? s->req.max_repeat : target > 40 ? target : 40;
+	double t0 = clock_monotonic();
 	int side;
 
 	for (i = 0; i < s->req.warmup_runs; i++)
@@ -107,10 +108,23 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 					v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
 			}
 			s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
-			free(v[0]);
-			free(v[1]);
-			if (s->ans.metric_p < 1 - s->req.confidence || target >= max)
-				break;
+			/*
+			 * Decided: significant, or the change shown to be below
+			 * --min-effect (paired runs); else more runs, within
+			 * --max-repeat and the --budget of seconds.
+			 */
+			{
+				double ch, hi;
+				int equivalent = !flame_paired_change(v[0], v[1], s->st.nruns[0],
+								      flame_z_for(s->req.confidence),
+								      &ch, &hi) && hi < s->req.min_effect;
+
+				free(v[0]);
+				free(v[1]);
+				if (s->ans.metric_p < 1 - s->req.confidence || equivalent || target >= max ||
+				    clock_monotonic() - t0 > s->req.budget)
+					break;
+			}
 		}
 		target += 5;
 		if (target > max)

@@ -231,6 +231,85 @@ static void rank_blockers(struct flame_session *s)
 	string_list_clear(&defined);
 }
 
+
+/*
+ * CPU profiles: the frame that got hotter may be one the user cannot act
+ * on (libc's memcmp, the kernel's page clearing).  Rank again with every
+ * stack cut after its innermost frame the repository defines, so a
+ * library or kernel frame's time counts for the program's function that
+ * called it; when the top function changes that way, it is the answer,
+ * the raw top frame is kept as s->ans.frame, and the narrowing measures
+ * the function's inclusive share (what a probe's raw profile shows of
+ * it).  Returns 1 when the raw ranking stands.
+ */
+static int attribute_to_repository(struct flame_session *s)
+{
+	struct string_list frames = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct folded_profile *cut[2], **p[2];
+	struct flame_hotspots hot;
+	struct intern def;
+	char *raw_top;
+	size_t k;
+	int side, ret = 1;
+
+	s->ans.measure_total = 0;
+	if (!s->ans.hot.nr || !s->ans.hot.items[0].confirmed)
+		return 1;
+	raw_top = xstrdup(s->ans.hot.items[0].name);
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->st.nruns[side]; k++)
+			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
+	if (flame_repo_defined(&s->st.repo, s->ans.bad, &frames, &defined) ||
+	    string_list_has(&defined, raw_top)) {
+		string_list_clear(&frames);
+		string_list_clear(&defined);
+		free(raw_top);
+		return 1;
+	}
+	intern_init(&def);
+	for (k = 0; k < defined.nr; k++)
+		intern_add(&def, defined.items[k], strlen(defined.items[k]), NULL);
+	for (side = 0; side < 2; side++) {
+		size_t n = s->st.nruns[side] ? s->st.nruns[side] : 1;
+
+		cut[side] = xcalloc(n, sizeof(*cut[side]));
+		p[side] = xcalloc(n, sizeof(*p[side]));
+		for (k = 0; k < s->st.nruns[side]; k++) {
+			flame_blockers_fold(&s->st.runs[side][k].folded, 0, &def, 1, &cut[side][k]);
+			p[side][k] = &cut[side][k];
+		}
+	}
+	memset(&hot, 0, sizeof(hot));
+	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
+			    s->req.confidence, &hot);
+	if (hot.nr && hot.items[0].confirmed && string_list_has(&defined, hot.items[0].name)) {
+		note_hotspots(s, "self");
+		free(s->ans.frame);
+		s->ans.frame = raw_top;
+		raw_top = NULL;
+		flame_hotspots_release(&s->ans.hot);
+		s->ans.hot = hot;
+		s->ans.measure_total = 1;
+		note("diff: %s is not the program's (library or kernel code); its time is "
+		     "attributed to its innermost caller the repository defines:", s->ans.frame);
+		note_hotspots(s, "self+library");
+		ret = 0;
+	} else {
+		flame_hotspots_release(&hot);
+	}
+	for (side = 0; side < 2; side++) {
+		for (k = 0; k < s->st.nruns[side]; k++)
+			folded_profile_release(&cut[side][k]);
+		free(cut[side]);
+		free(p[side]);
+	}
+	intern_release(&def);
+	string_list_clear(&frames);
+	string_list_clear(&defined);
+	free(raw_top);
+	return ret;
+}
+
 void flame_step_rank_hotspots(struct flame_session *s)
 {
 	struct folded_profile **p[2];
@@ -251,7 +330,8 @@ void flame_step_rank_hotspots(struct flame_session *s)
 			    &s->ans.hot);
 	free(p[0]);
 	free(p[1]);
-	note_hotspots(s, "self");
+	if (attribute_to_repository(s))
+		note_hotspots(s, "self");
 }
 
 /*
@@ -294,7 +374,7 @@ int flame_step_target(struct flame_session *s)
 	 */
 	if (s->req.metric != FLAME_METRIC_OFFCPU && s->ans.hot.nr && s->ans.hot.items[0].confirmed) {
 		const struct flame_hotspot *h = &s->ans.hot.items[0];
-		struct flame_share m[2];
+		struct flame_share m[2], n[2];
 		struct folded_profile **p[2];
 		int side;
 		size_t k;
@@ -306,18 +386,43 @@ int flame_step_target(struct flame_session *s)
 				p[side][k] = &s->st.runs[side][k].folded;
 		}
 		find_other_changes(s, p);
+		s->ans.measure_share = s->req.measure_share;
 		for (side = 0; side < 2; side++) {
-			if (s->req.measure_share)
+			if (s->ans.measure_total)
+				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.function, 1,
+						      &m[side]);
+			else if (s->ans.measure_share)
 				flame_relative_share_over_runs(p[side], s->st.nruns[side],
 							       s->ans.function, &s->st.exclude,
 							       &m[side]);
 			else
 				flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
 							0, &m[side]);
+			flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
+						s->ans.measure_total, &n[side]);
 			s->ans.share[side] = m[side].mean;
 			free(p[side]);
 		}
-		if (s->req.measure_share && s->st.exclude.nr) {
+		/*
+		 * How clearly the share separates good from bad is judged on the
+		 * ranking's self share (h): the share among unchanged functions
+		 * can sit high at both ends when a speed-up elsewhere was left
+		 * out, and samples per run move with a busy machine's load.
+		 */
+		if (s->ans.measure_share &&
+		    flame_prefer_samples(h->good_self.mean, h->bad_self.mean, h->se_self,
+					 n[0].mean, n[1].mean, hypot(n[0].se, n[1].se))) {
+			note("diff: %s's samples per run (%.1f -> %.1f) separate good from bad more "
+			     "clearly than its share (%.1f%% -> %.1f%%): it already took most of the "
+			     "time; bisecting on its CPU time per run", s->ans.function, n[0].mean,
+			     n[1].mean, 100 * m[0].mean, 100 * m[1].mean);
+			s->ans.measure_share = 0;
+			s->ans.share[0] = n[0].mean;
+			s->ans.share[1] = n[1].mean;
+		} else if (s->ans.measure_total)
+			note("diff: bisecting on %s's inclusive share (its own time and the library "
+			     "and kernel code under it)", s->ans.function);
+		else if (s->ans.measure_share && s->st.exclude.nr) {
 			char *shown = escape_term_dup(s->ans.function);
 
 			note("diff: %s's share is measured among the samples outside the %zu other "
@@ -328,7 +433,23 @@ int flame_step_target(struct flame_session *s)
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
 		return 0;
 	}
-	if (s->req.metric != FLAME_METRIC_CPU) {
+	/*
+	 * CPU time rose (the confirm step said so) but no share did: the
+	 * program slowed evenly, or its dominant function could gain no share.
+	 * The CPU time itself is bisected on; off-CPU is only suggested when
+	 * the CPU time did not rise and the wall time did (session.c).
+	 */
+	if (s->req.metric == FLAME_METRIC_CPU) {
+		s->ans.share[0] = s->ans.metric_med[0];
+		s->ans.share[1] = s->ans.metric_med[1];
+		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+		note("diff: the CPU time rose (%.4g -> %.4g %s per run) but no function's share rose "
+		     "by %.1f points: the program slowed evenly; bisecting on the CPU time itself",
+		     s->ans.share[0], s->ans.share[1], flame_metric_unit(s->req.metric),
+		     100 * s->req.confirm);
+		return 0;
+	}
+	{
 		s->ans.share[0] = s->ans.metric_med[0];
 		s->ans.share[1] = s->ans.metric_med[1];
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
@@ -355,11 +476,4 @@ int flame_step_target(struct flame_session *s)
 			     100 * s->req.confirm, flame_metric_name(s->req.metric));
 		return 0;
 	}
-	s->ans.verdict = "inconclusive";
-	snprintf(s->ans.message, sizeof(s->ans.message),
-		 "the program got slower but no function's share of CPU samples rose by "
-		 "%.1f points: the CPU profile is flat, so the extra time is probably spent "
-		 "off-CPU (sleeping, waiting for I/O or locks); try --metric wall",
-		 100 * s->req.confirm);
-	return 1;
 }

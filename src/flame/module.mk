@@ -8,6 +8,9 @@ LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
+LIB_OBJS += src/flame/report_facts.o
+LIB_OBJS += src/flame/report_handoffs.o
+LIB_OBJS += src/flame/report_html.o
 LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
@@ -17,3 +20,4 @@ LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
 
 UNIT_TESTS += tests/unit/test_flame
+UNIT_TESTS += tests/unit/test_flame_report

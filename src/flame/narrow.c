@@ -31,7 +31,8 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 	o.cap = flame_session_capture_opts(s);
 	o.metric = s->req.metric;
 	o.function = s->ans.function;
-	o.share = s->req.measure_share;
+	o.share = s->ans.measure_share;
+	o.total = s->ans.measure_total;
 	o.exclude = &s->st.exclude;
 	o.threshold = s->ans.threshold;
 	o.runs = s->req.probe_runs;
@@ -42,7 +43,7 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 
 static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
 {
-	if (s->ans.function && s->req.measure_share)
+	if (s->ans.function && s->ans.measure_share)
 		snprintf(buf, n, "%.1f%%", 100 * v);
 	else if (s->ans.function)
 		snprintf(buf, n, "%.1f samples/run", v);

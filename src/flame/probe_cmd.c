@@ -46,7 +46,9 @@ void flame_probe_argv(const struct flame_session *s, const char *exe, const char
 	add_num(out, "--confidence", s->req.confidence);
 	add_opt(out, "--metric", flame_metric_name(s->req.metric));
 	add_num(out, "--percentile", s->req.percentile);
-	add_opt(out, "--measure", s->req.measure_share ? "share" : "samples");
+	add_opt(out, "--measure", s->ans.measure_total ?
+		(s->ans.measure_share ? "total-share" : "total-samples") :
+		(s->ans.measure_share ? "share" : "samples"));
 	add_opt(out, "--profiler", s->req.profiler);
 	add_num(out, "--timeout", s->req.run_timeout);
 	add_num(out, "--build-timeout", s->req.build_timeout);

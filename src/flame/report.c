@@ -1,10 +1,12 @@
 /*
  * report.c - trail flame's report: report.json (the machine-readable
- * answer, schema in docs/flame.md), report.md and a self-contained
- * report.html with the differential flame graph embedded inline.
+ * answer, schema in docs/flame.md) and report.md; report.html is
+ * report_html.c's, the sections both share beyond the answer
+ * report_handoffs.c's, from the facts of report_facts.c.
  */
 #include "flame/report.h"
 #include "flame/probe_cmd.h"
+#include "flame/report_facts.h"
 #include "flame/steps.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
@@ -102,7 +104,10 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "function", s->ans.function);
 	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
-				s->req.measure_share ? "self_share" : "self_samples_per_run");
+				s->ans.measure_total ? (s->ans.measure_share ? "total_share" : "total_samples_per_run") :
+				s->ans.measure_share ? "self_share" : "self_samples_per_run");
+	/* Where the function's extra time is spent, when not in its own code. */
+	json_writer_key_string(w, "frame", s->ans.function ? (s->ans.frame ? s->ans.frame : s->ans.function) : NULL);
 	/* Bisecting on the metric, the definition found is the blocked function's. */
 	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
 	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
@@ -127,6 +132,8 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "author", s->ans.culprit_info.author);
 	json_writer_key_string(w, "date", s->ans.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
+	json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame : flame_session_named_function(s));
+	json_writer_key_string(w, "changed_function", s->ans.changed_function);
 	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
 				s->ans.blocked_function ? "off-CPU profile" :
 				s->ans.changed_function ? "changed by the suspect commit" : NULL);
@@ -269,7 +276,8 @@ static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
 
 #define WHOLE ((size_t)-1)
 
-static void write_md(const struct flame_session *s, struct strbuf *sb)
+static void write_md(const struct flame_session *s, const struct flame_report_facts *f,
+		     struct strbuf *sb)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	size_t i;
@@ -311,6 +319,28 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
 		md_text(sb, s->ans.confidence_how);
 		strbuf_addch(sb, '\n');
+		if (s->ans.function && s->ans.changed_function &&
+		    strcmp(s->ans.function, s->ans.changed_function)) {
+			strbuf_addstr(sb, "- changed: the commit changed ");
+			md_code(sb, s->ans.changed_function, WHOLE, 0);
+			strbuf_addstr(sb, ", not ");
+			md_code(sb, s->ans.function, WHOLE, 0);
+			strbuf_addstr(sb, " itself, where the time rose");
+			if (s->ans.frame) {
+				strbuf_addstr(sb, " (in ");
+				md_code(sb, s->ans.frame, WHOLE, 0);
+				strbuf_addch(sb, ')');
+			}
+			strbuf_addstr(sb, "; it calls it or uses what it produces\n");
+		}
+		if (s->ans.frame) {
+			strbuf_addstr(sb, "- hot frame: ");
+			md_code(sb, s->ans.frame, WHOLE, 0);
+			strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
+			md_code(sb, s->ans.function, WHOLE, 0);
+			strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
+				      "bisection measured that function's inclusive share)\n");
+		}
 		if (s->ans.culprit_is_merge) {
 			strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
 				    "that touched ");
@@ -389,6 +419,7 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
 		}
 	}
+	flame_report_md_handoffs(s, f, sb);
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.offcpu_profile ? "off-CPU " : "",
@@ -401,43 +432,6 @@ static void write_md(const struct flame_session *s, struct strbuf *sb)
 	}
 	escape_md_code_block(sb, cmd.buf, cmd.len, "sh");
 	strbuf_release(&cmd);
-}
-
-static void write_html(const struct flame_session *s, const struct strbuf *md, struct strbuf *sb)
-{
-	struct strbuf svg = STRBUF_INIT;
-	char *path = xstrfmt("%s/diff.svg", s->req.out_dir);
-	struct stat st;
-
-	strbuf_addstr(sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-			  "<title>trail flame report</title><style>"
-			  "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-			  "pre{background:#f4f4f4;padding:1em;white-space:pre-wrap}"
-			  ".verdict{font-size:1.3em;font-weight:bold}</style></head><body>\n");
-	strbuf_addstr(sb, "<h1>trail flame report</h1>\n<p class=\"verdict\">");
-	escape_html_text(sb, s->ans.verdict, strlen(s->ans.verdict));
-	strbuf_addstr(sb, ": ");
-	escape_html_text(sb, s->ans.message, strlen(s->ans.message));
-	strbuf_addstr(sb, "</p>\n");
-	if (!stat(path, &st) && !strbuf_read_file(&svg, path)) {
-		const char *start = strstr(svg.buf, "<svg");
-
-		strbuf_addstr(sb, s->ans.offcpu_profile ?
-				  "<h2>Differential off-CPU flame graph (good &rarr; bad; red = "
-				  "blocked longer)</h2>\n<div>" :
-				  "<h2>Differential flame graph (good &rarr; bad; red = hotter)</h2>\n<div>");
-		if (start)
-			strbuf_addstr(sb, start);
-		strbuf_addstr(sb, "</div>\n");
-	} else {
-		strbuf_addstr(sb, "<p><em>No differential flame graph: 'trail flamegraph' "
-				  "was not available; diff.folded holds the data.</em></p>\n");
-	}
-	strbuf_addstr(sb, "<h2>Details</h2>\n<pre>");
-	escape_html_text(sb, md->buf, md->len);
-	strbuf_addstr(sb, "</pre>\n</body></html>\n");
-	strbuf_release(&svg);
-	free(path);
 }
 
 /* escape_term() of s, "?" for NULL */
@@ -454,7 +448,14 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 
 	if (a->culprit_info.subject) {
 		strbuf_addstr(out, "hot function:   ");
-		if (a->function && a->hot.nr) {
+		if (a->function && a->hot.nr && a->frame) {
+			term(out, a->function);
+			strbuf_addf(out, " (its share with the library/kernel code under it "
+				    "%.1f%% -> %.1f%%; hot frame ", 100 * a->hot.items[0].good_self.mean,
+				    100 * a->hot.items[0].bad_self.mean);
+			term(out, a->frame);
+			strbuf_addch(out, ')');
+		} else if (a->function && a->hot.nr) {
 			term(out, a->function);
 			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
 				    100 * a->hot.items[0].good_self.mean,
@@ -493,15 +494,24 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 
 int flame_report_write(const struct flame_session *s)
 {
-	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf json = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, svg = STRBUF_INIT;
+	struct flame_report_facts facts;
 	char *p = NULL;
 	int ret = -1;
 
 	if (make_dirs(s->req.out_dir))
 		return -1;
+	flame_report_facts_init(&facts);
+	flame_report_facts_gather(s, &facts);
 	write_json(s, &json);
-	write_md(s, &md);
-	write_html(s, &md, &html);
+	write_md(s, &facts, &md);
+	if (flame_report_has_file(&facts, "diff.svg")) {
+		p = xstrfmt("%s/diff.svg", s->req.out_dir);
+		if (strbuf_read_file(&svg, p))
+			strbuf_reset(&svg);
+		free(p);
+	}
+	flame_report_html(s, &facts, svg.len ? svg.buf : NULL, &html);
 	p = xstrfmt("%s/report.json", s->req.out_dir);
 	if (strbuf_write_file(&json, p))
 		goto out;
@@ -519,6 +529,8 @@ out:
 	strbuf_release(&json);
 	strbuf_release(&md);
 	strbuf_release(&html);
+	strbuf_release(&svg);
+	flame_report_facts_release(&facts);
 	return ret;
 }
 

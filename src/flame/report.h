@@ -15,6 +15,21 @@
  */
 const char *flame_session_named_function(const struct flame_session *s);
 
+struct flame_report_facts;
+
+/*
+ * report.html (report_html.c): a self-contained page of the answer, the
+ * tables, the probes' chart, the suspect's diff and the handoffs, from the
+ * session, the gathered facts (report_facts.h) and the text of diff.svg
+ * (NULL: none was drawn).  Pure: writes into sb only.
+ */
+void flame_report_html(const struct flame_session *s, const struct flame_report_facts *f,
+		       const char *diff_svg, struct strbuf *sb);
+
+/* report.md's suspect-diff and handoff sections (report_handoffs.c). */
+void flame_report_md_handoffs(const struct flame_session *s, const struct flame_report_facts *f,
+			      struct strbuf *sb);
+
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);
 

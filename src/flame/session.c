@@ -33,6 +33,8 @@ void flame_session_init(struct flame_session *s)
 	s->req.probe_max_runs = 9;
 	s->req.discard = 0.10;
 	s->req.min_delta = 0.01;
+	s->req.min_effect = 0.03;
+	s->req.budget = 180;
 	s->req.confirm = 0.02;
 	s->req.confidence = 0.95;
 	s->req.build_timeout = 600;
@@ -118,7 +120,7 @@ int flame_session_run(struct flame_session *s)
 	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
 	     s->ans.offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
 	     flame_profiler_is_command(s->req.profiler) ? s->req.profiler :
-	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (frame pointers)",
+	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (DWARF call chains)",
 	     s->req.freq, s->st.range.nr, s->ans.good, s->ans.bad);
 
 	if (flame_step_build(s, dirs) || flame_step_capture(s, dirs))
@@ -133,28 +135,97 @@ int flame_session_run(struct flame_session *s)
 	}
 	{
 		struct flame_metric_test t;
+		double g = s->ans.metric_med[0], change, change_hi;
+		const char *v;
 
 		t.p = s->ans.metric_p;
-		t.bad_larger = 1;	/* no-regression needs only p and the medians */
-		t.value[0] = s->ans.metric_med[0];
+		t.bad_larger = 1;	/* the medians say which end is slower */
+		t.value[0] = g;
 		t.value[1] = s->ans.metric_med[1];
-		if (!flame_metric_regressed(&t, s->req.confidence)) {
-			s->ans.verdict = "no-regression";
-			snprintf(s->ans.message, sizeof(s->ans.message),
-				 "no significant %s regression between %.12s and %.12s "
-				 "(median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
-				 flame_metric_name(s->req.metric), s->ans.good, s->ans.bad,
-				 s->ans.metric_med[0], s->ans.metric_med[1],
-				 flame_metric_unit(s->req.metric), s->ans.metric_p);
+		/* The change's interval: from the ends' median +/- z se. */
+		change = g > 0 ? s->ans.metric_med[1] / g - 1 : 0;
+		{
+			double z = flame_z_for(s->req.confidence);
+
+			change_hi = flame_change_hi(g, (s->ans.metric_hi[0] - s->ans.metric_lo[0]) / (2 * z),
+						    s->ans.metric_med[1],
+						    (s->ans.metric_hi[1] - s->ans.metric_lo[1]) / (2 * z), z);
+		}
+		/* Better, when there are pairs: good and bad ran alternately. */
+		{
+			size_t n = s->st.nruns[0] < s->st.nruns[1] ? s->st.nruns[0] : s->st.nruns[1], k;
+			double *gv = xcalloc(n ? n : 1, sizeof(*gv)), *bv = xcalloc(n ? n : 1, sizeof(*bv));
+
+			for (k = 0; k < n; k++) {
+				gv[k] = flame_run_metric(&s->st.runs[0][k], s->req.metric);
+				bv[k] = flame_run_metric(&s->st.runs[1][k], s->req.metric);
+			}
+			flame_paired_change(gv, bv, n, flame_z_for(s->req.confidence), &change,
+					    &change_hi);
+			free(gv);
+			free(bv);
+		}
+		s->ans.change = change;
+		s->ans.change_hi = change_hi;
+		v = flame_total_verdict(flame_metric_regressed(&t, s->req.confidence), change,
+					change_hi, s->req.min_effect);
+		if (strcmp(v, "regression")) {
+			s->ans.verdict = v;
+			if (!strcmp(v, "no-regression"))
+				snprintf(s->ans.message, sizeof(s->ans.message),
+					 "no %s regression of %.0f%% or more between %.12s and %.12s: "
+					 "the change is %+.1f%%, at most %+.1f%% (%.0f%% confidence; "
+					 "median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
+					 flame_metric_name(s->req.metric), 100 * s->req.min_effect,
+					 s->ans.good, s->ans.bad, 100 * change, 100 * change_hi,
+					 100 * s->req.confidence, g, s->ans.metric_med[1],
+					 flame_metric_unit(s->req.metric), s->ans.metric_p);
+			else
+				snprintf(s->ans.message, sizeof(s->ans.message),
+					 "undecided: the %s changed by %+.1f%% (up to %+.1f%% at %.0f%% "
+					 "confidence, Mann-Whitney p = %.3g), neither a significant "
+					 "change of %.0f%% or more nor shown to be below it; measure "
+					 "more runs (--repeat, --max-repeat), on a quieter machine, or a "
+					 "longer workload (--loop N)", flame_metric_name(s->req.metric),
+					 100 * change, 100 * change_hi, 100 * s->req.confidence,
+					 s->ans.metric_p, 100 * s->req.min_effect);
 			flame_step_write_profiles(s);
 			flame_step_rank_hotspots(s);
-			ret = FLAME_EXIT_NO_REGRESSION;
+			/*
+			 * The total is undecided but one repository function's
+			 * share moved far beyond its noise: say so, and with
+			 * --force-narrow bisect on it.
+			 */
+			if (!strcmp(v, "inconclusive") && s->ans.hot.nr &&
+			    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
+						      s->ans.hot.items[0].se_self)) {
+				const struct flame_hotspot *h = &s->ans.hot.items[0];
+				size_t len = strlen(s->ans.message);
+
+				note("confirm: the total is undecided, but %s's share rose %.1f%% -> "
+				     "%.1f%% (%+.1f pp, z = %.1f)%s", h->name, 100 * h->good_self.mean,
+				     100 * h->bad_self.mean, 100 * h->delta_self,
+				     h->delta_self / h->se_self, s->req.force_narrow ?
+				     "; --force-narrow: bisecting on it" :
+				     "; --force-narrow bisects on it");
+				if (s->req.force_narrow) {
+					s->ans.verdict = NULL;
+					s->ans.message[0] = '\0';
+					goto target;
+				}
+				snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+					 "; %s's share rose %+.1f pp (z = %.0f): --force-narrow "
+					 "bisects on it", h->name, 100 * h->delta_self,
+					 h->delta_self / h->se_self);
+			}
+			ret = strcmp(v, "no-regression") ? FLAME_EXIT_INCONCLUSIVE : FLAME_EXIT_NO_REGRESSION;
 			goto report;
 		}
 	}
 	if (flame_step_write_profiles(s))
 		goto out;
 	flame_step_rank_hotspots(s);
+target:
 	if (flame_step_target(s)) {
 		ret = FLAME_EXIT_INCONCLUSIVE;
 		goto report;
@@ -163,8 +234,13 @@ int flame_session_run(struct flame_session *s)
 		goto out;
 	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
 		goto out;
-	if (!s->ans.function)
-		flame_step_changed_function(s);
+	flame_step_changed_function(s);
+	if (s->ans.function && s->ans.changed_function &&
+	    strcmp(s->ans.function, s->ans.changed_function))
+		note("narrow: time rose in %s%s%s%s; the suspect commit changed %s, not %s itself "
+		     "(a function it calls, or data it works on)", s->ans.function,
+		     s->ans.frame ? " (" : "", s->ans.frame ? s->ans.frame : "", s->ans.frame ? ")" : "",
+		     s->ans.changed_function, s->ans.function);
 	flame_step_merge(s);
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.confirm_slow, &s->ans.confirm_fast,
@@ -227,6 +303,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.suspects);
 	free(s->ans.probes);
 	free(s->ans.function);
+	free(s->ans.frame);
 	free(s->ans.def_file);
 	free(s->ans.changed_function);
 	free(s->ans.blocked_function);

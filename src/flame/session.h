@@ -51,10 +51,13 @@ struct flame_request {
 	unsigned probe_runs, probe_max_runs;
 	double discard;			/* fraction */
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
+	double min_effect;		/* smallest change of the metric that counts, fraction */
+	double budget;			/* seconds the ends' runs may take while undecided */
 	double confidence;		/* e.g. 0.95 */
 	double build_timeout;		/* seconds per build, 0 = none */
 	double run_timeout;		/* seconds per run of the workload, 0 = none */
 	int keep;
+	int force_narrow;		/* bisect on a notable share shift when the total is undecided */
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
 };
 
@@ -74,9 +77,14 @@ struct flame_answer {
 	size_t commits_in_range;
 	double metric_p;		/* Mann-Whitney p-value good vs bad */
 	double metric_med[2], metric_lo[2], metric_hi[2];
+	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
 	struct flame_hotspots hot;
 	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
 	char *function;			/* what was bisected on, NULL = the metric */
+	char *frame;			/* where its extra time is spent: a library or
+					 * kernel frame under it, or NULL (function itself) */
+	int measure_total;		/* function's inclusive share is bisected on */
+	int measure_share;		/* its share (1) or its samples per run (0) */
 	char *changed_function;		/* flat profile: the function the suspect changed */
 	int offcpu_profile;		/* the profiles are off-CPU ones (--metric offcpu) */
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */

@@ -579,6 +579,76 @@ TEST(decide_threshold_and_statistics)
 	CHECK(!flame_cost_changed(5, 1, 0, 0.01, 2));
 }
 
+TEST(decide_prefer_samples)
+{
+	/*
+	 * The dominant function of tests/e2e/gen-kinds: share 93% -> 98%
+	 * (+5 pp, se 1.5 pp: z 3.3), samples 146 -> 409 per run (se 12: z 22).
+	 */
+	CHECK(flame_prefer_samples(0.93, 0.98, 0.015, 146, 409, 12));
+	/* A function that gains share as well as samples keeps its share. */
+	CHECK(!flame_prefer_samples(0.33, 0.88, 0.02, 300, 850, 25));
+	/* Samples that did not rise, or no noise estimate, never win. */
+	CHECK(!flame_prefer_samples(0.93, 0.98, 0.015, 409, 146, 12));
+	CHECK(!flame_prefer_samples(0.93, 0.98, 0.015, 146, 409, 0));
+	/* Samples within two standard errors do not win against a flat share. */
+	CHECK(!flame_prefer_samples(0.5, 0.5, 0.01, 100, 103, 2));
+	CHECK(flame_prefer_samples(0.5, 0.49, 0.01, 100, 130, 5));
+	/* The cpu metric is microseconds of CPU time: 70 ms runs get a warning. */
+	CHECK(flame_run_too_short(70000));
+	CHECK(!flame_run_too_short(560000));
+}
+
+TEST(decide_total_verdict)
+{
+	/* The issue's +8% at p = 0.056: not decided, never "no regression". */
+	CHECK_STREQ(flame_total_verdict(0, 0.08, 0.17, 0.03), "inconclusive");
+	CHECK_STREQ(flame_total_verdict(1, 0.08, 0.12, 0.03), "regression");
+	/* Significant but below the minimum effect: not a regression... */
+	CHECK_STREQ(flame_total_verdict(1, 0.01, 0.02, 0.03), "no-regression");
+	CHECK_STREQ(flame_total_verdict(1, 0.02, 0.05, 0.03), "inconclusive");
+	/* ... and a speed-up whose interval stays below the minimum effect is none. */
+	CHECK_STREQ(flame_total_verdict(0, -0.03, 0.01, 0.03), "no-regression");
+}
+
+TEST(decide_median_interval)
+{
+	/* One run slowed by a busy machine barely moves the robust se. */
+	double calm[] = { 100, 101, 99, 100, 102, 98, 100 };
+	double outlier[] = { 100, 101, 99, 100, 102, 98, 160 };
+
+	CHECK_NEAR(flame_median_se(calm, 7), flame_median_se(outlier, 7), 1e-9);
+	CHECK(flame_median_se(calm, 7) > 0);
+	CHECK_NEAR(flame_median_se(calm, 1), 0, 1e-12);
+	/* +10% with 1% standard errors: upper end ~ +10% + 1.96 * 1.5%. */
+	CHECK_NEAR(flame_change_hi(100, 1, 110, 1, 1.96), 0.10 + 1.96 * sqrt(0.0001 + 1.21 * 0.0001), 1e-9);
+	CHECK_NEAR(flame_change_hi(0, 1, 110, 1, 1.96), 0, 1e-12);
+}
+
+TEST(decide_paired_change)
+{
+	/*
+	 * A machine whose load drifts 30% over the runs: each end alone is
+	 * too noisy to show that nothing changed, the pairs show it.
+	 */
+	double g[] = { 100, 110, 120, 130, 125, 115, 105, 100 };
+	double b[] = { 99, 109.5, 118.8, 129, 124, 114, 104.5, 98.8 };
+	double ch, hi;
+
+	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), 0);
+	CHECK(ch < 0 && ch > -0.02);
+	CHECK(hi < 0.03);
+	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "no-regression");
+	CHECK_INT(flame_paired_change(g, b, 2, 1.96, &ch, &hi), -1);
+	/* The subtle history's checksum_table: +9.4 pp, se 0.8 pp. */
+	CHECK(flame_share_shift_notable(0.094, 0.008));
+	CHECK(!flame_share_shift_notable(0.04, 0.001));
+	CHECK(!flame_share_shift_notable(0.06, 0.02));
+	CHECK(!flame_share_shift_notable(0.06, 0));
+	g[1] = 0;
+	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), -1);
+}
+
 TEST(decide_strategy)
 {
 	char why[200];
@@ -916,7 +986,8 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  hotspots_only_rising_self,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
-	  decide_threshold_and_statistics, decide_strategy, decide_split_confidence,
+	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
+	  decide_median_interval, decide_paired_change, decide_strategy, decide_split_confidence,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# tests/cli/74-flame-kinds.sh - trail flame on histories from
+# tests/e2e/gen-kinds, a small set that keeps CI cheap: a function that
+# already takes ~85% of the run gets 3x slower (its share can barely rise,
+# its CPU time does), a worse hash sends the time into libc's memcmp under
+# table_find (named, not memcmp), and a history without a regression must
+# never get a suspect.
+# The generator itself is checked without perf: every kind builds at both
+# ends and the culprit commit is where it says.  No timing is asserted.
+. "$(dirname "$0")/lib.sh"
+
+if ! have python3 || ! have make || ! have cc || ! have git; then
+	skip "flame kinds" "needs python3, make, cc and git"; exit 0
+fi
+GEN=$ROOT/tests/e2e/gen-kinds
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# The generator: every kind builds and runs at GOOD and BAD (tiny scale),
+# and CULPRIT is on the first-parent line between them.
+for kind in memcmp malloc pageclear subtle dominant none; do
+	repo=$T/gen-$kind
+	if ! "$GEN" "$repo" --kind "$kind" --seed 3 --scale 0.02 >"$T/gen-$kind.env"; then
+		fail "gen-kinds $kind: generate"; continue
+	fi
+	. "$T/gen-$kind.env"
+	ok=1
+	for rev in "$GOOD" "$BAD"; do
+		git -C "$repo" checkout -q "$rev" && make -s -C "$repo" >/dev/null 2>&1 &&
+			"$repo/lexicon" >/dev/null || ok=0
+	done
+	if [ "$EXPECT" = none ]; then
+		[ -z "$CULPRIT" ] || ok=0
+	else
+		git -C "$repo" merge-base --is-ancestor "$CULPRIT" "$BAD" && [ "$CULPRIT" != "$GOOD" ] &&
+			grep -q "$CHANGED" "$repo"/*.c && grep -q "$FUNCTION" "$repo"/*.c || ok=0
+	fi
+	[ "$ok" = 1 ] && pass "gen-kinds $kind: builds at both ends, culprit in range" ||
+		fail "gen-kinds $kind: builds at both ends, culprit in range"
+done
+
+if ! "$TRAIL" record -o "$T/check.data" -- true >/dev/null 2>"$T/check.err"; then
+	skip "flame kinds" "trail record cannot sample here: $(head -1 "$T/check.err")"; exit 0
+fi
+if [ -n "${TRAIL_SANITIZED:-}" ]; then
+	skip "flame kinds" "slow under sanitizers (tests/cli/71 covers flame there)"; exit 0
+fi
+
+# kind NAME SEED SCALE: run trail flame on a fresh history; $rc and $R (report.json)
+kind() {
+	local name=$1 seed=$2 scale=$3 repo=$T/repo-$1
+	"$GEN" "$repo" --kind "$name" --seed "$seed" --scale "$scale" --commits 8 >"$T/$name.env" || {
+		fail "$name: generate"; return 1; }
+	. "$T/$name.env"
+	R=$T/report-$name/report.json
+	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
+		--out "$T/report-$name" --cache "$T/cache" --warmup-runs 0) >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+}
+
+# The dominant function: the right commit and function (exit 0, or 4 if the
+# machine is too busy to decide - never a wrong commit or "no regression").
+kind dominant 5 0.5
+if [ "$rc" = 0 ]; then
+	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "dominant: names the culprit commit" ||
+		fail "dominant: names the culprit commit" "$(json "$R" 'd["suspect"]')"
+	[ "$(json "$R" 'd["suspect"]["function"]')" = "$FUNCTION" ] && pass "dominant: names $FUNCTION" ||
+		fail "dominant: names $FUNCTION" "$(json "$R" 'd["suspect"]')"
+elif [ "$rc" = 4 ]; then
+	skip "dominant: names the culprit" "inconclusive on this machine"
+else
+	fail "dominant: exit $rc, expected 0 (or 4)"; tail -15 "$T/dominant.err" >&2
+fi
+
+# memcmp: the time goes into libc's memcmp; the answer is still the
+# repository's function that calls it (table_find), the frame is memcmp,
+# and the commit is the hash change.
+kind memcmp 5 0.5
+if [ "$rc" = 0 ]; then
+	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "memcmp: names the culprit commit" ||
+		fail "memcmp: names the culprit commit" "$(json "$R" 'd["suspect"]')"
+	[ "$(json "$R" 'd["suspect"]["function"]')" = "$FUNCTION" ] && pass "memcmp: names $FUNCTION" ||
+		fail "memcmp: names $FUNCTION" "$(json "$R" 'd["suspect"]')"
+	json "$R" 'd["suspect"]["frame"]' | grep -q "$FRAME" && pass "memcmp: frame is libc's $FRAME" ||
+		fail "memcmp: frame is libc's $FRAME" "$(json "$R" 'd["suspect"]')"
+	grep -q "^hot function:   $FUNCTION .*hot frame .*$FRAME" "$T/memcmp.out" &&
+		pass "memcmp: terminal shows function and frame" ||
+		fail "memcmp: terminal shows function and frame" "$(head -1 "$T/memcmp.out")"
+elif [ "$rc" = 4 ]; then
+	skip "memcmp: names the culprit" "inconclusive on this machine"
+else
+	fail "memcmp: exit $rc, expected 0 (or 4)"; tail -15 "$T/memcmp.err" >&2
+fi
+
+# No regression (only refactors and a speed-up): never a suspect.
+kind none 5 0.4
+if [ "$rc" = 3 ] || [ "$rc" = 4 ]; then
+	pass "none: no suspect (exit $rc)"
+	[ "$(json "$R" 'd["suspect"]')" = None ] && pass "none: report has no suspect" ||
+		fail "none: report has no suspect"
+else
+	fail "none: exit $rc, expected 3 (or 4)"; tail -15 "$T/none.err" >&2
+fi

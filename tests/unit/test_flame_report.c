@@ -1,0 +1,332 @@
+/*
+ * test_flame_report.c - unit tests of trail flame's report writers on a
+ * session built by hand (no repository, no profiling): report.html's
+ * sections, tables, probe chart in range order, highlighted hunks and
+ * handoffs, escaping of hostile commit subjects and function names in
+ * HTML and Markdown, the revert and CI-guard commands.
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/strbuf.h"
+#include "flame/report.h"
+#include "flame/report_facts.h"
+#include "flame/session.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HOSTILE "fix <script>alert(1)</script> & `x` | *y*"
+
+static const char *ids[4] = {
+	"1111111111111111111111111111111111111111",
+	"2222222222222222222222222222222222222222",
+	"3333333333333333333333333333333333333333",
+	"4444444444444444444444444444444444444444",
+};
+
+static void add_probe(struct flame_session *s, const char *id, enum flame_verdict v, double value)
+{
+	struct flame_probe_result *p;
+
+	s->ans.probes = xreallocarray(s->ans.probes, s->ans.nprobes + 1, sizeof(*p));
+	p = &s->ans.probes[s->ans.nprobes++];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->id, id, 41);
+	p->verdict = v;
+	p->value = value;
+	p->share = value;
+	p->runs = 3;
+}
+
+/* A regression found in commit 3 of 4 (range 1..4), probed out of order. */
+static void make_session(struct flame_session *s, struct flame_report_facts *f)
+{
+	size_t i;
+
+	flame_session_init(s);
+	flame_report_facts_init(f);
+	s->req.run_cmd = "./app --input data.txt";
+	s->req.build_cmd = "make";
+	s->req.command_line = "trail flame --good g --bad b --build make --run ./app";
+	s->ans.verdict = "regression";
+	snprintf(s->ans.message, sizeof(s->ans.message), "checksum_block got hotter in %s", HOSTILE);
+	memcpy(s->ans.good, "0000000000000000000000000000000000000000", 41);
+	memcpy(s->ans.bad, ids[3], 41);
+	s->ans.commits_in_range = 4;
+	s->ans.metric_med[0] = 100;
+	s->ans.metric_med[1] = 150;
+	s->ans.function = xstrdup("checksum_block");
+	s->ans.def_file = xstrdup("work.c");
+	s->ans.def_line = 16;
+	s->ans.share[0] = 0.10;
+	s->ans.share[1] = 0.40;
+	s->ans.threshold = 0.25;
+	s->ans.strategy_used = "bisect";
+	snprintf(s->ans.strategy_reason, sizeof(s->ans.strategy_reason), "many commits");
+	for (i = 0; i < 4; i++)
+		string_list_append(&s->st.range, ids[i]);
+	add_probe(s, ids[1], FLAME_FAST, 0.11);
+	add_probe(s, ids[2], FLAME_SLOW, 0.41);
+	add_probe(s, ids[0], FLAME_SKIP, 0.2);
+	memcpy(s->ans.culprit, ids[2], 41);
+	memcpy(s->ans.culprit_info.id, ids[2], 41);
+	s->ans.culprit_info.subject = xstrdup(HOSTILE);
+	s->ans.culprit_info.author = xstrdup("A <a@example.com>");
+	s->ans.culprit_info.date = xstrdup("2026-01-01T00:00:00Z");
+	s->ans.suspect_confidence = 0.9;
+	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
+	s->ans.hot.nr = 1;
+	s->ans.hot.items[0].name = xstrdup("checksum_<b>block");
+	s->ans.hot.items[0].delta_self = 0.3;
+	s->ans.hot.items[0].confirmed = 1;
+	strbuf_addstr(&f->culprit_diff,
+		      "commit 3333\n\ndiff --git a/work.c b/work.c\n--- a/work.c\n+++ b/work.c\n"
+		      "@@ -10,3 +10,3 @@ static int parse(void)\n-\treturn 0;\n+\treturn 1;\n"
+		      "@@ -16,3 +16,4 @@ unsigned checksum_block(const char *p)\n \tsum(p);\n+\tsum(p); /* <twice> */\n");
+	string_list_append(&f->later, "4444444444444444444444444444444444444444 later <edit>");
+	f->later_by_function = 1;
+	string_list_append(&f->env, "kernel\t6.1.0");
+	string_list_append(&f->env, "CFLAGS\t-O2 <x>");
+	string_list_append(&f->files, "diff.svg");
+	string_list_append(&f->files, "good.svg");
+}
+
+static void release(struct flame_session *s, struct flame_report_facts *f)
+{
+	flame_report_facts_release(f);
+	flame_session_release(s);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+TEST(html_sections_and_escaping)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+
+	make_session(&s, &f);
+	flame_report_html(&s, &f, "<?xml?><svg width=\"1200\" height=\"300\"></svg>", &sb);
+	CHECK(strstr(sb.buf, "<!DOCTYPE html>") == sb.buf);
+	CHECK(!strstr(sb.buf, "<script>"));
+	CHECK(!strstr(sb.buf, "<b>block"));
+	CHECK(!strstr(sb.buf, "<twice>"));
+	CHECK(count(sb.buf, "fix &lt;script&gt;alert(1)&lt;/script&gt; &amp;") >= 3);
+	CHECK(strstr(sb.buf, "checksum_&lt;b&gt;block"));
+	CHECK(strstr(sb.buf, "id=\"verdict\""));
+	CHECK(strstr(sb.buf, "class=\"verdict v-regression\""));
+	/* the answer comes before the graph, the graph before the tables */
+	CHECK(strstr(sb.buf, "id=\"answer\"") < strstr(sb.buf, "id=\"graph\""));
+	CHECK(strstr(sb.buf, "id=\"graph\"") < strstr(sb.buf, "id=\"hotspots\""));
+	CHECK(strstr(sb.buf, "src=\"data:image/svg+xml;base64,"));
+	CHECK(strstr(sb.buf, "height=\"304\""));
+	CHECK(strstr(sb.buf, "<a href=\"diff.svg\">"));
+	CHECK(strstr(sb.buf, "<a href=\"good.svg\">"));
+	CHECK(!strstr(sb.buf, "<a href=\"bad.svg\">"));	/* not among the files */
+	CHECK_INT(count(sb.buf, "<table"), 4);	/* answer, hotspots, probes, Bolt */
+	CHECK_INT(count(sb.buf, "<g class=\"probe\">"), 3);
+	CHECK_INT(count(sb.buf, "class=\"threshold\""), 1);
+	CHECK_INT(count(sb.buf, "class=\"culprit\""), 1);
+	/* one hunk of two names the function */
+	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
+	CHECK_INT(count(sb.buf, "<pre class=\"hunk\">"), 1);
+	CHECK(strstr(sb.buf, "git revert 3333333333333333333333333333333333333333"));
+	CHECK(strstr(sb.buf, "later &lt;edit&gt;"));
+	CHECK(strstr(sb.buf, "--max-regression 25% -- &#39;./app --input data.txt&#39;") ||
+	      strstr(sb.buf, "--max-regression 25% -- &#x27;./app --input data.txt&#x27;"));
+	CHECK(strstr(sb.buf, "id=\"builder\""));
+	CHECK(strstr(sb.buf, "id=\"bolt\""));
+	CHECK(strstr(sb.buf, "id=\"radar\""));
+	CHECK(!strstr(sb.buf, "id=\"scout\""));	/* a regression was found */
+	CHECK(!strstr(sb.buf, "id=\"reading\""));	/* no reading aids gathered */
+	CHECK(!strstr(sb.buf, "<th>Hot frame</th>"));	/* the function's own code */
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
+/* The probes' table and chart follow the range's order, not the probing order. */
+/* A libc frame under the function, and a commit that changed another function. */
+TEST(html_frame_and_changed_function)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT, md = STRBUF_INIT;
+
+	make_session(&s, &f);
+	s.ans.frame = xstrdup("__memcmp_<avx2>");
+	s.ans.changed_function = xstrdup("make_keys");
+	s.ans.change = 0.8;
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "<th>Hot frame</th><td><code>__memcmp_&lt;avx2&gt;</code>"));
+	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
+	CHECK(strstr(sb.buf, "+80.0%"));
+	CHECK(strstr(sb.buf, ": median 100 us &rarr; 150 us "));	/* cpu: microseconds */	/* the session's change, not the medians' +50% */
+	CHECK(strstr(sb.buf, "--max-regression 40%"));
+	/* the commit changed make_keys: its hunk is marked too */
+	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
+	strbuf_reset(&f.culprit_diff);
+	strbuf_addstr(&f.culprit_diff, "diff --git a/k.c b/k.c\n@@ -1 +1 @@ void make_keys(void)\n-a\n+b\n");
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "<pre class=\"hunk hot\"><span class=\"tag\">make_keys</span>"));
+	flame_report_md_handoffs(&s, &f, &md);
+	CHECK(strstr(md.buf, "- hottest frame: `__memcmp_<avx2>`"));
+	strbuf_release(&sb);
+	strbuf_release(&md);
+	release(&s, &f);
+}
+
+TEST(html_probes_in_range_order)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+	const char *a, *b, *c;
+
+	make_session(&s, &f);
+	flame_report_html(&s, &f, NULL, &sb);
+	a = strstr(sb.buf, "<tr><td><code class=\"id\" title=\"1111");
+	b = strstr(sb.buf, "<tr><td><code class=\"id\" title=\"2222");
+	c = strstr(sb.buf, "<tr><td><code class=\"id\" title=\"3333");
+	CHECK(a && b && c && a < b && b < c);
+	CHECK(strstr(sb.buf, "No differential flame graph"));
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
+TEST(html_scout_when_no_regression)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+
+	make_session(&s, &f);
+	s.ans.verdict = "no-regression";
+	strbuf_addstr(&f.reading, "wide plateaus: <hot>\n");
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "id=\"reading\""));
+	CHECK(strstr(sb.buf, "wide plateaus: &lt;hot&gt;"));
+	CHECK(strstr(sb.buf, "class=\"verdict v-no-regression\""));
+	s.ans.metric_med[0] = 2500;
+	s.ans.metric_med[1] = 1.5e6;
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, ": median 2.5 ms &rarr; 1.500 s "));
+	CHECK(strstr(sb.buf, "id=\"scout\""));
+	CHECK(strstr(sb.buf, "<th>kernel</th><td><code>6.1.0</code>"));
+	CHECK(strstr(sb.buf, "-O2 &lt;x&gt;"));
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
+TEST(md_handoffs_escaped)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+
+	make_session(&s, &f);
+	s.ans.verdict = "inconclusive";
+	s.ans.culprit_is_merge = 1;
+	flame_report_md_handoffs(&s, &f, &sb);
+	CHECK(strstr(sb.buf, "## The suspect commit"));
+	CHECK(strstr(sb.buf, "```diff\n"));
+	CHECK(strstr(sb.buf, "Hunks that name the function (or the one the commit changed):"));
+	CHECK(strstr(sb.buf, "`@@ -16,3 +16,4 @@ unsigned checksum_block(const char *p)`"));
+	CHECK(!strstr(sb.buf, "`@@ -10,3"));
+	CHECK(strstr(sb.buf, "### Builder"));
+	CHECK(strstr(sb.buf, "git revert -m 1 3333333333333333333333333333333333333333"));
+	CHECK(strstr(sb.buf, "later &lt;edit&gt;"));
+	CHECK(strstr(sb.buf, "### Bolt"));
+	CHECK(strstr(sb.buf, "fix &lt;script&gt;alert(1)&lt;/script&gt; &amp; \\`x\\` \\| \\*y\\*"));
+	CHECK(strstr(sb.buf, "### Radar"));
+	CHECK(strstr(sb.buf, "--max-regression 25% -- './app --input data.txt'"));
+	CHECK(strstr(sb.buf, "### Scout"));
+	CHECK(strstr(sb.buf, "| kernel | `6.1.0` |"));
+	CHECK(strstr(sb.buf, "| CFLAGS | `-O2 <x>` |"));	/* a code span shows < as text */
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
+TEST(guard_percent_and_hunks)
+{
+	struct flame_session s;
+
+	flame_session_init(&s);
+	CHECK_INT(flame_report_guard_percent(&s), 5);	/* nothing measured */
+	s.ans.metric_med[0] = 100;
+	s.ans.metric_med[1] = 90;
+	CHECK_INT(flame_report_guard_percent(&s), 5);	/* faster */
+	s.ans.metric_med[1] = 101;
+	CHECK_INT(flame_report_guard_percent(&s), 1);	/* at least 1% */
+	s.ans.metric_med[1] = 300;
+	CHECK_INT(flame_report_guard_percent(&s), 100);	/* half of +200% */
+	CHECK(flame_report_hunk_names("@@ -1 +1 @@ int f(void)\n+x\n", 24, "f"));
+	CHECK(!flame_report_hunk_names("@@ -1 +1 @@ int ff(void)\n+x\n", 25, "f"));
+	CHECK(!flame_report_hunk_names("@@ -1 +1 @@ int f_(void)\n", 24, "f"));
+	CHECK(!flame_report_hunk_names("@@ x\n", 5, NULL));
+	flame_session_release(&s);
+}
+
+/* Without a repository: the environment of this machine and the files present. */
+TEST(facts_gather_environment_and_files)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	char dir[] = "/tmp/trail-report-facts.XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	char *p, *q;
+	size_t i;
+	int kernel = 0, nproc = 0, input = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	p = xstrfmt("%s/diff.svg", dir);
+	strbuf_addstr(&sb, "<svg/>");
+	CHECK_INT(strbuf_write_file(&sb, p), 0);
+	q = xstrfmt("%s/bad.folded", dir);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "app;main;hot 90\napp;main;cold 10\n");
+	CHECK_INT(strbuf_write_file(&sb, q), 0);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "<svg/>");
+	flame_session_init(&s);
+	flame_report_facts_init(&f);
+	s.req.out_dir = dir;
+	s.req.run_cmd = sb.len ? p : NULL;	/* an input file named on the command line */
+	flame_report_facts_gather(&s, &f);
+	CHECK(flame_report_has_file(&f, "diff.svg"));
+	CHECK(!flame_report_has_file(&f, "good.svg"));
+	for (i = 0; i < f.env.nr; i++) {
+		kernel |= !strncmp(f.env.items[i], "kernel\t", 7);
+		nproc |= !strncmp(f.env.items[i], "nproc\t", 6);
+		input |= strstr(f.env.items[i], "input\t") && strstr(f.env.items[i], ": 6 bytes");
+	}
+	CHECK(kernel);
+	CHECK(nproc);
+	CHECK(input);
+	CHECK_INT(f.culprit_diff.len, 0);	/* no clone: no git */
+	CHECK(flame_report_has_file(&f, "bad.folded"));
+	CHECK(strstr(f.reading.buf, "wide plateaus"));	/* trail explain of bad.folded */
+	CHECK(strstr(f.reading.buf, "hot"));
+	unlink(q);
+	free(q);
+	unlink(p);
+	rmdir(dir);
+	free(p);
+	strbuf_release(&sb);
+	flame_report_facts_release(&f);
+	flame_session_release(&s);
+}
+
+TEST_MAIN("flame_report", facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
+	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)
