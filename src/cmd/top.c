@@ -122,21 +122,11 @@ int cmd_top(int argc, const char **argv)
 	struct strbuf out;
 	uint32_t *ids;
 	size_t n;
-	int nr, i, status = EXIT_OK;
-	enum load_format fmt;
+	int nr, status;
+	enum load_format fmt = LOAD_FOLDED;
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
-	folded_profile_init(&p);
-	for (i = 0; i < (nr ? nr : 1); i++)
-		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
-			status = EXIT_FAILURE_;
-		else
-			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
-	flat_profile_build(&f, &p, 1);
-	if (status == EXIT_OK && !f.nr_stacks) {
-		error("no samples in the input");
-		status = EXIT_USAGE;
-	}
+	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);
 	if (status == EXIT_OK) {
 		ids = flat_profile_sorted(&f, ctx.sort, &n);
 		if (limit && n > limit)
