@@ -115,6 +115,20 @@ int frames_parse_u64(const char *s, size_t len, uint64_t *value)
 	return 1;
 }
 
+int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len)
+{
+	const char *s = head + *pos, *nl;
+
+	if (*pos >= n || !(nl = memchr(s, '\n', n - *pos)))
+		return 0;
+	*line = s;
+	*len = (size_t)(nl - s);
+	*pos += *len + 1;
+	if (*len && s[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
 int frames_parse_folded(const char *line, size_t len, const char **stack, size_t *stack_len,
 			uint64_t *count)
 {
