@@ -39,6 +39,8 @@ void frame_stack_fold(struct frame_stack *fs, struct folder *f, int leaf_first, 
 
 /* Whitespace as Rust's str::trim and Perl's \s see it in ASCII. */
 int frames_is_space(char c);
+/* The length of s[0..len) without its trailing whitespace. */
+size_t frames_trim_end(const char *s, size_t len);
 /* s[0..*len) without leading and trailing whitespace (returns the new start). */
 const char *frames_trim(const char *s, size_t *len);
 /* 1 when s[0..len) is one or more ASCII digits; *value gets them (saturating). */
