@@ -79,7 +79,7 @@ int main(int argc, const char **argv)
 			print_help(stdout);
 			return finish_stdout(EXIT_OK);
 		} else {
-			error("unknown global option '%s'", argv[i]);
+			trail_error("unknown global option '%s'", argv[i]);
 			fprintf(stderr, "see 'trail --help'\n");
 			return EXIT_USAGE;
 		}
@@ -112,7 +112,7 @@ int main(int argc, const char **argv)
 					error_set_program(prog);
 					return finish_stdout(c->fn(2, args));
 				}
-			error("unknown command '%s'", argv[i + 1]);
+			trail_error("unknown command '%s'", argv[i + 1]);
 			return EXIT_USAGE;
 		}
 		print_help(stdout);
@@ -129,7 +129,7 @@ int main(int argc, const char **argv)
 		error_set_program(prog);
 		return finish_stdout(c->fn(argc - i, argv + i));
 	}
-	error("unknown command '%s'", argv[i]);
+	trail_error("unknown command '%s'", argv[i]);
 	fprintf(stderr, "see 'trail --help'\n");
 	return EXIT_USAGE;
 }

@@ -81,7 +81,7 @@ static uint64_t word(const struct raw_file *f, size_t i)
 
 static int bad(const struct raw_file *f, size_t at, const char *what)
 {
-	return error("%s: offset %zu: %s", f->name, at * 8, what);
+	return trail_error("%s: offset %zu: %s", f->name, at * 8, what);
 }
 
 static void weigh(const struct raw_file *f, struct sampled *a)

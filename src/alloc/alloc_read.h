@@ -48,7 +48,7 @@ struct alloc_totals {
  * Append every raw file's samples to w (started, with one event whose
  * sample_type is ALLOC_SAMPLE_TYPE): COMM and MMAP2 records from each
  * process's saved maps, then its samples.  data/size is one file's bytes;
- * name is for messages.  0, or -1 after error("NAME: offset N: ...").
+ * name is for messages.  0, or -1 after trail_error("NAME: offset N: ...").
  */
 int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 		      enum alloc_view view, struct perfdata_writer *w, struct alloc_totals *t);

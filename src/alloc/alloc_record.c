@@ -37,7 +37,7 @@ char *alloc_preload_find(void)
 	if (env && *env) {
 		if (readable(env))
 			return xstrdup(env);
-		error("TRAIL_ALLOC_LIB: cannot read '%s'", env);
+		trail_error("TRAIL_ALLOC_LIB: cannot read '%s'", env);
 		return NULL;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -58,7 +58,7 @@ char *alloc_preload_find(void)
 	path = xstrfmt("%s/../lib/trail/%s", exe, ALLOC_PRELOAD_NAME);
 	if (readable(path))
 		return path;
-	error("cannot find %s next to '%s' or in '%s/../lib/trail' (set TRAIL_ALLOC_LIB)",
+	trail_error("cannot find %s next to '%s' or in '%s/../lib/trail' (set TRAIL_ALLOC_LIB)",
 	      ALLOC_PRELOAD_NAME, exe, exe);
 	free(path);
 	return NULL;

@@ -17,7 +17,7 @@
 /*
  * The interposer: $TRAIL_ALLOC_LIB, else next to the running trail binary,
  * else PREFIX/lib/trail/ for a trail in PREFIX/bin.  A new string, or NULL
- * after error() saying where it looked.
+ * after trail_error() saying where it looked.
  */
 char *alloc_preload_find(void);
 
@@ -30,13 +30,13 @@ struct alloc_run {
 	int exit_code;			/* out: the command's, 128+N for signal N, 127 not run */
 };
 
-/* Run the command to completion (Ctrl-C reaches only it).  0, or -1 after error(). */
+/* Run the command to completion (Ctrl-C reaches only it).  0, or -1 after trail_error(). */
 int alloc_run_command(struct alloc_run *r);
 
 /*
  * Write the perf.data file path from every raw file in dir (processes in
  * the order they started), with view's weights as sample periods.
- * argv is the command line for the file's header.  0, or -1 after error().
+ * argv is the command line for the file's header.  0, or -1 after trail_error().
  * No file is written when dir holds no raw files (t->files stays 0).
  */
 int alloc_write_perfdata(const char *dir, enum alloc_view view, const char *path,

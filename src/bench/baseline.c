@@ -20,15 +20,15 @@ static int read_entry(const char *path, size_t idx, const struct json_value *r,
 	size_t i;
 
 	if (r->type != JSON_OBJECT)
-		return error("%s: results[%zu] is %s, not an object", path, idx,
+		return trail_error("%s: results[%zu] is %s, not an object", path, idx,
 			     json_type_name(r->type));
 	if (!cmd || cmd->type != JSON_STRING)
-		return error("%s: results[%zu] has no \"command\" string", path, idx);
+		return trail_error("%s: results[%zu] has no \"command\" string", path, idx);
 	if (!times || times->type != JSON_ARRAY)
-		return error("%s: results[%zu] (\"%s\") has no \"times\" array", path, idx,
+		return trail_error("%s: results[%zu] (\"%s\") has no \"times\" array", path, idx,
 			     cmd->string);
 	if (!times->len)
-		return error("%s: results[%zu] (\"%s\") has no runs in \"times\"", path, idx,
+		return trail_error("%s: results[%zu] (\"%s\") has no runs in \"times\"", path, idx,
 			     cmd->string);
 	e->command = xstrdup(cmd->string);
 	e->times = xmallocarray(times->len, sizeof(double));
@@ -36,7 +36,7 @@ static int read_entry(const char *path, size_t idx, const struct json_value *r,
 		const struct json_value *t = &times->items[i];
 
 		if (t->type != JSON_NUMBER || t->number < 0)
-			return error("%s: results[%zu].times[%zu] is not a non-negative number",
+			return trail_error("%s: results[%zu].times[%zu] is not a non-negative number",
 				     path, idx, i);
 		e->times[e->nr_times++] = t->number;
 	}
@@ -53,7 +53,7 @@ int bench_baseline_read(const char *path, struct bench_baseline *out)
 
 	memset(out, 0, sizeof(*out));
 	if (strbuf_read_file(&sb, path))
-		return error("cannot read the baseline '%s'", path);
+		return trail_error("cannot read the baseline '%s'", path);
 	if (json_parse(sb.buf, sb.len, path, &doc)) {
 		strbuf_release(&sb);
 		return -1;
@@ -61,12 +61,12 @@ int bench_baseline_read(const char *path, struct bench_baseline *out)
 	strbuf_release(&sb);
 	results = json_get(&doc, "results");
 	if (doc.type != JSON_OBJECT || !results || results->type != JSON_ARRAY) {
-		error("%s: not a benchmark export: expected an object with a \"results\" array "
+		trail_error("%s: not a benchmark export: expected an object with a \"results\" array "
 		      "(write one with --save-baseline or --export-json)", path);
 		goto out;
 	}
 	if (!results->len) {
-		error("%s: the baseline has no results", path);
+		trail_error("%s: the baseline has no results", path);
 		goto out;
 	}
 	out->entries = xcalloc(results->len, sizeof(*out->entries));
@@ -141,7 +141,7 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 		regressions += g->regressed;
 	}
 	if (!*nr)
-		return error("no command matches the baseline (its commands: '%s'%s)",
+		return trail_error("no command matches the baseline (its commands: '%s'%s)",
 			     b->entries[0].command, b->nr > 1 ? ", ..." : "");
 	return regressions;
 }

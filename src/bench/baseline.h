@@ -21,7 +21,7 @@ struct bench_baseline {
 	size_t nr;
 };
 
-/* Read path; 0, or -1 after error() naming path (and line:col for bad JSON). */
+/* Read path; 0, or -1 after trail_error() naming path (and line:col for bad JSON). */
 int bench_baseline_read(const char *path, struct bench_baseline *out);
 void bench_baseline_release(struct bench_baseline *b);
 
@@ -36,7 +36,7 @@ struct bench_regression {
  * Compare every current command that has runs with its saved counterpart
  * (same command line; a single command on both sides matches regardless).
  * *out is malloc'd (free it); commands without a counterpart are skipped
- * with a warning.  Returns the number of regressions, or -1 after error()
+ * with a warning.  Returns the number of regressions, or -1 after trail_error()
  * when no command could be matched.
  */
 int bench_baseline_compare(const struct bench_baseline *b, const struct bench_result *res,

@@ -87,7 +87,7 @@ struct bench_result {
 
 /*
  * Run the benchmark described by cfg and fill *res (which the caller later
- * releases).  Returns 0, or -1 after error() when a command could not be
+ * releases).  Returns 0, or -1 after trail_error() when a command could not be
  * started, failed without ignore_failure, or a hook failed; *res then
  * holds what was measured so far (so a report can still be printed).
  */

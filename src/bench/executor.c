@@ -466,7 +466,7 @@ char **bench_split_words(const char *s)
 		in_word = 1;
 		if (c == '\\') {
 			if (!s[1]) {
-				error("command ends with a lone backslash: '%s'", start);
+				trail_error("command ends with a lone backslash: '%s'", start);
 				goto fail;
 			}
 			strbuf_addch(&w, s[1]);
@@ -481,7 +481,7 @@ char **bench_split_words(const char *s)
 				strbuf_addch(&w, *q);
 			}
 			if (!*q) {
-				error("unterminated %s quote in command '%s'",
+				trail_error("unterminated %s quote in command '%s'",
 				      c == '"' ? "double" : "single", start);
 				goto fail;
 			}
@@ -492,7 +492,7 @@ char **bench_split_words(const char *s)
 		}
 	}
 	if (!nr) {
-		error("empty command '%s'", start);
+		trail_error("empty command '%s'", start);
 		goto fail;
 	}
 	words[nr] = NULL;

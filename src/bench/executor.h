@@ -51,7 +51,7 @@ struct bench_executor {
 	const char *name;
 	/*
 	 * Run job once and fill *m.  Returns 0 when the command ran (whatever
-	 * its exit status), -1 after error() when it could not be started or
+	 * its exit status), -1 after trail_error() when it could not be started or
 	 * waited for.
 	 */
 	int (*run)(struct bench_executor *ex, const struct bench_job *job,
@@ -80,7 +80,7 @@ char *bench_resolve_program(const char *name);
  * Split a command line into words for running without a shell (-N):
  * blanks separate words; '...' and "..." quote; a backslash escapes the
  * next character.  Returns a NULL-terminated malloc'd argv (free with
- * bench_words_free) or NULL after error() on an unterminated quote or an
+ * bench_words_free) or NULL after trail_error() on an unterminated quote or an
  * empty command.
  */
 char **bench_split_words(const char *cmdline);

@@ -41,22 +41,22 @@ int bench_param_range(struct bench_param *p, const char *name, const char *start
 	memset(p, 0, sizeof(*p));
 	p->name = name;
 	if (!valid_name(name))
-		return error("parameter name '%s' must be letters, digits, '_' or '-'", name);
+		return trail_error("parameter name '%s' must be letters, digits, '_' or '-'", name);
 	if (parse_double(start, &a))
-		return error("parameter scan '%s': start '%s' is not a number", name, start);
+		return trail_error("parameter scan '%s': start '%s' is not a number", name, start);
 	if (parse_double(end, &b))
-		return error("parameter scan '%s': end '%s' is not a number", name, end);
+		return trail_error("parameter scan '%s': end '%s' is not a number", name, end);
 	if (step && (parse_double(step, &d) || !(d > 0)))
-		return error("parameter scan '%s': step '%s' is not a positive number", name, step);
+		return trail_error("parameter scan '%s': step '%s' is not a positive number", name, step);
 	if (b < a)
-		return error("parameter scan '%s': end %s is smaller than start %s", name, end, start);
+		return trail_error("parameter scan '%s': end %s is smaller than start %s", name, end, start);
 	dec = decimals(start);
 	if (step && decimals(step) > dec)
 		dec = decimals(step);
 	/* Count with a tolerance so 0.1 steps reach their end despite rounding. */
 	n = (uint64_t)floor((b - a) / d + 1e-9) + 1;
 	if (n > BENCH_MAX_SCAN_VALUES)
-		return error("parameter scan '%s' would make %llu commands (at most %d)", name,
+		return trail_error("parameter scan '%s' would make %llu commands (at most %d)", name,
 			     (unsigned long long)n, BENCH_MAX_SCAN_VALUES);
 	for (i = 0; i < n; i++)
 		string_list_append_nodup(&p->values, xstrfmt("%.*f", dec, a + (double)i * d));
@@ -70,11 +70,11 @@ int bench_param_list(struct bench_param *p, const char *name, const char *list)
 	memset(p, 0, sizeof(*p));
 	p->name = name;
 	if (!valid_name(name))
-		return error("parameter name '%s' must be letters, digits, '_' or '-'", name);
+		return trail_error("parameter name '%s' must be letters, digits, '_' or '-'", name);
 	string_list_split(&p->values, list, ',');
 	for (i = 0; i < p->values.nr; i++)
 		if (!*p->values.items[i])
-			return error("parameter list '%s' has an empty value: '%s'", name, list);
+			return trail_error("parameter list '%s' has an empty value: '%s'", name, list);
 	return 0;
 }
 
@@ -121,11 +121,11 @@ int bench_plan_build(struct bench_plan *plan, const char *const *templates, size
 
 	memset(plan, 0, sizeof(*plan));
 	if (nr_params > BENCH_MAX_PARAMS)
-		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
+		return trail_error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
 	for (k = 0; k < nr_params; k++)
 		for (i = 0; i < k; i++)
 			if (!strcmp(params[i].name, params[k].name))
-				return error("parameter '%s' is given twice", params[k].name);
+				return trail_error("parameter '%s' is given twice", params[k].name);
 	for (t = 0; t < nr_templates; t++) {
 		const char *name_tmpl = names && t < nr_names ? names[t] : NULL;
 		size_t used[BENCH_MAX_PARAMS], nr_used = 0, combo, u;
@@ -153,7 +153,7 @@ int bench_plan_build(struct bench_plan *plan, const char *const *templates, size
 				rest /= params[k].values.nr;
 			}
 			if (plan->nr >= BENCH_MAX_SCAN_VALUES)
-				return error("the parameter scan would make too many commands (at most %d)",
+				return trail_error("the parameter scan would make too many commands (at most %d)",
 					     BENCH_MAX_SCAN_VALUES);
 			ALLOC_GROW(plan->commands, plan->nr + 1, alloc);
 			cmd = &plan->commands[plan->nr++];

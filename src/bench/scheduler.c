@@ -109,17 +109,17 @@ static int run_hook(struct runner *r, const char *what, const char *cmdline)
 		return 0;
 	argv = argv_for(r, cmdline, &words);
 	if (!argv)
-		return error("cannot parse the %s command", what);
+		return trail_error("cannot parse the %s command", what);
 	job_init(r, &job, argv);
 	job.input_path = NULL;
 	job.output = BENCH_OUTPUT_NULL;
 	job.count_perf = 0;
 	if (r->ex->run(r->ex, &job, &m))
-		error("the %s command '%s' could not be run", what, cmdline);
+		trail_error("the %s command '%s' could not be run", what, cmdline);
 	else if (m.timed_out)
-		error("the %s command '%s' timed out", what, cmdline);
+		trail_error("the %s command '%s' timed out", what, cmdline);
 	else if (m.exit_code)
-		error("the %s command '%s' failed with exit status %d", what, cmdline, m.exit_code);
+		trail_error("the %s command '%s' failed with exit status %d", what, cmdline, m.exit_code);
 	else
 		rc = 0;
 	if (words)
@@ -158,16 +158,16 @@ static int describe_failure(struct runner *r, size_t c, const struct bench_measu
 	int ret;
 
 	if (m->timed_out)
-		ret = error("command '%s' timed out after %gs; use --ignore-failure to "
+		ret = trail_error("command '%s' timed out after %gs; use --ignore-failure to "
 			    "measure it anyway or a longer --timeout", name, r->cfg->timeout);
 	else if (m->exit_code == 127 && r->cfg->shell)
-		ret = error("command '%s' exited with status 127: the shell could not find "
+		ret = trail_error("command '%s' exited with status 127: the shell could not find "
 			    "or run it (typo in the command?)", name);
 	else if (m->exit_code > 128)
-		ret = error("command '%s' was killed by signal %d; use --ignore-failure "
+		ret = trail_error("command '%s' was killed by signal %d; use --ignore-failure "
 			    "(-i) to benchmark it anyway", name, m->exit_code - 128);
 	else
-		ret = error("command '%s' failed with exit status %d; use --ignore-failure (-i) "
+		ret = trail_error("command '%s' failed with exit status %d; use --ignore-failure (-i) "
 			    "to benchmark it anyway", name, m->exit_code);
 	free(name);
 	return ret;
@@ -258,12 +258,12 @@ static int probe_shell(struct runner *r, int keep)
 	job.timeout = 0;
 	job.count_perf = r->res->perf_available;
 	if (r->ex->run(r->ex, &job, &m))
-		return error("cannot run the shell '%s' (use --shell=none or -N to run "
+		return trail_error("cannot run the shell '%s' (use --shell=none or -N to run "
 			     "commands without one)", r->cfg->shell);
 	if (stopped(r))
 		return 1;
 	if (m.exit_code)
-		return error("the shell '%s' exits with status %d on an empty command",
+		return trail_error("the shell '%s' exits with status %d on an empty command",
 			     r->cfg->shell, m.exit_code);
 	if (!keep)
 		return 0;
@@ -557,9 +557,9 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 	res->confidence = cfg->confidence;
 	res->interleaved = cfg->interleave && cfg->nr_commands > 1;
 	if (!cfg->nr_commands)
-		return error("no command to benchmark");
+		return trail_error("no command to benchmark");
 	if (cfg->until_significant && cfg->nr_commands < 2)
-		return error("--until-significant needs at least two commands to compare");
+		return trail_error("--until-significant needs at least two commands to compare");
 	if (cfg->until_significant)
 		res->interleaved = 1;	/* a comparison needs both sides at every look */
 	for (c = 0; c < cfg->nr_commands; c++)

@@ -23,10 +23,10 @@ static int check_sample(const double *x, size_t n, const char *what)
 	size_t i;
 
 	if (!n)
-		return error("statistics of an empty sample (%s)", what);
+		return trail_error("statistics of an empty sample (%s)", what);
 	for (i = 0; i < n; i++)
 		if (!isfinite(x[i]))
-			return error("statistics: %s value %zu is not a finite number", what, i + 1);
+			return trail_error("statistics: %s value %zu is not a finite number", what, i + 1);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ int bench_median_ci(const double *x, size_t n, double confidence, double *lo, do
 	if (check_sample(x, n, "timing"))
 		return -1;
 	if (!(confidence > 0 && confidence < 1))
-		return error("confidence must be between 0 and 1, not %g", confidence);
+		return trail_error("confidence must be between 0 and 1, not %g", confidence);
 	s = xmallocarray(n, sizeof(*s));
 	memcpy(s, x, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
@@ -453,7 +453,7 @@ int bench_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 	if (check_sample(a, na, "first") || check_sample(b, nb, "second"))
 		return -1;
 	if (!(confidence > 0 && confidence < 1))
-		return error("confidence must be between 0 and 1, not %g", confidence);
+		return trail_error("confidence must be between 0 and 1, not %g", confidence);
 	if (!resamples)
 		resamples = BENCH_BOOTSTRAP_RESAMPLES;
 	buf = xmallocarray(na > nb ? na : nb, sizeof(*buf));

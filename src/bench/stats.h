@@ -7,7 +7,7 @@
  * Everything here is pure computation on arrays of doubles: no I/O, no
  * allocation that outlives a call, deterministic (the bootstrap uses a
  * seeded generator), so results are reproducible and unit-testable.
- * Functions that can fail return error(...) (-1), e.g. on an empty sample.
+ * Functions that can fail return trail_error(...) (-1), e.g. on an empty sample.
  */
 #ifndef TRAIL_BENCH_STATS_H
 #define TRAIL_BENCH_STATS_H

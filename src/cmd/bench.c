@@ -68,9 +68,9 @@ static int opt_scan(const struct option *opt, const char *arg)
 	for (p = arg; *p; p++)
 		lines += *p == '\n';
 	if (lines != 2)
-		return error("option '--parameter-scan' expects NAME START END");
+		return trail_error("option '--parameter-scan' expects NAME START END");
 	if (o->nr_params >= BENCH_MAX_PARAMS)
-		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
+		return trail_error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
 	o->scans[o->nr_params++] = arg;
 	return 0;
 }
@@ -104,9 +104,9 @@ static int opt_list(const struct option *opt, const char *arg)
 
 	(void)opt;
 	if (o->nr_params >= BENCH_MAX_PARAMS)
-		return error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
+		return trail_error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
 	if (!nl)
-		return error("option '--parameter-list' expects NAME VALUES (e.g. -L cc gcc,clang)");
+		return trail_error("option '--parameter-list' expects NAME VALUES (e.g. -L cc gcc,clang)");
 	rc = bench_param_list(&o->params[o->nr_params], xstrndup(arg, (size_t)(nl - arg)), nl + 1);
 	o->nr_params++;
 	return rc;
@@ -119,13 +119,13 @@ static int opt_max_regression(const struct option *opt, const char *arg)
 
 	(void)opt;
 	if (parse_amount_or_percent(arg, &o->max_regression, &pct))
-		return error("option '--max-regression' expects e.g. 5%% or 0.05, not '%s'", arg);
+		return trail_error("option '--max-regression' expects e.g. 5%% or 0.05, not '%s'", arg);
 	/*
 	 * A bare 5 could mean 5% or 500%: a CI gate read the wrong way never
 	 * fails, so a bare number must be a fraction below 1.
 	 */
 	if (!pct && o->max_regression >= 1)
-		return error("option '--max-regression' is ambiguous as '%s': write a percentage "
+		return trail_error("option '--max-regression' is ambiguous as '%s': write a percentage "
 			     "('%s%%') or a fraction below 1 ('0.05' for 5%%)", arg, arg);
 	if (pct)
 		o->max_regression /= 100;
@@ -189,7 +189,7 @@ static int parse_output(const char *arg, struct bench_config *cfg)
 	else if (!strcmp(arg, "inherit"))
 		cfg->output = BENCH_OUTPUT_INHERIT;
 	else if (!*arg)
-		return error("option '--output' expects null, pipe, inherit or a file name");
+		return trail_error("option '--output' expects null, pipe, inherit or a file name");
 	else {
 		cfg->output = BENCH_OUTPUT_FILE;
 		cfg->output_path = arg;
@@ -280,38 +280,38 @@ int cmd_bench(int argc, const char **argv)
 	if (quiet)
 		trail_quiet = 1;
 	if (!n) {
-		error("no command to benchmark");
+		trail_error("no command to benchmark");
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (runs && (min_runs || max_runs)) {
-		error("--runs cannot be combined with --min-runs or --max-runs");
+		trail_error("--runs cannot be combined with --min-runs or --max-runs");
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (min_runs && max_runs && min_runs > max_runs) {
-		error("--min-runs %llu is larger than --max-runs %llu",
+		trail_error("--min-runs %llu is larger than --max-runs %llu",
 		      (unsigned long long)min_runs, (unsigned long long)max_runs);
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (until_significant && runs) {
-		error("--until-significant decides the number of runs itself; use --max-runs, not --runs");
+		trail_error("--until-significant decides the number of runs itself; use --max-runs, not --runs");
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (o.max_regression_set && !baseline_path) {
-		error("--max-regression needs --baseline FILE");
+		trail_error("--max-regression needs --baseline FILE");
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (shell && no_shell && strcmp(shell, "none")) {
-		error("-N (--no-shell) and --shell=%s contradict each other", shell);
+		trail_error("-N (--no-shell) and --shell=%s contradict each other", shell);
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (shell && !*shell) {
-		error("--shell needs a shell, or 'none'");
+		trail_error("--shell needs a shell, or 'none'");
 		status = EXIT_USAGE;
 		goto usage;
 	}
@@ -326,7 +326,7 @@ int cmd_bench(int argc, const char **argv)
 		goto out;
 	}
 	if (o.step && !o.nr_params) {
-		error("--step needs a parameter scan (-P NAME START END)");
+		trail_error("--step needs a parameter scan (-P NAME START END)");
 		status = EXIT_USAGE;
 		goto usage;
 	}
@@ -346,18 +346,18 @@ int cmd_bench(int argc, const char **argv)
 		bench_words_free(words);
 	}
 	if (names.nr > (size_t)n) {
-		error("%zu --command-name options for %d commands", names.nr, n);
+		trail_error("%zu --command-name options for %d commands", names.nr, n);
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (reference > plan.nr) {
-		error("--reference %llu, but there are only %zu commands",
+		trail_error("--reference %llu, but there are only %zu commands",
 		      (unsigned long long)reference, plan.nr);
 		status = EXIT_USAGE;
 		goto usage;
 	}
 	if (until_significant && plan.nr < 2) {
-		error("--until-significant needs at least two commands to compare");
+		trail_error("--until-significant needs at least two commands to compare");
 		status = EXIT_USAGE;
 		goto usage;
 	}
@@ -451,7 +451,7 @@ int cmd_bench(int argc, const char **argv)
 			if (!regressions[i].regressed)
 				continue;
 			name = escape_term_dup(res.commands[regressions[i].command].command->name);
-			error("'%s' regressed: %.1f%% slower than the baseline "
+			trail_error("'%s' regressed: %.1f%% slower than the baseline "
 			      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)", name,
 			      (r->estimate - 1) * 100, res.confidence * 100,
 			      (r->lo - 1) * 100, (r->hi - 1) * 100, o.max_regression * 100);

@@ -49,7 +49,7 @@ int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
 			note_verbose("read '%s' as %s", nr ? paths[i] : "-", load_format_name(*format));
 	flat_profile_build(f, p, 1);
 	if (status == EXIT_OK && !f->nr_stacks) {
-		error("no samples in the input");
+		trail_error("no samples in the input");
 		status = EXIT_USAGE;
 	}
 	return status;

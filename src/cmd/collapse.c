@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "collapse/collapser.h"
+#include "collapse/perf_script.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
@@ -56,10 +57,53 @@ static int pick_format(const struct collapser *named, struct collapse_input *in,
 	*out = collapse_guess(in->head, in->head_len, NULL);
 	if (*out)
 		return 0;
+	if (memchr(in->head, '\0', in->head_len))
+		return trail_error("'%s' holds NUL bytes: not a profile trail can tell (an empty or "
+				   "damaged recording?); name its format with --format "
+				   "(trail collapse --format list)", in->name);
 	for (i = 0; i < in->head_len; i++)
 		if (!strchr(" \t\r\n", in->head[i]))
-			return error("cannot tell the format of '%s'; name it with --format "
+			return trail_error("cannot tell the format of '%s'; name it with --format "
 				     "(trail collapse --format list)", in->name);
+	return 0;
+}
+
+/*
+ * Nothing was folded.  Empty input (or only comments and blank lines) is
+ * an empty profile, as for stackcollapse-perf.pl; but an --event-filter
+ * that matched none of the events there, or input of which no line was
+ * understood, is an error that says what was expected (exit 2).
+ * Returns 1 when it is such an error (printed).
+ */
+static int no_samples(const struct collapse_session *s, int user_filter)
+{
+	size_t i, stacks = 0;
+
+	for (i = 0; i < s->nr_folders; i++)
+		stacks += folder_nr_stacks(s->folders[i]);
+	if (stacks)
+		return 0;
+	if (user_filter && s->skipped_events.nr) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (i = 0; i < s->skipped_events.nr; i++)
+			strbuf_addf(&names, "%s'%s'", i ? ", " : "", s->skipped_events.items[i]);
+		trail_error("no '%s' samples; the input has %s%s", s->event_filter, names.buf,
+			    s->skipped_events.nr >= PERF_SCRIPT_MAX_EVENT_NAMES ? " and more" : "");
+		strbuf_release(&names);
+		return 1;
+	}
+	if (s->binary) {
+		trail_error("no samples found: the input holds NUL bytes; expected text of the "
+			    "format named, or a perf.data file (an empty or damaged recording?)");
+		return 1;
+	}
+	if (s->unrecognized) {
+		trail_error("no samples found (%llu line%s not understood); is the format right? "
+			    "(trail collapse --format list)",
+			    (unsigned long long)s->unrecognized, s->unrecognized == 1 ? "" : "s");
+		return 1;
+	}
 	return 0;
 }
 
@@ -180,7 +224,7 @@ int cmd_collapse(int argc, const char **argv)
 	const struct collapser *named = NULL;
 	struct fold_options fo;
 	struct collapse_session s;
-	int n, i, status = EXIT_OK;
+	int n, i, status = EXIT_OK, user_filter = 0, unknown_input = 0;
 	static char outbuf[1 << 20];
 
 	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
@@ -239,8 +283,10 @@ int cmd_collapse(int argc, const char **argv)
 		s.opts.chunk_size = (size_t)v;
 	}
 	/* like Perl, an empty --event-filter means "the first event type seen" */
-	if (event_filter && *event_filter)
+	if (event_filter && *event_filter) {
 		s.event_filter = strdup(event_filter);
+		user_filter = 1;
+	}
 
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
@@ -252,7 +298,7 @@ int cmd_collapse(int argc, const char **argv)
 			continue;
 		}
 		if (pick_format(named, &in, &c)) {
-			status = EXIT_FAILURE_;
+			unknown_input = 1;	/* exit 2: no valid input, as flamegraph and diff */
 		} else if (c) {
 			/* perf script text has the inline frames perf script printed */
 			if (inlines >= 0 && strcmp(c->name, "perfdata"))
@@ -275,16 +321,23 @@ int cmd_collapse(int argc, const char **argv)
 	if (s.filter_defaulted && s.other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
 		     s.event_filter, s.other_event);
+	if (status == EXIT_OK && unknown_input)
+		status = EXIT_USAGE;
+	if (status == EXIT_OK && no_samples(&s, user_filter)) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!strcmp(output, "folded") && read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
 		write_period_header(s.event_filter);
 	if (strcmp(output, "folded") ? write_as(&s, output, n ? argv[0] : "stdin") < 0 :
 	    collapse_session_write(&s, stdout) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
-		error("%llu input lines were not understood (--strict)",
+		trail_error("%llu input lines were not understood (--strict)",
 		      (unsigned long long)s.unrecognized);
 		status = EXIT_FAILURE_;
 	}
+out:
 	collapse_session_release(&s);
 	string_list_clear(&skip_after);
 	return status;

@@ -144,21 +144,37 @@ static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *c
 	}
 }
 
-static int run_table(const struct diff_opts *o, const char *before, const char *after,
-		     const struct folded_profile *p)
+static void table_init(struct hotspots *h, const struct diff_opts *o)
 {
 	struct hotspot_options ho = HOTSPOT_OPTIONS_INIT;
-	struct hotspot_rank_options ro = HOTSPOT_RANK_OPTIONS_INIT;
-	struct hotspot_ranking rank;
-	struct hotspots h;
-	struct strbuf sb = STRBUF_INIT;
-	char n1[64], n2[64];
-	int ret = EXIT_OK;
 
 	ho.period = o->period;
 	ho.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
 		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
 		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
+	hotspots_init(h, &ho);
+}
+
+/*
+ * The table needs only per-function sums, and those add up line by line
+ * (a duplicate stack adds what its merged count would), so each line goes
+ * straight to the hotspots: no stack is held, whatever the file sizes.
+ */
+static void add_to_hotspots(void *data, int side, const char *stack, size_t len, double count)
+{
+	hotspots_add_stack(data, side, stack, len, count);
+}
+
+/* Rank and print; h holds both files. */
+static int run_table(const struct diff_opts *o, const char *before, const char *after,
+		     struct hotspots *h)
+{
+	struct hotspot_rank_options ro = HOTSPOT_RANK_OPTIONS_INIT;
+	struct hotspot_ranking rank;
+	struct strbuf sb = STRBUF_INIT;
+	char n1[64], n2[64];
+	int ret = EXIT_OK;
+
 	ro.min_delta = o->min_delta / 100;
 	ro.confirm = o->confirm / 100;
 	ro.alpha = o->alpha;
@@ -170,20 +186,16 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	else
 		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
 
-	hotspots_init(&h, &ho);
-	hotspots_add_profile(&h, 0, p, 0);
-	hotspots_add_profile(&h, 1, p, 1);
-	if (!(hotspots_samples(&h, 0) > 0) || !(hotspots_samples(&h, 1) > 0)) {
-		error("'%s' has no samples: there are no shares to compare",
-		      hotspots_samples(&h, 0) > 0 ? after : before);
-		hotspots_release(&h);
+	if (!(hotspots_samples(h, 0) > 0) || !(hotspots_samples(h, 1) > 0)) {
+		trail_error("'%s' has no samples: there are no shares to compare",
+		      hotspots_samples(h, 0) > 0 ? after : before);
 		return EXIT_USAGE;
 	}
-	hotspots_rank(&h, &ro, &rank);
-	folded_format_count(n1, sizeof(n1), hotspots_samples(&h, 0));
-	folded_format_count(n2, sizeof(n2), hotspots_samples(&h, 1));
+	hotspots_rank(h, &ro, &rank);
+	folded_format_count(n1, sizeof(n1), hotspots_samples(h, 0));
+	folded_format_count(n2, sizeof(n2), hotspots_samples(h, 1));
 	if (o->json) {
-		json_table(&sb, o, &h, &rank, before, after);
+		json_table(&sb, o, h, &rank, before, after);
 	} else {
 		strbuf_addstr(&sb, "# before: ");
 		escape_term(&sb, before, strlen(before));
@@ -197,8 +209,8 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 		strbuf_addf(&sb, "%-6s  %-7s  %7s  %7s  %7s  %6s  %7s  %-9s  %s\n", "change",
 			    "measure", "before%", "after%", "delta", "se", "p", "confirmed",
 			    "function");
-		text_rows(&sb, &h, "hotter", rank.hotter, rank.nr_hotter);
-		text_rows(&sb, &h, "cooler", rank.cooler, rank.nr_cooler);
+		text_rows(&sb, h, "hotter", rank.hotter, rank.nr_hotter);
+		text_rows(&sb, h, "cooler", rank.cooler, rank.nr_cooler);
 		if (!rank.nr_hotter && !rank.nr_cooler)
 			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
 				    o->min_delta);
@@ -209,7 +221,6 @@ static int run_table(const struct diff_opts *o, const char *before, const char *
 	}
 	strbuf_release(&sb);
 	hotspot_ranking_release(&rank);
-	hotspots_release(&h);
 	return ret;
 }
 
@@ -231,7 +242,7 @@ static int weights_refused(const struct diff_opts *o, const char **argv,
 		if (st[side].weight.weight == FOLDED_WEIGHT_SAMPLES)
 			continue;
 		folded_weight_describe(what, sizeof(what), &st[side].weight);
-		error("'%s' is weighted by %s, not sample counts: the significance test needs "
+		trail_error("'%s' is weighted by %s, not sample counts: the significance test needs "
 		      "counts.  Fold with --weight samples ('trail record -o F.folded' writes "
 		      "counts by default; 'trail collapse --weight samples'), or give --period N, "
 		      "the weight of one sample (e.g. 1001001 ns at -F 999)", argv[side], what);
@@ -297,6 +308,7 @@ int cmd_diff(int argc, const char **argv)
 		OPT_END()
 	};
 	struct folded_profile p;
+	struct hotspots h;
 	struct diffmerge m;
 	struct difffolded_stats st[2];
 	unsigned flags;
@@ -304,17 +316,17 @@ int cmd_diff(int argc, const char **argv)
 
 	n = cmd_parse_options(argc, argv, opts, diff_usage, 0);
 	if (n != 2) {
-		error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
+		trail_error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
 		      n, n == 1 ? "" : "s");
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		return EXIT_USAGE;
 	}
 	if (strcmp(o.measure, "self") && strcmp(o.measure, "total") && strcmp(o.measure, "both")) {
-		error("option '--measure' expects self, total or both, not '%s'", o.measure);
+		trail_error("option '--measure' expects self, total or both, not '%s'", o.measure);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "-") && !strcmp(argv[1], "-")) {
-		error("BEFORE and AFTER cannot both be standard input");
+		trail_error("BEFORE and AFTER cannot both be standard input");
 		return EXIT_USAGE;
 	}
 	table = o.top != UINT64_MAX || o.json;
@@ -322,8 +334,10 @@ int cmd_diff(int argc, const char **argv)
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
 
 	folded_profile_init(&p);
-	if (table ? difffolded_read(&p, 0, argv[0], flags, &st[0]) ||
-		    difffolded_read(&p, 1, argv[1], flags, &st[1])
+	if (table)
+		table_init(&h, &o);
+	if (table ? difffolded_read_lines(argv[0], 0, flags, &st[0], add_to_hotspots, &h) ||
+		    difffolded_read_lines(argv[1], 1, flags, &st[1], add_to_hotspots, &h)
 		  : diffmerge_read(&m, argv[0], argv[1], flags, st)) {
 		ret = EXIT_FAILURE_;
 		goto out;
@@ -335,7 +349,8 @@ int cmd_diff(int argc, const char **argv)
 			st[0].malformed, st[0].malformed == 1 ? "" : "s", argv[0],
 			st[1].malformed, argv[1]);
 	if (!st[0].stacks && !st[1].stacks) {
-		error("no folded stacks in '%s' or '%s'", argv[0], argv[1]);
+		trail_error("no folded stacks in '%s' or '%s' (expected lines such as "
+			    "'main;f;g 12', e.g. from trail collapse)", argv[0], argv[1]);
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -346,7 +361,7 @@ int cmd_diff(int argc, const char **argv)
 	if (!o.period)
 		o.period = 1;
 	if (table) {
-		ret = run_table(&o, argv[0], argv[1], &p);
+		ret = run_table(&o, argv[0], argv[1], &h);
 		goto out;
 	}
 	if (write_weight_header(argv, st)) {
@@ -361,7 +376,9 @@ int cmd_diff(int argc, const char **argv)
 		ret = EXIT_FAILURE_;
 	}
 out:
-	if (!table)
+	if (table)
+		hotspots_release(&h);
+	else
 		diffmerge_release(&m);
 	folded_profile_release(&p);
 	return ret;

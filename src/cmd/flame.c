@@ -61,10 +61,10 @@ static int parse_metric(const char *name, enum flame_metric *m)
 	else if (!strcmp(name, "offcpu"))
 		*m = FLAME_METRIC_OFFCPU;
 	else if (!strcmp(name, "alloc"))
-		return error("--metric alloc needs trail record's allocation capture, which "
+		return trail_error("--metric alloc needs trail record's allocation capture, which "
 			     "is not available yet; use --metric rss for peak memory");
 	else
-		return error("unknown metric '%s' (cpu, wall, offcpu, rss)", name);
+		return trail_error("unknown metric '%s' (cpu, wall, offcpu, rss)", name);
 	return 0;
 }
 
@@ -86,7 +86,7 @@ static int check_profiler(const char *p, const char **out)
 		*out = p;	/* the user's own: it writes $TRAIL_PROFILE */
 		return 0;
 	}
-	return error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
+	return trail_error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
 		     "$TRAIL_PROFILE)", p);
 }
 
@@ -158,18 +158,18 @@ static int cmd_flame_probe(int argc, const char **argv)
 
 	memset(&o, 0, sizeof(o));
 	if (cmd_parse_options(argc, argv, opts, usage, 0) != 0) {
-		error("unexpected argument");
+		trail_error("unexpected argument");
 		return 255;
 	}
 	if (!o.build_cmd || !o.cap.run_cmd || threshold < 0) {
-		error("--build, --run and --threshold are required");
+		trail_error("--build, --run and --threshold are required");
 		return 255;
 	}
 	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
 		return 255;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
-		error("--measure must be samples, share, total-samples or total-share");
+		trail_error("--measure must be samples, share, total-samples or total-share");
 		return 255;
 	}
 	isolate_git_env();
@@ -177,7 +177,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		return 255;
 	trail_exe = self_exe();
 	if (!trail_exe) {
-		error("cannot find the trail executable (/proc/self/exe)");
+		trail_error("cannot find the trail executable (/proc/self/exe)");
 		goto out;
 	}
 	if (flame_clone_resolve(&repo, rev, id))
@@ -276,31 +276,31 @@ int cmd_flame(int argc, const char **argv)
 		strbuf_add_shell_quoted(&cmdline, argv[i]);
 	}
 	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
-		error("unexpected argument (the workload goes in --run)");
+		trail_error("unexpected argument (the workload goes in --run)");
 		goto usage;
 	}
 	if (!s.req.good_rev || !s.req.bad_rev || !s.req.build_cmd || !s.req.run_cmd) {
-		error("--good, --bad, --build and --run are required");
+		trail_error("--good, --bad, --build and --run are required");
 		fprintf(stderr, "see 'trail flame --help'\n");
 		goto usage;
 	}
 	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
 		goto usage;
 	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {
-		error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);
+		trail_error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);
 		goto usage;
 	}
 	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
-		error("--measure must be samples or share");
+		trail_error("--measure must be samples or share");
 		goto usage;
 	}
 	s.req.measure_share = !strcmp(measure, "share");
 	if (percentile != 50 && s.req.metric != FLAME_METRIC_WALL) {
-		error("--percentile applies to --metric wall");
+		trail_error("--percentile applies to --metric wall");
 		goto usage;
 	}
 	if (max_repeat && max_repeat < repeat) {
-		error("--max-repeat (%llu) is below --repeat (%llu)",
+		trail_error("--max-repeat (%llu) is below --repeat (%llu)",
 		      (unsigned long long)max_repeat, (unsigned long long)repeat);
 		goto usage;
 	}
@@ -337,7 +337,7 @@ int cmd_flame(int argc, const char **argv)
 	exe = self_exe();
 	s.req.trail_exe = exe;
 	if (!exe) {
-		error("cannot find the trail executable (/proc/self/exe)");
+		trail_error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
 		return FLAME_EXIT_FAILURE;
 	}

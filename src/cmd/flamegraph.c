@@ -12,6 +12,7 @@
 #include "flamegraph/palette.h"
 #include "flamegraph/svg.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,20 +109,20 @@ int cmd_flamegraph(int argc, const char **argv)
 
 	palette = fg_palette_find(colors);
 	if (!palette) {
-		error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
+		trail_error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
 		return EXIT_USAGE;
 	}
 	so.bg = fg_background_find(bgcolors ? bgcolors : palette->bg, &custom_bg, bgbuf, sizeof(bgbuf));
 	if (!so.bg) {
-		error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
+		trail_error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
 		return EXIT_USAGE;
 	}
 	if (parse_amount_or_percent(minwidth_s, &lopts.minwidth, &lopts.minwidth_percent)) {
-		error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
+		trail_error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
 		return EXIT_USAGE;
 	}
 	if (base && !*base) {
-		error("option '--base' expects a function name");
+		trail_error("option '--base' expects a function name");
 		return EXIT_USAGE;
 	}
 
@@ -169,7 +170,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		 * "samples" per sample) would make any change significant.
 		 */
 		if (in.columns == 2 && alpha >= 0 && alpha < 1) {
-			error("--noise-alpha: the counts are weighted by %s, not sample counts; the "
+			trail_error("--noise-alpha: the counts are weighted by %s, not sample counts; the "
 			      "noise test needs counts (trail record and trail collapse write them "
 			      "with --weight samples)", what);
 			ret = EXIT_USAGE;
@@ -219,12 +220,19 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.nameattr = nameattr_path ? &nameattr : NULL;
 
 	if (!(in.total[1] > 0) && !(in.total[0] > 0)) {
-		error("no valid input: no stack with a count above zero%s",
-		      in.malformed ? " (every line was malformed)" : "");
+		trail_error("no valid input: no stack with a count above zero%s",
+		      in.malformed ? " (every line was malformed; expected folded stacks, "
+				     "'main;f;g 12', e.g. from trail collapse)" : "");
 		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
 			ret = EXIT_FAILURE_;
 		else
 			ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!isfinite(in.total[0]) || !isfinite(in.total[1])) {
+		/* every width would be 0 or NaN: a picture of nothing */
+		trail_error("the total count overflows a double (counts times --factor %g)", factor);
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (total > 0 && total < in.total[1]) {

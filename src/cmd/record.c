@@ -112,10 +112,10 @@ static int write_sample(struct sampler_tool *t, const struct perf_event_header *
 	struct sampler_sample smp;
 
 	if (sampler_parse_sample(rw->attr, rec, &smp))
-		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	count_user_depth(rw, &smp);
 	if (dso_hits_add(&rw->hits, rec))
-		return error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	rw->samples++;
 	rw->since_round++;
 	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
@@ -166,26 +166,54 @@ static int parse_callgraph(const char *arg, struct sampler_opts *so)
 		if (!arg[5])
 			return 0;
 		if (parse_u64(arg + 6, &bytes) || bytes < 8 || bytes > 65528 || bytes % 8)
-			return error("-g dwarf,BYTES: the stack size must be a multiple of 8 up to 65528, not '%s'",
+			return trail_error("-g dwarf,BYTES: the stack size must be a multiple of 8 up to 65528, not '%s'",
 				     arg + 6);
 		so->stack_bytes = (uint32_t)bytes;
 		return 0;
 	}
-	return error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
+	return trail_error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
 }
 
-static void move_old_output(const char *path)
+/* As perf does: keep the previous recording as FILE.old.  1 when moved. */
+static int move_old_output(const char *path)
 {
 	struct stat st;
 	char *old;
+	int moved = 0;
 
-	/* As perf does: keep the previous recording as FILE.old. */
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
+		return 0;
 	old = xstrfmt("%s.old", path);
 	if (rename(path, old))
 		warning("cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+	else
+		moved = 1;
 	free(old);
+	return moved;
+}
+
+/*
+ * A recording that did not finish (the command could not be run, the
+ * sampler failed) has no valid header: leave no file that other tools
+ * would read as empty, and put back the one it replaced.
+ */
+static void drop_unfinished_output(const char *path, int moved_old)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	if (unlink(path)) {
+		warning("cannot remove the unfinished '%s': %s", path, strerror(errno));
+		return;
+	}
+	if (moved_old) {
+		char *old = xstrfmt("%s.old", path);
+
+		if (rename(old, path))
+			warning("cannot rename '%s' back to '%s': %s", old, path, strerror(errno));
+		free(old);
+	}
 }
 
 static void report(const struct sampler *s, const struct record_writer *rw,
@@ -272,7 +300,7 @@ static int fold_recording(const char *data, const char *dir, const char *out,
 	}
 	if (folder_write(&fd, 1, f) | fclose(f)) {
 		f = NULL;
-		error("cannot write '%s'", folded);
+		trail_error("cannot write '%s'", folded);
 		goto out;
 	}
 	f = NULL;
@@ -302,7 +330,7 @@ static int fold_recording(const char *data, const char *dir, const char *out,
 	if (out) {
 		if (ferror(f) | fclose(f)) {
 			f = NULL;
-			error("cannot write '%s'", out);
+			trail_error("cannot write '%s'", out);
 			goto out;
 		}
 	} else if (fflush(f) || ferror(f)) {
@@ -437,12 +465,12 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 		usage_err = "-e alloc unwinds with -g fp (frame pointers, falling back to the "
 			    "unwind tables) or -g dwarf (the unwind tables only)";
 	if (!usage_err && view < 0) {
-		error("unknown view '%s' (%s)", o->view, alloc_view_names());
+		trail_error("unknown view '%s' (%s)", o->view, alloc_view_names());
 		usage_err = "";
 	}
 	if (usage_err) {
 		if (*usage_err)
-			error("%s", usage_err);
+			trail_error("%s", usage_err);
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		return EXIT_USAGE;
 	}
@@ -545,6 +573,7 @@ int cmd_record(int argc, const char **argv)
 	uint64_t pid = 0;
 	enum folded_weight weight = FOLDED_WEIGHT_SAMPLES;
 	int n, i, hits_ready = 0, ret = EXIT_FAILURE_;
+	int moved_old = 0, opened = 0, finished = 0;
 
 	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
 	args = xmallocarray((size_t)argc + 1, sizeof(*args));
@@ -573,7 +602,7 @@ int cmd_record(int argc, const char **argv)
 		weight = FOLDED_WEIGHT_TIME;
 	if (usage_err || parse_callgraph(o.callgraph, &so)) {
 		if (usage_err)
-			error("%s", usage_err);
+			trail_error("%s", usage_err);
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		free(args);
 		return EXIT_USAGE;
@@ -588,7 +617,7 @@ int cmd_record(int argc, const char **argv)
 		return ret;
 	}
 	if (o.alloc_interval || o.view) {
-		error("--alloc-interval and --view are for -e alloc");
+		trail_error("--alloc-interval and --view are for -e alloc");
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		string_list_clear(&cmdline);
 		free(args);
@@ -623,9 +652,10 @@ int cmd_record(int argc, const char **argv)
 	if (sampler_open(&s))
 		goto out;
 	if (!o.folded)
-		move_old_output(path);
+		moved_old = move_old_output(path);
 	if (perfdata_writer_open(&rw.w, path))
 		goto out;
+	opened = 1;
 	rw.attr = &s.attr;
 	dso_hits_init(&rw.hits, &s.attr, so.callchain == SAMPLER_CALLCHAIN_DWARF);
 	hits_ready = 1;
@@ -659,6 +689,7 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (perfdata_writer_finish(&rw.w, (int)cmdline.nr, (const char *const *)cmdline.items))
 		goto out;
+	finished = 1;
 	report(&s, &rw, s.offcpu ? &oc : NULL, o.folded ? (o.output ? o.output : "standard output") : path,
 	       o.folded);
 	if (o.folded) {
@@ -695,6 +726,8 @@ out:
 	if (s.is_command && (ret == EXIT_OK || s.exec_errno))
 		ret = s.exit_code;
 	perfdata_writer_release(&rw.w);
+	if (opened && !finished && !o.folded)
+		drop_unfinished_output(path, moved_old);
 	if (hits_ready)
 		dso_hits_release(&rw.hits);
 	if (s.offcpu)

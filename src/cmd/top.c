@@ -42,7 +42,7 @@ static int parse_sort(const struct option *opt, const char *arg)
 	else if (!strcmp(arg, "name"))
 		c->sort = FLAT_SORT_NAME;
 	else
-		return error("--sort takes self, total or name, not '%s'", arg);
+		return trail_error("--sort takes self, total or name, not '%s'", arg);
 	return 0;
 }
 

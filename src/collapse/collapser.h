@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/string_list.h"
 #include "profile/fold.h"
 
 struct line_reader;
@@ -58,14 +59,14 @@ struct collapse_input {
 	size_t replayed;	/* bytes of head already handed out by collapse_input_read */
 };
 
-/* Open path ("-": standard input) and read its head.  0, or -1 after error(). */
+/* Open path ("-": standard input) and read its head.  0, or -1 after trail_error(). */
 int collapse_input_open(struct collapse_input *in, const char *path);
 /* An input over a buffer (not copied; must outlive in).  For tests and fuzzing. */
 void collapse_input_from_buffer(struct collapse_input *in, const char *name,
 				const char *buf, size_t len);
-/* Up to n decompressed bytes: the count, 0 at the end, or -1 after error(). */
+/* Up to n decompressed bytes: the count, 0 at the end, or -1 after trail_error(). */
 ssize_t collapse_input_read(struct collapse_input *in, void *buf, size_t n);
-/* A line reader (core/line_reader.h) over the input: 0, or -1 after error(). */
+/* A line reader (core/line_reader.h) over the input: 0, or -1 after trail_error(). */
 int collapse_input_lines(struct collapse_input *in, struct line_reader *r);
 /* The whole input in one NUL-terminated malloc'd buffer (*len bytes): 0 or -1. */
 int collapse_input_slurp(struct collapse_input *in, char **data, size_t *len);
@@ -108,7 +109,9 @@ struct collapse_session {
 	int filter_defaulted;		/* event_filter came from the input */
 	char *other_event;		/* owned; first event type that was filtered out */
 	uint64_t unrecognized;		/* input lines or records not understood */
+	uint64_t binary;		/* of those, lines holding a NUL byte */
 	unsigned warned;		/* of those, reported one by one */
+	struct string_list skipped_events;	/* names of events filtered out (a few) */
 
 	/* folders[0] is what read() gets; readers may add more (threads) */
 	struct folder **folders;
@@ -125,7 +128,7 @@ void collapse_session_add_folder(struct collapse_session *s, struct folder *f);
  */
 void collapse_session_bad_line(struct collapse_session *s, const char *name, uint64_t lineno,
 			       const char *what, const char *text, size_t len);
-/* Write every folder's stacks, merged and sorted.  0, or -1 after error(). */
+/* Write every folder's stacks, merged and sorted.  0, or -1 after trail_error(). */
 int collapse_session_write(struct collapse_session *s, FILE *out);
 
 /* ---- a format ---- */
@@ -143,7 +146,7 @@ struct collapser {
 	/*
 	 * Read the whole input into f (and the session's counters).  Bad
 	 * lines that can be skipped go to collapse_session_bad_line(); input
-	 * that cannot be understood at all returns -1 after error("name:line:
+	 * that cannot be understood at all returns -1 after trail_error("name:line:
 	 * ...").  Returns 0 otherwise.
 	 */
 	int (*read)(struct collapse_session *s, struct collapse_input *in, struct folder *f);

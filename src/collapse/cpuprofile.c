@@ -96,7 +96,7 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 	nodes = json_get(&root, "nodes");
 	samples = json_get(&root, "samples");
 	if (!nodes || nodes->type != JSON_ARRAY || (samples && samples->type != JSON_ARRAY)) {
-		error("%s: not a .cpuprofile (no \"nodes\" array)", name);
+		trail_error("%s: not a .cpuprofile (no \"nodes\" array)", name);
 		goto out;
 	}
 	n = nodes->len;
@@ -108,7 +108,7 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 		const struct json_value *id = json_get(&nodes->items[i], "id");
 
 		if (!id || id->type != JSON_NUMBER) {
-			error("%s: node %zu has no numeric \"id\"", name, i);
+			trail_error("%s: node %zu has no numeric \"id\"", name, i);
 			goto out;
 		}
 		ids[i].id = id->number;
@@ -134,7 +134,7 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 			size_t k = find_node(ids, n, &samples->items[i]);
 
 			if (k == SIZE_MAX) {
-				error("%s: sample %zu names a node that does not exist", name, i);
+				trail_error("%s: sample %zu names a node that does not exist", name, i);
 				goto out;
 			}
 			counts[k] += 1;
@@ -158,7 +158,7 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 			k = parent[k];
 		}
 		if (k != SIZE_MAX) {
-			error("%s: the node tree has a cycle", name);
+			trail_error("%s: the node tree has a cycle", name);
 			goto out;
 		}
 		strbuf_reset(&sb);

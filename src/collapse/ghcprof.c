@@ -79,12 +79,12 @@ static int columns_of(struct collapse_session *s, const char *name, uint64_t lin
 		return 0;
 	case GHC_COST_TICKS:
 		if (end_of_column_before(h, len, "ticks", &c->cost))
-			return error("%s:%llu: no 'ticks' column (run the program with +RTS -P)",
+			return trail_error("%s:%llu: no 'ticks' column (run the program with +RTS -P)",
 				     name, (unsigned long long)lineno);
 		return 0;
 	case GHC_COST_BYTES:
 		if (end_of_column_before(h, len, "bytes", &c->cost))
-			return error("%s:%llu: no 'bytes' column (run the program with +RTS -P)",
+			return trail_error("%s:%llu: no 'bytes' column (run the program with +RTS -P)",
 				     name, (unsigned long long)lineno);
 		return 0;
 	}
@@ -128,7 +128,7 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 	if (depth < fs->nr)
 		frame_stack_truncate(fs, depth);
 	else if (depth != fs->nr)
-		return error("%s:%llu: an indentation level was skipped", name,
+		return trail_error("%s:%llu: an indentation level was skipped", name,
 			     (unsigned long long)lineno);
 	cost = word_at(line, len, c->cost, &n);
 	if (!n || n >= sizeof(buf))
@@ -154,7 +154,7 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 	frame_stack_fold(fs, f, 0, weight);
 	return 0;
 bad:
-	return error("%s:%llu: invalid cost field '%.*s'", name, (unsigned long long)lineno,
+	return trail_error("%s:%llu: invalid cost field '%.*s'", name, (unsigned long long)lineno,
 		     (int)(n < 64 ? n : 64), cost);
 }
 

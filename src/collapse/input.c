@@ -50,7 +50,7 @@ int collapse_input_open(struct collapse_input *in, const char *path)
 				  : error_errno("cannot open '%s'", path);
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return error("'%s' is a directory", path);
+		return trail_error("'%s' is a directory", path);
 	}
 	in->stream = decompress_open(fd, in->name);
 	if (!in->stream)

@@ -65,7 +65,7 @@ int jfr_json_fold(const char *text, size_t len, const char *name, const char *ev
 	events = json_get(json_get(&root, "recording"), "events");
 	if (!events || events->type != JSON_ARRAY) {
 		json_release(&root);
-		return error("%s: not 'jfr print --json' output (no recording.events)", name);
+		return trail_error("%s: not 'jfr print --json' output (no recording.events)", name);
 	}
 	for (i = 0; i < events->len; i++) {
 		const struct json_value *e = &events->items[i];

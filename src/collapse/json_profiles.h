@@ -8,7 +8,7 @@
  *     per sample; the synthetic "(root)" node is not a frame;
  *   - JDK Flight Recorder events as printed by 'jfr print --json'.
  * Each fold function takes the document's bytes (not gzipped), a name
- * for messages, and returns 0 or -1 after error().  The collapsers
+ * for messages, and returns 0 or -1 after trail_error().  The collapsers
  * (collapse_speedscope, collapse_cpuprofile, collapse_jfr) wrap them.
  */
 #ifndef TRAIL_COLLAPSE_JSON_PROFILES_H

@@ -53,7 +53,7 @@ static int add_folders(struct folded_profile *p, struct folder *const *folders, 
 		return error_errno("cannot fold '%s' in memory", path);
 	if (folder_write(folders, n, mem) < 0 || fclose(mem)) {
 		free(buf);
-		return error("cannot fold '%s' in memory", path);
+		return trail_error("cannot fold '%s' in memory", path);
 	}
 	for (at = buf; at < buf + size; at = end + 1) {
 		end = memchr(at, '\n', (size_t)(buf + size - at));

@@ -106,7 +106,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 	if (collapse_input_slurp(in, &data, &len))
 		goto out;
 	if (pick_snapshot(data, len, &start, &end)) {
-		error("%s: no detailed snapshot (heap_tree=peak or detailed) in this massif file", in->name);
+		trail_error("%s: no detailed snapshot (heap_tree=peak or detailed) in this massif file", in->name);
 		goto out;
 	}
 	for (pos = start; pos < end;) {

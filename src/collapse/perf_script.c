@@ -222,8 +222,11 @@ struct parser {
 	size_t event_filter_len;
 	char *own_filter;		/* set when this parser chose the filter */
 	char *other_event;		/* first event type filtered out */
+	struct string_list skipped_events;	/* every type filtered out (a few) */
+	uint64_t samples;		/* event lines kept */
 	uint64_t lineno;		/* lines parsed so far */
 	uint64_t unrecognized;
+	uint64_t binary;		/* of those, lines holding a NUL byte */
 	struct warn_line warn[PERF_SCRIPT_MAX_WARNINGS];
 	unsigned nr_warn;
 };
@@ -244,6 +247,7 @@ static void parser_release(struct parser *p)
 		free(p->warn[i].text);
 	free(p->own_filter);
 	free(p->other_event);
+	string_list_clear(&p->skipped_events);
 }
 
 static void unrecognized(struct parser *p, const char *s, size_t len)
@@ -261,6 +265,8 @@ static void unrecognized(struct parser *p, const char *s, size_t len)
 		p->nr_warn++;
 	}
 	p->unrecognized++;
+	if (memchr(s, '\0', len))
+		p->binary++;
 }
 
 static uint64_t parse_period(const char *d, size_t n)
@@ -291,12 +297,15 @@ static void parse_event(struct parser *p, const char *s, size_t len,
 			   memcmp(event, p->event_filter, event_len)) {
 			if (!p->other_event)
 				p->other_event = xstrndup(event, event_len);
+			string_list_add_unique_n(&p->skipped_events, event, event_len,
+						 PERF_SCRIPT_MAX_EVENT_NAMES);
 			return;	/* the sample is skipped; the state is left as it is */
 		}
 	} else {
 		digits = NULL;
 		digits_len = 0;
 	}
+	p->samples++;
 	folder_set_process(p->folder, ev->comm, ev->comm_len, ev->pid, ev->pid_len,
 			   ev->tid, ev->tid_len, parse_period(digits, digits_len));
 }
@@ -307,6 +316,13 @@ static void parse_line(struct parser *p, const char *s, size_t len)
 	struct fold_frame fr;
 
 	p->lineno++;
+	/*
+	 * perf script text that went through Windows tools ends lines in
+	 * CRLF; a blank "\r" line must still end the sample, or every
+	 * sample merges into one stack.
+	 */
+	if (len && s[len - 1] == '\r')
+		len--;
 	if (!len) {
 		folder_end_sample(p->folder);
 		return;
@@ -362,6 +378,7 @@ void perf_script_session_release(struct perf_script_session *s)
 	free(s->folders);
 	free(s->event_filter);
 	free(s->other_event);
+	string_list_clear(&s->skipped_events);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -381,6 +398,12 @@ static void absorb(struct perf_script_session *s, struct parser *p, const char *
 		strbuf_release(&q);
 	}
 	s->unrecognized += p->unrecognized;
+	s->samples += p->samples;
+	s->binary += p->binary;
+	for (i = 0; i < p->skipped_events.nr; i++)
+		string_list_add_unique_n(&s->skipped_events, p->skipped_events.items[i],
+					 strlen(p->skipped_events.items[i]),
+					 PERF_SCRIPT_MAX_EVENT_NAMES);
 	if (!s->event_filter && p->own_filter) {
 		s->event_filter = p->own_filter;
 		p->own_filter = NULL;
@@ -478,7 +501,7 @@ static int read_range(struct range_reader *rr, int fd, const char *name, uint64_
 			have -= done;
 		} else if (have == rr->alloc) {
 			if (rr->alloc >= MAX_LINE)
-				return error("%s: line longer than %u bytes", name, MAX_LINE);
+				return trail_error("%s: line longer than %u bytes", name, MAX_LINE);
 			rr->alloc *= 2;
 			rr->buf = xrealloc(rr->buf, rr->alloc);
 		}
@@ -718,7 +741,7 @@ static ssize_t gz_read(void *ctx, void *buf, size_t n)
 		const char *msg = gzerror(g->gz, &errnum);
 
 		return errnum == Z_ERRNO ? error_errno("cannot read '%s'", g->name)
-					 : error("cannot read '%s': %s", g->name, msg);
+					 : trail_error("cannot read '%s': %s", g->name, msg);
 	}
 	return got;
 }
@@ -738,7 +761,7 @@ int perf_script_session_read_source(struct perf_script_session *s, const char *n
 
 		if (alloc - have < STREAM_READ) {
 			if (alloc > MAX_LINE) {
-				ret = error("%s:%llu: line longer than %u bytes", name,
+				ret = trail_error("%s:%llu: line longer than %u bytes", name,
 					    (unsigned long long)p.lineno + 1, MAX_LINE);
 				break;
 			}
@@ -780,7 +803,7 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 
 	if (!g.gz) {
 		close(fd);
-		return error("cannot read '%s'", name);
+		return trail_error("cannot read '%s'", name);
 	}
 	gzbuffer(g.gz, 256 * 1024);
 	ret = perf_script_session_read_source(s, name, gz_read, &g);
@@ -926,6 +949,11 @@ static int read_input(struct collapse_session *cs, struct collapse_input *in, st
 	cs->filter_defaulted = s.filter_defaulted;
 	cs->other_event = s.other_event;
 	cs->unrecognized += s.unrecognized;
+	cs->binary += s.binary;
+	for (i = 0; i < s.skipped_events.nr; i++)
+		string_list_add_unique_n(&cs->skipped_events, s.skipped_events.items[i],
+					 strlen(s.skipped_events.items[i]), PERF_SCRIPT_MAX_EVENT_NAMES);
+	string_list_clear(&s.skipped_events);
 	cs->warned = s.warned;
 	free(s.folders);
 	return ret;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/string_list.h"
 #include "profile/fold.h"
 
 /* ---- the line grammar (exposed for unit tests and the fuzzer) ---- */
@@ -41,6 +42,7 @@ int perf_script_match_stack(const char *s, size_t len, struct fold_frame *fr);
 /* ---- reading whole inputs ---- */
 
 #define PERF_SCRIPT_MAX_WARNINGS 10	/* unrecognised lines reported one by one */
+#define PERF_SCRIPT_MAX_EVENT_NAMES 16	/* skipped event names remembered */
 
 struct perf_script_session {
 	/* set by the caller */
@@ -55,6 +57,9 @@ struct perf_script_session {
 	int filter_defaulted;		/* event_filter came from the input */
 	char *other_event;		/* first event type that was filtered out */
 	uint64_t unrecognized;		/* lines that matched no pattern */
+	uint64_t binary;		/* unrecognized lines holding a NUL byte */
+	uint64_t samples;		/* event lines kept by the event filter */
+	struct string_list skipped_events;	/* event names filtered out (a few) */
 	unsigned warned;		/* of those, reported one by one */
 	unsigned threads_used;		/* largest number of threads used for a file */
 };
@@ -71,7 +76,7 @@ void perf_script_session_release(struct perf_script_session *s);
  */
 int perf_script_session_read(struct perf_script_session *s, const char *path);
 
-/* The same from a source of bytes (returns up to n, 0 at the end, -1 after error()). */
+/* The same from a source of bytes (returns up to n, 0 at the end, -1 after trail_error()). */
 int perf_script_session_read_source(struct perf_script_session *s, const char *name,
 				    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx);
 

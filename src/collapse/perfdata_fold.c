@@ -7,6 +7,7 @@
  */
 #include "collapse/perfdata_fold.h"
 #include "collapse/collapser.h"
+#include "collapse/perf_script.h"
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -140,6 +141,9 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	} else if (strcmp(st->event, c->filter)) {
 		if (!c->pf->other_event)
 			c->pf->other_event = xstrdup(st->event);
+		if (c->pf->skipped_events)
+			string_list_add_unique_n(c->pf->skipped_events, st->event, strlen(st->event),
+						 PERF_SCRIPT_MAX_EVENT_NAMES);
 		return 0;
 	}
 	c->pf->kept++;
@@ -326,6 +330,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 	pf.skip_fraction = s->opts.skip_fraction;
 	pf.count_samples = s->opts.count_samples;
 	pf.inlines = s->opts.inlines;
+	pf.skipped_events = &s->skipped_events;
 	if (in->plain_path) {
 		ret = perfdata_fold_file(in->plain_path, f, &pf);
 	} else {

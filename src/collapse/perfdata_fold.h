@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct string_list;
+
 struct folder;
 struct perfdata_frame;
 
@@ -32,6 +34,7 @@ struct perfdata_fold {
 	uint64_t skipped;	/* out: samples dropped by skip_fraction */
 	char *chosen_event;	/* out: the event kept when it was defaulted (free) */
 	char *other_event;	/* out: first event type skipped (free), or NULL */
+	struct string_list *skipped_events;	/* in, optional: names of skipped events go here */
 	uint64_t samples, kept;	/* out */
 	uint64_t frames, unknown_frames, unwind_failed;	/* out */
 	/* in, optional: called for every frame of every kept sample (per-module statistics) */

@@ -127,7 +127,7 @@ static void push_span(struct span **v, size_t *nr, size_t *alloc, const struct p
 
 static int malformed(const struct pprof_reader *r, const char *what)
 {
-	return error("%s: not a valid pprof profile (%s)", r->name, what);
+	return trail_error("%s: not a valid pprof profile (%s)", r->name, what);
 }
 
 static int scan_top(struct pprof_reader *r, const uint8_t *data, size_t len)
@@ -263,7 +263,7 @@ static int choose_sample_type(const struct pprof_reader *r, const char *want, si
 		strbuf_addstr(&names, i ? ", " : "");
 		strbuf_add(&names, n.p, n.len);
 	}
-	error("%s: no sample type '%s' (the profile has: %s)", r->name, want, names.buf);
+	trail_error("%s: no sample type '%s' (the profile has: %s)", r->name, want, names.buf);
 	strbuf_release(&names);
 	return -1;
 }

@@ -30,7 +30,7 @@ int pprof_detect(const void *data, size_t len);
 
 /*
  * Fold the profile in data[0..len) into out.  sample_type: NULL for the
- * default above.  name is for messages.  Returns 0, or -1 after error()
+ * default above.  name is for messages.  Returns 0, or -1 after trail_error()
  * (malformed profile, unknown sample type: the message lists the types).
  */
 int pprof_fold(const char *data, size_t len, const char *name, const char *sample_type,

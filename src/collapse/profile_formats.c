@@ -37,7 +37,7 @@ int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, s
 	if (fold(data, len, in->name, s->opts.sample_type, &p) < 0)
 		goto out;
 	if (p.columns != 1) {
-		error("%s: differential (two-count) stacks cannot be collapsed; "
+		trail_error("%s: differential (two-count) stacks cannot be collapsed; "
 		      "give each side on its own", in->name);
 		goto out;
 	}
@@ -78,7 +78,7 @@ int collapse_profile_file(const char *path, const char *sample_type, const char 
 	s.opts.sample_type = sample_type;
 	c = collapse_guess(in.head, in.head_len, NULL);
 	if (!c) {
-		error("cannot tell the format of the profile '%s' (trail collapse --format list)",
+		trail_error("cannot tell the format of the profile '%s' (trail collapse --format list)",
 		      path);
 		goto out;
 	}

@@ -15,7 +15,7 @@ struct collapse_session;
 struct folded_profile;
 struct folder;
 
-/* Parse data[0..len) (NUL-terminated) into out; 0, or -1 after error(). */
+/* Parse data[0..len) (NUL-terminated) into out; 0, or -1 after trail_error(). */
 typedef int profile_fold_fn(const char *data, size_t len, const char *name,
 			    const char *sample_type, struct folded_profile *out);
 
@@ -23,7 +23,7 @@ typedef int profile_fold_fn(const char *data, size_t len, const char *name,
  * A collapser's read(): slurp the input, fold it with fold (given the
  * session's --sample-type), add every stack to f.  Counts are rounded to
  * integers, which the folder keeps (a warning says how many were not
- * already); stacks with counts <= 0 are left out.  0, or -1 after error().
+ * already); stacks with counts <= 0 are left out.  0, or -1 after trail_error().
  */
 int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, struct folder *f,
 			profile_fold_fn *fold);
@@ -32,7 +32,7 @@ int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, s
  * Read the profile file at path in whatever format it is (guessed), with
  * default options except sample_type, into p; the folded text goes
  * through scratch_path on the way.  For readers of a profiler's output
- * file, such as 'trail flame --profiler CMD'.  0, or -1 after error().
+ * file, such as 'trail flame --profiler CMD'.  0, or -1 after trail_error().
  */
 int collapse_profile_file(const char *path, const char *sample_type, const char *scratch_path,
 			  struct folded_profile *p);

@@ -70,12 +70,12 @@ static int parse_frame(struct collapse_session *s, struct sample_state *st, cons
 	}
 	sp = memchr(p, ' ', len);
 	if (!sp)
-		return error("%s:%llu: cannot parse the stack line", name,
+		return trail_error("%s:%llu: cannot parse the stack line", name,
 			     (unsigned long long)lineno);
 	count_len = (size_t)(sp - p);
 	count_len = frames_trim_end(p, count_len);
 	if (!frames_parse_u64(p, count_len, &st->leaf_count))
-		return error("%s:%llu: invalid samples field '%.*s'", name,
+		return trail_error("%s:%llu: invalid samples field '%.*s'", name,
 			     (unsigned long long)lineno, (int)count_len, p);
 	rest = sp + 1;
 	rest_len = len - (size_t)(rest - p);
@@ -124,10 +124,10 @@ static int on_line(struct collapse_session *s, struct sample_state *st, struct f
 	while (4 + indent < len && is_indent(line[4 + indent]))
 		indent++;
 	if (4 + indent >= len)
-		return error("%s:%llu: a stack line with only indent characters", name,
+		return trail_error("%s:%llu: a stack line with only indent characters", name,
 			     (unsigned long long)lineno);
 	if (indent % 2)
-		return error("%s:%llu: odd number of indent characters", name,
+		return trail_error("%s:%llu: odd number of indent characters", name,
 			     (unsigned long long)lineno);
 	depth = indent / 2 + 1;
 	if (depth <= prev) {
@@ -135,7 +135,7 @@ static int on_line(struct collapse_session *s, struct sample_state *st, struct f
 		write_leaf(st, f);
 		frame_stack_truncate(&st->fs, depth - 1);
 	} else if (depth > prev + 1) {
-		return error("%s:%llu: an indentation level was skipped", name,
+		return trail_error("%s:%llu: an indentation level was skipped", name,
 			     (unsigned long long)lineno);
 	}
 	return parse_frame(s, st, name, lineno, line + 4 + indent, len - 4 - indent);
@@ -172,7 +172,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 			ended = 1;
 			break;
 		} else {
-			ret = error("%s:%llu: a stack line that does not start with 4 spaces",
+			ret = trail_error("%s:%llu: a stack line that does not start with 4 spaces",
 				    in->name, (unsigned long long)r.lineno);
 			break;
 		}
@@ -182,7 +182,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 	else if (!ret && !started)
 		warning("%s: the input ended before the call graph began: no stacks", in->name);
 	else if (!ret && !ended)
-		ret = error("%s: the input ended inside the call graph", in->name);
+		ret = trail_error("%s: the input ended inside the call graph", in->name);
 	frame_stack_release(&st.fs);
 	strbuf_release(&st.frame);
 	strbuf_release(&st.fixed);

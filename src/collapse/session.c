@@ -29,6 +29,7 @@ void collapse_session_release(struct collapse_session *s)
 	free(s->folders);
 	free(s->event_filter);
 	free(s->other_event);
+	string_list_clear(&s->skipped_events);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -42,6 +43,8 @@ void collapse_session_bad_line(struct collapse_session *s, const char *name, uin
 			       const char *what, const char *text, size_t len)
 {
 	s->unrecognized++;
+	if (memchr(text, '\0', len))
+		s->binary++;
 	if (s->warned >= COLLAPSE_MAX_WARNINGS)
 		return;
 	s->warned++;

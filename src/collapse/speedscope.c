@@ -36,7 +36,7 @@ static int frame_index(const struct frames *fr, const struct json_value *v, size
 {
 	if (!v || v->type != JSON_NUMBER || !(v->number >= 0) || v->number != floor(v->number) ||
 	    v->number >= (double)fr->v->len)
-		return error("%s: frame index is not one of the %zu frames", fr->name, fr->v->len);
+		return trail_error("%s: frame index is not one of the %zu frames", fr->name, fr->v->len);
 	*out = (size_t)v->number;
 	return 0;
 }
@@ -60,20 +60,20 @@ static int fold_sampled(const struct frames *fr, const struct json_value *p,
 	int ret = 0;
 
 	if (!samples || samples->type != JSON_ARRAY)
-		return error("%s: a sampled profile without a \"samples\" array", fr->name);
+		return trail_error("%s: a sampled profile without a \"samples\" array", fr->name);
 	if (weights && (weights->type != JSON_ARRAY || weights->len != samples->len))
-		return error("%s: \"weights\" does not match \"samples\"", fr->name);
+		return trail_error("%s: \"weights\" does not match \"samples\"", fr->name);
 	for (i = 0; i < samples->len && !ret; i++) {
 		const struct json_value *s = &samples->items[i];
 		double w = 1;
 
 		if (s->type != JSON_ARRAY) {
-			ret = error("%s: a sample is not an array of frame indexes", fr->name);
+			ret = trail_error("%s: a sample is not an array of frame indexes", fr->name);
 			break;
 		}
 		if (weights) {
 			if (weights->items[i].type != JSON_NUMBER) {
-				ret = error("%s: a weight is not a number", fr->name);
+				ret = trail_error("%s: a weight is not a number", fr->name);
 				break;
 			}
 			w = weights->items[i].number;
@@ -104,7 +104,7 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 	int ret = 0;
 
 	if (!events || events->type != JSON_ARRAY)
-		return error("%s: an evented profile without an \"events\" array", fr->name);
+		return trail_error("%s: an evented profile without an \"events\" array", fr->name);
 	if (unit && unit->type == JSON_STRING && !strcmp(unit->string, "milliseconds"))
 		scale = 1e3;
 	else if (unit && unit->type == JSON_STRING && !strcmp(unit->string, "seconds"))
@@ -118,11 +118,11 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 
 		if (!type || type->type != JSON_STRING || !at || at->type != JSON_NUMBER ||
 		    frame_index(fr, json_get(e, "frame"), &idx) < 0) {
-			ret = error("%s: event %zu needs \"type\", \"frame\" and \"at\"", fr->name, i);
+			ret = trail_error("%s: event %zu needs \"type\", \"frame\" and \"at\"", fr->name, i);
 			break;
 		}
 		if (i && at->number < last) {
-			ret = error("%s: event %zu goes back in time", fr->name, i);
+			ret = trail_error("%s: event %zu goes back in time", fr->name, i);
 			break;
 		}
 		if (depth && at->number > last)
@@ -134,13 +134,13 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 			push_frame(fr, &sb, idx);
 		} else if (!strcmp(type->string, "C")) {
 			if (!depth || open[depth - 1] != idx) {
-				ret = error("%s: event %zu closes a frame that is not the innermost open one",
+				ret = trail_error("%s: event %zu closes a frame that is not the innermost open one",
 					    fr->name, i);
 				break;
 			}
 			strbuf_setlen(&sb, lens[--depth]);
 		} else {
-			ret = error("%s: event %zu has type '%s', not \"O\" or \"C\"", fr->name, i,
+			ret = trail_error("%s: event %zu has type '%s', not \"O\" or \"C\"", fr->name, i,
 				    type->string);
 			break;
 		}
@@ -166,20 +166,20 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 	profiles = json_get(&root, "profiles");
 	if (!fr.v || fr.v->type != JSON_ARRAY || !profiles || profiles->type != JSON_ARRAY) {
 		json_release(&root);
-		return error("%s: not a speedscope file (no shared.frames or profiles)", name);
+		return trail_error("%s: not a speedscope file (no shared.frames or profiles)", name);
 	}
 	for (i = 0; i < profiles->len && !ret; i++) {
 		const struct json_value *p = &profiles->items[i];
 		const struct json_value *type = json_get(p, "type");
 
 		if (!type || type->type != JSON_STRING)
-			ret = error("%s: profile %zu has no type", name, i);
+			ret = trail_error("%s: profile %zu has no type", name, i);
 		else if (!strcmp(type->string, "sampled"))
 			ret = fold_sampled(&fr, p, out);
 		else if (!strcmp(type->string, "evented"))
 			ret = fold_evented(&fr, p, out);
 		else
-			ret = error("%s: profile %zu has type '%s', not sampled or evented", name, i,
+			ret = trail_error("%s: profile %zu has type '%s', not sampled or evented", name, i,
 				    type->string);
 	}
 	json_release(&root);

@@ -53,7 +53,7 @@ static uint64_t pop(struct vsprof_state *st)
 /*
  * The next number field of *p (n bytes): quoted or up to a comma, digits
  * in groups of three after the first, one separator kind (, . or blank).
- * Moves *p past the field and its comma.  0, or -1 after error().
+ * Moves *p past the field and its comma.  0, or -1 after trail_error().
  */
 static int next_number(struct vsprof_state *st, const char **p, size_t *n, uint64_t *out)
 {
@@ -71,7 +71,7 @@ static int next_number(struct vsprof_state *st, const char **p, size_t *n, uint6
 		const char *q = memchr(s + 1, '"', len - 1);
 
 		if (!q)
-			return error("%s:%llu: an unterminated number", st->name,
+			return trail_error("%s:%llu: an unterminated number", st->name,
 				     (unsigned long long)st->lineno);
 		num = s + 1;
 		num_len = (size_t)(q - num);
@@ -90,7 +90,7 @@ static int next_number(struct vsprof_state *st, const char **p, size_t *n, uint6
 
 		if (c >= '0' && c <= '9') {
 			if (group > 2)
-				return error("%s:%llu: a thousands separator is missing in '%.*s'",
+				return trail_error("%s:%llu: a thousands separator is missing in '%.*s'",
 					     st->name, (unsigned long long)st->lineno,
 					     (int)num_len, num);
 			v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(c - '0');
@@ -99,14 +99,14 @@ static int next_number(struct vsprof_state *st, const char **p, size_t *n, uint6
 		}
 		if (c == ',' || c == '.' || c == ' ') {
 			if ((!initial && group < 3) || (sep && sep != c))
-				return error("%s:%llu: cannot parse the number '%.*s'", st->name,
+				return trail_error("%s:%llu: cannot parse the number '%.*s'", st->name,
 					     (unsigned long long)st->lineno, (int)num_len, num);
 			sep = c;
 			initial = 0;
 			group = 0;
 			continue;
 		}
-		return error("%s:%llu: cannot parse the number '%.*s'", st->name,
+		return trail_error("%s:%llu: cannot parse the number '%.*s'", st->name,
 			     (unsigned long long)st->lineno, (int)num_len, num);
 	}
 	*n = (size_t)(s + len - rest);
@@ -124,10 +124,10 @@ static int on_row(struct vsprof_state *st, const char *line, size_t len)
 	if (next_number(st, &p, &n, &depth))
 		return -1;
 	if (!n)
-		return error("%s:%llu: the function name is missing", st->name,
+		return trail_error("%s:%llu: the function name is missing", st->name,
 			     (unsigned long long)st->lineno);
 	if (*p != '"' || !(q = memchr(p + 1, '"', n - 1)))
-		return error("%s:%llu: cannot parse the function name", st->name,
+		return trail_error("%s:%llu: cannot parse the function name", st->name,
 			     (unsigned long long)st->lineno);
 	func = p + 1;
 	func_len = (size_t)(q - func);
@@ -138,7 +138,7 @@ static int on_row(struct vsprof_state *st, const char *line, size_t len)
 	prev = st->fs.nr;
 	if (prev < depth) {
 		if (prev + 1 != depth)
-			return error("%s:%llu: a call tree level was skipped", st->name,
+			return trail_error("%s:%llu: a call tree level was skipped", st->name,
 				     (unsigned long long)st->lineno);
 	} else if (prev == depth) {
 		write_top(st);
@@ -189,7 +189,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 	if (got == 0) {
 		warning("%s: the input ended before the call tree began: no stacks", in->name);
 	} else if (got > 0 && !is_start_line(line, len)) {
-		ret = error("%s:1: the first line is not the CallTreeSummary header ('%s')",
+		ret = trail_error("%s:1: the first line is not the CallTreeSummary header ('%s')",
 			    in->name, START_LINE);
 	} else if (got > 0) {
 		while ((got = line_reader_next(&r, &line, &len)) > 0) {

@@ -59,7 +59,7 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 	if (depth <= fs->nr)
 		frame_stack_truncate(fs, depth - 1);
 	else if (depth > fs->nr + 1)
-		return error("%s:%llu: an indentation level was skipped", name,
+		return trail_error("%s:%llu: an indentation level was skipped", name,
 			     (unsigned long long)lineno);
 	p = line + spaces;
 	len -= spaces;
@@ -68,7 +68,7 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 		const char *q = memmem(p + 1, len - 1, "\",", 2);
 
 		if (!q)
-			return error("%s:%llu: cannot parse the stack line", name,
+			return trail_error("%s:%llu: cannot parse the stack line", name,
 				     (unsigned long long)lineno);
 		func = p + 1;
 		func_len = (size_t)(q - func);
@@ -76,7 +76,7 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 	} else {
 		comma = memchr(p, ',', len);
 		if (!comma)
-			return error("%s:%llu: cannot parse the stack line", name,
+			return trail_error("%s:%llu: cannot parse the stack line", name,
 				     (unsigned long long)lineno);
 		func_len = (size_t)(comma - p);
 		p = comma + 1;
@@ -87,13 +87,13 @@ static int on_row(struct collapse_session *s, struct frame_stack *fs, struct str
 	time_len = comma ? (size_t)(comma - p) : len;
 	if (!s->opts.no_modules) {
 		if (!comma)
-			return error("%s:%llu: cannot parse the stack line", name,
+			return trail_error("%s:%llu: cannot parse the stack line", name,
 				     (unsigned long long)lineno);
 		mod = comma + 1;
 		mod_len = len - time_len - 1;
 	}
 	if (parse_ms(time, time_len, &ms))
-		return error("%s:%llu: invalid 'CPU Time:Self' field '%.*s'", name,
+		return trail_error("%s:%llu: invalid 'CPU Time:Self' field '%.*s'", name,
 			     (unsigned long long)lineno, (int)time_len, time);
 	strbuf_setlen(frame, 0);
 	if (mod_len) {

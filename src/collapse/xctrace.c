@@ -273,7 +273,7 @@ static int parse(struct xctrace *xc, const char *buf, size_t len)
 				struct backtrace *bt = backtrace_at(xc, cur_id, cur_id_len);
 
 				if (bt->defined)
-					return error("%s: backtrace id %.*s defined twice", xc->name,
+					return trail_error("%s: backtrace id %.*s defined twice", xc->name,
 						     (int)cur_id_len, cur_id);
 				bt->defined = 1;
 				bt->first = cur_first;
@@ -312,7 +312,7 @@ static int parse(struct xctrace *xc, const char *buf, size_t len)
 					in_bt = 0;
 				}
 			} else {
-				return error("%s: a <backtrace> with neither id nor ref", xc->name);
+				return trail_error("%s: a <backtrace> with neither id nor ref", xc->name);
 			}
 		} else if (tag_is(&t, "frame") && in_bt) {
 			uint32_t fi;
@@ -326,20 +326,20 @@ static int parse(struct xctrace *xc, const char *buf, size_t len)
 				fi = frame_index(xc, v, vlen);
 				nm = attr(&t, "name", &nlen);
 				if (!nm)
-					return error("%s: a <frame> without a name", xc->name);
+					return trail_error("%s: a <frame> without a name", xc->name);
 				unescape(&xc->text, nm, nlen);
 				xc->frame_name[fi] = dense(&xc->names, xc->text.buf, xc->text.len);
 				if (!t.empty)
 					frame_depth = 1;
 			} else {
-				return error("%s: a <frame> with neither id nor ref", xc->name);
+				return trail_error("%s: a <frame> with neither id nor ref", xc->name);
 			}
 			ALLOC_GROW(xc->frame_list, xc->nr_frame_list + 1, xc->alloc_frame_list);
 			xc->frame_list[xc->nr_frame_list++] = fi;
 		}
 	}
 	if (got < 0)
-		return error("%s: a tag does not end (truncated XML?)", xc->name);
+		return trail_error("%s: a tag does not end (truncated XML?)", xc->name);
 	return 0;
 }
 
@@ -357,7 +357,7 @@ static int fold_backtraces(struct xctrace *xc, struct folder *f)
 		if (!bt->count)
 			continue;
 		if (!bt->defined) {
-			ret = error("%s: backtrace %s is used but never defined", xc->name,
+			ret = trail_error("%s: backtrace %s is used but never defined", xc->name,
 				    intern_str(&xc->bt_ids, (uint32_t)i));
 			break;
 		}
@@ -366,7 +366,7 @@ static int fold_backtraces(struct xctrace *xc, struct folder *f)
 			uint32_t fi = xc->frame_list[bt->first + k], nm = xc->frame_name[fi];
 
 			if (nm == NONE) {
-				ret = error("%s: frame %s is used but never defined", xc->name,
+				ret = trail_error("%s: frame %s is used but never defined", xc->name,
 					    intern_str(&xc->frame_ids, fi));
 				break;
 			}

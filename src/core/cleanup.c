@@ -92,7 +92,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 int remove_tree(const char *path)
 {
 	if (!path || !*path || !strcmp(path, "/"))
-		return error("refusing to remove '%s'", path ? path : "");
+		return trail_error("refusing to remove '%s'", path ? path : "");
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
 		return error_errno("cannot remove '%s'", path);
 	return 0;

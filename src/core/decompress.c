@@ -49,7 +49,7 @@ const char *decompress_kind_name(enum decompress_kind kind)
 	return (unsigned)kind < 4 ? names[kind] : "?";
 }
 
-/* Read more raw bytes: 0, or -1 after error(). */
+/* Read more raw bytes: 0, or -1 after trail_error(). */
 static int fill_raw(struct decompress *d)
 {
 	ssize_t got;
@@ -62,7 +62,7 @@ static int fill_raw(struct decompress *d)
 		d->start = 0;
 	}
 	if (d->end == RAW_SIZE)
-		return error("'%s': %s decoder made no progress", d->name,
+		return trail_error("'%s': %s decoder made no progress", d->name,
 			     decompress_kind_name(d->kind));
 	do
 		got = read(d->fd, d->raw + d->end, RAW_SIZE - d->end);
@@ -117,8 +117,14 @@ enum decompress_kind decompress_kind(const struct decompress *d)
 
 static ssize_t corrupt(struct decompress *d, const char *why)
 {
-	error("'%s': corrupt %s data: %s", d->name, decompress_kind_name(d->kind), why);
+	trail_error("'%s': corrupt %s data: %s", d->name, decompress_kind_name(d->kind), why);
 	return -1;
+}
+
+/* The stream ended before its end marker: the same words as the line reader's. */
+static int truncated(const struct decompress *d)
+{
+	return trail_error("%s: truncated %s stream", d->name, decompress_kind_name(d->kind));
 }
 
 /* One decoding step from raw[start..end) into out; bytes produced or -1. */
@@ -223,13 +229,13 @@ ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 			return got;
 		if (d->start == d->end && d->eof) {
 			if (!d->done)
-				return corrupt(d, "unexpected end of file");
+				return truncated(d);
 			return 0;
 		}
 		/* nothing produced or consumed: the decoder needs more input */
 		if (d->start == before && !d->done) {
 			if (d->eof)
-				return corrupt(d, "unexpected end of file");
+				return truncated(d);
 			if (fill_raw(d))
 				return -1;
 		}

@@ -26,13 +26,13 @@ struct decompress;
 /*
  * Start reading fd (taken over: closed by decompress_close).  The first
  * bytes are read to find the compression.  name is for messages.
- * Returns NULL after error() when fd cannot be read.
+ * Returns NULL after trail_error() when fd cannot be read.
  */
 struct decompress *decompress_open(int fd, const char *name);
 enum decompress_kind decompress_kind(const struct decompress *d);
 /*
  * Up to n decompressed bytes into buf: the number read, 0 at the end, or
- * -1 after error() (a read error or corrupt compressed data).
+ * -1 after trail_error() (a read error or corrupt compressed data).
  */
 ssize_t decompress_read(struct decompress *d, void *buf, size_t n);
 void decompress_close(struct decompress *d);

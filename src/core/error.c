@@ -23,6 +23,7 @@ const char *error_program(void)
 	return program;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
 	char msg[4096];
@@ -36,7 +37,7 @@ static void report(const char *kind, const char *fmt, va_list ap, int err)
 		fprintf(stderr, "%s: %s\n", program, msg);
 }
 
-int error(const char *fmt, ...)
+int trail_error(const char *fmt, ...)
 {
 	va_list ap;
 

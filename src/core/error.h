@@ -1,10 +1,14 @@
 /*
  * error.h - how trail reports problems.
  *
- * Library code reports with error()/warning() and returns; only main() and
- * the cmd_* functions end the process (die(), die_usage()).  Messages are
- * lower-case, say what failed and quote the subject; when they concern a
- * line of input they start with "path:line: ".
+ * Library code reports with trail_error()/warning() and returns; only main()
+ * and the cmd_* functions end the process (die(), die_usage()).  Messages
+ * are lower-case, say what failed and quote the subject; when they concern
+ * a line of input they start with "path:line: ".
+ *
+ * No function here may share a name with libc or the libraries linked
+ * statically into trail: an error() of ours replaced glibc's error(3) for
+ * libdw, whose out-of-memory path then crashed (tests/cli/01-symbols.sh).
  */
 #ifndef TRAIL_CORE_ERROR_H
 #define TRAIL_CORE_ERROR_H
@@ -24,7 +28,7 @@ void error_set_program(const char *name);
 const char *error_program(void);
 
 /* Print "PROGRAM: error: MSG" to stderr; always returns -1. */
-int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int trail_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same with ": strerror(errno)" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "PROGRAM: warning: MSG" to stderr. */

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,26 @@ int file_map_fd(struct file_map *m, int fd, const char *name, unsigned flags)
 	m->owned = (unsigned char *)strbuf_detach(&sb, &m->size);
 	m->data = m->owned;
 	return 0;
+}
+
+int open_regular(const char *path)
+{
+	struct stat st;
+	int fd, fl;
+
+	/* O_NONBLOCK: opening a FIFO without a writer would wait for one */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
 }
 
 int file_map_path(struct file_map *m, const char *path, unsigned flags)

@@ -22,10 +22,18 @@ struct file_map {
 	unsigned char *owned;		/* set when read */
 };
 
-/* From an open descriptor (not closed); name is for messages.  0 or -1 after error(). */
+/* From an open descriptor (not closed); name is for messages.  0 or -1 after trail_error(). */
 int file_map_fd(struct file_map *m, int fd, const char *name, unsigned flags);
 /* From a path. */
 int file_map_path(struct file_map *m, const char *path, unsigned flags);
 void file_map_release(struct file_map *m);
+
+/*
+ * open(path, O_RDONLY) for a regular file only, for paths that come from
+ * input data (perf.data's MMAP file names, build-id and debug paths): a
+ * FIFO or device there must not block or be read.  Returns the descriptor
+ * (close-on-exec), or -1 with errno set (EINVAL: not a regular file).
+ */
+int open_regular(const char *path);
 
 #endif

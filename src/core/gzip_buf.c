@@ -27,7 +27,7 @@ int gzip_buf_inflate(const void *data, size_t len, size_t max, struct strbuf *ou
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return error("%s: cannot start zlib", name);
+		return trail_error("%s: cannot start zlib", name);
 	z.next_in = (unsigned char *)(uintptr_t)data;
 	while (len || zr != Z_STREAM_END) {
 		size_t chunk = len > UINT_MAX ? UINT_MAX : len, room;
@@ -37,13 +37,13 @@ int gzip_buf_inflate(const void *data, size_t len, size_t max, struct strbuf *ou
 			if (len < 2 || !gzip_buf_is_gzip(z.next_in, len))
 				break;	/* trailing garbage after a member: ignored, as gzip -d does */
 			if (inflateReset(&z) != Z_OK) {
-				ret = error("%s: cannot restart zlib", name);
+				ret = trail_error("%s: cannot restart zlib", name);
 				break;
 			}
 		}
 		z.avail_in = (unsigned)chunk;
 		if (out->len - start >= max) {
-			ret = error("%s: more than %zu bytes once decompressed; refused", name, max);
+			ret = trail_error("%s: more than %zu bytes once decompressed; refused", name, max);
 			break;
 		}
 		strbuf_grow(out, 1 << 16);
@@ -58,11 +58,11 @@ int gzip_buf_inflate(const void *data, size_t len, size_t max, struct strbuf *ou
 		strbuf_setlen(out, out->len + (room - z.avail_out));
 		len -= chunk - z.avail_in;
 		if (zr == Z_BUF_ERROR && !len) {
-			ret = error("%s: truncated gzip data", name);
+			ret = trail_error("%s: truncated gzip data", name);
 			break;
 		}
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
-			ret = error("%s: corrupt gzip data (%s)", name, z.msg ? z.msg : "zlib error");
+			ret = trail_error("%s: corrupt gzip data (%s)", name, z.msg ? z.msg : "zlib error");
 			break;
 		}
 	}

@@ -18,7 +18,7 @@ int gzip_buf_is_gzip(const void *data, size_t len);
 /*
  * Append the inflated contents of the gzip data to out, reading every
  * member of a multi-member file.  More than max bytes of output is an
- * error.  name is for messages.  Returns 0, or -1 after error().
+ * error.  name is for messages.  Returns 0, or -1 after trail_error().
  */
 int gzip_buf_inflate(const void *data, size_t len, size_t max, struct strbuf *out,
 		     const char *name);

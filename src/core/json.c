@@ -21,7 +21,7 @@ struct json_parser {
 
 static int fail(struct json_parser *p, const char *what)
 {
-	return error("%s:%zu:%zu: malformed JSON: %s", p->name, p->line,
+	return trail_error("%s:%zu:%zu: malformed JSON: %s", p->name, p->line,
 		     (size_t)(p->s - p->line_start) + 1, what);
 }
 

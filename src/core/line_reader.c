@@ -68,7 +68,7 @@ int line_reader_open_fd(struct line_reader *r, int fd, const char *name)
 	r->gz = gzdopen(fd, "rb");
 	if (!r->gz) {
 		close(fd);
-		return error("cannot read '%s'", name);
+		return trail_error("cannot read '%s'", name);
 	}
 	gzbuffer(r->gz, READ_CHUNK);
 	return 0;
@@ -112,7 +112,7 @@ static int fill(struct line_reader *r)
 	}
 	if (r->alloc - r->end < r->chunk + 1) {
 		if (r->alloc > LINE_READER_MAX + 2 * (size_t)READ_CHUNK)
-			return error("%s:%llu: line longer than %u bytes",
+			return trail_error("%s:%llu: line longer than %u bytes",
 				     r->path, (unsigned long long)r->lineno + 1, LINE_READER_MAX);
 		if (r->buf) {
 			r->alloc *= 2;
@@ -147,7 +147,15 @@ static int fill(struct line_reader *r)
 		int errnum;
 		const char *msg = gzerror(r->gz, &errnum);
 
-		return error("cannot read '%s': %s", r->path, msg);
+		return trail_error("cannot read '%s': %s", r->path, msg);
+	}
+	if (n == 0 && r->gz) {
+		int errnum;
+
+		/* zlib reports a stream cut short only here, not as n < 0 */
+		(void)gzerror(r->gz, &errnum);
+		if (errnum == Z_BUF_ERROR)
+			return trail_error("%s: truncated gzip stream", r->path);
 	}
 	if (n == 0)
 		r->eof = 1;
@@ -174,7 +182,7 @@ int line_reader_next(struct line_reader *r, char **line, size_t *len)
 			if (l && begin[l - 1] == '\r')
 				l--;
 			if (l > LINE_READER_MAX)
-				return error("%s:%llu: line longer than %u bytes",
+				return trail_error("%s:%llu: line longer than %u bytes",
 					     r->path, (unsigned long long)r->lineno + 1, LINE_READER_MAX);
 			begin[l] = '\0';
 			r->lineno++;

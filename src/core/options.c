@@ -51,30 +51,30 @@ static int store(const struct option *o, int as_short, const char *arg)
 		return 0;
 	case OPTION_U64:
 		if (parse_u64(arg, &u))
-			return error("option '%s' expects a non-negative whole number, not '%s'", name, arg);
+			return trail_error("option '%s' expects a non-negative whole number, not '%s'", name, arg);
 		if ((double)u < o->min || (double)u > o->max)
-			return error("option '%s' must be between %.0f and %.0f, not '%s'",
+			return trail_error("option '%s' must be between %.0f and %.0f, not '%s'",
 				     name, o->min, o->max, arg);
 		*(uint64_t *)o->value = u;
 		return 0;
 	case OPTION_DOUBLE:
 		if (parse_double(arg, &d))
-			return error("option '%s' expects a number, not '%s'", name, arg);
+			return trail_error("option '%s' expects a number, not '%s'", name, arg);
 		if (d < o->min || d > o->max)
-			return error("option '%s' must be between %g and %g, not '%s'",
+			return trail_error("option '%s' must be between %g and %g, not '%s'",
 				     name, o->min, o->max, arg);
 		*(double *)o->value = d;
 		return 0;
 	case OPTION_SECONDS:
 		if (parse_seconds(arg, &d))
-			return error("option '%s' expects a duration such as 10, 2.5s or 500ms, not '%s'",
+			return trail_error("option '%s' expects a duration such as 10, 2.5s or 500ms, not '%s'",
 				     name, arg);
 		*(double *)o->value = d;
 		return 0;
 	case OPTION_CALLBACK:
 		return o->callback(o, arg);
 	default:
-		return error("internal: option '%s' has no type", name);
+		return trail_error("internal: option '%s' has no type", name);
 	}
 }
 
@@ -126,22 +126,22 @@ static int parse_long(const struct option *opts, int argc, const char **argv, in
 		return 0;
 	}
 	if (!o)
-		return error("unknown option '--%.*s'", (int)len, name);
+		return trail_error("unknown option '--%.*s'", (int)len, name);
 	if (negated) {
 		if (eq)
-			return error("option '--%.*s' takes no value", (int)len, name);
+			return trail_error("option '--%.*s' takes no value", (int)len, name);
 		*(int *)o->value = 0;
 		return 0;
 	}
 	if (!takes_arg(o)) {
 		if (eq)
-			return error("option '--%s' takes no value", o->long_name);
+			return trail_error("option '--%s' takes no value", o->long_name);
 		return store(o, 0, NULL);
 	}
 	if (eq)
 		return store(o, 0, eq + 1);
 	if (i + 1 >= argc)
-		return error("option '--%s' needs a value (%s)", o->long_name, o->argh ? o->argh : "ARG");
+		return trail_error("option '--%s' needs a value (%s)", o->long_name, o->argh ? o->argh : "ARG");
 	return store(o, 0, argv[i + 1]) ? -1 : 1;
 }
 
@@ -161,7 +161,7 @@ static int parse_short(const struct option *opts, int argc, const char **argv, i
 			continue;
 		}
 		if (!o)
-			return error("unknown option '-%c'", *p);
+			return trail_error("unknown option '-%c'", *p);
 		if (!takes_arg(o)) {
 			if (store(o, 1, NULL))
 				return -1;
@@ -170,7 +170,7 @@ static int parse_short(const struct option *opts, int argc, const char **argv, i
 		if (p[1])
 			return store(o, 1, p + 1);
 		if (i + 1 >= argc)
-			return error("option '-%c' needs a value (%s)", *p, o->argh ? o->argh : "ARG");
+			return trail_error("option '-%c' needs a value (%s)", *p, o->argh ? o->argh : "ARG");
 		return store(o, 1, argv[i + 1]) ? -1 : 1;
 	}
 	return 0;

@@ -40,7 +40,7 @@ enum option_type {
 	OPTION_U64,		/* uint64_t in [min, max] */
 	OPTION_DOUBLE,		/* double in [min, max] */
 	OPTION_SECONDS,		/* double seconds; accepts s, ms, us, m suffixes */
-	OPTION_CALLBACK,	/* callback(opt, arg) returns 0 or -1 (after error()) */
+	OPTION_CALLBACK,	/* callback(opt, arg) returns 0 or -1 (after trail_error()) */
 };
 
 #define OPTION_NOARG 1		/* OPTION_CALLBACK that takes no argument */

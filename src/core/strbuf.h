@@ -39,10 +39,10 @@ void strbuf_add_xml_escaped(struct strbuf *sb, const char *s, size_t len);
 void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len);
 void strbuf_rtrim(struct strbuf *sb);
 
-/* Read all of fd/path into sb; return 0 or -1 (with error() printed). */
+/* Read all of fd/path into sb; return 0 or -1 (with trail_error() printed). */
 int strbuf_read_fd(struct strbuf *sb, int fd, const char *name);
 int strbuf_read_file(struct strbuf *sb, const char *path);
-/* Write all of sb; return 0 or -1 (with error() printed). */
+/* Write all of sb; return 0 or -1 (with trail_error() printed). */
 int strbuf_write_file(const struct strbuf *sb, const char *path);
 
 #endif

@@ -43,6 +43,19 @@ int string_list_has(const struct string_list *l, const char *s)
 	return 0;
 }
 
+void string_list_add_unique_n(struct string_list *l, const char *s, size_t len, size_t max)
+{
+	size_t i;
+
+	if (l->nr >= max)
+		return;
+	/* lengths first: s may hold a NUL, so strncmp could stop early */
+	for (i = 0; i < l->nr; i++)
+		if (strlen(l->items[i]) == len && !memcmp(l->items[i], s, len))
+			return;
+	string_list_append_nodup(l, xstrndup(s, len));
+}
+
 void string_list_clear(struct string_list *l)
 {
 	size_t i;

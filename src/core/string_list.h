@@ -20,6 +20,11 @@ void string_list_append_nodup(struct string_list *l, char *s);
 /* Split s at every sep and append each piece (empty pieces included). */
 void string_list_split(struct string_list *l, const char *s, char sep);
 int string_list_has(const struct string_list *l, const char *s);
+/*
+ * Append the first len bytes of s unless the list has them already or
+ * holds max strings (a bounded set of names, e.g. the events seen).
+ */
+void string_list_add_unique_n(struct string_list *l, const char *s, size_t len, size_t max);
 void string_list_clear(struct string_list *l);
 
 #endif

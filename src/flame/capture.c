@@ -81,7 +81,7 @@ static int run_logged(const char *const *argv, const char *const *env, const cha
 		*ru = c.rusage;
 	*timed_out = c.timed_out;
 	if (c.timed_out)
-		error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
+		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
 		      timeout, log);
 	return code;
 }
@@ -98,7 +98,7 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	if (code) {
 		if (code > 0 && code != CHILD_TIMED_OUT)
-			error("the workload %s (log: %s)", child_describe_status(code), log);
+			trail_error("the workload %s (log: %s)", child_describe_status(code), log);
 		free(log);
 		return 1;
 	}
@@ -125,7 +125,7 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 	if (code == CHILD_TIMED_OUT)
 		return 1;
 	if (code > 0)
-		error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
 }
 
@@ -215,7 +215,7 @@ static int command_run(const struct flame_capture_opts *o, const char *dir, cons
 	if (d)
 		closedir(d);
 	if (!ret && !found)
-		ret = error("the profiler command wrote no profile to $TRAIL_PROFILE or "
+		ret = trail_error("the profiler command wrote no profile to $TRAIL_PROFILE or "
 			    "$TRAIL_PROFILE_DIR (log: %s)", log);
 out:
 	unlink(file);
@@ -398,9 +398,9 @@ int flame_capture_check(const struct flame_capture_opts *o)
 	free(data);
 	/* Recordings are read in-process: only perf record needs perf. */
 	if (code == 127 && !is_trail)
-		return error("'perf' is not installed (Debian: apt-get install linux-perf)");
+		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
 	if (code)
-		return error("'%s record' cannot sample here (%s): check "
+		return trail_error("'%s record' cannot sample here (%s): check "
 			     "/proc/sys/kernel/perf_event_paranoid or run as root",
 			     is_trail ? "trail" : "perf", child_describe_status(code));
 	return 0;

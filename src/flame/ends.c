@@ -41,7 +41,7 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 	if (code) {
 		char *log = flame_build_log(&s->st.repo, id, s->req.build_cmd);
 
-		error("cannot build the %s revision %.12s (log: %s)", name, id, log);
+		trail_error("cannot build the %s revision %.12s (log: %s)", name, id, log);
 		free(log);
 		return -1;
 	}
@@ -72,7 +72,7 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 
 			flame_run_release(&w);
 			if (code)
-				return error("the workload fails at the %s revision", side ? "bad" : "good");
+				return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
 		}
 	progress_start(&pr, "capture", (uint64_t)target * 2);
 	for (;;) {
@@ -86,7 +86,7 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 				if (flame_capture_run(&o, dirs[side], r)) {
 					flame_run_release(r);
 					progress_stop(&pr);
-					return error("the workload fails at the %s revision",
+					return trail_error("the workload fails at the %s revision",
 						     side ? "bad" : "good");
 				}
 				s->st.nruns[side]++;

@@ -200,7 +200,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 					"slow", "--no-checkout", bad, good, NULL };
 
 		if (flame_git(&s->st.repo, NULL, start) != 0) {
-			error("cannot start git bisect in '%s'", s->st.repo.clone);
+			trail_error("cannot start git bisect in '%s'", s->st.repo.clone);
 			goto out;
 		}
 	}
@@ -226,7 +226,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 	if (strbuf_read_file(&out, blog))
 		goto out;
 	if (code != 0) {
-		error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
+		trail_error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
 		tempdir_keep(s->st.scratch);
 		goto out;
 	}
@@ -257,7 +257,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 		}
 	}
 	if (ret)
-		error("git bisect did not name a commit; its log: %s", blog);
+		trail_error("git bisect did not name a commit; its log: %s", blog);
 out:
 	flame_git(&s->st.repo, NULL, reset);
 	strbuf_release(&out);

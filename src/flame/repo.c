@@ -67,7 +67,7 @@ static int lock_cache(struct flame_repo *r)
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		error("cache '%s' is in use by another 'trail flame'", r->cache);
+		trail_error("cache '%s' is in use by another 'trail flame'", r->cache);
 		close(fd);
 		free(path);
 		return -1;
@@ -120,7 +120,7 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 	r->lock_fd = -1;
 	if (git_in(dir, &sb, toplevel) != 0 || !sb.len) {
 		strbuf_release(&sb);
-		return error("'%s' is not inside a git work tree", dir);
+		return trail_error("'%s' is not inside a git work tree", dir);
 	}
 	strbuf_rtrim(&sb);
 	r->user_top = strbuf_detach(&sb, NULL);
@@ -159,7 +159,7 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 
 		remove_tree(tmp);
 		if (git_in(r->cache, NULL, clone) != 0) {
-			error("cannot clone '%s' into '%s'", r->user_top, tmp);
+			trail_error("cannot clone '%s' into '%s'", r->user_top, tmp);
 			free(tmp);
 			goto out;
 		}
@@ -189,13 +189,13 @@ int flame_repo_open_clone(struct flame_repo *r, const char *clone_dir)
 	r->lock_fd = -1;
 	if (git_in(clone_dir, &sb, toplevel) != 0 || !sb.len) {
 		strbuf_release(&sb);
-		return error("'%s' is not a trail flame clone", clone_dir);
+		return trail_error("'%s' is not a trail flame clone", clone_dir);
 	}
 	strbuf_rtrim(&sb);
 	r->clone = strbuf_detach(&sb, NULL);
 	slash = strrchr(r->clone, '/');
 	if (!slash || strcmp(slash, "/clone")) {
-		error("'%s' is not a trail flame clone", r->clone);
+		trail_error("'%s' is not a trail flame clone", r->clone);
 		flame_repo_release(r);
 		return -1;
 	}
@@ -227,7 +227,7 @@ static int resolve_in(const char *dir, const char *rev, char out[41])
 	if (code != 0 || sb.len != 40) {
 		strbuf_release(&spec);
 		strbuf_release(&sb);
-		return error("'%s' is not a commit", rev);
+		return trail_error("'%s' is not a commit", rev);
 	}
 	memcpy(out, sb.buf, 41);
 	strbuf_release(&spec);
@@ -256,7 +256,7 @@ int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit 
 	memset(c, 0, sizeof(*c));
 	if (flame_git(r, &sb, argv) != 0) {
 		strbuf_release(&sb);
-		return error("cannot read commit '%s'", id);
+		return trail_error("cannot read commit '%s'", id);
 	}
 	strbuf_rtrim(&sb);
 	p[n++] = sb.buf;
@@ -265,7 +265,7 @@ int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit 
 			p[n++] = sb.buf + i + 1;
 	if (n < 4 || strlen(p[0]) != 40) {
 		strbuf_release(&sb);
-		return error("cannot parse commit '%s'", id);
+		return trail_error("cannot parse commit '%s'", id);
 	}
 	memcpy(c->id, p[0], 41);
 	c->subject = xstrdup(p[1]);
@@ -290,7 +290,7 @@ int flame_repo_is_ancestor(struct flame_repo *r, const char *a, const char *b)
 
 	if (code == 0 || code == 1)
 		return !code;
-	return error("cannot compare '%s' and '%s'", a, b);
+	return trail_error("cannot compare '%s' and '%s'", a, b);
 }
 
 int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
@@ -307,7 +307,7 @@ int flame_repo_range(struct flame_repo *r, const char *good, const char *bad,
 	strbuf_release(&range);
 	if (code != 0) {
 		strbuf_release(&sb);
-		return error("cannot list the commits in %.12s..%.12s", good, bad);
+		return trail_error("cannot list the commits in %.12s..%.12s", good, bad);
 	}
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		string_list_append(out, line);
@@ -375,7 +375,7 @@ int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
 	strbuf_release(&range);
 	strbuf_release(&spec);
 	strbuf_release(&sb);
-	return code == 0 ? 0 : error("cannot list the commits merged by %.12s", merge);
+	return code == 0 ? 0 : trail_error("cannot list the commits merged by %.12s", merge);
 }
 
 /* ---- where functions are defined ---- */
@@ -502,7 +502,7 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
 		strbuf_release(&out);
 		string_list_clear(&batch);
 		if (code < 0 || code > 1)
-			return error("git grep failed looking for function definitions at %.12s", rev);
+			return trail_error("git grep failed looking for function definitions at %.12s", rev);
 	}
 	return 0;
 }
@@ -618,7 +618,7 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 		const char *add[] = { "worktree", "add", "-q", "--detach", "-f", src, id, NULL };
 
 		if (flame_git(r, NULL, add) != 0) {
-			error("cannot check out %.12s in '%s'", id, src);
+			trail_error("cannot check out %.12s in '%s'", id, src);
 			goto out;
 		}
 	}

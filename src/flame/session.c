@@ -81,7 +81,7 @@ int flame_session_run(struct flame_session *s)
 	if (is_anc < 0)
 		return FLAME_EXIT_FAILURE;
 	if (!is_anc || !strcmp(s->ans.good, s->ans.bad)) {
-		error("the good revision %.12s is not an ancestor of the bad revision %.12s",
+		trail_error("the good revision %.12s is not an ancestor of the bad revision %.12s",
 		      s->ans.good, s->ans.bad);
 		return FLAME_EXIT_USAGE;
 	}

@@ -81,7 +81,7 @@ int fg_nameattr_read(struct fg_nameattr *a, const char *path)
 		if (!tab) {
 			struct strbuf q = STRBUF_INIT;
 
-			error("%s:%llu: expected 'function<TAB>name=value...', got '%s'", path,
+			trail_error("%s:%llu: expected 'function<TAB>name=value...', got '%s'", path,
 			      (unsigned long long)r.lineno, escape_term_excerpt(&q, line, len, 80));
 			strbuf_release(&q);
 			ret = -1;

@@ -361,7 +361,7 @@ int fg_palette_map_read(struct fg_palette_map *m, const char *path)
 		if (!arrow || parse_rgb(arrow + 2, len - (size_t)(arrow + 2 - line), &c)) {
 			struct strbuf q = STRBUF_INIT;
 
-			error("%s:%llu: expected 'name->rgb(R,G,B)', got '%s'", path,
+			trail_error("%s:%llu: expected 'name->rgb(R,G,B)', got '%s'", path,
 			      (unsigned long long)r.lineno, escape_term_excerpt(&q, line, len, 80));
 			strbuf_release(&q);
 			ret = -1;

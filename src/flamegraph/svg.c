@@ -9,6 +9,7 @@
 #include "core/escape.h"
 #include "flamegraph/diffcolor.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -79,9 +80,17 @@ static void out_fixed(struct out *o, double v, int decimals)
 		return;
 	}
 	if (v > 1e15) {
-		char b[40];
+		/*
+		 * Whole digits, valid in SVG and JavaScript alike: DBL_MAX has
+		 * 309 of them.  Infinity (a sum that overflowed) is written as
+		 * the largest finite number.  The length written is what
+		 * snprintf wrote, never what it would have liked to.
+		 */
+		char b[DBL_MAX_10_EXP + 8];
+		int len = snprintf(b, sizeof(b), "%.0f", isinf(v) ? DBL_MAX : v);
 
-		out_add(o, b, (size_t)snprintf(b, sizeof(b), "%.0f", v));
+		if (len > 0)
+			out_add(o, b, (size_t)len < sizeof(b) ? (size_t)len : sizeof(b) - 1);
 		return;
 	}
 	n = (uint64_t)(v * scale[decimals] + 0.5);
@@ -384,7 +393,11 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 			out_str(o, cls);
 		}
 		out_str(o, opt->diff.self ? "; self z=" : "; z=");
-		snprintf(zb, sizeof(zb), "%+.2f", df->z);
+		/* %f of a huge z would not fit: keep it short and readable */
+		if (fabs(df->z) < 1e9)
+			snprintf(zb, sizeof(zb), "%+.2f", df->z);
+		else
+			snprintf(zb, sizeof(zb), "%+.3g", df->z);
 		out_str(o, zb);
 		if (df->state == FG_DIFF_NOISE)
 			out_lit(o, ", noise");

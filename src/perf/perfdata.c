@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,25 +40,56 @@ int perfdata_is_magic(const void *buf, size_t len)
 	return m == PERF_FILE_MAGIC;
 }
 
+/*
+ * Copy the first len bytes of the pipe fd into buf without consuming them:
+ * tee() into a private pipe, read that pipe back.  Waits until len bytes
+ * are there or the writer has gone (POLLHUP), however slowly the writer
+ * writes; a shorter stream is not perf.data.  Each tee() result is read
+ * back at once: left in the private pipe, 16 of them filled its slots and
+ * the next tee() blocked forever ('echo | trail collapse').
+ */
 static int peek_pipe(int fd, unsigned char *buf, size_t len)
 {
-	int p[2], tries;
-	ssize_t n = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int p[2], ret = -1, last = 0;
+	useconds_t nap = 100;	/* microseconds, doubled up to 50 ms */
 
 	if (pipe(p))
 		return -1;
-	/* tee() copies without consuming; wait a little for a short first write */
-	for (tries = 0; tries < 50; tries++) {
-		n = tee(fd, p[1], len, 0);
-		if (n <= 0 || (size_t)n >= len)
+	for (;;) {
+		ssize_t n = tee(fd, p[1], len, 0), got = 0;
+
+		if (n <= 0)	/* 0: end of input before len bytes */
 			break;
-		usleep(2000);
+		while (got < n) {
+			ssize_t r = read(p[0], buf + got, (size_t)(n - got));
+
+			if (r <= 0)
+				goto out;
+			got += r;
+		}
+		if ((size_t)n >= len) {
+			ret = 0;
+			break;
+		}
+		if (last)
+			break;
+		/*
+		 * A short first write: once the writer has gone, one more
+		 * tee() sees whatever it wrote before leaving.
+		 */
+		if (poll(&pfd, 1, 0) < 0 || (pfd.revents & (POLLHUP | POLLERR))) {
+			last = 1;
+			continue;
+		}
+		usleep(nap);
+		if (nap < 50000)
+			nap *= 2;
 	}
-	if (n > 0)
-		n = read(p[0], buf, (size_t)n);
+out:
 	close(p[0]);
 	close(p[1]);
-	return n == (ssize_t)len ? 0 : -1;
+	return ret;
 }
 
 int perfdata_detect(const char *path)
@@ -84,7 +116,7 @@ int perfdata_detect(const char *path)
 
 static int bad(const struct perfdata *pd, uint64_t off, const char *what)
 {
-	return error("%s: offset %llu: %s", pd->path, (unsigned long long)off, what);
+	return trail_error("%s: offset %llu: %s", pd->path, (unsigned long long)off, what);
 }
 
 /* ---- attributes ------------------------------------------------------ */
@@ -400,7 +432,7 @@ static int finish_open(struct perfdata *pd)
 static int open_common(struct perfdata *pd, const char *name)
 {
 	if (!perfdata_is_magic(pd->buf, pd->size))
-		return error("%s: not a perf.data file (no PERFILE2 magic)", name);
+		return trail_error("%s: not a perf.data file (no PERFILE2 magic)", name);
 	/* Pipe mode writes only magic and a 16-byte size. */
 	pd->pipe_mode = pd->size >= 16 && rd64(pd->buf + 8) == 16;
 	return finish_open(pd);

@@ -123,7 +123,7 @@ int perfdata_detect(const char *path);
 
 /*
  * Open path ("-" for stdin, which may be pipe-mode output) and parse the
- * header, attributes and feature sections.  Returns 0, or -1 after error().
+ * header, attributes and feature sections.  Returns 0, or -1 after trail_error().
  */
 int perfdata_open(struct perfdata *pd, const char *path);
 /* Same on an in-memory image (not copied; must outlive pd).  For fuzzing. */
@@ -133,7 +133,7 @@ void perfdata_close(struct perfdata *pd);
 
 /*
  * Deliver the data records to ops in timestamp order (file order for
- * records without a time).  Returns 0 or -1 (after error() with
+ * records without a time).  Returns 0 or -1 (after trail_error() with
  * "path: offset N: what"), or the callback's -1.
  */
 int perfdata_process(struct perfdata *pd, const struct perfdata_ops *ops, void *ctx);

@@ -61,7 +61,7 @@ typedef int (*perfdata_stack_fn)(void *ctx, const struct perfdata_stack *st);
 
 /*
  * Read the already opened pd and call fn for every sample.  Returns 0, or
- * -1 after error() (reader errors carry file and byte offset) or when fn
+ * -1 after trail_error() (reader errors carry file and byte offset) or when fn
  * returned -1.  Statistics (samples, unresolved frames) go to *stats when
  * given.
  */

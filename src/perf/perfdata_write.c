@@ -127,7 +127,7 @@ int perfdata_writer_add(struct perfdata_writer *w, const struct perf_event_heade
 			uint64_t sample_time)
 {
 	if (rec->size < sizeof(*rec) || rec->size % 8)
-		return error("internal error: record of type %u has bad size %u",
+		return trail_error("internal error: record of type %u has bad size %u",
 			     (unsigned)rec->type, (unsigned)rec->size);
 	strbuf_add(&w->buf, rec, rec->size);
 	w->data_size += rec->size;
@@ -166,7 +166,7 @@ int perfdata_writer_add_build_id(struct perfdata_writer *w, int32_t pid, uint16_
 	struct perf_event_header h;
 
 	if (BUILD_ID_EVENT_FIXED + len > UINT16_MAX)
-		return error("file name too long for a build-id record: '%.64s...'", filename);
+		return trail_error("file name too long for a build-id record: '%.64s...'", filename);
 	if (size > BUILD_ID_FIELD)
 		size = BUILD_ID_FIELD;
 	memset(fixed, 0, sizeof(fixed));

@@ -181,7 +181,7 @@ int sampler_attach(struct sampler *s, pid_t pid)
 	d = opendir(path);
 	if (!d) {
 		if (errno == ENOENT)
-			return error("no process %d", (int)pid);
+			return trail_error("no process %d", (int)pid);
 		return error_errno("cannot list the threads of process %d (%s)", (int)pid, path);
 	}
 	while ((de = readdir(d))) {
@@ -194,7 +194,7 @@ int sampler_attach(struct sampler *s, pid_t pid)
 	}
 	closedir(d);
 	if (!s->nr_tids)
-		return error("process %d has no threads left", (int)pid);
+		return trail_error("process %d has no threads left", (int)pid);
 	qsort(s->tids, s->nr_tids, sizeof(*s->tids), cmp_pid);
 	s->pid = pid;
 	s->pidfd = open_pidfd(pid);
@@ -419,7 +419,7 @@ int sampler_open(struct sampler *s)
 		name = "cycles";
 	def = find_event(name);
 	if (!def)
-		return error("unknown event '%s' (known: %s)", name, sampler_event_names());
+		return trail_error("unknown event '%s' (known: %s)", name, sampler_event_names());
 	if (s->opts.freq == 0 && s->opts.period == 0 && !def->count_each)
 		s->opts.freq = s->is_command ? 999 : 99;
 	if (!strcmp(def->name, "offcpu")) {
@@ -440,7 +440,7 @@ int sampler_open(struct sampler *s)
 	}
 	if (s->opts.callchain == SAMPLER_CALLCHAIN_DWARF) {
 #if !defined(__x86_64__) && !defined(__aarch64__)
-		return error("-g dwarf is not supported on this architecture; use -g fp");
+		return trail_error("-g dwarf is not supported on this architecture; use -g fp");
 #endif
 	}
 
@@ -483,7 +483,7 @@ int sampler_open(struct sampler *s)
 
 			sampler_explain_open_error(&sb, err, &s->attr, s->pid, !s->is_command,
 						   sampler_paranoid());
-			error("cannot sample '%s': %s", s->event_name, sb.buf);
+			trail_error("cannot sample '%s': %s", s->event_name, sb.buf);
 			strbuf_release(&sb);
 		}
 		return -1;

@@ -53,7 +53,7 @@ long sampler_ring_read(struct sampler_ring *r, sampler_ring_fn fn, void *ctx)
 
 		/* The kernel keeps every record 8-byte aligned and sized. */
 		if (avail < sizeof(h) || avail > r->size || (tail & 7)) {
-			ret = error("perf ring buffer is inconsistent (head %llu, tail %llu)",
+			ret = trail_error("perf ring buffer is inconsistent (head %llu, tail %llu)",
 				    (unsigned long long)head, (unsigned long long)tail);
 			break;
 		}
@@ -67,7 +67,7 @@ long sampler_ring_read(struct sampler_ring *r, sampler_ring_fn fn, void *ctx)
 			memcpy((char *)&h + first, r->data, sizeof(h) - first);
 		}
 		if (h.size < sizeof(h) || h.size > avail || (h.size & 7)) {
-			ret = error("perf ring buffer holds a record of bad size %u", (unsigned)h.size);
+			ret = trail_error("perf ring buffer holds a record of bad size %u", (unsigned)h.size);
 			break;
 		}
 		if (off + h.size <= r->size) {

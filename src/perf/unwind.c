@@ -155,7 +155,7 @@ static void image_map(struct unwinder *u, struct image *im)
 	int fd;
 
 	im->tried = 1;
-	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!path || (fd = open_regular(path)) < 0)
 		return;
 	if (file_map_fd(&im->file, fd, path, 0) || !im->file.size)
 		file_map_release(&im->file);

@@ -103,7 +103,7 @@ static inline size_t folded_profile_size(const struct folded_profile *p)
 /*
  * Write p as folded text, one "stack count" line per stack (both counts
  * when differential), sorted in byte order.  Returns 0, or -1 after
- * error() when writing failed.
+ * trail_error() when writing failed.
  */
 int folded_profile_write(const struct folded_profile *p, FILE *out);
 /* Stack ids sorted by stack text in byte order (caller frees). */

@@ -48,7 +48,7 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 	uint32_t *order, id;
 
 	if (p->columns != 1)
-		return error("differential (two-count) input cannot be written as pprof; "
+		return trail_error("differential (two-count) input cannot be written as pprof; "
 			     "write each side on its own");
 	intern_init(&names);
 	put_value_type(&msg, &tmp, P_SAMPLE_TYPE);

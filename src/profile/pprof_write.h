@@ -15,7 +15,7 @@ struct strbuf;
 /*
  * Encode p (one count column; counts are rounded to integers, which
  * pprof's values are) as gzipped profile.proto, appended to out.
- * Returns 0, or -1 after error() when p is differential.
+ * Returns 0, or -1 after trail_error() when p is differential.
  */
 int pprof_encode(const struct folded_profile *p, struct strbuf *out);
 

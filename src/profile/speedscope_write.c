@@ -49,7 +49,7 @@ int speedscope_encode(const struct folded_profile *p, const char *name, struct s
 	size_t i, n;
 
 	if (p->columns != 1)
-		return error("differential (two-count) input cannot be written as speedscope; "
+		return trail_error("differential (two-count) input cannot be written as speedscope; "
 			     "write each side on its own");
 	intern_init(&names);
 	order = folded_profile_sorted(p);

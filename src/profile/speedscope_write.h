@@ -13,7 +13,7 @@ struct strbuf;
 
 /*
  * Append p (one count column) as speedscope JSON to out; name titles the
- * profile.  Returns 0, or -1 after error() when p is differential.
+ * profile.  Returns 0, or -1 after trail_error() when p is differential.
  */
 int speedscope_encode(const struct folded_profile *p, const char *name, struct strbuf *out);
 

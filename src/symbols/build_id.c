@@ -5,6 +5,7 @@
  * trail record (which writes the ids into perf.data's BUILD_ID section).
  */
 #include "symbols/build_id.h"
+#include "core/file_map.h"
 #include "core/strbuf.h"
 #include "core/unaligned.h"
 
@@ -61,7 +62,7 @@ int build_id_of_file(const char *path, uint8_t out[BUILD_ID_MAX], size_t *size)
 	Elf *elf;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
 		return -1;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

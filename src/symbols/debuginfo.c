@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/cache_dir.h"
 #include "core/cleanup.h"
+#include "core/file_map.h"
 #include "symbols/build_id.h"
 
 #include <fcntl.h>
@@ -120,7 +121,7 @@ static char *cache_path(const uint8_t *id, size_t size)
 /* The cached prepared copy at path, if it is there and has build-id id. */
 static int open_cached(const char *path, const uint8_t *id, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	int fd = open_regular(path), ok = 0;
 	uint8_t got[BUILD_ID_MAX];
 	size_t n = 0;
 	Elf *e;

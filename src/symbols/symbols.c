@@ -10,6 +10,7 @@
 #include "symbols/build_id.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/file_map.h"
 #include "core/intern.h"
 #include "core/strbuf.h"
 
@@ -346,7 +347,7 @@ static int elf_file_open(struct elf_file *f, const char *path, const struct dso 
 	f->fd = -1;
 	f->elf = NULL;
 	f->has_symtab = f->has_dynsym = 0;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = open_regular(path);
 	if (f->fd < 0)
 		return -1;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
@@ -872,12 +873,16 @@ static void load_kallsyms(struct symbolizer *s, struct dso *d)
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex numbers. */
 static void load_jit_map(struct symbolizer *s, struct dso *d)
 {
-	FILE *f = fopen(d->path, "r");
+	int fd = open_regular(d->path);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char line[4096];
 	size_t alloc = 0;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *end;
 		unsigned long long start, size;
@@ -1101,7 +1106,7 @@ int symbolizer_debuginfo(struct symbolizer *s, struct dso *d, const char **path)
 		find_debug_file(s, d);
 	if (!d->debug_path)
 		return -1;
-	fd = open(d->debug_path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(d->debug_path);
 	if (fd < 0)
 		return -1;
 	*path = d->debug_path;

@@ -86,9 +86,9 @@ for t in collapse-dtrace collapse-sample collapse-vtune collapse-vsprof collapse
 	[ "${per_tool[$t]:-0}" -gt 0 ] || fail "rows of $t were run" "none"
 done
 
-# the guesser refuses what it cannot tell, with a hint and exit 1
+# the guesser refuses what it cannot tell, with a hint and exit 2 (no valid input)
 for f in "$CORPUS"/collapse-guess/invalid/*; do
-	check_exit "guessing refuses ${f##*/}" 1 "$TRAIL" collapse "$f"
+	check_exit "guessing refuses ${f##*/}" 2 "$TRAIL" collapse "$f"
 	grep -q -- "--format" "$T/.err" && pass "refusal of ${f##*/} names --format" ||
 		fail "refusal of ${f##*/} names --format" "$(cat "$T/.err")"
 done

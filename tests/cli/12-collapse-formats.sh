@@ -19,7 +19,7 @@ done
 check_exit "an unknown --format is a usage error" 2 "$TRAIL" collapse --format nope /dev/null
 check_exit "a bad --ghc-cost is a usage error" 2 "$TRAIL" collapse --ghc-cost nope /dev/null
 printf 'what\nis this\n' >"$T/unknown.txt"
-check_exit "an unknown format fails" 1 "$TRAIL" collapse "$T/unknown.txt"
+check_exit "an unknown format fails" 2 "$TRAIL" collapse "$T/unknown.txt"
 grep -q "cannot tell the format of '$T/unknown.txt'" "$T/.err" && pass "the refusal names the file" ||
 	fail "the refusal names the file" "$(cat "$T/.err")"
 printf '\n\n  \n' >"$T/blank.txt"

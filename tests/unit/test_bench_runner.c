@@ -65,7 +65,7 @@ static int mock_run(struct bench_executor *ex, const struct bench_job *job,
 		else if (!strncmp(s, "fail ", 5))
 			out->exit_code = atoi(s + 5);
 	} else if (!strcmp(argv[0], "nosuch")) {
-		return error("cannot run 'nosuch': No such file or directory");
+		return trail_error("cannot run 'nosuch': No such file or directory");
 	} else if (!strcmp(argv[0], "sleep") && argv[1]) {
 		t = strtod(argv[1], NULL) * m->scale * (1 + mock_jitter(m));
 	} else if (!strcmp(argv[0], "fail") && argv[1]) {

@@ -294,6 +294,37 @@ TEST(fold_merges_and_sorts_across_folders)
 	folder_free(f[1]);
 }
 
+/*
+ * The output is in byte order of the whole line, which is not the order of
+ * the frames: "a-b" < "a;b" ('-' < ';') although frame "a" < "a-b"; the
+ * writer compares the texts through the interned frames, never built.
+ */
+TEST(fold_sorts_by_text_not_by_frames)
+{
+	struct fold_options o = { 0 };
+	struct folder *f[2] = { folder_new(&o), folder_new(&o) };
+	struct fold_frame ab[] = { frame("b", "/m", "1"), frame("a", "/m", "2") };
+	struct fold_frame a = frame("a", "/m", "2"), adash = frame("a-b", "/m", "3");
+	struct fold_frame joined = frame("ab", "/m", "4");
+	char *out;
+
+	add(f[0], "p", NULL, "1", 1, ab, 2);
+	add(f[0], "p", NULL, "1", 1, &joined, 1);
+	add(f[0], "p", NULL, "1", 1, &a, 1);
+	add(f[1], "p", NULL, "1", 1, &adash, 1);
+	add(f[1], "p", NULL, "1", 2, ab, 2);
+	add(f[1], "q", NULL, "1", 1, &a, 1);
+	add(f[1], "p", NULL, "1", 4, &a, 1);
+	out = write_folders(f, 2);
+	CHECK_STREQ(out, "p;a 5\np;a-b 1\np;a;b 3\np;ab 1\nq;a 1\n");
+	free(out);
+	out = write_folders(f + 1, 1);
+	CHECK_STREQ(out, "p;a 4\np;a-b 1\np;a;b 2\nq;a 1\n");
+	free(out);
+	folder_free(f[0]);
+	folder_free(f[1]);
+}
+
 TEST(fold_frames_that_vanish)
 {
 	struct fold_options o = { 0 };
@@ -389,6 +420,7 @@ TEST(buffer_reader_counts_unrecognized_lines)
 
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,
 	  grammar_matches_perl_on_random_lines, fold_names_and_annotations, fold_pid_tid_addrs,
-	  fold_skip_after, fold_merges_and_sorts_across_folders, fold_frames_that_vanish, module_rules,
+	  fold_skip_after, fold_merges_and_sorts_across_folders,
+	  fold_sorts_by_text_not_by_frames, fold_frames_that_vanish, module_rules,
 	  threads_give_the_same_output,
 	  buffer_reader_counts_unrecognized_lines)

@@ -10,6 +10,7 @@
 #include "core/gather.h"
 #include "core/child.h"
 #include "core/cleanup.h"
+#include "core/file_map.h"
 #include "core/intern.h"
 #include "core/line_reader.h"
 #include "core/options.h"
@@ -688,7 +689,72 @@ TEST(progress_line_text)
 	trail_quiet = 0;
 }
 
+/* Empty input: end at once, without arithmetic on the NULL buffer (UBSan). */
+TEST(line_reader_empty_input)
+{
+	struct line_reader r;
+	char *line;
+	size_t len;
+
+	CHECK_INT(line_reader_open(&r, "/dev/null"), 0);
+	CHECK_INT(line_reader_next(&r, &line, &len), 0);
+	line_reader_close(&r);
+}
+
+/* A FIFO named by input data is refused at once, not waited on. */
+TEST(open_regular_refuses_fifos_and_directories)
+{
+	char dir[] = "/tmp/trail-open-regular.XXXXXX", path[64];
+	int fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CHECK_INT(mkfifo(path, 0600), 0);
+	alarm(20);	/* a blocking open() fails the test instead of hanging it */
+	errno = 0;
+	CHECK_INT(open_regular(path), -1);
+	CHECK_INT(errno, EINVAL);
+	CHECK_INT(open_regular(dir), -1);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+	fd = open_regular(path);
+	CHECK(fd >= 0);
+	CHECK_INT(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	alarm(0);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The distinct names of a bounded set, e.g. the events a filter skipped. */
+TEST(string_list_add_unique_n_keeps_distinct_names_up_to_max)
+{
+	struct string_list l = STRING_LIST_INIT;
+
+	string_list_add_unique_n(&l, "cycles:ppp", 6, 3);
+	string_list_add_unique_n(&l, "cycles", 6, 3);
+	string_list_add_unique_n(&l, "cyc", 3, 3);
+	string_list_add_unique_n(&l, "faults", 6, 3);
+	string_list_add_unique_n(&l, "more", 4, 3);
+	CHECK_INT(l.nr, 3);
+	CHECK_STREQ(l.items[0], "cycles");
+	CHECK_STREQ(l.items[1], "cyc");
+	CHECK_STREQ(l.items[2], "faults");
+	string_list_clear(&l);
+	/* a name with a NUL inside (fuzz_perf_script found this read overflow) */
+	string_list_add_unique_n(&l, "ab", 2, 3);
+	string_list_add_unique_n(&l, "ab\0cdefgh", 9, 3);
+	CHECK_INT(l.nr, 2);
+	string_list_clear(&l);
+}
+
 TEST_MAIN("core",
+	  line_reader_empty_input,
+	  open_regular_refuses_fifos_and_directories,
+	  string_list_add_unique_n_keeps_distinct_names_up_to_max,
 	  child_timeout_kills_the_tree,
 	  child_group_dies_with_its_process,
 	  shell_quote_round_trips,
