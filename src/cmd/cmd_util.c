@@ -1,10 +1,11 @@
 /*
  * cmd_util.c - what every command does the same way: option parsing that
- * ends the process on --help, --version or a usage error, and the version
- * line.
+ * ends the process on --help, --version or a usage error, the version
+ * line, and the loading of the flat-profile commands' inputs.
  */
 #include "cmd/commands.h"
 #include "core/error.h"
+#include "profile/flat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,4 +34,23 @@ int cmd_parse_options(int argc, const char **argv, const struct option *opts,
 void cmd_print_version(void)
 {
 	printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
+}
+
+int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
+			  struct flat_profile *f, enum load_format *format)
+{
+	int i, status = EXIT_OK;
+
+	folded_profile_init(p);
+	for (i = 0; i < (nr ? nr : 1); i++)
+		if (load_profile(p, nr ? paths[i] : "-", format) < 0)
+			status = EXIT_FAILURE_;
+		else
+			note_verbose("read '%s' as %s", nr ? paths[i] : "-", load_format_name(*format));
+	flat_profile_build(f, p, 1);
+	if (status == EXIT_OK && !f->nr_stacks) {
+		trail_error("no samples in the input");
+		status = EXIT_USAGE;
+	}
+	return status;
 }

@@ -16,7 +16,10 @@
 #ifndef TRAIL_CMD_COMMANDS_H
 #define TRAIL_CMD_COMMANDS_H
 
+#include "collapse/load.h"
 #include "core/options.h"
+
+struct flat_profile;
 
 int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
@@ -36,5 +39,16 @@ void cmd_print_version(void);
  */
 int cmd_parse_options(int argc, const char **argv, const struct option *opts,
 		      const char *const *usage, unsigned flags);
+
+/*
+ * The input of the flat-profile commands (top, explain): the nr profiles in
+ * paths (nr 0: standard input) read with load_profile() into p and counted
+ * into f, column 1 for differential input.  p is initialised here; the
+ * caller releases p and f whatever the result.  *format gets what the last
+ * input was read as.  Returns EXIT_OK, EXIT_FAILURE_ when an input could
+ * not be read, or EXIT_USAGE when there are no samples (errors printed).
+ */
+int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
+			  struct flat_profile *f, enum load_format *format);
 
 #endif

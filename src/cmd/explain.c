@@ -31,7 +31,7 @@ int cmd_explain(int argc, const char **argv)
 	struct explain_options eo;
 	double plateau = 5, motif = 1, broken = 5;	/* percent */
 	uint64_t limit = 5, callers = 3, tower_depth = 0;
-	int json = 0, process_root = -1, nr, i, status = EXIT_OK;
+	int json = 0, process_root = -1, nr, status;
 	enum load_format fmt = LOAD_FOLDED;
 	struct option opts[] = {
 		OPT_FLAG(0, "json", &json, "print the findings as JSON"),
@@ -58,17 +58,7 @@ int cmd_explain(int argc, const char **argv)
 	struct strbuf out;
 
 	nr = cmd_parse_options(argc, argv, opts, explain_usage, 0);
-	folded_profile_init(&p);
-	for (i = 0; i < (nr ? nr : 1); i++)
-		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
-			status = EXIT_FAILURE_;
-		else
-			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
-	flat_profile_build(&f, &p, 1);
-	if (status == EXIT_OK && !f.nr_stacks) {
-		trail_error("no samples in the input");
-		status = EXIT_USAGE;
-	}
+	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);
 	if (status == EXIT_OK) {
 		explain_options_init(&eo);
 		eo.plateau_share = plateau / 100;

@@ -61,9 +61,7 @@ static void write_json(struct strbuf *out, const struct flat_profile *f, const u
 
 	json_writer_init(&w, out, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_number(&w, "samples", f->total);
-	json_writer_key_int(&w, "stacks", (int64_t)f->nr_stacks);
-	json_writer_key_int(&w, "functions", (int64_t)f->names.nr);
+	flat_json_totals(&w, f);
 	json_writer_key_string(&w, "sort", sort_names[sort]);
 	json_writer_key(&w, "rows");
 	json_writer_begin_array(&w);
@@ -71,8 +69,7 @@ static void write_json(struct strbuf *out, const struct flat_profile *f, const u
 		const struct flat_func *fn = &f->funcs[ids[i]];
 
 		json_writer_begin_object(&w);
-		json_writer_key(&w, "function");
-		json_writer_string_len(&w, intern_str(&f->names, ids[i]), intern_len(&f->names, ids[i]));
+		flat_json_name(&w, "function", f, ids[i]);
 		json_writer_key_number(&w, "self", fn->self);
 		json_writer_key_number(&w, "self_pct", pct(fn->self, f->total));
 		json_writer_key_number(&w, "total", fn->total);
@@ -122,21 +119,11 @@ int cmd_top(int argc, const char **argv)
 	struct strbuf out;
 	uint32_t *ids;
 	size_t n;
-	int nr, i, status = EXIT_OK;
-	enum load_format fmt;
+	int nr, status;
+	enum load_format fmt = LOAD_FOLDED;
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
-	folded_profile_init(&p);
-	for (i = 0; i < (nr ? nr : 1); i++)
-		if (load_profile(&p, nr ? argv[i] : "-", &fmt) < 0)
-			status = EXIT_FAILURE_;
-		else
-			note_verbose("read '%s' as %s", nr ? argv[i] : "-", load_format_name(fmt));
-	flat_profile_build(&f, &p, 1);
-	if (status == EXIT_OK && !f.nr_stacks) {
-		trail_error("no samples in the input");
-		status = EXIT_USAGE;
-	}
+	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);
 	if (status == EXIT_OK) {
 		ids = flat_profile_sorted(&f, ctx.sort, &n);
 		if (limit && n > limit)

@@ -154,19 +154,14 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
  */
 static int detect(const char *head, size_t n)
 {
-	size_t pos = 0;
+	size_t pos = 0, len;
+	const char *s;
 	int blank = 0, frames = 0;
 
-	while (pos < n) {
-		const char *s = head + pos, *nl = memchr(s, '\n', n - pos);
-		size_t len = nl ? (size_t)(nl - s) : n - pos;
-		const char *t;
+	while (frames_head_line(head, n, &pos, &s, &len)) {
+		const char *t = frames_trim(s, &len);
 		uint64_t v;
 
-		pos += len + 1;
-		if (!nl)
-			break;	/* a cut line says nothing */
-		t = frames_trim(s, &len);
 		if (!len) {
 			blank = 1;
 			continue;

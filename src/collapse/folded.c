@@ -44,19 +44,15 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
  */
 static int detect(const char *head, size_t n)
 {
-	size_t pos = 0, lines = 0;
+	size_t pos = 0, lines = 0, len;
+	const char *s;
 	int semicolons = 0;
 
-	while (pos < n) {
-		const char *s = head + pos, *nl = memchr(s, '\n', n - pos), *stack;
-		size_t len = nl ? (size_t)(nl - s) : n - pos, stack_len;
+	while (frames_head_line(head, n, &pos, &s, &len)) {
+		const char *stack;
+		size_t stack_len;
 		uint64_t count;
 
-		if (!nl)
-			break;
-		pos += len + 1;
-		if (len && s[len - 1] == '\r')
-			len--;
 		if (!len)
 			continue;
 		if (frames_is_space(s[0]) || s[0] == '#' ||

@@ -83,6 +83,13 @@ int frames_is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+size_t frames_trim_end(const char *s, size_t len)
+{
+	while (len && frames_is_space(s[len - 1]))
+		len--;
+	return len;
+}
+
 const char *frames_trim(const char *s, size_t *len)
 {
 	size_t n = *len;
@@ -91,9 +98,7 @@ const char *frames_trim(const char *s, size_t *len)
 		s++;
 		n--;
 	}
-	while (n && frames_is_space(s[n - 1]))
-		n--;
-	*len = n;
+	*len = frames_trim_end(s, n);
 	return s;
 }
 
@@ -115,20 +120,31 @@ int frames_parse_u64(const char *s, size_t len, uint64_t *value)
 	return 1;
 }
 
+int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len)
+{
+	const char *s = head + *pos, *nl;
+
+	if (*pos >= n || !(nl = memchr(s, '\n', n - *pos)))
+		return 0;
+	*line = s;
+	*len = (size_t)(nl - s);
+	*pos += *len + 1;
+	if (*len && s[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
 int frames_parse_folded(const char *line, size_t len, const char **stack, size_t *stack_len,
 			uint64_t *count)
 {
-	size_t end = len, start;
+	size_t end = frames_trim_end(line, len), start;
 
-	while (end && frames_is_space(line[end - 1]))
-		end--;
 	start = end;
 	while (start && !frames_is_space(line[start - 1]))
 		start--;
 	if (!start || !frames_parse_u64(line + start, end - start, count))
 		return 0;
-	while (start && frames_is_space(line[start - 1]))
-		start--;
+	start = frames_trim_end(line, start);
 	if (!start)
 		return 0;
 	*stack = line;

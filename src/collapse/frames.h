@@ -2,7 +2,8 @@
  * frames.h - helpers shared by the text formats of src/collapse/: a stack
  * of frame names being built (pushed root first or leaf first, cut back
  * to a depth for indented call trees) and handed to the folder as one
- * ';'-joined stack; small text predicates; and the clean-up of Rust names
+ * ';'-joined stack; small text predicates; the lines of a detector's
+ * head; and the clean-up of Rust names
  * that tools print half-demangled.
  */
 #ifndef TRAIL_COLLAPSE_FRAMES_H
@@ -38,10 +39,20 @@ void frame_stack_fold(struct frame_stack *fs, struct folder *f, int leaf_first, 
 
 /* Whitespace as Rust's str::trim and Perl's \s see it in ASCII. */
 int frames_is_space(char c);
+/* The length of s[0..len) without its trailing whitespace. */
+size_t frames_trim_end(const char *s, size_t len);
 /* s[0..*len) without leading and trailing whitespace (returns the new start). */
 const char *frames_trim(const char *s, size_t *len);
 /* 1 when s[0..len) is one or more ASCII digits; *value gets them (saturating). */
 int frames_parse_u64(const char *s, size_t len, uint64_t *value);
+
+/*
+ * The next complete line of a detector's head at *pos: 1 with *line and
+ * *len set (the '\n' and a '\r' before it left out) and *pos moved past
+ * it; 0 when no '\n'-terminated line is left, since a line cut by the end
+ * of the head says nothing about the format.
+ */
+int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len);
 
 /*
  * A folded line "frame;frame;... COUNT" with an integer count: 1 with the

@@ -185,8 +185,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 				break;
 			continue;
 		}
-		while (len && frames_is_space(line[len - 1]))
-			len--;
+		len = frames_trim_end(line, len);
 		if (!len)
 			break;	/* the tree ends at a blank line */
 		if (on_row(s, &fs, &frame, f, in->name, r.lineno, line, len, &cols)) {

@@ -83,18 +83,14 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 /* Every complete line of the head is "stack; COUNT": the stack ends in ';'. */
 static int detect(const char *head, size_t n)
 {
-	size_t pos = 0, lines = 0;
+	size_t pos = 0, lines = 0, len;
+	const char *s;
 
-	while (pos < n) {
-		const char *s = head + pos, *nl = memchr(s, '\n', n - pos), *stack;
-		size_t len = nl ? (size_t)(nl - s) : n - pos, stack_len;
+	while (frames_head_line(head, n, &pos, &s, &len)) {
+		const char *stack;
+		size_t stack_len;
 		uint64_t count;
 
-		if (!nl)
-			break;
-		pos += len + 1;
-		if (len && s[len - 1] == '\r')
-			len--;
 		if (!len)
 			continue;
 		if (frames_is_space(s[0]) || !parse_line(s, len, &stack, &stack_len, &count))

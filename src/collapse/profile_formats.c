@@ -69,7 +69,6 @@ int collapse_profile_file(const char *path, const char *sample_type, const char 
 	struct collapse_input in;
 	struct fold_options fo;
 	const struct collapser *c;
-	FILE *out;
 	int ret = -1;
 
 	if (collapse_input_open(&in, path) < 0)
@@ -85,19 +84,8 @@ int collapse_profile_file(const char *path, const char *sample_type, const char 
 	}
 	if (c->read(&s, &in, s.folders[0]) < 0)
 		goto out;
-	out = fopen(scratch_path, "w");
-	if (!out) {
-		error_errno("cannot create '%s'", scratch_path);
+	if (folder_write_file(s.folders, s.nr_folders, scratch_path))
 		goto out;
-	}
-	if (collapse_session_write(&s, out)) {
-		fclose(out);
-		goto out;
-	}
-	if (fclose(out)) {
-		error_errno("cannot write '%s'", scratch_path);
-		goto out;
-	}
 	ret = folded_profile_read(p, scratch_path);
 out:
 	collapse_session_release(&s);

@@ -73,8 +73,7 @@ static int parse_frame(struct collapse_session *s, struct sample_state *st, cons
 		return trail_error("%s:%llu: cannot parse the stack line", name,
 			     (unsigned long long)lineno);
 	count_len = (size_t)(sp - p);
-	while (count_len && frames_is_space(p[count_len - 1]))
-		count_len--;
+	count_len = frames_trim_end(p, count_len);
 	if (!frames_parse_u64(p, count_len, &st->leaf_count))
 		return trail_error("%s:%llu: invalid samples field '%.*s'", name,
 			     (unsigned long long)lineno, (int)count_len, p);
@@ -83,8 +82,7 @@ static int parse_frame(struct collapse_session *s, struct sample_state *st, cons
 	paren = memchr(rest, '(', rest_len);
 	func = rest;
 	func_len = paren ? (size_t)(paren - rest) : rest_len;
-	while (func_len && frames_is_space(func[func_len - 1]))
-		func_len--;
+	func_len = frames_trim_end(func, func_len);
 	if (!s->opts.no_modules) {
 		/* the text after the last "(in ", up to its first ')' */
 		const char *after = rest;
@@ -161,8 +159,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 			started = !strncmp(line, START_LINE, strlen(START_LINE));
 			continue;
 		}
-		while (len && frames_is_space(line[len - 1]))
-			len--;
+		len = frames_trim_end(line, len);
 		if (!len)
 			continue;
 		if (len >= 4 && !memcmp(line, "    ", 4)) {

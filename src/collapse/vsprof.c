@@ -193,8 +193,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 			    in->name, START_LINE);
 	} else if (got > 0) {
 		while ((got = line_reader_next(&r, &line, &len)) > 0) {
-			while (len && frames_is_space(line[len - 1]))
-				len--;
+			len = frames_trim_end(line, len);
 			st.lineno = r.lineno;
 			if (len && on_row(&st, line, len)) {
 				ret = -1;

@@ -123,8 +123,7 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 			started = !strncmp(line, HEADER, strlen(HEADER));
 			continue;
 		}
-		while (len && frames_is_space(line[len - 1]))
-			len--;
+		len = frames_trim_end(line, len);
 		if (len && on_row(s, &fs, &frame, f, in->name, r.lineno, line, len)) {
 			ret = -1;
 			break;

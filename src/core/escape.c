@@ -119,14 +119,32 @@ static void walk(escape_sink *emit, void *ctx, const char *str, size_t len, repl
 		emit(ctx, str + run, i - run);
 }
 
-static const char *rep_xml(const unsigned char *s, size_t i, size_t len, size_t *adv,
-			   char tmp[16])
+/* '&', '<' and '>': syntax to every markup reader (XML, HTML, Markdown). */
+static const char *markup_char(unsigned char c)
 {
-	(void)len, (void)adv, (void)tmp;
-	switch (s[i]) {
+	switch (c) {
 	case '&': return "&amp;";
 	case '<': return "&lt;";
 	case '>': return "&gt;";
+	}
+	return NULL;
+}
+
+/* C0 controls and DEL, shown as U+FFFD by the HTML and Markdown kinds. */
+static const char *control_char(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f ? REPLACEMENT : NULL;
+}
+
+static const char *rep_xml(const unsigned char *s, size_t i, size_t len, size_t *adv,
+			   char tmp[16])
+{
+	const char *r = markup_char(s[i]);
+
+	(void)len, (void)adv, (void)tmp;
+	if (r)
+		return r;
+	switch (s[i]) {
 	case '"': return "&quot;";
 	case '\t': return " ";
 	}
@@ -151,16 +169,17 @@ void escape_xml_attr(struct strbuf *sb, const char *s, size_t len)
 static const char *rep_html(const unsigned char *s, size_t i, size_t len, size_t *adv,
 			    char tmp[16])
 {
+	const char *r = markup_char(s[i]);
+
 	(void)len, (void)adv, (void)tmp;
+	if (r)
+		return r;
 	switch (s[i]) {
-	case '&': return "&amp;";
-	case '<': return "&lt;";
-	case '>': return "&gt;";
 	case '"': return "&quot;";
 	case '\'': return "&#39;";
 	case '\n': case '\t': return NULL;
 	}
-	return s[i] < 0x20 || s[i] == 0x7f ? REPLACEMENT : NULL;
+	return control_char(s[i]);
 }
 
 static const char *rep_html_attr(const unsigned char *s, size_t i, size_t len, size_t *adv,
@@ -186,11 +205,12 @@ void escape_html_attr(struct strbuf *sb, const char *s, size_t len)
 static const char *rep_md_text(const unsigned char *s, size_t i, size_t len, size_t *adv,
 			       char tmp[16])
 {
+	const char *r = markup_char(s[i]);
+
 	(void)len, (void)adv;
+	if (r)
+		return r;
 	switch (s[i]) {
-	case '&': return "&amp;";
-	case '<': return "&lt;";
-	case '>': return "&gt;";
 	case '\n': case '\t': case '\r': return " ";
 	case '\\': case '`': case '*': case '_': case '[': case ']': case '~': case '|':
 		tmp[0] = '\\';
@@ -198,7 +218,7 @@ static const char *rep_md_text(const unsigned char *s, size_t i, size_t len, siz
 		tmp[2] = 0;
 		return tmp;
 	}
-	return s[i] < 0x20 || s[i] == 0x7f ? REPLACEMENT : NULL;
+	return control_char(s[i]);
 }
 
 void escape_md_text(struct strbuf *sb, const char *s, size_t len)
@@ -213,7 +233,7 @@ static const char *rep_md_code(const unsigned char *s, size_t i, size_t len, siz
 	(void)len, (void)adv, (void)tmp;
 	if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t')
 		return " ";
-	return s[i] < 0x20 || s[i] == 0x7f ? REPLACEMENT : NULL;
+	return control_char(s[i]);
 }
 
 static const char *rep_md_code_cell(const unsigned char *s, size_t i, size_t len, size_t *adv,
@@ -230,7 +250,7 @@ static const char *rep_md_block(const unsigned char *s, size_t i, size_t len, si
 	(void)len, (void)adv, (void)tmp;
 	if (s[i] == '\n' || s[i] == '\t')
 		return NULL;
-	return s[i] < 0x20 || s[i] == 0x7f ? REPLACEMENT : NULL;
+	return control_char(s[i]);
 }
 
 static size_t longest_backtick_run(const char *s, size_t len)

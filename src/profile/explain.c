@@ -427,13 +427,6 @@ void explain_write_text(struct strbuf *out, const struct explain_report *r,
 		strbuf_addf(out, "    fine: below %g%%\n", 100 * o->broken_share);
 }
 
-static void json_name(struct json_writer *w, const char *key, const struct flat_profile *f,
-		      uint32_t id)
-{
-	json_writer_key(w, key);
-	json_writer_string_len(w, intern_str(&f->names, id), intern_len(&f->names, id));
-}
-
 void explain_write_json(struct strbuf *out, const struct explain_report *r,
 			const struct flat_profile *f)
 {
@@ -443,9 +436,7 @@ void explain_write_json(struct strbuf *out, const struct explain_report *r,
 
 	json_writer_init(&w, out, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_number(&w, "samples", r->total);
-	json_writer_key_int(&w, "stacks", (int64_t)f->nr_stacks);
-	json_writer_key_int(&w, "functions", (int64_t)f->names.nr);
+	flat_json_totals(&w, f);
 	json_writer_key(&w, "process_root");
 	json_writer_bool(&w, o->process_root);
 
@@ -456,7 +447,7 @@ void explain_write_json(struct strbuf *out, const struct explain_report *r,
 	json_writer_begin_array(&w);
 	for (i = 0; i < shown(r->nr_plateaus, o->limit); i++) {
 		json_writer_begin_object(&w);
-		json_name(&w, "function", f, r->plateaus[i].func);
+		flat_json_name(&w, "function", f, r->plateaus[i].func);
 		json_writer_key_number(&w, "self", r->plateaus[i].self);
 		json_writer_key_number(&w, "self_pct", pct(r, r->plateaus[i].self));
 		json_writer_end(&w);
@@ -484,8 +475,8 @@ void explain_write_json(struct strbuf *out, const struct explain_report *r,
 		json_writer_key_int(&w, "depth", t->depth);
 		json_writer_key_number(&w, "count", t->count);
 		json_writer_key_number(&w, "pct", pct(r, t->count));
-		json_name(&w, "leaf", f, fr[t->depth - 1]);
-		json_name(&w, "most_repeated", f, t->repeated);
+		flat_json_name(&w, "leaf", f, fr[t->depth - 1]);
+		flat_json_name(&w, "most_repeated", f, t->repeated);
 		json_writer_key_int(&w, "repeats", t->repeats);
 		json_writer_key(&w, "frames");
 		json_writer_begin_array(&w);
@@ -509,11 +500,11 @@ void explain_write_json(struct strbuf *out, const struct explain_report *r,
 		const struct explain_motif *m = &r->motifs[i];
 
 		json_writer_begin_object(&w);
-		json_name(&w, "function", f, m->func);
+		flat_json_name(&w, "function", f, m->func);
 		json_writer_key_int(&w, "callers", m->callers);
 		json_writer_key_number(&w, "total", m->total);
 		json_writer_key_number(&w, "total_pct", pct(r, m->total));
-		json_name(&w, "heaviest_caller", f, m->top_caller);
+		flat_json_name(&w, "heaviest_caller", f, m->top_caller);
 		json_writer_key_number(&w, "heaviest_caller_pct", pct(r, m->top_caller_count));
 		json_writer_end(&w);
 	}

@@ -5,6 +5,7 @@
  */
 #include "profile/flat.h"
 #include "core/alloc.h"
+#include "core/json_writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,18 @@ uint32_t *flat_profile_sorted(const struct flat_profile *f, enum flat_sort key, 
 	qsort(ids, f->names.nr, sizeof(*ids), cmp_func);
 	*n = f->names.nr;
 	return ids;
+}
+
+void flat_json_totals(struct json_writer *w, const struct flat_profile *f)
+{
+	json_writer_key_number(w, "samples", f->total);
+	json_writer_key_int(w, "stacks", (int64_t)f->nr_stacks);
+	json_writer_key_int(w, "functions", (int64_t)f->names.nr);
+}
+
+void flat_json_name(struct json_writer *w, const char *key, const struct flat_profile *f,
+		    uint32_t id)
+{
+	json_writer_key(w, key);
+	json_writer_string_len(w, intern_str(&f->names, id), intern_len(&f->names, id));
 }

@@ -58,4 +58,15 @@ enum flat_sort { FLAT_SORT_SELF, FLAT_SORT_TOTAL, FLAT_SORT_NAME };
  */
 uint32_t *flat_profile_sorted(const struct flat_profile *f, enum flat_sort key, size_t *n);
 
+struct json_writer;
+
+/*
+ * The JSON both flat-profile commands (top, explain) start with: the keys
+ * "samples" (the total count), "stacks" and "functions" (how many).
+ */
+void flat_json_totals(struct json_writer *w, const struct flat_profile *f);
+/* key, then the name of function id as a JSON string. */
+void flat_json_name(struct json_writer *w, const char *key, const struct flat_profile *f,
+		    uint32_t id);
+
 #endif

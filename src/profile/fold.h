@@ -126,6 +126,11 @@ size_t folder_nr_stacks(const struct folder *f);
  * writing failed (error printed).
  */
 int folder_write(struct folder *const *folders, size_t n, FILE *out);
+/*
+ * folder_write() into a new file at path (replaced if it exists).  Returns
+ * 0, or -1 when it cannot be created or written (error printed).
+ */
+int folder_write_file(struct folder *const *folders, size_t n, const char *path);
 
 /* The kernel and JIT module rules behind --kernel and --jit (exposed for tests). */
 int fold_module_is_kernel(const char *module, size_t len);

@@ -5,6 +5,7 @@
  * folded lines), and core/decompress.c on real gzip, zstd and xz streams.
  */
 #include "harness.h"
+#include "collapse_fold.h"
 #include "collapse/collapser.h"
 #include "collapse/frames.h"
 #include "core/decompress.h"
@@ -17,41 +18,6 @@
 #include <zlib.h>
 #include <zstd.h>
 #include <lzma.h>
-
-/* Fold text as format (NULL: guessed); the folded output, or NULL when reading failed. */
-static char *fold_as(const char *format, const char *text, int no_modules)
-{
-	struct fold_options fo;
-	struct collapse_session s;
-	struct collapse_input in;
-	const struct collapser *c;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
-	int ret;
-
-	memset(&fo, 0, sizeof(fo));
-	collapse_session_init(&s, &fo);
-	s.opts.no_modules = no_modules;
-	collapse_input_from_buffer(&in, "t", text, strlen(text));
-	c = format ? collapser_find(format) : collapse_guess(in.head, in.head_len, NULL);
-	if (!c) {
-		collapse_input_close(&in);
-		collapse_session_release(&s);
-		return NULL;
-	}
-	ret = c->read(&s, &in, s.folders[0]);
-	out = open_memstream(&buf, &len);
-	CHECK(collapse_session_write(&s, out) == 0);
-	fclose(out);
-	collapse_input_close(&in);
-	collapse_session_release(&s);
-	if (ret) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
 
 static const char *guess(const char *text)
 {

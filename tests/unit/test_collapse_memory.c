@@ -6,44 +6,12 @@
  * kept, C++ names with parentheses intact), and their detection.
  */
 #include "harness.h"
+#include "collapse_fold.h"
 #include "collapse/collapser.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *fold_as(const char *format, const char *text)
-{
-	struct fold_options fo;
-	struct collapse_session s;
-	struct collapse_input in;
-	const struct collapser *c;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
-	int ret;
-
-	memset(&fo, 0, sizeof(fo));
-	collapse_session_init(&s, &fo);
-	collapse_input_from_buffer(&in, "t", text, strlen(text));
-	c = format ? collapser_find(format) : collapse_guess(in.head, in.head_len, NULL);
-	if (!c) {
-		collapse_input_close(&in);
-		collapse_session_release(&s);
-		return NULL;
-	}
-	ret = c->read(&s, &in, s.folders[0]);
-	out = open_memstream(&buf, &len);
-	CHECK(collapse_session_write(&s, out) == 0);
-	fclose(out);
-	collapse_input_close(&in);
-	collapse_session_release(&s);
-	if (ret) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
 
 static const char massif[] =
 	"desc: --massif-out-file=m.out\n"
@@ -88,7 +56,7 @@ static const char massif[] =
 
 TEST(massif_peak_snapshot)
 {
-	char *out = fold_as(NULL, massif);
+	char *out = fold_as(NULL, massif, 0);
 
 	/* callers below the threshold are the outermost frame of their stack */
 	CHECK_STREQ(out, "[below massif's threshold] 100\n"
@@ -96,7 +64,8 @@ TEST(massif_peak_snapshot)
 			 "main;g 3000\n"
 			 "main;std::vector<int>::push(int const&) 1000\n");
 	free(out);
-	CHECK(!fold_as("massif", "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=empty\n"));
+	CHECK(!fold_as("massif", "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=empty\n",
+		       0));
 }
 
 TEST(heaptrack_flamegraph_stacks)
@@ -104,7 +73,8 @@ TEST(heaptrack_flamegraph_stacks)
 	char *out = fold_as(NULL, "0x7f2e (rtld.c);_dl_init (dl-init.c);0x7f2ec6; 1\n"
 				  "main (a.c); 300000\n"
 				  "main (a.c); 300000\n"
-				  "main (a.c);f(int) (a.c);operator new(unsigned long); 1000\n");
+				  "main (a.c);f(int) (a.c);operator new(unsigned long); 1000\n",
+				  0);
 
 	CHECK_STREQ(out, "0x7f2e;_dl_init;0x7f2ec6 1\n"
 			 "main 600000\n"
