@@ -55,6 +55,9 @@ enum inline_at {
  * return addresses as perf's unwinders do, while the frame itself keeps
  * the address and symbol perf script prints for it.
  */
+/* x86-64: the upper half of the canonical address space is the kernel's */
+#define KERNEL_SPACE_START UINT64_C(0xffff800000000000)
+
 static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpumode,
 		    enum inline_at inlines, size_t *nr)
 {
@@ -63,6 +66,13 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 
 	memset(f, 0, sizeof(*f));
 	f->addr = ip;
+	/*
+	 * A user-mode entry with a kernel address (a sample taken as the
+	 * process enters or leaves the kernel, around exec) is a kernel frame,
+	 * as perf's thread__find_map() decides from the address alone.
+	 */
+	if (cpumode == PERF_RECORD_MISC_USER && ip >= KERNEL_SPACE_START && !thread_find_map(t, ip))
+		cpumode = PERF_RECORD_MISC_KERNEL;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		struct dso *k = symbolizer_kernel(&c->sym);
 		const char *mod;
