@@ -19,7 +19,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "collapse", cmd_collapse, "fold perf script output (or a perf.data file) into folded stacks" },
+	{ "collapse", cmd_collapse, "fold profiler output (perf, pprof, JFR, dtrace, ...) into folded stacks" },
 	{ "flamegraph", cmd_flamegraph, "render folded stacks as an interactive SVG flame graph" },
 	{ "diff", cmd_diff, "compare two folded profiles (difffolded) and rank hotter/cooler frames" },
 	{ "record", cmd_record, "sample a command or process with perf_event_open" },

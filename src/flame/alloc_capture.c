@@ -95,36 +95,10 @@ static int run_recorded(const struct flame_capture_opts *o, const char *const *a
 /* Fold an allocation recording by its periods (interval units per stack). */
 static int fold_periods(const char *data, const char *folded, struct folded_profile *p)
 {
-	struct fold_options fo;
 	struct perfdata_fold pf;
-	struct folder *f;
-	FILE *out;
-	int ret = -1;
 
-	memset(&fo, 0, sizeof(fo));
 	memset(&pf, 0, sizeof(pf));
-	f = folder_new(&fo);
-	if (perfdata_fold_file(data, f, &pf))
-		goto out;
-	out = fopen(folded, "w");
-	if (!out) {
-		error_errno("cannot create '%s'", folded);
-		goto out;
-	}
-	if (folder_write(&f, 1, out)) {
-		fclose(out);
-		goto out;
-	}
-	if (fclose(out)) {
-		error_errno("cannot write '%s'", folded);
-		goto out;
-	}
-	ret = folded_profile_read(p, folded);
-out:
-	free(pf.chosen_event);
-	free(pf.other_event);
-	folder_free(f);
-	return ret;
+	return flame_fold_perfdata(data, &pf, folded, p);
 }
 
 static int alloc_run(const struct flame_capture_opts *o, const char *dir, const char *log,

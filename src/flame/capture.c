@@ -341,16 +341,29 @@ out:
 	return ret;
 }
 
-int flame_fold_recording(const char *data, double discard, const char *scratch_path,
-			 struct folded_profile *p)
+int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *scratch_path,
+			struct folded_profile *p)
 {
 	struct fold_options fo;
 	struct folder *f;
-	struct perfdata_fold pf;
-	FILE *out;
 	int ret = -1;
 
 	memset(&fo, 0, sizeof(fo));
+	f = folder_new(&fo);
+	if (!perfdata_fold_file(data, f, pf) && !folder_write_file(&f, 1, scratch_path))
+		ret = folded_profile_read(p, scratch_path);
+	free(pf->chosen_event);
+	free(pf->other_event);
+	pf->chosen_event = pf->other_event = NULL;
+	folder_free(f);
+	return ret;
+}
+
+int flame_fold_recording(const char *data, double discard, const char *scratch_path,
+			 struct folded_profile *p)
+{
+	struct perfdata_fold pf;
+
 	memset(&pf, 0, sizeof(pf));
 	pf.skip_fraction = discard;
 	pf.count_samples = 1;	/* counts are samples, whatever the event's period */
@@ -360,28 +373,7 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 	 * with the function it was inlined into, as with frame pointers).
 	 */
 	pf.inlines = -1;
-	f = folder_new(&fo);
-	if (perfdata_fold_file(data, f, &pf))
-		goto out;
-	out = fopen(scratch_path, "w");
-	if (!out) {
-		error_errno("cannot create '%s'", scratch_path);
-		goto out;
-	}
-	if (folder_write(&f, 1, out)) {
-		fclose(out);
-		goto out;
-	}
-	if (fclose(out)) {
-		error_errno("cannot write '%s'", scratch_path);
-		goto out;
-	}
-	ret = folded_profile_read(p, scratch_path);
-out:
-	free(pf.chosen_event);
-	free(pf.other_event);
-	folder_free(f);
-	return ret;
+	return flame_fold_perfdata(data, &pf, scratch_path, p);
 }
 
 void flame_run_release(struct flame_run *run)

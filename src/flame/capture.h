@@ -88,6 +88,13 @@ int flame_capture_check(const struct flame_capture_opts *o);
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n);
 
 /*
+ * Fold perf.data file data with pf's options (its chosen/other event names
+ * are freed) through scratch_path into p; 0 or -1 (error printed).
+ */
+struct perfdata_fold;
+int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *scratch_path,
+			struct folded_profile *p);
+/*
  * Fold a recording (perf.data from trail record or perf record) in-process
  * into p, every sample counting 1, dropping the samples before the first
  * discard fraction of its time span (perf script --time N%-100%, N = 100 *
