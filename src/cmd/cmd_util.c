@@ -37,16 +37,21 @@ void cmd_print_version(void)
 }
 
 int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
-			  struct flat_profile *f, enum load_format *format)
+			  struct flat_profile *f, const struct collapser **format)
 {
 	int i, status = EXIT_OK;
 
 	folded_profile_init(p);
-	for (i = 0; i < (nr ? nr : 1); i++)
-		if (load_profile(p, nr ? paths[i] : "-", format) < 0)
+	for (i = 0; i < (nr ? nr : 1); i++) {
+		int ret = load_profile(p, nr ? paths[i] : "-", format);
+
+		if (ret == LOAD_UNKNOWN_FORMAT)
+			status = EXIT_USAGE;	/* input no reader understands, as collapse */
+		else if (ret < 0 && status != EXIT_USAGE)
 			status = EXIT_FAILURE_;
-		else
+		else if (!ret)
 			note_verbose("read '%s' as %s", nr ? paths[i] : "-", load_format_name(*format));
+	}
 	flat_profile_build(f, p, 1);
 	if (status == EXIT_OK && !f->nr_stacks) {
 		trail_error("no samples in the input");

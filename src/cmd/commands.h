@@ -19,6 +19,7 @@
 #include "collapse/load.h"
 #include "core/options.h"
 
+struct collapser;
 struct flat_profile;
 
 int cmd_collapse(int argc, const char **argv);
@@ -46,9 +47,10 @@ int cmd_parse_options(int argc, const char **argv, const struct option *opts,
  * into f, column 1 for differential input.  p is initialised here; the
  * caller releases p and f whatever the result.  *format gets what the last
  * input was read as.  Returns EXIT_OK, EXIT_FAILURE_ when an input could
- * not be read, or EXIT_USAGE when there are no samples (errors printed).
+ * not be read, or EXIT_USAGE when an input is in no known format or there
+ * are no samples (errors printed).
  */
 int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
-			  struct flat_profile *f, enum load_format *format);
+			  struct flat_profile *f, const struct collapser **format);
 
 #endif

@@ -22,7 +22,7 @@ static const char *const explain_usage[] = {
 	"deepest stacks and the depth distribution), repeated motifs (functions",
 	"reached from many distinct callers) and broken stacks (samples whose",
 	"stack has an [unknown] frame or a single function frame).  FILE is folded",
-	"stacks, perf script text or a perf.data file ('-' or none: standard input).",
+	"stacks or any profile 'trail collapse' reads ('-' or none: standard input).",
 	NULL
 };
 
@@ -32,7 +32,7 @@ int cmd_explain(int argc, const char **argv)
 	double plateau = 5, motif = 1, broken = 5;	/* percent */
 	uint64_t limit = 5, callers = 3, tower_depth = 0;
 	int json = 0, process_root = -1, nr, status;
-	enum load_format fmt = LOAD_FOLDED;
+	const struct collapser *fmt = NULL;
 	struct option opts[] = {
 		OPT_FLAG(0, "json", &json, "print the findings as JSON"),
 		OPT_U64('n', "limit", &limit, "N", "list at most N items per finding (default 5)", 1, 1e6),
@@ -71,7 +71,7 @@ int cmd_explain(int argc, const char **argv)
 			eo.tower_factor = 0;
 		}
 		if (process_root < 0)
-			process_root = fmt != LOAD_FOLDED || explain_guess_process_root(&f);
+			process_root = load_has_process_root(fmt) || explain_guess_process_root(&f);
 		eo.process_root = process_root;
 		explain_profile(&r, &f, &eo);
 		strbuf_init(&out, 0);

@@ -21,8 +21,8 @@ static const char *const top_usage[] = {
 	"Print the flat profile: for each function its self samples (where it is",
 	"the leaf of the stack) and total samples (stacks that contain it, counted",
 	"once however deep recursion repeats it), with percentages of all samples.",
-	"FILE is folded stacks, perf script text or a perf.data file, as 'trail",
-	"collapse' reads them ('-' or none: standard input); several are merged.",
+	"FILE is folded stacks or any profile 'trail collapse' reads (perf script",
+	"text, perf.data, pprof, ...; '-' or none: standard input); several merge.",
 	"Differential (two-column) input is read from its second column.",
 	NULL
 };
@@ -120,7 +120,7 @@ int cmd_top(int argc, const char **argv)
 	uint32_t *ids;
 	size_t n;
 	int nr, status;
-	enum load_format fmt = LOAD_FOLDED;
+	const struct collapser *fmt = NULL;
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
 	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);

@@ -1,18 +1,15 @@
 /*
  * load.c - read any profile input into a folded_profile (see load.h).
- * perf.data is recognised by its magic; otherwise the first non-blank
- * line decides: a line that ends in a count is folded, anything else is
- * perf script text, which is kept in memory and folded by the collapse
- * engine.  Folded results of the engine are parsed back through
- * folded_parse_line(), so every form ends in the same representation.
+ * Folded text (the first line that is not blank or a header ends in a
+ * count) is read with folded_parse_line(); anything else goes to the
+ * collapser 'trail collapse' would guess for it, with its default
+ * options, and the engine's folded result is parsed back, so every form
+ * ends in the same representation.
  */
 #include "collapse/load.h"
-#include "collapse/perf_script.h"
-#include "collapse/perfdata_fold.h"
+#include "collapse/collapser.h"
 #include "core/error.h"
 #include "core/line_reader.h"
-#include "core/strbuf.h"
-#include "perf/perfdata.h"
 #include "profile/fold.h"
 
 #include <stdio.h>
@@ -66,90 +63,103 @@ static int add_folders(struct folded_profile *p, struct folder *const *folders, 
 	return 0;
 }
 
-static int load_perf_data(struct folded_profile *p, const char *path)
+/* Whether the first line of the input that is not blank or a header is a folded stack. */
+static int head_is_folded(const char *head, size_t len)
 {
-	struct fold_options fo;
-	struct perfdata_fold pf;
-	struct folder *f;
-	int ret;
+	size_t pos = 0;
 
-	memset(&fo, 0, sizeof(fo));
-	memset(&pf, 0, sizeof(pf));
-	f = folder_new(&fo);
-	ret = perfdata_fold_file(path, f, &pf);
-	if (!ret)
-		ret = add_folders(p, &f, 1, path);
-	free(pf.chosen_event);
-	free(pf.other_event);
-	folder_free(f);
-	return ret;
-}
+	while (pos < len) {
+		const char *nl = memchr(head + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - head) : len, n = end - pos;
+		const char *line = head + pos;
+		struct folded_weight_info wi;
+		struct folded_line fl;
 
-static int load_perf_script(struct folded_profile *p, const char *path, const struct strbuf *text)
-{
-	struct fold_options fo;
-	struct perf_script_session s;
-	int ret;
-
-	memset(&fo, 0, sizeof(fo));
-	perf_script_session_init(&s, &fo, 1);
-	perf_script_session_read_buffer(&s, path, text->buf, text->len);
-	if (s.unrecognized)
-		warning("%s: %llu lines of perf script text not understood", path,
-			(unsigned long long)s.unrecognized);
-	ret = add_folders(p, s.folders, s.nr_folders, path);
-	perf_script_session_release(&s);
-	return ret;
-}
-
-const char *load_format_name(enum load_format f)
-{
-	switch (f) {
-	case LOAD_PERF_SCRIPT:
-		return "perf script text";
-	case LOAD_PERF_DATA:
-		return "perf.data";
-	default:
-		return "folded stacks";
+		if (n && line[n - 1] == '\r')
+			n--;
+		pos = end + 1;
+		if (strspn(line, " \t") >= n || folded_header_parse(line, n, &wi))
+			continue;
+		return !folded_parse_line(line, n, &fl);
 	}
+	return 0;
 }
 
-int load_profile(struct folded_profile *p, const char *path, enum load_format *format)
+/* Folded stacks, one or two columns, fractions allowed (folded_parse_line's rules). */
+static int load_folded(struct folded_profile *p, struct collapse_input *in)
 {
 	struct line_reader r;
-	struct strbuf text;
-	enum load_format fmt = LOAD_FOLDED;
-	int decided = 0, ret;
 	char *line;
 	size_t len;
+	int ret;
 
-	if (perfdata_detect(path)) {
-		if (format)
-			*format = LOAD_PERF_DATA;
-		return load_perf_data(p, path);
-	}
-	if (line_reader_open(&r, path))
+	if (collapse_input_lines(in, &r))
 		return -1;
-	strbuf_init(&text, 0);
-	while ((ret = line_reader_next(&r, &line, &len)) > 0) {
-		if (!decided && len && strspn(line, " \t") < len) {
-			struct folded_line fl;
-
-			fmt = folded_parse_line(line, len, &fl) ? LOAD_PERF_SCRIPT : LOAD_FOLDED;
-			decided = 1;
-		}
-		if (fmt == LOAD_FOLDED) {
-			add_folded_line(p, line, len, r.path, (unsigned long long)r.lineno);
-		} else {
-			strbuf_add(&text, line, len);
-			strbuf_addch(&text, '\n');
-		}
-	}
+	while ((ret = line_reader_next(&r, &line, &len)) > 0)
+		add_folded_line(p, line, len, in->name, (unsigned long long)r.lineno);
 	line_reader_close(&r);
-	if (!ret && fmt == LOAD_PERF_SCRIPT)
-		ret = load_perf_script(p, path, &text);
-	strbuf_release(&text);
-	if (format)
-		*format = fmt;
 	return ret < 0 ? -1 : 0;
+}
+
+/* Any other format: the collapser folds it as 'trail collapse' would. */
+static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
+			  const struct collapser *c)
+{
+	struct fold_options fo;
+	struct collapse_session s;
+	int ret;
+
+	memset(&fo, 0, sizeof(fo));
+	collapse_session_init(&s, &fo);
+	ret = c->read(&s, in, s.folders[0]);
+	if (s.unrecognized)
+		warning("%s: %llu lines of %s not understood", in->name,
+			(unsigned long long)s.unrecognized, c->description);
+	if (!ret)
+		ret = add_folders(p, s.folders, s.nr_folders, in->name);
+	collapse_session_release(&s);
+	return ret;
+}
+
+const char *load_format_name(const struct collapser *c)
+{
+	if (!c)
+		return "nothing (empty input)";
+	if (!strcmp(c->name, "folded"))
+		return "folded stacks";
+	if (!strcmp(c->name, "perf"))
+		return "perf script text";
+	if (!strcmp(c->name, "perfdata"))
+		return "perf.data";
+	return c->name;
+}
+
+int load_has_process_root(const struct collapser *c)
+{
+	return c && (!strcmp(c->name, "perf") || !strcmp(c->name, "perfdata"));
+}
+
+int load_profile(struct folded_profile *p, const char *path, const struct collapser **format)
+{
+	struct collapse_input in;
+	const struct collapser *c = NULL;
+	int ret = 0;
+
+	if (collapse_input_open(&in, path))
+		return -1;
+	/* folded text keeps folded_parse_line's rules (two columns, fractions) */
+	if (head_is_folded(in.head, in.head_len)) {
+		c = collapser_find("folded");
+		ret = load_folded(p, &in);
+	} else if ((c = collapse_guess(in.head, in.head_len, NULL))) {
+		ret = load_collapsed(p, &in, c);
+	} else if (strspn(in.head, " \t\r\n") < in.head_len) {
+		trail_error("cannot tell the format of '%s': no folded stacks, and no format "
+			    "'trail collapse --format list' knows", in.name);
+		ret = LOAD_UNKNOWN_FORMAT;
+	}
+	collapse_input_close(&in);
+	if (format)
+		*format = c;
+	return ret == LOAD_UNKNOWN_FORMAT ? ret : ret < 0 ? -1 : 0;
 }

@@ -1,25 +1,29 @@
 /*
  * load.h - one entry point for commands that analyse a profile whatever
- * its form: folded stacks, 'perf script' text or a perf.data file (file or
- * pipe mode, plain or gzip text), read into a folded_profile with
- * 'trail collapse's default options.  The form is found from the content.
+ * its form: folded stacks, or anything 'trail collapse' reads (perf script
+ * text, perf.data, pprof, JFR, ...), read into a folded_profile with
+ * 'trail collapse's default options.  The form is found from the content,
+ * by the same guess as 'trail collapse'.
  */
 #ifndef TRAIL_COLLAPSE_LOAD_H
 #define TRAIL_COLLAPSE_LOAD_H
 
 #include "profile/folded.h"
 
-enum load_format { LOAD_FOLDED, LOAD_PERF_SCRIPT, LOAD_PERF_DATA };
+struct collapser;
 
-/* "folded stacks", "perf script text", "perf.data" */
-const char *load_format_name(enum load_format f);
+/* What was read, for messages: "folded stacks", "perf script text", "perf.data" or the format's name. */
+const char *load_format_name(const struct collapser *c);
+/* Whether the format roots every stack at a process name (perf's comm). */
+int load_has_process_root(const struct collapser *c);
 
 /*
- * Add the stacks of path ("-" for standard input) to p (initialised by the
- * caller).  *format (if given) says what was read; perf script text and
- * perf.data were folded with a process-name root frame.  Returns 0, or -1
- * when the input cannot be read (error printed).
+ * Add the stacks of path ("-" for standard input, any compression) to p
+ * (initialised by the caller).  *format (if given) says what was read
+ * (NULL: an empty input).  Returns 0, -1 when the input cannot be read,
+ * or LOAD_UNKNOWN_FORMAT when it is no format trail knows (error printed).
  */
-int load_profile(struct folded_profile *p, const char *path, enum load_format *format);
+#define LOAD_UNKNOWN_FORMAT (-2)
+int load_profile(struct folded_profile *p, const char *path, const struct collapser **format);
 
 #endif

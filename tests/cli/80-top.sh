@@ -74,6 +74,16 @@ grep -q "self, total or name" "$T/.err" && pass "sort key error names the choice
 check_exit "top: no samples is exit 2" 2 "$TRAIL" top "$T/empty"
 check_exit "top: missing file is exit 1" 1 "$TRAIL" top "$T/nope"
 check_exit "explain: no samples is exit 2" 2 "$TRAIL" explain "$T/empty"
+printf 'nothing a profiler wrote\n' >"$T/junk"
+check_exit "top: input in no known format is exit 2" 2 "$TRAIL" top "$T/junk"
+grep -q "cannot tell the format of '.*junk'" "$T/.err" && pass "top: says it cannot tell the format" \
+	|| fail "top: says it cannot tell the format" "$(cat "$T/.err")"
+# any format trail collapse reads, through the same guess
+if [ -f "$ROOT/tests/data/profilers/go-cpu.pb.gz" ]; then
+	"$TRAIL" top --json "$ROOT/tests/data/profilers/go-cpu.pb.gz" >"$T/pb.json" 2>"$T/pb.err" &&
+		grep -q '"main.hash"' "$T/pb.json" && pass "top reads a pprof profile" \
+		|| fail "top reads a pprof profile" "$(cat "$T/pb.err")"
+fi
 
 # --- explain: each finding on stacks with known answers ----------------------
 {
