@@ -623,7 +623,8 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 	out_u64(o, dc->nr_new);
 	out_lit(o, " of them new, ");
 	out_u64(o, dc->nr_gone);
-	out_lit(o, " gone.");
+	out_lit(o, " gone. Grey frames are undecided: within sampling noise or under the floor, "
+		   "not shown to be unchanged.");
 	if (dc->nr_top) {
 		out_lit(o, " Top changes:");
 		for (i = 0; i < dc->nr_top; i++) {
@@ -636,7 +637,7 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 	out_lit(o, "</title>\n");
 	x = legend_item(o, opt, x, y, diff_rgb(&hot), opt->diff.negate ? "cooler" : "hotter");
 	x = legend_item(o, opt, x, y, diff_rgb(&cool), opt->diff.negate ? "hotter" : "cooler");
-	x = legend_item(o, opt, x, y, diff_rgb(&noise), "noise");
+	x = legend_item(o, opt, x, y, diff_rgb(&noise), "undecided");
 	out_lit(o, "<text id=\"legendtext\" x=\"");
 	out_fixed(o, x, 2);
 	out_lit(o, "\" y=\"");
@@ -658,7 +659,7 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 			write_top_change(o, &dc->top[i]);
 		}
 	} else {
-		out_lit(o, "; no significant change");
+		out_lit(o, "; no change shown above the floor");
 	}
 	out_lit(o, "</text>\n</g>\n");
 }

@@ -183,7 +183,7 @@ texts = [t.text or "" for t in g.findall("s:text", ns)]
 print("labels:", " | ".join(texts))
 print("title:", g.find("s:title", ns).text.replace("\n", " / "))
 PY
-grep -q 'labels: hotter | cooler | noise | inclusive share, full colour +11.11 pts, floor 1 pts, FDR 1%; top: eval -11.11 pts, hash -11.11 pts (gone), jit +8.55 pts (new)' "$T/legend" \
+grep -q 'labels: hotter | cooler | undecided | inclusive share, full colour +11.11 pts, floor 1 pts, FDR 1%; top: eval -11.11 pts, hash -11.11 pts (gone), jit +8.55 pts (new)' "$T/legend" \
 	&& pass "legend: swatches, scale, floor, FDR and the top three changes" \
 	|| fail "legend: swatches, scale, floor, FDR and the top three changes" "$(cat "$T/legend")"
 grep -q 'title:.*Benjamini-Hochberg.* / 4\. lex +6.58 pts' "$T/legend" && pass "legend tooltip lists the top changes" \
