@@ -162,6 +162,70 @@ static void note_hotspots(struct flame_session *s, const char *what)
 }
 
 /*
+ * The functions the repository defines among every run's frames, into
+ * defined; 0, or -1 when they cannot be told (flame_repo_defined()).
+ */
+static int repository_functions(struct flame_session *s, struct string_list *defined)
+{
+	struct string_list frames = STRING_LIST_INIT;
+	size_t k;
+	int side, ret;
+
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->st.nruns[side]; k++)
+			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
+	ret = flame_repo_defined(&s->st.repo, s->ans.bad, &frames, defined);
+	string_list_clear(&frames);
+	return ret;
+}
+
+/*
+ * Every run's profile cut after its innermost frame in defined
+ * (flame_blockers_fold(): with the run's CPU time as FLAME_ON_CPU_FRAME
+ * when with_cpu, counts divided by unit), into cut[side][k], and p[side][k]
+ * pointing at each for the rankers.  Release with release_cut_runs().
+ */
+static void cut_runs(struct flame_session *s, const struct string_list *defined, int with_cpu,
+		     double unit, struct folded_profile *cut[2], struct folded_profile **p[2])
+{
+	struct intern def;
+	size_t k;
+	int side;
+
+	intern_init(&def);
+	for (k = 0; k < defined->nr; k++)
+		intern_add(&def, defined->items[k], strlen(defined->items[k]), NULL);
+	for (side = 0; side < 2; side++) {
+		size_t n = s->st.nruns[side] ? s->st.nruns[side] : 1;
+
+		cut[side] = xcalloc(n, sizeof(*cut[side]));
+		p[side] = xcalloc(n, sizeof(*p[side]));
+		for (k = 0; k < s->st.nruns[side]; k++) {
+			const struct flame_run *r = &s->st.runs[side][k];
+
+			flame_blockers_fold(&r->folded, with_cpu ? r->cpu * 1e6 : 0, &def, unit,
+					    &cut[side][k]);
+			p[side][k] = &cut[side][k];
+		}
+	}
+	intern_release(&def);
+}
+
+static void release_cut_runs(struct flame_session *s, struct folded_profile *cut[2],
+			     struct folded_profile **p[2])
+{
+	size_t k;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		for (k = 0; k < s->st.nruns[side]; k++)
+			folded_profile_release(&cut[side][k]);
+		free(cut[side]);
+		free(p[side]);
+	}
+}
+
+/*
  * The off-CPU profiles, each stack cut at its blocking caller and beside
  * the run's CPU time (flame/blockers.h), ranked as CPU profiles are; the
  * top confirmed function that is not the on-CPU pseudo-frame is the one
@@ -169,32 +233,16 @@ static void note_hotspots(struct flame_session *s, const char *what)
  */
 static void rank_blockers(struct flame_session *s)
 {
-	struct string_list frames = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct string_list defined = STRING_LIST_INIT;
 	struct folded_profile *cut[2], **p[2];
-	struct intern def;
 	double unit = 1e6 / (double)s->req.freq;	/* us per sample at -F Hz */
 	size_t k;
 	int side;
 
-	for (side = 0; side < 2; side++)
-		for (k = 0; k < s->st.nruns[side]; k++)
-			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
-	if (flame_repo_defined(&s->st.repo, s->ans.bad, &frames, &defined))
+	if (repository_functions(s, &defined))
 		note("diff: cannot tell the program's functions from library ones; "
 		     "off-CPU stacks are ranked by their innermost frame");
-	intern_init(&def);
-	for (k = 0; k < defined.nr; k++)
-		intern_add(&def, defined.items[k], strlen(defined.items[k]), NULL);
-	for (side = 0; side < 2; side++) {
-		cut[side] = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*cut[side]));
-		p[side] = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*p[side]));
-		for (k = 0; k < s->st.nruns[side]; k++) {
-			const struct flame_run *r = &s->st.runs[side][k];
-
-			flame_blockers_fold(&r->folded, r->cpu * 1e6, &def, unit, &cut[side][k]);
-			p[side][k] = &cut[side][k];
-		}
-	}
+	cut_runs(s, &defined, 1, unit, cut, p);
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
 			    s->req.confidence,
 			    &s->ans.hot);
@@ -220,14 +268,7 @@ static void rank_blockers(struct flame_session *s)
 		free(shown);
 	} else
 		note("diff: no function's share of off-CPU time rose by %.1f points", 100 * s->req.confirm);
-	for (side = 0; side < 2; side++) {
-		for (k = 0; k < s->st.nruns[side]; k++)
-			folded_profile_release(&cut[side][k]);
-		free(cut[side]);
-		free(p[side]);
-	}
-	intern_release(&def);
-	string_list_clear(&frames);
+	release_cut_runs(s, cut, p);
 	string_list_clear(&defined);
 }
 
@@ -244,41 +285,22 @@ static void rank_blockers(struct flame_session *s)
  */
 static int attribute_to_repository(struct flame_session *s)
 {
-	struct string_list frames = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct string_list defined = STRING_LIST_INIT;
 	struct folded_profile *cut[2], **p[2];
 	struct flame_hotspots hot;
-	struct intern def;
 	char *raw_top;
-	size_t k;
-	int side, ret = 1;
+	int ret = 1;
 
 	s->ans.measure_total = 0;
 	if (!s->ans.hot.nr || !s->ans.hot.items[0].confirmed)
 		return 1;
 	raw_top = xstrdup(s->ans.hot.items[0].name);
-	for (side = 0; side < 2; side++)
-		for (k = 0; k < s->st.nruns[side]; k++)
-			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
-	if (flame_repo_defined(&s->st.repo, s->ans.bad, &frames, &defined) ||
-	    string_list_has(&defined, raw_top)) {
-		string_list_clear(&frames);
+	if (repository_functions(s, &defined) || string_list_has(&defined, raw_top)) {
 		string_list_clear(&defined);
 		free(raw_top);
 		return 1;
 	}
-	intern_init(&def);
-	for (k = 0; k < defined.nr; k++)
-		intern_add(&def, defined.items[k], strlen(defined.items[k]), NULL);
-	for (side = 0; side < 2; side++) {
-		size_t n = s->st.nruns[side] ? s->st.nruns[side] : 1;
-
-		cut[side] = xcalloc(n, sizeof(*cut[side]));
-		p[side] = xcalloc(n, sizeof(*p[side]));
-		for (k = 0; k < s->st.nruns[side]; k++) {
-			flame_blockers_fold(&s->st.runs[side][k].folded, 0, &def, 1, &cut[side][k]);
-			p[side][k] = &cut[side][k];
-		}
-	}
+	cut_runs(s, &defined, 0, 1, cut, p);
 	memset(&hot, 0, sizeof(hot));
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
 			    s->req.confidence, &hot);
@@ -297,14 +319,7 @@ static int attribute_to_repository(struct flame_session *s)
 	} else {
 		flame_hotspots_release(&hot);
 	}
-	for (side = 0; side < 2; side++) {
-		for (k = 0; k < s->st.nruns[side]; k++)
-			folded_profile_release(&cut[side][k]);
-		free(cut[side]);
-		free(p[side]);
-	}
-	intern_release(&def);
-	string_list_clear(&frames);
+	release_cut_runs(s, cut, p);
 	string_list_clear(&defined);
 	free(raw_top);
 	return ret;
