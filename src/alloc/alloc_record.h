@@ -11,7 +11,7 @@
 
 #include "alloc/alloc_read.h"
 
-#define ALLOC_DEFAULT_INTERVAL (512 * 1024)	/* bytes, tcmalloc's and Go's default */
+#define ALLOC_DEFAULT_INTERVAL 65536	/* bytes: 1/8 of tcmalloc's and Go's, see docs/record.md */
 #define ALLOC_PRELOAD_NAME "libtrail-alloc.so"
 
 /*

@@ -102,7 +102,7 @@ static void resolve_all(void)
 
 /* ---- state ---- */
 
-static uint64_t interval = 512 * 1024;	/* bytes between samples, on average */
+static uint64_t interval = 65536;	/* bytes between samples, on average (trail sets it) */
 static int use_fp = 1;			/* frame pointers first, else libgcc's unwinder */
 static int enabled;			/* a file is open */
 static int initialised;			/* the constructor ran */

@@ -557,7 +557,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
 		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
 		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),
-		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 524288; 1 = every one)", 1, UINT64_C(1) << 40),
+		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 65536; 1 = every one)", 1, UINT64_C(1) << 40),
 		OPT_STRING(0, "view", &o.view, "VIEW", "-e alloc: alloc-space (default), alloc-objects, inuse-peak or inuse-exit"),
 		OPT_END()
 	};
