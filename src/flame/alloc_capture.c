@@ -60,6 +60,28 @@ const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf
 	return buf;
 }
 
+const char *flame_profiler_describe(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	unsigned long long iv = o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL;
+
+	if (o->profile == FLAME_PROFILE_OFFCPU)
+		snprintf(buf, n, "trail record -e offcpu (blocked time, whatever --profiler says)");
+	else if (o->profile == FLAME_PROFILE_ALLOC && iv == 1)
+		snprintf(buf, n, "trail record -e alloc (the allocation interposer), every allocation");
+	else if (o->profile == FLAME_PROFILE_ALLOC)
+		snprintf(buf, n, "trail record -e alloc (the allocation interposer), one sampled "
+			 "allocation per %llu bytes on average", iv);
+	else if (o->profile == FLAME_PROFILE_FAULTS)
+		snprintf(buf, n, "%s record -e page-faults, every fault", use_perf(o) ? "perf" : "trail");
+	else if (flame_profiler_is_command(o->profiler))
+		snprintf(buf, n, "%s", o->profiler);
+	else if (o->profiler && !strcmp(o->profiler, "trail"))
+		snprintf(buf, n, "trail record (DWARF call chains) at %u Hz", o->freq);
+	else
+		snprintf(buf, n, "perf record -g at %u Hz", o->freq);
+	return buf;
+}
+
 /* Run argv (env: extra entries) in dir with the capture's log and timeout. */
 static int run_recorded(const struct flame_capture_opts *o, const char *const *argv,
 			const char *const *env, const char *dir, const char *log,

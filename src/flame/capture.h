@@ -113,6 +113,12 @@ enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const c
 int flame_metric_from_profile(enum flame_metric m);
 /* What the profiles count, for the scope note and the report. */
 const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n);
+/*
+ * The profiler that takes them and how it samples, for the scope note:
+ * "trail record -e alloc, one sampled allocation per 65536 bytes", "perf
+ * record -g at 999 Hz", the user's command...  Writes buf, returns it.
+ */
+const char *flame_profiler_describe(const struct flame_capture_opts *o, char *buf, size_t n);
 /* Capture one run under the interposer or the page-fault sampler (0, 1, -1 as above). */
 int flame_alloc_capture_run(const struct flame_capture_opts *o, const char *dir,
 			    struct flame_run *run);

@@ -115,13 +115,16 @@ int flame_session_run(struct flame_session *s)
 			note("scope: profiles of %s; the diff and the bisection use their shares "
 			     "as CPU shares are used", flame_profile_describe(&o, what, sizeof(what)));
 	}
-	note("scope: metric %s%s, profiler %s at %u Hz, %zu commits in %.12s..%.12s",
-	     flame_metric_name(s->req.metric),
-	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
-	     s->ans.offcpu_profile ? "trail record -e offcpu (blocked time, whatever --profiler says)" :
-	     flame_profiler_is_command(s->req.profiler) ? s->req.profiler :
-	     strcmp(s->req.profiler, "trail") ? "perf record -g" : "trail record (DWARF call chains)",
-	     s->req.freq, s->st.range.nr, s->ans.good, s->ans.bad);
+	{
+		struct flame_capture_opts o = flame_session_capture_opts(s);
+		char prof[400];
+
+		flame_profiler_describe(&o, prof, sizeof(prof));
+		note("scope: metric %s%s, profiler %s, %zu commits in %.12s..%.12s",
+		     flame_metric_name(s->req.metric),
+		     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
+		     prof, s->st.range.nr, s->ans.good, s->ans.bad);
+	}
 
 	if (flame_step_build(s, dirs) || flame_step_capture(s, dirs))
 		goto out;

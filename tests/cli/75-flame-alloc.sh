@@ -133,6 +133,14 @@ if run_flame alloc alloc --alloc-interval 16384 --strategy bisect; then
 		grep -q True && pass "alloc: bytes allocated rose" || fail "alloc: bytes allocated rose"
 	grep -q "^- profiles: allocation sites" "$out/report.md" && pass "alloc: report.md says what the profiles count" ||
 		fail "alloc: report.md says what the profiles count"
+	# the scope line names the allocation profiler and its interval, not a CPU rate
+	scope=$(grep "scope: metric alloc" "$T/alloc.err")
+	case $scope in
+	*"trail record -e alloc"*"per 16384 bytes"*) case $scope in *Hz*) ok=0 ;; *) ok=1 ;; esac ;;
+	*) ok=0 ;;
+	esac
+	[ "$ok" = 1 ] && pass "alloc: scope names the allocation profiler and its interval" ||
+		fail "alloc: scope names the allocation profiler and its interval" "$scope"
 fi
 
 history rss "$SCAN" '(12u << 20)' '(48u << 20)'
@@ -154,4 +162,18 @@ elif run_flame rss rss; then
 	expect rss fill_table
 	[ "$(json "$T/report-rss/report.json" 'd["profile"]')" = page-faults ] &&
 		pass "rss: report names the page-fault profiles" || fail "rss: report names the page-fault profiles"
+fi
+# the same history with perf sampling the page faults
+if [ -n "${TRAIL_SANITIZED:-}" ]; then
+	skip "rss-perf" "a sanitized trail's own RSS is the floor of the rss metric"
+elif ! have perf || ! perf record -q -e page-faults -g -o "$T/pf.data" -- true >/dev/null 2>&1; then
+	skip "rss-perf" "perf record -e page-faults cannot sample here"
+elif run_flame rss-perf rss --profiler perf; then
+	expect rss-perf fill_table
+	[ "$(json "$T/report-rss-perf/report.json" 'd["profile"]')" = page-faults ] &&
+		pass "rss-perf: report names the page-fault profiles" ||
+		fail "rss-perf: report names the page-fault profiles"
+	grep -q "scope: metric rss, profiler perf record -e page-faults" "$T/rss-perf.err" &&
+		pass "rss-perf: scope names perf's page-fault sampling" ||
+		fail "rss-perf: scope names perf's page-fault sampling" "$(grep scope: "$T/rss-perf.err")"
 fi

@@ -763,6 +763,35 @@ TEST(memory_metrics_profiles)
 	flame_session_release(&s);
 }
 
+TEST(scope_names_the_profiler_and_its_sampling)
+{
+	struct flame_capture_opts o;
+	char buf[300];
+
+	memset(&o, 0, sizeof(o));
+	o.freq = 999;
+	o.profiler = "trail";
+	o.profile = FLAME_PROFILE_ALLOC;
+	flame_profiler_describe(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "trail record -e alloc") != NULL);
+	CHECK(strstr(buf, "per 65536 bytes") != NULL);
+	CHECK(strstr(buf, "Hz") == NULL);
+	o.alloc_interval = 1;
+	flame_profiler_describe(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, "every allocation") != NULL);
+	o.profile = FLAME_PROFILE_FAULTS;
+	o.profiler = "perf";
+	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -e page-faults, every fault");
+	o.profile = FLAME_PROFILE_CPU;
+	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -g at 999 Hz");
+	o.profiler = "trail";
+	CHECK(strstr(flame_profiler_describe(&o, buf, sizeof(buf)), "at 999 Hz") != NULL);
+	o.profiler = "my-prof $TRAIL_RUN";
+	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "my-prof $TRAIL_RUN");
+	o.profile = FLAME_PROFILE_OFFCPU;
+	CHECK(strstr(flame_profiler_describe(&o, buf, sizeof(buf)), "-e offcpu") != NULL);
+}
+
 TEST(probe_argv_is_the_reproduce_line)
 {
 	struct flame_session s;
@@ -991,4 +1020,4 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
-	  memory_metrics_profiles)
+	  memory_metrics_profiles, scope_names_the_profiler_and_its_sampling)
