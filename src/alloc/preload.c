@@ -405,6 +405,7 @@ static __attribute__((noinline)) int unwind_fp(uint64_t *out, int max, int *comp
 
 struct uw {
 	uint64_t *out;
+	uint64_t *cfa;		/* each frame's canonical frame address, or NULL */
 	int n, max;
 };
 
@@ -417,6 +418,8 @@ static _Unwind_Reason_Code uw_step(struct _Unwind_Context *ctx, void *arg)
 		return _URC_END_OF_STACK;
 	if (u->n >= u->max)
 		return _URC_END_OF_STACK;
+	if (u->cfa)
+		u->cfa[u->n] = _Unwind_GetCFA(ctx);
 	u->out[u->n++] = ip;
 	return _URC_NO_REASON;
 }
@@ -453,7 +456,7 @@ static struct {
 static int start_frames(uint64_t *out, int n, int max)
 {
 	uint64_t all[ALLOC_RAW_MAX_FRAMES + 8];
-	struct uw u = { all, 0, ALLOC_RAW_MAX_FRAMES + 8 };
+	struct uw u = { all, NULL, 0, ALLOC_RAW_MAX_FRAMES + 8 };
 	uint64_t ret = out[n - 1];
 	int i, k, at = -1, extra;
 
@@ -507,6 +510,142 @@ static int start_frames(uint64_t *out, int n, int max)
 }
 
 /*
+ * Stacks the unwind tables gave, cached by where the program called in:
+ * the return address into the program and the stack slot that holds it.
+ * A hit is checked slot by slot - every cached return address must still
+ * be at its slot on this thread's stack - so a different path through the
+ * same call site misses.  The slots are where each frame's return address
+ * lies (its callee's CFA - 8 on x86-64); frames whose address is not there
+ * (signal frames) make the stack uncacheable.  libgcc's unwinder costs
+ * about a microsecond per stack; at --alloc-interval 1 in C++ code, where
+ * libstdc++ has no frame pointers, it was most of the interposer's time.
+ * Under lock; the table is mapped on first use.
+ */
+#if defined(__x86_64__)
+#define UCACHE_SLOTS 4096
+#define UCACHE_DEPTH 48
+struct ucache_entry {
+	uint64_t ra0, at0;	/* the key: first program return address, its slot */
+	int n;			/* frames; 0 = empty */
+	uint64_t frame[UCACHE_DEPTH], slot[UCACHE_DEPTH];
+};
+static struct ucache_entry *ucache;
+
+/* The first return address outside the interposer and its slot, by our own frame pointers. */
+static __attribute__((noinline)) int caller_slot(uint64_t *ra0, uint64_t *at0)
+{
+	uintptr_t *fp = __builtin_frame_address(0);
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		if (((uintptr_t)fp & 7) || (uintptr_t)fp < t_stack_lo || (uintptr_t)fp + 16 > t_stack_hi)
+			return 0;
+		if (!in_self(fp[1])) {
+			*ra0 = fp[1];
+			*at0 = (uint64_t)(uintptr_t)&fp[1];
+			return 1;
+		}
+		if ((uintptr_t *)fp[0] <= fp)
+			return 0;
+		fp = (uintptr_t *)fp[0];
+	}
+	return 0;
+}
+
+static struct ucache_entry *ucache_at(uint64_t ra0, uint64_t at0)
+{
+	return &ucache[(hash_ptr(ra0 ^ (at0 << 16)) >> 40) & (UCACHE_SLOTS - 1)];
+}
+
+/* Frames from the cache into out, or 0 on a miss. */
+static int ucache_get(uint64_t ra0, uint64_t at0, uint64_t *out, int max)
+{
+	struct ucache_entry *e;
+	int i, n = 0;
+
+	pthread_mutex_lock(&lock);
+	if (!ucache)
+		goto out;
+	e = ucache_at(ra0, at0);
+	if (!e->n || e->ra0 != ra0 || e->at0 != at0 || e->n > max)
+		goto out;
+	for (i = 1; i < e->n; i++)
+		if (e->slot[i] < at0 || e->slot[i] + 8 > t_stack_hi ||
+		    *(const uint64_t *)(uintptr_t)e->slot[i] != e->frame[i])
+			goto out;
+	memcpy(out, e->frame, (size_t)e->n * 8);
+	n = e->n;
+out:
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/*
+ * Remember all[skip..total).  cfa[k] is what _Unwind_GetCFA gave with
+ * all[k]: the CFA of the frame all[k] returns from, so all[k] lies at
+ * cfa[k] - 8.
+ */
+static void ucache_put(uint64_t ra0, uint64_t at0, const uint64_t *all, const uint64_t *cfa,
+		       int skip, int total)
+{
+	struct ucache_entry *e;
+	uint64_t slot[UCACHE_DEPTH];
+	int i, n = total - skip;
+
+	if (n < 1 || n > UCACHE_DEPTH || all[skip] != ra0 || cfa[skip] - 8 != at0)
+		return;
+	for (i = 0; i < n; i++) {
+		slot[i] = cfa[skip + i] - 8;
+		if (slot[i] < at0 || slot[i] + 8 > t_stack_hi ||
+		    *(const uint64_t *)(uintptr_t)slot[i] != all[skip + i])
+			return;
+	}
+	pthread_mutex_lock(&lock);
+	if (!ucache)
+		ucache = raw_map(UCACHE_SLOTS * sizeof(*ucache));
+	if (ucache) {
+		e = ucache_at(ra0, at0);
+		e->ra0 = ra0;
+		e->at0 = at0;
+		e->n = n;
+		memcpy(e->frame, all + skip, (size_t)n * 8);
+		memcpy(e->slot, slot, (size_t)n * 8);
+	}
+	pthread_mutex_unlock(&lock);
+}
+#endif
+
+/* libgcc's unwinder, through the cache; frames (self ones included) in out. */
+static int unwind_tables(uint64_t *out, int max)
+{
+#if defined(__x86_64__)
+	uint64_t cfa[ALLOC_RAW_MAX_FRAMES + 8], ra0, at0;
+	struct uw u = { out, cfa, 0, max < ALLOC_RAW_MAX_FRAMES + 8 ? max : ALLOC_RAW_MAX_FRAMES + 8 };
+	int n, skip = 0;
+
+	if (!t_stack_hi || !caller_slot(&ra0, &at0)) {
+		u.cfa = NULL;
+		_Unwind_Backtrace(uw_step, &u);
+		return u.n;
+	}
+	n = ucache_get(ra0, at0, out, max);
+	if (n)
+		return n;
+	_Unwind_Backtrace(uw_step, &u);
+	while (skip < u.n && in_self(out[skip]))
+		skip++;
+	if (u.n < u.max)	/* whole stacks only */
+		ucache_put(ra0, at0, out, cfa, skip, u.n);
+	return u.n;
+#else
+	struct uw u = { out, NULL, 0, max };
+
+	_Unwind_Backtrace(uw_step, &u);
+	return u.n;
+#endif
+}
+
+/*
  * A stack, innermost return address first, without the interposer's frames.
  * Frame pointers are trusted only in the main executable (built with them,
  * as perf -g fp assumes): libc and libstdc++ are built without, and a walk
@@ -516,7 +655,6 @@ static int start_frames(uint64_t *out, int n, int max)
  */
 static int unwind(uint64_t *out, int max)
 {
-	struct uw u = { out, 0, max };
 	int n = 0, complete = 0, skip = 0, i, ok = 0;
 
 	if (use_fp && t_stack_hi) {
@@ -538,10 +676,8 @@ static int unwind(uint64_t *out, int max)
 				n += extra;
 		}
 	}
-	if (!ok) {
-		_Unwind_Backtrace(uw_step, &u);
-		n = u.n;
-	}
+	if (!ok)
+		n = unwind_tables(out, max);
 	/* drop the interposer's own frames */
 	skip = 0;
 	while (skip < n && in_self(out[skip]))
@@ -560,7 +696,8 @@ static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kin
 	if (n > ALLOC_RAW_MAX_FRAMES)
 		n = ALLOC_RAW_MAX_FRAMES;
 	pthread_mutex_lock(&lock);
-	if (enabled && set_add((uintptr_t)p)) {
+	/* at interval 1 every pointer is recorded: no set, every free is written */
+	if (enabled && (interval <= 1 || set_add((uintptr_t)p))) {
 		r = reserve_locked(5 + (size_t)n);
 		r[0] = ALLOC_RAW_ALLOC | ((uint64_t)kind << 8) | ((uint64_t)(5 + n) << 32);
 		r[1] = (uint64_t)t_tid;
@@ -610,7 +747,7 @@ static __attribute__((noinline)) void note_free_slow(void *p)
 	uint64_t *r;
 
 	pthread_mutex_lock(&lock);
-	if (enabled && set_remove((uintptr_t)p)) {
+	if (enabled && (interval <= 1 || set_remove((uintptr_t)p))) {
 		r = reserve_locked(2);
 		r[0] = ALLOC_RAW_FREE | ((uint64_t)2 << 32);
 		r[1] = (uint64_t)(uintptr_t)p;
@@ -620,8 +757,12 @@ static __attribute__((noinline)) void note_free_slow(void *p)
 
 static inline void before_free(void *p)
 {
-	/* removed before the memory is released, so a reuse cannot race with it */
-	if (__atomic_load_n(&filter[filter_slot((uintptr_t)p)], __ATOMIC_RELAXED))
+	/*
+	 * removed before the memory is released, so a reuse cannot race with
+	 * it; at interval 1 every free is written (the reader drops those of
+	 * blocks it never saw allocated)
+	 */
+	if (interval <= 1 || __atomic_load_n(&filter[filter_slot((uintptr_t)p)], __ATOMIC_RELAXED))
 		note_free_slow(p);
 }
 

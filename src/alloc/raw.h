@@ -19,7 +19,8 @@
  * Each record starts with one word: type in bits 0-7, kind in bits 8-15,
  * the record's length in words (this word included) in bits 32-63.
  *	ALLOC: hdr, tid, ptr, size (bytes), nframes, frames[nframes]
- *	FREE:  hdr, ptr            (only for pointers an ALLOC named)
+ *	FREE:  hdr, ptr            (for pointers an ALLOC named; at interval 1
+ *	                            any freed pointer: readers drop the others)
  *	MAPS:  hdr, nbytes, text padded with NULs to whole words
  *	       (a complete /proc/self/maps; the last one in a file wins)
  */

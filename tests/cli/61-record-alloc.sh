@@ -195,6 +195,28 @@ EOF
 			fail "record-alloc: C++ new[], std::vector, std::map and std::string sites" \
 				"new_site $nw, vector_site $vec (1000000 each); map_site $str (>= 101000)"
 		fi
+	# one libstdc++ call site (no frame pointers: the unwind tables, and
+	# their cache) reached from two callers whose frames sit at the same
+	# stack addresses: each must keep its own stack
+	cat >"$T/twins.cc" <<'EOF'
+#include <string>
+static void *volatile sink;
+#define TWIN(name) __attribute__((noinline)) void name() { std::string s(200, 'x'); sink = &s[0]; }
+TWIN(twin_a)
+TWIN(twin_b)
+int main() { for (int i = 0; i < 1000; i++) { twin_a(); twin_b(); twin_b(); twin_b(); } return 0; }
+EOF
+	if c++ -O2 -g -fno-omit-frame-pointer -o "$T/twins" "$T/twins.cc" 2>"$T/cc.err"; then
+		check "record-alloc: C++ twins" "$TRAIL" record -e alloc --alloc-interval 1 -o "$T/twins.folded" -- "$T/twins"
+		a=$(grep ';twin_a' "$T/twins.folded" | awk '{ t += $NF } END { print t + 0 }')
+		b=$(grep ';twin_b' "$T/twins.folded" | awk '{ t += $NF } END { print t + 0 }')
+		if [ "$a" = 201000 ] && [ "$b" = 603000 ]; then
+			pass "record-alloc: one library call site from two callers keeps both stacks"
+		else
+			fail "record-alloc: one library call site from two callers keeps both stacks" \
+				"twin_a $a (201000), twin_b $b (603000)"
+		fi
+	fi
 	else
 		skip "record-alloc: C++" "the C++ compiler failed"
 	fi
