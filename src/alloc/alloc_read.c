@@ -58,6 +58,7 @@ const char *alloc_view_names(void)
 
 struct sampled {
 	uint64_t word;		/* where its ALLOC record starts, in words */
+	uint32_t stack;		/* its stack's id */
 	uint64_t ptr, size;	/* size in bytes */
 	uint64_t seq;		/* event number of the allocation */
 	uint64_t freed;		/* event number of its free, UINT64_MAX if never */
@@ -73,6 +74,8 @@ struct raw_file {
 	size_t maps_word;	/* the last MAPS record, 0 when none */
 	struct sampled *s;
 	size_t nr, alloc;
+	uint64_t *stacks;	/* id -> where its STACK record starts, in words */
+	size_t stacks_nr, stacks_alloc;
 	uint64_t events;	/* ALLOC and FREE records */
 };
 
@@ -124,14 +127,19 @@ static int scan(struct raw_file *f)
 		case ALLOC_RAW_ALLOC: {
 			struct sampled *a;
 
-			if (len < 5 || word(f, i + 4) != len - 5) {
+			if (len != 5) {
 				bad(f, i, "malformed allocation record");
+				goto out;
+			}
+			if (word(f, i + 4) >= f->stacks_nr) {
+				bad(f, i, "allocation names a stack not yet written");
 				goto out;
 			}
 			ptr = word(f, i + 2);
 			ALLOC_GROW(f->s, f->nr + 1, f->alloc);
 			a = &f->s[f->nr];
 			a->word = i;
+			a->stack = (uint32_t)word(f, i + 4);
 			a->ptr = ptr;
 			a->size = word(f, i + 3);
 			a->seq = f->events++;
@@ -164,6 +172,18 @@ static int scan(struct raw_file *f)
 				live_at[id] = 0;
 			}
 			f->events++;
+			break;
+		case ALLOC_RAW_STACK:
+			if (len < 3 || word(f, i + 2) != len - 3 || word(f, i + 2) > ALLOC_RAW_MAX_FRAMES) {
+				bad(f, i, "malformed stack record");
+				goto out;
+			}
+			if (word(f, i + 1) != f->stacks_nr || f->stacks_nr >= UINT32_MAX) {
+				bad(f, i, "stack ids out of order");
+				goto out;
+			}
+			ALLOC_GROW(f->stacks, f->stacks_nr + 1, f->stacks_alloc);
+			f->stacks[f->stacks_nr++] = i;
 			break;
 		case ALLOC_RAW_MAPS:
 			if (len < 2 || word(f, i + 1) > (len - 2) * 8) {
@@ -291,14 +311,14 @@ static uint64_t peak_event(const struct raw_file *f, double *peak)
 static int write_sample(const struct raw_file *f, const struct sampled *a, uint64_t period,
 			struct perfdata_writer *w, struct alloc_totals *t, struct strbuf *rec)
 {
-	uint64_t n = word(f, a->word + 4), v, k;
+	uint64_t at = f->stacks[a->stack], n = word(f, at + 2), v, k;
 	uint32_t ids[2] = { (uint32_t)f->pid, (uint32_t)f->pid };
 
 	strbuf_setlen(rec, 0);
 	strbuf_grow(rec, 64 + n * 8);
 	strbuf_setlen(rec, sizeof(struct perf_event_header));
 	/* return addresses - 1: inside the call, so the caller's line and function */
-	v = word(f, a->word + 5) - 1;
+	v = word(f, at + 3) - 1;
 	strbuf_add(rec, &v, 8);				/* IP */
 	strbuf_add(rec, ids, sizeof(ids));		/* TID: the process; threads share its name */
 	v = ++t->clock;
@@ -309,7 +329,7 @@ static int write_sample(const struct raw_file *f, const struct sampled *a, uint6
 	v = PERF_CONTEXT_USER;
 	strbuf_add(rec, &v, 8);
 	for (k = 0; k < n; k++) {
-		v = word(f, a->word + 5 + k) - 1;
+		v = word(f, at + 3 + k) - 1;
 		strbuf_add(rec, &v, 8);
 	}
 	if (rec->len > UINT16_MAX)
@@ -328,23 +348,20 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 			 struct perfdata_writer *w, struct alloc_totals *t)
 {
 	struct strbuf rec = STRBUF_INIT;
-	struct intern stacks;		/* stack words -> id */
-	double *sum = NULL;		/* per id */
-	size_t *first = NULL;		/* per id: an allocation with that stack */
-	size_t alloc_sum = 0, alloc_first = 0, i;
+	double *sum = xcalloc(f->stacks_nr + 1, sizeof(*sum));	/* per stack id */
+	size_t *first = xcalloc(f->stacks_nr + 1, sizeof(*first));	/* an allocation with it */
+	size_t i;
 	uint64_t at_peak;
 	double peak = 0;
 	uint32_t id;
 	int ret = 0;
 
-	intern_init(&stacks);
 	at_peak = peak_event(f, &peak);
 	t->peak_bytes += peak;
 	for (i = 0; i < f->nr; i++) {
 		const struct sampled *a = &f->s[i];
-		uint64_t n = word(f, a->word + 4);
+		uint64_t n = word(f, f->stacks[a->stack] + 2);
 		double weight;
-		int is_new;
 
 		t->samples++;
 		t->bytes += a->bytes;
@@ -374,16 +391,11 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 		}
 		if (!(weight > 0) || !n)
 			continue;
-		id = intern_add(&stacks, (const char *)f->data + (a->word + 5) * 8, (size_t)n * 8, &is_new);
-		if (is_new) {
-			ALLOC_GROW(sum, (size_t)id + 1, alloc_sum);
-			ALLOC_GROW(first, (size_t)id + 1, alloc_first);
-			sum[id] = 0;
-			first[id] = i;
-		}
-		sum[id] += weight;
+		if (!(sum[a->stack] > 0))
+			first[a->stack] = i;
+		sum[a->stack] += weight;
 	}
-	for (id = 0; id < stacks.nr && !ret; id++) {
+	for (id = 0; id < f->stacks_nr && !ret; id++) {
 		uint64_t period = (uint64_t)llround(sum[id]);
 
 		if (period)
@@ -391,7 +403,6 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 	}
 	free(sum);
 	free(first);
-	intern_release(&stacks);
 	strbuf_release(&rec);
 	return ret;
 }
@@ -431,5 +442,6 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 	ret = 0;
 out:
 	free(f.s);
+	free(f.stacks);
 	return ret;
 }

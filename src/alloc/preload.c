@@ -219,6 +219,113 @@ static int set_remove(uintptr_t p)
 	return 1;
 }
 
+/*
+ * The distinct stacks written to this file (under lock): each is written
+ * once as a STACK record, and allocations name it by id, so a run that
+ * allocates millions of times from a few hundred places writes a few
+ * words per allocation.  stk_words holds, per stack, n | id << 32 then its
+ * n frames; stk_tab maps a hash of the frames to where they are (+1).
+ */
+static uint64_t *stk_words;
+static size_t stk_words_nr, stk_words_cap;	/* words */
+static struct stk_slot {
+	uint64_t hash;
+	size_t at;		/* index in stk_words + 1; 0 = empty */
+} *stk_tab;
+static size_t stk_mask;
+static uint32_t stk_nr;
+
+static void stacks_reset_locked(void)
+{
+	if (stk_words)
+		syscall(SYS_munmap, stk_words, stk_words_cap * 8);
+	if (stk_tab)
+		syscall(SYS_munmap, stk_tab, (stk_mask + 1) * sizeof(*stk_tab));
+	stk_words = NULL;
+	stk_tab = NULL;
+	stk_words_nr = stk_words_cap = stk_mask = 0;
+	stk_nr = 0;
+}
+
+static uint64_t hash_frames(const uint64_t *f, int n)
+{
+	uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull;
+	int i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ f[i]) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+/* Grow the table or the word store; 0 when memory ran out. */
+static int stacks_room_locked(int n)
+{
+	if (!stk_tab || (size_t)(stk_nr + 1) * 2 > stk_mask + 1) {
+		size_t size = stk_tab ? (stk_mask + 1) * 2 : 1024, i;
+		struct stk_slot *t = raw_map(size * sizeof(*t));
+
+		if (!t)
+			return 0;
+		for (i = 0; stk_tab && i <= stk_mask; i++) {
+			size_t j;
+
+			if (!stk_tab[i].at)
+				continue;
+			for (j = stk_tab[i].hash & (size - 1); t[j].at; j = (j + 1) & (size - 1))
+				;
+			t[j] = stk_tab[i];
+		}
+		if (stk_tab)
+			syscall(SYS_munmap, stk_tab, (stk_mask + 1) * sizeof(*stk_tab));
+		stk_tab = t;
+		stk_mask = size - 1;
+	}
+	if (stk_words_nr + 1 + (size_t)n > stk_words_cap) {
+		size_t cap = stk_words_cap ? stk_words_cap * 2 : 64 * 1024;
+		uint64_t *w = raw_map(cap * 8);
+
+		if (!w)
+			return 0;
+		if (stk_words) {
+			memcpy(w, stk_words, stk_words_nr * 8);
+			syscall(SYS_munmap, stk_words, stk_words_cap * 8);
+		}
+		stk_words = w;
+		stk_words_cap = cap;
+	}
+	return 1;
+}
+
+static uint64_t *reserve_locked(size_t words);
+
+/* The id of frames[0..n), writing a STACK record for a new one; -1 when out of memory. */
+static int64_t stack_id_locked(const uint64_t *frames, int n)
+{
+	uint64_t h = hash_frames(frames, n), *r;
+	size_t i;
+
+	if (!stacks_room_locked(n))
+		return -1;
+	for (i = h & stk_mask; stk_tab[i].at; i = (i + 1) & stk_mask) {
+		const uint64_t *w = stk_words + stk_tab[i].at - 1;
+
+		if (stk_tab[i].hash == h && (w[0] & 0xffffffffu) == (uint64_t)n &&
+		    !memcmp(w + 1, frames, (size_t)n * 8))
+			return (int64_t)(w[0] >> 32);
+	}
+	stk_tab[i].hash = h;
+	stk_tab[i].at = stk_words_nr + 1;
+	stk_words[stk_words_nr] = (uint64_t)n | (uint64_t)stk_nr << 32;
+	memcpy(stk_words + stk_words_nr + 1, frames, (size_t)n * 8);
+	stk_words_nr += 1 + (size_t)n;
+	r = reserve_locked(3 + (size_t)n);
+	r[0] = ALLOC_RAW_STACK | ((uint64_t)(3 + n) << 32);
+	r[1] = stk_nr;
+	r[2] = (uint64_t)n;
+	memcpy(r + 3, frames, (size_t)n * 8);
+	return stk_nr++;
+}
+
 /* ---- the file ---- */
 
 static void write_all(const void *p, size_t n)
@@ -312,6 +419,7 @@ static void open_file_locked(void)
 	}
 	if (fd < 0)
 		return;
+	stacks_reset_locked();	/* ids are per file */
 	memset(hdr, 0, sizeof(hdr));
 	hdr[0] = ALLOC_RAW_MAGIC;
 	hdr[1] = ALLOC_RAW_VERSION;
@@ -690,6 +798,7 @@ static int unwind(uint64_t *out, int max)
 static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kind)
 {
 	uint64_t frames[ALLOC_RAW_MAX_FRAMES + 8], *r;
+	int64_t id;
 	int n;
 
 	n = unwind(frames, ALLOC_RAW_MAX_FRAMES + 8);
@@ -697,14 +806,14 @@ static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kin
 		n = ALLOC_RAW_MAX_FRAMES;
 	pthread_mutex_lock(&lock);
 	/* at interval 1 every pointer is recorded: no set, every free is written */
-	if (enabled && (interval <= 1 || set_add((uintptr_t)p))) {
-		r = reserve_locked(5 + (size_t)n);
-		r[0] = ALLOC_RAW_ALLOC | ((uint64_t)kind << 8) | ((uint64_t)(5 + n) << 32);
+	if (enabled && (interval <= 1 || set_add((uintptr_t)p)) &&
+	    (id = stack_id_locked(frames, n)) >= 0) {
+		r = reserve_locked(5);
+		r[0] = ALLOC_RAW_ALLOC | ((uint64_t)kind << 8) | ((uint64_t)5 << 32);
 		r[1] = (uint64_t)t_tid;
 		r[2] = (uint64_t)(uintptr_t)p;
 		r[3] = size;
-		r[4] = (uint64_t)n;
-		memcpy(r + 5, frames, (size_t)n * 8);
+		r[4] = (uint64_t)id;
 	}
 	pthread_mutex_unlock(&lock);
 }

@@ -9,7 +9,7 @@
 #define TRAIL_ALLOC_RAW_H
 
 #define ALLOC_RAW_MAGIC 0x314c41544c494154ull	/* "TAILTAL1" little-endian */
-#define ALLOC_RAW_VERSION 1
+#define ALLOC_RAW_VERSION 2	/* 2: stacks written once, named by id */
 
 /*
  * Header, 8 words: magic, version, interval (bytes; 1 = every allocation),
@@ -18,7 +18,9 @@
  *
  * Each record starts with one word: type in bits 0-7, kind in bits 8-15,
  * the record's length in words (this word included) in bits 32-63.
- *	ALLOC: hdr, tid, ptr, size (bytes), nframes, frames[nframes]
+ *	STACK: hdr, id, nframes, frames[nframes]
+ *	       (ids count from 0 in each file; a stack comes before its use)
+ *	ALLOC: hdr, tid, ptr, size (bytes), stack id
  *	FREE:  hdr, ptr            (for pointers an ALLOC named; at interval 1
  *	                            any freed pointer: readers drop the others)
  *	MAPS:  hdr, nbytes, text padded with NULs to whole words
@@ -28,6 +30,7 @@ enum alloc_raw_type {
 	ALLOC_RAW_ALLOC = 1,
 	ALLOC_RAW_FREE = 2,
 	ALLOC_RAW_MAPS = 3,
+	ALLOC_RAW_STACK = 4,
 };
 
 enum alloc_raw_kind {

@@ -28,10 +28,13 @@ static void put(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, &v, 8);
 }
 
+static uint64_t next_stack;	/* STACK ids written to the file being built */
+
 static void raw_header(struct strbuf *sb, uint64_t interval)
 {
 	char comm[16] = "rawtest";
 
+	next_stack = 0;
 	put(sb, ALLOC_RAW_MAGIC);
 	put(sb, ALLOC_RAW_VERSION);
 	put(sb, interval);
@@ -49,13 +52,17 @@ static uint64_t in(void (*fn)(void))
 
 static void raw_alloc(struct strbuf *sb, uint64_t ptr, uint64_t size, void (*site)(void))
 {
-	put(sb, ALLOC_RAW_ALLOC | ((uint64_t)7 << 32));
-	put(sb, (uint64_t)getpid());
-	put(sb, ptr);
-	put(sb, size);
+	/* a STACK record per allocation: the reader must not care that two match */
+	put(sb, ALLOC_RAW_STACK | ((uint64_t)5 << 32));
+	put(sb, next_stack);
 	put(sb, 2);
 	put(sb, in(site));
 	put(sb, in(alloc_site_two) == in(site) ? in(alloc_site_one) : in(alloc_site_two));
+	put(sb, ALLOC_RAW_ALLOC | ((uint64_t)5 << 32));
+	put(sb, (uint64_t)getpid());
+	put(sb, ptr);
+	put(sb, size);
+	put(sb, next_stack++);
 }
 
 static void raw_free(struct strbuf *sb, uint64_t ptr)
@@ -247,11 +254,24 @@ TEST(test_malformed)
 	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
 	strbuf_setlen(&raw, 0);
 	raw_header(&raw, 1);
-	put(&raw, ALLOC_RAW_ALLOC | ((uint64_t)6 << 32));	/* says 2 frames, has 1 */
+	put(&raw, ALLOC_RAW_STACK | ((uint64_t)4 << 32));	/* says 2 frames, has 1 */
+	put(&raw, 0);
+	put(&raw, 2);
+	put(&raw, 0x400000);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	put(&raw, ALLOC_RAW_ALLOC | ((uint64_t)5 << 32));	/* names a stack never written */
 	put(&raw, 1);
 	put(&raw, 0x10);
 	put(&raw, 8);
-	put(&raw, 2);
+	put(&raw, 0);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	put(&raw, ALLOC_RAW_STACK | ((uint64_t)4 << 32));	/* ids must count from 0 */
+	put(&raw, 1);
+	put(&raw, 1);
 	put(&raw, 0x400000);
 	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
 	strbuf_setlen(&raw, 0);
