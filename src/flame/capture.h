@@ -125,6 +125,6 @@ int flame_alloc_capture_run(const struct flame_capture_opts *o, const char *dir,
 /* 0 when the interposer (alloc) or page-fault sampling (rss) works here, else -1. */
 int flame_alloc_capture_check(const struct flame_capture_opts *o);
 
-#define FLAME_ALLOC_INTERVAL 65536	/* bytes: 8x tcmalloc's rate, for small workloads */
+#define FLAME_ALLOC_INTERVAL 65536	/* bytes: trail record -e alloc's default (docs/record.md) */
 
 #endif
