@@ -207,8 +207,7 @@ int dso_hits_add(struct dso_hits *h, const struct perf_event_header *rec)
 		const char *comm = rec->size > 16 ? record_string(r + 16, rec) : NULL;
 
 		if (comm)
-			machine_comm(&h->machine, rd32(r + 8), rd32(r + 12), comm,
-				     !!(rec->misc & PERF_RECORD_MISC_COMM_EXEC));
+			machine_comm(&h->machine, rd32(r + 8), rd32(r + 12), comm);
 		return 0;
 	}
 	case PERF_RECORD_FORK:

@@ -271,24 +271,10 @@ void machine_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t start,
 	maps_insert(t->maps, &mp);
 }
 
-void machine_comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, int exec)
+void machine_comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm)
 {
 	struct thread *t = machine_thread(m, (int32_t)pid, tid);
 
-	/*
-	 * exec replaces the whole address space, and the kernel reports the
-	 * COMM before the new image's MMAPs.  perf keeps the old maps, so a
-	 * process exec'd from a shell (or exec'd twice) holds the shell's
-	 * libc at one address and its own at another: the unwinder then
-	 * reported only one of the two, often the stale one, and every frame
-	 * in the live libc lost its CFI.  Start afresh, as a direct exec under
-	 * enable_on_exec (no pre-exec maps recorded) already does; a new
-	 * serial also retires the unwinder's cached Dwfl of the old image.
-	 */
-	if (exec) {
-		maps_put(t->maps);
-		t->maps = maps_new();
-	}
 	t->comm = intern_add(&m->comms, comm, strlen(comm), NULL);
 	t->comm_set = 1;
 }

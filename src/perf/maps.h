@@ -57,8 +57,7 @@ const char *thread_comm(const struct machine *m, const struct thread *t);
 /* A user-space mapping; exec says whether it is executable (PROT_EXEC). */
 void machine_mmap(struct machine *m, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, const char *filename, int exec);
-/* exec: PERF_RECORD_MISC_COMM_EXEC, the process now has a new, empty address space. */
-void machine_comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm, int exec);
+void machine_comm(struct machine *m, uint32_t pid, uint32_t tid, const char *comm);
 void machine_fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 		  int synthesized);
 

@@ -283,7 +283,7 @@ static int on_comm(void *ctx, const struct perfdata_comm *cm)
 {
 	struct stacks_ctx *c = ctx;
 
-	machine_comm(&c->machine, cm->pid, cm->tid, cm->comm, cm->exec);
+	machine_comm(&c->machine, cm->pid, cm->tid, cm->comm);
 	return 0;
 }
 

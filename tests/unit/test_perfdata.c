@@ -138,45 +138,6 @@ TEST(maps_insert_splits_overlaps)
 }
 
 /*
- * exec replaces the address space: a shell's libc, copied into its child
- * by the fork, must not survive the child's exec next to the program's own
- * libc (the unwinder found two libcs and used the stale one).
- */
-TEST(exec_starts_a_new_address_space)
-{
-	struct symbolizer sym;
-	struct machine m;
-	struct thread *t;
-	uint64_t serial;
-
-	symbolizer_init(&sym);
-	machine_init(&m, &sym);
-	machine_comm(&m, 10, 10, "sh", 1);
-	machine_mmap(&m, 10, 10, 0x10000, 0x1000, 0, "/bin/sh", 1);
-	machine_mmap(&m, 10, 10, 0x20000, 0x1000, 0, "/lib/libc.so.6", 1);
-	machine_fork(&m, 11, 10, 11, 10, 0);
-	t = machine_thread(&m, 11, 11);
-	CHECK_INT(t->maps->nr, 2);	/* the fork copied the shell's maps */
-	serial = t->maps->serial;
-	machine_comm(&m, 11, 11, "prog", 1);
-	machine_mmap(&m, 11, 11, 0x40000, 0x1000, 0, "/tmp/prog", 1);
-	machine_mmap(&m, 11, 11, 0x50000, 0x1000, 0, "/lib/libc.so.6", 1);
-	t = machine_thread(&m, 11, 11);
-	CHECK_INT(t->maps->nr, 2);
-	CHECK(t->maps->serial != serial);	/* caches keyed by serial start over */
-	CHECK(thread_find_map(t, 0x20000) == NULL);
-	CHECK(thread_find_map(t, 0x50000) != NULL);
-	CHECK_STREQ(thread_comm(&m, t), "prog");
-	/* the shell keeps its maps; a comm change without exec keeps them too */
-	t = machine_thread(&m, 10, 10);
-	machine_comm(&m, 10, 10, "renamed", 0);
-	CHECK_INT(t->maps->nr, 2);
-	CHECK(thread_find_map(t, 0x20000) != NULL);
-	machine_release(&m);
-	symbolizer_release(&sym);
-}
-
-/*
  * kallsyms is mapped and never written: names end at a tab or newline.
  * Out-of-order lines, module symbols, skipped types, same-address
  * duplicates and a last line without newline.
@@ -260,6 +221,5 @@ TEST(stack_memo_finds_repeats)
 }
 
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
-	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, exec_starts_a_new_address_space,
-	  kallsyms_parsed_in_place,
+	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  stack_memo_finds_repeats)
