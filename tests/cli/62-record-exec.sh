@@ -4,7 +4,8 @@
 # sh -c, after cd, with exec, or by a launcher that mapped libc itself): its
 # libc leaf (memcmp) keeps its caller and its stacks reach main as often as
 # when it is recorded directly.  The process's pre-exec maps (the shell's
-# libc) must not stand in for its own.  Skips when sampling is not possible.
+# libc) must not stand in for its own, nor a second mapping of libc in the
+# same process.  Skips when sampling is not possible.
 . "$(dirname "$0")/lib.sh"
 
 if ! have cc; then
@@ -51,17 +52,20 @@ int main(int argc, char **argv)
 	return hits > 0 ? 0 : 1;
 }
 EOF
-# launch PROG ARGS: maps its own libc a second time, executable, at a low
-# address (below the next image's libc, whatever ASLR picks), then execs
-# PROG: the stale copy the shell cases leave only by chance, every time.
-cat >"$T/launch.c" <<'EOF'
+# maplibc.c maps the process's own libc a second time, executable, at a
+# low address (below the live libc, whatever ASLR picks): as a launcher
+# that then execs its arguments, the stale copy that the shell cases leave
+# only by chance, every time; as an LD_PRELOAD constructor, a file mapped
+# twice in one live address space.
+cat >"$T/maplibc.c" <<'EOF'
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-int main(int argc, char **argv)
+static int map_libc_low(void)
 {
 	char line[4096], path[4096] = "";
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -71,16 +75,32 @@ int main(int argc, char **argv)
 			sscanf(strchr(line, '/'), "%4095s", path);
 			break;
 		}
-	if (argc < 2 || !*path || (fd = open(path, O_RDONLY)) < 0 ||
-	    mmap((void *)0x10000000, 1 << 20, PROT_READ | PROT_EXEC,
-		 MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0) == MAP_FAILED)
+	if (f)
+		fclose(f);
+	if (!*path || (fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	return mmap((void *)0x10000000, 1 << 20, PROT_READ | PROT_EXEC,
+		    MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0) == MAP_FAILED ? -1 : 0;
+}
+#ifdef LAUNCH
+int main(int argc, char **argv)
+{
+	if (argc < 2 || map_libc_low())
 		return 126;
 	execv(argv[1], argv + 1);
 	return 127;
 }
+#else
+__attribute__((constructor)) static void at_load(void)
+{
+	if (map_libc_low())
+		_exit(126);
+}
+#endif
 EOF
 cc -O2 -g -fomit-frame-pointer -o "$T/prog" "$T/prog.c" || { fail "build prog"; exit 0; }
-cc -O2 -o "$T/launch" "$T/launch.c" || { fail "build launch"; exit 0; }
+cc -O2 -DLAUNCH -o "$T/launch" "$T/maplibc.c" || { fail "build launch"; exit 0; }
+cc -O2 -shared -fPIC -o "$T/maplibc.so" "$T/maplibc.c" || { fail "build maplibc.so"; exit 0; }
 
 # stats FILE: "MAIN CALLER": the percentage of samples whose stack reaches
 # main, and of the samples in memcmp (any variant) those with table_find
@@ -139,3 +159,5 @@ mode "sh -c" sh -c './prog'
 mode "sh -c 'cd && prog'" sh -c "cd / && '$T/prog'"
 mode "sh -c 'exec prog'" sh -c 'exec ./prog'
 mode "a launcher with a stale libc" ./launch ./prog
+# no exec: the same file at two places in one address space
+mode "libc mapped twice" env LD_PRELOAD="$T/maplibc.so" ./prog
