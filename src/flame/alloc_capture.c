@@ -15,7 +15,6 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
-#include "core/progress.h"
 #include "core/string_list.h"
 
 #include <stdio.h>
@@ -62,38 +61,6 @@ const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf
 	return buf;
 }
 
-/* Run argv (env: extra entries) in dir with the capture's log and timeout. */
-static int run_recorded(const struct flame_capture_opts *o, const char *const *argv,
-			const char *const *env, const char *dir, const char *log,
-			struct flame_run *run)
-{
-	struct child c = CHILD_INIT;
-	double t0 = clock_monotonic();
-	int code;
-
-	c.argv = argv;
-	c.env = env;
-	c.dir = dir;
-	c.in = CHILD_DEVNULL;
-	c.out_path = log;
-	c.err_to_out = 1;
-	c.timeout = o->timeout;
-	code = child_run(&c);
-	if (!o->timed)
-		run->wall = clock_monotonic() - t0;
-	run->timed_out = c.timed_out;
-	if (c.timed_out) {
-		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
-		      o->timeout, log);
-		return 1;
-	}
-	if (!code)
-		return 0;
-	if (code > 0)
-		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
-	return code == 127 || code < 0 ? -1 : 1;
-}
-
 /* Fold an allocation recording by its periods (interval units per stack). */
 static int fold_periods(const char *data, const char *folded, struct folded_profile *p)
 {
@@ -129,8 +96,8 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	r.interval = o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL;
 	alloc_env(&r, env);
 	flame_record_argv(o, NULL, 0, &argv);
-	ret = run_recorded(o, (const char *const *)argv.items, (const char *const *)env, dir, log,
-			   run);
+	ret = flame_record_run(o, (const char *const *)argv.items, (const char *const *)env, dir,
+			       log, run);
 	if (ret)
 		goto out;
 	ret = -1;
@@ -176,7 +143,7 @@ static int faults_run(const struct flame_capture_opts *o, const char *dir, const
 	int ret;
 
 	flame_record_argv(o, data, 0, &argv);
-	ret = run_recorded(o, (const char *const *)argv.items, NULL, dir, log, run);
+	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 	string_list_clear(&argv);
 
 	/* the whole run: memory is first touched early, a warm-up cut would lose it */

@@ -113,14 +113,9 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	return 0;
 }
 
-/*
- * Run the workload under a recorder (argv); run->wall gets its time unless
- * a timed run measured it.  0, 1 when the workload failed, -1 when the
- * recorder could not run.
- */
-static int record_run(const struct flame_capture_opts *o, const char *const *argv,
-		      const char *const *env, const char *dir, const char *log,
-		      struct flame_run *run)
+int flame_record_run(const struct flame_capture_opts *o, const char *const *argv,
+		     const char *const *env, const char *dir, const char *log,
+		     struct flame_run *run)
 {
 	double wall;
 	struct rusage ru;
@@ -138,8 +133,8 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 	}
 	if (!code)
 		return 0;
-	if (code == CHILD_TIMED_OUT)
-		return 1;
+	if (run->timed_out)
+		return 1;	/* run_logged() said so */
 	if (code > 0)
 		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
@@ -178,7 +173,7 @@ static int command_run(const struct flame_capture_opts *o, const char *dir, cons
 		ret = error_errno("cannot create '%s'", pdir);
 		goto out;
 	}
-	ret = record_run(o, sh, env, dir, log, run);
+	ret = flame_record_run(o, sh, env, dir, log, run);
 	if (ret)
 		goto out;
 	if (!access(file, F_OK)) {
@@ -238,7 +233,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		struct string_list argv = STRING_LIST_INIT;
 
 		flame_record_argv(o, folded, 0, &argv);
-		ret = record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+		ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 		string_list_clear(&argv);
 		if (!ret && folded_profile_read(&run->folded, folded))
 			ret = -1;
@@ -248,7 +243,7 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		struct string_list argv = STRING_LIST_INIT;
 
 		flame_record_argv(o, data, 0, &argv);
-		ret = record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+		ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 		string_list_clear(&argv);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
