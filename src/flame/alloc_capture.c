@@ -139,12 +139,7 @@ static int faults_run(const struct flame_capture_opts *o, const char *dir, const
 {
 	char *data = xstrfmt("%s/faults.data", o->scratch);
 	char *folded = xstrfmt("%s/faults.folded", o->scratch);
-	struct string_list argv = STRING_LIST_INIT;
-	int ret;
-
-	flame_record_argv(o, data, 0, &argv);
-	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
-	string_list_clear(&argv);
+	int ret = flame_record_workload(o, data, dir, log, run);
 
 	/* the whole run: memory is first touched early, a warm-up cut would lose it */
 	if (!ret && flame_fold_recording(data, 0, folded, &run->folded))

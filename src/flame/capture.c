@@ -140,6 +140,18 @@ int flame_record_run(const struct flame_capture_opts *o, const char *const *argv
 	return code == 127 || code < 0 ? -1 : 1;
 }
 
+int flame_record_workload(const struct flame_capture_opts *o, const char *out, const char *dir,
+			  const char *log, struct flame_run *run)
+{
+	struct string_list argv = STRING_LIST_INIT;
+	int ret;
+
+	flame_record_argv(o, out, 0, &argv);
+	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+	string_list_clear(&argv);
+	return ret;
+}
+
 int flame_profiler_is_command(const char *profiler)
 {
 	return profiler && strpbrk(profiler, " \t$") != NULL;
@@ -230,21 +242,13 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	if (o->profile == FLAME_PROFILE_ALLOC || o->profile == FLAME_PROFILE_FAULTS) {
 		ret = flame_alloc_capture_run(o, dir, run);
 	} else if (o->profile == FLAME_PROFILE_OFFCPU) {
-		struct string_list argv = STRING_LIST_INIT;
-
-		flame_record_argv(o, folded, 0, &argv);
-		ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
-		string_list_clear(&argv);
+		ret = flame_record_workload(o, folded, dir, log, run);
 		if (!ret && folded_profile_read(&run->folded, folded))
 			ret = -1;
 	} else if (flame_profiler_is_command(o->profiler)) {
 		ret = command_run(o, dir, log, folded, run);
 	} else {
-		struct string_list argv = STRING_LIST_INIT;
-
-		flame_record_argv(o, data, 0, &argv);
-		ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
-		string_list_clear(&argv);
+		ret = flame_record_workload(o, data, dir, log, run);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
 			ret = -1;

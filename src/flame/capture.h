@@ -113,6 +113,9 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 int flame_record_run(const struct flame_capture_opts *o, const char *const *argv,
 		     const char *const *env, const char *dir, const char *log,
 		     struct flame_run *run);
+/* flame_record_run() of o's recorder (flame_record_argv()) writing to out. */
+int flame_record_workload(const struct flame_capture_opts *o, const char *out, const char *dir,
+			  const char *log, struct flame_run *run);
 
 /*
  * alloc_capture.c: the profile a metric's runs record (alloc and
