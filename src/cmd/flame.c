@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "flame/probe.h"
@@ -379,9 +380,12 @@ int cmd_flame(int argc, const char **argv)
 		struct strbuf wt = STRBUF_INIT;
 
 		note("kept: scratch directory %s (perf data, bisect log)", s.st.scratch);
-		if (!flame_git(&s.st.repo, &wt, list))
-			fprintf(stderr, "trail flame: worktrees (the build cache; remove %s to "
-				"reclaim the space):\n%s", s.st.repo.cache, wt.buf);
+		if (!flame_git(&s.st.repo, &wt, list)) {
+			/* (as long as the list is: not through note()'s fixed buffer) */
+			note("worktrees (the build cache; remove %s to reclaim the space):",
+			     s.st.repo.cache);
+			escape_term_lines_to(stderr, wt.buf, wt.len);
+		}
 		strbuf_release(&wt);
 	}
 	flame_session_release(&s);

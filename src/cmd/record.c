@@ -553,7 +553,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
 		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
 		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
-		OPT_U64('c', "count", &o.count, "N", "sample every N events instead of -F", 1, UINT64_MAX / 2),
+		OPT_U64('c', "count", &o.count, "N", "sample every N events instead of -F", 1, UINT64_C(1) << 62),
 		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
 		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
 		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),

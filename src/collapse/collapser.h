@@ -112,6 +112,7 @@ struct collapse_session {
 	uint64_t binary;		/* of those, lines holding a NUL byte */
 	unsigned warned;		/* of those, reported one by one */
 	struct string_list skipped_events;	/* names of events filtered out (a few) */
+	unsigned threads_used;		/* perf script: most threads that read one file */
 
 	/* folders[0] is what read() gets; readers may add more (threads) */
 	struct folder **folders;

@@ -158,7 +158,7 @@ static int detect(const char *head, size_t n)
 	const char *s;
 	int blank = 0, frames = 0;
 
-	while (frames_head_line(head, n, &pos, &s, &len)) {
+	while (frames_head_line(head, n, &pos, &s, &len, FRAMES_HEAD_WHOLE)) {
 		const char *t = frames_trim(s, &len);
 		uint64_t v;
 

@@ -48,7 +48,7 @@ static int detect(const char *head, size_t n)
 	const char *s;
 	int semicolons = 0;
 
-	while (frames_head_line(head, n, &pos, &s, &len)) {
+	while (frames_head_line(head, n, &pos, &s, &len, FRAMES_HEAD_WHOLE)) {
 		const char *stack;
 		size_t stack_len;
 		uint64_t count;

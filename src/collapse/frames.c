@@ -120,15 +120,19 @@ int frames_parse_u64(const char *s, size_t len, uint64_t *value)
 	return 1;
 }
 
-int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len)
+int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len,
+		     enum frames_head_mode mode)
 {
 	const char *s = head + *pos, *nl;
 
-	if (*pos >= n || !(nl = memchr(s, '\n', n - *pos)))
+	if (*pos >= n)
+		return 0;
+	nl = memchr(s, '\n', n - *pos);
+	if (!nl && mode == FRAMES_HEAD_WHOLE)
 		return 0;
 	*line = s;
-	*len = (size_t)(nl - s);
-	*pos += *len + 1;
+	*len = nl ? (size_t)(nl - s) : n - *pos;
+	*pos += *len + (nl ? 1 : 0);
 	if (*len && s[*len - 1] == '\r')
 		(*len)--;
 	return 1;

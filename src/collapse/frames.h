@@ -47,12 +47,15 @@ const char *frames_trim(const char *s, size_t *len);
 int frames_parse_u64(const char *s, size_t len, uint64_t *value);
 
 /*
- * The next complete line of a detector's head at *pos: 1 with *line and
- * *len set (the '\n' and a '\r' before it left out) and *pos moved past
- * it; 0 when no '\n'-terminated line is left, since a line cut by the end
- * of the head says nothing about the format.
+ * The next line of a detector's head at *pos: 1 with *line and *len set
+ * (the '\n' and a '\r' before it left out) and *pos moved past it; 0 at
+ * the end.  With FRAMES_HEAD_WHOLE a last line that the end of the head
+ * cut (no '\n') is not returned, since it says nothing about the format;
+ * with FRAMES_HEAD_CUT it is (perf script's detector has always taken it).
  */
-int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len);
+enum frames_head_mode { FRAMES_HEAD_WHOLE, FRAMES_HEAD_CUT };
+int frames_head_line(const char *head, size_t n, size_t *pos, const char **line, size_t *len,
+		     enum frames_head_mode mode);
 
 /*
  * A folded line "frame;frame;... COUNT" with an integer count: 1 with the

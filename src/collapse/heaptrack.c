@@ -86,7 +86,7 @@ static int detect(const char *head, size_t n)
 	size_t pos = 0, lines = 0, len;
 	const char *s;
 
-	while (frames_head_line(head, n, &pos, &s, &len)) {
+	while (frames_head_line(head, n, &pos, &s, &len, FRAMES_HEAD_WHOLE)) {
 		const char *stack;
 		size_t stack_len;
 		uint64_t count;

@@ -15,10 +15,12 @@
  */
 #include "collapse/perf_script.h"
 #include "collapse/collapser.h"
+#include "collapse/frames.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
+#include "core/string_list.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 
@@ -223,11 +225,10 @@ struct parser {
 	char *own_filter;		/* set when this parser chose the filter */
 	char *other_event;		/* first event type filtered out */
 	struct string_list skipped_events;	/* every type filtered out (a few) */
-	uint64_t samples;		/* event lines kept */
 	uint64_t lineno;		/* lines parsed so far */
 	uint64_t unrecognized;
 	uint64_t binary;		/* of those, lines holding a NUL byte */
-	struct warn_line warn[PERF_SCRIPT_MAX_WARNINGS];
+	struct warn_line warn[COLLAPSE_MAX_WARNINGS];
 	unsigned nr_warn;
 };
 
@@ -252,7 +253,7 @@ static void parser_release(struct parser *p)
 
 static void unrecognized(struct parser *p, const char *s, size_t len)
 {
-	if (p->nr_warn < PERF_SCRIPT_MAX_WARNINGS) {
+	if (p->nr_warn < COLLAPSE_MAX_WARNINGS) {
 		size_t n = len > 160 ? 160 : len;
 		char *t = xmalloc(n + 4);
 
@@ -305,7 +306,6 @@ static void parse_event(struct parser *p, const char *s, size_t len,
 		digits = NULL;
 		digits_len = 0;
 	}
-	p->samples++;
 	folder_set_process(p->folder, ev->comm, ev->comm_len, ev->pid, ev->pid_len,
 			   ev->tid, ev->tid_len, parse_period(digits, digits_len));
 }
@@ -356,39 +356,15 @@ static void parse_lines(struct parser *p, const char *buf, size_t len)
 	}
 }
 
-/* ---- sessions ---- */
-
-void perf_script_session_init(struct perf_script_session *s, const struct fold_options *opts,
-			      unsigned jobs)
-{
-	memset(s, 0, sizeof(*s));
-	s->fold_opts = opts;
-	s->jobs = jobs ? jobs : 1;
-	s->folders = xcalloc(1, sizeof(*s->folders));
-	s->folders[0] = folder_new(opts);
-	s->nr_folders = 1;
-}
-
-void perf_script_session_release(struct perf_script_session *s)
-{
-	unsigned i;
-
-	for (i = 0; i < s->nr_folders; i++)
-		folder_free(s->folders[i]);
-	free(s->folders);
-	free(s->event_filter);
-	free(s->other_event);
-	string_list_clear(&s->skipped_events);
-	memset(s, 0, sizeof(*s));
-}
+/* ---- taking a parser's findings into the collapse session ---- */
 
 /* Report a parser's unrecognised lines (numbered from line_base) and take over its findings. */
-static void absorb(struct perf_script_session *s, struct parser *p, const char *name,
+static void absorb(struct collapse_session *s, struct parser *p, const char *name,
 		   uint64_t line_base)
 {
 	unsigned i;
 
-	for (i = 0; i < p->nr_warn && s->warned < PERF_SCRIPT_MAX_WARNINGS; i++, s->warned++) {
+	for (i = 0; i < p->nr_warn && s->warned < COLLAPSE_MAX_WARNINGS; i++, s->warned++) {
 		struct strbuf q = STRBUF_INIT;
 		const char *t = p->warn[i].text;
 
@@ -398,7 +374,6 @@ static void absorb(struct perf_script_session *s, struct parser *p, const char *
 		strbuf_release(&q);
 	}
 	s->unrecognized += p->unrecognized;
-	s->samples += p->samples;
 	s->binary += p->binary;
 	for (i = 0; i < p->skipped_events.nr; i++)
 		string_list_add_unique_n(&s->skipped_events, p->skipped_events.items[i],
@@ -426,12 +401,12 @@ static void finish_input(struct folder *f)
 	folder_reset_sample(f);
 }
 
-void perf_script_session_read_buffer(struct perf_script_session *s, const char *name,
-				     const char *buf, size_t len)
+void perf_script_read_buffer(struct collapse_session *s, struct folder *f, const char *name,
+			     const char *buf, size_t len)
 {
 	struct parser p;
 
-	parser_init(&p, s->folders[0], s->event_filter);
+	parser_init(&p, f, s->event_filter);
 	parse_lines(&p, buf, len);
 	finish_input(p.folder);
 	absorb(s, &p, name, 0);
@@ -561,7 +536,7 @@ struct pool {
 	size_t nr_chunks;
 	struct folder **folders;	/* one per thread */
 	atomic_size_t next;
-	struct perf_script_session *s;
+	const char *event_filter;	/* chosen before the threads start */
 };
 
 struct worker_arg {
@@ -580,7 +555,7 @@ static void *worker_main(void *arg)
 	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_chunks) {
 		struct chunk *c = &pool->chunks[i];
 
-		parser_init(&c->parser, f, pool->s->event_filter);
+		parser_init(&c->parser, f, pool->event_filter);
 		if (read_range(&rr, pool->fd, pool->name, c->start, c->end, parse_piece, &c->parser))
 			c->failed = 1;
 		c->lines = c->parser.lineno;
@@ -641,14 +616,14 @@ static size_t split_chunks(int fd, uint64_t len, size_t chunk, struct chunk **ou
 	return nr;
 }
 
-static int read_sequential_file(struct perf_script_session *s, const char *name, int fd,
-				uint64_t len)
+static int read_sequential_file(struct collapse_session *s, struct folder *f, const char *name,
+				int fd, uint64_t len)
 {
 	struct parser p;
 	struct range_reader rr = { NULL, 0 };
 	int ret;
 
-	parser_init(&p, s->folders[0], s->event_filter);
+	parser_init(&p, f, s->event_filter);
 	ret = read_range(&rr, fd, name, 0, len, parse_piece, &p);
 	finish_input(p.folder);
 	absorb(s, &p, name, 0);
@@ -660,13 +635,13 @@ static int read_sequential_file(struct perf_script_session *s, const char *name,
 }
 
 /* Returns 0, -1 on a read error, 1 when the sequential parse must be used. */
-static int read_parallel_file(struct perf_script_session *s, const char *name, int fd,
+static int read_parallel_file(struct collapse_session *s, const char *name, int fd,
 			      uint64_t len, size_t chunk)
 {
 	struct pool pool;
 	pthread_t *threads;
 	struct worker_arg *args;
-	unsigned n = s->jobs, started = 0, i;
+	unsigned n = s->opts.jobs ? s->opts.jobs : 1, started = 0, i;
 	uint64_t base = 0;
 	size_t k;
 	int dirty = 0, failed = 0;
@@ -674,14 +649,14 @@ static int read_parallel_file(struct perf_script_session *s, const char *name, i
 	memset(&pool, 0, sizeof(pool));
 	pool.fd = fd;
 	pool.name = name;
-	pool.s = s;
+	pool.event_filter = s->event_filter;
 	pool.nr_chunks = split_chunks(fd, len, chunk, &pool.chunks);
 	atomic_init(&pool.next, 0);
 	if (n > pool.nr_chunks)
 		n = (unsigned)pool.nr_chunks;
 	pool.folders = xcalloc(n, sizeof(*pool.folders));
 	for (i = 0; i < n; i++)
-		pool.folders[i] = folder_new(s->fold_opts);
+		pool.folders[i] = folder_new(&s->fold);
 	threads = xcalloc(n, sizeof(*threads));
 	args = xcalloc(n, sizeof(*args));
 	for (i = 1; i < n; i++) {
@@ -709,9 +684,9 @@ static int read_parallel_file(struct perf_script_session *s, const char *name, i
 		for (i = 0; i < n; i++)
 			folder_free(pool.folders[i]);
 	} else {
-		s->folders = xreallocarray(s->folders, s->nr_folders + n, sizeof(*s->folders));
+		/* the threads' folders hold this input; the reader's own stays empty */
 		for (i = 0; i < n; i++)
-			s->folders[s->nr_folders++] = pool.folders[i];
+			collapse_session_add_folder(s, pool.folders[i]);
 		for (k = 0; k < pool.nr_chunks; k++) {
 			absorb(s, &pool.chunks[k].parser, name, base);
 			base += pool.chunks[k].lines;
@@ -746,15 +721,15 @@ static ssize_t gz_read(void *ctx, void *buf, size_t n)
 	return got;
 }
 
-int perf_script_session_read_source(struct perf_script_session *s, const char *name,
-				    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx)
+int perf_script_read_source(struct collapse_session *s, struct folder *f, const char *name,
+			    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx)
 {
 	struct parser p;
 	char *buf = NULL;
 	size_t alloc = 0, have = 0;
 	int ret = 0;
 
-	parser_init(&p, s->folders[0], s->event_filter);
+	parser_init(&p, f, s->event_filter);
 	for (;;) {
 		ssize_t n;
 		const char *last;
@@ -796,7 +771,7 @@ int perf_script_session_read_source(struct perf_script_session *s, const char *n
 	return ret;
 }
 
-static int read_stream(struct perf_script_session *s, const char *name, int fd)
+static int read_stream(struct collapse_session *s, struct folder *f, const char *name, int fd)
 {
 	struct gz_source g = { gzdopen(fd, "rb"), name };
 	int ret;
@@ -806,16 +781,16 @@ static int read_stream(struct perf_script_session *s, const char *name, int fd)
 		return trail_error("cannot read '%s'", name);
 	}
 	gzbuffer(g.gz, 256 * 1024);
-	ret = perf_script_session_read_source(s, name, gz_read, &g);
+	ret = perf_script_read_source(s, f, name, gz_read, &g);
 	gzclose(g.gz);
 	return ret;
 }
 
-int perf_script_session_read(struct perf_script_session *s, const char *path)
+int perf_script_read_path(struct collapse_session *s, struct folder *f, const char *path)
 {
 	const char *name = path;
 	struct stat st;
-	size_t chunk = s->chunk_size ? s->chunk_size : DEFAULT_CHUNK;
+	size_t chunk = s->opts.chunk_size ? s->opts.chunk_size : DEFAULT_CHUNK;
 	uint64_t len;
 	int fd, ret;
 
@@ -835,11 +810,11 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 	}
 	/* pipes and gzip are read as a stream, on one thread */
 	if (!S_ISREG(st.st_mode) || st.st_size < 2 || line_reader_gzip_at(fd, 0) != 0)
-		return read_stream(s, name, fd);
+		return read_stream(s, f, name, fd);
 
 	len = (uint64_t)st.st_size;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (s->jobs > 1 && len > chunk + chunk / 2) {
+	if (s->opts.jobs > 1 && len > chunk + chunk / 2) {
 		if (!s->event_filter) {
 			struct range_reader rr = { NULL, 0 };
 			struct first_event fe = { NULL, 0 };
@@ -859,27 +834,12 @@ int perf_script_session_read(struct perf_script_session *s, const char *path)
 			return ret;
 		}
 	}
-	ret = read_sequential_file(s, name, fd, len);
+	ret = read_sequential_file(s, f, name, fd, len);
 	close(fd);
 	return ret;
 }
 
 /* ---- the "perf" input format (collapser.h) ---- */
-
-/* The next complete line of head at *pos (its length in *len), or NULL. */
-static const char *head_line(const char *head, size_t n, size_t *pos, size_t *len)
-{
-	const char *s = head + *pos, *nl;
-
-	if (*pos >= n)
-		return NULL;
-	nl = memchr(s, '\n', n - *pos);
-	*len = nl ? (size_t)(nl - s) : n - *pos;
-	*pos += *len + (nl ? 1 : 0);
-	if (*len && s[*len - 1] == '\r')
-		(*len)--;
-	return s;
-}
 
 /*
  * perf script text: after any '#' header lines, an event line followed by
@@ -890,12 +850,14 @@ static int detect(const char *head, size_t n)
 {
 	struct perf_event_line ev;
 	struct fold_frame fr;
-	size_t pos = 0, len;
-	const char *line;
+	size_t pos = 0, len = 0;
+	const char *line = NULL;
+	int more;
 
-	while ((line = head_line(head, n, &pos, &len)) && (!len || line[0] == '#'))
+	while ((more = frames_head_line(head, n, &pos, &line, &len, FRAMES_HEAD_CUT)) &&
+	       (!len || line[0] == '#'))
 		;
-	if (!line)
+	if (!more)
 		return pos ? 5 : 0;	/* headers only (or nothing at all) */
 	/* indented event lines are perf script's too, if not the Perl script's */
 	while (len && (*line == ' ' || *line == '\t')) {
@@ -904,8 +866,7 @@ static int detect(const char *head, size_t n)
 	}
 	if (!perf_script_match_event(line, len, &ev))
 		return 0;
-	line = head_line(head, n, &pos, &len);
-	if (!line)
+	if (!frames_head_line(head, n, &pos, &line, &len, FRAMES_HEAD_CUT))
 		return 40;	/* one event line: the head ended */
 	if (perf_script_match_stack(line, len, &fr) || perf_script_match_event(line, len, &ev))
 		return 80;
@@ -919,44 +880,14 @@ static ssize_t input_source(void *ctx, void *buf, size_t n)
 
 /*
  * An uncompressed regular file is read by path (threads for large ones);
- * anything else as a stream.  Per-input state moves in and out of the
- * collapse session, so the first event seen in one file filters the next.
+ * anything else as a stream.  The event filter lives in the collapse
+ * session, so the first event seen in one file filters the next.
  */
 static int read_input(struct collapse_session *cs, struct collapse_input *in, struct folder *f)
 {
-	struct perf_script_session s;
-	unsigned i;
-	int ret;
-
-	memset(&s, 0, sizeof(s));
-	s.fold_opts = &cs->fold;
-	s.jobs = cs->opts.jobs ? cs->opts.jobs : 1;
-	s.chunk_size = cs->opts.chunk_size;
-	s.folders = xcalloc(1, sizeof(*s.folders));
-	s.folders[0] = f;
-	s.nr_folders = 1;
-	s.event_filter = cs->event_filter;
-	s.filter_defaulted = cs->filter_defaulted;
-	s.other_event = cs->other_event;
-	s.warned = cs->warned;	/* both cap at 10 warnings per run */
 	if (in->plain_path)
-		ret = perf_script_session_read(&s, in->plain_path);
-	else
-		ret = perf_script_session_read_source(&s, in->name, input_source, in);
-	for (i = 1; i < s.nr_folders; i++)
-		collapse_session_add_folder(cs, s.folders[i]);
-	cs->event_filter = s.event_filter;
-	cs->filter_defaulted = s.filter_defaulted;
-	cs->other_event = s.other_event;
-	cs->unrecognized += s.unrecognized;
-	cs->binary += s.binary;
-	for (i = 0; i < s.skipped_events.nr; i++)
-		string_list_add_unique_n(&cs->skipped_events, s.skipped_events.items[i],
-					 strlen(s.skipped_events.items[i]), PERF_SCRIPT_MAX_EVENT_NAMES);
-	string_list_clear(&s.skipped_events);
-	cs->warned = s.warned;
-	free(s.folders);
-	return ret;
+		return perf_script_read_path(cs, f, in->plain_path);
+	return perf_script_read_source(cs, f, in->name, input_source, in);
 }
 
 const struct collapser collapse_perf_script = {

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/string_list.h"
 #include "profile/fold.h"
 
 /* ---- the line grammar (exposed for unit tests and the fuzzer) ---- */
@@ -39,49 +38,31 @@ int perf_script_match_period(const char *s, size_t len, const char **event, size
 /* A stack line, /^\s*(\w+)\s*(.+) \((.*)\)/: address, function, module. */
 int perf_script_match_stack(const char *s, size_t len, struct fold_frame *fr);
 
-/* ---- reading whole inputs ---- */
+/* ---- reading whole inputs into a collapse session (collapser.h) ---- */
 
-#define PERF_SCRIPT_MAX_WARNINGS 10	/* unrecognised lines reported one by one */
+struct collapse_session;
+struct folder;
+
 #define PERF_SCRIPT_MAX_EVENT_NAMES 16	/* skipped event names remembered */
 
-struct perf_script_session {
-	/* set by the caller */
-	const struct fold_options *fold_opts;
-	unsigned jobs;			/* threads for large regular files (>= 1) */
-	size_t chunk_size;		/* bytes per parallel work item (0: default) */
-	char *event_filter;		/* owned; NULL: the first event type seen */
-
-	/* results */
-	struct folder **folders;	/* nr_folders of them; hand to folder_write() */
-	unsigned nr_folders;
-	int filter_defaulted;		/* event_filter came from the input */
-	char *other_event;		/* first event type that was filtered out */
-	uint64_t unrecognized;		/* lines that matched no pattern */
-	uint64_t binary;		/* unrecognized lines holding a NUL byte */
-	uint64_t samples;		/* event lines kept by the event filter */
-	struct string_list skipped_events;	/* event names filtered out (a few) */
-	unsigned warned;		/* of those, reported one by one */
-	unsigned threads_used;		/* largest number of threads used for a file */
-};
-
-void perf_script_session_init(struct perf_script_session *s, const struct fold_options *opts,
-			      unsigned jobs);
-void perf_script_session_release(struct perf_script_session *s);
-
 /*
- * Fold one input: path, or "-" for standard input; plain or gzip.  The
- * state of the Perl script is reset at the end of each input (a last
- * sample without a blank line after it is counted, as inferno does).
+ * Fold one input into f, with the session's options (opts.jobs,
+ * opts.chunk_size) and event filter, and its findings (unrecognised lines,
+ * skipped events, threads_used) added to the session: path, or "-" for
+ * standard input; plain or gzip.  A large regular file read by threads
+ * goes to folders added to the session instead of f.  The state of the
+ * Perl script is reset at the end of each input (a last sample without a
+ * blank line after it is counted, as inferno does).
  * Returns 0, or -1 when the input cannot be read (error printed).
  */
-int perf_script_session_read(struct perf_script_session *s, const char *path);
+int perf_script_read_path(struct collapse_session *s, struct folder *f, const char *path);
 
 /* The same from a source of bytes (returns up to n, 0 at the end, -1 after trail_error()). */
-int perf_script_session_read_source(struct perf_script_session *s, const char *name,
-				    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx);
+int perf_script_read_source(struct collapse_session *s, struct folder *f, const char *name,
+			    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx);
 
 /* Fold a buffer of perf script text (as one input named name); for tests and fuzzing. */
-void perf_script_session_read_buffer(struct perf_script_session *s, const char *name,
-				     const char *buf, size_t len);
+void perf_script_read_buffer(struct collapse_session *s, struct folder *f, const char *name,
+			     const char *buf, size_t len);
 
 #endif

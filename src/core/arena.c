@@ -8,6 +8,7 @@
 #include "core/arena.h"
 #include "core/alloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,10 @@ void *arena_alloc(struct arena *a, size_t size)
 	size_t aligned = st_add(size, ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	struct arena_block *b = a->head;
 
+	/* after arena_alloc_bytes() the block may be filled to any byte */
+	if (b)
+		a->used = a->used + ARENA_ALIGN - 1 < b->size
+			? (a->used + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1) : b->size;
 	if (!b || a->used + aligned > b->size) {
 		size_t regular = next_size(a);
 
@@ -70,6 +75,24 @@ void *arena_alloc(struct arena *a, size_t size)
 	a->used += aligned;
 	a->total += aligned;
 	return b->data + a->used - aligned;
+}
+
+void *arena_alloc_bytes(struct arena *a, size_t size)
+{
+	struct arena_block *b = a->head;
+	void *p;
+
+	if (b && size <= b->size - a->used) {
+		a->used += size;
+		a->total += size;
+		return b->data + a->used - size;
+	}
+	p = arena_alloc(a, size);
+	b = a->head;
+	/* from a fresh regular block: the next text goes right after this one */
+	if ((uintptr_t)p >= (uintptr_t)b->data && (uintptr_t)p < (uintptr_t)(b->data + b->size))
+		a->used = (size_t)((uintptr_t)p - (uintptr_t)b->data) + size;
+	return p;
 }
 
 void arena_reserve(struct arena *a, size_t size)

@@ -3,6 +3,7 @@
  * fatal errors to exit codes.
  */
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,12 +30,19 @@ static void report(const char *kind, const char *fmt, va_list ap, int err)
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (kind && err)
-		fprintf(stderr, "%s: %s: %s: %s\n", program, kind, msg, strerror(err));
-	else if (kind)
-		fprintf(stderr, "%s: %s: %s\n", program, kind, msg);
+	/*
+	 * Messages carry names from outside (symbols, paths, commit subjects):
+	 * control characters are shown escaped, never sent to the terminal.
+	 * Escaped text passes unchanged, so callers that escape stay right.
+	 */
+	if (kind)
+		fprintf(stderr, "%s: %s: ", program, kind);
 	else
-		fprintf(stderr, "%s: %s\n", program, msg);
+		fprintf(stderr, "%s: ", program);
+	escape_term_lines_to(stderr, msg, strlen(msg));
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
 }
 
 int trail_error(const char *fmt, ...)

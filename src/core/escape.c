@@ -353,6 +353,16 @@ void escape_term_lines(struct strbuf *sb, const char *s, size_t len)
 	walk(sink_strbuf, sb, s, len, rep_term_lines, look_ctl);
 }
 
+static void sink_file(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+void escape_term_lines_to(FILE *f, const char *s, size_t len)
+{
+	walk(sink_file, f, s, len, rep_term_lines, look_ctl);
+}
+
 const char *escape_term_excerpt(struct strbuf *sb, const char *s, size_t len, size_t max)
 {
 	strbuf_reset(sb);

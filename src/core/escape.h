@@ -12,6 +12,7 @@
 #define TRAIL_CORE_ESCAPE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf;
 
@@ -74,6 +75,8 @@ void escape_md_code_block(struct strbuf *sb, const char *s, size_t len, const ch
  */
 void escape_term(struct strbuf *sb, const char *s, size_t len);
 void escape_term_lines(struct strbuf *sb, const char *s, size_t len);
+/* The same, written to f (core/error.c writes every diagnostic this way). */
+void escape_term_lines_to(FILE *f, const char *s, size_t len);
 
 /*
  * For quoting input in a diagnostic: sb reset, then escape_term() of at

@@ -5,8 +5,6 @@
  */
 #include "diff/difffolded.h"
 #include "core/alloc.h"
-#include "core/error.h"
-#include "core/escape.h"
 #include "core/line_reader.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
@@ -16,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REPORTED_MALFORMED 5
 
 /* Perl's \s: space, \t, \n, \v, \f, \r. */
 static int perl_space(char c)
@@ -149,14 +146,7 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 				continue;
 			if (stats)
 				stats->malformed++;
-			if (++malformed <= MAX_REPORTED_MALFORMED) {
-				struct strbuf q = STRBUF_INIT;
-
-				warning("%s:%llu: ignoring line without a sample count: '%s'",
-					r.path, (unsigned long long)r.lineno,
-					escape_term_excerpt(&q, line, len, 80));
-				strbuf_release(&q);
-			}
+			folded_warn_malformed(r.path, r.lineno, ++malformed, line, len);
 			continue;
 		}
 		if (stats)

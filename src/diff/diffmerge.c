@@ -1,10 +1,10 @@
 /*
  * diffmerge.c - the fast path of 'trail diff' without --top: both folded
  * files read line by line (core/line_reader) into an open-addressing table
- * of (hash, text, counts) that lives, with the stacks' text, in one
- * huge-page-backed arena; written in sorted order (diffsort.c) with the
- * stacks handed to writev() from the arena (core/gather).  Same output
- * as difffolded_read() + difffolded_write().
+ * of (hash, text, counts), the stacks' text packed in one huge-page-backed
+ * arena; written in sorted order (diffsort.c) with the stacks handed to
+ * writev() from the arena (core/gather).  Same output as difffolded_read()
+ * + difffolded_write().
  */
 #include "diff/diffmerge.h"
 #include "diff/diffsort.h"
@@ -68,21 +68,29 @@ static uint64_t hash_bytes(const char *s, size_t len)
 	return a;
 }
 
+/*
+ * Twice the slots, placed by the hashes the slots hold (keys[] is not
+ * read); the old table is freed, so the table never holds more than the
+ * new one and, while it is filled, the old.
+ */
 static void table_grow(struct diffmerge *m)
 {
 	size_t cap = m->slots_cap ? m->slots_cap * 2 : 1024, i;
-	struct diffmerge_slot *slots = arena_alloc(&m->arena, st_mult(cap, sizeof(*slots)));
+	struct diffmerge_slot *slots = xmalloc_huge(st_mult(cap, sizeof(*slots)));
 
 	memset(slots, 0xff, cap * sizeof(*slots));
-	for (i = 0; i < m->nr; i++) {
-		size_t j = m->keys[i].hash & (cap - 1);
+	for (i = 0; i < m->slots_cap; i++) {
+		size_t j;
 
-		while (slots[j].id != UINT32_MAX)
-			j = (j + 1) & (cap - 1);
-		slots[j].id = (uint32_t)i;
-		slots[j].hash = m->keys[i].hash;
+		if (m->slots[i].id == UINT32_MAX)
+			continue;
+		for (j = m->slots[i].hash & (cap - 1); slots[j].id != UINT32_MAX;
+		     j = (j + 1) & (cap - 1))
+			;
+		slots[j] = m->slots[i];
 	}
-	m->slots = slots;	/* the old table stays in the arena, unused */
+	free(m->slots);
+	m->slots = slots;
 	m->slots_cap = cap;
 }
 
@@ -107,18 +115,13 @@ static void add(void *data, int column, const char *s, size_t len, double count)
 	}
 	if (len > UINT32_MAX || m->nr >= UINT32_MAX - 1)
 		die("diff: more stack text than trail can index");
-	if (m->nr == m->keys_alloc) {
-		/* the old array stays in the arena, unused */
-		struct diffmerge_key *keys;
-
-		m->keys_alloc = m->keys_alloc ? 2 * m->keys_alloc : 1024;
-		keys = arena_alloc(&m->arena, st_mult(m->keys_alloc, sizeof(*keys)));
-		if (m->nr)
-			memcpy(keys, m->keys, m->nr * sizeof(*keys));
-		m->keys = keys;
-	}
+	/*
+	 * realloc: a big array moves by mremap, not by copying, and its
+	 * unused tail is never touched, so it costs no resident memory
+	 */
+	ALLOC_GROW(m->keys, m->nr + 1, m->keys_alloc);
 	id = (uint32_t)m->nr++;
-	m->keys[id].text = len ? memcpy(arena_alloc(&m->arena, len), s, len) : "";
+	m->keys[id].text = len ? memcpy(arena_alloc_bytes(&m->arena, len), s, len) : "";
 	m->keys[id].len = (uint32_t)len;
 	m->keys[id].hash = (uint32_t)h;
 	m->keys[id].count[0] = m->keys[id].count[1] = 0;
@@ -147,6 +150,10 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 	if (difffolded_read_lines(before, 0, flags, &stats[0], add, m) ||
 	    difffolded_read_lines(after, 1, flags, &stats[1], add, m))
 		return -1;
+	/* only look-ups need the hash table: its memory goes to the sort */
+	free(m->slots);
+	m->slots = NULL;
+	m->slots_cap = 0;
 	return 0;
 }
 
@@ -214,11 +221,14 @@ int diffmerge_write(struct diffmerge *m, FILE *f)
 		p[n++] = '\n';
 		gather_commit(&g, n);
 	}
+	free(ids);
 	return gather_finish(&g);
 }
 
 void diffmerge_release(struct diffmerge *m)
 {
+	free(m->keys);
+	free(m->slots);
 	arena_release(&m->arena);
 	memset(m, 0, sizeof(*m));
 }

@@ -1,8 +1,9 @@
 /*
  * diffmerge.h - 'trail diff' three-column output: two folded files (plain,
  * gzip or standard input) read in one pass each into a hash table of
- * stacks, written sorted like difffolded_write().  Everything the table
- * holds is in its arena, freed by diffmerge_release().
+ * stacks, written sorted like difffolded_write().  Each distinct stack's
+ * text is held once, packed in an arena; per stack the table adds a
+ * 32-byte key and 8 bytes of hash slot.  diffmerge_release() frees all.
  */
 #ifndef TRAIL_DIFF_DIFFMERGE_H
 #define TRAIL_DIFF_DIFFMERGE_H
@@ -24,15 +25,16 @@ struct diffmerge_key {
 };
 
 struct diffmerge {
-	struct diffmerge_key *keys;	/* by id, in order of first appearance */
+	struct diffmerge_key *keys;	/* by id, in order of first appearance (malloc'd) */
 	size_t nr, keys_alloc;		/* stacks */
 	double total[2];		/* sums of the BEFORE, AFTER counts */
 	struct diffmerge_slot {
 		uint32_t id;		/* UINT32_MAX: empty */
 		uint32_t hash;		/* keys[id].hash */
-	} *slots;			/* open addressing, linear probing */
+	} *slots;			/* open addressing, linear probing (malloc'd;
+					 * freed once reading is done) */
 	size_t slots_cap;		/* slots, a power of two */
-	struct arena arena;		/* keys, slots and the stacks' text */
+	struct arena arena;		/* the stacks' text, packed */
 };
 
 /*
@@ -52,8 +54,7 @@ int diffmerge_normalize(struct diffmerge *m);
  */
 size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id);
 
-/* difffolded_write() on m (sorting it, scratch in the arena): 0, or -1
- * on a write error (errno set). */
+/* difffolded_write() on m (sorting it): 0, or -1 on a write error (errno set). */
 int diffmerge_write(struct diffmerge *m, FILE *f);
 
 void diffmerge_release(struct diffmerge *m);

@@ -165,10 +165,9 @@ static uint32_t common_prefix(const struct sort_rec *v, const struct sort_group 
 uint32_t *diffmerge_sort(struct diffmerge *m)
 {
 	size_t n = m->nr, nr = 0, alloc = 0, i;
-	uint32_t *ids = arena_alloc(&m->arena, st_mult(n ? n : 1, sizeof(*ids)));
-	/* scratch from the arena: huge pages, where fresh small pages fault */
-	struct sort_rec *recs = arena_alloc(&m->arena, st_mult(n ? n : 1, sizeof(*recs)));
-	struct sort_rec *tmp = arena_alloc(&m->arena, st_mult(n ? n : 1, sizeof(*tmp)));
+	/* huge pages, where fresh small pages fault; the ids end up in it too */
+	struct sort_rec *recs = xmalloc_huge(st_mult(n ? n : 1, sizeof(*recs)));
+	uint32_t *ids = (uint32_t *)recs;
 	struct sort_group *stack = NULL;
 
 	for (i = 0; i < n; i++) {
@@ -181,7 +180,7 @@ uint32_t *diffmerge_sort(struct diffmerge *m)
 	while (nr) {
 		struct sort_group g = stack[--nr];
 		struct sort_rec *v = recs + g.start;
-		size_t count[256], pos[256], b;
+		size_t count[256], pos[256], end[256], b;
 		int short_key = 0;
 
 		if (g.n < 2)
@@ -219,16 +218,36 @@ uint32_t *diffmerge_sort(struct diffmerge *m)
 		for (b = 0, i = 0; b < 256; b++) {
 			pos[b] = i;
 			i += count[b];
+			end[b] = i;
 		}
-		for (i = 0; i < g.n; i++)
-			tmp[pos[byte_at(&v[i], &g)]++] = v[i];
-		memcpy(v, tmp, g.n * sizeof(*v));
+		/*
+		 * In place (McIlroy et al.'s "American flag sort"): each
+		 * record is swapped into its byte's bucket until the one in
+		 * hand belongs where it was taken from.  No second array of
+		 * n records, a third of the sort's memory.
+		 */
+		for (b = 0; b < 256; b++) {
+			while (pos[b] < end[b]) {
+				struct sort_rec r = v[pos[b]];
+				unsigned c = byte_at(&r, &g);
+
+				while (c != b) {
+					struct sort_rec t = v[pos[c]];
+
+					v[pos[c]++] = r;
+					r = t;
+					c = byte_at(&r, &g);
+				}
+				v[pos[b]++] = r;
+			}
+		}
 		for (b = 0, i = 0; b < 256; b++) {
 			if (count[b] > 1)
 				stack[nr++] = (struct sort_group){ g.start + i, count[b], g.depth + 1, g.wdepth };
 			i += count[b];
 		}
 	}
+	/* ids[i] lies at or before recs[i], which is read first */
 	for (i = 0; i < n; i++)
 		ids[i] = recs[i].id;
 	free(stack);

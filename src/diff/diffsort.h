@@ -11,8 +11,8 @@
 #include "diff/diffmerge.h"
 
 /*
- * The ids of m's keys (m->nr of them) in output order, in m->arena (as is
- * the scratch space).
+ * The ids of m's keys (m->nr of them) in output order, in a buffer the
+ * caller frees (its scratch space: 24 bytes per key).
  */
 uint32_t *diffmerge_sort(struct diffmerge *m);
 

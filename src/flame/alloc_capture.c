@@ -7,6 +7,7 @@
  * profile of the rss metric.
  */
 #include "flame/capture.h"
+#include "flame/record_cmd.h"
 #include "alloc/alloc_record.h"
 #include "collapse/perfdata_fold.h"
 #include "profile/fold.h"
@@ -14,7 +15,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
-#include "core/progress.h"
+#include "core/string_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,38 +83,6 @@ const char *flame_profiler_describe(const struct flame_capture_opts *o, char *bu
 	return buf;
 }
 
-/* Run argv (env: extra entries) in dir with the capture's log and timeout. */
-static int run_recorded(const struct flame_capture_opts *o, const char *const *argv,
-			const char *const *env, const char *dir, const char *log,
-			struct flame_run *run)
-{
-	struct child c = CHILD_INIT;
-	double t0 = clock_monotonic();
-	int code;
-
-	c.argv = argv;
-	c.env = env;
-	c.dir = dir;
-	c.in = CHILD_DEVNULL;
-	c.out_path = log;
-	c.err_to_out = 1;
-	c.timeout = o->timeout;
-	code = child_run(&c);
-	if (!o->timed)
-		run->wall = clock_monotonic() - t0;
-	run->timed_out = c.timed_out;
-	if (c.timed_out) {
-		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
-		      o->timeout, log);
-		return 1;
-	}
-	if (!code)
-		return 0;
-	if (code > 0)
-		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
-	return code == 127 || code < 0 ? -1 : 1;
-}
-
 /* Fold an allocation recording by its periods (interval units per stack). */
 static int fold_periods(const char *data, const char *folded, struct folded_profile *p)
 {
@@ -129,7 +98,7 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	char *raw = xstrfmt("%s/alloc-raw", o->scratch);
 	char *data = xstrfmt("%s/alloc.data", o->scratch);
 	char *folded = xstrfmt("%s/alloc.folded", o->scratch);
-	const char *const sh[] = { "sh", "-c", o->run_cmd, NULL };
+	struct string_list argv = STRING_LIST_INIT;
 	char *env[ALLOC_ENV_SLOTS] = { NULL };
 	struct alloc_run r;
 	struct alloc_totals t;
@@ -148,7 +117,9 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	r.dir = raw;
 	r.interval = o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL;
 	alloc_env(&r, env);
-	ret = run_recorded(o, sh, (const char *const *)env, dir, log, run);
+	flame_record_argv(o, NULL, 0, &argv);
+	ret = flame_record_run(o, (const char *const *)argv.items, (const char *const *)env, dir,
+			       log, run);
 	if (ret)
 		goto out;
 	ret = -1;
@@ -160,7 +131,7 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	 * peak-heap: the bytes live at each process's peak instead (inuse-peak).
 	 */
 	if (alloc_write_perfdata(raw, o->alloc_peak ? ALLOC_VIEW_PEAK_INTERVALS : ALLOC_VIEW_INTERVALS,
-				 data, 3, sh, &t))
+				 data, 3, (const char *const *)argv.items, &t))
 		goto out;
 	run->alloc_bytes = t.bytes;
 	run->peak_heap = t.peak_bytes;
@@ -173,6 +144,7 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 		goto out;
 	ret = 0;
 out:
+	string_list_clear(&argv);
 	alloc_env_release(env);
 	remove_tree(raw);
 	unlink(data);
@@ -189,11 +161,7 @@ static int faults_run(const struct flame_capture_opts *o, const char *dir, const
 {
 	char *data = xstrfmt("%s/faults.data", o->scratch);
 	char *folded = xstrfmt("%s/faults.folded", o->scratch);
-	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e", "page-faults",
-			       "-c", "1", "-g", "-o", data, "--", "sh", "-c", o->run_cmd, NULL };
-	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", data, "--",
-				"sh", "-c", o->run_cmd, NULL };
-	int ret = run_recorded(o, use_perf(o) ? perf : trail, NULL, dir, log, run);
+	int ret = flame_record_workload(o, data, dir, log, run);
 
 	/* the whole run: memory is first touched early, a warm-up cut would lose it */
 	if (!ret && flame_fold_recording(data, 0, folded, &run->folded))
@@ -230,19 +198,17 @@ int flame_alloc_capture_check(const struct flame_capture_opts *o)
 	}
 	{
 		char *data = xstrfmt("%s/check.data", o->scratch);
-		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e",
-				       "page-faults", "-c", "1", "-g", "-o", data, "--", "true",
-				       NULL };
-		const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", data,
-					"--", "true", NULL };
+		struct string_list argv = STRING_LIST_INIT;
 		struct child c = CHILD_INIT;
 		int code;
 
-		c.argv = use_perf(o) ? perf : trail;
+		flame_record_argv(o, data, 1, &argv);
+		c.argv = (const char *const *)argv.items;
 		c.in = CHILD_DEVNULL;
 		c.out = CHILD_DEVNULL;
 		c.err = CHILD_DEVNULL;
 		code = child_run(&c);
+		string_list_clear(&argv);
 		unlink(data);
 		free(data);
 		if (code == 127 && use_perf(o))

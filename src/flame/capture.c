@@ -6,6 +6,7 @@
  * which folds its own recording (blocked microseconds, the whole run).
  */
 #include "flame/capture.h"
+#include "flame/record_cmd.h"
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -16,7 +17,6 @@
 #include "collapse/perfdata_fold.h"
 #include "collapse/profile_formats.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,14 +113,9 @@ static int timed_run(const struct flame_capture_opts *o, const char *dir, struct
 	return 0;
 }
 
-/*
- * Run the workload under a recorder (argv); run->wall gets its time unless
- * a timed run measured it.  0, 1 when the workload failed, -1 when the
- * recorder could not run.
- */
-static int record_run(const struct flame_capture_opts *o, const char *const *argv,
-		      const char *const *env, const char *dir, const char *log,
-		      struct flame_run *run)
+int flame_record_run(const struct flame_capture_opts *o, const char *const *argv,
+		     const char *const *env, const char *dir, const char *log,
+		     struct flame_run *run)
 {
 	double wall;
 	struct rusage ru;
@@ -138,41 +133,23 @@ static int record_run(const struct flame_capture_opts *o, const char *const *arg
 	}
 	if (!code)
 		return 0;
-	if (code == CHILD_TIMED_OUT)
-		return 1;
+	if (run->timed_out)
+		return 1;	/* run_logged() said so */
 	if (code > 0)
 		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
 	return code == 127 || code < 0 ? -1 : 1;
 }
 
-/*
- * A command of plain words only (letters, digits, "_./=:,+-@%" and
- * spaces; the first word no assignment): its words appended to argv, 1.
- * The off-CPU recorder runs such a command itself rather than through sh
- * -c: the shell's wait for its child would be blocked time in the profile,
- * and a second exec under the recorder makes the DWARF unwinding of some
- * runs lose the blocking function's frame (perf script reads those
- * recordings the same way).  0 for anything the shell must interpret.
- */
-static int plain_words(const char *cmd, struct string_list *argv)
+int flame_record_workload(const struct flame_capture_opts *o, const char *out, const char *dir,
+			  const char *log, struct flame_run *run)
 {
-	size_t first = strcspn(cmd, " ");
-	const char *p;
+	struct string_list argv = STRING_LIST_INIT;
+	int ret;
 
-	for (p = cmd; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_./=:,+-@% ", *p))
-			return 0;
-	if (!first || memchr(cmd, '=', first))
-		return 0;
-	for (p = cmd; *p;) {
-		size_t len = strcspn(p, " ");
-
-		if (len)
-			string_list_append_nodup(argv, xstrndup(p, len));
-		p += len;
-		p += strspn(p, " ");
-	}
-	return 1;
+	flame_record_argv(o, out, 0, &argv);
+	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+	string_list_clear(&argv);
+	return ret;
 }
 
 int flame_profiler_is_command(const char *profiler)
@@ -208,7 +185,7 @@ static int command_run(const struct flame_capture_opts *o, const char *dir, cons
 		ret = error_errno("cannot create '%s'", pdir);
 		goto out;
 	}
-	ret = record_run(o, sh, env, dir, log, run);
+	ret = flame_record_run(o, sh, env, dir, log, run);
 	if (ret)
 		goto out;
 	if (!access(file, F_OK)) {
@@ -250,7 +227,6 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	char *data = xstrfmt("%s/perf.data", o->scratch);
 	char *log = xstrfmt("%s/run.log", o->scratch);
 	char *folded = xstrfmt("%s/run.folded", o->scratch);
-	char freq[32];
 	int ret = -1;
 
 	memset(run, 0, sizeof(*run));
@@ -263,69 +239,16 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 		ret = 0;
 		goto out;
 	}
-	snprintf(freq, sizeof(freq), "%u", o->freq);
 	if (o->profile == FLAME_PROFILE_ALLOC || o->profile == FLAME_PROFILE_FAULTS) {
 		ret = flame_alloc_capture_run(o, dir, run);
 	} else if (o->profile == FLAME_PROFILE_OFFCPU) {
-		/*
-		 * trail record folds off-CPU recordings itself: counts in us, the
-		 * whole run.  DWARF call chains: a thread blocks inside a libc
-		 * wrapper built without frame pointers, and a frame-pointer walk
-		 * from there skips the wrapper's caller - the very function to
-		 * name.  One sample per block keeps the stack copies cheap.
-		 */
-		const char *head[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf", "-o",
-				       folded, "--", NULL };
-		struct string_list argv = STRING_LIST_INIT;
-		const char *const *h;
-
-		for (h = head; *h; h++)
-			string_list_append(&argv, *h);
-		if (!plain_words(o->run_cmd, &argv)) {
-			string_list_append(&argv, "sh");
-			string_list_append(&argv, "-c");
-			string_list_append(&argv, o->run_cmd);
-		}
-		ret = record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
-		string_list_clear(&argv);
+		ret = flame_record_workload(o, folded, dir, log, run);
 		if (!ret && folded_profile_read(&run->folded, folded))
 			ret = -1;
 	} else if (flame_profiler_is_command(o->profiler)) {
 		ret = command_run(o, dir, log, folded, run);
 	} else {
-		/*
-		 * perf: --no-bpf-event, or it spends about a second synthesising
-		 * BPF program events at start-up; --timestamp-boundary lets perf
-		 * script select by percent.  trail record writes both already.
-		 */
-		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
-				       "--timestamp-boundary", "-F", freq, "-g", "-o", data, "--",
-				       "sh", "-c", o->run_cmd, NULL };
-		/*
-		 * DWARF call chains for trail record: a libc or kernel leaf built
-		 * without frame pointers (memcmp, malloc) hides its caller from a
-		 * frame-pointer walk, and that caller is the function to name.
-		 */
-		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-g", "dwarf", "-o", data,
-					"--", NULL };
-		struct string_list argv = STRING_LIST_INIT;
-		const char *const *h;
-
-		/*
-		 * A plain command runs without sh -c, as for off-CPU profiles:
-		 * after a second exec under the recorder DWARF unwinding falls
-		 * back to the frame-pointer chain (see plain_words()).
-		 */
-		for (h = trail; *h; h++)
-			string_list_append(&argv, *h);
-		if (!plain_words(o->run_cmd, &argv)) {
-			string_list_append(&argv, "sh");
-			string_list_append(&argv, "-c");
-			string_list_append(&argv, o->run_cmd);
-		}
-		ret = record_run(o, o->profiler && !strcmp(o->profiler, "trail") ?
-				 (const char *const *)argv.items : perf, NULL, dir, log, run);
-		string_list_clear(&argv);
+		ret = flame_record_workload(o, data, dir, log, run);
 		/* Read in-process: no perf script, so the trail profiler needs no perf. */
 		if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
 			ret = -1;
@@ -385,13 +308,15 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 {
 	char *out = xstrfmt("%s/check.folded", o->scratch);
 	char *err = xstrfmt("%s/check.err", o->scratch);
-	const char *argv[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf", "-o", out,
-			       "--", "true", NULL };
+	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
+	struct string_list argv = STRING_LIST_INIT;
 	struct child c = CHILD_INIT;
 	struct strbuf msg = STRBUF_INIT;
 	int code;
 
-	c.argv = argv;
+	offcpu.profile = FLAME_PROFILE_OFFCPU;
+	flame_record_argv(&offcpu, out, 1, &argv);
+	c.argv = (const char *const *)argv.items;
 	c.in = CHILD_DEVNULL;
 	c.out_path = err;
 	c.err_to_out = 1;
@@ -405,6 +330,7 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 		snprintf(why, n, "%s", msg.len ? msg.buf : child_describe_status(code));
 	}
 	strbuf_release(&msg);
+	string_list_clear(&argv);
 	unlink(out);
 	unlink(err);
 	free(out);
@@ -420,18 +346,21 @@ int flame_capture_check(const struct flame_capture_opts *o)
 		return 0;	/* the user's own profiler: its first run will tell */
 	{
 	char *data = xstrfmt("%s/check.data", o->scratch);
-	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-F", "99", "-g",
-			       "-o", data, "--", "true", NULL };
-	const char *trail[] = { o->trail_exe, "record", "-F", "99", "-o", data, "--", "true", NULL };
-	int is_trail = o->profiler && !strcmp(o->profiler, "trail");
+	struct flame_capture_opts cpu = *o;	/* the CPU recorder, also when off-CPU falls back */
+	struct string_list argv = STRING_LIST_INIT;
+	int is_trail;
 	struct child c = CHILD_INIT;
 	int code;
 
-	c.argv = is_trail ? trail : perf;
+	cpu.profile = FLAME_PROFILE_CPU;
+	is_trail = !flame_record_uses_perf(&cpu);
+	flame_record_argv(&cpu, data, 1, &argv);
+	c.argv = (const char *const *)argv.items;
 	c.in = CHILD_DEVNULL;
 	c.out = CHILD_DEVNULL;
 	c.err = CHILD_DEVNULL;
 	code = child_run(&c);
+	string_list_clear(&argv);
 	unlink(data);
 	free(data);
 	/* Recordings are read in-process: only perf record needs perf. */

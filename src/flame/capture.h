@@ -104,6 +104,20 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 			 struct folded_profile *p);
 
 /*
+ * Run the workload under a recorder (argv, e.g. from flame_record_argv();
+ * env: extra "NAME=value" entries or NULL) in dir, its output to log,
+ * killed after o->timeout; run->wall and run->cpu_us get its times unless
+ * a timed run measures them.  0, 1 when the workload failed or timed out,
+ * -1 when the recorder could not run (errors printed).
+ */
+int flame_record_run(const struct flame_capture_opts *o, const char *const *argv,
+		     const char *const *env, const char *dir, const char *log,
+		     struct flame_run *run);
+/* flame_record_run() of o's recorder (flame_record_argv()) writing to out. */
+int flame_record_workload(const struct flame_capture_opts *o, const char *out, const char *dir,
+			  const char *log, struct flame_run *run);
+
+/*
  * alloc_capture.c: the profile a metric's runs record (alloc and
  * peak-heap: allocation sites; rss: page faults unless profiler is the
  * user's command; else CPU, or off-CPU when offcpu is set), and whether the metric itself comes from that profiled

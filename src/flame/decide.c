@@ -209,19 +209,24 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 	return "bisect";
 }
 
-double flame_split_confidence(const struct flame_probe_result *slow,
-			      const struct flame_probe_result *fast, double threshold,
-			      double *ps, double *pf)
+enum flame_pair_decision flame_pair_decide(double diff, double se, double effect, double z)
 {
-	*ps = slow->se > 0 ? flame_normal_cdf((slow->value - threshold) / slow->se)
-			   : (slow->value > threshold);
-	*pf = fast->se > 0 ? flame_normal_cdf((threshold - fast->value) / fast->se)
-			   : (fast->value < threshold);
-	if (slow->verdict != FLAME_SLOW)
-		*ps *= 0.5;
-	if (fast->verdict != FLAME_FAST)
-		*pf *= 0.5;
-	return *ps * *pf;
+	double half = effect > 0 ? effect / 2 : 0;
+
+	if (diff - z * se > half)
+		return FLAME_PAIR_SPLIT;
+	if (diff + z * se < half)
+		return FLAME_PAIR_NO_SPLIT;
+	return FLAME_PAIR_UNDECIDED;
+}
+
+double flame_pair_confidence(double diff, double se, double effect)
+{
+	double half = effect > 0 ? effect / 2 : 0;
+
+	if (se > 0)
+		return flame_normal_cdf((diff - half) / se);
+	return diff > half;
 }
 
 int flame_split_confirmed(const struct flame_probe_result *slow,

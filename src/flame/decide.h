@@ -128,14 +128,15 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 				  char *reason, size_t n);
 
 /*
- * Confidence that the slow probe is above threshold and the fast one below
- * it (normal approximation with their standard errors), halved on each side
- * whose verdict disagrees; *ps and *pf get the two factors.
+ * The suspect raises the measured value by diff (standard error se) over
+ * its parent; the ends differ by effect.  Split when diff exceeds half of
+ * effect by z standard errors, no split when it falls short of it by z,
+ * otherwise undecided.
  */
-double flame_split_confidence(const struct flame_probe_result *slow,
-			      const struct flame_probe_result *fast, double threshold,
-			      double *ps, double *pf);
-/* The split reproduced: slow above, fast below, confidence >= 0.5. */
+enum flame_pair_decision flame_pair_decide(double diff, double se, double effect, double z);
+/* P(diff > effect / 2) in the normal approximation (a step when se is 0). */
+double flame_pair_confidence(double diff, double se, double effect);
+/* The split reproduced: suspect slow, parent fast, confidence >= 0.5. */
 int flame_split_confirmed(const struct flame_probe_result *slow,
 			  const struct flame_probe_result *fast, double confidence);
 

@@ -5,6 +5,7 @@ LIB_OBJS += src/flame/capture.o
 LIB_OBJS += src/flame/alloc_capture.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
+LIB_OBJS += src/flame/record_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
@@ -21,3 +22,4 @@ LIB_OBJS += src/flame/decide.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_report
+UNIT_TESTS += tests/unit/test_flame_record_cmd

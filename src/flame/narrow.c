@@ -354,27 +354,33 @@ static int choose_culprit_from_ambiguous(struct flame_session *s)
 	return -1;
 }
 
-/* Re-probe the culprit and its nearest testable ancestor; compute confidence. */
+/*
+ * Re-probe the culprit beside its nearest testable ancestor, their runs
+ * interleaved (probe.h: flame_probe_pair), and take the confidence from
+ * the difference between them.
+ */
 static int confirm_suspect(struct flame_session *s)
 {
 	struct flame_probe_opts o = probe_opts(s);
-	char parent[41], cur[41];
-	int hops, untested = 0;
-	double ps, pf;
+	struct flame_pair_result pair;
+	double effect = s->ans.share[1] - s->ans.share[0];
+	char parent[41], cur[41], d[48], e[48];
+	int hops, untested = 0, rc = 1;
 
 	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
 	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
-	if (flame_probe(&s->st.repo, s->ans.culprit, &o, &s->ans.confirm_slow))
-		return -1;
-	record_probe(s, &s->ans.confirm_slow, 1);
+	memset(&pair, 0, sizeof(pair));
 	memcpy(cur, s->ans.culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
 		if (flame_repo_parent(&s->st.repo, cur, parent))
 			return -1;
-		if (flame_probe(&s->st.repo, parent, &o, &s->ans.confirm_fast))
+		rc = flame_probe_pair(&s->st.repo, s->ans.culprit, parent, &o, effect,
+				      &s->ans.confirm_slow, &s->ans.confirm_fast, &pair);
+		if (rc < 0)
 			return -1;
+		record_probe(s, &s->ans.confirm_slow, 1);
 		record_probe(s, &s->ans.confirm_fast, 1);
-		if (s->ans.confirm_fast.verdict != FLAME_SKIP || !strcmp(parent, s->ans.good))
+		if (rc != 2 || !strcmp(parent, s->ans.good))
 			break;
 		/* The parent cannot be built or run: it is not blamed, but noted. */
 		if (!string_list_has(&s->ans.ambiguous, parent))
@@ -382,25 +388,18 @@ static int confirm_suspect(struct flame_session *s)
 		untested++;
 		memcpy(cur, parent, 41);
 	}
-	s->ans.suspect_confidence = flame_split_confidence(&s->ans.confirm_slow,
-							   &s->ans.confirm_fast, s->ans.threshold,
-							   &ps, &pf);
-	{
-		char v1[48], v2[48], t[48];
-
-		describe_value(s, s->ans.confirm_slow.value, v1, sizeof(v1));
-		describe_value(s, s->ans.confirm_fast.value, v2, sizeof(v2));
-		describe_value(s, s->ans.threshold, t, sizeof(t));
-		snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
-			 "re-probed the suspect (%s, %s over %u runs) and %s %.12s (%s, %s); "
-			 "confidence = P(suspect above %s) x P(%s below it) = %.3f x %.3f, "
-			 "normal approximation with the measured standard errors%s",
-			 v1, flame_verdict_name(s->ans.confirm_slow.verdict), s->ans.confirm_slow.runs,
-			 untested ? "its nearest testable ancestor" : "its parent",
-			 s->ans.confirm_fast.id, v2, flame_verdict_name(s->ans.confirm_fast.verdict), t,
-			 untested ? "the ancestor" : "the parent", ps, pf,
-			 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
-	}
+	s->ans.suspect_confidence = rc ? 0 : pair.confidence;
+	describe_value(s, pair.diff, d, sizeof(d));
+	describe_value(s, effect, e, sizeof(e));
+	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
+		 "re-probed the suspect beside %s %.12s, their runs interleaved (%u + %u): the "
+		 "suspect raises the value by %s (standard error %.2g) of the %s between the ends; "
+		 "confidence = P(it raises it by at least half of that) = %.3f, normal "
+		 "approximation with the measured standard errors%s",
+		 untested ? "its nearest testable ancestor" : "its parent", s->ans.confirm_fast.id,
+		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, d, pair.se, e,
+		 s->ans.suspect_confidence,
+		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }
 

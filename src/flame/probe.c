@@ -28,105 +28,243 @@ const char *flame_verdict_name(enum flame_verdict v)
 	}
 }
 
-int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
-		struct flame_probe_result *out)
+/* One commit's side of a probe: its build and the runs measured so far. */
+struct probe_side {
+	const char *id;
+	struct flame_run *runs;
+	size_t nr, alloc;
+	char *dir;
+};
+
+static void side_release(struct probe_side *side)
+{
+	size_t i;
+
+	for (i = 0; i < side->nr; i++)
+		flame_run_release(&side->runs[i]);
+	free(side->runs);
+	free(side->dir);
+	memset(side, 0, sizeof(*side));
+}
+
+static struct flame_capture_opts probe_capture_opts(const struct flame_probe_opts *o)
 {
 	struct flame_capture_opts cap = o->cap;
-	struct flame_run *runs = NULL;
-	struct folded_profile **profiles = NULL;
-	double *values = NULL, t0 = clock_monotonic();
-	size_t nr = 0, alloc = 0, i;
-	char *dir = NULL;
-	int code, ret = -1;
 
 	/* A metric from unprofiled runs needs no profile: do not record one. */
 	if (!o->function && o->metric != FLAME_METRIC_CPU && !flame_metric_from_profile(o->metric))
 		cap.profile = FLAME_PROFILE_NONE;
+	return cap;
+}
+
+/*
+ * Build the side's commit: 0 built, 1 the build failed (out->why says so,
+ * out->verdict stays skip), -1 error.
+ */
+static int side_build(struct flame_repo *r, const struct flame_probe_opts *o,
+		      struct probe_side *side, struct flame_probe_result *out)
+{
+	int code;
+
 	memset(out, 0, sizeof(*out));
-	snprintf(out->id, sizeof(out->id), "%s", id);
+	snprintf(out->id, sizeof(out->id), "%s", side->id);
 	out->verdict = FLAME_SKIP;
-	code = flame_build(r, id, o->build_cmd, o->build_timeout, &dir, &out->build_cached);
+	code = flame_build(r, side->id, o->build_cmd, o->build_timeout, &side->dir,
+			   &out->build_cached);
 	if (code < 0)
-		goto out;
+		return -1;
 	if (code) {
-		char *log = flame_build_log(r, id, o->build_cmd);
+		char *log = flame_build_log(r, side->id, o->build_cmd);
 
 		snprintf(out->why, sizeof(out->why), "build failed (log: %s)", log);
 		free(log);
-		ret = 0;
-		goto out;
+		return 1;
 	}
+	return 0;
+}
+
+/* One more run of the side's workload: 0, 1 it failed (out->why), -1 error. */
+static int side_run(const struct flame_capture_opts *cap, struct probe_side *side,
+		    struct flame_probe_result *out)
+{
+	int code;
+
+	ALLOC_GROW(side->runs, side->nr + 1, side->alloc);
+	code = flame_capture_run(cap, side->dir, &side->runs[side->nr]);
+	side->nr++;
+	if (!code)
+		return 0;
+	if (side->runs[side->nr - 1].timed_out)
+		snprintf(out->why, sizeof(out->why), "the workload did not finish in %g s "
+			 "(--timeout)", cap->timeout);
+	else
+		snprintf(out->why, sizeof(out->why), "%s", code > 0 ? "the workload failed" :
+			 "the profiler failed");
+	return code > 0 ? 1 : -1;
+}
+
+/* The value compared (share, samples per run or metric) over the side's runs. */
+static void side_estimate(const struct flame_probe_opts *o, const struct probe_side *side,
+			  struct flame_probe_result *out)
+{
+	struct folded_profile **profiles = xcalloc(side->nr, sizeof(*profiles));
+	double *values = xcalloc(side->nr, sizeof(*values));
+	size_t i;
+
+	for (i = 0; i < side->nr; i++) {
+		profiles[i] = &side->runs[i].folded;
+		values[i] = flame_run_metric(&side->runs[i], o->metric);
+	}
+	if (o->function) {
+		struct flame_share s;
+
+		flame_share_over_runs(profiles, side->nr, o->function, o->total, &s);
+		out->share = s.mean;
+		if (o->share && o->exclude && o->exclude->nr && !o->total)
+			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
+		else if (!o->share)
+			flame_samples_over_runs(profiles, side->nr, o->function, o->total, &s);
+		out->value = s.mean;
+		out->se = s.se;
+	} else {
+		flame_metric_estimate(values, side->nr, o->percentile > 0 ? o->percentile : 50,
+				      &out->value, &out->se);
+	}
+	out->runs = (unsigned)side->nr;
+	free(profiles);
+	free(values);
+}
+
+/* fast, slow or (undecided) skip against the threshold, z standard errors wide. */
+static enum flame_verdict against_threshold(const struct flame_probe_opts *o,
+					    const struct flame_probe_result *res)
+{
+	if (res->value > o->threshold + o->z * res->se)
+		return FLAME_SLOW;
+	if (res->value < o->threshold - o->z * res->se)
+		return FLAME_FAST;
+	return FLAME_SKIP;
+}
+
+int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
+		struct flame_probe_result *out)
+{
+	struct flame_capture_opts cap = probe_capture_opts(o);
+	struct probe_side side = { .id = id };
+	double t0 = clock_monotonic();
+	int code, ret = -1;
+
+	code = side_build(r, o, &side, out);
+	if (code)
+		goto out;
 	for (;;) {
-		unsigned want = nr ? (o->runs + 1) / 2 : o->runs;
-		double lo, hi;
+		unsigned want = side.nr ? (o->runs + 1) / 2 : o->runs, i;
 
 		if (!want)
 			want = 1;
-		for (i = 0; i < want && nr < o->max_runs; i++) {
-			ALLOC_GROW(runs, nr + 1, alloc);
-			code = flame_capture_run(&cap, dir, &runs[nr]);
-			nr++;
-			if (code) {
-				if (runs[nr - 1].timed_out)
-					snprintf(out->why, sizeof(out->why), "the workload did not "
-						 "finish in %g s (--timeout)", cap.timeout);
-				else
-					snprintf(out->why, sizeof(out->why), "%s", code > 0 ?
-						 "the workload failed" : "the profiler failed");
-				ret = code > 0 ? 0 : -1;
+		for (i = 0; i < want && side.nr < o->max_runs; i++)
+			if ((code = side_run(&cap, &side, out)))
 				goto out;
-			}
-		}
-		free(profiles);
-		free(values);
-		profiles = xcalloc(nr, sizeof(*profiles));
-		values = xcalloc(nr, sizeof(*values));
-		for (i = 0; i < nr; i++) {
-			profiles[i] = &runs[i].folded;
-			values[i] = flame_run_metric(&runs[i], o->metric);
-		}
-		if (o->function) {
-			struct flame_share s;
-
-			flame_share_over_runs(profiles, nr, o->function, o->total, &s);
-			out->share = s.mean;
-			if (o->share && o->exclude && o->exclude->nr && !o->total)
-				flame_relative_share_over_runs(profiles, nr, o->function, o->exclude, &s);
-			else if (!o->share)
-				flame_samples_over_runs(profiles, nr, o->function, o->total, &s);
-			out->value = s.mean;
-			out->se = s.se;
-		} else {
-			flame_metric_estimate(values, nr, o->percentile > 0 ? o->percentile : 50,
-					      &out->value, &out->se);
-		}
-		out->runs = (unsigned)nr;
-		lo = o->threshold - o->z * out->se;
-		hi = o->threshold + o->z * out->se;
-		if (out->value > hi) {
-			out->verdict = FLAME_SLOW;
+		side_estimate(o, &side, out);
+		out->verdict = against_threshold(o, out);
+		if (out->verdict != FLAME_SKIP)
 			break;
-		}
-		if (out->value < lo) {
-			out->verdict = FLAME_FAST;
-			break;
-		}
-		if (nr >= o->max_runs) {
+		if (side.nr >= o->max_runs) {
 			snprintf(out->why, sizeof(out->why),
 				 "undecided after %zu runs: %.4g within %.1f standard errors of %.4g",
-				 nr, out->value, o->z, o->threshold);
+				 side.nr, out->value, o->z, o->threshold);
 			break;
+		}
+	}
+	code = 0;
+out:
+	ret = code < 0 ? -1 : 0;
+	out->seconds = clock_monotonic() - t0;
+	side_release(&side);
+	return ret;
+}
+
+/*
+ * The two commits' runs alternate (fast, slow, slow, fast, ...: an ABBA
+ * order, so a load that rises or falls during the probe weighs on both
+ * alike) until the difference decides, or the budget of runs is spent.
+ */
+int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast_id,
+		     const struct flame_probe_opts *o, double effect,
+		     struct flame_probe_result *slow, struct flame_probe_result *fast,
+		     struct flame_pair_result *pair)
+{
+	struct flame_capture_opts cap = probe_capture_opts(o);
+	struct probe_side ss = { .id = slow_id }, fs = { .id = fast_id };
+	double t0 = clock_monotonic();
+	size_t round = 0;
+	int code, ret = -1;
+
+	memset(pair, 0, sizeof(*pair));
+	pair->decision = FLAME_PAIR_UNDECIDED;
+	code = side_build(r, o, &ss, slow);
+	if (code) {
+		memset(fast, 0, sizeof(*fast));
+		snprintf(fast->id, sizeof(fast->id), "%s", fast_id);
+		fast->verdict = FLAME_SKIP;
+		ret = code < 0 ? -1 : 1;
+		goto out;
+	}
+	code = side_build(r, o, &fs, fast);
+	if (code) {
+		ret = code < 0 ? -1 : 2;
+		goto out;
+	}
+	for (;;) {
+		unsigned want = fs.nr ? (o->runs + 1) / 2 : o->runs, i;
+
+		if (!want)
+			want = 1;
+		for (i = 0; i < want && fs.nr < o->max_runs; i++, round++) {
+			struct probe_side *order[2];
+			int k;
+
+			order[0] = round % 2 ? &ss : &fs;
+			order[1] = round % 2 ? &fs : &ss;
+			for (k = 0; k < 2; k++) {
+				if ((code = side_run(&cap, order[k], order[k] == &ss ? slow : fast))) {
+					ret = code < 0 ? -1 : order[k] == &ss ? 1 : 2;
+					goto out;
+				}
+			}
+		}
+		side_estimate(o, &ss, slow);
+		side_estimate(o, &fs, fast);
+		pair->diff = slow->value - fast->value;
+		pair->se = hypot(slow->se, fast->se);
+		pair->effect = effect;
+		pair->decision = flame_pair_decide(pair->diff, pair->se, effect, o->z);
+		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= o->max_runs)
+			break;
+	}
+	pair->confidence = flame_pair_confidence(pair->diff, pair->se, effect);
+	if (pair->decision == FLAME_PAIR_SPLIT) {
+		slow->verdict = FLAME_SLOW;
+		fast->verdict = FLAME_FAST;
+	} else {
+		/* Not this split: where each lies against the threshold says which way. */
+		slow->verdict = against_threshold(o, slow);
+		fast->verdict = against_threshold(o, fast);
+		if (pair->decision == FLAME_PAIR_UNDECIDED) {
+			snprintf(slow->why, sizeof(slow->why), "undecided after %zu+%zu runs: it "
+				 "raises the value by %.4g +/- %.2g, half the change between the ends "
+				 "is %.4g", ss.nr, fs.nr, pair->diff, pair->se, effect / 2);
+			if (slow->verdict == FLAME_SLOW)
+				slow->verdict = FLAME_SKIP;
+			if (fast->verdict == FLAME_FAST)
+				fast->verdict = FLAME_SKIP;
 		}
 	}
 	ret = 0;
 out:
-	out->seconds = clock_monotonic() - t0;
-	for (i = 0; i < nr; i++)
-		flame_run_release(&runs[i]);
-	free(runs);
-	free(profiles);
-	free(values);
-	free(dir);
+	slow->seconds = fast->seconds = (clock_monotonic() - t0) / 2;
+	side_release(&ss);
+	side_release(&fs);
 	return ret;
 }
 

@@ -54,6 +54,36 @@ struct flame_probe_result {
 int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
 		struct flame_probe_result *out);
 
+/* What re-probing a suspect beside its parent says of the split between them. */
+enum flame_pair_decision {
+	FLAME_PAIR_UNDECIDED = 0,
+	FLAME_PAIR_SPLIT,	/* the suspect raises the value by half the change or more */
+	FLAME_PAIR_NO_SPLIT,	/* it raises it by less than half the change */
+};
+
+struct flame_pair_result {
+	enum flame_pair_decision decision;
+	double diff;		/* suspect's value minus its parent's */
+	double se;		/* its standard error */
+	double effect;		/* the change between the good and bad ends */
+	double confidence;	/* P(diff > effect / 2), normal approximation */
+};
+
+/*
+ * Probe the suspect slow_id and its parent fast_id together, their runs
+ * interleaved, and decide on the difference between them rather than on
+ * each against the threshold: a machine whose load changed since the ends
+ * were measured moves both alike, and the difference stays.  The split is
+ * confirmed when the suspect raises the value by at least half of effect
+ * (bad end minus good end).  slow and fast get verdicts (slow/fast when
+ * split; each against the threshold otherwise).  Returns 0, 1 when the
+ * suspect cannot be built or run, 2 when the parent cannot, -1 on error.
+ */
+int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast_id,
+		     const struct flame_probe_opts *o, double effect,
+		     struct flame_probe_result *slow, struct flame_probe_result *fast,
+		     struct flame_pair_result *pair);
+
 /* Append "id verdict value se runs cached seconds share" to a log file. */
 int flame_probe_log_append(const char *path, const struct flame_probe_result *res);
 /* Read such a log back, in order (caller frees *out). */

@@ -9,7 +9,6 @@
 #include "flamegraph/input.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/escape.h"
 #include "core/strbuf.h"
 #include "core/line_reader.h"
 #include "profile/folded.h"
@@ -21,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_REPORTED_MALFORMED 5
 
 int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -204,13 +202,9 @@ static void add_line(struct fg_input *in, const char *line, size_t len, const ch
 	if (folded_header_parse(line, len, &in->weight))
 		return;
 	if (folded_parse_line(line, len, &fl)) {
-		if (++in->malformed <= MAX_REPORTED_MALFORMED && path) {
-			struct strbuf q = STRBUF_INIT;
-
-			warning("%s:%llu: ignoring line without a sample count: '%s'", path,
-				(unsigned long long)lineno, escape_term_excerpt(&q, line, len, 80));
-			strbuf_release(&q);
-		}
+		in->malformed++;
+		if (path)
+			folded_warn_malformed(path, lineno, in->malformed, line, len);
 		return;
 	}
 	add(in, fl.stack, fl.stack_len, fl.count, fl.columns, stable);

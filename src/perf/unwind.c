@@ -236,43 +236,65 @@ void unwinder_free(struct unwinder *u)
 	free(u);
 }
 
-/* A Dwfl with every ELF module of ms reported, state attached. */
+/* Report one loaded image: maps ms->v[first..] of one file, up to end. */
+static void report_image(struct unwinder *u, Dwfl *dwfl, const struct maps *ms, size_t first,
+			 uint64_t end)
+{
+	const struct map *mp = &ms->v[first];
+	uint64_t base = mp->start - mp->pgoff;	/* perf's __report_module */
+	Dwfl_Module *mod;
+	void **userdata;
+
+	if (base > mp->start || (first && base < ms->v[first - 1].end))
+		base = mp->start;
+	mod = dwfl_report_module(dwfl, mp->dso->path, base, end);
+	if (mod) {
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = image_of(u, mp->dso);
+	}
+}
+
+/*
+ * A Dwfl with every ELF image of ms reported, state attached.  An image is
+ * a run of maps of one file at rising file offsets (other files' maps end
+ * it; anonymous ones, like .bss, do not), so a file mapped twice is two
+ * modules, each at its own base.  That is common: maps keep a process's
+ * pre-exec maps as perf does (a sample inside execve still has its user
+ * IP in the old image), so a program started by 'sh -c' holds the shell's
+ * libc and its own; so do a plugin dlopen'ed again elsewhere and a second
+ * mapping of a file.  One module per file, at its first mapping and
+ * stretched to its last, put the live libc under the stale copy's load
+ * bias whenever ASLR placed the stale one lower (about half the runs):
+ * no CFI for memcmp or malloc, and their callers were lost.
+ */
 static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 {
 	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
-	size_t i;
+	size_t i, first = 0, last = 0;
+	int open = 0;		/* an image ms->v[first..last] is being collected */
+	uint64_t end = 0;
 
 	if (!dwfl)
 		return NULL;
 	dwfl_report_begin(dwfl);
 	for (i = 0; i < ms->nr; i++) {
 		const struct map *mp = &ms->v[i];
-		uint64_t base, end;
-		size_t j;
-		int seen = 0;
-		Dwfl_Module *mod;
-		void **userdata;
 
 		if (mp->dso->kind != DSO_ELF)
 			continue;
-		for (j = 0; j < i && !seen; j++)
-			seen = ms->v[j].dso == mp->dso;
-		if (seen)
+		if (open && mp->dso == ms->v[last].dso && mp->pgoff > ms->v[last].pgoff) {
+			end = mp->end;
+			last = i;
 			continue;
-		/* the file's load base (perf's __report_module) to its last map */
-		base = mp->start - mp->pgoff;
-		end = mp->end;
-		for (j = i + 1; j < ms->nr; j++)
-			if (ms->v[j].dso == mp->dso && ms->v[j].end > end)
-				end = ms->v[j].end;
-		if (base > mp->start || (i && base < ms->v[i - 1].end))
-			base = mp->start;
-		mod = dwfl_report_module(dwfl, mp->dso->path, base, end);
-		if (mod) {
-			dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-			*userdata = image_of(u, mp->dso);
 		}
+		if (open)
+			report_image(u, dwfl, ms, first, end);
+		first = last = i;
+		end = mp->end;
+		open = 1;
 	}
+	if (open)
+		report_image(u, dwfl, ms, first, end);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!dwfl_attach_state(dwfl, NULL, pid, &thread_callbacks, u)) {
 		dwfl_end(dwfl);

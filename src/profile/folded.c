@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REPORTED_MALFORMED 5
 
 static const char *const weight_names[] = {
 	[FOLDED_WEIGHT_SAMPLES] = "samples",
@@ -196,6 +195,18 @@ void folded_profile_add(struct folded_profile *p, const char *stack, size_t len,
 		p->columns = 2;
 }
 
+void folded_warn_malformed(const char *path, uint64_t lineno, uint64_t nth, const char *line,
+			   size_t len)
+{
+	struct strbuf q = STRBUF_INIT;
+
+	if (nth > FOLDED_MAX_REPORTED_MALFORMED)
+		return;
+	warning("%s:%llu: ignoring line without a sample count: '%s'", path,
+		(unsigned long long)lineno, escape_term_excerpt(&q, line, len, 80));
+	strbuf_release(&q);
+}
+
 int folded_profile_read(struct folded_profile *p, const char *path)
 {
 	struct line_reader r;
@@ -214,14 +225,7 @@ int folded_profile_read(struct folded_profile *p, const char *path)
 		if (folded_header_parse(line, len, &p->weight))
 			continue;
 		if (folded_parse_line(line, len, &fl)) {
-			if (++p->malformed <= MAX_REPORTED_MALFORMED) {
-				struct strbuf q = STRBUF_INIT;
-
-				warning("%s:%llu: ignoring line without a sample count: '%s'",
-					r.path, (unsigned long long)r.lineno,
-					escape_term_excerpt(&q, line, len, 80));
-				strbuf_release(&q);
-			}
+			folded_warn_malformed(r.path, r.lineno, ++p->malformed, line, len);
 			continue;
 		}
 		folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);

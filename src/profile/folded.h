@@ -95,6 +95,15 @@ void folded_profile_add(struct folded_profile *p, const char *stack, size_t len,
  * lines are skipped and counted; the first few are reported as warnings
  * with path:line.  Returns 0, or -1 when the input cannot be read.
  */
+/*
+ * A line of a folded file without a sample count, the nth (from 1) of its
+ * file: warn "path:lineno: ignoring line without a sample count: '...'"
+ * with an excerpt, for the first FOLDED_MAX_REPORTED_MALFORMED of them.
+ */
+#define FOLDED_MAX_REPORTED_MALFORMED 5
+void folded_warn_malformed(const char *path, uint64_t lineno, uint64_t nth, const char *line,
+			   size_t len);
+
 int folded_profile_read(struct folded_profile *p, const char *path);
 static inline size_t folded_profile_size(const struct folded_profile *p)
 {

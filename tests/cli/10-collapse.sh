@@ -125,3 +125,10 @@ printf 'app 1/1 [000] 1.0: 1 cycles:\n\t    7f01 main (/bin/app)\n\033]0;owned\0
 "$TRAIL" collapse "$T/esc.txt" >/dev/null 2>"$T/esc.err"
 if grep -q $'\033' "$T/esc.err"; then fail "unrecognised line: no raw escape"; else pass "unrecognised line: no raw escape"; fi
 grep -qF '\x1b]0;owned\x07' "$T/esc.err" && pass "unrecognised line shown escaped" || fail "unrecognised line shown escaped" "$(cat "$T/esc.err")"
+# Every diagnostic goes through one writer that escapes: a file name
+# with a terminal escape sequence in an error message arrives escaped.
+"$TRAIL" collapse "$T/no such"$'\033[2J\r'file >/dev/null 2>"$T/esc-name.err"
+! grep -q $'\033' "$T/esc-name.err" && ! grep -q $'\r' "$T/esc-name.err" &&
+	grep -qF 'no such\x1b[2J\rfile' "$T/esc-name.err" &&
+	pass "a hostile file name in an error is shown escaped" ||
+	fail "a hostile file name in an error is shown escaped" "$(od -c "$T/esc-name.err" | head -5)"

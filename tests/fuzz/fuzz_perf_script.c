@@ -4,6 +4,7 @@
  * must fold and write without crashing, leaking or tripping UBSan.
  */
 #include "profile/fold.h"
+#include "collapse/collapser.h"
 #include "collapse/perf_script.h"
 #include "core/string_list.h"
 
@@ -18,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static FILE *sink;
 	struct string_list skip = STRING_LIST_INIT;
 	struct fold_options o;
-	struct perf_script_session s;
+	struct collapse_session s;
 	uint8_t flags = size ? data[0] : 0;
 
 	if (!sink)
@@ -33,13 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		string_list_append(&skip, "main");
 		o.skip_after = &skip;
 	}
-	perf_script_session_init(&s, &o, 1);
+	collapse_session_init(&s, &o);
 	if (flags & 64)
 		s.event_filter = strdup("cycles");
-	perf_script_session_read_buffer(&s, "fuzz", (const char *)data, size);
+	perf_script_read_buffer(&s, s.folders[0], "fuzz", (const char *)data, size);
 	if (sink)
 		folder_write(s.folders, s.nr_folders, sink);
-	perf_script_session_release(&s);
+	collapse_session_release(&s);
 	string_list_clear(&skip);
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "harness.h"
 #include "profile/fold.h"
+#include "collapse/collapser.h"
 #include "collapse/perf_script.h"
 #include "core/string_list.h"
 
@@ -358,15 +359,16 @@ TEST(module_rules)
 static char *session_output(const char *path, unsigned jobs, size_t chunk, unsigned *threads)
 {
 	struct fold_options o = { .include_pid = 1 };
-	struct perf_script_session s;
+	struct collapse_session s;
 	char *out;
 
-	perf_script_session_init(&s, &o, jobs);
-	s.chunk_size = chunk;
-	CHECK(perf_script_session_read(&s, path) == 0);
+	collapse_session_init(&s, &o);
+	s.opts.jobs = jobs;
+	s.opts.chunk_size = chunk;
+	CHECK(perf_script_read_path(&s, s.folders[0], path) == 0);
 	out = write_folders(s.folders, s.nr_folders);
 	*threads = s.threads_used;
-	perf_script_session_release(&s);
+	collapse_session_release(&s);
 	return out;
 }
 
@@ -405,17 +407,17 @@ TEST(buffer_reader_counts_unrecognized_lines)
 {
 	static const char text[] = "pp 1 1.0: 1 cycles:\n\t1 f (/x)\n\n!!\n  ??\n";
 	struct fold_options o = { 0 };
-	struct perf_script_session s;
+	struct collapse_session s;
 	char *out;
 
-	perf_script_session_init(&s, &o, 1);
-	perf_script_session_read_buffer(&s, "buf", text, sizeof(text) - 1);
+	collapse_session_init(&s, &o);
+	perf_script_read_buffer(&s, s.folders[0], "buf", text, sizeof(text) - 1);
 	CHECK_INT(s.unrecognized, 2);
 	CHECK_STREQ(s.event_filter, "cycles");
 	out = write_folders(s.folders, s.nr_folders);
 	CHECK_STREQ(out, "pp;f 1\n");
 	free(out);
-	perf_script_session_release(&s);
+	collapse_session_release(&s);
 }
 
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,

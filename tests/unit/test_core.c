@@ -75,6 +75,22 @@ TEST(arena_aligns_and_survives_large_requests)
 	arena_release(&a);
 }
 
+TEST(arena_alloc_bytes_packs_text_and_realigns_after_it)
+{
+	struct arena a = ARENA_INIT;
+	char *p = arena_alloc_bytes(&a, 3), *q = arena_alloc_bytes(&a, 5), *r, *big;
+
+	CHECK(q == p + 3);	/* packed: no padding between pieces of text */
+	r = arena_alloc(&a, 8);
+	CHECK(((uintptr_t)r & 15) == 0);
+	CHECK(r >= q + 5);
+	CHECK(arena_alloc_bytes(&a, 1) == r + 16);	/* arena_alloc rounds sizes up too */
+	big = arena_alloc_bytes(&a, 2u << 20);	/* past the block: a new one */
+	memset(big, 1, 2u << 20);
+	CHECK(((uintptr_t)arena_alloc(&a, 1) & 15) == 0);
+	arena_release(&a);
+}
+
 TEST(arena_reserve_starts_a_big_block)
 {
 	struct arena a = ARENA_INIT;
@@ -762,6 +778,7 @@ TEST_MAIN("core",
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,
+	  arena_alloc_bytes_packs_text_and_realigns_after_it,
 	  arena_reserve_starts_a_big_block,
 	  line_reader_lines_longer_than_a_read,
 	  gather_writes_pieces_in_order,

@@ -669,37 +669,34 @@ TEST(decide_strategy)
 	CHECK(strstr(why, "no suspect set") != NULL);
 }
 
-TEST(decide_split_confidence)
+TEST(decide_pair)
 {
 	struct flame_probe_result slow, fast;
-	double ps, pf, c;
 
+	/* The suspect raises the share by 0.4 of a 0.4 change: a split. */
+	CHECK(flame_pair_decide(0.4, 0.05, 0.4, 1.96) == FLAME_PAIR_SPLIT);
+	CHECK(flame_pair_confidence(0.4, 0.05, 0.4) > 0.99);
+	/* By 0.05 of it: another commit did the rest. */
+	CHECK(flame_pair_decide(0.05, 0.05, 0.4, 1.96) == FLAME_PAIR_NO_SPLIT);
+	CHECK(flame_pair_confidence(0.05, 0.05, 0.4) < 0.01);
+	/* By 0.25 +/- 0.05 of 0.4: not decided at z = 1.96 (0.25 - 0.098 < 0.2). */
+	CHECK(flame_pair_decide(0.25, 0.05, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
+	CHECK_NEAR(flame_pair_confidence(0.2, 0.05, 0.4), 0.5, 1e-9);
+	/* A load that moved both commits alike leaves the difference alone. */
+	CHECK(flame_pair_decide((0.7 + 0.1) - (0.3 + 0.1), 0.05, 0.4, 1.96) ==
+	      flame_pair_decide(0.7 - 0.3, 0.05, 0.4, 1.96));
+	/* No standard error: a step at half the change. */
+	CHECK_NEAR(flame_pair_confidence(0.3, 0, 0.4), 1, 1e-12);
+	CHECK_NEAR(flame_pair_confidence(0.1, 0, 0.4), 0, 1e-12);
+	/* A confirmed split needs both verdicts and confidence >= 0.5. */
 	memset(&slow, 0, sizeof(slow));
 	memset(&fast, 0, sizeof(fast));
 	slow.verdict = FLAME_SLOW;
-	slow.value = 0.6;
-	slow.se = 0.05;
 	fast.verdict = FLAME_FAST;
-	fast.value = 0.2;
-	fast.se = 0.05;
-	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
-	CHECK(ps > 0.99 && pf > 0.99);
-	CHECK_NEAR(c, ps * pf, 1e-12);
-	CHECK(flame_split_confirmed(&slow, &fast, c));
-	/* A parent that was not fast halves its factor and breaks the split. */
+	CHECK(flame_split_confirmed(&slow, &fast, 0.9));
+	CHECK(!flame_split_confirmed(&slow, &fast, 0.4));
 	fast.verdict = FLAME_SKIP;
-	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
-	CHECK(pf < 0.51);
-	CHECK(!flame_split_confirmed(&slow, &fast, c));
-	/* No standard error: a step function of the side of the threshold. */
-	fast.verdict = FLAME_FAST;
-	slow.se = fast.se = 0;
-	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
-	CHECK_NEAR(c, 1, 1e-12);
-	slow.value = 0.3;
-	c = flame_split_confidence(&slow, &fast, 0.4, &ps, &pf);
-	CHECK_NEAR(c, 0, 1e-12);
-	CHECK(!flame_split_confirmed(&slow, &fast, c));
+	CHECK(!flame_split_confirmed(&slow, &fast, 0.9));
 }
 
 TEST(decide_recommend)
@@ -1016,7 +1013,7 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
-	  decide_median_interval, decide_paired_change, decide_strategy, decide_split_confidence,
+	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
