@@ -4,6 +4,7 @@
  * reached it (a full disk or a closed pipe is an error, not success).
  */
 #include "cmd/commands.h"
+#include "core/child.h"
 #include "core/error.h"
 
 #include <errno.h>
@@ -67,6 +68,10 @@ int main(int argc, const char **argv)
 
 	/* A closed pipe ends the writer quietly, as with any Unix filter. */
 	signal(SIGPIPE, SIG_DFL);
+	/* trail's own helper for measuring a workload alone (core/child.h) */
+	if (argc > 1 && !strcmp(argv[1], CHILD_MEASURE_COMMAND))
+		return child_measure_main(argc - 2, argv + 2);
+	child_set_measure_exe("/proc/self/exe");
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			trail_quiet = 1;

@@ -29,6 +29,12 @@
 #include <unistd.h>
 
 static pid_t group_anchor;	/* the group's id and its anchor process; 0 = none */
+static const char *measure_exe;	/* this program, for own_rusage */
+
+void child_set_measure_exe(const char *exe)
+{
+	measure_exe = exe;
+}
 
 pid_t child_group_id(void)
 {
@@ -216,14 +222,51 @@ static int redirect(int fd, int target)
 	return 0;
 }
 
+/* "exe __measure FD ARGV..." for own_rusage (NULL: run argv directly). */
+static const char **measure_argv(const struct child *c, int fd, char fdbuf[16])
+{
+	const char **v;
+	size_t n = 0, i;
+
+	if (!c->own_rusage || !measure_exe)
+		return NULL;
+	while (c->argv[n])
+		n++;
+	v = calloc(n + 4, sizeof(*v));
+	if (!v)
+		return NULL;
+	snprintf(fdbuf, 16, "%d", fd);
+	v[0] = measure_exe;
+	v[1] = CHILD_MEASURE_COMMAND;
+	v[2] = fdbuf;
+	for (i = 0; i < n; i++)
+		v[3 + i] = c->argv[i];
+	return v;
+}
+
 int child_start(struct child *c)
 {
+	const char **mv = NULL;
+	char fdbuf[16];
+	int fds[2] = { -1, -1 };
 	pid_t pid;
 
+	c->measure_fd = -1;
+	if (c->own_rusage && measure_exe) {
+		if (pipe2(fds, O_CLOEXEC))
+			return error_errno("cannot create a pipe");
+		mv = measure_argv(c, fds[1], fdbuf);
+	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(mv);
+		if (fds[0] >= 0) {
+			close(fds[0]);
+			close(fds[1]);
+		}
 		return error_errno("cannot fork to run '%s'", c->argv[0]);
+	}
 	if (pid == 0) {
 		const char *const *e;
 
@@ -262,6 +305,12 @@ int child_start(struct child *c)
 		}
 		for (e = c->env; e && *e; e++)
 			putenv((char *)*e);
+		if (mv) {
+			/* the helper keeps the pipe's write end across its exec */
+			fcntl(fds[1], F_SETFD, 0);
+			execv(mv[0], (char *const *)mv);
+			fcntl(fds[1], F_SETFD, FD_CLOEXEC);	/* no helper: run it directly */
+		}
 		execvp(c->argv[0], (char *const *)c->argv);
 		fprintf(stderr, "%s: error: cannot run '%s': %s\n",
 			error_program(), c->argv[0], strerror(errno));
@@ -271,6 +320,11 @@ int child_start(struct child *c)
 	if (!c->new_process_group && group_anchor)
 		setpgid(pid, group_anchor);
 	c->pid = pid;
+	free(mv);
+	if (fds[0] >= 0) {
+		close(fds[1]);
+		c->measure_fd = fds[0];
+	}
 	return 0;
 }
 
@@ -286,6 +340,15 @@ int child_wait(struct child *c)
 	do
 		r = wait4(c->pid, &c->status, 0, &c->rusage);
 	while (r < 0 && errno == EINTR);
+	if (c->measure_fd >= 0) {
+		struct rusage own;
+
+		/* The helper wrote it before exiting; killed, it wrote nothing. */
+		if (read(c->measure_fd, &own, sizeof(own)) == (ssize_t)sizeof(own))
+			c->rusage = own;
+		close(c->measure_fd);
+		c->measure_fd = -1;
+	}
 	if (r < 0)
 		return error_errno("cannot wait for '%s'", c->argv[0]);
 	if (c->timed_out)
@@ -321,6 +384,51 @@ int child_capture(struct child *c, struct strbuf *out)
 	close(fds[0]);
 	code = child_wait(c);
 	return ret ? -1 : code;
+}
+
+int child_measure_main(int argc, const char **argv)
+{
+	struct rusage ru;
+	struct rlimit no_core = { 0, 0 };
+	int fd, status;
+	pid_t pid, r;
+	char *end;
+
+	if (argc < 2 || !argv[0][0])
+		return 127;
+	fd = (int)strtol(argv[0], &end, 10);
+	if (*end || fd < 3)
+		return 127;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	pid = fork();
+	if (pid < 0) {
+		error_errno("cannot fork to run '%s'", argv[1]);
+		return 127;
+	}
+	if (pid == 0) {
+		execvp(argv[1], (char *const *)argv + 1);
+		fprintf(stderr, "%s: error: cannot run '%s': %s\n", error_program(), argv[1],
+			strerror(errno));
+		_exit(127);
+	}
+	do
+		r = wait4(pid, &status, 0, &ru);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return 127;
+	if (write(fd, &ru, sizeof(ru)) != (ssize_t)sizeof(ru))
+		return 127;
+	close(fd);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		/* die of the same signal, without a core file of our own */
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return 127;
 }
 
 const char *child_describe_status(int code)

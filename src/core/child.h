@@ -24,15 +24,35 @@ struct child {
 	int new_process_group;		/* put the child in its own process group */
 	double timeout;			/* seconds; 0 = none.  On expiry the child and
 					 * its descendants are killed (SIGKILL) */
+	int own_rusage;			/* rusage of the program alone (see
+					 * child_set_measure_exe) */
 
 	int timed_out;			/* set by child_wait: the timeout killed it */
 
 	pid_t pid;			/* set by child_start */
 	int status;			/* raw wait status, set by child_wait */
 	struct rusage rusage;		/* set by child_wait */
+	int measure_fd;			/* own_rusage: where the helper writes it */
 };
 
-#define CHILD_INIT { .in = CHILD_INHERIT, .out = CHILD_INHERIT, .err = CHILD_INHERIT }
+#define CHILD_INIT { .in = CHILD_INHERIT, .out = CHILD_INHERIT, .err = CHILD_INHERIT, \
+		     .measure_fd = -1 }
+
+/*
+ * A forked child starts as a copy of this process, and Linux carries that
+ * copy's resident size into the child's peak RSS (ru_maxrss) when it
+ * execs: a 300 MB parent makes '/bin/true' peak at 300 MB.  With
+ * own_rusage, the child execs exe (this program, small again after exec)
+ * as "exe CHILD_MEASURE_COMMAND FD PROGRAM ARGS...", which forks the
+ * program from its own small image, waits for it and writes its rusage
+ * to FD: ru_maxrss is then the program's, floored at the helper's few MB.
+ * The exit status is the program's (a signal is re-raised).  Without an
+ * exe set, own_rusage does nothing.
+ */
+#define CHILD_MEASURE_COMMAND "__measure"
+void child_set_measure_exe(const char *exe);
+/* The helper's side: argv = { FD, PROGRAM, ARGS..., NULL }; returns the exit code. */
+int child_measure_main(int argc, const char **argv);
 
 /* Start the child; 0 or -1 (error printed, e.g. cannot fork). */
 int child_start(struct child *c);

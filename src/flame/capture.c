@@ -80,6 +80,8 @@ static int run_logged(const char *const *argv, const char *const *env, const cha
 	c.out_path = log;
 	c.err_to_out = 1;
 	c.timeout = timeout;
+	/* peak RSS and CPU time of the workload, not of trail's copy */
+	c.own_rusage = 1;
 	t0 = clock_monotonic();
 	code = child_run(&c);
 	*wall = clock_monotonic() - t0;

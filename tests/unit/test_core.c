@@ -499,6 +499,46 @@ TEST(child_runs_captures_and_reports_status)
 	strbuf_release(&out);
 }
 
+/*
+ * A child forked from a big process peaks at the big process's size when it
+ * execs; with own_rusage its ru_maxrss is the program's own (the helper is
+ * the trail binary of this build, as trail sets it up in main.c).
+ */
+TEST(child_own_rusage_is_the_programs)
+{
+	const char *build = getenv("TRAIL_BUILD");
+	const char *tr[] = { "true", NULL };
+	const char *st[] = { "sh", "-c", "exit 7", NULL };
+	const char *sig[] = { "sh", "-c", "kill -TERM $$", NULL };
+	const char *missing[] = { "/nonexistent/program", NULL };
+	struct child a = CHILD_INIT, b = CHILD_INIT, c = CHILD_INIT, d = CHILD_INIT;
+	size_t big = (size_t)256 << 20;
+	char exe[4096], *p;
+
+	snprintf(exe, sizeof(exe), "%s/trail", build ? build : "build");
+	if (access(exe, X_OK))
+		SKIP("no trail binary in $TRAIL_BUILD");
+	p = xmalloc(big);
+	memset(p, 1, big);
+	child_set_measure_exe(exe);
+	a.argv = tr;
+	a.own_rusage = 1;
+	CHECK_INT(child_run(&a), 0);
+	CHECK(a.rusage.ru_maxrss > 0 && a.rusage.ru_maxrss < 128 * 1024);	/* KiB */
+	b.argv = st;
+	b.own_rusage = 1;
+	CHECK_INT(child_run(&b), 7);
+	c.argv = sig;
+	c.own_rusage = 1;
+	CHECK_INT(child_run(&c), 128 + SIGTERM);
+	d.argv = missing;
+	d.own_rusage = 1;
+	d.err = CHILD_DEVNULL;
+	CHECK_INT(child_run(&d), 127);
+	child_set_measure_exe(NULL);
+	free(p);
+}
+
 /* pid has exited (a zombie nobody reaped counts as gone); waits up to ~5 s. */
 static int process_gone(pid_t pid)
 {
@@ -789,6 +829,6 @@ TEST_MAIN("core",
 	  options_stop_at_non_option,
 	  line_reader_plain_gzip_and_crlf,
 	  line_reader_long_lines_cross_chunks,
-	  child_runs_captures_and_reports_status,
+	  child_runs_captures_and_reports_status, child_own_rusage_is_the_programs,
 	  tempdir_removed_unless_kept,
 	  progress_line_text)
