@@ -154,6 +154,13 @@ const char *flame_total_verdict(int significant, double change, double change_hi
 	return "inconclusive";
 }
 
+int flame_ends_decided(const struct flame_metric_test *t, double confidence, double change,
+		       double change_hi, double min_effect)
+{
+	return strcmp(flame_total_verdict(flame_metric_regressed(t, confidence), change, change_hi,
+					  min_effect), "inconclusive") != 0;
+}
+
 int flame_share_shift_notable(double delta, double se)
 {
 	return delta >= 0.05 && se > 0 && delta > 4 * se;

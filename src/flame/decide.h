@@ -83,6 +83,15 @@ const char *flame_total_verdict(int significant, double change, double change_hi
 				double min_effect);
 
 /*
+ * Whether the ends' measurement may stop: the verdict flame_total_verdict
+ * would give is decided (not "inconclusive").  A significant speed-up, or
+ * a significant rise below min_effect, is not decided until the interval
+ * shows the change below min_effect.
+ */
+int flame_ends_decided(const struct flame_metric_test *t, double confidence, double change,
+		       double change_hi, double min_effect);
+
+/*
  * A share shift worth reporting when the total is undecided: at least 5
  * percentage points (delta, a fraction) and more than 4 standard errors.
  */

@@ -5,6 +5,7 @@
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
+#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -109,20 +110,28 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 			}
 			s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
 			/*
-			 * Decided: significant, or the change shown to be below
-			 * --min-effect (paired runs); else more runs, within
-			 * --max-repeat and the --budget of seconds.
+			 * Decided when the verdict the session will give is
+			 * (decide.h: a significant rise of --min-effect or
+			 * more, or the change shown to be below it, from the
+			 * paired runs); else more runs, within --max-repeat and
+			 * the --budget of seconds.  Significance alone does not
+			 * stop it: a significant speed-up, or a rise smaller
+			 * than --min-effect, is not yet "no regression".
 			 */
 			{
-				double ch, hi;
-				int equivalent = !flame_paired_change(v[0], v[1], s->st.nruns[0],
-								      flame_z_for(s->req.confidence),
-								      &ch, &hi) && hi < s->req.min_effect;
+				double ch = 0, hi = 1e300;
+				struct flame_metric_test t;
 
+				t.p = s->ans.metric_p;
+				t.bad_larger = larger;
+				t.value[0] = bench_median(v[0], s->st.nruns[0]);
+				t.value[1] = bench_median(v[1], s->st.nruns[1]);
+				flame_paired_change(v[0], v[1], s->st.nruns[0], flame_z_for(s->req.confidence),
+						    &ch, &hi);
 				free(v[0]);
 				free(v[1]);
-				if (s->ans.metric_p < 1 - s->req.confidence || equivalent || target >= max ||
-				    clock_monotonic() - t0 > s->req.budget)
+				if (flame_ends_decided(&t, s->req.confidence, ch, hi, s->req.min_effect) ||
+				    target >= max || clock_monotonic() - t0 > s->req.budget)
 					break;
 			}
 		}

@@ -699,6 +699,26 @@ TEST(decide_pair)
 	CHECK(!flame_split_confirmed(&slow, &fast, 0.9));
 }
 
+TEST(decide_ends_stop_only_when_decided)
+{
+	struct flame_metric_test t = { .p = 0.001, .bad_larger = 0, .value = { 100, 90 } };
+
+	/* A significant speed-up whose interval still reaches +4%: measure on. */
+	CHECK(!flame_ends_decided(&t, 0.95, -0.10, 0.04, 0.03));
+	/* Its interval below the minimum effect: "no regression", stop. */
+	CHECK(flame_ends_decided(&t, 0.95, -0.10, 0.01, 0.03));
+	/* A significant +2% rise, interval up to +3.5%: not yet either way. */
+	t.bad_larger = 1;
+	t.value[1] = 102;
+	CHECK(!flame_ends_decided(&t, 0.95, 0.02, 0.035, 0.03));
+	/* A significant +8% rise: a regression, stop. */
+	t.value[1] = 108;
+	CHECK(flame_ends_decided(&t, 0.95, 0.08, 0.12, 0.03));
+	/* Not significant and a wide interval: measure on. */
+	t.p = 0.3;
+	CHECK(!flame_ends_decided(&t, 0.95, 0.08, 0.20, 0.03));
+}
+
 TEST(decide_recommend)
 {
 	char why[300];
@@ -1013,7 +1033,7 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
-	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair,
+	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair, decide_ends_stop_only_when_decided,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
