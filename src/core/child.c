@@ -222,32 +222,43 @@ static int redirect(int fd, int target)
 	return 0;
 }
 
-/* "exe __measure FD ARGV..." for own_rusage (NULL: run argv directly). */
-static const char **measure_argv(const struct child *c, int fd, char fdbuf[16])
+/*
+ * "exe __measure FD N ENV1..ENVN ARGV..." for own_rusage (NULL: run argv
+ * directly).  The extra environment goes to the helper as arguments, for
+ * the program alone: an LD_PRELOAD meant for the workload (trail record
+ * -e alloc) must not load into the helper.
+ */
+static const char **measure_argv(const struct child *c, int fd, char fdbuf[16], char nbuf[16])
 {
 	const char **v;
-	size_t n = 0, i;
+	size_t n = 0, ne = 0, i, k = 0;
 
 	if (!c->own_rusage || !measure_exe)
 		return NULL;
 	while (c->argv[n])
 		n++;
-	v = calloc(n + 4, sizeof(*v));
+	while (c->env && c->env[ne])
+		ne++;
+	v = calloc(n + ne + 5, sizeof(*v));
 	if (!v)
 		return NULL;
 	snprintf(fdbuf, 16, "%d", fd);
-	v[0] = measure_exe;
-	v[1] = CHILD_MEASURE_COMMAND;
-	v[2] = fdbuf;
+	snprintf(nbuf, 16, "%d", (int)ne);
+	v[k++] = measure_exe;
+	v[k++] = CHILD_MEASURE_COMMAND;
+	v[k++] = fdbuf;
+	v[k++] = nbuf;
+	for (i = 0; i < ne; i++)
+		v[k++] = c->env[i];
 	for (i = 0; i < n; i++)
-		v[3 + i] = c->argv[i];
+		v[k++] = c->argv[i];
 	return v;
 }
 
 int child_start(struct child *c)
 {
 	const char **mv = NULL;
-	char fdbuf[16];
+	char fdbuf[16], nbuf[16];
 	int fds[2] = { -1, -1 };
 	pid_t pid;
 
@@ -255,7 +266,7 @@ int child_start(struct child *c)
 	if (c->own_rusage && measure_exe) {
 		if (pipe2(fds, O_CLOEXEC))
 			return error_errno("cannot create a pipe");
-		mv = measure_argv(c, fds[1], fdbuf);
+		mv = measure_argv(c, fds[1], fdbuf, nbuf);
 	}
 	fflush(NULL);
 	pid = fork();
@@ -303,14 +314,14 @@ int child_start(struct child *c)
 				error_program(), c->dir, strerror(errno));
 			_exit(127);
 		}
-		for (e = c->env; e && *e; e++)
-			putenv((char *)*e);
 		if (mv) {
 			/* the helper keeps the pipe's write end across its exec */
 			fcntl(fds[1], F_SETFD, 0);
 			execv(mv[0], (char *const *)mv);
 			fcntl(fds[1], F_SETFD, FD_CLOEXEC);	/* no helper: run it directly */
 		}
+		for (e = c->env; e && *e; e++)
+			putenv((char *)*e);
 		execvp(c->argv[0], (char *const *)c->argv);
 		fprintf(stderr, "%s: error: cannot run '%s': %s\n",
 			error_program(), c->argv[0], strerror(errno));
@@ -390,24 +401,34 @@ int child_measure_main(int argc, const char **argv)
 {
 	struct rusage ru;
 	struct rlimit no_core = { 0, 0 };
+	const char **prog;
 	int fd, status;
+	long nenv;
 	pid_t pid, r;
 	char *end;
 
-	if (argc < 2 || !argv[0][0])
+	if (argc < 3 || !argv[0][0] || !argv[1][0])
 		return 127;
 	fd = (int)strtol(argv[0], &end, 10);
 	if (*end || fd < 3)
 		return 127;
+	nenv = strtol(argv[1], &end, 10);
+	if (*end || nenv < 0 || nenv > argc - 3)
+		return 127;
+	prog = argv + 2 + nenv;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	pid = fork();
 	if (pid < 0) {
-		error_errno("cannot fork to run '%s'", argv[1]);
+		error_errno("cannot fork to run '%s'", prog[0]);
 		return 127;
 	}
 	if (pid == 0) {
-		execvp(argv[1], (char *const *)argv + 1);
-		fprintf(stderr, "%s: error: cannot run '%s': %s\n", error_program(), argv[1],
+		long i;
+
+		for (i = 0; i < nenv; i++)
+			putenv((char *)argv[2 + i]);
+		execvp(prog[0], (char *const *)prog);
+		fprintf(stderr, "%s: error: cannot run '%s': %s\n", error_program(), prog[0],
 			strerror(errno));
 		_exit(127);
 	}

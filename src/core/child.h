@@ -43,15 +43,17 @@ struct child {
  * copy's resident size into the child's peak RSS (ru_maxrss) when it
  * execs: a 300 MB parent makes '/bin/true' peak at 300 MB.  With
  * own_rusage, the child execs exe (this program, small again after exec)
- * as "exe CHILD_MEASURE_COMMAND FD PROGRAM ARGS...", which forks the
+ * as "exe CHILD_MEASURE_COMMAND FD N ENV... PROGRAM ARGS...", which forks the
  * program from its own small image, waits for it and writes its rusage
  * to FD: ru_maxrss is then the program's, floored at the helper's few MB.
- * The exit status is the program's (a signal is re-raised).  Without an
- * exe set, own_rusage does nothing.
+ * The exit status is the program's (a signal is re-raised).  The child's
+ * extra env entries (N of them) are set for the program only, not in the
+ * helper (an LD_PRELOAD for the workload must not load into it).  Without
+ * an exe set, own_rusage does nothing.
  */
 #define CHILD_MEASURE_COMMAND "__measure"
 void child_set_measure_exe(const char *exe);
-/* The helper's side: argv = { FD, PROGRAM, ARGS..., NULL }; returns the exit code. */
+/* The helper's side: argv = { FD, N, ENV..., PROGRAM, ARGS..., NULL }; returns the exit code. */
 int child_measure_main(int argc, const char **argv);
 
 /* Start the child; 0 or -1 (error printed, e.g. cannot fork). */

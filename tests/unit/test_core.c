@@ -508,7 +508,9 @@ TEST(child_own_rusage_is_the_programs)
 {
 	const char *build = getenv("TRAIL_BUILD");
 	const char *tr[] = { "true", NULL };
-	const char *st[] = { "sh", "-c", "exit 7", NULL };
+	/* the extra environment reaches the program through the helper */
+	const char *st[] = { "sh", "-c", "exit $((X + Y))", NULL };
+	const char *st_env[] = { "X=3", "Y=4", NULL };
 	const char *sig[] = { "sh", "-c", "kill -TERM $$", NULL };
 	const char *missing[] = { "/nonexistent/program", NULL };
 	struct child a = CHILD_INIT, b = CHILD_INIT, c = CHILD_INIT, d = CHILD_INIT;
@@ -526,6 +528,7 @@ TEST(child_own_rusage_is_the_programs)
 	CHECK_INT(child_run(&a), 0);
 	CHECK(a.rusage.ru_maxrss > 0 && a.rusage.ru_maxrss < 128 * 1024);	/* KiB */
 	b.argv = st;
+	b.env = st_env;
 	b.own_rusage = 1;
 	CHECK_INT(child_run(&b), 7);
 	c.argv = sig;
