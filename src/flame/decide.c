@@ -122,6 +122,38 @@ double flame_change_hi(double good, double se_good, double bad, double se_bad, d
 	return bad / good - 1 + z * rel_se;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double flame_median_upper_bound(double *x, size_t n, double level)
+{
+	double cdf, term;
+	size_t j;
+
+	if (!n)
+		return HUGE_VAL;
+	qsort(x, n, sizeof(*x), cmp_double);
+	/*
+	 * P(median <= x_(j)) >= P(Bin(n, 1/2) <= j - 1): the smallest order
+	 * statistic j whose binomial tail reaches level bounds the median
+	 * from above whatever the distribution (one outlier only moves the
+	 * bound to the next value).  term = C(n, k) / 2^n, built up in k.
+	 */
+	term = pow(0.5, (double)n);
+	cdf = 0;
+	for (j = 1; j <= n; j++) {
+		cdf += term;	/* P(B <= j - 1) */
+		if (cdf >= level)
+			return x[j - 1];
+		term = term * (double)(n - (j - 1)) / (double)j;
+	}
+	return HUGE_VAL;
+}
+
 int flame_paired_change(const double *good, const double *bad, size_t n, double z,
 			double *change, double *change_hi)
 {
@@ -139,7 +171,7 @@ int flame_paired_change(const double *good, const double *bad, size_t n, double 
 		r[i] = bad[i] / good[i] - 1;
 	}
 	*change = flame_percentile(r, n, 50);
-	*change_hi = *change + z * flame_median_se(r, n);
+	*change_hi = flame_median_upper_bound(r, n, flame_normal_cdf(z));
 	free(r);
 	return 0;
 }

@@ -65,10 +65,18 @@ int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
  * The upper end of the change's interval from paired runs: the runs
  * alternate good and bad, so good[i] and bad[i] ran moments apart and a
  * machine whose load drifts slows both alike.  The change is the median
- * of bad[i] / good[i] - 1 over the n pairs, its standard error from the
- * MAD; the upper end at z.  Returns -1 (nothing set) for fewer than 3
- * pairs or a non-positive value.
+ * of bad[i] / good[i] - 1 over the n pairs; its upper end is the
+ * distribution-free bound of flame_median_upper_bound() at the one-sided
+ * level of z (Phi(z): 0.975 for z = 1.96), infinite when n pairs cannot
+ * give one (fewer than 6 at 0.975) - a few runs never show absence.
+ * Returns -1 (nothing set) for fewer than 3 pairs or a non-positive value.
  */
+/*
+ * An upper confidence bound at level (one-sided, e.g. 0.975) for the
+ * median of x[0..n) from its order statistics (x is sorted in place);
+ * HUGE_VAL when n values cannot reach level.
+ */
+double flame_median_upper_bound(double *x, size_t n, double level);
 int flame_paired_change(const double *good, const double *bad, size_t n, double z,
 			double *change, double *change_hi);
 

@@ -649,6 +649,27 @@ TEST(decide_paired_change)
 	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), -1);
 }
 
+TEST(decide_median_upper_bound)
+{
+	/* 10 values: at 0.975 the bound is the 9th smallest (P(B <= 8) = 0.989). */
+	double x[] = { 0.05, -0.01, 0.00, 0.01, -0.02, 0.02, 0.50, 0.015, 0.005, -0.005 };
+	double five[] = { 0.00, 0.01, -0.01, 0.005, 0.002 };
+	double g[5] = { 100, 100, 100, 100, 100 }, b[5] = { 100, 101, 99, 100.5, 100.2 };
+	double ch, hi;
+
+	CHECK_NEAR(flame_median_upper_bound(x, 10, 0.975), 0.05, 1e-12);	/* the outlier 0.5 is not it */
+	CHECK_NEAR(x[0], -0.02, 1e-12);						/* sorted in place */
+	/* 5 values cannot bound the median at 0.975 (P(B <= 4) = 0.969) ... */
+	CHECK(flame_median_upper_bound(five, 5, 0.975) == HUGE_VAL);
+	/* ... so 5 quiet pairs never read as "no regression": the subtle
+	 * history (+5 % total) once did, from a MAD of five ratios. */
+	CHECK_INT(flame_paired_change(g, b, 5, 1.96, &ch, &hi), 0);
+	CHECK(hi == HUGE_VAL);
+	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "inconclusive");
+	/* at 0.9, 5 values do (P(B <= 3) = 0.81, P(B <= 4) = 0.97): the largest */
+	CHECK_NEAR(flame_median_upper_bound(five, 5, 0.9), 0.01, 1e-12);
+}
+
 TEST(decide_strategy)
 {
 	char why[200];
@@ -1033,7 +1054,7 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
-	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair, decide_ends_stop_only_when_decided,
+	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair, decide_ends_stop_only_when_decided, decide_median_upper_bound,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
