@@ -252,7 +252,7 @@ enum flame_pair_decision flame_pair_decide(double diff, double se, double effect
 {
 	double half = effect > 0 ? effect / 2 : 0;
 
-	if (diff - z * se > half)
+	if (diff - z * se > 0 && diff >= half)
 		return FLAME_PAIR_SPLIT;
 	if (diff + z * se < half)
 		return FLAME_PAIR_NO_SPLIT;

@@ -146,9 +146,9 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 
 /*
  * The suspect raises the measured value by diff (standard error se) over
- * its parent; the ends differ by effect.  Split when diff exceeds half of
- * effect by z standard errors, no split when it falls short of it by z,
- * otherwise undecided.
+ * its parent; the ends differ by effect.  Split when the step is there (diff
+ * above 0 by z standard errors) and explains at least half of effect; no
+ * split when diff falls short of half of effect by z; otherwise undecided.
  */
 enum flame_pair_decision flame_pair_decide(double diff, double se, double effect, double z);
 /* P(diff > effect / 2) in the normal approximation (a step when se is 0). */

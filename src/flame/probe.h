@@ -74,8 +74,8 @@ struct flame_pair_result {
  * interleaved, and decide on the difference between them rather than on
  * each against the threshold: a machine whose load changed since the ends
  * were measured moves both alike, and the difference stays.  The split is
- * confirmed when the suspect raises the value by at least half of effect
- * (bad end minus good end).  slow and fast get verdicts (slow/fast when
+ * confirmed when the suspect's step is significant and at least half of
+ * effect (bad end minus good end), decide.h's flame_pair_decide().  slow and fast get verdicts (slow/fast when
  * split; each against the threshold otherwise).  Returns 0, 1 when the
  * suspect cannot be built or run, 2 when the parent cannot, -1 on error.
  */

@@ -700,8 +700,17 @@ TEST(decide_pair)
 	/* By 0.05 of it: another commit did the rest. */
 	CHECK(flame_pair_decide(0.05, 0.05, 0.4, 1.96) == FLAME_PAIR_NO_SPLIT);
 	CHECK(flame_pair_confidence(0.05, 0.05, 0.4) < 0.01);
-	/* By 0.25 +/- 0.05 of 0.4: not decided at z = 1.96 (0.25 - 0.098 < 0.2). */
-	CHECK(flame_pair_decide(0.25, 0.05, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
+	/* A significant step of 0.25 +/- 0.05 in a change of 0.4: more than half. */
+	CHECK(flame_pair_decide(0.25, 0.05, 0.4, 1.96) == FLAME_PAIR_SPLIT);
+	/* The demo under two hogs: 0.045 +/- 0.008 of 0.065 (the parent
+	 * already sat above the good end): a split, confidence 0.94. */
+	CHECK(flame_pair_decide(0.04515, 0.008, 0.0653, 1.96) == FLAME_PAIR_SPLIT);
+	/* 0.15 +/- 0.05 of 0.4: below half, not surely below: undecided. */
+	CHECK(flame_pair_decide(0.15, 0.05, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
+	/* 0.3 +/- 0.2: no step shown yet: undecided. */
+	CHECK(flame_pair_decide(0.3, 0.2, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
+	/* No step at all: never a split. */
+	CHECK(flame_pair_decide(0.0, 0.01, 0.4, 1.96) == FLAME_PAIR_NO_SPLIT);
 	CHECK_NEAR(flame_pair_confidence(0.2, 0.05, 0.4), 0.5, 1e-9);
 	/* A load that moved both commits alike leaves the difference alone. */
 	CHECK(flame_pair_decide((0.7 + 0.1) - (0.3 + 0.1), 0.05, 0.4, 1.96) ==
