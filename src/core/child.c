@@ -399,12 +399,11 @@ int child_capture(struct child *c, struct strbuf *out)
 
 int child_measure_main(int argc, const char **argv)
 {
-	struct rusage ru;
+	struct child c = CHILD_INIT;
 	struct rlimit no_core = { 0, 0 };
-	const char **prog;
-	int fd, status;
-	long nenv;
-	pid_t pid, r;
+	const char **env;
+	int fd, code;
+	long nenv, i;
 	char *end;
 
 	if (argc < 3 || !argv[0][0] || !argv[1][0])
@@ -415,41 +414,27 @@ int child_measure_main(int argc, const char **argv)
 	nenv = strtol(argv[1], &end, 10);
 	if (*end || nenv < 0 || nenv > argc - 3)
 		return 127;
-	prog = argv + 2 + nenv;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	pid = fork();
-	if (pid < 0) {
-		error_errno("cannot fork to run '%s'", prog[0]);
+	/* the program: started as any child is (no measure exe is set here) */
+	env = calloc((size_t)nenv + 1, sizeof(*env));
+	if (!env)
 		return 127;
-	}
-	if (pid == 0) {
-		long i;
-
-		for (i = 0; i < nenv; i++)
-			putenv((char *)argv[2 + i]);
-		execvp(prog[0], (char *const *)prog);
-		fprintf(stderr, "%s: error: cannot run '%s': %s\n", error_program(), prog[0],
-			strerror(errno));
-		_exit(127);
-	}
-	do
-		r = wait4(pid, &status, 0, &ru);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return 127;
-	if (write(fd, &ru, sizeof(ru)) != (ssize_t)sizeof(ru))
+	for (i = 0; i < nenv; i++)
+		env[i] = argv[2 + i];
+	c.argv = argv + 2 + nenv;
+	c.env = env;
+	code = child_run(&c);
+	free(env);
+	if (code < 0 || write(fd, &c.rusage, sizeof(c.rusage)) != (ssize_t)sizeof(c.rusage))
 		return 127;
 	close(fd);
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status)) {
+	if (WIFSIGNALED(c.status)) {
 		/* die of the same signal, without a core file of our own */
 		setrlimit(RLIMIT_CORE, &no_core);
-		signal(WTERMSIG(status), SIG_DFL);
-		raise(WTERMSIG(status));
-		return 128 + WTERMSIG(status);
+		signal(WTERMSIG(c.status), SIG_DFL);
+		raise(WTERMSIG(c.status));
 	}
-	return 127;
+	return code;
 }
 
 const char *child_describe_status(int code)
