@@ -389,6 +389,17 @@ static int confirm_suspect(struct flame_session *s)
 		memcpy(cur, parent, 41);
 	}
 	s->ans.suspect_confidence = rc ? 0 : pair.confidence;
+	if (rc) {
+		/* nothing was measured: say why, not a difference of zero */
+		const struct flame_probe_result *bad = rc == 1 ? &s->ans.confirm_slow
+							       : &s->ans.confirm_fast;
+
+		snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
+			 "could not re-probe the suspect beside %s %.12s: %.12s: %s; confidence 0",
+			 untested ? "its nearest testable ancestor" : "its parent",
+			 s->ans.confirm_fast.id, bad->id, bad->why[0] ? bad->why : "not testable");
+		return 0;
+	}
 	describe_value(s, pair.diff, d, sizeof(d));
 	describe_value(s, effect, e, sizeof(e));
 	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),

@@ -61,14 +61,20 @@ static struct flame_capture_opts probe_capture_opts(const struct flame_probe_opt
  * Build the side's commit: 0 built, 1 the build failed (out->why says so,
  * out->verdict stays skip), -1 error.
  */
+/* A result not measured yet: the commit's id, verdict skip. */
+static void result_init(struct flame_probe_result *out, const char *id)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->id, sizeof(out->id), "%s", id);
+	out->verdict = FLAME_SKIP;
+}
+
 static int side_build(struct flame_repo *r, const struct flame_probe_opts *o,
 		      struct probe_side *side, struct flame_probe_result *out)
 {
 	int code;
 
-	memset(out, 0, sizeof(*out));
-	snprintf(out->id, sizeof(out->id), "%s", side->id);
-	out->verdict = FLAME_SKIP;
+	result_init(out, side->id);
 	code = flame_build(r, side->id, o->build_cmd, o->build_timeout, &side->dir,
 			   &out->build_cached);
 	if (code < 0)
@@ -204,9 +210,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 	pair->decision = FLAME_PAIR_UNDECIDED;
 	code = side_build(r, o, &ss, slow);
 	if (code) {
-		memset(fast, 0, sizeof(*fast));
-		snprintf(fast->id, sizeof(fast->id), "%s", fast_id);
-		fast->verdict = FLAME_SKIP;
+		result_init(fast, fast_id);
 		ret = code < 0 ? -1 : 1;
 		goto out;
 	}
@@ -237,7 +241,6 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		side_estimate(o, &fs, fast);
 		pair->diff = slow->value - fast->value;
 		pair->se = hypot(slow->se, fast->se);
-		pair->effect = effect;
 		pair->decision = flame_pair_decide(pair->diff, pair->se, effect, o->z);
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= o->max_runs)
 			break;

@@ -65,7 +65,6 @@ struct flame_pair_result {
 	enum flame_pair_decision decision;
 	double diff;		/* suspect's value minus its parent's */
 	double se;		/* its standard error */
-	double effect;		/* the change between the good and bad ends */
 	double confidence;	/* P(diff > effect / 2), normal approximation */
 };
 

@@ -33,10 +33,10 @@ static void add_words(struct string_list *argv, const char *const *words)
  * spaces; the first word no assignment): its words appended to argv, 1.
  * The CPU and off-CPU recorders run such a command themselves rather than
  * through sh -c: the shell's wait for its child would be blocked time in
- * the profile, and a second exec under the recorder makes the DWARF
- * unwinding of some runs lose the blocking function's frame (perf script
- * reads those recordings the same way).  0 for anything the shell must
- * interpret.
+ * the off-CPU profile, and its start-up samples in the CPU one.  (Unwinding
+ * after the shell's exec is right either way since perf/unwind.c reports
+ * each mapping run as its own module; perf 6.1's own DWARF unwinding still
+ * loses callers there.)  0 for anything the shell must interpret.
  */
 static int plain_words(const char *cmd, struct string_list *argv)
 {
