@@ -5,7 +5,6 @@
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
-#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -119,13 +118,14 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 			 * than --min-effect, is not yet "no regression".
 			 */
 			{
-				double ch = 0, hi = 1e300;
+				double ch = 0, hi = 1e300, se;
 				struct flame_metric_test t;
 
+				/* the statistic the verdict compares (confirm.c) */
 				t.p = s->ans.metric_p;
 				t.bad_larger = larger;
-				t.value[0] = bench_median(v[0], s->st.nruns[0]);
-				t.value[1] = bench_median(v[1], s->st.nruns[1]);
+				flame_metric_estimate(v[0], s->st.nruns[0], s->req.percentile, &t.value[0], &se);
+				flame_metric_estimate(v[1], s->st.nruns[1], s->req.percentile, &t.value[1], &se);
 				flame_paired_change(v[0], v[1], s->st.nruns[0], flame_z_for(s->req.confidence),
 						    &ch, &hi);
 				free(v[0]);
