@@ -2,7 +2,8 @@
  * record.c - 'trail record': sample a command (or a running process) with
  * perf_event_open and write a perf.data file that perf report and perf
  * script read.  Glue only: options -> struct sampler -> (offcpu filter) ->
- * the writer tool below -> perfdata_writer; the engines are in src/profile.
+ * the writer tool below -> perfdata_writer; the engines are in src/perf (sampler,
+ * off-CPU, perf.data writer) and src/alloc (the allocation interposer).
  */
 #include "cmd/commands.h"
 #include "alloc/alloc_record.h"

@@ -86,7 +86,4 @@ int child_group_begin(void);
 /* The group's id, 0 before child_group_begin(). */
 pid_t child_group_id(void);
 
-/* Convenience: run argv (NULL-terminated) in dir, stdout captured; stderr inherited. */
-int run_capture(const char *dir, struct strbuf *out, const char *const *argv);
-
 #endif

@@ -161,11 +161,6 @@ void escape_xml_text(struct strbuf *sb, const char *s, size_t len)
 	walk(sink_strbuf, sb, s, len, rep_xml, look_xml);
 }
 
-void escape_xml_attr(struct strbuf *sb, const char *s, size_t len)
-{
-	walk(sink_strbuf, sb, s, len, rep_xml, look_xml);
-}
-
 static const char *rep_html(const unsigned char *s, size_t i, size_t len, size_t *adv,
 			    char tmp[16])
 {

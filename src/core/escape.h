@@ -23,13 +23,13 @@ struct strbuf;
 typedef void escape_sink(void *ctx, const char *s, size_t n);
 
 /*
- * SVG/XML text or a double-quoted attribute value: & < > " become
+ * SVG/XML text or a double-quoted attribute value (one function: the
+ * same escaping is right for both): & < > " become
  * entities, a tab a space, other C0 controls and invalid UTF-8 U+FFFD (XML
  * 1.0 forbids C0 controls even as references).  Byte for byte what
  * flamegraph.pl writes for names it can represent.
  */
 void escape_xml_text(struct strbuf *sb, const char *s, size_t len);
-void escape_xml_attr(struct strbuf *sb, const char *s, size_t len);
 void escape_xml_to(escape_sink *emit, void *ctx, const char *s, size_t len);
 
 /*

@@ -41,8 +41,7 @@ void progress_stop(struct progress *p);
 void progress_format(const struct progress *p, double now, const char *detail, char *buf,
 		     size_t n);
 
-/* Seconds from a monotonic clock, and from the wall clock. */
+/* Seconds from a monotonic clock. */
 double clock_monotonic(void);
-double clock_wall(void);
 
 #endif

@@ -108,28 +108,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_add_xml_escaped(struct strbuf *sb, const char *s, size_t len)
-{
-	size_t i, start = 0;
-
-	for (i = 0; i < len; i++) {
-		const char *rep;
-
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		default: continue;
-		}
-		strbuf_add(sb, s + start, i - start);
-		strbuf_addstr(sb, rep);
-		start = i + 1;
-	}
-	strbuf_add(sb, s + start, len - start);
-}
-
 void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len)
 {
 	size_t i;

@@ -34,7 +34,6 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append s with XML special characters (&<>"') escaped. */
-void strbuf_add_xml_escaped(struct strbuf *sb, const char *s, size_t len);
 /* Append s as the inside of a JSON string literal (no quotes added). */
 void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len);
 void strbuf_rtrim(struct strbuf *sb);

@@ -663,14 +663,3 @@ out:
 	free(env_commit);
 	return ret;
 }
-
-int flame_builds_remove(struct flame_repo *r)
-{
-	char *b = xstrfmt("%s/builds", r->cache);
-	const char *prune[] = { "worktree", "prune", NULL };
-	int ret = remove_tree(b);
-
-	free(b);
-	flame_git(r, NULL, prune);
-	return ret;
-}

@@ -109,7 +109,5 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 		char **dir, int *cached);
 /* Path of the build log of (id, build_cmd) (malloc'd). */
 char *flame_build_log(struct flame_repo *r, const char *id, const char *build_cmd);
-/* Remove every build worktree of this cache (and prune the clone's list). */
-int flame_builds_remove(struct flame_repo *r);
 
 #endif

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,80 +37,6 @@ int perfdata_is_magic(const void *buf, size_t len)
 		return 0;
 	memcpy(&m, buf, 8);
 	return m == PERF_FILE_MAGIC;
-}
-
-/*
- * Copy the first len bytes of the pipe fd into buf without consuming them:
- * tee() into a private pipe, read that pipe back.  Waits until len bytes
- * are there or the writer has gone (POLLHUP), however slowly the writer
- * writes; a shorter stream is not perf.data.  Each tee() result is read
- * back at once: left in the private pipe, 16 of them filled its slots and
- * the next tee() blocked forever ('echo | trail collapse').
- */
-static int peek_pipe(int fd, unsigned char *buf, size_t len)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int p[2], ret = -1, last = 0;
-	useconds_t nap = 100;	/* microseconds, doubled up to 50 ms */
-
-	if (pipe(p))
-		return -1;
-	for (;;) {
-		ssize_t n = tee(fd, p[1], len, 0), got = 0;
-
-		if (n <= 0)	/* 0: end of input before len bytes */
-			break;
-		while (got < n) {
-			ssize_t r = read(p[0], buf + got, (size_t)(n - got));
-
-			if (r <= 0)
-				goto out;
-			got += r;
-		}
-		if ((size_t)n >= len) {
-			ret = 0;
-			break;
-		}
-		if (last)
-			break;
-		/*
-		 * A short first write: once the writer has gone, one more
-		 * tee() sees whatever it wrote before leaving.
-		 */
-		if (poll(&pfd, 1, 0) < 0 || (pfd.revents & (POLLHUP | POLLERR))) {
-			last = 1;
-			continue;
-		}
-		usleep(nap);
-		if (nap < 50000)
-			nap *= 2;
-	}
-out:
-	close(p[0]);
-	close(p[1]);
-	return ret;
-}
-
-int perfdata_detect(const char *path)
-{
-	unsigned char magic[8];
-	struct stat st;
-	int fd = 0, is = 0;
-
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return 0;
-	}
-	if (fstat(fd, &st) == 0) {
-		if (S_ISREG(st.st_mode))
-			is = pread(fd, magic, 8, 0) == 8 && perfdata_is_magic(magic, 8);
-		else if (S_ISFIFO(st.st_mode) && !strcmp(path, "-"))
-			is = !peek_pipe(fd, magic, 8) && perfdata_is_magic(magic, 8);
-	}
-	if (fd)
-		close(fd);
-	return is;
 }
 
 static int bad(const struct perfdata *pd, uint64_t off, const char *what)

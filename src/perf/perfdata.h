@@ -115,13 +115,6 @@ struct perfdata {
 /* True when the first bytes of a file are the PERFILE2 magic. */
 int perfdata_is_magic(const void *buf, size_t len);
 /*
- * True when path ("-" = standard input) holds perf.data, in file or pipe
- * mode.  Reads nothing away: a regular file is peeked with pread(), a pipe
- * on standard input with tee(2), so another reader can still consume it.
- */
-int perfdata_detect(const char *path);
-
-/*
  * Open path ("-" for stdin, which may be pipe-mode output) and parse the
  * header, attributes and feature sections.  Returns 0, or -1 after trail_error().
  */

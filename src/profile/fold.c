@@ -529,11 +529,6 @@ void folder_reset_sample(struct folder *f)
 	f->skip_rest = 0;
 }
 
-int folder_has_process(const struct folder *f)
-{
-	return f->pname != NO_ID;
-}
-
 size_t folder_pending_frames(const struct folder *f)
 {
 	return f->nr_cur;

@@ -97,7 +97,6 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 			uint64_t period);
 /* Forget the current sample: its process and any frames held. */
 void folder_reset_sample(struct folder *f);
-int folder_has_process(const struct folder *f);
 void folder_add_frame(struct folder *f, const struct fold_frame *fr);
 /*
  * The same, for parsers whose function and module lie in one run of text

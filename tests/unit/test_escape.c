@@ -36,14 +36,14 @@ TEST(xml_escapes_markup_and_replaces_controls)
 	struct strbuf sb = STRBUF_INIT;
 
 	CHECK_STREQ(run(&sb, escape_xml_text, "a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c'");
-	CHECK_STREQ(run(&sb, escape_xml_attr, "x\ty"), "x y");
+	CHECK_STREQ(run(&sb, escape_xml_text, "x\ty"), "x y");
 	CHECK_STREQ(run(&sb, escape_xml_text, "\x1b[2K\x01"), "\xef\xbf\xbd[2K\xef\xbf\xbd");
 	/* invalid UTF-8: a lone continuation byte, an overlong, a surrogate */
 	CHECK_STREQ(run(&sb, escape_xml_text, "a\x80" "b\xc0\xafz\xed\xa0\x80"),
 		    "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbdz\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
 	CHECK_STREQ(run(&sb, escape_xml_text, "caf\xc3\xa9 \xf0\x9f\x94\xa5"),
 		    "caf\xc3\xa9 \xf0\x9f\x94\xa5");
-	CHECK(!strchr(run(&sb, escape_xml_attr, HOSTILE), '<'));
+	CHECK(!strchr(run(&sb, escape_xml_text, HOSTILE), '<'));
 	CHECK(no_controls(sb.buf, ""));
 	strbuf_release(&sb);
 }
