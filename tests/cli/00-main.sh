@@ -6,10 +6,11 @@
 check "version prints" "$TRAIL" --version
 grep -q '^trail [0-9]' "$T/.out" && pass "version format" || fail "version format"
 check "help lists commands" "$TRAIL" --help
+group_begin
 for c in collapse flamegraph diff record bench flame; do
 	grep -q "^    $c " "$T/.out" || fail "help lists $c"
 done
-pass "help lists every command"
+group_end "help lists every command"
 check_exit "no command is a usage error" 2 "$TRAIL"
 check_exit "unknown command is a usage error" 2 "$TRAIL" frobnicate
 grep -q "unknown command 'frobnicate'" "$T/.err" && pass "unknown command named" || fail "unknown command named"
@@ -22,6 +23,7 @@ else
 fi
 
 # --- common options: every command takes --version, -q, -v ------------------
+group_begin
 for c in $("$TRAIL" help --commands); do
 	out=$("$TRAIL" $c --version 2>&1)
 	case $out in "trail "[0-9]*) ;; *) fail "$c --version" "$out"; continue ;; esac
@@ -35,7 +37,7 @@ for c in $("$TRAIL" help --commands); do
 		grep -q "unknown option" "$T/o.err" && fail "$c accepts $o" "$(cat "$T/o.err")"
 	done <"$T/opts"
 done
-pass "every command takes --version and lists its options"
+group_end "every command takes --version and lists its options"
 "$TRAIL" help --commands >"$T/cmds"
 [ "$(wc -l <"$T/cmds")" -eq "$(grep -c '^    [a-z]' <("$TRAIL" --help | sed -n '/^commands:/,/^$/p'))" ] &&
 	pass "help --commands lists the command table" || fail "help --commands lists the command table"

@@ -107,11 +107,12 @@ geometry "--flamechart geometry" "$T/out.svg" --no-counts
 check_exit "--hash accepted" 0 "$TRAIL" flamegraph --hash "$T/small.folded"
 
 # --- colours ----------------------------------------------------------------
+group_begin
 for p in hot mem io wakeup chain java js perl python rust red green blue aqua yellow purple orange; do
 	"$TRAIL" flamegraph --colors "$p" "$T/small.folded" >"$T/p.svg" 2>/dev/null && wellformed "$T/p.svg" \
 		|| fail "--colors $p"
 done
-pass "--colors: every palette renders"
+group_end "--colors: every palette renders"
 "$TRAIL" flamegraph --colors green "$T/small.folded" 2>/dev/null | grep -q 'stop-color="#e8e8e8"' \
 	&& pass "flat palettes get the grey background" || fail "flat palettes get the grey background"
 "$TRAIL" flamegraph --bgcolors '#123456' "$T/small.folded" 2>/dev/null | grep -q 'stop-color="#123456"' \

@@ -24,11 +24,12 @@ fi
 pass "make install DESTDIR PREFIX"
 BIN=$D$P/bin/trail
 [ -x "$BIN" ] && pass "binary installed in PREFIX/bin" || { fail "binary installed in PREFIX/bin"; exit 0; }
+group_begin
 for c in $("$BIN" help --commands); do
 	"$BIN" $c --help >"$T/h" 2>&1 && grep -q "^usage: trail $c" "$T/h" || fail "installed trail $c --help" "$(head -2 "$T/h")"
 	[ -f "$D$P/share/man/man1/trail-$c.1" ] || fail "man page trail-$c.1 installed"
 done
-pass "every command's --help runs from the installed binary and has a man page"
+group_end "every command's --help runs from the installed binary and has a man page"
 # record -e alloc finds its interposer in PREFIX/lib/trail, relative to the binary
 if [ -f "$D$P/lib/trail/libtrail-alloc.so" ] &&
    env -u TRAIL_ALLOC_LIB "$BIN" record -e alloc --alloc-interval 1 -o "$T/inst.folded" -- sh -c 'echo x | cat >/dev/null' \
@@ -43,11 +44,12 @@ if have man; then
 		pass "man -l trail-flamegraph.1 renders" || fail "man -l trail-flamegraph.1 renders" "$(head -3 "$T/man.err")"
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail.1" | grep -q 'COMMON OPTIONS' && pass "man -l trail.1" ||
 		fail "man -l trail.1"
+	group_begin
 	for m in "$D$P"/share/man/man1/*.1; do
 		man --warnings -l "$m" 2>&1 >/dev/null | grep -v 'cannot adjust line\|can.t break line' | grep -q . &&
 			fail "$(basename "$m") renders without warnings" "$(man --warnings -l "$m" 2>&1 >/dev/null | head -2)"
 	done
-	pass "man pages render without groff warnings"
+	group_end "man pages render without groff warnings"
 else
 	skip "man -l" "man not installed"
 fi

@@ -9,6 +9,12 @@
 #   skip NAME WHY      skip - NAME
 #   check NAME CMD...  runs CMD; pass if it exits 0, else fail
 #   check_exit NAME CODE CMD...  pass if CMD exits with CODE
+#   group_begin; ...fail...; group_end NAME
+#                      a check made of many (a loop of 'cond || fail'):
+#                      ok - NAME only when no fail ran in between, even in
+#                      a subshell; a bare 'pass' after such a loop would
+#                      print ok whatever happened (tests/cli/01-test-lint.sh
+#                      rejects that)
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${TRAIL_BUILD:-build}
@@ -22,7 +28,22 @@ trap 'rm -rf "$T"' EXIT
 export XDG_CACHE_HOME=$T/cache
 
 pass() { echo "ok - $SUITE: $1"; }
-fail() { echo "FAILED - $SUITE: $1"; [ $# -gt 1 ] && echo "    $2" >&2; return 0; }
+# every fail leaves a line in $T/.fails, so a group sees fails made in
+# subshells (pipelines, $(...)) too
+fail() {
+	echo "FAILED - $SUITE: $1"; [ $# -gt 1 ] && echo "    $2" >&2
+	echo x >>"$T/.fails"; return 0
+}
+fail_count() { [ -f "$T/.fails" ] && wc -l <"$T/.fails" || echo 0; }
+group_begin() { GROUP_FAILS=$(fail_count); }
+group_end() {
+	if [ "$(fail_count)" -eq "${GROUP_FAILS:?group_end without group_begin}" ]; then
+		pass "$1"
+	else
+		echo "FAILED - $SUITE: $1 (a part failed, above)"
+	fi
+	unset GROUP_FAILS
+}
 skip() { echo "skip - $SUITE: $1 ($2)"; }
 check() {
 	local name=$1; shift
