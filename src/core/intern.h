@@ -12,19 +12,18 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/hashmap.h"
 
 struct intern_entry {
 	const char *str;
 	uint32_t len;
-	uint32_t hash;
 };
 
 struct intern {
 	struct arena arena;
 	struct intern_entry *entries;	/* indexed by id */
 	uint32_t nr, alloc;
-	uint32_t *slots;		/* open addressing: id + 1, 0 = empty */
-	uint32_t mask;			/* number of slots - 1 */
+	struct hashmap index;		/* hash of the string -> id */
 };
 
 void intern_init(struct intern *t);
@@ -41,7 +40,7 @@ static inline uint32_t intern_len(const struct intern *t, uint32_t id)
 {
 	return t->entries[id].len;
 }
-/* 32-bit FNV-1a style hash used by the table (exposed for callers' own maps). */
+/* The table's hash of a string (hashmap_hash_bytes), for callers keying their own maps by it. */
 uint32_t intern_hash(const char *s, size_t len);
 
 #endif

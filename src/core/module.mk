@@ -11,6 +11,7 @@ LIB_OBJS += src/core/escape.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gzip_buf.o
 LIB_OBJS += src/core/gather.o
+LIB_OBJS += src/core/hashmap.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json.o
 LIB_OBJS += src/core/json_writer.o
@@ -25,5 +26,6 @@ LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
 UNIT_TESTS += tests/unit/test_escape
+UNIT_TESTS += tests/unit/test_hashmap
 UNIT_TESTS += tests/unit/test_json_writer
 UNIT_TESTS += tests/unit/test_protobuf
