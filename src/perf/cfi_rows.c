@@ -6,62 +6,30 @@
  */
 #include "perf/cfi_rows.h"
 #include "core/alloc.h"
+#include "core/hashmap.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ROWS_MIN 256
-
 void cfi_rows_init(struct cfi_rows *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->mask = ROWS_MIN - 1;
-	t->v = xcalloc(ROWS_MIN, sizeof(*t->v));
-	t->used = xcalloc(ROWS_MIN, 1);
+	hashmap_init(&t->index, 192);
 }
 
 void cfi_rows_release(struct cfi_rows *t)
 {
 	free(t->v);
-	free(t->used);
+	hashmap_release(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
 void cfi_rows_clear(struct cfi_rows *t)
 {
-	memset(t->used, 0, t->mask + 1);
+	hashmap_clear(&t->index);
 	t->nr = 0;
-}
-
-static size_t pc_hash(uint64_t pc)
-{
-	return (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 24);
-}
-
-static void grow(struct cfi_rows *t)
-{
-	size_t mask = t->mask * 2 + 1, i;
-	struct cfi_row *v = xcalloc(mask + 1, sizeof(*v));
-	uint8_t *used = xcalloc(mask + 1, 1);
-
-	for (i = 0; i <= t->mask; i++) {
-		size_t h;
-
-		if (!t->used[i])
-			continue;
-		h = pc_hash(t->v[i].pc) & mask;
-		while (used[h])
-			h = (h + 1) & mask;
-		v[h] = t->v[i];
-		used[h] = 1;
-	}
-	free(t->v);
-	free(t->used);
-	t->v = v;
-	t->used = used;
-	t->mask = mask;
 }
 
 /* A register's rule as libdw's handle_cfi() would apply it; 0 when unsupported. */
@@ -163,22 +131,19 @@ out:
 
 const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
 {
-	size_t h = pc_hash(pc) & t->mask;
+	struct hashmap_iter it;
 	struct cfi_row *row;
+	uint32_t id;
 
-	while (t->used[h]) {
-		if (t->v[h].pc == pc)
-			return &t->v[h];
-		h = (h + 1) & t->mask;
-	}
-	row = &t->v[h];
+	for (id = hashmap_first(&t->index, hashmap_hash_u64(pc), &it); id != HASHMAP_NONE;
+	     id = hashmap_next(&it))
+		if (t->v[id].pc == pc)
+			return &t->v[id];
+	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	row = &t->v[t->nr];
 	memset(row, 0, sizeof(*row));
 	row->pc = pc;
 	decode(dwfl, row);
-	t->used[h] = 1;
-	if (++t->nr * 2 > t->mask) {
-		grow(t);
-		return cfi_rows_find(t, dwfl, pc);
-	}
+	hashmap_add_at(&t->index, &it, (uint32_t)t->nr++);
 	return row;
 }

@@ -13,6 +13,8 @@
 #ifndef TRAIL_PERF_CFI_ROWS_H
 #define TRAIL_PERF_CFI_ROWS_H
 
+#include "core/hashmap.h"
+
 #include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,9 +48,9 @@ struct cfi_row {
 };
 
 struct cfi_rows {
-	struct cfi_row *v;	/* open addressing on pc */
-	uint8_t *used;		/* slot taken */
-	size_t mask, nr;
+	struct cfi_row *v;	/* rows in order of first lookup */
+	size_t nr, alloc;
+	struct hashmap index;	/* pc -> index in v */
 };
 
 void cfi_rows_init(struct cfi_rows *t);

@@ -6,6 +6,7 @@
  */
 #include "perf/maps.h"
 #include "core/alloc.h"
+#include "core/hashmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,7 @@ static void maps_put(struct maps *ms)
 void machine_init(struct machine *m, struct symbolizer *sym)
 {
 	memset(m, 0, sizeof(*m));
-	m->mask = 1023;
-	m->threads = xcalloc(m->mask + 1, sizeof(*m->threads));
+	hashmap_init(&m->by_tid, 256);
 	intern_init(&m->comms);
 	m->sym = sym;
 	m->jit = 1;
@@ -49,39 +49,25 @@ void machine_release(struct machine *m)
 {
 	size_t i;
 
-	for (i = 0; i <= m->mask; i++)
-		if (m->threads[i])
-			thread_free(m->threads[i]);
+	for (i = 0; i < m->nr; i++)
+		thread_free(m->threads[i]);
 	free(m->threads);
+	hashmap_release(&m->by_tid);
 	intern_release(&m->comms);
 	memset(m, 0, sizeof(*m));
 }
 
-static size_t tid_hash(uint32_t tid)
-{
-	return (size_t)((tid * 0x9e3779b1u) >> 8);
-}
-
+/* The table's entry for tid (a live or a dead thread), or NULL. */
 static struct thread **slot_of(struct machine *m, uint32_t tid)
 {
-	size_t h = tid_hash(tid) & m->mask;
+	struct hashmap_iter it;
+	uint32_t id;
 
-	while (m->threads[h] && m->threads[h]->tid != tid)
-		h = (h + 1) & m->mask;
-	return &m->threads[h];
-}
-
-static void grow(struct machine *m)
-{
-	struct thread **old = m->threads;
-	size_t i, oldmask = m->mask;
-
-	m->mask = m->mask * 2 + 1;
-	m->threads = xcalloc(m->mask + 1, sizeof(*m->threads));
-	for (i = 0; i <= oldmask; i++)
-		if (old[i])
-			*slot_of(m, old[i]->tid) = old[i];
-	free(old);
+	for (id = hashmap_first(&m->by_tid, hashmap_hash_u64(tid), &it); id != HASHMAP_NONE;
+	     id = hashmap_next(&it))
+		if (m->threads[id]->tid == tid)
+			return &m->threads[id];
+	return NULL;
 }
 
 static uint32_t placeholder_comm(struct machine *m, uint32_t tid)
@@ -94,21 +80,21 @@ static uint32_t placeholder_comm(struct machine *m, uint32_t tid)
 
 static struct thread *find_thread(struct machine *m, uint32_t tid)
 {
-	struct thread *t = *slot_of(m, tid);
+	struct thread **slot = slot_of(m, tid);
 
-	return t && !t->dead ? t : NULL;
+	return slot && !(*slot)->dead ? *slot : NULL;
 }
 
 struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
 {
-	struct thread **slot = slot_of(m, tid), *t = *slot;
+	struct thread **slot = slot_of(m, tid), *t = slot ? *slot : NULL;
 
 	if (t && !t->dead) {
 		if (t->pid == -1 && pid != -1 && (uint32_t)pid != tid) {
 			/* now we know its process: share the leader's maps */
 			struct thread *leader = machine_thread(m, pid, (uint32_t)pid);
 
-			t = *slot_of(m, tid);
+			t = find_thread(m, tid);
 			t->pid = pid;
 			if (leader->maps != t->maps) {
 				maps_put(t->maps);
@@ -120,17 +106,18 @@ struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
 		}
 		return t;
 	}
-	if (t) {
-		thread_free(t);
-		*slot = NULL;
-	}
+	if (t)
+		thread_free(t);	/* a dead thread's tid reused: its entry takes the new one */
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
 	t->comm = placeholder_comm(m, tid);
-	*slot = t;
-	if (++m->nr * 2 > m->mask) {
-		grow(m);
+	if (slot) {
+		*slot = t;
+	} else {
+		ALLOC_GROW(m->threads, m->nr + 1, m->alloc);
+		m->threads[m->nr] = t;
+		hashmap_add(&m->by_tid, hashmap_hash_u64(tid), (uint32_t)m->nr++);
 	}
 	if (pid == -1 || (uint32_t)pid == tid) {
 		t->maps = maps_new();

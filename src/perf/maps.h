@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hashmap.h"
 #include "core/intern.h"
 #include "symbols/symbols.h"
 
@@ -40,8 +41,9 @@ struct thread {
 };
 
 struct machine {
-	struct thread **threads;	/* open addressing on tid */
-	size_t mask, nr;
+	struct thread **threads;	/* every tid seen, in order of first sight */
+	size_t nr, alloc;
+	struct hashmap by_tid;		/* tid -> index in threads */
 	struct intern comms;
 	struct symbolizer *sym;
 	int jit;		/* resolve /tmp/perf-PID.map for anon maps */

@@ -5,6 +5,7 @@
  */
 #include "perf/offcpu.h"
 #include "core/alloc.h"
+#include "core/hashmap.h"
 #include "core/error.h"
 
 #include <stdlib.h>
@@ -17,7 +18,7 @@ struct offcpu_item {
 };
 
 struct offcpu_pending {
-	uint32_t tid;		/* 0: empty slot (tid 0 is the idle task, never ours) */
+	uint32_t tid;
 	int preempted;
 	uint64_t time;		/* ns, of the switch-out sample */
 	struct perf_event_header *rec;	/* owned copy of the sample */
@@ -37,66 +38,52 @@ static int cmp_item(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* ---- tid -> pending sample: open addressing with linear probing ---- */
+/* ---- tid -> pending sample: a dense array found through core/hashmap ---- */
 
-/* The slot holding tid, or the empty slot where it would go. */
-static struct offcpu_pending *probe(struct offcpu *o, uint32_t tid)
+static uint32_t tid_hash(uint32_t tid)
 {
-	size_t mask = o->pending_slots - 1, i;
-
-	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask)
-		if (o->pending[i].tid == tid || !o->pending[i].tid)
-			return &o->pending[i];
+	return hashmap_hash_u64(tid);
 }
 
 static struct offcpu_pending *pending_find(struct offcpu *o, uint32_t tid)
 {
-	struct offcpu_pending *p;
+	struct hashmap_iter it;
+	uint32_t id;
 
-	if (!o->pending_slots)
-		return NULL;
-	p = probe(o, tid);
-	return p->tid ? p : NULL;
+	for (id = hashmap_first(&o->pending_index, tid_hash(tid), &it); id != HASHMAP_NONE;
+	     id = hashmap_next(&it))
+		if (o->pending[id].tid == tid)
+			return &o->pending[id];
+	return NULL;
 }
 
-/* A slot for tid (existing or new, tid set), growing the table at half full. */
+/* The entry for tid (existing or new, tid set). */
 static struct offcpu_pending *pending_get(struct offcpu *o, uint32_t tid)
 {
-	struct offcpu_pending *p;
+	struct offcpu_pending *p = pending_find(o, tid);
 
-	if ((o->nr_pending + 1) * 2 > o->pending_slots) {
-		struct offcpu_pending *old = o->pending;
-		size_t n = o->pending_slots, j;
-
-		o->pending_slots = n ? n * 2 : 64;
-		o->pending = xcalloc(o->pending_slots, sizeof(*o->pending));
-		for (j = 0; j < n; j++)
-			if (old[j].tid)
-				*probe(o, old[j].tid) = old[j];
-		free(old);
-	}
-	p = probe(o, tid);
-	if (!p->tid) {
-		p->tid = tid;
-		o->nr_pending++;
-	}
+	if (p)
+		return p;
+	ALLOC_GROW(o->pending, o->nr_pending + 1, o->alloc_pending);
+	p = &o->pending[o->nr_pending];
+	memset(p, 0, sizeof(*p));
+	p->tid = tid;
+	hashmap_add(&o->pending_index, tid_hash(tid), (uint32_t)o->nr_pending++);
 	return p;
 }
 
-/* Empty a slot and re-insert the rest of its probe run (Knuth's algorithm R). */
+/* Drop an entry: the last one moves into its place. */
 static void pending_remove(struct offcpu *o, struct offcpu_pending *p)
 {
-	size_t mask = o->pending_slots - 1, i = (size_t)(p - o->pending);
+	uint32_t id = (uint32_t)(p - o->pending), last = (uint32_t)(o->nr_pending - 1);
 
 	free(p->rec);
-	memset(p, 0, sizeof(*p));
-	o->nr_pending--;
-	for (i = (i + 1) & mask; o->pending[i].tid; i = (i + 1) & mask) {
-		struct offcpu_pending e = o->pending[i];
-
-		memset(&o->pending[i], 0, sizeof(o->pending[i]));
-		*probe(o, e.tid) = e;
+	hashmap_remove(&o->pending_index, tid_hash(p->tid), id);
+	if (id != last) {
+		*p = o->pending[last];
+		hashmap_renumber(&o->pending_index, tid_hash(p->tid), last, id);
 	}
+	o->nr_pending--;
 }
 
 /* ---- processing in time order ---- */
@@ -246,8 +233,9 @@ void offcpu_release(struct offcpu *o)
 	for (i = 0; i < o->nr_queue; i++)
 		free(o->queue[i].rec);
 	free(o->queue);
-	for (i = 0; i < o->pending_slots; i++)
+	for (i = 0; i < o->nr_pending; i++)
 		free(o->pending[i].rec);
 	free(o->pending);
+	hashmap_release(&o->pending_index);
 	memset(o, 0, sizeof(*o));
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hashmap.h"
 #include "perf/sampler.h"
 
 struct offcpu_item;
@@ -35,8 +36,9 @@ struct offcpu {
 	uint64_t seq;				/* arrival order, to keep sorting stable */
 	uint64_t max_time;			/* ns: latest time seen so far */
 	uint64_t flush_time;			/* ns: process queued items up to this time */
-	struct offcpu_pending *pending;		/* open-addressing map tid -> switch-out sample */
-	size_t pending_slots, nr_pending;
+	struct offcpu_pending *pending;		/* switch-out samples waiting, one per tid */
+	size_t nr_pending, alloc_pending;
+	struct hashmap pending_index;		/* tid -> index in pending */
 	uint64_t nr_blocks;			/* samples passed on */
 	uint64_t blocked_ns;			/* their total weight */
 	uint64_t nr_preempted;			/* switch-outs dropped as preemption */

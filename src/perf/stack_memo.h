@@ -8,6 +8,8 @@
 #ifndef TRAIL_PERF_STACK_MEMO_H
 #define TRAIL_PERF_STACK_MEMO_H
 
+#include "core/hashmap.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +17,6 @@
 struct stack_memo_entry {
 	uint64_t off;		/* index of the first key word in the memo's words */
 	uint32_t len;		/* key words */
-	uint32_t hash;
 	uint32_t frames;	/* frames the stack resolved to */
 	uint32_t unknown;	/* of which unresolved */
 	uint32_t memo;		/* what the consumer asked to get back; 0 = nothing */
@@ -24,8 +25,7 @@ struct stack_memo_entry {
 struct stack_memo {
 	struct stack_memo_entry *v;
 	size_t nr, alloc;
-	uint32_t *slots;	/* index + 1, 0 = empty */
-	size_t mask;
+	struct hashmap index;	/* hash of the key words -> entry */
 	uint64_t *words;	/* keys, back to back */
 	size_t nr_words, alloc_words;
 };
