@@ -4,6 +4,8 @@
  * /proc/self/maps, then a SAMPLE per distinct stack of the allocations the view counts,
  * its period their summed estimate (bytes or objects, see alloc_read.h).
  * Validates every length first: the files come from a traced program.
+ * A file cut short (no END record: the process was killed, or its
+ * records were lost) counts what it holds, and the totals say so.
  */
 #include "alloc/alloc_read.h"
 #include "alloc/raw.h"
@@ -77,6 +79,7 @@ struct raw_file {
 	uint64_t *stacks;	/* id -> where its STACK record starts, in words */
 	size_t stacks_nr, stacks_alloc;
 	uint64_t events;	/* ALLOC and FREE records */
+	int ended;		/* an END record: the image finished its record */
 };
 
 static uint64_t word(const struct raw_file *f, size_t i)
@@ -119,10 +122,16 @@ static int scan(struct raw_file *f)
 		uint32_t id;
 		int is_new;
 
-		if (!len || len > f->words - i) {
-			bad(f, i, "record length runs past the end of the file");
+		if (f->ended) {
+			bad(f, i, "a record after the end record");
 			goto out;
 		}
+		if (!len) {
+			bad(f, i, "a record of length 0");
+			goto out;
+		}
+		if (len > f->words - i)
+			break;	/* the last write was cut short: the records before it count */
 		switch (type) {
 		case ALLOC_RAW_ALLOC: {
 			struct sampled *a;
@@ -191,6 +200,13 @@ static int scan(struct raw_file *f)
 				goto out;
 			}
 			f->maps_word = i;
+			break;
+		case ALLOC_RAW_END:
+			if (len != 1) {
+				bad(f, i, "malformed end record");
+				goto out;
+			}
+			f->ended = 1;
 			break;
 		default:
 			bad(f, i, "unknown record type");
@@ -417,7 +433,7 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 	f.data = data;
 	f.words = size / 8;
 	f.name = name;
-	if (size % 8 || f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
+	if (f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
 		return bad(&f, 0, "not a trail allocation recording");
 	if (word(&f, 1) != ALLOC_RAW_VERSION)
 		return bad(&f, 8, "unsupported version");
@@ -433,6 +449,8 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 		goto out;
 	if (!t->files++)
 		t->interval = f.interval;
+	if (!f.ended)
+		t->unfinished++;
 	if (write_comm(w, (uint32_t)f.pid, (uint32_t)f.pid, f.comm))
 		goto out;
 	if (f.maps_word && write_maps(&f, w))
