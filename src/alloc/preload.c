@@ -148,8 +148,8 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
 __attribute__((constructor)) static void preload_init(void)
 {
 	const char *d = getenv("TRAIL_ALLOC_DIR"), *uw = getenv("TRAIL_ALLOC_UNWIND");
+	int was = busy_enter();
 
-	t_busy = 1;
 	resolve_all();
 	{
 		struct text_range self = { (uintptr_t)&find_text, 0, 0 };
@@ -176,7 +176,7 @@ __attribute__((constructor)) static void preload_init(void)
 		pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 		atexit(finish);
 	}
-	t_busy = 0;
+	busy_leave(was);
 }
 
 __attribute__((destructor)) static void preload_fini(void)

@@ -148,6 +148,7 @@ void sample_slow(void *p, size_t size, int kind)
 		return;
 	}
 	was = busy_enter();
+	copy_check();	/* before the unwinder's caches take the lock */
 	if (!t_init) {
 		thread_init();
 		t_left -= (int64_t)size;
