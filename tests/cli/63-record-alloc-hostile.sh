@@ -318,11 +318,12 @@ if compile wander "$T/wander.c"; then
 	else fail "record-alloc-hostile: the relative TMPDIR is cleaned" "$(ls -A "$T/reltmp")"; fi
 fi
 
-# --- 7. a signal to trail ends the workload too ---
+# --- 7. a signal to trail ends the workload too (a SIGINT sent to trail
+# alone, not the terminal's, which reaches the workload by itself) ---
 # wait_for FILE: up to 60 s for FILE to appear (the workload started)
 wait_for() { local i; for i in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 gone() { local i; for i in $(seq 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
-for sig in TERM HUP; do
+for sig in TERM HUP INT; do
 	rm -f "$T/wl.pid"
 	"$TRAIL" record -e alloc -o "$T/sig-$sig.folded" -- sh -c 'echo $$ > "$0"; exec sleep 300' "$T/wl.pid" \
 		>"$T/.out" 2>"$T/.err" &
@@ -332,6 +333,9 @@ for sig in TERM HUP; do
 	kill -"$sig" $tp
 	wait $tp
 	rc=$?
-	if gone "$wp"; then pass "record-alloc-hostile: SIG$sig to trail record -e alloc ends the workload (exit $rc)"
-	else fail "record-alloc-hostile: SIG$sig to trail record -e alloc ends the workload" "pid $wp still running"; kill -KILL "$wp"; fi
+	want=$((128 + $(kill -l "$sig")))
+	if gone "$wp" && [ "$rc" = "$want" ] && [ -e "$T/sig-$sig.folded" ]; then
+		pass "record-alloc-hostile: SIG$sig to trail record -e alloc ends the workload, and trail exits $want with the profile"
+	else fail "record-alloc-hostile: SIG$sig to trail record -e alloc ends the workload, and trail exits $want with the profile" \
+		"exit $rc; $(kill -0 "$wp" 2>/dev/null && echo "pid $wp still running"); $(tail -1 "$T/.err")"; kill -KILL "$wp" 2>/dev/null; fi
 done
