@@ -11,7 +11,6 @@
 #include "alloc/raw.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/intern.h"
 #include "core/strbuf.h"
 #include "core/unaligned.h"
 #include "perf/perfdata_write.h"
@@ -106,21 +105,78 @@ static void weigh(const struct raw_file *f, struct sampled *a)
 	a->objects = 1 / p;
 }
 
+/*
+ * The live sampled blocks: pointer -> index in f->s.  Every event of an
+ * exact recording looks a pointer up (tens of millions), so the keys sit
+ * in the slots themselves (linear probing, at most half full), not behind
+ * the string interner's entries.  A pointer stays once seen (malloc
+ * reuses addresses: the keys are few); at[] is 0 when it is not live.
+ */
+struct live_map {
+	uint64_t *key;
+	uint32_t *at;		/* 0: empty slot; 1: seen, not live; 2 + index: live */
+	size_t mask, nr;
+};
+
+static size_t live_slot(const struct live_map *m, uint64_t ptr)
+{
+	uint64_t h = ptr * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h ^ (h >> 31)) & m->mask;
+
+	while (m->at[i] && m->key[i] != ptr)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+static void live_grow(struct live_map *m)
+{
+	struct live_map n;
+	size_t i;
+
+	n.mask = m->key ? m->mask * 2 + 1 : 4095;
+	n.key = xcalloc(n.mask + 1, sizeof(*n.key));
+	n.at = xcalloc(n.mask + 1, sizeof(*n.at));
+	n.nr = m->nr;
+	for (i = 0; m->key && i <= m->mask; i++)
+		if (m->at[i]) {
+			size_t k = live_slot(&n, m->key[i]);
+
+			n.key[k] = m->key[i];
+			n.at[k] = m->at[i];
+		}
+	free(m->key);
+	free(m->at);
+	*m = n;
+}
+
+/* Where ptr's entry is (added when new). */
+static uint32_t *live_entry(struct live_map *m, uint64_t ptr)
+{
+	size_t i;
+
+	if (!m->key || (m->nr + 1) * 2 > m->mask + 1)
+		live_grow(m);
+	i = live_slot(m, ptr);
+	if (!m->at[i]) {
+		m->key[i] = ptr;
+		m->at[i] = 1;
+		m->nr++;
+	}
+	return &m->at[i];
+}
+
 /* Check every record and collect the sampled allocations with their frees. */
 static int scan(struct raw_file *f)
 {
-	struct intern live;	/* pointer bytes -> id */
-	uint32_t *live_at = NULL;	/* id -> index in f->s + 1, 0 when not live */
-	size_t live_alloc = 0, i = ALLOC_RAW_HEADER_WORDS;
+	struct live_map live = { NULL, NULL, 0, 0 };
+	size_t i = ALLOC_RAW_HEADER_WORDS;
 	int ret = -1;
 
-	intern_init(&live);
 	while (i < f->words) {
 		uint64_t hdr = word(f, i), len = hdr >> 32;
 		unsigned type = (unsigned)(hdr & 0xff);
 		uint64_t ptr;
-		uint32_t id;
-		int is_new;
+		uint32_t *at;
 
 		if (f->ended) {
 			bad(f, i, "a record after the end record");
@@ -154,18 +210,11 @@ static int scan(struct raw_file *f)
 			a->seq = f->events++;
 			a->freed = UINT64_MAX;
 			weigh(f, a);
-			id = intern_add(&live, (const char *)&ptr, sizeof(ptr), &is_new);
-			if (id >= live_alloc) {
-				size_t old = live_alloc;
-
-				ALLOC_GROW(live_at, (size_t)id + 1, live_alloc);
-				memset(live_at + old, 0, (live_alloc - old) * sizeof(*live_at));
-			}
-			if (f->nr + 1 > UINT32_MAX) {
+			if (f->nr + 2 > UINT32_MAX) {
 				bad(f, i, "too many allocations");
 				goto out;
 			}
-			live_at[id] = (uint32_t)(f->nr + 1);
+			*live_entry(&live, ptr) = (uint32_t)(f->nr + 2);
 			f->nr++;
 			break;
 		}
@@ -175,10 +224,10 @@ static int scan(struct raw_file *f)
 				goto out;
 			}
 			ptr = word(f, i + 1);
-			id = intern_find(&live, (const char *)&ptr, sizeof(ptr));
-			if (id != UINT32_MAX && id < live_alloc && live_at[id]) {
-				f->s[live_at[id] - 1].freed = f->events;
-				live_at[id] = 0;
+			at = live.key ? &live.at[live_slot(&live, ptr)] : NULL;
+			if (at && *at >= 2) {
+				f->s[*at - 2].freed = f->events;
+				*at = 1;
 			}
 			f->events++;
 			break;
@@ -216,8 +265,8 @@ static int scan(struct raw_file *f)
 	}
 	ret = 0;
 out:
-	free(live_at);
-	intern_release(&live);
+	free(live.key);
+	free(live.at);
 	return ret;
 }
 
