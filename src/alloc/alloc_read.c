@@ -4,12 +4,13 @@
  * /proc/self/maps, then a SAMPLE per distinct stack of the allocations the view counts,
  * its period their summed estimate (bytes or objects, see alloc_read.h).
  * Validates every length first: the files come from a traced program.
+ * A file cut short (no END record: the process was killed, or its
+ * records were lost) counts what it holds, and the totals say so.
  */
 #include "alloc/alloc_read.h"
 #include "alloc/raw.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/intern.h"
 #include "core/strbuf.h"
 #include "core/unaligned.h"
 #include "perf/perfdata_write.h"
@@ -77,6 +78,7 @@ struct raw_file {
 	uint64_t *stacks;	/* id -> where its STACK record starts, in words */
 	size_t stacks_nr, stacks_alloc;
 	uint64_t events;	/* ALLOC and FREE records */
+	int ended;		/* an END record: the image finished its record */
 };
 
 static uint64_t word(const struct raw_file *f, size_t i)
@@ -103,26 +105,89 @@ static void weigh(const struct raw_file *f, struct sampled *a)
 	a->objects = 1 / p;
 }
 
+/*
+ * The live sampled blocks: pointer -> index in f->s.  Every event of an
+ * exact recording looks a pointer up (tens of millions), so the keys sit
+ * in the slots themselves (linear probing, at most half full), not behind
+ * the string interner's entries.  A pointer stays once seen (malloc
+ * reuses addresses: the keys are few); at[] is 0 when it is not live.
+ */
+struct live_map {
+	uint64_t *key;
+	uint32_t *at;		/* 0: empty slot; 1: seen, not live; 2 + index: live */
+	size_t mask, nr;
+};
+
+static size_t live_slot(const struct live_map *m, uint64_t ptr)
+{
+	uint64_t h = ptr * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h ^ (h >> 31)) & m->mask;
+
+	while (m->at[i] && m->key[i] != ptr)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+static void live_grow(struct live_map *m)
+{
+	struct live_map n;
+	size_t i;
+
+	n.mask = m->key ? m->mask * 2 + 1 : 4095;
+	n.key = xcalloc(n.mask + 1, sizeof(*n.key));
+	n.at = xcalloc(n.mask + 1, sizeof(*n.at));
+	n.nr = m->nr;
+	for (i = 0; m->key && i <= m->mask; i++)
+		if (m->at[i]) {
+			size_t k = live_slot(&n, m->key[i]);
+
+			n.key[k] = m->key[i];
+			n.at[k] = m->at[i];
+		}
+	free(m->key);
+	free(m->at);
+	*m = n;
+}
+
+/* Where ptr's entry is (added when new). */
+static uint32_t *live_entry(struct live_map *m, uint64_t ptr)
+{
+	size_t i;
+
+	if (!m->key || (m->nr + 1) * 2 > m->mask + 1)
+		live_grow(m);
+	i = live_slot(m, ptr);
+	if (!m->at[i]) {
+		m->key[i] = ptr;
+		m->at[i] = 1;
+		m->nr++;
+	}
+	return &m->at[i];
+}
+
 /* Check every record and collect the sampled allocations with their frees. */
 static int scan(struct raw_file *f)
 {
-	struct intern live;	/* pointer bytes -> id */
-	uint32_t *live_at = NULL;	/* id -> index in f->s + 1, 0 when not live */
-	size_t live_alloc = 0, i = ALLOC_RAW_HEADER_WORDS;
+	struct live_map live = { NULL, NULL, 0, 0 };
+	size_t i = ALLOC_RAW_HEADER_WORDS;
 	int ret = -1;
 
-	intern_init(&live);
 	while (i < f->words) {
 		uint64_t hdr = word(f, i), len = hdr >> 32;
 		unsigned type = (unsigned)(hdr & 0xff);
 		uint64_t ptr;
-		uint32_t id;
-		int is_new;
+		uint32_t *at;
 
-		if (!len || len > f->words - i) {
-			bad(f, i, "record length runs past the end of the file");
+		if (f->ended) {
+			bad(f, i, "a record after the end record");
 			goto out;
 		}
+		if (!len) {
+			bad(f, i, "a record of length 0");
+			goto out;
+		}
+		if (len > f->words - i)
+			break;	/* the last write was cut short: the records before it count */
 		switch (type) {
 		case ALLOC_RAW_ALLOC: {
 			struct sampled *a;
@@ -145,18 +210,11 @@ static int scan(struct raw_file *f)
 			a->seq = f->events++;
 			a->freed = UINT64_MAX;
 			weigh(f, a);
-			id = intern_add(&live, (const char *)&ptr, sizeof(ptr), &is_new);
-			if (id >= live_alloc) {
-				size_t old = live_alloc;
-
-				ALLOC_GROW(live_at, (size_t)id + 1, live_alloc);
-				memset(live_at + old, 0, (live_alloc - old) * sizeof(*live_at));
-			}
-			if (f->nr + 1 > UINT32_MAX) {
+			if (f->nr + 2 > UINT32_MAX) {
 				bad(f, i, "too many allocations");
 				goto out;
 			}
-			live_at[id] = (uint32_t)(f->nr + 1);
+			*live_entry(&live, ptr) = (uint32_t)(f->nr + 2);
 			f->nr++;
 			break;
 		}
@@ -166,10 +224,10 @@ static int scan(struct raw_file *f)
 				goto out;
 			}
 			ptr = word(f, i + 1);
-			id = intern_find(&live, (const char *)&ptr, sizeof(ptr));
-			if (id != UINT32_MAX && id < live_alloc && live_at[id]) {
-				f->s[live_at[id] - 1].freed = f->events;
-				live_at[id] = 0;
+			at = live.key ? &live.at[live_slot(&live, ptr)] : NULL;
+			if (at && *at >= 2) {
+				f->s[*at - 2].freed = f->events;
+				*at = 1;
 			}
 			f->events++;
 			break;
@@ -192,6 +250,13 @@ static int scan(struct raw_file *f)
 			}
 			f->maps_word = i;
 			break;
+		case ALLOC_RAW_END:
+			if (len != 1) {
+				bad(f, i, "malformed end record");
+				goto out;
+			}
+			f->ended = 1;
+			break;
 		default:
 			bad(f, i, "unknown record type");
 			goto out;
@@ -200,8 +265,8 @@ static int scan(struct raw_file *f)
 	}
 	ret = 0;
 out:
-	free(live_at);
-	intern_release(&live);
+	free(live.key);
+	free(live.at);
 	return ret;
 }
 
@@ -417,7 +482,7 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 	f.data = data;
 	f.words = size / 8;
 	f.name = name;
-	if (size % 8 || f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
+	if (f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
 		return bad(&f, 0, "not a trail allocation recording");
 	if (word(&f, 1) != ALLOC_RAW_VERSION)
 		return bad(&f, 8, "unsupported version");
@@ -433,6 +498,8 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 		goto out;
 	if (!t->files++)
 		t->interval = f.interval;
+	if (!f.ended)
+		t->unfinished++;
 	if (write_comm(w, (uint32_t)f.pid, (uint32_t)f.pid, f.comm))
 		goto out;
 	if (f.maps_word && write_maps(&f, w))

@@ -43,6 +43,8 @@ const char *alloc_view_names(void);
 /* Totals over every file, estimated as the view weights are. */
 struct alloc_totals {
 	uint64_t files;		/* process images read */
+	uint64_t unfinished;	/* of them, cut short (killed, or records lost) */
+	uint64_t lost;		/* images whose records the interposer gave up (.lost files) */
 	uint64_t samples;	/* sampled allocations */
 	uint64_t interval;	/* bytes, of the first file */
 	double bytes;		/* bytes allocated */

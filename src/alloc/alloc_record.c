@@ -86,28 +86,63 @@ void alloc_env_release(char *env[ALLOC_ENV_SLOTS])
 	}
 }
 
+/*
+ * While the command runs, a signal meant to end trail ends the command
+ * (as 'trail record' does for its workload): SIGTERM, SIGHUP and a SIGINT
+ * or SIGQUIT sent to trail alone are passed on, a second one as SIGKILL;
+ * the terminal's Ctrl-C reaches the command by itself.  trail then writes
+ * what the command recorded and exits with its status (128+N).
+ */
+static volatile sig_atomic_t fwd_pid, fwd_pending, fwd_count;
+
+static void forward_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code == SI_KERNEL)
+		return;	/* the terminal's: the command got it too */
+	if (fwd_pid <= 0) {
+		fwd_pending = sig;
+		return;
+	}
+	kill((pid_t)fwd_pid, fwd_count++ ? SIGKILL : sig);
+}
+
+static const int forwarded[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define NR_FORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+
 int alloc_run_command(struct alloc_run *r)
 {
 	struct child c = CHILD_INIT;
 	char *env[ALLOC_ENV_SLOTS];
-	void (*old_int)(int), (*old_quit)(int);
+	struct sigaction sa, old[NR_FORWARDED];
+	size_t i;
 	int code;
 
 	alloc_env(r, env);
 	c.argv = r->argv;
 	c.env = (const char *const *)env;
+	fwd_pid = fwd_pending = fwd_count = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = forward_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NR_FORWARDED; i++)
+		sigaction(forwarded[i], &sa, &old[i]);
 	if (child_start(&c)) {
 		code = -1;
 		goto out;
 	}
-	/* as a shell does for its foreground job: Ctrl-C is the command's to handle */
-	old_int = signal(SIGINT, SIG_IGN);
-	old_quit = signal(SIGQUIT, SIG_IGN);
+	fwd_pid = c.pid;
+	if (fwd_pending) {
+		fwd_count++;
+		kill(c.pid, fwd_pending);
+	}
 	r->exit_code = child_wait(&c);
-	signal(SIGINT, old_int);
-	signal(SIGQUIT, old_quit);
 	code = r->exit_code < 0 ? -1 : 0;
 out:
+	fwd_pid = 0;
+	for (i = 0; i < NR_FORWARDED; i++)
+		sigaction(forwarded[i], &old[i], NULL);
 	alloc_env_release(env);
 	return code;
 }
@@ -141,12 +176,20 @@ int alloc_write_perfdata(const char *dir, enum alloc_view view, const char *path
 	memset(&w, 0, sizeof(w));
 	w.fd = -1;
 	d = opendir(dir);
+	if (!d && errno == ENOENT)
+		return trail_error("the allocation records are lost: the command removed "
+				   "trail's directory '%s'", dir);
 	if (!d)
 		return error_errno("cannot read '%s'", dir);
 	while ((de = readdir(d))) {
 		unsigned long long pid, seq;
 		int end = 0;
 
+		if (sscanf(de->d_name, "alloc.%llu.%llu.raw.lost%n", &pid, &seq, &end) == 2 &&
+		    !de->d_name[end]) {
+			t->lost++;	/* the interposer gave the file up (raw.h) */
+			continue;
+		}
 		if (sscanf(de->d_name, "alloc.%llu.%llu.raw%n", &pid, &seq, &end) != 2 ||
 		    de->d_name[end])
 			continue;

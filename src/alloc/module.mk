@@ -7,10 +7,20 @@ LIB_OBJS += src/alloc/alloc_record.o
 UNIT_TESTS += tests/unit/test_alloc_read
 
 ALLOC_PRELOAD := $(BUILD)/libtrail-alloc.so
+# -fexceptions: std::bad_alloc from libstdc++'s operator new passes through
+# the wrappers' frames
 PRELOAD_CFLAGS := -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -fno-omit-frame-pointer -pthread \
-                  -fvisibility=hidden -Isrc $(WARN) $(if $(filter 1,$(STRICT)),-Werror)
+                  -fexceptions -fvisibility=hidden -Isrc $(WARN) $(if $(filter 1,$(STRICT)),-Werror)
+PRELOAD_SRCS := src/alloc/preload.c
+PRELOAD_SRCS += src/alloc/preload_exec.c
+PRELOAD_SRCS += src/alloc/preload_malloc.c
+PRELOAD_SRCS += src/alloc/preload_out.c
+PRELOAD_SRCS += src/alloc/preload_real.c
+PRELOAD_SRCS += src/alloc/preload_sample.c
+PRELOAD_SRCS += src/alloc/preload_table.c
+PRELOAD_SRCS += src/alloc/preload_unwind.c
 
-$(ALLOC_PRELOAD): src/alloc/preload.c src/alloc/raw.h
+$(ALLOC_PRELOAD): $(PRELOAD_SRCS) src/alloc/preload.h src/alloc/raw.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PRELOAD_CFLAGS) -shared -o $@ src/alloc/preload.c -ldl -lm
+	$(Q)$(CC) $(PRELOAD_CFLAGS) -shared -o $@ $(PRELOAD_SRCS) -ldl -lm

@@ -9,7 +9,7 @@
 #define TRAIL_ALLOC_RAW_H
 
 #define ALLOC_RAW_MAGIC 0x314c41544c494154ull	/* "TAILTAL1" little-endian */
-#define ALLOC_RAW_VERSION 2	/* 2: stacks written once, named by id */
+#define ALLOC_RAW_VERSION 3	/* 2: stacks written once, named by id; 3: END */
 
 /*
  * Header, 8 words: magic, version, interval (bytes; 1 = every allocation),
@@ -25,12 +25,19 @@
  *	                            any freed pointer: readers drop the others)
  *	MAPS:  hdr, nbytes, text padded with NULs to whole words
  *	       (a complete /proc/self/maps; the last one in a file wins)
+ *	END:   hdr                 (the image finished its record: exit or exec;
+ *	                            a file without it was cut short - the process
+ *	                            was killed, or its records were lost)
+ *
+ * Beside a file, alloc.PID.SEQ.lost (text: why) says the interposer gave
+ * the file up: the program took its descriptor and the file was gone.
  */
 enum alloc_raw_type {
 	ALLOC_RAW_ALLOC = 1,
 	ALLOC_RAW_FREE = 2,
 	ALLOC_RAW_MAPS = 3,
 	ALLOC_RAW_STACK = 4,
+	ALLOC_RAW_END = 5,
 };
 
 enum alloc_raw_kind {

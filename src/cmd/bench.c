@@ -41,8 +41,7 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;	/* non-zero: stop; which one sets the exit status */
 }
 
 struct bench_opts {
@@ -441,7 +440,7 @@ int cmd_bench(int argc, const char **argv)
 				status = EXIT_FAILURE_;
 	}
 	if (status == EXIT_OK && res.interrupted)
-		status = EXIT_INTERRUPTED;
+		status = stop_requested ? 128 + stop_requested : EXIT_INTERRUPTED;
 	if (status == EXIT_OK && nr_regressions) {
 		for (i = 0; i < nr_compared; i++) {
 			const struct bench_ratio *r = &regressions[i].cmp.median_ratio;

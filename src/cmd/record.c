@@ -426,6 +426,21 @@ static void report_symbols(const struct module_stats *m)
 	}
 }
 
+/* What the profile misses: images whose records were lost or cut short. */
+static void warn_alloc_gaps(const struct alloc_totals *t)
+{
+	if (t->lost)
+		warning("%llu process image%s lost %s allocation records: the program closed or "
+			"replaced trail's descriptor and its file was gone; the profile is missing "
+			"what %s allocated", (unsigned long long)t->lost, t->lost == 1 ? "" : "s",
+			t->lost == 1 ? "its" : "their", t->lost == 1 ? "it" : "they");
+	if (t->unfinished)
+		warning("%llu of %llu process images did not finish their allocation records "
+			"(killed by a signal, or their file could not be written): the allocations "
+			"after their last write are missing",
+			(unsigned long long)t->unfinished, (unsigned long long)t->files);
+}
+
 static void report_alloc(const struct alloc_totals *t, enum alloc_view view, const char *path,
 			 int folded)
 {
@@ -503,13 +518,15 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 	if (alloc_write_perfdata(raw_dir, (enum alloc_view)view, path, (int)cmdline->nr,
 				 (const char *const *)cmdline->items, &t))
 		goto out;
+	warn_alloc_gaps(&t);
 	if (!t.files) {
 		FILE *f;
 
 		if (run.exit_code == 127)	/* the command did not run: said so already */
 			goto done;
-		warning("nothing recorded: the command is statically linked, or removed "
-			"LD_PRELOAD from its environment");
+		if (!t.lost)
+			warning("nothing recorded: the command is statically linked, or removed "
+				"LD_PRELOAD from its environment");
 		/* an empty profile, as for a program that allocates nothing */
 		if (folded && o->output) {
 			f = fopen(o->output, "w");

@@ -118,6 +118,24 @@ int child_group_begin(void)
 	return 0;
 }
 
+/* The parent of pid from /proc, or -1. */
+static pid_t parent_of(const char *pid)
+{
+	char path[300], buf[512], *rp;
+	long pp = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f) || !(rp = strrchr(buf, ')')) ||
+	    sscanf(rp + 1, " %*c %ld", &pp) != 1)
+		pp = -1;
+	fclose(f);
+	return (pid_t)pp;
+}
+
 /*
  * SIGKILL pid and every process descending from it (parent links read from
  * /proc), twice, so one that forked in between is caught too.
@@ -133,29 +151,19 @@ static void kill_tree(pid_t root)
 		struct dirent *e;
 
 		while (d && (e = readdir(d))) {
-			char path[300], buf[512], *rp;
-			FILE *f;
-			long pp;
+			pid_t pp;
 
-			if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			if (e->d_name[0] < '1' || e->d_name[0] > '9' || (pp = parent_of(e->d_name)) < 0)
 				continue;
-			snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
-			    sscanf(rp + 1, " %*c %ld", &pp) == 1) {
-				if (n == alloc) {
-					alloc = alloc ? 2 * alloc : 256;
-					pids = realloc(pids, alloc * sizeof(*pids));
-					ppids = realloc(ppids, alloc * sizeof(*ppids));
-					if (!pids || !ppids)
-						die("out of memory");
-				}
-				pids[n] = (pid_t)atol(e->d_name);
-				ppids[n++] = (pid_t)pp;
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 256;
+				pids = realloc(pids, alloc * sizeof(*pids));
+				ppids = realloc(ppids, alloc * sizeof(*ppids));
+				if (!pids || !ppids)
+					die("out of memory");
 			}
-			fclose(f);
+			pids[n] = (pid_t)atol(e->d_name);
+			ppids[n++] = pp;
 		}
 		if (d)
 			closedir(d);
@@ -173,6 +181,44 @@ static void kill_tree(pid_t root)
 		free(pids);
 		free(ppids);
 	}
+}
+
+void child_adopt_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+int child_kill_orphans(void)
+{
+	pid_t self = getpid();
+	int total = 0, pass;
+
+	/* a killed orphan's own children come to us in turn: a few passes */
+	for (pass = 0; pass < 16; pass++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		int found = 0;
+
+		while (d && (e = readdir(d))) {
+			pid_t pid;
+
+			if (e->d_name[0] < '1' || e->d_name[0] > '9' || parent_of(e->d_name) != self)
+				continue;
+			pid = (pid_t)atol(e->d_name);
+			if (pid == group_anchor)
+				continue;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			found++;
+		}
+		if (d)
+			closedir(d);
+		total += found;
+		if (!found)
+			break;
+	}
+	return total;
 }
 
 /* Wait until pid exits or timeout seconds pass; 1 when it timed out. */

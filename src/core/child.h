@@ -86,4 +86,15 @@ int child_group_begin(void);
 /* The group's id, 0 before child_group_begin(). */
 pid_t child_group_id(void);
 
+/*
+ * Leftovers of a run: after child_adopt_orphans(), the processes a child
+ * leaves behind (a workload's "cmd &") become this process's children
+ * when their parent exits (PR_SET_CHILD_SUBREAPER), and
+ * child_kill_orphans() SIGKILLs and reaps every child of this process but
+ * the group's anchor - call it only when no child of its own is running.
+ * Returns how many it killed.
+ */
+void child_adopt_orphans(void);
+int child_kill_orphans(void);
+
 #endif

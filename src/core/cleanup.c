@@ -176,7 +176,22 @@ char *tempdir_create(const char *prefix)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	path = xstrfmt("%s/%s.XXXXXX", tmp, prefix);
+	if (*tmp != '/') {
+		/*
+		 * Absolute: the path travels to children (the allocation
+		 * interposer's TRAIL_ALLOC_DIR) that may chdir before using it.
+		 */
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd) {
+			error_errno("cannot resolve TMPDIR '%s'", tmp);
+			return NULL;
+		}
+		path = xstrfmt("%s/%s/%s.XXXXXX", cwd, tmp, prefix);
+		free(cwd);
+	} else {
+		path = xstrfmt("%s/%s.XXXXXX", tmp, prefix);
+	}
 	if (!mkdtemp(path)) {
 		error_errno("cannot create a temporary directory in '%s'", tmp);
 		free(path);

@@ -82,9 +82,12 @@ static int run_logged(const char *const *argv, const char *const *env, const cha
 	c.timeout = timeout;
 	/* peak RSS and CPU time of the workload, not of trail's copy */
 	c.own_rusage = 1;
+	/* what the run leaves behind ("server &") must not run into the next one */
+	child_adopt_orphans();
 	t0 = clock_monotonic();
 	code = child_run(&c);
 	*wall = clock_monotonic() - t0;
+	child_kill_orphans();
 	if (ru)
 		*ru = c.rusage;
 	*timed_out = c.timed_out;

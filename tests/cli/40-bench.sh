@@ -145,7 +145,7 @@ pid=$!
 sleep 1
 kill -TERM $pid
 wait $pid; rc=$?
-[ $rc -eq 130 ] && pass "SIGTERM stops a long run" || fail "SIGTERM stops a long run" "exit $rc"
+[ $rc -eq 143 ] && pass "SIGTERM stops a long run (exit 128+15)" || fail "SIGTERM stops a long run (exit 128+15)" "exit $rc"
 json "$T/term.json" 'r = d["results"]; assert r[0]["runs"] == 3 and r[1]["runs"] == 0' \
 	&& pass "SIGTERM keeps the finished command" || fail "SIGTERM keeps the finished command"
 

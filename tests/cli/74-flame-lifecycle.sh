@@ -70,6 +70,21 @@ else
 	fail "probe: a hung run is a skip (125)" "exit $rc: $(tail -2 "$T/ptimeout.err")"
 fi
 
+# A run that leaves a process behind ("cmd &"): it is gone when the run
+# ends, before the next run starts (each run checks the ones before it).
+rm -f "$T/bg.pids" "$T/bg.alive"
+(cd "$R" && "$TRAIL" flame --good HEAD~1 --bad HEAD --build true --metric wall \
+	--run "for p in \$(cat '$T/bg.pids' 2>/dev/null); do kill -0 \$p 2>/dev/null && echo \$p >>'$T/bg.alive'; done; sleep 300 & echo \$! >>'$T/bg.pids'" \
+	--repeat 2 --max-repeat 2 --warmup-runs 0 --cache "$T/cache") >/dev/null 2>"$T/bg.err"
+runs=$(wc -l <"$T/bg.pids" 2>/dev/null || echo 0)
+if [ "$runs" -ge 2 ] && [ ! -e "$T/bg.alive" ]; then
+	pass "a process a run leaves behind is killed when the run ends ($runs runs)"
+else
+	fail "a process a run leaves behind is killed when the run ends" \
+		"$runs runs; still alive in a later run: $(tr '\n' ' ' <"$T/bg.alive" 2>/dev/null); $(tail -1 "$T/bg.err")"
+fi
+for p in $(cat "$T/bg.pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+
 if [ -z "$SAMPLER" ]; then
 	skip "flame runs with a sampler" "trail record cannot sample here"; exit 0
 fi

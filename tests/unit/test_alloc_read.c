@@ -249,8 +249,23 @@ TEST(test_malformed)
 	struct alloc_totals t;
 
 	raw_header(&raw, 1);
-	put(&raw, ALLOC_RAW_ALLOC | ((uint64_t)9 << 32));	/* runs past the end */
+	put(&raw, ALLOC_RAW_ALLOC | ((uint64_t)9 << 32));	/* runs past the end: cut short */
 	put(&raw, 1);
+	memset(&t, 0, sizeof(t));
+	CHECK_INT(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t), 0);
+	CHECK_INT((int)t.unfinished, 1);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	put(&raw, ALLOC_RAW_END | ((uint64_t)1 << 32));	/* a whole record */
+	memset(&t, 0, sizeof(t));
+	CHECK_INT(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t), 0);
+	CHECK_INT((int)t.unfinished, 0);
+	put(&raw, ALLOC_RAW_FREE | ((uint64_t)2 << 32));	/* nothing after the end */
+	put(&raw, 0x10);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	put(&raw, ALLOC_RAW_FREE);	/* length 0 */
 	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
 	strbuf_setlen(&raw, 0);
 	raw_header(&raw, 1);
