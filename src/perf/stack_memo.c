@@ -4,7 +4,6 @@
  */
 #include "perf/stack_memo.h"
 #include "core/alloc.h"
-#include "core/intern.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,44 @@ static void grow_slots(struct stack_memo *m)
 	}
 }
 
+/*
+ * Keys are tens to hundreds of words (deep JIT stacks) and every sample
+ * hashes one: four independent multiply-xorshift lanes keep the
+ * multiplier busy instead of waiting on one chain.
+ */
+static uint32_t hash_words(const uint64_t *w, size_t n)
+{
+	const uint64_t m = 0xff51afd7ed558ccdull;
+	uint64_t a = 0x9e3779b97f4a7c15ull ^ n, b = 0xc4ceb9fe1a85ec53ull, c = 0x2545f4914f6cdd1dull,
+		 d = 0x94d049bb133111ebull;
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		a = (a ^ w[i]) * m;
+		b = (b ^ w[i + 1]) * m;
+		c = (c ^ w[i + 2]) * m;
+		d = (d ^ w[i + 3]) * m;
+		a ^= a >> 32;
+		b ^= b >> 32;
+		c ^= c >> 32;
+		d ^= d >> 32;
+	}
+	for (; i < n; i++) {
+		a = (a ^ w[i]) * m;
+		a ^= a >> 32;
+	}
+	a ^= (b << 21 | b >> 43) ^ (c << 42 | c >> 22) ^ (d << 11 | d >> 53);
+	a *= m;
+	a ^= a >> 33;
+	a *= 0xc4ceb9fe1a85ec53ull;
+	a ^= a >> 29;
+	return (uint32_t)a;
+}
+
 struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
 					int *created)
 {
-	uint32_t h = intern_hash((const char *)key, n * sizeof(*key));
+	uint32_t h = hash_words(key, n);
 	size_t pos;
 	struct stack_memo_entry *e;
 
