@@ -27,6 +27,13 @@ struct fold_ctx {
 	uint64_t min_time;	/* ns: samples before it are skipped (skip_fraction) */
 	struct fold_frame frames[MAX_FOLD_FRAMES];
 	char addrs[MAX_FOLD_FRAMES][17];
+	/* a frame's identity for the folder's frame cache: the symbolizer's
+	 * name and module strings live as long as the run, so their
+	 * addresses tell frames apart without hashing the text */
+	struct frame_key {
+		const char *func, *module;
+	} keys[MAX_FOLD_FRAMES];
+	int addrs_used;		/* the folder reads addresses (--addrs) */
 	char texts[1 << 18];	/* "func (module)" of ambiguous frames, split again */
 	size_t texts_used;	/* bytes */
 	int32_t last_pid;	/* pid/tid texts of the previous sample */
@@ -175,10 +182,18 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 			out->module = "[unknown]";
 			out->module_len = 9;
 		}
-		out->addr_len = hex(c->addrs[i], fr->addr);
 		out->addr = c->addrs[i];
-		if (fr->dso && !fr->inlined && fr->dso_ambiguous)
+		out->addr_len = c->addrs_used ? hex(c->addrs[i], fr->addr) : 0;
+		out->key = NULL;
+		out->key_len = 0;
+		if (fr->dso && !fr->inlined && fr->dso_ambiguous) {
 			ambiguous_frame(c, fr, out);
+		} else if (!c->addrs_used) {
+			c->keys[i].func = fr->sym;
+			c->keys[i].module = out->module;
+			out->key = &c->keys[i];
+			out->key_len = sizeof(c->keys[i]);
+		}
 	}
 	c->texts_used = 0;
 	memset(&s, 0, sizeof(s));
@@ -270,6 +285,7 @@ static int fold_open(struct perfdata *pd, struct folder *f, struct perfdata_fold
 	c->f = f;
 	c->pf = pf;
 	c->filter = pf->event_filter;
+	c->addrs_used = folder_uses_addrs(f);
 	ret = skip_time(pd, pf->skip_fraction, &c->min_time);
 	if (!ret)
 		ret = perfdata_stacks(pd, &opts, on_stack, c, &stats);

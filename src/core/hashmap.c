@@ -37,6 +37,35 @@ uint32_t hashmap_hash_bytes(const void *p, size_t len)
 	return (uint32_t)h;
 }
 
+uint32_t hashmap_hash_words(const uint64_t *w, size_t n)
+{
+	const uint64_t m = 0xff51afd7ed558ccdull;
+	uint64_t a = 0x9e3779b97f4a7c15ull ^ n, b = 0xc4ceb9fe1a85ec53ull, c = 0x2545f4914f6cdd1dull,
+		 d = 0x94d049bb133111ebull;
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		a = (a ^ w[i]) * m;
+		b = (b ^ w[i + 1]) * m;
+		c = (c ^ w[i + 2]) * m;
+		d = (d ^ w[i + 3]) * m;
+		a ^= a >> 32;
+		b ^= b >> 32;
+		c ^= c >> 32;
+		d ^= d >> 32;
+	}
+	for (; i < n; i++) {
+		a = (a ^ w[i]) * m;
+		a ^= a >> 32;
+	}
+	a ^= (b << 21 | b >> 43) ^ (c << 42 | c >> 22) ^ (d << 11 | d >> 53);
+	a *= m;
+	a ^= a >> 33;
+	a *= 0xc4ceb9fe1a85ec53ull;
+	a ^= a >> 29;
+	return (uint32_t)a;
+}
+
 static void alloc_slots(struct hashmap *m, uint32_t nslots)
 {
 	m->slots = xcalloc(nslots, sizeof(*m->slots));

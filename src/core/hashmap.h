@@ -57,6 +57,12 @@ void hashmap_clear(struct hashmap *m);
 
 /* Hashes for the usual keys: bytes (multiply-xorshift over 8-byte words), one or two words. */
 uint32_t hashmap_hash_bytes(const void *s, size_t len);
+/*
+ * An array of n words (raw stacks: tens to hundreds of addresses, one per
+ * sample): four independent multiply-xorshift lanes keep the multiplier
+ * busy instead of waiting on one chain.
+ */
+uint32_t hashmap_hash_words(const uint64_t *w, size_t n);
 static inline uint32_t hashmap_hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -21,6 +21,7 @@ LIB_OBJS += src/core/parse_number.o
 LIB_OBJS += src/core/progress.o
 LIB_OBJS += src/core/shell_quote.o
 LIB_OBJS += src/core/protobuf.o
+LIB_OBJS += src/core/radix_sort.o
 LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/string_list.o
 

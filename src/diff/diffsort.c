@@ -162,19 +162,11 @@ static uint32_t common_prefix(const struct sort_rec *v, const struct sort_group 
  * next byte skips its whole common prefix; a group holding a stack that
  * ended earlier, and small groups, are finished with cmp_from().
  */
-uint32_t *diffmerge_sort(struct diffmerge *m)
+static void sort_recs(const struct diffmerge *m, struct sort_rec *recs, size_t n)
 {
-	size_t n = m->nr, nr = 0, alloc = 0, i;
-	/* huge pages, where fresh small pages fault; the ids end up in it too */
-	struct sort_rec *recs = xmalloc_huge(st_mult(n ? n : 1, sizeof(*recs)));
-	uint32_t *ids = (uint32_t *)recs;
+	size_t nr = 0, alloc = 0, i;
 	struct sort_group *stack = NULL;
 
-	for (i = 0; i < n; i++) {
-		recs[i].id = (uint32_t)i;
-		recs[i].text = m->keys[i].text;
-		recs[i].len = m->keys[i].len;
-	}
 	ALLOC_GROW(stack, nr + 1, alloc);
 	stack[nr++] = (struct sort_group){ 0, n, 0, NOT_LOADED };
 	while (nr) {
@@ -247,9 +239,44 @@ uint32_t *diffmerge_sort(struct diffmerge *m)
 			i += count[b];
 		}
 	}
-	/* ids[i] lies at or before recs[i], which is read first */
-	for (i = 0; i < n; i++)
-		ids[i] = recs[i].id;
 	free(stack);
-	return ids;
+}
+
+/*
+ * Keys come in input order: BEFORE's stacks, then those only in AFTER.
+ * Where BEFORE was already in byte order ('trail collapse' writes it),
+ * its keys are one sorted run: only AFTER's new keys (a few percent,
+ * usually) are sorted, then the two runs merged.
+ */
+uint32_t *diffmerge_sort(struct diffmerge *m)
+{
+	size_t n = m->nr, run = n ? 1 : 0, i, j, k;
+	/* huge pages, where fresh small pages fault; the ids end up in it too */
+	struct sort_rec *recs = xmalloc_huge(st_mult(n ? n : 1, sizeof(*recs)));
+	uint32_t *ids = (uint32_t *)recs, *merged;
+
+	for (i = 0; i < n; i++) {
+		recs[i].id = (uint32_t)i;
+		recs[i].text = m->keys[i].text;
+		recs[i].len = m->keys[i].len;
+	}
+	while (run < n && cmp_from(m, (uint32_t)run - 1, (uint32_t)run, 0) <= 0)
+		run++;
+	if (run < n / 2 || run <= SMALL_GROUP) {
+		sort_recs(m, recs, n);
+		/* ids[i] lies at or before recs[i], which is read first */
+		for (i = 0; i < n; i++)
+			ids[i] = recs[i].id;
+		return ids;
+	}
+	sort_recs(m, recs + run, n - run);
+	merged = xmallocarray(n, sizeof(*merged));
+	for (i = 0, j = run, k = 0; i < run && j < n;)
+		merged[k++] = cmp_from(m, recs[j].id, recs[i].id, 0) < 0 ? recs[j++].id : recs[i++].id;
+	while (i < run)
+		merged[k++] = recs[i++].id;
+	while (j < n)
+		merged[k++] = recs[j++].id;
+	free(recs);
+	return merged;
 }

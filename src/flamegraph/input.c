@@ -177,11 +177,17 @@ static void add(struct fg_input *in, const char *stack, size_t len,
 		in->columns = 2;
 	in->total[0] += st->count[0];
 	in->total[1] += st->count[1];
-	if (in->sorted && in->nr > 1) {
+	/* counted while the input still looks like a few sorted runs (byte
+	 * order, as 'trail collapse' and 'trail diff' write, differs from
+	 * frame order in a few places only): see fg_input_sort */
+	if (in->nr > 1 && in->descents != SIZE_MAX) {
 		const struct fg_stack *prev = st - 1;
 
-		if (fg_stack_cmp(prev->s, prev->len, st->s, st->len) > 0)
+		if (fg_stack_cmp(prev->s, prev->len, st->s, st->len) > 0) {
 			in->sorted = 0;
+			/* too many: shuffled, stop comparing */
+			in->descents = in->descents < in->nr / 64 + 16 ? in->descents + 1 : SIZE_MAX;
+		}
 	}
 }
 
@@ -532,12 +538,64 @@ out:
 	return ret;
 }
 
+static int stack_before(const struct fg_stack *a, const struct fg_stack *b)
+{
+	return fg_stack_cmp(a->s, a->len, b->s, b->len) < 0;
+}
+
+/*
+ * Input that is a few sorted runs (in->descents counted them while
+ * reading): merge neighbouring runs pairwise until one is left, one
+ * comparison per stack and round, where the multikey sort would redo
+ * the whole input.  Equal stacks merge into one frame, so ties may go
+ * either way.
+ */
+static void merge_runs(struct fg_input *in)
+{
+	size_t *ends = NULL, nr_ends = 0, alloc = 0, n = in->nr;
+	struct fg_stack *tmp = xmallocarray(n, sizeof(*tmp)), *src = in->stacks, *dst = tmp;
+
+	for (size_t i = 1; i <= n; i++)
+		if (i == n || stack_before(&src[i], &src[i - 1])) {
+			ALLOC_GROW(ends, nr_ends + 1, alloc);
+			ends[nr_ends++] = i;
+		}
+	while (nr_ends > 1) {
+		size_t w = 0, start = 0;
+
+		for (size_t r = 0; r < nr_ends; r += 2) {
+			size_t mid = ends[r], end = r + 1 < nr_ends ? ends[r + 1] : mid;
+			size_t i = start, j = mid, k = start;
+
+			while (i < mid && j < end)
+				dst[k++] = stack_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			memcpy(dst + k, src + i, (mid - i) * sizeof(*src));
+			k += mid - i;
+			memcpy(dst + k, src + j, (end - j) * sizeof(*src));
+			ends[w++] = end;
+			start = end;
+		}
+		nr_ends = w;
+		dst = src;
+		src = src == in->stacks ? tmp : in->stacks;
+	}
+	if (src != in->stacks)
+		memcpy(in->stacks, src, n * sizeof(*src));
+	free(tmp);
+	free(ends);
+}
+
 void fg_input_sort(struct fg_input *in)
 {
 	int depth = 16;
 
 	if (in->sorted)
 		return;
+	if (in->descents != SIZE_MAX) {
+		merge_runs(in);
+		in->sorted = 1;
+		return;
+	}
 	for (size_t n = in->nr; n > 1; n >>= 1)
 		depth += 2;
 	if (in->nr > UINT32_MAX || sort_by_keys(in, depth))

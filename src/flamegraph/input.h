@@ -38,6 +38,8 @@ struct fg_input {
 	size_t nmaps, maps_alloc;
 	int columns;		/* 1, or 2 once a line had two counts */
 	int sorted;		/* stacks are already in fg_stack_cmp order */
+	size_t descents;	/* places where a stack sorts before the one above it;
+				 * SIZE_MAX once too many to merge runs (see fg_input_sort) */
 	double total[2];	/* sums of the counts */
 	uint64_t lines;		/* lines read, blank ones included */
 	uint64_t malformed;	/* lines without a count, skipped */

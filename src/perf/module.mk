@@ -6,6 +6,7 @@ LIB_OBJS += src/perf/maps.o
 LIB_OBJS += src/perf/perfdata.o
 LIB_OBJS += src/perf/perfdata_stacks.o
 LIB_OBJS += src/perf/stack_memo.o
+LIB_OBJS += src/perf/time_order.o
 LIB_OBJS += src/perf/unwind.o
 UNIT_TESTS += tests/unit/test_perfdata
 UNIT_TESTS += tests/unit/test_unwind

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "core/unaligned.h"
+#include "perf/time_order.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -440,19 +441,14 @@ const struct perfdata_build_id *perfdata_find_build_id(const struct perfdata *pd
 
 /* ---- records -------------------------------------------------------------- */
 
-struct pending {
-	uint64_t time;
-	uint64_t seq;
-	const unsigned char *rec;
-	uint64_t off;		/* file offset (of the COMPRESSED record if inside one) */
-};
-
 struct process_state {
 	struct perfdata *pd;
 	const struct perfdata_ops *ops;
 	void *ctx;
 	struct pending *q;
 	size_t nr, alloc;
+	struct pending *q_tmp;	/* scratch for time_order_sort */
+	size_t q_tmp_alloc;
 	uint64_t seq;
 	uint64_t next_flush, max_time;
 	uint64_t *ids_sorted;	/* (id, evsel index) pairs, sorted by id */
@@ -775,15 +771,6 @@ static int deliver(struct process_state *st, const unsigned char *rec, uint64_t 
 	}
 }
 
-static int cmp_pending(const void *a, const void *b)
-{
-	const struct pending *x = a, *y = b;
-
-	if (x->time != y->time)
-		return (x->time > y->time) - (x->time < y->time);
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* Deliver queued records with time <= limit (all when final), in order. */
 static int flush_queue(struct process_state *st, uint64_t limit, int final)
 {
@@ -791,7 +778,7 @@ static int flush_queue(struct process_state *st, uint64_t limit, int final)
 
 	if (!st->nr)
 		return 0;
-	qsort(st->q, st->nr, sizeof(*st->q), cmp_pending);
+	time_order_sort(st->q, st->nr, &st->q_tmp, &st->q_tmp_alloc);
 	for (i = 0; i < st->nr; i++) {
 		if (!final && st->q[i].time > limit)
 			break;
@@ -1018,6 +1005,7 @@ int perfdata_process(struct perfdata *pd, const struct perfdata_ops *ops, void *
 		ret = bad(pd, pd->data_offset + pd->data_size,
 			  "compressed data ends in the middle of a record");
 	free(st.q);
+	free(st.q_tmp);
 	free(st.ids_sorted);
 	free(st.carry);
 	free(st.scratch[0]);

@@ -26,7 +26,7 @@ void stack_memo_release(struct stack_memo *m)
 struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
 					int *created)
 {
-	uint32_t h = hashmap_hash_bytes(key, n * sizeof(*key)), id;
+	uint32_t h = hashmap_hash_words(key, n), id;
 	struct hashmap_iter it;
 	struct stack_memo_entry *e;
 

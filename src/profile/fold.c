@@ -529,6 +529,11 @@ void folder_reset_sample(struct folder *f)
 	f->skip_rest = 0;
 }
 
+int folder_uses_addrs(const struct folder *f)
+{
+	return f->opts.include_addrs;
+}
+
 size_t folder_pending_frames(const struct folder *f)
 {
 	return f->nr_cur;
@@ -725,8 +730,14 @@ uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s)
 		f->skip_rest = 0;
 		return FOLD_NO_STACK;
 	}
-	for (i = 0; i < s->nr_frames; i++)
-		folder_add_frame(f, &s->frames[i]);
+	for (i = 0; i < s->nr_frames; i++) {
+		const struct fold_frame *fr = &s->frames[i];
+
+		if (fr->key)
+			folder_add_frame_text(f, fr, fr->key, fr->key_len);
+		else
+			folder_add_frame(f, fr);
+	}
 	return end_sample(f);
 }
 

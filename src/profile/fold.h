@@ -52,6 +52,14 @@ struct fold_frame {
 	size_t module_len;
 	const char *addr;	/* address in hex without 0x, as perf prints it ("7f3a10") */
 	size_t addr_len;
+	/*
+	 * Optional (NULL: none), read by folder_add_sample() only: bytes
+	 * that identify func and module for this reader, as the key of
+	 * folder_add_frame_text() - equal keys must mean equal frames.  A
+	 * perf.data reader uses the addresses of its symbolizer's names.
+	 */
+	const void *key;
+	size_t key_len;
 };
 
 struct fold_sample {
@@ -106,6 +114,8 @@ void folder_add_frame(struct folder *f, const struct fold_frame *fr);
 void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
 			   size_t key_len);
 void folder_end_sample(struct folder *f);
+/* Whether frames' addresses matter (--addrs): readers may skip formatting them. */
+int folder_uses_addrs(const struct folder *f);
 /* Frames added to the current sample so far. */
 size_t folder_pending_frames(const struct folder *f);
 

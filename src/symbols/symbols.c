@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/file_map.h"
 #include "core/intern.h"
+#include "core/radix_sort.h"
 #include "core/strbuf.h"
 
 #include <ctype.h>
@@ -214,20 +215,6 @@ static int choose_a(const struct symbol *a, const struct symbol *b)
 	return 1;
 }
 
-struct sym_key {
-	uint64_t start;
-	uint64_t order;		/* index in the input: keeps ties in table order */
-};
-
-static int cmp_sym_key(const void *pa, const void *pb)
-{
-	const struct sym_key *a = pa, *b = pb;
-
-	if (a->start != b->start)
-		return (a->start > b->start) - (a->start < b->start);
-	return (a->order > b->order) - (a->order < b->order);
-}
-
 static uint64_t roundup_page(uint64_t v)
 {
 	return (v + 4095) & ~(uint64_t)4095;
@@ -244,21 +231,22 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
 		;
 	if (i < nr) {
-		/* sort small keys, then move the symbols once */
-		struct sym_key *keys = xmallocarray(nr, sizeof(*keys));
+		/* sort small keys (stable: ties keep table order), then move
+		 * the symbols once */
+		struct radix_pair *keys = xmallocarray(nr, sizeof(*keys));
 
 		for (i = 0; i < nr; i++) {
-			keys[i].start = syms[i].start;
-			keys[i].order = i;
+			keys[i].key = syms[i].start;
+			keys[i].val = i;
 		}
-		qsort(keys, nr, sizeof(*keys), cmp_sym_key);
+		radix_sort_pairs(keys, nr);
 		v = xmallocarray(nr, sizeof(*v));
 		if (kmod)
 			km = xmallocarray(nr, sizeof(*km));
 		for (i = 0; i < nr; i++) {
-			v[i] = syms[keys[i].order];
+			v[i] = syms[keys[i].val];
 			if (kmod)
-				km[i] = kmod[keys[i].order];
+				km[i] = kmod[keys[i].val];
 		}
 		memcpy(syms, v, nr * sizeof(*v));
 		if (kmod)

@@ -51,6 +51,22 @@ check "three columns" "$TRAIL" diff "$T/b1" "$T/a1"
 printf 'main;a;0x1f 2 0\nmain;a;0x2e 0 10\nmain;a;0xA0 3 0\nmain;b 4 0\nmain;c 0 6\n' >"$T/want"
 cmp -s "$T/.out" "$T/want" && pass "three columns content" || fail "three columns content" "$(cat "$T/.out")"
 
+# BEFORE already in byte order (as 'trail collapse' writes) is merged with
+# AFTER's new stacks instead of sorted again: same lines as from BEFORE in
+# another order, and in LC_ALL=C sort's order (names that are prefixes of
+# others, blanks and tabs after them)
+awk 'BEGIN { split("a|a b|a\tb|a;b|ab|a |b", n, "|")
+	for (i = 0; i < 300; i++) printf "%s;%s;f%d %d\n", n[i % 7 + 1], n[(i * 3) % 7 + 1], i % 40, i + 1 }' |
+	LC_ALL=C sort -u >"$T/b2"
+awk 'BEGIN { split("a|a b|a\tb|a;b|ab|a |c", n, "|")
+	for (i = 299; i >= 0; i--) printf "%s;%s;f%d %d\n", n[i % 7 + 1], n[(i * 5) % 7 + 1], i % 45, i }' >"$T/a2"
+tac "$T/b2" >"$T/b2r"
+"$TRAIL" diff "$T/b2" "$T/a2" >"$T/d-sorted" && "$TRAIL" diff "$T/b2r" "$T/a2" >"$T/d-shuffled" &&
+	cmp -s "$T/d-sorted" "$T/d-shuffled" && LC_ALL=C sort -c "$T/d-sorted" &&
+	[ "$(wc -l <"$T/d-sorted")" -gt 300 ] &&
+	pass "sorted BEFORE: same lines as unsorted, in byte order" ||
+	fail "sorted BEFORE: same lines as unsorted, in byte order"
+
 check "-s strips hex" "$TRAIL" diff -s "$T/b1" "$T/a1"
 printf 'main;a;0x... 5 10\nmain;b 4 0\nmain;c 0 6\n' >"$T/want"
 cmp -s "$T/.out" "$T/want" && pass "-s content" || fail "-s content" "$(cat "$T/.out")"

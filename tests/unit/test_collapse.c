@@ -202,7 +202,8 @@ static char *write_folders(struct folder *const *f, size_t n)
 
 static struct fold_frame frame(const char *func, const char *module, const char *addr)
 {
-	struct fold_frame fr = { func, strlen(func), module, strlen(module), addr, strlen(addr) };
+	struct fold_frame fr = { .func = func, .func_len = strlen(func), .module = module,
+				 .module_len = strlen(module), .addr = addr, .addr_len = strlen(addr) };
 
 	return fr;
 }
@@ -420,9 +421,46 @@ TEST(buffer_reader_counts_unrecognized_lines)
 	collapse_session_release(&s);
 }
 
+/*
+ * Frames with a key (a perf.data reader's symbol and module addresses)
+ * fold exactly as the same frames without one, and one key seen in a java
+ * and in another process is cleaned up for each (the key names the text,
+ * not the process).
+ */
+TEST(fold_keyed_frames_fold_as_text)
+{
+	struct fold_options o = { .annotate_jit = 1 };
+	struct folder *f[2] = { folder_new(&o), folder_new(&o) };
+	static const char k1[] = "key-one", k2[] = "key-two";
+	struct fold_frame fr[] = { frame("Lorg/x/Y;.run(I)V", "/tmp/perf-42.map", "1"),
+				   frame("main+0x10", "/bin/a", "2") };
+	char *plain, *keyed;
+
+	for (int i = 0; i < 2; i++) {
+		add(f[0], i ? "java" : "node", NULL, "1", 1, fr, 2);
+		add(f[0], "node", NULL, "1", 2, fr, 2);
+	}
+	fr[0].key = k1;
+	fr[0].key_len = sizeof(k1);
+	fr[1].key = k2;
+	fr[1].key_len = sizeof(k2);
+	for (int i = 0; i < 2; i++) {
+		add(f[1], i ? "java" : "node", NULL, "1", 1, fr, 2);
+		add(f[1], "node", NULL, "1", 2, fr, 2);
+	}
+	plain = write_folders(&f[0], 1);
+	keyed = write_folders(&f[1], 1);
+	CHECK_STREQ(keyed, plain);
+	CHECK_STREQ(keyed, "java;main;org/x/Y:.run_[j] 1\nnode;main;Lorg/x/Y:.run_[j] 5\n");
+	free(plain);
+	free(keyed);
+	folder_free(f[0]);
+	folder_free(f[1]);
+}
+
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,
 	  grammar_matches_perl_on_random_lines, fold_names_and_annotations, fold_pid_tid_addrs,
 	  fold_skip_after, fold_merges_and_sorts_across_folders,
 	  fold_sorts_by_text_not_by_frames, fold_frames_that_vanish, module_rules,
 	  threads_give_the_same_output,
-	  buffer_reader_counts_unrecognized_lines)
+	  buffer_reader_counts_unrecognized_lines, fold_keyed_frames_fold_as_text)

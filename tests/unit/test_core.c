@@ -16,6 +16,7 @@
 #include "core/options.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
+#include "core/radix_sort.h"
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
@@ -807,6 +808,33 @@ TEST(string_list_add_unique_n_keeps_distinct_names_up_to_max)
 	string_list_clear(&l);
 }
 
+/* Sorted by key, equal keys in input order: what symbols_fixup relies on. */
+TEST(radix_sort_is_stable_by_key)
+{
+	enum { N = 3000 };
+	static struct radix_pair v[N];
+	uint64_t seed = 1;
+
+	for (int shape = 0; shape < 3; shape++) {
+		for (size_t i = 0; i < N; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			/* kernel-like (shared high bytes), few distinct keys, any 64 bits */
+			v[i].key = shape == 0 ? 0xffffffff81000000ull + (seed >> 40) % 100000 :
+				   shape == 1 ? (seed >> 60) : seed;
+			v[i].val = i;
+		}
+		radix_sort_pairs(v, N);
+		for (size_t i = 1; i < N; i++) {
+			CHECK(v[i - 1].key <= v[i].key);
+			if (v[i - 1].key == v[i].key)
+				CHECK(v[i - 1].val < v[i].val);
+		}
+	}
+	v[0].key = 5;
+	radix_sort_pairs(v, 1);
+	CHECK_INT(v[0].key, 5);
+}
+
 TEST_MAIN("core",
 	  line_reader_empty_input,
 	  open_regular_refuses_fifos_and_directories,
@@ -831,4 +859,4 @@ TEST_MAIN("core",
 	  line_reader_long_lines_cross_chunks,
 	  child_runs_captures_and_reports_status, child_own_rusage_is_the_programs,
 	  tempdir_removed_unless_kept,
-	  progress_line_text)
+	  progress_line_text, radix_sort_is_stable_by_key)

@@ -420,6 +420,83 @@ TEST(sort_matches_stack_order)
 	CHECK(sorts_in_stack_order(with_nul, sizeof(with_nul), 5, 20));
 }
 
+static int cmp_bytes(const void *pa, const void *pb)
+{
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+
+	return strcmp(a, b);
+}
+
+/*
+ * Input in byte order ('trail collapse', 'trail diff') differs from frame
+ * order only where a frame is followed by a byte below ';' in another
+ * stack ("f" and "f.isra"): a few runs, which fg_input_sort merges
+ * instead of sorting; the result is in fg_stack_cmp order and lays out
+ * as the same stacks shuffled do.
+ */
+TEST(byte_sorted_input_merges_into_stack_order)
+{
+	static const char *const names[] = { "a", "b", "f", "g", "h", "f.isra.0", "g x" };
+	enum { N = 3000 };
+	char **lines = xmallocarray(N, sizeof(*lines));
+	struct strbuf sorted = STRBUF_INIT, shuffled = STRBUF_INIT;
+	struct fg_input si, ui;
+	struct fg_layout sl, ul;
+	unsigned seed = 99;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int depth;
+
+		seed = seed * 1103515245u + 12345u;
+		depth = 1 + (int)((seed >> 16) % 7);
+		for (int d = 0; d < depth; d++) {
+			seed = seed * 1103515245u + 12345u;
+			/* one frame in 400 is a name that sorts apart in bytes */
+			strbuf_addf(&sb, "%s%s", d ? ";" : "",
+				    names[(seed >> 16) % 400 ? (seed >> 16) % 5 : 5 + (seed >> 8) % 2]);
+		}
+		strbuf_addf(&sb, " %zu\n", i % 5 + 1);
+		lines[i] = strbuf_detach(&sb, NULL);
+	}
+	for (i = 0; i < N; i++)
+		strbuf_addstr(&shuffled, lines[i]);
+	qsort(lines, N, sizeof(*lines), cmp_bytes);
+	for (i = 0; i < N; i++)
+		strbuf_addstr(&sorted, lines[i]);
+	fg_input_init(&si, NULL);
+	fg_input_read_buffer(&si, sorted.buf, sorted.len);
+	CHECK(!si.sorted);
+	CHECK(si.descents > 0 && si.descents != SIZE_MAX);	/* the merge, not the sort */
+	fg_input_sort(&si);
+	for (i = 1; i < si.nr; i++)
+		CHECK(fg_stack_cmp(si.stacks[i - 1].s, si.stacks[i - 1].len, si.stacks[i].s,
+				   si.stacks[i].len) <= 0);
+	build(&ui, &ul, shuffled.buf, NULL, 0);
+	CHECK(ui.descents == SIZE_MAX);
+	{
+		struct fg_layout_options o = { .width = 1000 };
+
+		fg_layout_build(&sl, &si, &o);
+	}
+	CHECK_INT(sl.nr, ul.nr);
+	for (i = 0; i < sl.nr && i < ul.nr; i++) {
+		CHECK_INT(sl.frames[i].depth, ul.frames[i].depth);
+		CHECK_NEAR(sl.frames[i].x[1], ul.frames[i].x[1], 0);
+		CHECK_NEAR(sl.frames[i].w[1], ul.frames[i].w[1], 0);
+	}
+	fg_layout_release(&sl);
+	fg_layout_release(&ul);
+	fg_input_release(&si);
+	fg_input_release(&ui);
+	for (i = 0; i < N; i++)
+		free(lines[i]);
+	free(lines);
+	strbuf_release(&sorted);
+	strbuf_release(&shuffled);
+}
+
 /*
  * 300 functions whose counts move by sampling noise only, and one that
  * really doubled: the per-function test with the false discovery rate
@@ -477,5 +554,5 @@ TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_st
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
-	  palette_map_round_trip, sort_matches_stack_order,
+	  palette_map_round_trip, sort_matches_stack_order, byte_sorted_input_merges_into_stack_order,
 	  diffcolor_finds_the_real_change_among_noise)

@@ -8,6 +8,7 @@
 #include "perf/maps.h"
 #include "perf/perfdata.h"
 #include "perf/stack_memo.h"
+#include "perf/time_order.h"
 #include "symbols/symbols.h"
 
 #include <elf.h>
@@ -220,6 +221,54 @@ TEST(stack_memo_finds_repeats)
 	stack_memo_release(&m);
 }
 
+static int cmp_time_seq(const void *pa, const void *pb)
+{
+	const struct pending *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return (a->time > b->time) - (a->time < b->time);
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/*
+ * Records arrive as a few runs already in time order (one per CPU buffer,
+ * plus what the last round left), with equal times across runs: the
+ * merge must give exactly qsort's (time, seq) order, whatever the runs.
+ */
+TEST(time_order_sort_matches_a_full_sort)
+{
+	enum { N = 5000 };
+	static struct pending q[N], want[N];
+	struct pending *tmp = NULL;
+	size_t tmp_alloc = 0;
+	unsigned seed = 7;
+
+	for (int shape = 0; shape < 5; shape++) {
+		size_t n = shape == 0 ? 0 : shape == 1 ? 1 : N;
+		int runs = shape == 2 ? 1 : shape == 3 ? 3 : 64;
+		uint64_t t[64] = { 0 };
+
+		for (size_t i = 0; i < n; i++) {
+			int r = (int)(i * (size_t)runs / (n ? n : 1));
+
+			seed = seed * 1103515245 + 12345;
+			t[r] += (seed >> 16) % 4;	/* repeats: ties across runs */
+			q[i].time = t[r] + (uint64_t)(shape == 4 ? (seed >> 8) % 3 : 0);
+			q[i].seq = (uint64_t)(n - i) * 2;	/* seq need not follow position */
+			q[i].rec = NULL;
+			q[i].off = i;
+		}
+		memcpy(want, q, n * sizeof(*q));
+		qsort(want, n, sizeof(*want), cmp_time_seq);
+		time_order_sort(q, n, &tmp, &tmp_alloc);
+		for (size_t i = 0; i < n; i++) {
+			CHECK_INT(q[i].time, want[i].time);
+			CHECK_INT(q[i].off, want[i].off);
+		}
+	}
+	free(tmp);
+}
+
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
-	  stack_memo_finds_repeats)
+	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort)
