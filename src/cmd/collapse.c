@@ -323,6 +323,15 @@ int cmd_collapse(int argc, const char **argv)
 		     s.event_filter, s.other_event);
 	if (status == EXIT_OK && unknown_input)
 		status = EXIT_USAGE;
+	/*
+	 * An input that could not be read to its end (a truncated gzip, a
+	 * missing file) would make a shorter profile that looks whole:
+	 * nothing is written rather than part of it.
+	 */
+	if (status != EXIT_OK) {
+		note("no stacks written: an input could not be read completely");
+		goto out;
+	}
 	if (status == EXIT_OK && no_samples(&s, user_filter)) {
 		status = EXIT_USAGE;
 		goto out;
