@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "collapse/perf_script.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -214,6 +215,8 @@ int cmd_collapse(int argc, const char **argv)
 			   "(default: the profile's default type; jdk.ExecutionSample)"),
 		OPT_GROUP("output"),
 		OPT_STRING(0, "output", &output, "FORMAT", "folded (default), pprof or speedscope"),
+		OPT_GROUP("limits (hostile input)"),
+		INPUT_LIMIT_OPTIONS,
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",

@@ -268,9 +268,23 @@ void folded_format_count(char *buf, size_t n, double v)
 	snprintf(buf, n, "%.15g", v);
 }
 
+/*
+ * Whether s[0..len) ends in what take_count() would take as a count: 0 and
+ * *blank = the offset of the blank before it, else -1.
+ */
+static int count_word_at_end(const char *s, size_t len, size_t *blank)
+{
+	double unused;
+
+	if (take_count(s, &len, &unused))
+		return -1;
+	*blank = len;	/* take_count() leaves len at the blank */
+	return 0;
+}
+
 void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
 {
-	size_t i;
+	size_t i, start;
 
 	if (sb->len)
 		strbuf_addch(sb, ';');
@@ -278,11 +292,15 @@ void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
 		strbuf_addstr(sb, "[unknown]");
 		return;
 	}
-	i = sb->len;
+	start = i = sb->len;
 	strbuf_add(sb, name, len);
 	for (; i < sb->len; i++)
-		if (sb->buf[i] == '\n' || sb->buf[i] == '\r')
+		if (sb->buf[i] == '\n' || sb->buf[i] == '\r' || sb->buf[i] == '\t')
 			sb->buf[i] = ' ';
+	/* the count grammar of take_count(): a blank, digits, at most one dot after them */
+	len = sb->len - start;
+	if (!count_word_at_end(sb->buf + start, len, &i))
+		sb->buf[start + i] = '_';
 }
 
 int folded_profile_write(const struct folded_profile *p, FILE *out)
