@@ -56,21 +56,48 @@ static ssize_t read_full(struct collapse_input *in, char *buf, size_t n)
 }
 
 /*
- * A first line longer than the head (folded stacks of C++ template names)
- * could not be recognised from a piece of it: text without a newline in
- * the head is read on to the end of its first line, up to the line
- * reader's limit.  JSON ({ or [ first) and binary data (a NUL) are known
- * from their start and are not read ahead.
+ * Whether buf[0..len) holds its first line that is neither blank nor a
+ * '#' comment or header (trail's "# trail-folded ..." first) whole, or is
+ * JSON ('{' or '[' first), which is known from its start: then the head
+ * is enough to tell the format.  *pos (0 at first) is where the scan
+ * resumes: the start of the first line not yet seen whole.
+ */
+static int head_enough(const char *buf, size_t len, size_t *pos)
+{
+	while (*pos < len) {
+		const char *nl = memchr(buf + *pos, '\n', len - *pos);
+		size_t start = *pos + strspn(buf + *pos, " \t\r");
+
+		if (start < len && (buf[start] == '{' || buf[start] == '['))
+			return 1;
+		if (!nl)
+			return 0;
+		if (start < (size_t)(nl - buf) && buf[start] != '#')
+			return 1;
+		*pos = (size_t)(nl - buf) + 1;
+	}
+	return 0;
+}
+
+/*
+ * A first stack line longer than the head (folded stacks of C++ template
+ * names) could not be recognised from a piece of it: a full head without
+ * a whole first data line is read on to that line's end (up to the line
+ * reader's limit; binary data, with a NUL, stops it), and the head grows
+ * to hold it.
  */
 static ssize_t extend_head(struct collapse_input *in, size_t have)
 {
-	size_t alloc = COLLAPSE_HEAD_MAX, start = strspn(in->head_buf, " \t\r");
+	size_t alloc = COLLAPSE_HEAD_MAX, pos = 0;
 	ssize_t got;
 
-	if (have < COLLAPSE_HEAD_MAX || memchr(in->head_buf, '\n', have) ||
-	    memchr(in->head_buf, '\0', have) || strchr("{[", in->head_buf[start]))
+	in->head_buf[have] = '\0';	/* head_enough's strspn stops here */
+	if (have < COLLAPSE_HEAD_MAX || memchr(in->head_buf, '\0', have) ||
+	    head_enough(in->head_buf, have, &pos))
 		return (ssize_t)have;
 	while (have < LINE_READER_MAX) {
+		const char *nl;
+
 		if (have == alloc) {
 			alloc *= 2;
 			in->head_buf = xrealloc(in->head_buf, alloc + 1);
@@ -78,10 +105,13 @@ static ssize_t extend_head(struct collapse_input *in, size_t have)
 		got = checked_read(in, in->head_buf + have, alloc - have);
 		if (got <= 0)
 			return got < 0 ? got : (ssize_t)have;
-		if (memchr(in->head_buf + have, '\n', (size_t)got) ||
-		    memchr(in->head_buf + have, '\0', (size_t)got))
+		if (memchr(in->head_buf + have, '\0', (size_t)got))
 			return (ssize_t)(have + (size_t)got);
+		nl = memchr(in->head_buf + have, '\n', (size_t)got);
 		have += (size_t)got;
+		in->head_buf[have] = '\0';
+		if (nl && head_enough(in->head_buf, have, &pos))
+			return (ssize_t)have;
 	}
 	return (ssize_t)have;
 }

@@ -126,6 +126,10 @@ done
 "$TRAIL" top "$T/long.folded" | grep -q ' leaf$' && pass "top counts its leaf" || fail "top counts its leaf"
 gzip -c "$T/long.folded" >"$T/long.folded.gz"
 check "top reads it gzipped" "$TRAIL" top "$T/long.folded.gz"
+{ echo '# trail-folded weight=samples'; cat "$T/long.folded"; } | gzip >"$T/hdr-long.folded.gz"
+check "explain reads it after a header line" "$TRAIL" explain "$T/hdr-long.folded.gz"
+grep -q ' leaf$' "$T/.out" && pass "the header does not hide the long line" ||
+	fail "the header does not hide the long line"
 printf 'main;foo 5' >"$T/nonl.folded"
 check "collapse: one line without a newline" "$TRAIL" collapse "$T/nonl.folded"
 [ "$(cat "$T/.out")" = "main;foo 5" ] && pass "its stack is kept" || fail "its stack is kept" "$(cat "$T/.out")"
