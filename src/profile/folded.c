@@ -282,9 +282,21 @@ static int count_word_at_end(const char *s, size_t len, size_t *blank)
 	return 0;
 }
 
+void folded_name_guard(char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] == '\n' || name[i] == '\r' || name[i] == '\t')
+			name[i] = ' ';
+	/* the count grammar of take_count(): a blank, digits, at most one dot after them */
+	if (!count_word_at_end(name, len, &i))
+		name[i] = '_';
+}
+
 void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
 {
-	size_t i, start;
+	size_t start;
 
 	if (sb->len)
 		strbuf_addch(sb, ';');
@@ -292,15 +304,9 @@ void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
 		strbuf_addstr(sb, "[unknown]");
 		return;
 	}
-	start = i = sb->len;
+	start = sb->len;
 	strbuf_add(sb, name, len);
-	for (; i < sb->len; i++)
-		if (sb->buf[i] == '\n' || sb->buf[i] == '\r' || sb->buf[i] == '\t')
-			sb->buf[i] = ' ';
-	/* the count grammar of take_count(): a blank, digits, at most one dot after them */
-	len = sb->len - start;
-	if (!count_word_at_end(sb->buf + start, len, &i))
-		sb->buf[start + i] = '_';
+	folded_name_guard(sb->buf + start, len);
 }
 
 int folded_profile_write(const struct folded_profile *p, FILE *out)

@@ -130,6 +130,8 @@ uint32_t *folded_profile_sorted(const struct folded_profile *p);
  */
 struct strbuf;
 void folded_stack_push(struct strbuf *sb, const char *name, size_t len);
+/* The same rule on one frame name in place (for readers that build stacks otherwise). */
+void folded_name_guard(char *name, size_t len);
 
 /*
  * Format a count the way Perl prints a number (%.15g: "1", "2.5",

@@ -97,6 +97,17 @@ PY
 check "speedscope: a frame named 'worker 7'" "$TRAIL" collapse "$T/digits.speedscope.json"
 grep -qx 'main;worker_7 2' "$T/.out" && pass "speedscope names are guarded" || fail "speedscope names are guarded" "$(cat "$T/.out")"
 
+# Instruments XML can spell a line break (&#10;) in a frame name
+X=$SHARED/corpus/collapse-xctrace/basic/input.xml
+if [ -f "$X" ]; then
+	sed 's|name="main"|name="line\&#10;break 5"|' "$X" >"$T/x.xml"
+	check "xctrace: a frame named 'line&#10;break 5'" "$TRAIL" collapse "$T/x.xml"
+	grep -q ';line break_5;' "$T/.out" && ! grep -q '^break' "$T/.out" &&
+		pass "xctrace names are guarded" || fail "xctrace names are guarded" "$(head -3 "$T/.out")"
+else
+	skip "xctrace names" "no conformance corpus in $SHARED"
+fi
+
 # --- a UTF-8 byte order mark does not hide JSON
 printf '\357\273\277' | cat - "$T/digits.speedscope.json" >"$T/bom.json"
 check "collapse: speedscope JSON after a BOM" "$TRAIL" collapse "$T/bom.json"
