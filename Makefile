@@ -15,6 +15,7 @@
 #   make fuzz         build one libFuzzer binary per tests/fuzz/fuzz_*.c (clang)
 #   make fuzz-smoke   make fuzz, then run the targets for FUZZ_BUDGET (150) s
 #                     in all, each from tests/fuzz/corpus/<target>/ (CI)
+#   make fuzz-long    make fuzz, then run every target FUZZ_LONG_SECONDS (600) s
 #   make bench        run every throughput benchmark under bench/
 #   make STRICT=1     turn warnings into errors (CI does this)
 #
@@ -107,7 +108,7 @@ MAN_SRC  := $(wildcard docs/*.md)
 MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
              $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
 
-.PHONY: all deps deps-test check demo test san test-san fuzz fuzz-smoke bench clean man install uninstall
+.PHONY: all deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
 all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) man
 
 man: $(MAN_PAGES)
@@ -199,6 +200,12 @@ endif
 FUZZ_BUDGET ?= 150
 fuzz-smoke: fuzz
 	FUZZ_BUDGET=$(FUZZ_BUDGET) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/smoke
+
+# The long run: every target (tests/fuzz/fuzz_*.c) for FUZZ_LONG_SECONDS
+# each, one after the other (25 targets x 600 s: over 4 hours).
+FUZZ_LONG_SECONDS ?= 600
+fuzz-long: fuzz
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/smoke
 
 build-fuzz/cmd.a: $(CMD_O)
 	$(Q)ar rcs $@ $^

@@ -4,11 +4,13 @@
  * line, and the loading of the flat-profile commands' inputs.
  */
 #include "cmd/commands.h"
+#include "collapse/collapser.h"
 #include "core/error.h"
 #include "profile/flat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int cmd_parse_options(int argc, const char **argv, const struct option *opts,
 		      const char *const *usage, unsigned flags)
@@ -31,19 +33,38 @@ int cmd_parse_options(int argc, const char **argv, const struct option *opts,
 	return n;
 }
 
+const struct collapser *cmd_input_format(const char *name)
+{
+	const struct collapser *c;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "list")) {
+		for (i = 0; collapsers[i]; i++)
+			printf("%-12s %s\n", collapsers[i]->name, collapsers[i]->description);
+		exit(fflush(stdout) || ferror(stdout) ? EXIT_FAILURE_ : EXIT_OK);
+	}
+	if (!(c = collapser_find(name)))
+		die_usage("unknown format '%s' (trail %s --format list)", name,
+			  error_program() + (strncmp(error_program(), "trail ", 6) ? 0 : 6));
+	return c;
+}
+
 void cmd_print_version(void)
 {
 	printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
 }
 
-int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
-			  struct flat_profile *f, const struct collapser **format)
+int cmd_load_flat_profile(int nr, const char **paths, const struct collapser *named,
+			  struct folded_profile *p, struct flat_profile *f,
+			  const struct collapser **format)
 {
 	int i, status = EXIT_OK;
 
 	folded_profile_init(p);
 	for (i = 0; i < (nr ? nr : 1); i++) {
-		int ret = load_profile(p, nr ? paths[i] : "-", format);
+		int ret = load_profile(p, nr ? paths[i] : "-", named, format);
 
 		if (ret == LOAD_UNKNOWN_FORMAT)
 			status = EXIT_USAGE;	/* input no reader understands, as collapse */

@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "collapse/perf_script.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -214,6 +215,8 @@ int cmd_collapse(int argc, const char **argv)
 			   "(default: the profile's default type; jdk.ExecutionSample)"),
 		OPT_GROUP("output"),
 		OPT_STRING(0, "output", &output, "FORMAT", "folded (default), pprof or speedscope"),
+		OPT_GROUP("limits (hostile input)"),
+		INPUT_LIMIT_OPTIONS,
 		OPT_GROUP("other"),
 		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
 		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
@@ -323,6 +326,15 @@ int cmd_collapse(int argc, const char **argv)
 		     s.event_filter, s.other_event);
 	if (status == EXIT_OK && unknown_input)
 		status = EXIT_USAGE;
+	/*
+	 * An input that could not be read to its end (a truncated gzip, a
+	 * missing file) would make a shorter profile that looks whole:
+	 * nothing is written rather than part of it.
+	 */
+	if (status != EXIT_OK) {
+		note("no stacks written: an input could not be read completely");
+		goto out;
+	}
 	if (status == EXIT_OK && no_samples(&s, user_filter)) {
 		status = EXIT_USAGE;
 		goto out;

@@ -43,14 +43,23 @@ int cmd_parse_options(int argc, const char **argv, const struct option *opts,
 
 /*
  * The input of the flat-profile commands (top, explain): the nr profiles in
- * paths (nr 0: standard input) read with load_profile() into p and counted
- * into f, column 1 for differential input.  p is initialised here; the
+ * paths (nr 0: standard input) read with load_profile() into p (as named,
+ * or guessed when named is NULL) and counted into f, column 1 for
+ * differential input.  p is initialised here; the
  * caller releases p and f whatever the result.  *format gets what the last
  * input was read as.  Returns EXIT_OK, EXIT_FAILURE_ when an input could
  * not be read, or EXIT_USAGE when an input is in no known format or there
  * are no samples (errors printed).
  */
-int cmd_load_flat_profile(int nr, const char **paths, struct folded_profile *p,
-			  struct flat_profile *f, const struct collapser **format);
+int cmd_load_flat_profile(int nr, const char **paths, const struct collapser *named,
+			  struct folded_profile *p, struct flat_profile *f,
+			  const struct collapser **format);
+
+/*
+ * The input format a --format NAME option names, for the commands that read
+ * profiles: NULL for none (guess), the formats listed and exit 0 for
+ * "list", a usage error (exit 2) for a name no reader has.
+ */
+const struct collapser *cmd_input_format(const char *name);
 
 #endif

@@ -5,6 +5,7 @@
  * profile/explain.c finds and writes.
  */
 #include "cmd/commands.h"
+#include "collapse/limits.h"
 #include "collapse/load.h"
 #include "core/error.h"
 #include "core/strbuf.h"
@@ -33,6 +34,7 @@ int cmd_explain(int argc, const char **argv)
 	uint64_t limit = 5, callers = 3, tower_depth = 0;
 	int json = 0, process_root = -1, nr, status;
 	const struct collapser *fmt = NULL;
+	const char *format = NULL;
 	struct option opts[] = {
 		OPT_FLAG(0, "json", &json, "print the findings as JSON"),
 		OPT_U64('n', "limit", &limit, "N", "list at most N items per finding (default 5)", 1, 1e6),
@@ -50,6 +52,10 @@ int cmd_explain(int argc, const char **argv)
 			   "broken stacks above PCT% of samples are a finding (default 5)", 0, 100),
 		OPT_FLAG(0, "process-root", &process_root,
 			 "the root frame is a process name (default: guessed; --no-process-root)"),
+		OPT_GROUP("input"),
+		OPT_STRING(0, "format", &format, "NAME",
+			   "input format, as trail collapse's (default: guessed; 'list' lists them)"),
+		INPUT_LIMIT_OPTIONS,
 		OPT_END()
 	};
 	struct folded_profile p;
@@ -58,7 +64,7 @@ int cmd_explain(int argc, const char **argv)
 	struct strbuf out;
 
 	nr = cmd_parse_options(argc, argv, opts, explain_usage, 0);
-	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);
+	status = cmd_load_flat_profile(nr, argv, cmd_input_format(format), &p, &f, &fmt);
 	if (status == EXIT_OK) {
 		explain_options_init(&eo);
 		eo.plateau_share = plateau / 100;

@@ -238,7 +238,7 @@ int cmd_flame(int argc, const char **argv)
 	double min_effect = 3, budget = 180;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
-	int ret, i;
+	int ret, i, submodules = 1;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
 		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
@@ -260,6 +260,7 @@ int cmd_flame(int argc, const char **argv)
 			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
 		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
+		OPT_FLAG(0, "submodules", &submodules, "check out the submodules in each build (default; --no-submodules: leave them empty)"),
 		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
@@ -299,6 +300,11 @@ int cmd_flame(int argc, const char **argv)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		goto usage;
 	}
+	/* for this process and the bisect's probes (flame/repo.h) */
+	if (!submodules)
+		setenv(FLAME_SUBMODULES_ENV, "0", 1);
+	else
+		unsetenv(FLAME_SUBMODULES_ENV);
 	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
 		goto usage;
 	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {

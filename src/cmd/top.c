@@ -5,8 +5,10 @@
  * profile/flat.c counts.
  */
 #include "cmd/commands.h"
+#include "collapse/limits.h"
 #include "collapse/load.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "profile/flat.h"
@@ -96,7 +98,8 @@ static void write_text(struct strbuf *out, const struct flat_profile *f, const u
 		folded_format_count(total, sizeof(total), fn->total);
 		strbuf_addf(out, "%12s %6.2f%% %12s %6.2f%%  ", self, pct(fn->self, f->total),
 			    total, pct(fn->total, f->total));
-		strbuf_add(out, intern_str(&f->names, ids[i]), intern_len(&f->names, ids[i]));
+		/* names come from the profile: escaped as trail diff --top does */
+		escape_term(out, intern_str(&f->names, ids[i]), intern_len(&f->names, ids[i]));
 		strbuf_addch(out, '\n');
 	}
 }
@@ -106,12 +109,17 @@ int cmd_top(int argc, const char **argv)
 	struct top_ctx ctx = { FLAT_SORT_SELF };
 	uint64_t limit = 20;
 	int json = 0;
+	const char *format = NULL;
 	struct option opts[] = {
 		OPT_CALLBACK('s', "sort", &ctx, "KEY", "order by self, total or name (default self)",
 			     parse_sort),
 		OPT_U64('n', "limit", &limit, "N", "print the first N functions (default 20, 0: all)",
 			0, 1e9),
 		OPT_FLAG(0, "json", &json, "print JSON: totals and one row per function"),
+		OPT_GROUP("input"),
+		OPT_STRING(0, "format", &format, "NAME",
+			   "input format, as trail collapse's (default: guessed; 'list' lists them)"),
+		INPUT_LIMIT_OPTIONS,
 		OPT_END()
 	};
 	struct folded_profile p;
@@ -123,7 +131,7 @@ int cmd_top(int argc, const char **argv)
 	const struct collapser *fmt = NULL;
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
-	status = cmd_load_flat_profile(nr, argv, &p, &f, &fmt);
+	status = cmd_load_flat_profile(nr, argv, cmd_input_format(format), &p, &f, &fmt);
 	if (status == EXIT_OK) {
 		ids = flat_profile_sorted(&f, ctx.sort, &n);
 		if (limit && n > limit)

@@ -9,6 +9,7 @@
  */
 #include "collapse/json_profiles.h"
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -89,6 +90,7 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 	size_t *parent = NULL, *path = NULL, i, n;
 	double *counts = NULL;
 	struct strbuf sb = STRBUF_INIT, fname = STRBUF_INIT;
+	struct input_budget budget = INPUT_BUDGET_INIT(name);
 	int ret = -1;
 
 	if (json_parse(text, len, name, &root) < 0)
@@ -169,6 +171,9 @@ int cpuprofile_fold(const char *text, size_t len, const char *name, struct folde
 			if (parent[path[depth]] == SIZE_MAX && !strcmp(fname.buf, "(root)"))
 				continue;	/* V8's synthetic root is not a frame */
 			folded_stack_push(&sb, fname.buf, fname.len);
+			/* a chain of n nodes, each hit, builds n stacks up to n deep */
+			if (input_budget_charge(&budget, sb.len, fname.len + 1) < 0)
+				goto out;
 		}
 		if (sb.len)
 			folded_profile_add(out, sb.buf, sb.len, 0, counts[i]);

@@ -41,14 +41,17 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 /*
  * Every complete line of the head (blank ones aside) is "stack COUNT"
  * with a stack that starts with a non-blank; more sure with ';' in it.
+ * A head shorter than COLLAPSE_HEAD_MAX is the whole input, so its last
+ * line is complete even without a newline.
  */
 static int detect(const char *head, size_t n)
 {
 	size_t pos = 0, lines = 0, len;
 	const char *s;
 	int semicolons = 0;
+	enum frames_head_mode mode = n < COLLAPSE_HEAD_MAX ? FRAMES_HEAD_CUT : FRAMES_HEAD_WHOLE;
 
-	while (frames_head_line(head, n, &pos, &s, &len, FRAMES_HEAD_WHOLE)) {
+	while (frames_head_line(head, n, &pos, &s, &len, mode)) {
 		const char *stack;
 		size_t stack_len;
 		uint64_t count;

@@ -5,6 +5,7 @@
  * standard input can be guessed without being seekable.
  */
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "core/alloc.h"
 #include "core/decompress.h"
 #include "core/error.h"
@@ -17,19 +18,100 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * decompress_read() within the budget: a compressed stream that expands
+ * beyond --max-expansion (a zip bomb) is an error before it fills memory
+ * or takes minutes to stream through.
+ */
+static ssize_t checked_read(struct collapse_input *in, void *buf, size_t n)
+{
+	ssize_t got = decompress_read(in->stream, buf, n);
+	uint64_t bytes_in, bytes_out;
+
+	if (got <= 0 || decompress_kind(in->stream) == DECOMPRESS_PLAIN)
+		return got;
+	decompress_counts(in->stream, &bytes_in, &bytes_out);
+	if (!input_limits_expansion_ok(bytes_in, bytes_out))
+		return input_limit_error(in->name, "max-expansion", "decompressed, it grows more "
+					 "than %llu times its compressed size (a zip bomb?)",
+					 (unsigned long long)input_limits.max_expansion);
+	return got;
+}
+
 /* Read from the stream until buf is full or the input ends. */
-static ssize_t read_full(struct decompress *d, char *buf, size_t n)
+static ssize_t read_full(struct collapse_input *in, char *buf, size_t n)
 {
 	size_t have = 0;
 
 	while (have < n) {
-		ssize_t got = decompress_read(d, buf + have, n - have);
+		ssize_t got = checked_read(in, buf + have, n - have);
 
 		if (got < 0)
 			return -1;
 		if (!got)
 			break;
 		have += (size_t)got;
+	}
+	return (ssize_t)have;
+}
+
+/*
+ * Whether buf[0..len) holds its first line that is neither blank nor a
+ * '#' comment or header (trail's "# trail-folded ..." first) whole, or is
+ * JSON ('{' or '[' first), which is known from its start: then the head
+ * is enough to tell the format.  *pos (0 at first) is where the scan
+ * resumes: the start of the first line not yet seen whole.
+ */
+static int head_enough(const char *buf, size_t len, size_t *pos)
+{
+	while (*pos < len) {
+		const char *nl = memchr(buf + *pos, '\n', len - *pos);
+		size_t start = *pos + strspn(buf + *pos, " \t\r");
+
+		if (start < len && (buf[start] == '{' || buf[start] == '['))
+			return 1;
+		if (!nl)
+			return 0;
+		if (start < (size_t)(nl - buf) && buf[start] != '#')
+			return 1;
+		*pos = (size_t)(nl - buf) + 1;
+	}
+	return 0;
+}
+
+/*
+ * A first stack line longer than the head (folded stacks of C++ template
+ * names) could not be recognised from a piece of it: a full head without
+ * a whole first data line is read on to that line's end (up to the line
+ * reader's limit; binary data, with a NUL, stops it), and the head grows
+ * to hold it.
+ */
+static ssize_t extend_head(struct collapse_input *in, size_t have)
+{
+	size_t alloc = COLLAPSE_HEAD_MAX, pos = 0;
+	ssize_t got;
+
+	in->head_buf[have] = '\0';	/* head_enough's strspn stops here */
+	if (have < COLLAPSE_HEAD_MAX || memchr(in->head_buf, '\0', have) ||
+	    head_enough(in->head_buf, have, &pos))
+		return (ssize_t)have;
+	while (have < LINE_READER_MAX) {
+		const char *nl;
+
+		if (have == alloc) {
+			alloc *= 2;
+			in->head_buf = xrealloc(in->head_buf, alloc + 1);
+		}
+		got = checked_read(in, in->head_buf + have, alloc - have);
+		if (got <= 0)
+			return got < 0 ? got : (ssize_t)have;
+		if (memchr(in->head_buf + have, '\0', (size_t)got))
+			return (ssize_t)(have + (size_t)got);
+		nl = memchr(in->head_buf + have, '\n', (size_t)got);
+		have += (size_t)got;
+		in->head_buf[have] = '\0';
+		if (nl && head_enough(in->head_buf, have, &pos))
+			return (ssize_t)have;
 	}
 	return (ssize_t)have;
 }
@@ -59,7 +141,9 @@ int collapse_input_open(struct collapse_input *in, const char *path)
 	if (!stdin_path && S_ISREG(st.st_mode) && decompress_kind(in->stream) == DECOMPRESS_PLAIN)
 		in->plain_path = path;
 	in->head_buf = xmalloc(COLLAPSE_HEAD_MAX + 1);
-	got = read_full(in->stream, in->head_buf, COLLAPSE_HEAD_MAX);
+	got = read_full(in, in->head_buf, COLLAPSE_HEAD_MAX);
+	if (got >= 0)
+		got = extend_head(in, (size_t)got);
 	if (got < 0) {
 		collapse_input_close(in);
 		return -1;
@@ -67,6 +151,16 @@ int collapse_input_open(struct collapse_input *in, const char *path)
 	in->head_buf[got] = 0;
 	in->head = in->head_buf;
 	in->head_len = (size_t)got;
+	/*
+	 * A UTF-8 byte order mark (editors on Windows write one) is no part of
+	 * any format: skipped, so JSON is still recognised by its '{'.  The
+	 * bytes are then no longer the file's, so no reader may reopen it.
+	 */
+	if (in->head_len >= 3 && !memcmp(in->head, "\xef\xbb\xbf", 3)) {
+		in->head += 3;
+		in->head_len -= 3;
+		in->plain_path = NULL;
+	}
 	return 0;
 }
 
@@ -97,7 +191,7 @@ ssize_t collapse_input_read(struct collapse_input *in, void *buf, size_t n)
 	}
 	if (!in->stream)
 		return 0;
-	return decompress_read(in->stream, buf, n);
+	return checked_read(in, buf, n);
 }
 
 static ssize_t source(void *ctx, void *buf, size_t n)
@@ -133,6 +227,12 @@ int collapse_input_slurp(struct collapse_input *in, char **data, size_t *len)
 		if (!got)
 			break;
 		have += (size_t)got;
+		if (have > input_limits.max_input_size) {
+			free(buf);
+			return input_limit_error(in->name, "max-input-size", "more than %llu bytes "
+						 "(after decompression) to read whole",
+						 (unsigned long long)input_limits.max_input_size);
+		}
 	}
 	buf[have] = 0;
 	*data = buf;

@@ -139,7 +139,8 @@ int load_has_process_root(const struct collapser *c)
 	return c && (!strcmp(c->name, "perf") || !strcmp(c->name, "perfdata"));
 }
 
-int load_profile(struct folded_profile *p, const char *path, const struct collapser **format)
+int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
+		 const struct collapser **format)
 {
 	struct collapse_input in;
 	const struct collapser *c = NULL;
@@ -148,7 +149,10 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 	if (collapse_input_open(&in, path))
 		return -1;
 	/* folded text keeps folded_parse_line's rules (two columns, fractions) */
-	if (head_is_folded(in.head, in.head_len)) {
+	if (named && strcmp(named->name, "folded")) {
+		c = named;
+		ret = load_collapsed(p, &in, c);
+	} else if (named || head_is_folded(in.head, in.head_len)) {
 		c = collapser_find("folded");
 		ret = load_folded(p, &in);
 	} else if ((c = collapse_guess(in.head, in.head_len, NULL))) {

@@ -19,11 +19,13 @@ int load_has_process_root(const struct collapser *c);
 
 /*
  * Add the stacks of path ("-" for standard input, any compression) to p
- * (initialised by the caller).  *format (if given) says what was read
- * (NULL: an empty input).  Returns 0, -1 when the input cannot be read,
+ * (initialised by the caller), read as named (a format the user chose with
+ * --format) or, when named is NULL, as the content says.  *format (if
+ * given) says what was read (NULL: an empty input).  Returns 0, -1 when the input cannot be read,
  * or LOAD_UNKNOWN_FORMAT when it is no format trail knows (error printed).
  */
 #define LOAD_UNKNOWN_FORMAT (-2)
-int load_profile(struct folded_profile *p, const char *path, const struct collapser **format);
+int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
+		 const struct collapser **format);
 
 #endif

@@ -10,6 +10,7 @@ LIB_OBJS += src/collapse/ghcprof.o
 LIB_OBJS += src/collapse/heaptrack.o
 LIB_OBJS += src/collapse/input.o
 LIB_OBJS += src/collapse/jfr_json.o
+LIB_OBJS += src/collapse/limits.o
 LIB_OBJS += src/collapse/load.o
 LIB_OBJS += src/collapse/massif.o
 LIB_OBJS += src/collapse/perf_script.o

@@ -9,6 +9,7 @@
  */
 #include "collapse/pprof.h"
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -116,7 +117,9 @@ struct pprof_reader {
 	uint64_t *func_names;		/* per function: string index */
 	struct id_index func_ix, loc_ix;
 	struct strbuf *loc_text;	/* per location: "root;...;leaf" */
+	struct input_budget budget;	/* the stack text built (collapse/limits.h) */
 };
+
 
 static void push_span(struct span **v, size_t *nr, size_t *alloc, const struct pb_field *f)
 {
@@ -346,7 +349,11 @@ static int read_location(struct pprof_reader *r, size_t i, uint64_t *id)
 		uint32_t fi = id_index_find(&r->func_ix, funcs[k]);
 		const struct span *name = fi == UINT32_MAX ? NULL : &r->strings[r->func_names[fi]];
 
+		size_t before = sb->len;
+
 		folded_stack_push(sb, name ? (const char *)name->p : "", name ? name->len : 0);
+		if ((ret = input_budget_charge(&r->budget, sb->len, sb->len - before)) < 0)
+			goto out;
 	}
 out:
 	free(funcs);
@@ -416,6 +423,8 @@ static int read_samples(struct pprof_reader *r, size_t type, struct folded_profi
 			if (stack.len)
 				strbuf_addch(&stack, ';');
 			strbuf_add(&stack, r->loc_text[li].buf, r->loc_text[li].len);
+			if ((ret = input_budget_charge(&r->budget, stack.len, r->loc_text[li].len + 1)) < 0)
+				break;
 		}
 		if (!ret)
 			folded_profile_add(out, stack.buf, stack.len, 0, (double)value);
@@ -510,8 +519,9 @@ int pprof_fold(const char *data, size_t len, const char *name, const char *sampl
 
 	memset(&r, 0, sizeof(r));
 	r.name = name;
+	r.budget.name = name;
 	if (gzip_buf_is_gzip(data, len)) {
-		if (gzip_buf_inflate(data, len, PPROF_MAX_BYTES, &raw, name) < 0)
+		if (gzip_buf_inflate(data, len, input_limits.max_input_size, &raw, name) < 0)
 			goto out;
 		data = raw.buf;
 		len = raw.len;

@@ -19,8 +19,7 @@
 
 struct folded_profile;
 
-/* Decompressed profiles larger than this are refused. */
-#define PPROF_MAX_BYTES ((size_t)1 << 30)
+/* Decompressed profiles and the stacks built are limited by collapse/limits.h. */
 
 /*
  * Whether data (the first bytes of a file, gzipped or not) looks like a

@@ -8,6 +8,7 @@
  */
 #include "collapse/json_profiles.h"
 #include "collapse/collapser.h"
+#include "collapse/limits.h"
 #include "collapse/profile_formats.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -29,6 +30,7 @@ int speedscope_detect(const char *head, size_t len)
 struct frames {
 	const struct json_value *v;	/* shared.frames */
 	const char *name;
+	struct input_budget *budget;	/* the stack text built (collapse/limits.h) */
 };
 
 /* Frame index v as a size_t; -1 (after error) unless a valid index. */
@@ -41,14 +43,17 @@ static int frame_index(const struct frames *fr, const struct json_value *v, size
 	return 0;
 }
 
-static void push_frame(const struct frames *fr, struct strbuf *sb, size_t i)
+/* 0, or -1 when the stack outgrows the budget. */
+static int push_frame(const struct frames *fr, struct strbuf *sb, size_t i)
 {
 	const struct json_value *n = json_get(&fr->v->items[i], "name");
+	size_t before = sb->len;
 
 	if (n && n->type == JSON_STRING)
 		folded_stack_push(sb, n->string, n->len);
 	else
 		folded_stack_push(sb, "", 0);
+	return input_budget_charge(fr->budget, sb->len, sb->len - before);
 }
 
 static int fold_sampled(const struct frames *fr, const struct json_value *p,
@@ -80,11 +85,11 @@ static int fold_sampled(const struct frames *fr, const struct json_value *p,
 		}
 		strbuf_reset(&sb);
 		for (k = 0; k < s->len; k++) {
-			if (frame_index(fr, &s->items[k], &idx) < 0) {
+			if (frame_index(fr, &s->items[k], &idx) < 0 ||
+			    push_frame(fr, &sb, idx) < 0) {
 				ret = -1;
 				break;
 			}
-			push_frame(fr, &sb, idx);
 		}
 		if (!ret && sb.len && w != 0)
 			folded_profile_add(out, sb.buf, sb.len, 0, w);
@@ -125,13 +130,18 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 			ret = trail_error("%s: event %zu goes back in time", fr->name, i);
 			break;
 		}
-		if (depth && at->number > last)
+		if (depth && at->number > last) {
+			/* each span adds the whole open stack again */
+			if ((ret = input_budget_charge(fr->budget, sb.len, sb.len)) < 0)
+				break;
 			folded_profile_add(out, sb.buf, sb.len, 0, (at->number - last) * scale);
+		}
 		last = at->number;
 		if (!strcmp(type->string, "O")) {
 			lens[depth] = sb.len;
 			open[depth++] = idx;
-			push_frame(fr, &sb, idx);
+			if ((ret = push_frame(fr, &sb, idx)) < 0)
+				break;
 		} else if (!strcmp(type->string, "C")) {
 			if (!depth || open[depth - 1] != idx) {
 				ret = trail_error("%s: event %zu closes a frame that is not the innermost open one",
@@ -155,6 +165,7 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 {
 	struct json_value root;
 	const struct json_value *profiles;
+	struct input_budget budget = INPUT_BUDGET_INIT(name);
 	struct frames fr;
 	size_t i;
 	int ret = 0;
@@ -162,6 +173,7 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 	if (json_parse(text, len, name, &root) < 0)
 		return -1;
 	fr.name = name;
+	fr.budget = &budget;
 	fr.v = json_get(json_get(&root, "shared"), "frames");
 	profiles = json_get(&root, "profiles");
 	if (!fr.v || fr.v->type != JSON_ARRAY || !profiles || profiles->type != JSON_ARRAY) {

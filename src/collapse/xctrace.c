@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/intern.h"
+#include "profile/folded.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,8 @@ static int fold_backtraces(struct xctrace *xc, struct folder *f)
 			}
 			frames_fix_rust_name(intern_str(&xc->names, nm), intern_len(&xc->names, nm),
 					     &fixed);
+			/* XML can spell a line break (&#10;): docs/collapse.md, "Frame names" */
+			folded_name_guard(fixed.buf, fixed.len);
 			frame_stack_push(&fs, fixed.buf, fixed.len);
 		}
 		if (!ret)

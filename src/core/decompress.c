@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <lzma.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -26,6 +27,8 @@ struct decompress {
 	size_t start, end;
 	int eof;		/* read() returned 0 */
 	int done;		/* the decoder reached its end */
+	uint64_t bytes_in;	/* compressed bytes read from fd */
+	uint64_t bytes_out;	/* decompressed bytes handed out */
 	z_stream z;
 	ZSTD_DCtx *zstd;
 	lzma_stream xz;
@@ -72,6 +75,7 @@ static int fill_raw(struct decompress *d)
 	if (!got)
 		d->eof = 1;
 	d->end += (size_t)got;
+	d->bytes_in += (uint64_t)got;
 	return 0;
 }
 
@@ -225,6 +229,8 @@ ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 			return -1;
 		before = d->start;
 		got = decode(d, buf, n);
+		if (got > 0)
+			d->bytes_out += (uint64_t)got;
 		if (got)
 			return got;
 		if (d->start == d->end && d->eof) {
@@ -240,6 +246,12 @@ ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 				return -1;
 		}
 	}
+}
+
+void decompress_counts(const struct decompress *d, uint64_t *in, uint64_t *out)
+{
+	*in = d ? d->bytes_in : 0;
+	*out = d ? d->bytes_out : 0;
 }
 
 void decompress_close(struct decompress *d)

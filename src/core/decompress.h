@@ -8,6 +8,7 @@
 #define TRAIL_CORE_DECOMPRESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 enum decompress_kind {
@@ -35,6 +36,11 @@ enum decompress_kind decompress_kind(const struct decompress *d);
  * -1 after trail_error() (a read error or corrupt compressed data).
  */
 ssize_t decompress_read(struct decompress *d, void *buf, size_t n);
+/*
+ * Compressed bytes read so far and decompressed bytes handed out (0 and
+ * 0 for a plain stream's out count), for expansion limits.
+ */
+void decompress_counts(const struct decompress *d, uint64_t *in, uint64_t *out);
 void decompress_close(struct decompress *d);
 
 #endif

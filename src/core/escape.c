@@ -37,6 +37,33 @@ size_t escape_utf8_seq(const unsigned char *s, size_t n)
 	return need;
 }
 
+void escape_json(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, c);
+		} else if (c == '\n') {
+			strbuf_addstr(sb, "\\n");
+		} else if (c == '\t') {
+			strbuf_addstr(sb, "\\t");
+		} else if (c < 0x20) {
+			strbuf_addf(sb, "\\u%04x", c);
+		} else if (c < 0x80) {
+			strbuf_addch(sb, c);
+		} else if ((n = escape_utf8_seq((const unsigned char *)s + i, len - i))) {
+			strbuf_add(sb, s + i, n);
+			i += n - 1;
+		} else {
+			strbuf_addstr(sb, REPLACEMENT);
+		}
+	}
+}
+
 static void sink_strbuf(void *ctx, const char *s, size_t n)
 {
 	strbuf_add(ctx, s, n);

@@ -67,6 +67,14 @@ void escape_md_code(struct strbuf *sb, const char *s, size_t len, int in_table);
 void escape_md_code_block(struct strbuf *sb, const char *s, size_t len, const char *lang);
 
 /*
+ * The inside of a JSON string (RFC 8259, no quotes added): " and \ are
+ * backslash-escaped, \n and \t spelled so, other C0 controls \u00XX;
+ * invalid UTF-8 becomes U+FFFD, so every parser accepts what is written
+ * (Python's json.loads rejects a raw 0xff).  Every JSON writer ends here.
+ */
+void escape_json(struct strbuf *sb, const char *s, size_t len);
+
+/*
  * Terminal: printable ASCII and valid UTF-8 pass; C0 controls and DEL
  * become visible escapes (\t \r \n \x1b ...), C1 controls and the bidi
  * overrides (U+202A..U+202E, U+2066..U+2069) \u+XXXX, invalid UTF-8 U+FFFD.

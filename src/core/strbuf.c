@@ -4,6 +4,7 @@
 #include "core/strbuf.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,26 +109,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->buf[sb->len] = '\0';
 }
 
+/* One JSON string escaper for every writer: core/escape.c's (invalid UTF-8 -> U+FFFD). */
 void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, c);
-		} else if (c == '\n') {
-			strbuf_addstr(sb, "\\n");
-		} else if (c == '\t') {
-			strbuf_addstr(sb, "\\t");
-		} else if (c < 0x20) {
-			strbuf_addf(sb, "\\u%04x", c);
-		} else {
-			strbuf_addch(sb, c);
-		}
-	}
+	escape_json(sb, s, len);
 }
 
 void strbuf_rtrim(struct strbuf *sb)

@@ -8,6 +8,7 @@ LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/record_cmd.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
+LIB_OBJS += src/flame/submodules.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/report_facts.o
 LIB_OBJS += src/flame/report_handoffs.o

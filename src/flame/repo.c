@@ -51,6 +51,11 @@ static int git_in(const char *dir, struct strbuf *out, const char *const *argv)
 	return code;
 }
 
+int flame_git_in(const char *dir, struct strbuf *out, const char *const *argv)
+{
+	return git_in(dir, out, argv);
+}
+
 int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv)
 {
 	return git_in(r->clone, out, argv);
@@ -519,6 +524,8 @@ static void build_key(const char *build_cmd, struct strbuf *key)
 	const char *const *e;
 
 	strbuf_addf(key, "build: %s\n", build_cmd);
+	if (!flame_submodules_enabled())
+		strbuf_addstr(key, "submodules: no\n");
 	for (e = build_env; *e; e++)
 		if (getenv(*e))
 			strbuf_addf(key, "%s=%s\n", *e, getenv(*e));
@@ -632,7 +639,16 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 	c.out_path = log;
 	c.err_to_out = 1;
 	c.timeout = timeout;
-	code = child_run(&c);
+	/* a commit whose submodules cannot be had is a failed build: skipped */
+	if (flame_submodules_enabled() && flame_submodules_checkout(r, src)) {
+		strbuf_addstr(&sb, "trail flame: the submodules could not be checked out "
+			      "(--no-submodules skips them)\n");
+		strbuf_write_file(&sb, log);
+		strbuf_reset(&sb);
+		code = 1;
+	} else {
+		code = child_run(&c);
+	}
 	if (code < 0)
 		goto out;
 	if (c.timed_out) {

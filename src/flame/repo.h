@@ -107,6 +107,20 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
  */
 int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, double timeout,
 		char **dir, int *cached);
+/*
+ * Submodules (submodules.c): a build worktree gets every submodule its
+ * commit records, initialised recursively from where the user's repository
+ * has them (its .git/modules, its configured URL, else .gitmodules'),
+ * without writing to the user's repository.  trail flame --no-submodules
+ * sets FLAME_SUBMODULES_ENV to 0 for itself and its probes (and the build
+ * key records it).  0, or -1 after trail_error().
+ */
+#define FLAME_SUBMODULES_ENV "TRAIL_FLAME_SUBMODULES"
+int flame_submodules_enabled(void);
+int flame_submodules_checkout(struct flame_repo *r, const char *worktree);
+/* git -C dir argv...: its exit code, stdout into out (may be NULL). */
+int flame_git_in(const char *dir, struct strbuf *out, const char *const *argv);
+
 /* Path of the build log of (id, build_cmd) (malloc'd). */
 char *flame_build_log(struct flame_repo *r, const char *id, const char *build_cmd);
 

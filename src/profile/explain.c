@@ -7,6 +7,7 @@
 #include "profile/explain.h"
 #include "core/alloc.h"
 #include "core/json_writer.h"
+#include "core/escape.h"
 #include "core/strbuf.h"
 
 #include <stdlib.h>
@@ -350,9 +351,10 @@ static double pct(const struct explain_report *r, double v)
 	return r->total > 0 ? 100 * v / r->total : 0;
 }
 
+/* Names come from the profile: escaped for the terminal, as trail diff --top does. */
 static void add_name(struct strbuf *out, const struct flat_profile *f, uint32_t id)
 {
-	strbuf_add(out, intern_str(&f->names, id), intern_len(&f->names, id));
+	escape_term(out, intern_str(&f->names, id), intern_len(&f->names, id));
 }
 
 static size_t shown(size_t n, size_t limit)

@@ -268,9 +268,35 @@ void folded_format_count(char *buf, size_t n, double v)
 	snprintf(buf, n, "%.15g", v);
 }
 
-void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
+/*
+ * Whether s[0..len) ends in what take_count() would take as a count: 0 and
+ * *blank = the offset of the blank before it, else -1.
+ */
+static int count_word_at_end(const char *s, size_t len, size_t *blank)
+{
+	double unused;
+
+	if (take_count(s, &len, &unused))
+		return -1;
+	*blank = len;	/* take_count() leaves len at the blank */
+	return 0;
+}
+
+void folded_name_guard(char *name, size_t len)
 {
 	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] == '\n' || name[i] == '\r' || name[i] == '\t')
+			name[i] = ' ';
+	/* the count grammar of take_count(): a blank, digits, at most one dot after them */
+	if (!count_word_at_end(name, len, &i))
+		name[i] = '_';
+}
+
+void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
+{
+	size_t start;
 
 	if (sb->len)
 		strbuf_addch(sb, ';');
@@ -278,11 +304,9 @@ void folded_stack_push(struct strbuf *sb, const char *name, size_t len)
 		strbuf_addstr(sb, "[unknown]");
 		return;
 	}
-	i = sb->len;
+	start = sb->len;
 	strbuf_add(sb, name, len);
-	for (; i < sb->len; i++)
-		if (sb->buf[i] == '\n' || sb->buf[i] == '\r')
-			sb->buf[i] = ' ';
+	folded_name_guard(sb->buf + start, len);
 }
 
 int folded_profile_write(const struct folded_profile *p, FILE *out)

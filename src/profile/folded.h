@@ -120,12 +120,18 @@ uint32_t *folded_profile_sorted(const struct folded_profile *p);
 
 /*
  * Append one frame to a stack being built root first: a ';' unless sb is
- * empty, then the name with line breaks turned into spaces (a folded line
- * cannot hold them); an empty name becomes "[unknown]".  For readers of
- * profile formats that name frames freely (pprof, speedscope, JFR).
+ * empty, then the name made safe for folded text (docs/collapse.md, "Frame
+ * names"): line breaks and tabs become spaces (a folded line cannot hold
+ * them), and a blank before a trailing count-like word ("line 5", "x 1.5")
+ * becomes '_', so that the name cannot read as a count (a leaf named
+ * "f 5" made "f 5 10" a differential line); an empty name becomes
+ * "[unknown]".  For readers of profile formats that name frames freely
+ * (pprof, speedscope, .cpuprofile, JFR).
  */
 struct strbuf;
 void folded_stack_push(struct strbuf *sb, const char *name, size_t len);
+/* The same rule on one frame name in place (for readers that build stacks otherwise). */
+void folded_name_guard(char *name, size_t len);
 
 /*
  * Format a count the way Perl prints a number (%.15g: "1", "2.5",

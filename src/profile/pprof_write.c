@@ -46,6 +46,7 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 	uint64_t *locs = NULL;
 	size_t nr_locs = 0, alloc_locs = 0, i, rounded = 0;
 	uint32_t *order, id;
+	int ret = 0;
 
 	if (p->columns != 1)
 		return trail_error("differential (two-count) input cannot be written as pprof; "
@@ -78,6 +79,13 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 			locs[k] = locs[nr_locs - 1 - k];
 			locs[nr_locs - 1 - k] = t;
 		}
+		/* pprof values are int64: a larger count cannot be written (nor rounded: UB) */
+		if (!(c < 9223372036854775807.5)) {
+			ret = trail_error("a count of %.0f (stack '%.60s') is above what pprof can "
+					  "hold (2^63-1); write folded text instead", c,
+					  intern_str(&p->stacks, order[i]));
+			break;
+		}
 		v = (int64_t)llround(c);
 		if ((double)v != c)
 			rounded++;
@@ -89,7 +97,7 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 		pb_put_packed(&tmp, 2, &uv, 1);
 		pb_put_bytes(&msg, P_SAMPLE, tmp.buf, tmp.len);
 	}
-	for (id = 0; id < names.nr; id++) {
+	for (id = 0; !ret && id < names.nr; id++) {
 		/* Location { id, Line { function_id } } */
 		strbuf_reset(&sub);
 		pb_put_uint(&sub, 1, id + 1);
@@ -113,14 +121,15 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 		pb_put_bytes(&msg, P_STRING_TABLE, intern_str(&names, id), intern_len(&names, id));
 	put_value_type(&msg, &tmp, P_PERIOD_TYPE);
 	pb_put_int(&msg, P_PERIOD, 1);
-	if (rounded)
+	if (rounded && !ret)
 		warning("%zu stacks had fractional counts, rounded to integers for pprof", rounded);
-	gzip_buf_deflate(msg.buf, msg.len, out);
+	if (!ret)
+		gzip_buf_deflate(msg.buf, msg.len, out);
 	free(order);
 	free(locs);
 	intern_release(&names);
 	strbuf_release(&msg);
 	strbuf_release(&tmp);
 	strbuf_release(&sub);
-	return 0;
+	return ret;
 }

@@ -53,6 +53,26 @@ gzip -c "$T/f.folded" | head -c 4000 >"$T/f-cut.gz"
 check_exit "flamegraph: a truncated gzip file fails" 1 "$TRAIL" flamegraph "$T/f-cut.gz"
 check_exit "diff: a truncated gzip file fails" 1 "$TRAIL" diff "$T/f-cut.gz" "$T/f.folded"
 check_exit "diff --top: a truncated gzip file fails" 1 "$TRAIL" diff --top 5 "$T/f.folded" "$T/f-cut.gz"
+# nothing at all is written: not the part decoded before the cut (which
+# lies well beyond the 64 KiB read ahead to guess the format)
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "main;f%d;g%d %d\n", i % 50, i, i }' >"$T/many.folded"
+gzip -c "$T/many.folded" | head -c 24711 >"$T/m-cut.gz"
+for cmd in collapse flamegraph diff top explain; do
+	case $cmd in diff) args="$T/m-cut.gz $T/f.folded" ;; *) args="$T/m-cut.gz" ;; esac
+	tcheck "$cmd: a truncated gzip file writes nothing" 1 "\"\$TRAIL\" $cmd $args"
+	[ ! -s "$T/.out" ] && pass "$cmd: no partial output" ||
+		fail "$cmd: no partial output" "$(wc -c <"$T/.out") bytes written"
+done
+tcheck "collapse: a truncated pipe writes nothing" 1 '"$TRAIL" collapse <"$T/m-cut.gz"'
+[ ! -s "$T/.out" ] && pass "collapse: no partial stacks from a pipe" ||
+	fail "collapse: no partial stacks from a pipe" "$(wc -l <"$T/.out") lines written"
+tcheck "collapse | flamegraph of a truncated file is no SVG" 2 \
+	'set -o pipefail; "$TRAIL" collapse "$T/m-cut.gz" | "$TRAIL" flamegraph'
+# (an empty input gets flamegraph.pl's error image, exit 2: no frame of the cut profile)
+grep -q "main" "$T/.out" && fail "no graph of a cut profile" || pass "no graph of a cut profile"
+tcheck "collapse: a missing second input withholds the first" 1 \
+	'"$TRAIL" collapse "$T/f.folded" "$T/missing.folded"'
+[ ! -s "$T/.out" ] && pass "no stacks from the readable half" || fail "no stacks from the readable half"
 
 # --- CRLF perf script text: each sample is still its own stack
 printf 'app 1/1 [000] 1.0: 10 cycles:\r\n\t 7f01 leaf (/x)\r\n\t 7f02 main (/x)\r\n\r\napp 1/1 [000] 1.1: 7 cycles:\r\n\t 7f03 other (/x)\r\n\t 7f02 main (/x)\r\n\r\n' >"$T/crlf.txt"

@@ -2,7 +2,9 @@
  * fuzz_escape.c - libFuzzer target for core/escape.h and the folded weight
  * header parser: on any bytes, every escaping function's output holds no
  * byte that its output kind forbids (raw C0 controls, markup characters,
- * invalid UTF-8), and the header round-trips.
+ * invalid UTF-8), the header round-trips, and a frame name made safe by
+ * folded_stack_push() never changes what its folded line means (one
+ * column, its own count).
  */
 #include "core/escape.h"
 #include "core/strbuf.h"
@@ -35,6 +37,26 @@ static void check_clean(const struct strbuf *sb, const char *allowed, const char
 	}
 }
 
+/* "main;NAME 10" read back: the stack built and 10, never two columns. */
+static void check_frame_name(const char *s, size_t size)
+{
+	struct strbuf stack = STRBUF_INIT, line = STRBUF_INIT;
+	struct folded_line fl;
+
+	folded_stack_push(&stack, "main", 4);
+	folded_stack_push(&stack, s, size);
+	if (memchr(stack.buf, '\n', stack.len) || memchr(stack.buf, '\r', stack.len))
+		abort();
+	strbuf_addf(&line, "%s 10", stack.buf);
+	/* a NUL inside a name ends the C string: check what was written */
+	if (strlen(stack.buf) == stack.len &&
+	    (folded_parse_line(line.buf, line.len, &fl) || fl.columns != 1 || fl.count[0] != 10 ||
+	     fl.stack_len != stack.len || memcmp(fl.stack, stack.buf, stack.len)))
+		abort();
+	strbuf_release(&stack);
+	strbuf_release(&line);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
@@ -64,6 +86,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_reset(&sb);
 	escape_term_lines(&sb, s, size);
 	check_clean(&sb, "\n", "\x7f");
+	strbuf_reset(&sb);
+	escape_json(&sb, s, size);	/* quotes and backslashes come escaped */
+	check_clean(&sb, "", "");
+	check_frame_name(s, size);
 	if (folded_header_parse(s, size, &w)) {
 		char buf[96];
 		struct folded_weight_info back;

@@ -148,7 +148,19 @@ TEST(escape_term_dup_copies)
 	CHECK(!escape_term_dup(NULL));
 }
 
+TEST(json_replaces_invalid_utf8)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape_json(&sb, "a\"\\\n\x01\xc3\xa9\xff\xe2\x82", 10);
+	CHECK_STREQ(sb.buf, "a\\\"\\\\\\n\\u0001\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	strbuf_reset(&sb);
+	escape_json(&sb, "\xed\xa0\x80", 3);	/* a surrogate is not UTF-8 */
+	CHECK_STREQ(sb.buf, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	strbuf_release(&sb);
+}
+
 TEST_MAIN("escape", xml_escapes_markup_and_replaces_controls, html_text_keeps_lines_attr_does_not,
 	  markdown_text_neutralises_tags_links_pipes_emphasis,
 	  markdown_code_span_outlasts_backtick_runs, terminal_shows_escapes_visibly, excerpt_cuts_on_a_character,
-	  escape_term_dup_copies)
+	  escape_term_dup_copies, json_replaces_invalid_utf8)

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/cleanup.h"
+#include "core/strbuf.h"
 #include "profile/folded.h"
 
 #include <stdio.h>
@@ -122,5 +123,36 @@ TEST(profile_read_takes_the_header)
 	free(dir);
 }
 
+/* docs/collapse.md, "Frame names": a name never reads as a count. */
+TEST(stack_push_guards_count_like_names)
+{
+	static const struct { const char *name, *want; } cases[] = {
+		{ "line\nbreak 5", "main;line break_5" },
+		{ "f\t1.5", "main;f_1.5" },
+		{ "worker 7", "main;worker_7" },
+		{ "a 1 2", "main;a 1_2" },
+		{ "vector<int> 2x", "main;vector<int> 2x" },
+		{ "x 1.2.3", "main;x 1.2.3" },
+		{ "42", "main;42" },
+		{ "", "main;[unknown]" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct folded_line fl;
+
+		folded_stack_push(&sb, "main", 4);
+		folded_stack_push(&sb, cases[i].name, strlen(cases[i].name));
+		CHECK_STREQ(sb.buf, cases[i].want);
+		strbuf_addstr(&sb, " 10");
+		CHECK_INT(folded_parse_line(sb.buf, sb.len, &fl), 0);
+		CHECK_INT(fl.columns, 1);
+		CHECK(fl.count[0] == 10);
+		strbuf_release(&sb);
+	}
+}
+
 TEST_MAIN("folded", parse_one_and_two_columns, profile_merges_and_sorts,
-	  count_formatting_matches_perl, weight_header_round_trips, profile_read_takes_the_header)
+	  count_formatting_matches_perl, weight_header_round_trips, profile_read_takes_the_header,
+	  stack_push_guards_count_like_names)
