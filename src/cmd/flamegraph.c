@@ -4,6 +4,7 @@
  * Glue only: options -> input (flamegraph/input.c) -> layout -> SVG writer.
  */
 #include "cmd/commands.h"
+#include "collapse/load.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "flamegraph/input.h"
@@ -33,6 +34,30 @@ static const char *const usage[] = {
 	"mean in flamegraph.pl.",
 	NULL
 };
+
+/*
+ * A profile in another format (pprof, speedscope, perf.data ...): read as
+ * 'trail collapse' would, with its units, then added stack by stack.
+ */
+static int read_foreign(struct fg_input *in, const char *path)
+{
+	struct folded_profile p;
+	uint32_t id;
+	int ret;
+
+	folded_profile_init(&p);
+	ret = load_profile(&p, path, NULL) ? -1 : 0;
+	for (id = 0; !ret && id < folded_profile_size(&p); id++) {
+		double c[2] = { p.counts[0][id], p.counts[1] ? p.counts[1][id] : 0 };
+
+		fg_input_add(in, intern_str(&p.stacks, id), intern_len(&p.stacks, id), c,
+			     p.columns);
+	}
+	if (!ret && (p.weight.weight != FOLDED_WEIGHT_SAMPLES || p.weight.type[0]))
+		in->weight = p.weight;
+	folded_profile_release(&p);
+	return ret;
+}
 
 int cmd_flamegraph(int argc, const char **argv)
 {
@@ -150,7 +175,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	for (i = 0; i < nfiles; i++) {
-		if (fg_input_read(&in, argv[i])) {
+		if (load_is_foreign(argv[i]) ? read_foreign(&in, argv[i]) :
+		    fg_input_read(&in, argv[i])) {
 			ret = EXIT_FAILURE_;
 			goto out;
 		}

@@ -21,6 +21,7 @@
 #include "perf/sampler.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,29 @@ static int ends_with(const char *s, const char *suffix)
 static int is_time_event(const char *event, int offcpu)
 {
 	return offcpu || !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+}
+
+/*
+ * What the folded file measures and, for sample counts, what one sample
+ * stands for: a clock's nominal period (1e9 / frequency ns) or the fixed
+ * period of -c, so 'trail diff' can compare time rather than shares.
+ */
+static void sample_units(struct folded_weight_info *wi, const struct sampler *s)
+{
+	int clock = is_time_event(s->event_name, s->offcpu);
+
+	snprintf(wi->type, sizeof(wi->type), "%.*s", (int)sizeof(wi->type) - 1,
+		 s->offcpu ? "off-cpu" : clock ? "cpu" : s->event_name);
+	if (wi->weight != FOLDED_WEIGHT_SAMPLES || s->offcpu)
+		return;
+	if (s->attr.freq && s->attr.sample_freq && clock) {
+		wi->period = (double)llround(1e9 / (double)s->attr.sample_freq);
+		snprintf(wi->period_unit, sizeof(wi->period_unit), "ns");
+	} else if (!s->attr.freq && s->attr.sample_period) {
+		wi->period = (double)s->attr.sample_period;
+		snprintf(wi->period_unit, sizeof(wi->period_unit), "%.*s",
+			 (int)sizeof(wi->period_unit) - 1, clock ? "ns" : s->event_name);
+	}
 }
 
 /*
@@ -523,10 +547,17 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 		     folded ? (o->output ? o->output : "standard output") : path, folded);
 	if (folded) {
 		/* estimated bytes or objects, not sample counts: the header says so */
-		struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
+		struct folded_weight_info wi;
 		struct perfdata_fold pf;
 
+		memset(&wi, 0, sizeof(wi));
+		wi.weight = FOLDED_WEIGHT_PERIOD;
+
 		snprintf(wi.unit, sizeof(wi.unit), "%s", alloc_view_unit((enum alloc_view)view));
+		/* pprof's names for the two views it knows; others keep trail's */
+		snprintf(wi.type, sizeof(wi.type), "%s",
+			 view == ALLOC_VIEW_SPACE ? "alloc_space" : view == ALLOC_VIEW_OBJECTS ?
+			 "alloc_objects" : alloc_view_name((enum alloc_view)view));
 		memset(&pf, 0, sizeof(pf));
 		if (fold_recording(path, tmpdir, o->output, &wi, &pf))
 			goto out;
@@ -705,6 +736,7 @@ int cmd_record(int argc, const char **argv)
 		else if (weight == FOLDED_WEIGHT_PERIOD)
 			snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
 				 is_time_event(s.event_name, s.offcpu) ? "ns" : s.event_name);
+		sample_units(&wi, &s);
 		memset(&pf, 0, sizeof(pf));
 		memset(&ms, 0, sizeof(ms));
 		intern_init(&ms.names);

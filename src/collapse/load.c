@@ -26,6 +26,9 @@ static void add_folded_line(struct folded_profile *p, const char *line, size_t l
 	p->lines++;
 	if (!len)
 		return;
+	/* trail's header (folded.h): the units, not a stack */
+	if (lineno == 1 && folded_header_parse(line, len, &p->weight))
+		return;
 	if (folded_parse_line(line, len, &fl)) {
 		if (++p->malformed <= MAX_REPORTED_MALFORMED)
 			warning("%s:%llu: ignoring line without a sample count: '%.80s'",
@@ -117,6 +120,8 @@ static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
 			(unsigned long long)s.unrecognized, c->description);
 	if (!ret)
 		ret = add_folders(p, s.folders, s.nr_folders, in->name);
+	if (!ret)
+		p->weight = s.weight;
 	collapse_session_release(&s);
 	return ret;
 }
@@ -162,4 +167,20 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 	if (format)
 		*format = c;
 	return ret == LOAD_UNKNOWN_FORMAT ? ret : ret < 0 ? -1 : 0;
+}
+
+int load_is_foreign(const char *path)
+{
+	struct collapse_input in;
+	const struct collapser *c;
+	int ret = 0;
+
+	if (!strcmp(path, "-") || collapse_input_open(&in, path))
+		return 0;
+	if (!head_is_folded(in.head, in.head_len)) {
+		c = collapse_guess(in.head, in.head_len, NULL);
+		ret = c && strcmp(c->name, "folded") && strcmp(c->name, "recursive");
+	}
+	collapse_input_close(&in);
+	return ret;
 }
