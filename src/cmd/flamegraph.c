@@ -28,12 +28,38 @@ static const char *const usage[] = {
 	"search; the view is kept in the URL.  Reads stdin when no FILE is given; gzip",
 	"input is accepted.  Three-column input (\"stack BEFORE AFTER\", from",
 	"'trail diff' or difffolded.pl) draws a differential graph: widths from AFTER,",
-	"each frame coloured by its function's change in share (as 'trail diff --top'):",
-	"red hotter, blue cooler, grey below the 1-point floor or within sampling noise",
-	"(z-test, 1% false discovery rate), with a legend.  Options mean what they",
-	"mean in flamegraph.pl.",
+	"each frame coloured by its function's change (as 'trail diff --top'): in time",
+	"when the input names its sampling period (trail record, trail diff), else in",
+	"share; red hotter, blue cooler, grey below the 1-point floor or within sampling",
+	"noise (z-test, 1% false discovery rate), with a legend.  Options mean what",
+	"they mean in flamegraph.pl.",
 	NULL
 };
+
+/*
+ * --merge-processes: every stack without its first frame (perf's process
+ * name), so ./prog and ./prog_slow draw one tree; a stack of that frame
+ * alone becomes "[process]".  The stacks point into the input's text, so
+ * this moves pointers only; the input is sorted again.
+ */
+static void merge_roots(struct fg_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr; i++) {
+		struct fg_stack *st = &in->stacks[i];
+		const char *semi = memchr(st->s, ';', st->len);
+
+		if (semi) {
+			st->len -= (uint32_t)(semi + 1 - st->s);
+			st->s = semi + 1;
+		} else {
+			st->s = "[process]";
+			st->len = 9;
+		}
+	}
+	in->sorted = 0;
+}
 
 /*
  * A profile in another format (pprof, speedscope, perf.data ...): read as
@@ -71,7 +97,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	int diff_self = 0, hide_noise = 0, by_frame = 0;
 	double min_delta = 1;
 	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
-	int color_diffusion = 0, no_sort = 0;
+	int color_diffusion = 0, no_sort = 0, merge_processes = 0;
+	const char *by = NULL;
 	struct option opts[] = {
 		OPT_GROUP("text"),
 		OPT_STRING(0, "title", &title, "TEXT", "title (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")"),
@@ -110,6 +137,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-delta", &min_delta, "PTS", "noise floor: changes under PTS percentage points stay grey (default 1)", 0, 100),
 		OPT_FLAG(0, "diff-by-frame", &by_frame, "colour each frame by its own change at that position (default: its function's change in the whole profile)"),
 		OPT_FLAG(0, "hide-noise", &hide_noise, "draw only frames on a path to a significant change"),
+		OPT_STRING(0, "by", &by, "B", "compare time (default when the input names its sampling period) or share"),
+		OPT_FLAG(0, "merge-processes", &merge_processes, "drop each stack's first (process) frame: one graph for differently named binaries"),
 		/* inferno-flamegraph's spellings: colours are always deterministic,
 		 * and the input never needs to be sorted */
 		OPT_ALIAS_FLAG(0, "deterministic", &hash),
@@ -168,6 +197,11 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = EXIT_FAILURE_;
 		goto out;
 	}
+	if (merge_processes && reverse) {
+		trail_error("--merge-processes drops the root frame, and --reverse puts the leaf there");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (!nfiles) {
 		if (fg_input_read(&in, "-")) {
 			ret = EXIT_FAILURE_;
@@ -209,6 +243,21 @@ int cmd_flamegraph(int argc, const char **argv)
 		if (in.columns == 2)
 			alpha = 1;
 	}
+	if (by && strcmp(by, "time") && strcmp(by, "share")) {
+		trail_error("option '--by' expects time or share, not '%s'", by);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	so.diff.by_time = in.columns == 2 && folded_ns_per_count(&in.weight) > 0 &&
+			  !(by && !strcmp(by, "share"));
+	if (by && !strcmp(by, "time") && in.columns == 2 && !so.diff.by_time) {
+		trail_error("--by time: the input does not name its sampling period (trail record "
+			    "writes it in a '# trail-folded' header); compare shares (--by share)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (merge_processes)
+		merge_roots(&in);
 	if (alpha < 0)
 		alpha = 0.01;
 	if (!countname)
