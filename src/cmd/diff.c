@@ -24,16 +24,21 @@
 #include <string.h>
 
 static const char *const diff_usage[] = {
-	"trail diff [-n] [-s] BEFORE AFTER",
-	"trail diff --top N [--json] [--min-delta PTS] [--confirm PTS] BEFORE AFTER",
+	"trail diff [-n] [-s] [--merge-processes] BEFORE AFTER",
+	"trail diff --top N [--json] [--by time|share] BEFORE... AFTER...",
 	"",
 	"Without --top or --json, print difffolded.pl's three columns, 'stack before",
 	"after', one line per stack sorted in byte order: feed it to 'trail flamegraph'",
-	"for a differential flame graph.  With --top N, print the N functions whose",
-	"share of samples grew most and the N that shrank most (by self and total,",
-	"i.e. inclusive, share), with the delta in percentage points, its standard",
-	"error and a two-proportion z-test.  BEFORE and AFTER are folded stack files",
-	"('-' is stdin, gzip is read too).",
+	"for a differential flame graph.  With --top N, print the N functions that",
+	"grew most and the N that shrank most (by self and total, i.e. inclusive),",
+	"with the change, its standard error and a test: by time per run (samples x",
+	"sampling period) when every profile names its period (trail record writes",
+	"it), else by share of samples.  Several profiles per side (runs; the first",
+	"half are BEFORE, or --before-runs K) test against the run-to-run spread",
+	"(Welch t); one per side gives a sampling-only lower bound of the error.",
+	"Only changes above the floor that survive Benjamini-Hochberg are listed.",
+	"Profiles are folded files or any format 'trail collapse' reads ('-' is",
+	"stdin, gzip is read too).",
 	NULL
 };
 

@@ -186,7 +186,7 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 		if (!type || type->type != JSON_STRING)
 			ret = trail_error("%s: profile %zu has no type", name, i);
 		else if (!strcmp(type->string, "sampled"))
-			ret = fold_sampled(&fr, p, out) || sampled_units(p, out);
+			ret = fold_sampled(&fr, p, out) < 0 ? -1 : sampled_units(p, out);
 		else if (!strcmp(type->string, "evented"))
 			ret = fold_evented(&fr, p, out);
 		else
