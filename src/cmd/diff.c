@@ -496,6 +496,13 @@ int cmd_diff(int argc, const char **argv)
 			}
 	if (table)
 		return run_table(&o, argv, nb, (size_t)n - nb);
+	for (int i = 0; i < 2; i++)
+		if (load_is_foreign(argv[i])) {
+			trail_error("'%s' is not folded text: the three columns are made of folded "
+				    "stacks; fold it first (trail collapse '%s' > F.folded), or compare "
+				    "functions with --top, which reads it", argv[i], argv[i]);
+			return EXIT_USAGE;
+		}
 	memset(st, 0, sizeof(st));
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0) |
 		(o.merge_processes ? DIFFFOLDED_MERGE_PROCESSES : 0);

@@ -331,3 +331,31 @@ int folded_profile_write(const struct folded_profile *p, FILE *out)
 		return error_errno("cannot write the folded stacks");
 	return 0;
 }
+
+void folded_profile_merge_roots(struct folded_profile *p)
+{
+	struct folded_profile out;
+	uint32_t id;
+
+	folded_profile_init(&out);
+	out.weight = p->weight;
+	out.lines = p->lines;
+	out.malformed = p->malformed;
+	for (id = 0; id < folded_profile_size(p); id++) {
+		const char *s = intern_str(&p->stacks, id);
+		size_t len = intern_len(&p->stacks, id);
+		const char *semi = memchr(s, ';', len);
+
+		if (semi) {
+			len -= (size_t)(semi + 1 - s);
+			s = semi + 1;
+		} else {
+			s = "[process]";
+			len = strlen(s);
+		}
+		for (int c = 0; c < p->columns; c++)
+			folded_profile_add(&out, s, len, c, p->counts[c][id]);
+	}
+	folded_profile_release(p);
+	*p = out;
+}

@@ -146,6 +146,12 @@ static inline size_t folded_profile_size(const struct folded_profile *p)
  * trail_error() when writing failed.
  */
 int folded_profile_write(const struct folded_profile *p, FILE *out);
+/*
+ * --merge-processes: every stack without its first (process) frame, equal
+ * stacks merged; a stack of that frame alone becomes "[process]".  For
+ * profiles of differently named binaries (./prog, ./prog_slow).
+ */
+void folded_profile_merge_roots(struct folded_profile *p);
 /* Stack ids sorted by stack text in byte order (caller frees). */
 uint32_t *folded_profile_sorted(const struct folded_profile *p);
 
