@@ -76,6 +76,7 @@ int folded_weight_from_words(struct folded_weight_info *w, const char *type, con
 	    !unit[0]) {
 		if (!type[0] || !strcmp(type, "samples")) {
 			w->weight = FOLDED_WEIGHT_SAMPLES;
+			w->type[0] = 0;	/* plain counts: no header, as before */
 			return 0;
 		}
 		/* counted things that are not samples: allocations, faults ... */
