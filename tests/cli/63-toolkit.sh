@@ -264,4 +264,33 @@ check "top --merge-processes" "$TRAIL" top --merge-processes "$T/p1.folded" "$T/
 grep -Eq ' prog(_slow)?$' "$T/.out" && fail "top --merge-processes: one tree" "$(cat "$T/.out")" ||
 	pass "top --merge-processes: one tree"
 
+# --- unsymbolised modules and where frame-pointer walks break ----------------
+# The CPU recording above: the program has frame pointers, libc's qsort
+# (msort_with_tmp) has none, so the warning must blame libc, not the program.
+"$TRAIL" record -F 499 -o "$T/fp.folded" -- "$T/prog" >/dev/null 2>"$T/fp.err"
+if grep -q 'call chains stop after the sampled function' "$T/fp.err"; then
+	grep -q 'in [^ ]*libc\.so[^ ]*: that library has no frame pointers.*-g dwarf' "$T/fp.err" &&
+		! grep -q 'program was probably built without' "$T/fp.err" &&
+		pass "frame-pointer warning names libc, not the program" ||
+		fail "frame-pointer warning names libc, not the program" "$(cat "$T/fp.err")"
+else
+	skip "frame-pointer warning names libc" "fewer than half the chains broke this time"
+fi
+cp "$T/prog" "$T/stripped" && strip "$T/stripped"
+"$TRAIL" record -F 499 -o "$T/stripped.folded" -- "$T/stripped" >/dev/null 2>&1
+check "explain a stripped program" "$TRAIL" explain "$T/stripped.folded"
+grep -q 'no symbols for stripped: install its debug symbols' "$T/.out" &&
+	pass "explain: no symbols for the module, and what to do" || fail "explain: no symbols for the module" "$(cat "$T/.out")"
+sed -n '/^wide plateaus/,/^$/p' "$T/.out" | grep -q '\[stripped\]' &&
+	fail "explain: a [module] frame is never a plateau" "$(cat "$T/.out")" || pass "explain: a [module] frame is never a plateau"
+check "explain --json a stripped program" "$TRAIL" explain --json "$T/stripped.folded"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["no_symbols"]["modules"]
+assert m and m[0]["module"] == "stripped" and m[0]["self_pct"] > 20, m
+assert d["broken"]["no_symbols_pct"] > 20 and d["broken"]["pct"] >= d["broken"]["no_symbols_pct"], d["broken"]
+assert all(p["function"] != "[stripped]" for p in d["plateaus"]["functions"]), d["plateaus"]
+' "$T/.out" && pass "explain --json: no_symbols, counted as broken" || fail "explain --json: no_symbols, counted as broken" "$(head -c 600 "$T/.out")"
+
 echo "# done"
