@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REPORTED_MALFORMED 5
 
@@ -175,7 +176,11 @@ int load_is_foreign(const char *path)
 	const struct collapser *c;
 	int ret = 0;
 
-	if (!strcmp(path, "-") || collapse_input_open(&in, path))
+	struct stat st;
+
+	/* only a regular file can be looked at twice (a pipe or FIFO cannot) */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    collapse_input_open(&in, path))
 		return 0;
 	if (!head_is_folded(in.head, in.head_len)) {
 		c = collapse_guess(in.head, in.head_len, NULL);

@@ -28,8 +28,9 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 /*
  * For readers of folded text (flamegraph, diff): 1 when the file path
  * holds another format trail knows (pprof, speedscope, perf.data ...),
- * 0 when it is folded text, empty, standard input ("-") or unknown (the
- * folded reader then says what is wrong).
+ * 0 when it is folded text, empty, not a regular file (standard input,
+ * a pipe: it cannot be read twice) or unknown (the folded reader then says
+ * what is wrong).
  */
 int load_is_foreign(const char *path);
 
