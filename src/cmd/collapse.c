@@ -184,6 +184,8 @@ int cmd_collapse(int argc, const char **argv)
 	const struct profile_writer *writer;
 	double discard = 0;	/* percent */
 	int count_samples = 0, include_offset = 0, no_modules = 0, read_perfdata = 0;
+	int ghc_flag[3] = { 0, 0, 0 };	/* --time, --ticks, --bytes */
+	static const char *const ghc_names[3] = { "time", "ticks", "bytes" };
 	const char *weight_name = NULL;
 	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
@@ -221,6 +223,10 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_FLAG(0, "no-modules", &no_modules, "sample, vtune: drop the module` part of each frame"),
 		OPT_STRING(0, "ghc-cost", &ghc_cost, "COST",
 			   "ghcprof: time (default), ticks or bytes"),
+		/* inferno-collapse-ghcprof's spellings of --ghc-cost */
+		OPT_FLAG(0, "time", &ghc_flag[0], "ghcprof: the same as --ghc-cost time"),
+		OPT_FLAG(0, "ticks", &ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
+		OPT_FLAG(0, "bytes", &ghc_flag[2], "ghcprof: the same as --ghc-cost bytes"),
 		OPT_STRING(0, "sample-type", &sample_type, "NAME",
 			   "pprof: sample type (e.g. alloc_space); jfr: event type "
 			   "(default: the profile's default type; jdk.ExecutionSample)"),
@@ -277,6 +283,13 @@ int cmd_collapse(int argc, const char **argv)
 	s.opts.include_offset = include_offset;
 	s.opts.no_modules = no_modules;
 	s.opts.sample_type = sample_type;
+	for (int k = 0; k < 3; k++) {
+		if (!ghc_flag[k])
+			continue;
+		if (ghc_cost && strcmp(ghc_cost, ghc_names[k]))
+			die_usage("--%s contradicts --ghc-cost %s", ghc_names[k], ghc_cost);
+		ghc_cost = ghc_names[k];
+	}
 	if (!ghc_cost || !strcmp(ghc_cost, "time"))
 		s.opts.ghc_cost = GHC_COST_TIME;
 	else if (!strcmp(ghc_cost, "ticks"))
