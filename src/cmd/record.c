@@ -18,7 +18,9 @@
 #include "collapse/perfdata_fold.h"
 #include "perf/perfdata_stacks.h"
 #include "perf/perfdata_write.h"
+#include "perf/record_hints.h"
 #include "perf/sampler.h"
+#include "core/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,9 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SHALLOW_FRAMES 1	/* frames: user stacks this short mean the frame-pointer walk failed */
-#define SHALLOW_MIN_SAMPLES 20	/* judge only with this many user stacks */
-#define BREAK_MODULES 8		/* modules told apart where frame-pointer walks stop */
 
 static const char *const record_usage[] = {
 	"trail record [options] [-o FILE] -- CMD [ARGS...]",
@@ -76,62 +75,13 @@ struct record_writer {
 	struct dso_hits hits;		/* modules that get a BUILD_ID entry */
 	const struct perf_event_attr *attr;
 	uint64_t since_round;		/* records written since the last FINISHED_ROUND */
-	uint64_t user_stacks;		/* samples with a user call chain */
-	uint64_t shallow_stacks;	/* ... of at most SHALLOW_FRAMES frames */
+	struct fp_check fp;		/* where frame-pointer walks stopped */
 	uint64_t samples;		/* samples written */
-	struct {
-		char *path;		/* the module of the frame where the walk stopped */
-		uint64_t n;		/* shallow stacks that stopped there */
-	} breaks[BREAK_MODULES];	/* the first modules seen */
 };
 
 static struct record_writer *writer_of(struct sampler_tool *t)
 {
 	return (struct record_writer *)((char *)t - offsetof(struct record_writer, tool));
-}
-
-/* Count a shallow stack against the module of its user leaf. */
-static void count_break(struct record_writer *rw, const struct sampler_sample *smp, uint64_t ip)
-{
-	struct thread *t = machine_thread(&rw->hits.machine, (int32_t)smp->pid, smp->tid);
-	const struct map *mp = t ? thread_find_map(t, ip) : NULL;
-	const char *path = mp && mp->dso && mp->dso->path ? mp->dso->path : NULL;
-	size_t i;
-
-	if (!path)
-		return;
-	for (i = 0; i < BREAK_MODULES && rw->breaks[i].path; i++)
-		if (!strcmp(rw->breaks[i].path, path))
-			break;
-	if (i == BREAK_MODULES)
-		return;
-	if (!rw->breaks[i].path)
-		rw->breaks[i].path = xstrdup(path);
-	rw->breaks[i].n++;
-}
-
-static void count_user_depth(struct record_writer *rw, const struct sampler_sample *smp)
-{
-	uint64_t i, depth = 0, leaf = 0;
-	int user = 0;
-
-	for (i = 0; i < smp->nr_callchain; i++) {
-		uint64_t ip = smp->callchain[i];
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			user = ip == PERF_CONTEXT_USER;
-			continue;
-		}
-		if (user && !depth++)
-			leaf = ip;
-	}
-	if (!depth)
-		return;
-	rw->user_stacks++;
-	if (depth <= SHALLOW_FRAMES) {
-		rw->shallow_stacks++;
-		count_break(rw, smp, leaf);
-	}
 }
 
 static int write_sample(struct sampler_tool *t, const struct perf_event_header *rec)
@@ -143,7 +93,7 @@ static int write_sample(struct sampler_tool *t, const struct perf_event_header *
 		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	if (dso_hits_add(&rw->hits, rec))
 		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
-	count_user_depth(rw, &smp);	/* after: the maps know the sample's module */
+	fp_check_sample(&rw->fp, &rw->hits.machine, &smp);	/* after: the maps know its module */
 	rw->samples++;
 	rw->since_round++;
 	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
@@ -221,40 +171,6 @@ static int move_old_output(const char *path)
 }
 
 /*
- * Most user call chains stopped after the sampled function: say in which
- * module they stopped.  The command's own executable: rebuild it with
- * frame pointers.  A library (Debian's libc, in qsort's msort_with_tmp):
- * the program is fine, the library has none; -g dwarf unwinds through it.
- */
-static void warn_shallow(const struct sampler *s, const struct record_writer *rw)
-{
-	size_t i, top = 0;
-	const char *path, *base;
-
-	for (i = 1; i < BREAK_MODULES && rw->breaks[i].path; i++)
-		if (rw->breaks[i].n > rw->breaks[top].n)
-			top = i;
-	path = rw->breaks[top].path;
-	base = path ? strrchr(path, '/') : NULL;
-	base = base ? base + 1 : path;
-	(void)s;
-	/* a shared object is a library the program calls, not the program */
-	if (!path || !strstr(base, ".so") || rw->breaks[top].n * 2 <= rw->shallow_stacks)
-		warning("%llu of %llu user call chains stop after the sampled function%s%s: it was "
-			"probably built without frame pointers; rebuild it with "
-			"-fno-omit-frame-pointer or record with -g dwarf",
-			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks,
-			path ? ", most in " : "", path ? path : "");
-	else
-		warning("%llu of %llu user call chains stop after the sampled function, %llu of them "
-			"in %s: that library has no frame pointers (the program's own frames may be "
-			"fine); record with -g dwarf to unwind through it, or install a build of it "
-			"with frame pointers",
-			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks,
-			(unsigned long long)rw->breaks[top].n, path);
-}
-
-/*
  * A recording that did not finish (the command could not be run, the
  * sampler failed) has no valid header: leave no file that other tools
  * would read as empty, and put back the one it replaced.
@@ -283,6 +199,7 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 {
 	double secs = s->end_time - s->start_time;
 	char rate[48] = "";
+	struct strbuf msg = STRBUF_INIT;
 
 	if (s->note[0])
 		note("%s", s->note);
@@ -308,9 +225,12 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 	if (!rw->samples && !s->offcpu)
 		warning("no samples: the command ran too briefly for -F %llu, or slept all the time",
 			(unsigned long long)s->attr.sample_freq);
-	if (s->opts.callchain == SAMPLER_CALLCHAIN_FP && rw->user_stacks >= SHALLOW_MIN_SAMPLES &&
-	    rw->shallow_stacks * 2 > rw->user_stacks)
-		warn_shallow(s, rw);
+	if (s->opts.callchain == SAMPLER_CALLCHAIN_FP && fp_check_message(&rw->fp, &msg))
+		warning("%s", msg.buf);
+	strbuf_reset(&msg);
+	if (python_hint(&rw->hits.sym, 0, &msg))
+		note("%s", msg.buf);
+	strbuf_release(&msg);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -820,8 +740,7 @@ out:
 		drop_unfinished_output(path, moved_old);
 	if (hits_ready)
 		dso_hits_release(&rw.hits);
-	for (size_t b = 0; b < BREAK_MODULES; b++)
-		free(rw.breaks[b].path);
+	fp_check_release(&rw.fp);
 	if (s.offcpu)
 		offcpu_release(&oc);
 	string_list_clear(&cmdline);

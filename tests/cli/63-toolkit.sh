@@ -293,4 +293,25 @@ assert d["broken"]["no_symbols_pct"] > 20 and d["broken"]["pct"] >= d["broken"][
 assert all(p["function"] != "[stripped]" for p in d["plateaus"]["functions"]), d["plateaus"]
 ' "$T/.out" && pass "explain --json: no_symbols, counted as broken" || fail "explain --json: no_symbols, counted as broken" "$(head -c 600 "$T/.out")"
 
+# --- Python: function names need perf support (3.12+ -X perf), else a hint ----
+if have python3; then
+	printf 'def work(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s\nwork(2000000)\n' >"$T/w.py"
+	minor=$(python3 -c 'import sys; print(sys.version_info[1])')
+	if [ "$minor" -lt 12 ]; then
+		check "record a Python $minor script" "$TRAIL" record -F 199 -o "$T/py.folded" -- python3 "$T/w.py"
+		grep -q "ran Python 3\.$minor, which has no perf support.*py-spy record -f raw.*Python 3\.12 or later with -X perf" "$T/.err" &&
+			pass "Python 3.$minor: record says how to get Python frames" ||
+			fail "Python 3.$minor: record says how to get Python frames" "$(cat "$T/.err")"
+	else
+		check "record a Python $minor script with -X perf" "$TRAIL" record -F 199 -o "$T/py.folded" -- python3 -X perf "$T/w.py"
+		grep -q 'work' "$T/py.folded" && pass "Python 3.$minor -X perf: Python functions named" ||
+			fail "Python 3.$minor -X perf: Python functions named" "$(head -3 "$T/py.folded")"
+	fi
+	check "record a C program" "$TRAIL" record -F 199 -o "$T/c.folded" -- "$T/prog"
+	grep -q 'Python' "$T/.err" && fail "no Python hint for a C program" "$(cat "$T/.err")" ||
+		pass "no Python hint for a C program"
+else
+	skip "Python frames" "no python3"
+fi
+
 echo "# done"
