@@ -96,7 +96,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	int hash = 0, cp = 0, reverse = 0, inverted = 0, flamechart = 0, negate = 0;
 	int diff_self = 0, hide_noise = 0, by_frame = 0;
 	double min_delta = 1;
-	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
+	int truncate_right = 0, truncate_left = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
 	int color_diffusion = 0, no_sort = 0, merge_processes = 0;
 	const char *by = NULL;
 	struct option opts[] = {
@@ -109,7 +109,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "fonttype", &fonttype, "FONT", "font family (default Verdana)"),
 		OPT_DOUBLE(0, "fontsize", &fontsize, "PX", "font size (default 12)", 1, 1000),
 		OPT_DOUBLE(0, "fontwidth", &fontwidth, "RATIO", "average glyph width / font size (default 0.59)", 0.01, 10),
-		OPT_FLAG(0, "truncate-text-right", &truncate_right, "cut long names at the right (default: keep the end)"),
+		OPT_FLAG(0, "truncate-text-right", &truncate_right, "cut long names at the right, keeping their start (the default, as flamegraph.pl)"),
+		OPT_FLAG(0, "truncate-text-left", &truncate_left, "cut long names at the left, keeping their end (inferno's default; for names whose end identifies them)"),
 		OPT_GROUP("geometry"),
 		OPT_DOUBLE(0, "width", &width, "PX", "image width (default: fluid, scales to the window)", 40, 1e6),
 		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
@@ -287,7 +288,18 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.diff.min_delta = min_delta / 100;
 	so.hide_noise = hide_noise;
 	so.diff.by_frame = by_frame;
-	so.truncate_right = truncate_right;
+	/*
+	 * A C name is identified by its start ("count_primes" cut to
+	 * "count_pr.."; cut at the left it was "..t_primes"), and flamegraph.pl
+	 * keeps the start too: that is the default, --truncate-text-left the
+	 * exception (inferno's default, for names whose end identifies them).
+	 */
+	if (truncate_right && truncate_left) {
+		trail_error("--truncate-text-right and --truncate-text-left contradict each other");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	so.truncate_right = !truncate_left;
 	so.search_color = search_color;
 	so.stroke_color = stroke_color;
 	so.palette = palette;
