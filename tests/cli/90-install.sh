@@ -41,6 +41,11 @@ if have man; then
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail-flamegraph.1" >"$T/man" 2>"$T/man.err" &&
 		grep -q 'SYNOPSIS' "$T/man" && grep -q -- '--minwidth' "$T/man" && grep -q 'TRAIL-FLAMEGRAPH(1)' "$T/man" &&
 		pass "man -l trail-flamegraph.1 renders" || fail "man -l trail-flamegraph.1 renders" "$(head -3 "$T/man.err")"
+	# SYNOPSIS is the usage lines, not the whole --help (that is OPTIONS' job)
+	syn=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$T/man" | sed '1d;$d' | grep -v '^ *$' | sed 's/^ *//')
+	[ "$(printf '%s\n' "$syn" | head -1)" = "trail flamegraph [options] [FILE...] > out.svg" ] &&
+		[ "$(printf '%s\n' "$syn" | wc -l)" -le 2 ] && pass "man SYNOPSIS is the usage line" ||
+		fail "man SYNOPSIS is the usage line" "$syn"
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail.1" | grep -q 'COMMON OPTIONS' && pass "man -l trail.1" ||
 		fail "man -l trail.1"
 	for m in "$D$P"/share/man/man1/*.1; do
