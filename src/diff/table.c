@@ -340,7 +340,11 @@ int diff_table_build(struct diff_table *t, const struct folded_profile *runs, si
 		units_of(&runs[r].weight, o->period, &w.u[r]);
 		hotspots_init(&w.h[r], &ho);
 		add_run(&w.h[r], 0, &runs[r], o->merge_processes);
-		add_run(&t->all, side, &runs[r], o->merge_processes);
+		/* the table's names: the union of the runs' (no second pass over the stacks) */
+		for (uint32_t id = 0; id < hotspots_size(&w.h[r]); id++)
+			intern_add(&t->all.names, hotspots_name(&w.h[r], id),
+				   intern_len(&w.h[r].names, id), NULL);
+		t->all.counts[side] += w.h[r].counts[0];
 		t->samples[side] += w.h[r].counts[0] / (w.u[r].cps > 0 ? w.u[r].cps : 1);
 	}
 	for (r = 0; r < w.nr; r++)
