@@ -375,6 +375,8 @@ out:
 	free(w.x);
 	free(w.n);
 	free(w.k);
+	if (ret)
+		diff_table_release(t);	/* nothing for the caller to release */
 	return ret;
 }
 

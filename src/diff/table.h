@@ -62,7 +62,7 @@ struct diff_table {
  * Returns 0; -1 after trail_error() when the runs cannot be compared (a
  * side without samples, weights that are not counts with one run per
  * side and no period, --by time without comparable totals); the message
- * says which and what to do.
+ * says which and what to do; t then holds nothing to release.
  */
 int diff_table_build(struct diff_table *t, const struct folded_profile *runs, size_t nb,
 		     size_t na, const char *const *names, const struct diff_table_opts *o);
