@@ -37,6 +37,24 @@ static const char *const usage[] = {
 };
 
 /*
+ * What a differential graph compares (--by): time when the input names
+ * its sampling period (the counts are then time), else shares.  0, or -1
+ * after trail_error() for a --by that cannot be.
+ */
+static int diff_basis(const struct fg_input *in, const char *by, int *by_time)
+{
+	if (by && strcmp(by, "time") && strcmp(by, "share"))
+		return trail_error("option '--by' expects time or share, not '%s'", by);
+	*by_time = in->columns == 2 && folded_ns_per_count(&in->weight) > 0 &&
+		   !(by && !strcmp(by, "share"));
+	if (by && !strcmp(by, "time") && in->columns == 2 && !*by_time)
+		return trail_error("--by time: the input does not name its sampling period (trail "
+				   "record writes it in a '# trail-folded' header); compare shares "
+				   "(--by share)");
+	return 0;
+}
+
+/*
  * --merge-processes: every stack without its first frame (perf's process
  * name), so ./prog and ./prog_slow draw one tree; a stack of that frame
  * alone becomes "[process]".  The stacks point into the input's text, so
@@ -244,16 +262,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		if (in.columns == 2)
 			alpha = 1;
 	}
-	if (by && strcmp(by, "time") && strcmp(by, "share")) {
-		trail_error("option '--by' expects time or share, not '%s'", by);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	so.diff.by_time = in.columns == 2 && folded_ns_per_count(&in.weight) > 0 &&
-			  !(by && !strcmp(by, "share"));
-	if (by && !strcmp(by, "time") && in.columns == 2 && !so.diff.by_time) {
-		trail_error("--by time: the input does not name its sampling period (trail record "
-			    "writes it in a '# trail-folded' header); compare shares (--by share)");
+	if (diff_basis(&in, by, &so.diff.by_time)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
