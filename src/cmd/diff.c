@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const diff_usage[] = {
 	"trail diff [-n] [-s] [--merge-processes] BEFORE AFTER",
@@ -300,29 +301,78 @@ static void warn_merged_roots(const struct diffmerge *m)
 	roots_check(&rt);
 }
 
-static void warn_roots(const struct folded_profile *runs, size_t nb, size_t na)
-{
-	struct roots rt;
-	size_t r;
-	uint32_t id;
+/*
+ * The runs of the table: a folded file is streamed (read again only to
+ * fold inclusive rows), so no stack is held however large the files; other
+ * formats and standard input or pipes are read whole into a profile.
+ */
+struct runs_ctx {
+	const char *const *paths;
+	struct folded_profile *held;	/* per run; used when is_held[r] */
+	unsigned char *is_held;
+	struct folded_weight_info *weights;
+	struct roots *roots;		/* filled on the first pass, when not NULL */
+	int *first;			/* per run: the first pass is still to come */
+	size_t nb;
+	diff_stack_fn *add;		/* during one each() */
+	void *arg;
+	int side;
+	struct roots *cur;		/* during a first pass: roots, else NULL */
+};
 
-	intern_init(&rt.names[0]);
-	intern_init(&rt.names[1]);
-	for (r = 0; r < nb + na; r++)
-		for (id = 0; id < folded_profile_size(&runs[r]); id++)
-			roots_add(&rt, r >= nb, intern_str(&runs[r].stacks, id),
-				  intern_len(&runs[r].stacks, id));
-	roots_check(&rt);
+static void stream_line(void *data, int column, const char *stack, size_t len, double count)
+{
+	struct runs_ctx *c = data;
+
+	(void)column;
+	if (c->cur)
+		roots_add(c->cur, c->side, stack, len);
+	c->add(c->arg, stack, len, count);
+}
+
+static int each_run_stack(void *ctx, size_t run, diff_stack_fn *add, void *arg)
+{
+	struct runs_ctx *c = ctx;
+	struct roots *roots = c->first[run] ? c->roots : NULL;
+	struct difffolded_stats st;
+	int ret = 0;
+
+	c->first[run] = 0;
+	if (c->is_held[run]) {
+		const struct folded_profile *p = &c->held[run];
+
+		for (uint32_t id = 0; id < folded_profile_size(p); id++) {
+			if (roots)
+				roots_add(roots, run >= c->nb, intern_str(&p->stacks, id),
+					  intern_len(&p->stacks, id));
+			add(arg, intern_str(&p->stacks, id), intern_len(&p->stacks, id),
+			    p->counts[0][id]);
+		}
+		return 0;
+	}
+	memset(&st, 0, sizeof(st));
+	c->add = add;
+	c->arg = arg;
+	c->side = run >= c->nb;
+	c->cur = roots;
+	ret = difffolded_read_lines(c->paths[run], 0, 0, &st, stream_line, c);
+	c->cur = NULL;
+	c->weights[run] = st.weight;
+	return ret;
 }
 
 /* Rank and print the runs' table. */
 static int run_table(const struct diff_opts *o, const char *const *paths, size_t nb, size_t na)
 {
 	struct diff_table_opts to = { 0 };
-	struct folded_profile *runs = xcalloc(nb + na, sizeof(*runs));
+	size_t nr = nb + na, r;
+	struct folded_profile *held = xcalloc(nr, sizeof(*held));
+	struct runs_ctx rc = { paths, held, xcalloc(nr, 1), xcalloc(nr, sizeof(*rc.weights)), NULL,
+			       xcalloc(nr, sizeof(int)), nb, NULL, NULL, 0, NULL };
+	struct diff_source src = { nr, paths, rc.weights, each_run_stack, &rc };
+	struct roots rt;
 	struct diff_table t;
 	struct strbuf sb = STRBUF_INIT;
-	size_t r;
 	int ret = EXIT_OK, built = 0;
 
 	to.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
@@ -338,23 +388,37 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 		      HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
 	to.basis = o->by;
 	to.merge_processes = o->merge_processes;
-	for (r = 0; r < nb + na; r++) {
+	intern_init(&rt.names[0]);
+	intern_init(&rt.names[1]);
+	rc.roots = o->merge_processes ? NULL : &rt;
+	for (r = 0; r < nr; r++) {
+		struct stat st;
 		int got;
 
-		folded_profile_init(&runs[r]);
-		got = load_profile(&runs[r], paths[r], NULL);
-		if (got) {
-			ret = got == LOAD_UNKNOWN_FORMAT ? EXIT_USAGE : EXIT_FAILURE_;
-			r++;
-			goto out;
+		rc.first[r] = 1;
+		folded_profile_init(&held[r]);
+		if (!strcmp(paths[r], "-") || stat(paths[r], &st) || !S_ISREG(st.st_mode) ||
+		    load_is_foreign(paths[r])) {
+			rc.is_held[r] = 1;
+			got = load_profile(&held[r], paths[r], NULL);
+			rc.weights[r] = held[r].weight;
+			if (got) {
+				ret = got == LOAD_UNKNOWN_FORMAT ? EXIT_USAGE : EXIT_FAILURE_;
+				goto out;
+			}
 		}
 	}
-	if (!o->merge_processes)
-		warn_roots(runs, nb, na);
-	if (diff_table_build(&t, runs, nb, na, paths, &to)) {
+	if (diff_table_build(&t, &src, nb, na, &to)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (!o->merge_processes)
+		roots_check(&rt);
+	else {
+		intern_release(&rt.names[0]);
+		intern_release(&rt.names[1]);
+	}
+	rc.roots = NULL;
 	built = 1;
 	if (o->json) {
 		json_table(&sb, o, &t, paths);
@@ -375,9 +439,16 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 		ret = EXIT_FAILURE_;
 	}
 out:
-	while (r-- > 0)
-		folded_profile_release(&runs[r]);
-	free(runs);
+	if (rc.roots) {
+		intern_release(&rt.names[0]);
+		intern_release(&rt.names[1]);
+	}
+	for (r = 0; r < nr; r++)
+		folded_profile_release(&held[r]);
+	free(held);
+	free(rc.is_held);
+	free(rc.weights);
+	free(rc.first);
 	if (built)
 		diff_table_release(&t);
 	strbuf_release(&sb);

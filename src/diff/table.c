@@ -58,19 +58,50 @@ static size_t strip_root(const char **s, size_t len, int merge)
 	return len;
 }
 
-static void add_run(struct hotspots *h, int side, const struct folded_profile *p, int merge)
+struct add_ctx {
+	struct hotspots *h;
+	int merge;
+};
+
+static void add_stack(void *arg, const char *s, size_t len, double c)
 {
+	struct add_ctx *a = arg;
+
+	len = strip_root(&s, len, a->merge);
+	if (len || !a->merge)
+		hotspots_add_stack(a->h, 0, s, len, c);
+	else
+		a->h->counts[0] += c;	/* a process-only stack still counts */
+}
+
+struct profiles_ctx {
+	const struct folded_profile *p;
+};
+
+static int each_profile_stack(void *ctx, size_t run, diff_stack_fn *add, void *arg)
+{
+	const struct folded_profile *p = &((struct profiles_ctx *)ctx)->p[run];
 	uint32_t id;
 
-	for (id = 0; id < folded_profile_size(p); id++) {
-		const char *s = intern_str(&p->stacks, id);
-		size_t len = strip_root(&s, intern_len(&p->stacks, id), merge);
+	for (id = 0; id < folded_profile_size(p); id++)
+		add(arg, intern_str(&p->stacks, id), intern_len(&p->stacks, id), p->counts[0][id]);
+	return 0;
+}
 
-		if (len || !merge)
-			hotspots_add_stack(h, side, s, len, p->counts[0][id]);
-		else
-			h->counts[side] += p->counts[0][id];	/* a process-only stack still counts */
-	}
+void diff_source_profiles(struct diff_source *src, const struct folded_profile *p, size_t nr,
+			  const char *const *names, struct folded_weight_info *weights)
+{
+	static struct profiles_ctx ctx;	/* one source at a time: tests and simple callers */
+	size_t r;
+
+	ctx.p = p;
+	for (r = 0; r < nr; r++)
+		weights[r] = p[r].weight;
+	src->runs = nr;
+	src->names = names;
+	src->weights = weights;
+	src->each = each_profile_stack;
+	src->ctx = &ctx;
 }
 
 /* Why the runs cannot be compared by time ("" when they can). */
@@ -216,8 +247,27 @@ static int stack_has(const struct diff_table *t, const char *s, size_t len, uint
  * part is below the floor (a caller of a slower function, an interrupt
  * taken inside it, or f's own self row already listed).
  */
+struct rest_ctx {
+	const struct diff_table *t;
+	const struct diff_table_row *f;
+	const unsigned char *listed;
+	int merge;
+	double sum;
+};
+
+static void add_rest(void *arg, const char *s, size_t len, double c)
+{
+	struct rest_ctx *a = arg;
+
+	len = strip_root(&s, len, a->merge);
+	if (len && stack_has(a->t, s, len, a->f->func, a->listed) &&
+	    !stack_has(a->t, s, len, UINT32_MAX, a->listed))
+		a->sum += c;
+}
+
+/* 1 when folded, 0 when not, -1 when a run cannot be read again. */
 static int explained(const struct diff_table *t, const struct work *w,
-		     const struct folded_profile *runs, const struct diff_table_row *f,
+		     const struct diff_source *src, const struct diff_table_row *f,
 		     const unsigned char *listed)
 {
 	size_t r, nb = t->runs[0];
@@ -227,19 +277,12 @@ static int explained(const struct diff_table *t, const struct work *w,
 	if (listed[f->func])
 		return 1;
 	for (r = 0; r < w->nr; r++) {
-		const struct folded_profile *p = &runs[r];
-		double sum = 0, cps = w->u[r].cps > 0 ? w->u[r].cps : 1;
-		uint32_t id;
+		struct rest_ctx a = { t, f, listed, w->o->merge_processes, 0 };
+		double cps = w->u[r].cps > 0 ? w->u[r].cps : 1;
 
-		for (id = 0; id < folded_profile_size(p); id++) {
-			const char *s = intern_str(&p->stacks, id);
-			size_t len = strip_root(&s, intern_len(&p->stacks, id), w->o->merge_processes);
-
-			if (len && stack_has(t, s, len, f->func, listed) &&
-			    !stack_has(t, s, len, UINT32_MAX, listed))
-				sum += p->counts[0][id];
-		}
-		w->x[r] = sum / cps;
+		if (src->each(src->ctx, r, add_rest, &a))
+			return -1;
+		w->x[r] = a.sum / cps;
 		w->n[r] = w->h[r].counts[0] / cps;
 		w->k[r] = w->u[r].k * cps;
 	}
@@ -251,8 +294,8 @@ static int explained(const struct diff_table *t, const struct work *w,
 	       rest.p > w->o->alpha;
 }
 
-static void split(struct diff_table *t, struct diff_table_row *rows, size_t nr,
-		  const struct work *w, const struct folded_profile *runs)
+static int split(struct diff_table *t, struct diff_table_row *rows, size_t nr,
+		 const struct work *w, const struct diff_source *src)
 {
 	size_t i;
 
@@ -264,8 +307,14 @@ static void split(struct diff_table *t, struct diff_table_row *rows, size_t nr,
 	t->hotter = xmallocarray(nr ? nr : 1, sizeof(*t->hotter));
 	t->cooler = xmallocarray(nr ? nr : 1, sizeof(*t->cooler));
 	for (i = 0; i < nr; i++) {
-		if (t->basis == DIFF_BY_TIME && rows[i].measure == HOTSPOT_TOTAL &&
-		    explained(t, w, runs, &rows[i], listed)) {
+		int folded = t->basis == DIFF_BY_TIME && rows[i].measure == HOTSPOT_TOTAL ?
+			     explained(t, w, src, &rows[i], listed) : 0;
+
+		if (folded < 0) {
+			free(listed);
+			return -1;
+		}
+		if (folded) {
 			t->nr_folded++;
 			continue;
 		}
@@ -281,11 +330,12 @@ static void split(struct diff_table *t, struct diff_table_row *rows, size_t nr,
 		t->nr_hotter = w->o->top;
 	if (w->o->top && t->nr_cooler > w->o->top)
 		t->nr_cooler = w->o->top;
+	return 0;
 }
 
 /* Units, refusals and the basis; 0 or -1 after trail_error(). */
 static int choose_basis(struct diff_table *t, struct run_units *u,
-			const struct folded_profile *runs, size_t nr, const char *const *names,
+			const struct folded_weight_info *weights, size_t nr, const char *const *names,
 			const struct diff_table_opts *o)
 {
 	size_t r;
@@ -295,7 +345,7 @@ static int choose_basis(struct diff_table *t, struct run_units *u,
 
 		if (u[r].cps > 0 || (t->runs[0] >= 2 && t->runs[1] >= 2))
 			continue;
-		folded_weight_describe(what, sizeof(what), &runs[r].weight);
+		folded_weight_describe(what, sizeof(what), &weights[r]);
 		return trail_error("'%s' is weighted by %s, not sample counts: the significance test "
 				   "needs counts.  Fold with --weight samples ('trail record -o "
 				   "F.folded' writes counts by default; 'trail collapse --weight "
@@ -315,9 +365,10 @@ static int choose_basis(struct diff_table *t, struct run_units *u,
 	return 0;
 }
 
-int diff_table_build(struct diff_table *t, const struct folded_profile *runs, size_t nb,
-		     size_t na, const char *const *names, const struct diff_table_opts *o)
+int diff_table_build(struct diff_table *t, const struct diff_source *src, size_t nb, size_t na,
+		     const struct diff_table_opts *o)
 {
+	const char *const *names = src->names;
 	struct hotspot_options ho = HOTSPOT_OPTIONS_INIT;
 	struct work w = { o, NULL, NULL, nb + na, NULL, NULL, NULL };
 	struct diff_table_row *rows = NULL;
@@ -337,9 +388,13 @@ int diff_table_build(struct diff_table *t, const struct folded_profile *runs, si
 	for (r = 0; r < w.nr; r++) {
 		int side = r >= nb;
 
-		units_of(&runs[r].weight, o->period, &w.u[r]);
+		struct add_ctx a = { &w.h[r], o->merge_processes };
+
 		hotspots_init(&w.h[r], &ho);
-		add_run(&w.h[r], 0, &runs[r], o->merge_processes);
+		if (src->each(src->ctx, r, add_stack, &a))
+			goto out;
+		/* after the first pass: a streamed run's header is read by then */
+		units_of(&src->weights[r], o->period, &w.u[r]);
 		/* the table's names: the union of the runs' (no second pass over the stacks) */
 		for (uint32_t id = 0; id < hotspots_size(&w.h[r]); id++)
 			intern_add(&t->all.names, hotspots_name(&w.h[r], id),
@@ -352,7 +407,7 @@ int diff_table_build(struct diff_table *t, const struct folded_profile *runs, si
 			trail_error("'%s' has no samples: there is nothing to compare", names[r]);
 			goto out;
 		}
-	if (choose_basis(t, w.u, runs, w.nr, names, o))
+	if (choose_basis(t, w.u, src->weights, w.nr, names, o))
 		goto out;
 	t->error = nb >= 2 && na >= 2 ? DIFF_ERROR_RUNS : DIFF_ERROR_SAMPLING;
 	for (r = 0; r < w.nr; r++) {
@@ -364,7 +419,8 @@ int diff_table_build(struct diff_table *t, const struct folded_profile *runs, si
 		t->total[side] += v / (double)t->runs[side];
 	}
 	test_all(t, &w, &rows, &nr_rows);
-	split(t, rows, nr_rows, &w, runs);
+	if (split(t, rows, nr_rows, &w, src))
+		goto out;
 	ret = 0;
 out:
 	for (r = 0; r < w.nr; r++)

@@ -10,7 +10,8 @@
  * slower function is slower by as much, and so are the interrupts taken
  * in it; listing them all names nothing new).
  *
- * Ownership: the table owns its rows and names; runs stay the caller's.
+ * Ownership: the table owns its rows and names; the runs' source stays
+ * the caller's.
  */
 #ifndef TRAIL_DIFF_TABLE_H
 #define TRAIL_DIFF_TABLE_H
@@ -57,15 +58,37 @@ struct diff_table {
 	size_t nr_hotter, nr_cooler;
 };
 
+/* One stack of a run (valid during the call) and its count. */
+typedef void diff_stack_fn(void *arg, const char *stack, size_t len, double count);
+
 /*
- * Build the table of runs[0..nb) (before) against runs[nb..nb+na) (after).
+ * Where the runs' stacks come from.  each(ctx, run, add, arg) calls add
+ * for every stack of that run, 0 or -1 after trail_error(); the table
+ * calls it once per run for the sums, and again only to fold inclusive
+ * rows, so a caller can stream files and hold no stack.
+ */
+struct diff_source {
+	size_t runs;
+	const char *const *names;			/* per run, for messages */
+	const struct folded_weight_info *weights;	/* per run: its units, read after
+							 * the run's first each() */
+	int (*each)(void *ctx, size_t run, diff_stack_fn *add, void *arg);
+	void *ctx;
+};
+
+/* A source over profiles in memory (p[0..nr)); weights are read from them. */
+void diff_source_profiles(struct diff_source *src, const struct folded_profile *p, size_t nr,
+			  const char *const *names, struct folded_weight_info *weights);
+
+/*
+ * Build the table of runs [0, nb) (before) against [nb, nb + na) (after).
  * Returns 0; -1 after trail_error() when the runs cannot be compared (a
  * side without samples, weights that are not counts with one run per
  * side and no period, --by time without comparable totals); the message
  * says which and what to do; t then holds nothing to release.
  */
-int diff_table_build(struct diff_table *t, const struct folded_profile *runs, size_t nb,
-		     size_t na, const char *const *names, const struct diff_table_opts *o);
+int diff_table_build(struct diff_table *t, const struct diff_source *src, size_t nb, size_t na,
+		     const struct diff_table_opts *o);
 void diff_table_release(struct diff_table *t);
 
 static inline const char *diff_table_name(const struct diff_table *t, uint32_t id)

@@ -676,6 +676,8 @@ TEST(time_basis_leaves_unchanged_functions_alone)
 	const char *names[2] = { "b", "a" };
 	struct diff_table_opts o = { 0 };
 	struct diff_table t;
+	struct diff_source src;
+	struct folded_weight_info w[2];
 
 	o.min_delta = 0.01;
 	o.confirm = 0.02;
@@ -684,7 +686,8 @@ TEST(time_basis_leaves_unchanged_functions_alone)
 	o.measures = 3;
 	profile_of(&runs[0], before, 1e6);
 	profile_of(&runs[1], after, 1e6);
-	CHECK_INT(diff_table_build(&t, runs, 1, 1, names, &o), 0);
+	diff_source_profiles(&src, runs, 2, names, w);
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
 	CHECK_INT(t.basis, DIFF_BY_TIME);
 	CHECK_INT(t.error, DIFF_ERROR_SAMPLING);
 	/* one row: check by self; main's, p's and check's inclusive rows fold */
@@ -696,19 +699,20 @@ TEST(time_basis_leaves_unchanged_functions_alone)
 	diff_table_release(&t);
 	/* by share, sort's share fell from 80% to 44%: listed as cooler */
 	o.basis = DIFF_BY_SHARE;
-	CHECK_INT(diff_table_build(&t, runs, 1, 1, names, &o), 0);
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
 	CHECK(t.nr_cooler >= 1);
 	CHECK_STREQ(diff_table_name(&t, t.cooler[0].func), "sort");
 	diff_table_release(&t);
 	/* no period on one side: shares, and why */
 	runs[1].weight.period = 0;
+	diff_source_profiles(&src, runs, 2, names, w);
 	o.basis = -1;
-	CHECK_INT(diff_table_build(&t, runs, 1, 1, names, &o), 0);
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
 	CHECK_INT(t.basis, DIFF_BY_SHARE);
 	CHECK(strstr(t.why_share, "'a'") != NULL);
 	diff_table_release(&t);
 	o.basis = DIFF_BY_TIME;
-	CHECK_INT(diff_table_build(&t, runs, 1, 1, names, &o), -1);
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), -1);
 	folded_profile_release(&runs[0]);
 	folded_profile_release(&runs[1]);
 }
