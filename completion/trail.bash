@@ -1,6 +1,7 @@
 # completion/trail.bash - bash completion for trail.  The commands and
 # their options come from the binary itself ('trail help --commands',
-# 'trail help --options CMD', both printed from the option tables), so the
+# 'trail help --options CMD', both printed from the option tables; option
+# values from 'trail help --values CMD OPT'), so the
 # completion always matches the trail being run.  Installed by 'make
 # install' as share/bash-completion/completions/trail.
 _trail()
@@ -32,9 +33,16 @@ _trail()
 		COMPREPLY=($(compgen -W "$(printf '%s\n' "$options" | cut -d' ' -f1)" -- "$cur"))
 		return 0
 	fi
-	# after an option that takes a value: files only when the value is one
+	# after an option that takes a value: its values when the binary lists
+	# them ('trail help --values CMD OPT'), files only when the value is one
 	while read -r line; do
 		if [[ ${line%% *} == "$prev" && $line == *' '* ]]; then
+			local values
+			values=$("$trail" help --values "$cmd" "$prev" 2>/dev/null)
+			if [[ -n $values ]]; then
+				COMPREPLY=($(compgen -W "$values" -- "$cur"))
+				return 0
+			fi
 			case ${line#* } in
 			*FILE* | *PATH* | *DIR* | *WHERE*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 			esac

@@ -96,13 +96,17 @@ int main(int argc, const char **argv)
 	if (!strcmp(argv[i], "help")) {
 		/*
 		 * For the completion scripts: "trail help --commands" lists the
-		 * commands, "trail help --options CMD" CMD's options, one a line.
+		 * commands, "trail help --options CMD" CMD's options, one a line,
+		 * "trail help --values CMD OPTION" the values of one option.
 		 */
 		if (i + 1 < argc && !strcmp(argv[i + 1], "--commands")) {
 			for (c = commands; c->name; c++)
 				printf("%s\n", c->name);
 			return finish_stdout(EXIT_OK);
 		}
+		/* "trail help --values CMD OPTION": the values OPTION takes */
+		if (i + 3 < argc && !strcmp(argv[i + 1], "--values"))
+			return finish_stdout(cmd_print_option_values(argv[i + 2], argv[i + 3]));
 		if (i + 2 < argc && !strcmp(argv[i + 1], "--options")) {
 			options_help_lists = 1;
 			i++;

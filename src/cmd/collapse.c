@@ -13,8 +13,7 @@
 #include "core/strbuf.h"
 #include "core/string_list.h"
 #include "profile/folded.h"
-#include "profile/pprof_write.h"
-#include "profile/speedscope_write.h"
+#include "profile/writers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,11 +108,12 @@ static int no_samples(const struct collapse_session *s, int user_filter)
 }
 
 /*
- * The session's stacks as pprof or speedscope: folded text first (so the
- * stacks are merged and sorted exactly as the folded output), then
- * encoded.  name titles a speedscope profile.
+ * The session's stacks through a writer (profile/writers.h): folded text
+ * first (so the stacks are merged and sorted exactly as the folded
+ * output), then encoded with the units the input carried.  name titles a
+ * speedscope profile.
  */
-static int write_as(struct collapse_session *s, const char *output, const char *name)
+static int write_as(struct collapse_session *s, const struct profile_writer *wr, const char *name)
 {
 	struct folded_profile prof;
 	struct strbuf out = STRBUF_INIT;
@@ -129,6 +129,7 @@ static int write_as(struct collapse_session *s, const char *output, const char *
 	if (fclose(mem) && !ret)
 		ret = error_errno("cannot buffer the folded stacks");
 	folded_profile_init(&prof);
+	prof.weight = s->weight;
 	for (line = text; !ret && line < text + len; line = end + 1) {
 		struct folded_line fl;
 
@@ -140,30 +141,40 @@ static int write_as(struct collapse_session *s, const char *output, const char *
 	}
 	free(text);
 	if (!ret)
-		ret = !strcmp(output, "pprof") ? pprof_encode(&prof, &out) :
-		      speedscope_encode(&prof, base ? base + 1 : name, &out);
+		ret = wr->write(&prof, base ? base + 1 : name, &out);
 	if (!ret && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)))
-		ret = error_errno("cannot write the %s output", output);
+		ret = error_errno("cannot write the %s output", wr->name);
 	strbuf_release(&out);
 	folded_profile_release(&prof);
 	return ret;
 }
 
 /*
- * perf.data weighed by period: a header names the unit (a clock's period
- * is nanoseconds, other events count themselves), so trail diff and
+ * perf.data weighed by period: the unit is named (a clock's period is
+ * nanoseconds, other events count themselves), so trail diff and
  * flamegraph do not run sample-count statistics on it.
  */
-static void write_period_header(const char *event)
+static void period_units(struct folded_weight_info *wi, const char *event)
 {
-	struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
-	char header[96];
+	int clock = event && (!strncmp(event, "cpu-clock", 9) || !strncmp(event, "task-clock", 10));
 
-	snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
-		 !event ? "events" : !strncmp(event, "cpu-clock", 9) ||
-		 !strncmp(event, "task-clock", 10) ? "ns" : event);
-	folded_header_format(header, sizeof(header), &wi);
-	fputs(header, stdout);
+	memset(wi, 0, sizeof(*wi));
+	wi->weight = FOLDED_WEIGHT_PERIOD;
+	snprintf(wi->unit, sizeof(wi->unit), "%.*s", (int)sizeof(wi->unit) - 1,
+		 !event ? "events" : clock ? "ns" : event);
+	snprintf(wi->type, sizeof(wi->type), "%.*s", (int)sizeof(wi->type) - 1,
+		 !event ? "" : clock ? "cpu" : event);
+}
+
+/* The folded output: trail's header when the counts are not plain samples. */
+static int write_folded(struct collapse_session *s)
+{
+	char header[192];
+
+	folded_header_format(header, sizeof(header), &s->weight);
+	if (fputs(header, stdout) == EOF)
+		return error_errno("cannot write to standard output");
+	return collapse_session_write(s, stdout);
 }
 
 int cmd_collapse(int argc, const char **argv)
@@ -171,8 +182,11 @@ int cmd_collapse(int argc, const char **argv)
 	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
 	const char *event_filter = NULL, *format = NULL, *ghc_cost = NULL;
 	const char *sample_type = NULL, *output = "folded";
+	const struct profile_writer *writer;
 	double discard = 0;	/* percent */
 	int count_samples = 0, include_offset = 0, no_modules = 0, read_perfdata = 0;
+	int ghc_flag[3] = { 0, 0, 0 };	/* --time, --ticks, --bytes */
+	static const char *const ghc_names[3] = { "time", "ticks", "bytes" };
 	const char *weight_name = NULL;
 	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
 	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
@@ -210,6 +224,10 @@ int cmd_collapse(int argc, const char **argv)
 		OPT_FLAG(0, "no-modules", &no_modules, "sample, vtune: drop the module` part of each frame"),
 		OPT_STRING(0, "ghc-cost", &ghc_cost, "COST",
 			   "ghcprof: time (default), ticks or bytes"),
+		/* inferno-collapse-ghcprof's spellings of --ghc-cost */
+		OPT_FLAG(0, "time", &ghc_flag[0], "ghcprof: the same as --ghc-cost time"),
+		OPT_FLAG(0, "ticks", &ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
+		OPT_FLAG(0, "bytes", &ghc_flag[2], "ghcprof: the same as --ghc-cost bytes"),
 		OPT_STRING(0, "sample-type", &sample_type, "NAME",
 			   "pprof: sample type (e.g. alloc_space); jfr: event type "
 			   "(default: the profile's default type; jdk.ExecutionSample)"),
@@ -236,10 +254,10 @@ int cmd_collapse(int argc, const char **argv)
 		string_list_clear(&skip_after);
 		return fflush(stdout) ? EXIT_FAILURE_ : EXIT_OK;
 	}
-	if (strcmp(output, "folded") && strcmp(output, "pprof") && strcmp(output, "speedscope"))
-		die_usage("--output must be folded, pprof or speedscope, not '%s'", output);
-	if (!strcmp(output, "pprof") && isatty(STDOUT_FILENO))
-		die_usage("--output pprof writes gzipped binary data; redirect it to a file");
+	if (!(writer = profile_writer_find(output)))
+		die_usage("--output must be %s, not '%s'", profile_writer_names(), output);
+	if (writer->binary && isatty(STDOUT_FILENO))
+		die_usage("--output %s writes binary data; redirect it to a file", output);
 	if (format && !(named = collapser_find(format)))
 		die_usage("unknown format '%s' (trail collapse --format list)", format);
 	if (weight_name && (folded_weight_parse(weight_name, &weight) ||
@@ -268,6 +286,13 @@ int cmd_collapse(int argc, const char **argv)
 	s.opts.include_offset = include_offset;
 	s.opts.no_modules = no_modules;
 	s.opts.sample_type = sample_type;
+	for (int k = 0; k < 3; k++) {
+		if (!ghc_flag[k])
+			continue;
+		if (ghc_cost && strcmp(ghc_cost, ghc_names[k]))
+			die_usage("--%s contradicts --ghc-cost %s", ghc_names[k], ghc_cost);
+		ghc_cost = ghc_names[k];
+	}
 	if (!ghc_cost || !strcmp(ghc_cost, "time"))
 		s.opts.ghc_cost = GHC_COST_TIME;
 	else if (!strcmp(ghc_cost, "ticks"))
@@ -339,10 +364,12 @@ int cmd_collapse(int argc, const char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (!strcmp(output, "folded") && read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
-		write_period_header(s.event_filter);
-	if (strcmp(output, "folded") ? write_as(&s, output, n ? argv[0] : "stdin") < 0 :
-	    collapse_session_write(&s, stdout) < 0)
+	if (read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
+		period_units(&s.weight, s.event_filter);
+	else if (read_perfdata)
+		memset(&s.weight, 0, sizeof(s.weight));
+	if (strcmp(writer->name, "folded") ? write_as(&s, writer, n ? argv[0] : "stdin") < 0 :
+	    write_folded(&s) < 0)
 		status = EXIT_FAILURE_;
 	if (strict && s.unrecognized && status == EXIT_OK) {
 		trail_error("%llu input lines were not understood (--strict)",

@@ -33,6 +33,8 @@ int cmd_explain(int argc, const char **argv);
 
 /* Print "trail VERSION (REV)" to stdout. */
 void cmd_print_version(void);
+/* 'trail help --values CMD OPTION': the values OPTION takes, one a line (none: nothing). */
+int cmd_print_option_values(const char *cmd, const char *opt);
 
 /*
  * parse_options() for commands: exits 0 after --help or --version and 2 (with a hint to

@@ -12,23 +12,34 @@
 #include "diff/difffolded.h"
 #include "diff/diffmerge.h"
 #include "diff/hotspots.h"
+#include "diff/table.h"
+#include "collapse/load.h"
+#include "core/alloc.h"
+#include "core/intern.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const diff_usage[] = {
-	"trail diff [-n] [-s] BEFORE AFTER",
-	"trail diff --top N [--json] [--min-delta PTS] [--confirm PTS] BEFORE AFTER",
+	"trail diff [-n] [-s] [--merge-processes] BEFORE AFTER",
+	"trail diff --top N [--json] [--by time|share] BEFORE... AFTER...",
 	"",
 	"Without --top or --json, print difffolded.pl's three columns, 'stack before",
 	"after', one line per stack sorted in byte order: feed it to 'trail flamegraph'",
-	"for a differential flame graph.  With --top N, print the N functions whose",
-	"share of samples grew most and the N that shrank most (by self and total,",
-	"i.e. inclusive, share), with the delta in percentage points, its standard",
-	"error and a two-proportion z-test.  BEFORE and AFTER are folded stack files",
-	"('-' is stdin, gzip is read too).",
+	"for a differential flame graph.  With --top N, print the N functions that",
+	"grew most and the N that shrank most (by self and total, i.e. inclusive),",
+	"with the change, its standard error and a test: by time per run (samples x",
+	"sampling period) when every profile names its period (trail record writes",
+	"it), else by share of samples.  Several profiles per side (runs; the first",
+	"half are BEFORE, or --before-runs K) test against the run-to-run spread",
+	"(Welch t); one per side gives a sampling-only lower bound of the error.",
+	"Only changes above the floor that survive Benjamini-Hochberg are listed.",
+	"Profiles are folded files or any format 'trail collapse' reads ('-' is",
+	"stdin, gzip is read too).",
 	NULL
 };
 
@@ -45,39 +56,68 @@ struct diff_opts {
 	int strip_annotations;
 	int strip_modules;
 	int strip_clones;
+	int by;			/* -1 automatic, or enum diff_basis */
+	const char *by_name;
+	int merge_processes;
+	uint64_t before_runs;	/* files on the before side; 0: half */
 };
 
-static void json_side(struct json_writer *w, const char *name, const char *path, double samples)
+static void json_side(struct json_writer *w, const char *name, const struct diff_table *t,
+		      int side, const char *const *paths)
 {
+	size_t r, first = side ? t->runs[0] : 0;
+
 	json_writer_key(w, name);
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "path", path);
-	json_writer_key_number(w, "samples", samples);
+	json_writer_key_string(w, "path", paths[first]);
+	json_writer_key(w, "paths");
+	json_writer_begin_array(w);
+	for (r = 0; r < t->runs[side]; r++)
+		json_writer_string(w, paths[first + r]);
+	json_writer_end(w);
+	json_writer_key_number(w, "samples", t->samples[side]);
+	if (t->basis == DIFF_BY_TIME)
+		json_writer_key_number(w, "total_per_run", t->total[side]);
 	json_writer_end(w);
 }
 
-static void json_rows(struct json_writer *w, const struct hotspots *h, const char *name,
-		      const struct hotspot_row *rows, size_t nr)
+/*
+ * Share rows keep the keys of before (percent and percentage points); time
+ * rows give values per run in the table's unit and the change in percent
+ * of the before side's total.
+ */
+static void json_rows(struct json_writer *w, const struct diff_table *t, const char *name,
+		      const struct diff_table_row *rows, size_t nr)
 {
+	int by_time = t->basis == DIFF_BY_TIME;
+	double pct = by_time ? 100 / t->total[0] : 100;
 	size_t i;
 
 	json_writer_key(w, name);
 	json_writer_begin_array(w);
 	for (i = 0; i < nr; i++) {
-		const struct hotspot_row *r = &rows[i];
-		const struct share_test *t = &r->test;
+		const struct diff_table_row *r = &rows[i];
+		const struct diff_test *x = &r->t;
 
 		json_writer_begin_object(w);
-		json_writer_key_string(w, "function", hotspots_name(h, r->func));
+		json_writer_key_string(w, "function", diff_table_name(t, r->func));
 		json_writer_key_string(w, "measure", hotspot_measure_name(r->measure));
-		json_writer_key_number(w, "before_pct", 100 * t->before.share);
-		json_writer_key_number(w, "after_pct", 100 * t->after.share);
-		json_writer_key_number(w, "before_se_pp", 100 * t->before.se);
-		json_writer_key_number(w, "after_se_pp", 100 * t->after.se);
-		json_writer_key_number(w, "delta_pp", 100 * t->delta);
-		json_writer_key_number(w, "se_pp", 100 * t->se);
-		json_writer_key_number(w, "z", t->z);
-		json_writer_key_number(w, "p_value", t->p_value);
+		if (by_time) {
+			json_writer_key_number(w, "before", x->before);
+			json_writer_key_number(w, "after", x->after);
+			json_writer_key_number(w, "delta", x->delta);
+			json_writer_key_number(w, "se", x->se);
+		}
+		json_writer_key_number(w, "before_pct", pct * x->before);
+		json_writer_key_number(w, "after_pct", pct * x->after);
+		json_writer_key_number(w, "before_se_pp", pct * x->before_se);
+		json_writer_key_number(w, "after_se_pp", pct * x->after_se);
+		json_writer_key_number(w, "delta_pp", pct * x->delta);
+		json_writer_key_number(w, "se_pp", pct * x->se);
+		json_writer_key_number(w, x->df > 0 ? "t" : "z", x->stat);
+		if (x->df > 0)
+			json_writer_key_number(w, "df", x->df);
+		json_writer_key_number(w, "p_value", x->p);
 		json_writer_key_bool(w, "significant", r->significant);
 		json_writer_key_bool(w, "confirmed", r->confirmed);
 		json_writer_end(w);
@@ -85,21 +125,29 @@ static void json_rows(struct json_writer *w, const struct hotspots *h, const cha
 	json_writer_end(w);
 }
 
-static void json_table(struct strbuf *sb, const struct diff_opts *o, const struct hotspots *h,
-		       const struct hotspot_ranking *rank, const char *before, const char *after)
+static void json_table(struct strbuf *sb, const struct diff_opts *o, const struct diff_table *t,
+		       const char *const *paths)
 {
 	struct json_writer w;
 
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_side(&w, "before", before, hotspots_samples(h, 0));
-	json_side(&w, "after", after, hotspots_samples(h, 1));
-	json_writer_key_number(&w, "period", h->opts.period);
+	json_side(&w, "before", t, 0, paths);
+	json_side(&w, "after", t, 1, paths);
+	json_writer_key_string(&w, "by", diff_basis_name(t->basis));
+	json_writer_key_string(&w, "unit", t->basis == DIFF_BY_TIME ? t->unit : "share");
+	if (t->why_share[0])
+		json_writer_key_string(&w, "share_because", t->why_share);
+	json_writer_key_string(&w, "error", diff_error_name(t->error));
+	json_writer_key_number(&w, "period", o->period ? o->period : 1);
 	json_writer_key_number(&w, "min_delta_pp", o->min_delta);
 	json_writer_key_number(&w, "confirm_pp", o->confirm);
 	json_writer_key_number(&w, "alpha", o->alpha);
-	json_rows(&w, h, "hotter", rank->hotter, rank->nr_hotter);
-	json_rows(&w, h, "cooler", rank->cooler, rank->nr_cooler);
+	json_writer_key_int(&w, "tested", (int64_t)t->nr_tested);
+	json_writer_key_int(&w, "not_significant", (int64_t)t->nr_unsure);
+	json_writer_key_int(&w, "inclusive_folded", (int64_t)t->nr_folded);
+	json_rows(&w, t, "hotter", t->hotter, t->nr_hotter);
+	json_rows(&w, t, "cooler", t->cooler, t->nr_cooler);
 	json_writer_end(&w);
 	json_writer_release(&w);
 	strbuf_addch(sb, '\n');
@@ -121,134 +169,290 @@ static void add_name(struct strbuf *sb, const char *name)
 		strbuf_addch(sb, '\'');
 }
 
-static void text_rows(struct strbuf *sb, const struct hotspots *h, const char *change,
-		      const struct hotspot_row *rows, size_t nr)
+/* Time in the table: ns shown as ms; other units as they are. */
+static double shown(const struct diff_table *t, double v)
+{
+	if (t->basis == DIFF_BY_SHARE)
+		return 100 * v;
+	return !strcmp(t->unit, "ns") ? v / 1e6 : v;
+}
+
+static void text_rows(struct strbuf *sb, const struct diff_table *t, const char *change,
+		      const struct diff_table_row *rows, size_t nr)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		const struct hotspot_row *r = &rows[i];
-		const struct share_test *t = &r->test;
+		const struct diff_table_row *r = &rows[i];
+		const struct diff_test *x = &r->t;
 		char p[32];
 
-		if (t->p_value < 1e-4)
+		if (x->p < 1e-4)
 			snprintf(p, sizeof(p), "<0.0001");
 		else
-			snprintf(p, sizeof(p), "%.4f", t->p_value);
+			snprintf(p, sizeof(p), "%.4f", x->p);
 		strbuf_addf(sb, "%-6s  %-7s  %7.2f  %7.2f  %+7.2f  %6.2f  %7s  %-9s  ",
-			    change, hotspot_measure_name(r->measure),
-			    100 * t->before.share, 100 * t->after.share,
-			    100 * t->delta, 100 * t->se, p, r->confirmed ? "yes" : "no");
-		add_name(sb, hotspots_name(h, r->func));
+			    change, hotspot_measure_name(r->measure), shown(t, x->before),
+			    shown(t, x->after), shown(t, x->delta), shown(t, x->se), p,
+			    r->confirmed ? "yes" : "no");
+		add_name(sb, diff_table_name(t, r->func));
 		strbuf_addch(sb, '\n');
 	}
 }
 
-static void table_init(struct hotspots *h, const struct diff_opts *o)
+static void side_names(struct strbuf *sb, const struct diff_table *t, int side,
+		       const char *const *paths)
 {
-	struct hotspot_options ho = HOTSPOT_OPTIONS_INIT;
+	size_t first = side ? t->runs[0] : 0, r;
+	char n[64];
 
-	ho.period = o->period;
-	ho.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
-		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
-		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
-	hotspots_init(h, &ho);
+	for (r = 0; r < t->runs[side]; r++) {
+		if (r)
+			strbuf_addch(sb, ' ');
+		escape_term(sb, paths[first + r], strlen(paths[first + r]));
+	}
+	folded_format_count(n, sizeof(n), t->samples[side]);
+	strbuf_addf(sb, " (%s samples", n);
+	if (t->runs[side] > 1)
+		strbuf_addf(sb, " in %zu runs", t->runs[side]);
+	strbuf_addch(sb, ')');
+}
+
+static void text_header(struct strbuf *sb, const struct diff_opts *o, const struct diff_table *t,
+			const char *const *paths)
+{
+	const char *u = !strcmp(t->unit, "ns") ? "ms" : t->unit;
+
+	strbuf_addstr(sb, "# before: ");
+	side_names(sb, t, 0, paths);
+	strbuf_addstr(sb, "  after: ");
+	side_names(sb, t, 1, paths);
+	strbuf_addch(sb, '\n');
+	if (t->basis == DIFF_BY_TIME)
+		strbuf_addf(sb, "# by time: %s per run (samples x period; before %.2f, after %.2f); "
+			    "noise floor and confirm in %% of before's total; inclusive rows that "
+			    "are their listed callees' change are left out (%zu)\n",
+			    u, shown(t, t->total[0]), shown(t, t->total[1]), t->nr_folded);
+	else
+		strbuf_addf(sb, "# by share%s%s%s: shares in %% of samples; delta and se in "
+			    "percentage points (pp)\n", t->why_share[0] ? " (time does not compare: " : "",
+			    t->why_share, t->why_share[0] ? ")" : "");
+	strbuf_addf(sb, "# p: %s (error: %s); Benjamini-Hochberg at %g over the %zu tests of "
+		    "functions whose before + after >= %g pp\n",
+		    t->error == DIFF_ERROR_RUNS ? "Welch t on per-run values" :
+		    t->basis == DIFF_BY_TIME ? "Poisson z on sample counts" : "two-proportion z-test",
+		    diff_error_name(t->error), o->alpha, t->nr_tested, o->min_delta);
+	strbuf_addf(sb, "# noise floor: |delta| >= %g pp; confirmed: |delta| >= %g pp and "
+		    "significant\n", o->min_delta, o->confirm);
+	strbuf_addf(sb, "%-6s  %-7s  %7s  %7s  %7s  %6s  %7s  %-9s  %s\n", "change", "measure",
+		    t->basis == DIFF_BY_TIME ? "before" : "before%",
+		    t->basis == DIFF_BY_TIME ? "after" : "after%", "delta", "se", "p", "confirmed",
+		    "function");
+}
+
+/* The first frame of each stack, per side: the process names perf puts there. */
+struct roots {
+	struct intern names[2];
+};
+
+static void roots_add(struct roots *rt, int side, const char *stack, size_t len)
+{
+	const char *semi = memchr(stack, ';', len);
+
+	if (len)
+		intern_add(&rt->names[side], stack, semi ? (size_t)(semi - stack) : len, NULL);
 }
 
 /*
- * The table needs only per-function sums, and those add up line by line
- * (a duplicate stack adds what its merged count would), so each line goes
- * straight to the hotspots: no stack is held, whatever the file sizes.
+ * Differently named binaries (./prog against ./prog_slow) share no root
+ * frame: every stack differs, and the biggest "changes" are the process
+ * names.  Say so, and how to compare them.
  */
-static void add_to_hotspots(void *data, int side, const char *stack, size_t len, double count)
+static void roots_check(struct roots *rt)
 {
-	hotspots_add_stack(data, side, stack, len, count);
+	uint32_t i;
+
+	for (i = 0; i < rt->names[0].nr; i++)
+		if (intern_find(&rt->names[1], intern_str(&rt->names[0], i),
+				intern_len(&rt->names[0], i)) != UINT32_MAX)
+			goto out;
+	if (rt->names[0].nr && rt->names[1].nr)
+		warning("the two sides share no root frame ('%.*s' before, '%.*s' after): "
+			"if these are the process names of differently named binaries, "
+			"--merge-processes compares them as one",
+			(int)intern_len(&rt->names[0], 0), intern_str(&rt->names[0], 0),
+			(int)intern_len(&rt->names[1], 0), intern_str(&rt->names[1], 0));
+out:
+	intern_release(&rt->names[0]);
+	intern_release(&rt->names[1]);
 }
 
-/* Rank and print; h holds both files. */
-static int run_table(const struct diff_opts *o, const char *before, const char *after,
-		     struct hotspots *h)
+static void warn_merged_roots(const struct diffmerge *m)
 {
-	struct hotspot_rank_options ro = HOTSPOT_RANK_OPTIONS_INIT;
-	struct hotspot_ranking rank;
-	struct strbuf sb = STRBUF_INIT;
-	char n1[64], n2[64];
-	int ret = EXIT_OK;
+	struct roots rt;
+	size_t i;
 
-	ro.min_delta = o->min_delta / 100;
-	ro.confirm = o->confirm / 100;
-	ro.alpha = o->alpha;
-	ro.top = o->top == UINT64_MAX ? 0 : (size_t)o->top;
-	if (!strcmp(o->measure, "self"))
-		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF);
-	else if (!strcmp(o->measure, "total"))
-		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
-	else
-		ro.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
+	intern_init(&rt.names[0]);
+	intern_init(&rt.names[1]);
+	for (i = 0; i < m->nr; i++)
+		for (int side = 0; side < 2; side++)
+			if (m->keys[i].count[side] > 0)
+				roots_add(&rt, side, m->keys[i].text, m->keys[i].len);
+	roots_check(&rt);
+}
 
-	if (!(hotspots_samples(h, 0) > 0) || !(hotspots_samples(h, 1) > 0)) {
-		trail_error("'%s' has no samples: there are no shares to compare",
-		      hotspots_samples(h, 0) > 0 ? after : before);
-		return EXIT_USAGE;
+/*
+ * The runs of the table: a folded file is streamed (read again only to
+ * fold inclusive rows), so no stack is held however large the files; other
+ * formats and standard input or pipes are read whole into a profile.
+ */
+struct runs_ctx {
+	const char *const *paths;
+	struct folded_profile *held;	/* per run; used when is_held[r] */
+	unsigned char *is_held;
+	struct folded_weight_info *weights;
+	struct roots *roots;		/* filled on the first pass, when not NULL */
+	int *first;			/* per run: the first pass is still to come */
+	size_t nb;
+	diff_stack_fn *add;		/* during one each() */
+	void *arg;
+	int side;
+	struct roots *cur;		/* during a first pass: roots, else NULL */
+};
+
+static void stream_line(void *data, int column, const char *stack, size_t len, double count)
+{
+	struct runs_ctx *c = data;
+
+	(void)column;
+	if (c->cur)
+		roots_add(c->cur, c->side, stack, len);
+	c->add(c->arg, stack, len, count);
+}
+
+static int each_run_stack(void *ctx, size_t run, diff_stack_fn *add, void *arg)
+{
+	struct runs_ctx *c = ctx;
+	struct roots *roots = c->first[run] ? c->roots : NULL;
+	struct difffolded_stats st;
+	int ret = 0;
+
+	c->first[run] = 0;
+	if (c->is_held[run]) {
+		const struct folded_profile *p = &c->held[run];
+
+		for (uint32_t id = 0; id < folded_profile_size(p); id++) {
+			if (roots)
+				roots_add(roots, run >= c->nb, intern_str(&p->stacks, id),
+					  intern_len(&p->stacks, id));
+			add(arg, intern_str(&p->stacks, id), intern_len(&p->stacks, id),
+			    p->counts[0][id]);
+		}
+		return 0;
 	}
-	hotspots_rank(h, &ro, &rank);
-	folded_format_count(n1, sizeof(n1), hotspots_samples(h, 0));
-	folded_format_count(n2, sizeof(n2), hotspots_samples(h, 1));
+	memset(&st, 0, sizeof(st));
+	c->add = add;
+	c->arg = arg;
+	c->side = run >= c->nb;
+	c->cur = roots;
+	ret = difffolded_read_lines(c->paths[run], 0, 0, &st, stream_line, c);
+	c->cur = NULL;
+	c->weights[run] = st.weight;
+	return ret;
+}
+
+/* Rank and print the runs' table. */
+static int run_table(const struct diff_opts *o, const char *const *paths, size_t nb, size_t na)
+{
+	struct diff_table_opts to = { 0 };
+	size_t nr = nb + na, r;
+	struct folded_profile *held = xcalloc(nr, sizeof(*held));
+	struct runs_ctx rc = { paths, held, xcalloc(nr, 1), xcalloc(nr, sizeof(*rc.weights)), NULL,
+			       xcalloc(nr, sizeof(int)), nb, NULL, NULL, 0, NULL };
+	struct diff_source src = { nr, paths, rc.weights, each_run_stack, &rc };
+	struct roots rt;
+	struct diff_table t;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = EXIT_OK, built = 0;
+
+	to.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
+		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
+		   (o->strip_clones ? HOTSPOT_STRIP_CLONES : 0);
+	to.period = o->period;
+	to.min_delta = o->min_delta / 100;
+	to.confirm = o->confirm / 100;
+	to.alpha = o->alpha;
+	to.top = o->top == UINT64_MAX ? 0 : (size_t)o->top;
+	to.measures = !strcmp(o->measure, "self") ? HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) :
+		      !strcmp(o->measure, "total") ? HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL) :
+		      HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
+	to.basis = o->by;
+	to.merge_processes = o->merge_processes;
+	intern_init(&rt.names[0]);
+	intern_init(&rt.names[1]);
+	rc.roots = o->merge_processes ? NULL : &rt;
+	for (r = 0; r < nr; r++) {
+		struct stat st;
+		int got;
+
+		rc.first[r] = 1;
+		folded_profile_init(&held[r]);
+		if (!strcmp(paths[r], "-") || stat(paths[r], &st) || !S_ISREG(st.st_mode) ||
+		    load_is_foreign(paths[r])) {
+			rc.is_held[r] = 1;
+			got = load_profile(&held[r], paths[r], NULL, NULL);
+			rc.weights[r] = held[r].weight;
+			if (got) {
+				ret = got == LOAD_UNKNOWN_FORMAT ? EXIT_USAGE : EXIT_FAILURE_;
+				goto out;
+			}
+		}
+	}
+	if (diff_table_build(&t, &src, nb, na, &to)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!o->merge_processes)
+		roots_check(&rt);
+	else {
+		intern_release(&rt.names[0]);
+		intern_release(&rt.names[1]);
+	}
+	rc.roots = NULL;
+	built = 1;
 	if (o->json) {
-		json_table(&sb, o, h, &rank, before, after);
+		json_table(&sb, o, &t, paths);
 	} else {
-		strbuf_addstr(&sb, "# before: ");
-		escape_term(&sb, before, strlen(before));
-		strbuf_addf(&sb, " (%s samples)  after: ", n1);
-		escape_term(&sb, after, strlen(after));
-		strbuf_addf(&sb, " (%s samples)\n", n2);
-		strbuf_addf(&sb, "# shares in %% of samples; delta and se in percentage points (pp); "
-			    "p: two-proportion z-test\n"
-			    "# noise floor: |delta| >= %g pp; confirmed: |delta| >= %g pp and p < %g\n",
-			    o->min_delta, o->confirm, o->alpha);
-		strbuf_addf(&sb, "%-6s  %-7s  %7s  %7s  %7s  %6s  %7s  %-9s  %s\n", "change",
-			    "measure", "before%", "after%", "delta", "se", "p", "confirmed",
-			    "function");
-		text_rows(&sb, h, "hotter", rank.hotter, rank.nr_hotter);
-		text_rows(&sb, h, "cooler", rank.cooler, rank.nr_cooler);
-		if (!rank.nr_hotter && !rank.nr_cooler)
-			strbuf_addf(&sb, "# no function's share changed by %g pp or more\n",
-				    o->min_delta);
+		text_header(&sb, o, &t, paths);
+		text_rows(&sb, &t, "hotter", t.hotter, t.nr_hotter);
+		text_rows(&sb, &t, "cooler", t.cooler, t.nr_cooler);
+		if (!t.nr_hotter && !t.nr_cooler)
+			strbuf_addf(&sb, "# no function's %s changed by %g pp or more\n",
+				    t.basis == DIFF_BY_TIME ? "time" : "share", o->min_delta);
+		if (t.nr_unsure)
+			strbuf_addf(&sb, "# %zu more change%s above the floor within the noise, not "
+				    "listed (--alpha 1 lists every change)\n", t.nr_unsure,
+				    t.nr_unsure == 1 ? "" : "s");
 	}
 	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
 		error_errno("cannot write to standard output");
 		ret = EXIT_FAILURE_;
 	}
-	strbuf_release(&sb);
-	hotspot_ranking_release(&rank);
-	return ret;
-}
-
-/*
- * The z-test reads counts as samples: summed periods (1001001 "samples"
- * per sample at -F 999) make every row significant.  Refuse unless
- * --period says how to turn them back into counts.
- */
-static int weights_refused(const struct diff_opts *o, const char **argv,
-			   const struct difffolded_stats st[2])
-{
-	int side;
-
-	if (o->period)
-		return 0;
-	for (side = 0; side < 2; side++) {
-		char what[64];
-
-		if (st[side].weight.weight == FOLDED_WEIGHT_SAMPLES)
-			continue;
-		folded_weight_describe(what, sizeof(what), &st[side].weight);
-		trail_error("'%s' is weighted by %s, not sample counts: the significance test needs "
-		      "counts.  Fold with --weight samples ('trail record -o F.folded' writes "
-		      "counts by default; 'trail collapse --weight samples'), or give --period N, "
-		      "the weight of one sample (e.g. 1001001 ns at -F 999)", argv[side], what);
-		return 1;
+out:
+	if (rc.roots) {
+		intern_release(&rt.names[0]);
+		intern_release(&rt.names[1]);
 	}
-	return 0;
+	for (r = 0; r < nr; r++)
+		folded_profile_release(&held[r]);
+	free(held);
+	free(rc.is_held);
+	free(rc.weights);
+	free(rc.first);
+	if (built)
+		diff_table_release(&t);
+	strbuf_release(&sb);
+	return ret;
 }
 
 /*
@@ -258,12 +462,22 @@ static int weights_refused(const struct diff_opts *o, const char **argv,
 static int write_weight_header(const char **argv, const struct difffolded_stats st[2])
 {
 	const struct folded_weight_info *w = &st[1].weight;
-	char header[96];
+	char header[192];
 
 	if (w->weight == FOLDED_WEIGHT_SAMPLES)
 		w = &st[0].weight;
-	if (w->weight == FOLDED_WEIGHT_SAMPLES)
-		return 0;
+	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+		/*
+		 * Sample counts of one period on both sides are time: say so, and
+		 * the differential graph compares time (a different period or none
+		 * on one side: shares, as before).
+		 */
+		if (!(st[0].weight.period > 0) || st[0].weight.period != st[1].weight.period ||
+		    strcmp(st[0].weight.period_unit, st[1].weight.period_unit))
+			return 0;
+		folded_header_format(header, sizeof(header), &st[1].weight);
+		return fputs(header, stdout) < 0 ? error_errno("cannot write to standard output") : 0;
+	}
 	if (st[0].weight.weight != st[1].weight.weight ||
 	    strcmp(st[0].weight.unit, st[1].weight.unit)) {
 		char a[64], b[64];
@@ -280,7 +494,7 @@ int cmd_diff(int argc, const char **argv)
 {
 	struct diff_opts o = {
 		.top = UINT64_MAX, .min_delta = 1, .confirm = 2, .alpha = 0.05,
-		.period = 0, .measure = "both",
+		.period = 0, .measure = "both", .by = -1,
 	};
 	struct option opts[] = {
 		OPT_GROUP("three-column output (difffolded.pl)"),
@@ -305,19 +519,38 @@ int cmd_diff(int argc, const char **argv)
 			 "function names without a module` prefix"),
 		OPT_FLAG(0, "strip-clones", &o.strip_clones,
 			 "function names without .isra.N .constprop.N .part.N .cold ... suffixes"),
+		OPT_STRING(0, "by", &o.by_name, "B",
+			   "time (default when both sides give the sampling period) or share"),
+		OPT_U64(0, "before-runs", &o.before_runs, "K",
+			"with several runs per side: the first K files are BEFORE (default: half)",
+			1, 1e9),
+		OPT_GROUP("both"),
+		OPT_FLAG(0, "merge-processes", &o.merge_processes,
+			 "drop each stack's first (process) frame: compare differently named binaries"),
 		OPT_END()
 	};
-	struct folded_profile p;
-	struct hotspots h;
 	struct diffmerge m;
 	struct difffolded_stats st[2];
 	unsigned flags;
 	int n, ret = EXIT_OK, table;
+	size_t nb;
 
 	n = cmd_parse_options(argc, argv, opts, diff_usage, 0);
-	if (n != 2) {
-		trail_error("expected two folded files, BEFORE and AFTER (got %d argument%s)",
-		      n, n == 1 ? "" : "s");
+	table = o.top != UINT64_MAX || o.json;
+	if (o.by_name && !strcmp(o.by_name, "time"))
+		o.by = DIFF_BY_TIME;
+	else if (o.by_name && !strcmp(o.by_name, "share"))
+		o.by = DIFF_BY_SHARE;
+	else if (o.by_name) {
+		trail_error("option '--by' expects time or share, not '%s'", o.by_name);
+		return EXIT_USAGE;
+	}
+	if (n < 2 || (!table && n != 2) || (o.before_runs && o.before_runs >= (uint64_t)n) ||
+	    (table && !o.before_runs && n % 2)) {
+		trail_error(n >= 2 && table ? "expected as many AFTER files as BEFORE files, or "
+			    "--before-runs K for the first K (got %d files)" :
+			    "expected two folded files, BEFORE and AFTER (got %d argument%s)",
+			    n, n == 1 ? "" : "s");
 		fprintf(stderr, "see '%s --help'\n", error_program());
 		return EXIT_USAGE;
 	}
@@ -325,24 +558,29 @@ int cmd_diff(int argc, const char **argv)
 		trail_error("option '--measure' expects self, total or both, not '%s'", o.measure);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[0], "-") && !strcmp(argv[1], "-")) {
-		trail_error("BEFORE and AFTER cannot both be standard input");
-		return EXIT_USAGE;
-	}
-	table = o.top != UINT64_MAX || o.json;
-	memset(st, 0, sizeof(st));
-	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0);
-
-	folded_profile_init(&p);
+	nb = o.before_runs ? (size_t)o.before_runs : (size_t)n / 2;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (!strcmp(argv[i], "-") && !strcmp(argv[j], "-")) {
+				trail_error("BEFORE and AFTER cannot both be standard input");
+				return EXIT_USAGE;
+			}
 	if (table)
-		table_init(&h, &o);
-	if (table ? difffolded_read_lines(argv[0], 0, flags, &st[0], add_to_hotspots, &h) ||
-		    difffolded_read_lines(argv[1], 1, flags, &st[1], add_to_hotspots, &h)
-		  : diffmerge_read(&m, argv[0], argv[1], flags, st)) {
+		return run_table(&o, argv, nb, (size_t)n - nb);
+	for (int i = 0; i < 2; i++)
+		if (load_is_foreign(argv[i])) {
+			trail_error("'%s' is not folded text: the three columns are made of folded "
+				    "stacks; fold it first (trail collapse '%s' > F.folded), or compare "
+				    "functions with --top, which reads it", argv[i], argv[i]);
+			return EXIT_USAGE;
+		}
+	memset(st, 0, sizeof(st));
+	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0) |
+		(o.merge_processes ? DIFFFOLDED_MERGE_PROCESSES : 0);
+	if (diffmerge_read(&m, argv[0], argv[1], flags, st)) {
 		ret = EXIT_FAILURE_;
 		goto out;
 	}
-	p.columns = 2;
 	if (st[0].malformed > 5 || st[1].malformed > 5)
 		warning("%llu malformed line%s in '%s', %llu in '%s' (counted as the empty stack, "
 			"as difffolded.pl does)",
@@ -354,16 +592,8 @@ int cmd_diff(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (table && weights_refused(&o, argv, st)) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (!o.period)
-		o.period = 1;
-	if (table) {
-		ret = run_table(&o, argv[0], argv[1], &h);
-		goto out;
-	}
+	if (!o.merge_processes)
+		warn_merged_roots(&m);
 	if (write_weight_header(argv, st)) {
 		ret = EXIT_FAILURE_;
 		goto out;
@@ -376,10 +606,6 @@ int cmd_diff(int argc, const char **argv)
 		ret = EXIT_FAILURE_;
 	}
 out:
-	if (table)
-		hotspots_release(&h);
-	else
-		diffmerge_release(&m);
-	folded_profile_release(&p);
+	diffmerge_release(&m);
 	return ret;
 }

@@ -7,6 +7,7 @@
  */
 #include "bench/stats.h"
 #include "cmd/commands.h"
+#include "core/cache_dir.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -96,6 +97,27 @@ static int check_profiler(const char *p, const char **out)
 static char *absolute_from(const char *base, const char *path)
 {
 	return path[0] == '/' ? xstrdup(path) : xstrfmt("%s/%s", base, path);
+}
+
+/*
+ * The report's default home: never the user's work tree (trail only reads
+ * the repository), one directory per repository (its name and a hash of
+ * its path), under the XDG state directory.  The summary prints it.
+ */
+static char *default_out(const char *repo)
+{
+	const char *name = strrchr(repo, '/');
+	uint32_t h = 2166136261u;	/* FNV-1a, 32 bits */
+	const char *p;
+	char *part, *dir;
+
+	for (p = repo; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	name = name && name[1] ? name + 1 : "root";
+	part = xstrfmt("flame/%s-%08x", name, (unsigned)h);
+	dir = state_dir(part);
+	free(part);
+	return dir;
 }
 
 static char *self_exe(void)
@@ -275,7 +297,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default trail-flame-report; relative to -C DIR)"),
+		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default: outside the work tree, $XDG_STATE_HOME/trail/flame/REPO-HASH; relative to -C DIR)"),
 		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
 		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory (probe logs, bisect log), say where, and list the worktrees"),
 		OPT_END()
@@ -286,6 +308,7 @@ int cmd_flame(int argc, const char **argv)
 		return cmd_flame_probe(argc - 1, argv + 1);
 	}
 	flame_session_init(&s);
+	s.req.out_dir = NULL;	/* not given: default_out() */
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {
 		strbuf_addch(&cmdline, ' ');
@@ -338,7 +361,7 @@ int cmd_flame(int argc, const char **argv)
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.dir = base;
-	out_abs = absolute_from(base, s.req.out_dir);
+	out_abs = s.req.out_dir ? absolute_from(base, s.req.out_dir) : default_out(base);
 	s.req.out_dir = out_abs;
 	if (s.req.cache_root) {
 		cache_abs = absolute_from(base, s.req.cache_root);

@@ -4,6 +4,7 @@
  * Glue only: options -> input (flamegraph/input.c) -> layout -> SVG writer.
  */
 #include "cmd/commands.h"
+#include "collapse/load.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "flamegraph/input.h"
@@ -27,12 +28,80 @@ static const char *const usage[] = {
 	"search; the view is kept in the URL.  Reads stdin when no FILE is given; gzip",
 	"input is accepted.  Three-column input (\"stack BEFORE AFTER\", from",
 	"'trail diff' or difffolded.pl) draws a differential graph: widths from AFTER,",
-	"each frame coloured by its function's change in share (as 'trail diff --top'):",
-	"red hotter, blue cooler, grey below the 1-point floor or within sampling noise",
-	"(z-test, 1% false discovery rate), with a legend.  Options mean what they",
-	"mean in flamegraph.pl.",
+	"each frame coloured by its function's change (as 'trail diff --top'): in time",
+	"when the input names its sampling period (trail record, trail diff), else in",
+	"share; red hotter, blue cooler, grey below the 1-point floor or within sampling",
+	"noise (z-test, 1% false discovery rate), with a legend.  Options mean what",
+	"they mean in flamegraph.pl.",
 	NULL
 };
+
+/*
+ * What a differential graph compares (--by): time when the input names
+ * its sampling period (the counts are then time), else shares.  0, or -1
+ * after trail_error() for a --by that cannot be.
+ */
+static int diff_basis(const struct fg_input *in, const char *by, int *by_time)
+{
+	if (by && strcmp(by, "time") && strcmp(by, "share"))
+		return trail_error("option '--by' expects time or share, not '%s'", by);
+	*by_time = in->columns == 2 && folded_ns_per_count(&in->weight) > 0 &&
+		   !(by && !strcmp(by, "share"));
+	if (by && !strcmp(by, "time") && in->columns == 2 && !*by_time)
+		return trail_error("--by time: the input does not name its sampling period (trail "
+				   "record writes it in a '# trail-folded' header); compare shares "
+				   "(--by share)");
+	return 0;
+}
+
+/*
+ * --merge-processes: every stack without its first frame (perf's process
+ * name), so ./prog and ./prog_slow draw one tree; a stack of that frame
+ * alone becomes "[process]".  The stacks point into the input's text, so
+ * this moves pointers only; the input is sorted again.
+ */
+static void merge_roots(struct fg_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr; i++) {
+		struct fg_stack *st = &in->stacks[i];
+		const char *semi = memchr(st->s, ';', st->len);
+
+		if (semi) {
+			st->len -= (uint32_t)(semi + 1 - st->s);
+			st->s = semi + 1;
+		} else {
+			st->s = "[process]";
+			st->len = 9;
+		}
+	}
+	in->sorted = 0;
+}
+
+/*
+ * A profile in another format (pprof, speedscope, perf.data ...): read as
+ * 'trail collapse' would, with its units, then added stack by stack.
+ */
+static int read_foreign(struct fg_input *in, const char *path)
+{
+	struct folded_profile p;
+	uint32_t id;
+	int ret;
+
+	folded_profile_init(&p);
+	ret = load_profile(&p, path, NULL, NULL) ? -1 : 0;
+	for (id = 0; !ret && id < folded_profile_size(&p); id++) {
+		double c[2] = { p.counts[0][id], p.counts[1] ? p.counts[1][id] : 0 };
+
+		fg_input_add(in, intern_str(&p.stacks, id), intern_len(&p.stacks, id), c,
+			     p.columns);
+	}
+	if (!ret && (p.weight.weight != FOLDED_WEIGHT_SAMPLES || p.weight.type[0]))
+		in->weight = p.weight;
+	folded_profile_release(&p);
+	return ret;
+}
 
 int cmd_flamegraph(int argc, const char **argv)
 {
@@ -45,8 +114,9 @@ int cmd_flamegraph(int argc, const char **argv)
 	int hash = 0, cp = 0, reverse = 0, inverted = 0, flamechart = 0, negate = 0;
 	int diff_self = 0, hide_noise = 0, by_frame = 0;
 	double min_delta = 1;
-	int truncate_right = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
-	int color_diffusion = 0, no_sort = 0;
+	int truncate_right = 0, truncate_left = 0, diff_total = 0, ret = EXIT_OK, nfiles, i;
+	int color_diffusion = 0, no_sort = 0, merge_processes = 0;
+	const char *by = NULL;
 	struct option opts[] = {
 		OPT_GROUP("text"),
 		OPT_STRING(0, "title", &title, "TEXT", "title (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")"),
@@ -57,7 +127,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "fonttype", &fonttype, "FONT", "font family (default Verdana)"),
 		OPT_DOUBLE(0, "fontsize", &fontsize, "PX", "font size (default 12)", 1, 1000),
 		OPT_DOUBLE(0, "fontwidth", &fontwidth, "RATIO", "average glyph width / font size (default 0.59)", 0.01, 10),
-		OPT_FLAG(0, "truncate-text-right", &truncate_right, "cut long names at the right (default: keep the end)"),
+		OPT_FLAG(0, "truncate-text-right", &truncate_right, "cut long names at the right, keeping their start (the default, as flamegraph.pl)"),
+		OPT_FLAG(0, "truncate-text-left", &truncate_left, "cut long names at the left, keeping their end (inferno's default; for names whose end identifies them)"),
 		OPT_GROUP("geometry"),
 		OPT_DOUBLE(0, "width", &width, "PX", "image width (default: fluid, scales to the window)", 40, 1e6),
 		OPT_DOUBLE(0, "height", &frameheight, "PX", "height of one frame (default 16)", 2, 1000),
@@ -85,6 +156,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-delta", &min_delta, "PTS", "noise floor: changes under PTS percentage points stay grey (default 1)", 0, 100),
 		OPT_FLAG(0, "diff-by-frame", &by_frame, "colour each frame by its own change at that position (default: its function's change in the whole profile)"),
 		OPT_FLAG(0, "hide-noise", &hide_noise, "draw only frames on a path to a significant change"),
+		OPT_STRING(0, "by", &by, "B", "compare time (default when the input names its sampling period) or share"),
+		OPT_FLAG(0, "merge-processes", &merge_processes, "drop each stack's first (process) frame: one graph for differently named binaries"),
 		/* inferno-flamegraph's spellings: colours are always deterministic,
 		 * and the input never needs to be sorted */
 		OPT_ALIAS_FLAG(0, "deterministic", &hash),
@@ -143,6 +216,11 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = EXIT_FAILURE_;
 		goto out;
 	}
+	if (merge_processes && reverse) {
+		trail_error("--merge-processes drops the root frame, and --reverse puts the leaf there");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (!nfiles) {
 		if (fg_input_read(&in, "-")) {
 			ret = EXIT_FAILURE_;
@@ -150,7 +228,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	for (i = 0; i < nfiles; i++) {
-		if (fg_input_read(&in, argv[i])) {
+		if (load_is_foreign(argv[i]) ? read_foreign(&in, argv[i]) :
+		    fg_input_read(&in, argv[i])) {
 			ret = EXIT_FAILURE_;
 			goto out;
 		}
@@ -183,6 +262,12 @@ int cmd_flamegraph(int argc, const char **argv)
 		if (in.columns == 2)
 			alpha = 1;
 	}
+	if (diff_basis(&in, by, &so.diff.by_time)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (merge_processes)
+		merge_roots(&in);
 	if (alpha < 0)
 		alpha = 0.01;
 	if (!countname)
@@ -212,7 +297,18 @@ int cmd_flamegraph(int argc, const char **argv)
 	so.diff.min_delta = min_delta / 100;
 	so.hide_noise = hide_noise;
 	so.diff.by_frame = by_frame;
-	so.truncate_right = truncate_right;
+	/*
+	 * A C name is identified by its start ("count_primes" cut to
+	 * "count_pr.."; cut at the left it was "..t_primes"), and flamegraph.pl
+	 * keeps the start too: that is the default, --truncate-text-left the
+	 * exception (inferno's default, for names whose end identifies them).
+	 */
+	if (truncate_right && truncate_left) {
+		trail_error("--truncate-text-right and --truncate-text-left contradict each other");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	so.truncate_right = !truncate_left;
 	so.search_color = search_color;
 	so.stroke_color = stroke_color;
 	so.palette = palette;

@@ -7,5 +7,6 @@ CMD_OBJS += src/cmd/diff.o
 CMD_OBJS += src/cmd/explain.o
 CMD_OBJS += src/cmd/flame.o
 CMD_OBJS += src/cmd/flamegraph.o
+CMD_OBJS += src/cmd/option_values.o
 CMD_OBJS += src/cmd/record.o
 CMD_OBJS += src/cmd/top.o

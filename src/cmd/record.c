@@ -19,17 +19,18 @@
 #include "collapse/perfdata_fold.h"
 #include "perf/perfdata_stacks.h"
 #include "perf/perfdata_write.h"
+#include "perf/record_hints.h"
 #include "perf/sampler.h"
+#include "core/strbuf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SHALLOW_FRAMES 1	/* frames: user stacks this short mean the frame-pointer walk failed */
-#define SHALLOW_MIN_SAMPLES 20	/* judge only with this many user stacks */
 
 static const char *const record_usage[] = {
 	"trail record [options] [-o FILE] -- CMD [ARGS...]",
@@ -75,36 +76,13 @@ struct record_writer {
 	struct dso_hits hits;		/* modules that get a BUILD_ID entry */
 	const struct perf_event_attr *attr;
 	uint64_t since_round;		/* records written since the last FINISHED_ROUND */
-	uint64_t user_stacks;		/* samples with a user call chain */
-	uint64_t shallow_stacks;	/* ... of at most SHALLOW_FRAMES frames */
+	struct fp_check fp;		/* where frame-pointer walks stopped */
 	uint64_t samples;		/* samples written */
 };
 
 static struct record_writer *writer_of(struct sampler_tool *t)
 {
 	return (struct record_writer *)((char *)t - offsetof(struct record_writer, tool));
-}
-
-static void count_user_depth(struct record_writer *rw, const struct sampler_sample *smp)
-{
-	uint64_t i, depth = 0;
-	int user = 0;
-
-	for (i = 0; i < smp->nr_callchain; i++) {
-		uint64_t ip = smp->callchain[i];
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			user = ip == PERF_CONTEXT_USER;
-			continue;
-		}
-		if (user)
-			depth++;
-	}
-	if (!depth)
-		return;
-	rw->user_stacks++;
-	if (depth <= SHALLOW_FRAMES)
-		rw->shallow_stacks++;
 }
 
 static int write_sample(struct sampler_tool *t, const struct perf_event_header *rec)
@@ -114,9 +92,9 @@ static int write_sample(struct sampler_tool *t, const struct perf_event_header *
 
 	if (sampler_parse_sample(rw->attr, rec, &smp))
 		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
-	count_user_depth(rw, &smp);
 	if (dso_hits_add(&rw->hits, rec))
 		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+	fp_check_sample(&rw->fp, &rw->hits.machine, &smp);	/* after: the maps know its module */
 	rw->samples++;
 	rw->since_round++;
 	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
@@ -222,6 +200,7 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 {
 	double secs = s->end_time - s->start_time;
 	char rate[48] = "";
+	struct strbuf msg = STRBUF_INIT;
 
 	if (s->note[0])
 		note("%s", s->note);
@@ -247,12 +226,12 @@ static void report(const struct sampler *s, const struct record_writer *rw,
 	if (!rw->samples && !s->offcpu)
 		warning("no samples: the command ran too briefly for -F %llu, or slept all the time",
 			(unsigned long long)s->attr.sample_freq);
-	if (s->opts.callchain == SAMPLER_CALLCHAIN_FP && rw->user_stacks >= SHALLOW_MIN_SAMPLES &&
-	    rw->shallow_stacks * 2 > rw->user_stacks)
-		warning("%llu of %llu user call chains stop after the sampled function: the program was "
-			"probably built without frame pointers; rebuild it with -fno-omit-frame-pointer "
-			"or record with -g dwarf",
-			(unsigned long long)rw->shallow_stacks, (unsigned long long)rw->user_stacks);
+	if (s->opts.callchain == SAMPLER_CALLCHAIN_FP && fp_check_message(&rw->fp, &msg))
+		warning("%s", msg.buf);
+	strbuf_reset(&msg);
+	if (python_hint(&rw->hits.sym, 0, &msg))
+		note("%s", msg.buf);
+	strbuf_release(&msg);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -266,6 +245,29 @@ static int ends_with(const char *s, const char *suffix)
 static int is_time_event(const char *event, int offcpu)
 {
 	return offcpu || !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
+}
+
+/*
+ * What the folded file measures and, for sample counts, what one sample
+ * stands for: a clock's nominal period (1e9 / frequency ns) or the fixed
+ * period of -c, so 'trail diff' can compare time rather than shares.
+ */
+static void sample_units(struct folded_weight_info *wi, const struct sampler *s)
+{
+	int clock = is_time_event(s->event_name, s->offcpu);
+
+	snprintf(wi->type, sizeof(wi->type), "%.*s", (int)sizeof(wi->type) - 1,
+		 s->offcpu ? "off-cpu" : clock ? "cpu" : s->event_name);
+	if (wi->weight != FOLDED_WEIGHT_SAMPLES || s->offcpu)
+		return;
+	if (s->attr.freq && s->attr.sample_freq && clock) {
+		wi->period = (double)llround(1e9 / (double)s->attr.sample_freq);
+		snprintf(wi->period_unit, sizeof(wi->period_unit), "ns");
+	} else if (!s->attr.freq && s->attr.sample_period) {
+		wi->period = (double)s->attr.sample_period;
+		snprintf(wi->period_unit, sizeof(wi->period_unit), "%.*s",
+			 (int)sizeof(wi->period_unit) - 1, clock ? "ns" : s->event_name);
+	}
 }
 
 /*
@@ -541,10 +543,17 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 		     folded ? (o->output ? o->output : "standard output") : path, folded);
 	if (folded) {
 		/* estimated bytes or objects, not sample counts: the header says so */
-		struct folded_weight_info wi = { FOLDED_WEIGHT_PERIOD, "" };
+		struct folded_weight_info wi;
 		struct perfdata_fold pf;
 
+		memset(&wi, 0, sizeof(wi));
+		wi.weight = FOLDED_WEIGHT_PERIOD;
+
 		snprintf(wi.unit, sizeof(wi.unit), "%s", alloc_view_unit((enum alloc_view)view));
+		/* pprof's names for the two views it knows; others keep trail's */
+		snprintf(wi.type, sizeof(wi.type), "%s",
+			 view == ALLOC_VIEW_SPACE ? "alloc_space" : view == ALLOC_VIEW_OBJECTS ?
+			 "alloc_objects" : alloc_view_name((enum alloc_view)view));
 		memset(&pf, 0, sizeof(pf));
 		if (fold_recording(path, tmpdir, o->output, &wi, &pf))
 			goto out;
@@ -723,6 +732,7 @@ int cmd_record(int argc, const char **argv)
 		else if (weight == FOLDED_WEIGHT_PERIOD)
 			snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
 				 is_time_event(s.event_name, s.offcpu) ? "ns" : s.event_name);
+		sample_units(&wi, &s);
 		memset(&pf, 0, sizeof(pf));
 		memset(&ms, 0, sizeof(ms));
 		intern_init(&ms.names);
@@ -748,6 +758,7 @@ out:
 		drop_unfinished_output(path, moved_old);
 	if (hits_ready)
 		dso_hits_release(&rw.hits);
+	fp_check_release(&rw.fp);
 	if (s.offcpu)
 		offcpu_release(&oc);
 	string_list_clear(&cmdline);

@@ -108,7 +108,7 @@ int cmd_top(int argc, const char **argv)
 {
 	struct top_ctx ctx = { FLAT_SORT_SELF };
 	uint64_t limit = 20;
-	int json = 0;
+	int json = 0, merge_processes = 0;
 	const char *format = NULL;
 	struct option opts[] = {
 		OPT_CALLBACK('s', "sort", &ctx, "KEY", "order by self, total or name (default self)",
@@ -116,6 +116,8 @@ int cmd_top(int argc, const char **argv)
 		OPT_U64('n', "limit", &limit, "N", "print the first N functions (default 20, 0: all)",
 			0, 1e9),
 		OPT_FLAG(0, "json", &json, "print JSON: totals and one row per function"),
+		OPT_FLAG(0, "merge-processes", &merge_processes,
+			 "drop each stack's first (process) frame: one table for differently named binaries"),
 		OPT_GROUP("input"),
 		OPT_STRING(0, "format", &format, "NAME",
 			   "input format, as trail collapse's (default: guessed; 'list' lists them)"),
@@ -132,6 +134,11 @@ int cmd_top(int argc, const char **argv)
 
 	nr = cmd_parse_options(argc, argv, opts, top_usage, 0);
 	status = cmd_load_flat_profile(nr, argv, cmd_input_format(format), &p, &f, &fmt);
+	if (status == EXIT_OK && merge_processes) {
+		flat_profile_release(&f);
+		folded_profile_merge_roots(&p);
+		flat_profile_build(&f, &p, 1);
+	}
 	if (status == EXIT_OK) {
 		ids = flat_profile_sorted(&f, ctx.sort, &n);
 		if (limit && n > limit)

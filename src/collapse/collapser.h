@@ -27,6 +27,7 @@
 
 #include "core/string_list.h"
 #include "profile/fold.h"
+#include "profile/folded.h"
 
 struct line_reader;
 struct decompress;
@@ -113,6 +114,9 @@ struct collapse_session {
 	unsigned warned;		/* of those, reported one by one */
 	struct string_list skipped_events;	/* names of events filtered out (a few) */
 	unsigned threads_used;		/* perf script: most threads that read one file */
+	/* what the counts are: set by readers that know (a trail-folded header,
+	 * pprof's sample type, speedscope's unit); samples otherwise */
+	struct folded_weight_info weight;
 
 	/* folders[0] is what read() gets; readers may add more (threads) */
 	struct folder **folders;

@@ -9,6 +9,7 @@
 #include "collapse/collapser.h"
 #include "collapse/frames.h"
 #include "core/line_reader.h"
+#include "profile/folded.h"
 
 #include <string.h>
 
@@ -27,6 +28,9 @@ static int read_input(struct collapse_session *s, struct collapse_input *in, str
 
 		frames_trim(line, &blank);
 		if (!blank)
+			continue;
+		/* trail's own header: what the counts are, kept for the output */
+		if (r.lineno == 1 && folded_header_parse(line, len, &s->weight))
 			continue;
 		if (frames_parse_folded(line, len, &stack, &stack_len, &count))
 			folder_add_stack_text(f, stack, stack_len, count);
@@ -48,7 +52,8 @@ static int detect(const char *head, size_t n)
 {
 	size_t pos = 0, lines = 0, len;
 	const char *s;
-	int semicolons = 0;
+	int semicolons = 0, first = 1;	/* first: a trail-folded header may open it */
+	struct folded_weight_info wi;
 	enum frames_head_mode mode = n < COLLAPSE_HEAD_MAX ? FRAMES_HEAD_CUT : FRAMES_HEAD_WHOLE;
 
 	while (frames_head_line(head, n, &pos, &s, &len, mode)) {
@@ -56,8 +61,11 @@ static int detect(const char *head, size_t n)
 		size_t stack_len;
 		uint64_t count;
 
-		if (!len)
+		if (!len || (first && folded_header_parse(s, len, &wi))) {
+			first = 0;
 			continue;
+		}
+		first = 0;
 		if (frames_is_space(s[0]) || s[0] == '#' ||
 		    !frames_parse_folded(s, len, &stack, &stack_len, &count))
 			return 0;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REPORTED_MALFORMED 5
 
@@ -25,6 +26,9 @@ static void add_folded_line(struct folded_profile *p, const char *line, size_t l
 
 	p->lines++;
 	if (!len)
+		return;
+	/* trail's header (folded.h): the units, not a stack */
+	if (lineno == 1 && folded_header_parse(line, len, &p->weight))
 		return;
 	if (folded_parse_line(line, len, &fl)) {
 		if (++p->malformed <= MAX_REPORTED_MALFORMED)
@@ -117,6 +121,8 @@ static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
 			(unsigned long long)s.unrecognized, c->description);
 	if (!ret)
 		ret = add_folders(p, s.folders, s.nr_folders, in->name);
+	if (!ret)
+		p->weight = s.weight;
 	collapse_session_release(&s);
 	return ret;
 }
@@ -166,4 +172,24 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 	if (format)
 		*format = c;
 	return ret == LOAD_UNKNOWN_FORMAT ? ret : ret < 0 ? -1 : 0;
+}
+
+int load_is_foreign(const char *path)
+{
+	struct collapse_input in;
+	const struct collapser *c;
+	int ret = 0;
+
+	struct stat st;
+
+	/* only a regular file can be looked at twice (a pipe or FIFO cannot) */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    collapse_input_open(&in, path))
+		return 0;
+	if (!head_is_folded(in.head, in.head_len)) {
+		c = collapse_guess(in.head, in.head_len, NULL);
+		ret = c && strcmp(c->name, "folded") && strcmp(c->name, "recursive");
+	}
+	collapse_input_close(&in);
+	return ret;
 }

@@ -27,5 +27,13 @@ int load_has_process_root(const struct collapser *c);
 #define LOAD_UNKNOWN_FORMAT (-2)
 int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
 		 const struct collapser **format);
+/*
+ * For readers of folded text (flamegraph, diff): 1 when the file path
+ * holds another format trail knows (pprof, speedscope, perf.data ...),
+ * 0 when it is folded text, empty, not a regular file (standard input,
+ * a pipe: it cannot be read twice) or unknown (the folded reader then says
+ * what is wrong).
+ */
+int load_is_foreign(const char *path);
 
 #endif

@@ -18,6 +18,7 @@
 #include "core/strbuf.h"
 #include "profile/folded.h"
 
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,6 +510,22 @@ int pprof_detect(const void *data, size_t len)
 	return 0;
 }
 
+/* The profile model's units from sample type i's names (samples when unknown). */
+static void units_of(const struct pprof_reader *r, size_t i, struct folded_weight_info *w)
+{
+	struct span t, u;
+	char type[32], unit[32];
+
+	memset(w, 0, sizeof(*w));
+	if (i >= r->nr_sample_types || value_type_string(r, i, 1, &t) < 0 ||
+	    value_type_string(r, i, 2, &u) < 0)
+		return;
+	snprintf(type, sizeof(type), "%.*s", (int)(t.len < 31 ? t.len : 31), (const char *)t.p);
+	snprintf(unit, sizeof(unit), "%.*s", (int)(u.len < 31 ? u.len : 31), (const char *)u.p);
+	if (folded_weight_from_words(w, type, unit) < 0)
+		memset(w, 0, sizeof(*w));
+}
+
 int pprof_fold(const char *data, size_t len, const char *name, const char *sample_type,
 	       struct folded_profile *out)
 {
@@ -529,6 +546,7 @@ int pprof_fold(const char *data, size_t len, const char *name, const char *sampl
 	if (scan_top(&r, (const uint8_t *)data, len) < 0 || choose_sample_type(&r, sample_type, &type) < 0 ||
 	    read_functions(&r) < 0 || read_locations(&r) < 0 || read_samples(&r, type, out) < 0)
 		goto out;
+	units_of(&r, type, &out->weight);
 	ret = 0;
 out:
 	reader_release(&r);

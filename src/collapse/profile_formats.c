@@ -41,6 +41,8 @@ int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, s
 		      "give each side on its own", in->name);
 		goto out;
 	}
+	if (p.weight.weight != FOLDED_WEIGHT_SAMPLES || p.weight.type[0])
+		s->weight = p.weight;
 	for (i = 0; i < folded_profile_size(&p); i++) {
 		double c = p.counts[0][i], r = round(c);
 

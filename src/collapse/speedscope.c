@@ -161,6 +161,17 @@ static int fold_evented(const struct frames *fr, const struct json_value *p,
 	return ret;
 }
 
+/* A sampled profile's "unit" into the profile model (samples for "none"). */
+static int sampled_units(const struct json_value *p, struct folded_profile *out)
+{
+	const struct json_value *unit = json_get(p, "unit");
+
+	if (unit && unit->type == JSON_STRING &&
+	    folded_weight_from_words(&out->weight, "", unit->string) < 0)
+		memset(&out->weight, 0, sizeof(out->weight));
+	return 0;
+}
+
 int speedscope_fold(const char *text, size_t len, const char *name, struct folded_profile *out)
 {
 	struct json_value root;
@@ -187,7 +198,7 @@ int speedscope_fold(const char *text, size_t len, const char *name, struct folde
 		if (!type || type->type != JSON_STRING)
 			ret = trail_error("%s: profile %zu has no type", name, i);
 		else if (!strcmp(type->string, "sampled"))
-			ret = fold_sampled(&fr, p, out);
+			ret = fold_sampled(&fr, p, out) < 0 ? -1 : sampled_units(p, out);
 		else if (!strcmp(type->string, "evented"))
 			ret = fold_evented(&fr, p, out);
 		else

@@ -1,5 +1,5 @@
 /*
- * cache_dir.c - the cache location rule (see cache_dir.h).
+ * cache_dir.c - the cache and state location rules (see cache_dir.h).
  */
 #include "core/cache_dir.h"
 #include "core/alloc.h"
@@ -16,4 +16,15 @@ char *cache_dir(const char *part)
 	if (home && *home)
 		return xstrfmt("%s/.cache/trail/%s", home, part);
 	return xstrfmt("/tmp/trail-cache-%ld/%s", (long)getuid(), part);
+}
+
+char *state_dir(const char *part)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (x && *x == '/')
+		return xstrfmt("%s/trail/%s", x, part);
+	if (home && *home)
+		return xstrfmt("%s/.local/state/trail/%s", home, part);
+	return xstrfmt("/tmp/trail-state-%ld/%s", (long)getuid(), part);
 }

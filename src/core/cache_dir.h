@@ -8,5 +8,11 @@
 
 /* The directory for part ("flame", "debuginfo-1"), freshly allocated; not created. */
 char *cache_dir(const char *part);
+/*
+ * Where trail keeps what it made for the user outside any work tree (flame
+ * reports): $XDG_STATE_HOME/trail/part (absolute only), else
+ * ~/.local/state/trail/part, else /tmp/trail-state-UID/part.  Not created.
+ */
+char *state_dir(const char *part);
 
 #endif

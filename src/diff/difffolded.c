@@ -153,6 +153,12 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 			stats->stacks++;
 		if (flags & DIFFFOLDED_STRIP_HEX)
 			stack = strip_into(&strip, &strip_alloc, stack, &slen);
+		if (flags & DIFFFOLDED_MERGE_PROCESSES) {
+			const char *semi = memchr(stack, ';', slen);
+
+			slen = semi ? slen - (size_t)(semi + 1 - stack) : strlen("[process]");
+			stack = semi ? semi + 1 : "[process]";
+		}
 		add(data, column, stack, slen, count);
 	}
 	free(strip);

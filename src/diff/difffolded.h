@@ -19,6 +19,9 @@
 
 #define DIFFFOLDED_STRIP_HEX	0x1u	/* -s: every 0x<hex digits> becomes 0x... */
 #define DIFFFOLDED_NORMALIZE	0x2u	/* -n: scale BEFORE to AFTER's total */
+/* --merge-processes: drop every stack's first (process) frame; a stack of
+ * that frame alone becomes "[process]" */
+#define DIFFFOLDED_MERGE_PROCESSES	0x4u
 
 /*
  * Split a line as difffolded.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/ does: the

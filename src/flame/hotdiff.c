@@ -28,6 +28,10 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
 	for (k = 0; k < s->st.nruns[side]; k++) {
 		const struct folded_profile *p = &s->st.runs[side][k].folded;
 
+		/* the units (and sampling period) of the runs, for the header */
+		if (!k)
+			out->weight = p->weight;
+
 		for (id = 0; id < p->stacks.nr; id++)
 			folded_profile_add(out, intern_str(&p->stacks, id), intern_len(&p->stacks, id),
 					   0, p->counts[0][id]);
@@ -35,16 +39,26 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
 }
 
 static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
-			const char *path, int offcpu)
+			const char *path, int offcpu, int same_runs)
 {
+	char header[192] = "";
 	struct strbuf sb = STRBUF_INIT;
 	struct folded_profile all;
 	uint32_t *order, i;
 	int ret;
 
-	/* off-CPU counts are us blocked: named, so no noise test reads them as samples */
-	if (offcpu)
+	/*
+	 * The runs' units: off-CPU counts are us blocked (named, so no noise
+	 * test reads them as samples); CPU samples carry their period, so the
+	 * differential graph compares time (trail diff's default) - when both
+	 * sides sum the same number of runs of one period, else shares.
+	 */
+	if (offcpu && a->weight.weight == FOLDED_WEIGHT_SAMPLES)
 		strbuf_addstr(&sb, FOLDED_HEADER_PREFIX "weight=time unit=us\n");
+	else if (!b || (same_runs && a->weight.period == b->weight.period &&
+			a->weight.weight == b->weight.weight))
+		folded_header_format(header, sizeof(header), &a->weight);
+	strbuf_addstr(&sb, header);
 	folded_profile_init(&all);
 	for (i = 0; i < a->stacks.nr; i++)
 		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
@@ -122,9 +136,10 @@ int flame_step_write_profiles(struct flame_session *s)
 	if (!ret) {
 		char *svg;
 
-		ret |= write_folded(&m[0], NULL, OUT("good.folded"), s->ans.offcpu_profile);
-		ret |= write_folded(&m[1], NULL, OUT("bad.folded"), s->ans.offcpu_profile);
-		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"), s->ans.offcpu_profile);
+		ret |= write_folded(&m[0], NULL, OUT("good.folded"), s->ans.offcpu_profile, 1);
+		ret |= write_folded(&m[1], NULL, OUT("bad.folded"), s->ans.offcpu_profile, 1);
+		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"), s->ans.offcpu_profile,
+				    s->st.nruns[0] == s->st.nruns[1]);
 		/* An empty profile (a revision that never blocked) has no graph. */
 		svg = xstrfmt("%s/good.svg", s->req.out_dir);
 		if (m[0].stacks.nr)

@@ -1,13 +1,15 @@
 /*
  * probe_cmd.c - the probe's command line from a session (see probe_cmd.h).
- * Numbers are written with %.17g so the probe parses back the very double
- * the session decided with.
+ * Numbers are written in the shortest %g form that parses back to the very
+ * double the session decided with (0.95, not 0.94999999999999996: the line
+ * is also the report's reproduce line, read by people).
  */
 #include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/shell_quote.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static void add_opt(struct string_list *out, const char *name, const char *value)
 {
@@ -18,8 +20,15 @@ static void add_opt(struct string_list *out, const char *name, const char *value
 static void add_num(struct string_list *out, const char *name, double v)
 {
 	char buf[64];
+	int prec;
 
-	snprintf(buf, sizeof(buf), "%.17g", v);
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
 	add_opt(out, name, buf);
 }
 

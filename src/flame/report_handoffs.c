@@ -2,7 +2,7 @@
  * report_handoffs.c - the sections of report.md that report.html also
  * has beyond the answer: the bad profile's reading aids, the suspect
  * commit's diff (hunks naming the hot
- * function listed) and the four handoffs (Builder, Bolt, Radar, Scout),
+ * function listed) and the four handoffs (Fix, Optimise, Guard in CI, Check the environment),
  * in escaped Markdown (core/escape.h).
  */
 #include "flame/report.h"
@@ -99,7 +99,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	write_commit(s, f, sb);
 	strbuf_addstr(sb, "\n## Handoffs\n");
 	if (s->ans.culprit_info.subject) {
-		strbuf_addstr(sb, "\n### Builder: revert or patch the suspect\n\n");
+		strbuf_addstr(sb, "\n### Fix: revert or patch the suspect\n\n");
 		flame_report_revert_cmd(s, &c);
 		escape_md_code_block(sb, c.buf, c.len, "sh");
 		if (f->later.nr) {
@@ -119,7 +119,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 		}
 	}
 	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
-		strbuf_addstr(sb, "\n### Bolt: optimise the hot code\n\n- hot function: ");
+		strbuf_addstr(sb, "\n### Optimise: the hot code\n\n- hot function: ");
 		mdc(sb, fn ? fn : s->ans.hot.nr ? s->ans.hot.items[0].name : "(none)");
 		if (s->ans.def_file) {
 			strbuf_addstr(sb, " in ");
@@ -150,7 +150,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			strbuf_addstr(sb, " [bad.folded](bad.folded)");
 		strbuf_addch(sb, '\n');
 	}
-	strbuf_addf(sb, "\n### Radar: guard CI against its return\n\nThe %s median moved %+.1f%% from "
+	strbuf_addf(sb, "\n### Guard in CI: against its return\n\nThe %s median moved %+.1f%% from "
 		    "good to bad; the guard fails a change %u%% or more slower than the baseline:\n\n",
 		    flame_metric_name(s->req.metric),
 		    100 * flame_report_change(s),
@@ -159,7 +159,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	flame_report_guard_cmds(s, &c);
 	escape_md_code_block(sb, c.buf, c.len, "sh");
 	if (!regression) {
-		strbuf_addstr(sb, "\n### Scout: the symptom persists? look at the environment\n\n"
+		strbuf_addstr(sb, "\n### Check the environment: the symptom persists?\n\n"
 				  "The profiles of good and bad do not differ enough to name a commit. If the "
 				  "slowdown is real where it was seen, compare these facts of this run with "
 				  "that machine:\n\n| fact | value |\n| --- | --- |\n");

@@ -5,8 +5,8 @@
  * in diff.svg), tables of hotspots, probes (with a small SVG chart in range
  * order) and suspects, the bad profile's reading aids (trail explain), the
  * suspect commit's diff with the hunks of the hot
- * function highlighted, and one section per handoff (Builder, Bolt, Radar,
- * Scout).  Every string from outside goes through core/escape.h.
+ * function highlighted, and one section per handoff (Fix, Optimise, Guard in
+ * CI, Check the environment; element ids builder, bolt, radar, scout).  Every string from outside goes through core/escape.h.
  */
 #include "flame/report.h"
 #include "flame/report_facts.h"
@@ -705,7 +705,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 
 	strbuf_addstr(sb, "<section id=\"handoffs\"><h2>Handoffs</h2>\n");
 	if (s->ans.culprit_info.subject) {
-		handoff_head(sb, "builder", "Builder", "revert or patch the suspect");
+		handoff_head(sb, "builder", "Fix", "revert or patch the suspect");
 		flame_report_revert_cmd(s, &c);
 		pre(sb, c.buf, 0);
 		if (f->later.nr) {
@@ -728,7 +728,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		strbuf_addstr(sb, "</div>\n");
 	}
 	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
-		handoff_head(sb, "bolt", "Bolt", "optimise the hot code");
+		handoff_head(sb, "bolt", "Optimise", "the hot code");
 		strbuf_addstr(sb, "<table class=\"kv\">");
 		strbuf_addstr(sb, "<tr><th>Hot function</th><td>");
 		if (fn)
@@ -767,7 +767,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 			strbuf_addstr(sb, "<a href=\"bad.folded\">bad.folded</a>");
 		strbuf_addstr(sb, "</td></tr></table></div>\n");
 	}
-	handoff_head(sb, "radar", "Radar", "guard CI against its return");
+	handoff_head(sb, "radar", "Guard in CI", "against its return");
 	strbuf_addf(sb, "<p>The %s median moved %+.1f%% from good to bad; the guard fails a change "
 		    "%u%% or more slower than the baseline (significantly, Mann-Whitney):</p>\n",
 		    flame_metric_name(s->req.metric),
@@ -778,7 +778,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 	pre(sb, c.buf, 0);
 	strbuf_addstr(sb, "</div>\n");
 	if (!regression) {
-		handoff_head(sb, "scout", "Scout", "the symptom persists? look at the environment");
+		handoff_head(sb, "scout", "Check the environment", "the symptom persists?");
 		strbuf_addstr(sb, "<p>The profiles of good and bad do not differ enough to name a commit. "
 				  "If the slowdown is real where it was seen, compare these facts of this run "
 				  "with that machine:</p>\n<table class=\"kv env\">\n");

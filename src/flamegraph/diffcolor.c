@@ -7,6 +7,7 @@
 #include "flamegraph/diffcolor.h"
 #include "core/alloc.h"
 #include "core/intern.h"
+#include "diff/compare.h"
 #include "diff/significance.h"
 
 #include <math.h>
@@ -24,28 +25,14 @@ size_t fg_display_len(const char *name, size_t len)
 /* What one unit (a function or a frame) weighed on each side. */
 struct unit {
 	double self[2], total[2];	/* counts */
-	double delta, z, p;		/* share change (fraction), test */
+	double rest[2];			/* by time: inclusive counts outside listed stacks */
+	double delta, z, p;		/* change (fraction), test */
+	double self_delta, self_p;	/* by time: the self change and its test */
+	uint8_t listed;			/* by time: coloured for its self change */
 	uint32_t open;			/* frames of this function on the current path */
 	uint32_t frame;			/* a frame of the unit (for its name) */
 	uint8_t state;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The largest p-value the step-up procedure accepts: p(k) <= k/m alpha; 0 for none. */
-static double bh_cut(double *p, uint32_t m, double alpha)
-{
-	qsort(p, m, sizeof(*p), cmp_double);
-	for (uint32_t k = m; k > 0; k--)
-		if (p[k - 1] <= (double)k / m * alpha)
-			return p[k - 1];
-	return 0;
-}
 
 static int cmp_top(const void *a, const void *b)
 {
@@ -130,26 +117,140 @@ static uint32_t functions(const struct fg_layout *l, struct intern *names, uint3
 	return names->nr;
 }
 
-static void test_unit(struct unit *x, const struct fg_layout *l, const struct fg_diff_options *o)
+/* Poisson z of two counts of one period: (c1 - c0) / sqrt(c0 + c1). */
+static void count_test(double c0, double c1, double *z, double *p)
 {
-	const double *c = o->self ? x->self : x->total;
+	double v = (c0 > 0 ? c0 : 0) + (c1 > 0 ? c1 : 0);
+
+	*z = v > 0 ? (c1 - c0) / sqrt(v) : 0;
+	*p = v > 0 ? erfc(fabs(*z) / sqrt(2.0)) : 1;
+}
+
+static void test_counts(const double *c, const struct fg_layout *l, const struct fg_diff_options *o,
+			double *delta, double *z, double *p)
+{
 	struct share_test t;
 
-	x->p = 1;
+	*p = 1;
+	*z = 0;
+	*delta = 0;
 	if (!(c[0] > 0) && !(c[1] > 0))
 		return;
+	if (o->by_time) {
+		*delta = l->total[0] > 0 ? (c[1] - c[0]) / l->total[0] : 0;
+		count_test(c[0], c[1], z, p);
+		return;
+	}
 	share_test(&t, c[0], l->total[0], c[1], l->total[1]);
-	x->delta = t.delta;
-	x->z = t.z;
-	x->p = t.p_value;
+	*delta = t.delta;
+	*z = t.z;
+	*p = t.p_value;
+}
+
+/* The pre-filter: the unit's size on both sides, never its change. */
+static int big_enough(const double *c, const struct fg_layout *l, const struct fg_diff_options *o)
+{
+	double b = l->total[0] > 0 ? c[0] / l->total[0] : 0;
+	double a = o->by_time ? (l->total[0] > 0 ? c[1] / l->total[0] : 0)
+			      : (l->total[1] > 0 ? c[1] / l->total[1] : 0);
+
+	return diff_prefilter(b, a, o->min_delta);
+}
+
+/* BH over the units through the pre-filter: the cut (-1: none). */
+static double fdr_cut(const struct unit *units, uint32_t from, uint32_t nr, int self,
+		      const struct fg_layout *l, const struct fg_diff_options *o, uint32_t *m_out)
+{
+	double *ps = xmallocarray(nr ? nr : 1, sizeof(*ps)), cut;
+	uint32_t i, m = 0;
+
+	for (i = from; i < nr; i++) {
+		const struct unit *x = &units[i];
+
+		if (big_enough(self ? x->self : (o->self ? x->self : x->total), l, o))
+			ps[m++] = self ? x->self_p : x->p;
+	}
+	cut = diff_bh_cut(ps, m, o->alpha);
+	free(ps);
+	if (m_out)
+		*m_out = m;
+	return cut;
+}
+
+/*
+ * By time, inclusive: mark the units whose self change is a discovery
+ * above the floor, then count each unit's inclusive weight in stacks
+ * without a marked unit (no marked ancestor, minus marked descendants).
+ */
+static void fold_callers(struct unit *units, uint32_t nr_units, const uint32_t *unit_of,
+			 const struct fg_layout *l, const struct fg_diff_options *o)
+{
+	uint32_t *path = xmallocarray((size_t)l->max_depth + 1, sizeof(*path));
+	double (*rest)[2] = xcalloc(l->nr ? l->nr : 1, sizeof(*rest));
+	uint8_t *under = xcalloc(l->nr ? l->nr : 1, 1);	/* a marked frame at or above */
+	double cut = fdr_cut(units, 0, nr_units, 1, l, o, NULL);
+	uint32_t i, k, top = 0;
+
+	for (i = 0; i < nr_units; i++)
+		units[i].listed = cut >= 0 && units[i].self_p <= cut &&
+				  fabs(units[i].self_delta) >= o->min_delta && units[i].self_delta != 0;
+	for (i = 1; i < l->nr; i++) {
+		const struct fg_frame *f = &l->frames[i];
+
+		while (top >= f->depth)
+			top--;
+		path[top++] = i;
+		under[i] = units[unit_of[i]].listed || (top > 1 && under[path[top - 2]]);
+		rest[i][0] = under[i] ? 0 : f->w[0];
+		rest[i][1] = under[i] ? 0 : f->w[1];
+		if (under[i] && !(top > 1 && under[path[top - 2]]))
+			for (k = 0; k + 1 < top; k++) {	/* outermost marked: off its ancestors */
+				rest[path[k]][0] -= f->w[0];
+				rest[path[k]][1] -= f->w[1];
+			}
+	}
+	/* per unit, over its outermost frames (as functions() sums inclusive counts) */
+	for (i = 0; i < nr_units; i++)
+		units[i].open = 0;
+	top = 0;
+	for (i = 1; i < l->nr; i++) {
+		const struct fg_frame *f = &l->frames[i];
+		struct unit *x = &units[unit_of[i]];
+
+		while (top >= f->depth)
+			units[unit_of[path[--top]]].open--;
+		if (!x->open) {
+			x->rest[0] += rest[i][0];
+			x->rest[1] += rest[i][1];
+		}
+		x->open++;
+		path[top++] = i;
+	}
+	free(path);
+	free(rest);
+	free(under);
+}
+
+/* Whether a unit that passed the FDR cut on its inclusive change stays coloured. */
+static int keeps_colour(const struct unit *x, const struct fg_layout *l,
+			const struct fg_diff_options *o)
+{
+	double z, p;
+
+	if (x->listed)
+		return 1;
+	count_test(x->rest[0], x->rest[1], &z, &p);
+	return p <= o->alpha && l->total[0] > 0 &&
+	       fabs(x->rest[1] - x->rest[0]) / l->total[0] >= o->min_delta;
 }
 
 void fg_diff_classify(struct fg_diff *d, const struct fg_layout *l, const struct fg_diff_options *o)
 {
 	struct intern names;
 	struct unit *units = NULL;
-	uint32_t *unit_of, *path, nr_units, i, m = 0;
-	double *ps;
+	uint32_t *unit_of, *path, nr_units, i, from;
+	double z;
+	int fold;
 
 	memset(d, 0, sizeof(*d));
 	d->frames = xcalloc(l->nr ? l->nr : 1, sizeof(*d->frames));
@@ -169,25 +270,33 @@ void fg_diff_classify(struct fg_diff *d, const struct fg_layout *l, const struct
 	}
 
 	/* the root ("all") is not a unit: frame 0 maps to unit 0 only by_frame */
-	ps = xmallocarray(nr_units ? nr_units : 1, sizeof(*ps));
-	for (i = o->by_frame ? 1 : 0; i < nr_units; i++) {
-		test_unit(&units[i], l, o);
-		if (units[i].p < 1 || units[i].delta != 0)
-			d->nr_tested++;
-		if (fabs(units[i].delta) >= o->min_delta && units[i].delta != 0)
-			ps[m++] = units[i].p;
-	}
-	d->nr_candidates = m;
-	d->p_cut = m ? bh_cut(ps, m, o->alpha) : 0;
-	free(ps);
-
-	for (i = o->by_frame ? 1 : 0; i < nr_units; i++) {
+	from = o->by_frame ? 1 : 0;
+	for (i = from; i < nr_units; i++) {
 		struct unit *x = &units[i];
-		double up = o->negate ? -x->delta : x->delta;
 
-		if (!(d->p_cut > 0) || x->p > d->p_cut || fabs(x->delta) < o->min_delta ||
-		    x->delta == 0)
+		test_counts(o->self ? x->self : x->total, l, o, &x->delta, &x->z, &x->p);
+		test_counts(x->self, l, o, &x->self_delta, &z, &x->self_p);
+		if (x->p < 1 || x->delta != 0)
+			d->nr_tested++;
+	}
+	fold = o->by_time && !o->self && !o->by_frame;
+	if (fold)
+		fold_callers(units, nr_units, unit_of, l, o);
+	d->p_cut = fdr_cut(units, from, nr_units, 0, l, o, &d->nr_candidates);
+
+	for (i = from; i < nr_units; i++) {
+		struct unit *x = &units[i];
+		double up;
+
+		if (fold && x->listed && !(d->p_cut >= 0 && x->p <= d->p_cut)) {
+			/* coloured for its own change: show that one */
+			x->delta = x->self_delta;
+			x->p = x->self_p;
+		} else if (!(d->p_cut >= 0) || x->p > d->p_cut || fabs(x->delta) < o->min_delta ||
+			   x->delta == 0 || (fold && !keeps_colour(x, l, o))) {
 			continue;
+		}
+		up = o->negate ? -x->delta : x->delta;
 		x->state = up > 0 ? FG_DIFF_HOTTER : FG_DIFF_COOLER;
 		if (fabs(x->delta) > d->max_delta)
 			d->max_delta = fabs(x->delta);

@@ -8,11 +8,21 @@
  *            (inclusive share counts a recursive stack once), so the
  *            picture and the table agree; or the frame itself (by_frame):
  *            the change at that one position of the call tree
- *   delta  = share after - share before        (inclusive or self share)
- *   floor  = |delta| >= min_delta (the noise floor set before reading)
- *   test   = two-proportion z-test (diff/significance.h), one p per unit
- *   FDR    = Benjamini-Hochberg at level alpha over the units above the
- *            floor, so hundreds of candidates do not light up by chance
+ *   basis  = time (by_time: both columns count samples of one period, so a
+ *            count is time; a function whose time did not change is not
+ *            coloured when another one grows) or share
+ *   delta  = time: (after - before) / the before total; share: share after
+ *            - share before                  (inclusive or self)
+ *   test   = time: Poisson z on the two counts; share: two-proportion
+ *            z-test (diff/significance.h); one p per unit
+ *   FDR    = Benjamini-Hochberg at level alpha (diff/compare.h) over the
+ *            units whose size (before + after) reaches the floor, a
+ *            pre-filter independent of the test statistic
+ *   floor  = |delta| >= min_delta, for colouring
+ *   fold   = by time and inclusive: a function coloured for its own (self)
+ *            change is coloured; any other only for the change that lies
+ *            outside the stacks of those (its callers and the interrupts
+ *            taken inside it grow by as much, and say nothing new)
  *
  * A unit passing both is hotter (red) or cooler (blue), its saturation
  * |delta| / the largest significant |delta|; anything else is drawn as
@@ -35,6 +45,7 @@ struct fg_diff_options {
 	double alpha;		/* false discovery rate, in (0, 1]; 1 colours every change */
 	double min_delta;	/* noise floor, fraction of samples (0.01 = 1 pt) */
 	int negate;		/* swap hotter and cooler */
+	int by_time;		/* compare counts (one sampling period), not shares */
 };
 
 enum fg_diff_state {
@@ -67,7 +78,7 @@ struct fg_diff_top {
 struct fg_diff {
 	struct fg_diff_frame *frames;	/* one per layout frame, same order */
 	double max_delta;		/* largest significant |delta|, fraction */
-	double p_cut;			/* largest p the FDR procedure accepted (0: none) */
+	double p_cut;			/* largest p the FDR procedure accepted (-1: none) */
 	uint32_t nr_tested;		/* units (functions or frames) tested */
 	uint32_t nr_candidates;		/* of those, above the noise floor */
 	uint32_t nr_hotter, nr_cooler, nr_new, nr_gone;	/* significant ones */

@@ -577,6 +577,14 @@ static double legend_item(struct out *o, const struct fg_svg_options *opt, doubl
 	return x + fs * 1.3 + (double)strlen(label) * fs * opt->fontwidth + fs * 1.2;
 }
 
+/* "inclusive time", "self share" ...: what the colours compare. */
+static const char *diff_measure(const struct fg_svg_options *opt)
+{
+	if (opt->diff.by_time)
+		return opt->diff.self ? "self time" : "inclusive time";
+	return opt->diff.self ? "self share" : "inclusive share";
+}
+
 static void write_top_change(struct out *o, const struct fg_diff_top *t)
 {
 	out_escaped(o, t->name, t->len);
@@ -605,15 +613,21 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 	out_lit(o, "<g id=\"legend\"><title>");
 	out_str(o, opt->diff.by_frame ? "Colour: the frame's change in " :
 		   "Colour: the function's change (in the whole profile, as trail diff --top) in ");
-	out_str(o, opt->diff.self ? "self share" : "inclusive share");
-	out_lit(o, ", after - before, in percentage points. Significant: |change| &gt;= ");
+	out_str(o, diff_measure(opt));
+	out_str(o, opt->diff.by_time ? ", after - before, in percent of the before total "
+		   "(the sampling period is the same: counts are time; a function whose time did "
+		   "not change stays grey). Significant: |change| &gt;= " :
+		   ", after - before, in percentage points (shares: the input does not name its "
+		   "sampling period). Significant: |change| &gt;= ");
 	out_fixed(o, opt->diff.min_delta * 100, 3);
-	out_lit(o, " pts and a two-proportion z-test with a false discovery rate of ");
+	out_str(o, opt->diff.by_time ? " pts and a Poisson z-test on the counts with a false "
+		   "discovery rate of " : " pts and a two-proportion z-test with a false discovery "
+		   "rate of ");
 	out_fixed(o, opt->diff.alpha * 100, 3);
 	out_lit(o, "% (Benjamini-Hochberg) over the ");
 	out_u64(o, dc->nr_candidates);
 	out_str(o, opt->diff.by_frame ? " frames" : " functions");
-	out_lit(o, " above that floor (of ");
+	out_lit(o, " whose size before + after reaches the floor (of ");
 	out_u64(o, dc->nr_tested);
 	out_lit(o, "). Frames: ");
 	out_u64(o, dc->nr_hotter);
@@ -643,7 +657,7 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 	out_lit(o, "\" y=\"");
 	out_fixed(o, y, 2);
 	out_lit(o, "\">");
-	out_str(o, opt->diff.self ? "self share" : "inclusive share");
+	out_str(o, diff_measure(opt));
 	out_lit(o, ", full colour ");
 	out_points(o, dc->max_delta);
 	out_lit(o, ", floor ");

@@ -18,5 +18,6 @@ LIB_OBJS += src/perf/sampler_ring.o
 LIB_OBJS += src/perf/sampler_synth.o
 LIB_OBJS += src/perf/offcpu.o
 LIB_OBJS += src/perf/dso_hits.o
+LIB_OBJS += src/perf/record_hints.o
 UNIT_TESTS += tests/unit/test_sampler
 UNIT_TESTS += tests/unit/test_perfdata_write

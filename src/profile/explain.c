@@ -28,6 +28,10 @@ const char explain_advice_broken[] =
 	"--call-graph dwarf), build with -fno-omit-frame-pointer, and install debug symbols "
 	"(-dbgsym packages, debuginfod) for [unknown] frames";
 
+const char explain_advice_nosyms[] =
+	"install its debug symbols (Debian: the -dbgsym package, or debuginfod) or build it "
+	"with -g and do not strip it; until then its time cannot be split into functions";
+
 void explain_options_init(struct explain_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -287,35 +291,51 @@ static int is_unknown(const struct flat_profile *f, uint32_t id)
 	return intern_len(&f->names, id) >= 9 && !memcmp(intern_str(&f->names, id), "[unknown]", 9);
 }
 
+int explain_is_module_frame(const char *name, size_t len)
+{
+	return len > 2 && name[0] == '[' && name[len - 1] == ']' &&
+	       !memchr(name + 1, '[', len - 2) &&
+	       !(len == 9 && !memcmp(name, "[unknown]", 9)) &&
+	       !(len == 9 && !memcmp(name, "[process]", 9));
+}
+
+static int is_module(const struct flat_profile *f, uint32_t id)
+{
+	return explain_is_module_frame(intern_str(&f->names, id), intern_len(&f->names, id));
+}
+
+/* Per stack: an [unknown] frame (1), a [module] frame (2), either (3). */
 static void broken(struct explain_report *r, const struct flat_profile *f)
 {
-	unsigned char *unknown = xcalloc(f->names.nr ? f->names.nr : 1, 1);
+	unsigned char *kind = xcalloc(f->names.nr ? f->names.nr : 1, 1);
 	uint32_t k, skip = r->opts.process_root ? 1 : 0;
 	size_t i;
 
 	for (k = 0; k < f->names.nr; k++)
-		unknown[k] = (unsigned char)is_unknown(f, k);
+		kind[k] = (unsigned char)(is_unknown(f, k) | (is_module(f, k) << 1));
 	for (i = 0; i < f->nr_stacks; i++) {
 		const struct flat_stack *s = &f->stacks[i];
 		const uint32_t *fr = flat_stack_frames(f, s);
 		int u = 0, single = s->depth <= skip + 1;
 
-		for (k = skip; k < s->depth && !u; k++)
-			u = unknown[fr[k]];
-		if (u)
+		for (k = skip; k < s->depth; k++)
+			u |= kind[fr[k]];
+		if (u & 1)
 			r->unknown += s->count;
+		if (u & 2)
+			r->nosym += s->count;
 		if (single)
 			r->single += s->count;
 		if (u || single)
 			r->broken += s->count;
 	}
-	free(unknown);
+	free(kind);
 }
 
 void explain_profile(struct explain_report *r, const struct flat_profile *f,
 		     const struct explain_options *o)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, nosyms_alloc = 0;
 	uint32_t k;
 
 	memset(r, 0, sizeof(*r));
@@ -323,7 +343,16 @@ void explain_profile(struct explain_report *r, const struct flat_profile *f,
 	r->total = f->total;
 	cmp_profile = f;
 	for (k = 0; k < f->names.nr; k++) {
-		if (!(f->funcs[k].self > 0) || f->funcs[k].self < o->plateau_share * f->total)
+		if (!(f->funcs[k].self > 0))
+			continue;
+		if (is_module(f, k)) {
+			/* not a function: its time is a module's without symbols */
+			ALLOC_GROW(r->nosyms, r->nr_nosyms + 1, nosyms_alloc);
+			r->nosyms[r->nr_nosyms].func = k;
+			r->nosyms[r->nr_nosyms++].self = f->funcs[k].self;
+			continue;
+		}
+		if (f->funcs[k].self < o->plateau_share * f->total)
 			continue;
 		ALLOC_GROW(r->plateaus, r->nr_plateaus + 1, alloc);
 		r->plateaus[r->nr_plateaus].func = k;
@@ -332,6 +361,8 @@ void explain_profile(struct explain_report *r, const struct flat_profile *f,
 	}
 	if (r->nr_plateaus > 1)
 		qsort(r->plateaus, r->nr_plateaus, sizeof(*r->plateaus), cmp_plateau);
+	if (r->nr_nosyms > 1)
+		qsort(r->nosyms, r->nr_nosyms, sizeof(*r->nosyms), cmp_plateau);
 	depths(r, f);
 	towers(r, f);
 	motifs(r, f);
@@ -341,6 +372,7 @@ void explain_profile(struct explain_report *r, const struct flat_profile *f,
 void explain_report_release(struct explain_report *r)
 {
 	free(r->plateaus);
+	free(r->nosyms);
 	free(r->towers);
 	free(r->motifs);
 	memset(r, 0, sizeof(*r));
@@ -420,8 +452,18 @@ void explain_write_text(struct strbuf *out, const struct explain_report *r,
 	else
 		strbuf_addf(out, "    what to do: %s\n", explain_advice_motifs);
 
+	if (r->nr_nosyms)
+		strbuf_addstr(out, "\nno symbols: time in modules trail could not split into functions\n");
+	for (i = 0; i < shown(r->nr_nosyms, o->limit); i++) {
+		const char *n = intern_str(&f->names, r->nosyms[i].func);
+		size_t len = intern_len(&f->names, r->nosyms[i].func);
+
+		strbuf_addf(out, "    %6.2f%%  no symbols for %.*s: %s\n", pct(r, r->nosyms[i].self),
+			    (int)(len - 2), n + 1, explain_advice_nosyms);
+	}
 	strbuf_addf(out, "\nbroken stacks: %.2f%% of samples (an [unknown] frame %.2f%%, "
-		    "a single %sframe %.2f%%)\n", pct(r, r->broken), pct(r, r->unknown),
+		    "a [module] frame without symbols %.2f%%, a single %sframe %.2f%%)\n",
+		    pct(r, r->broken), pct(r, r->unknown), pct(r, r->nosym),
 		    o->process_root ? "function " : "", pct(r, r->single));
 	if (r->broken > o->broken_share * r->total)
 		strbuf_addf(out, "    what to do: %s\n", explain_advice_broken);
@@ -514,10 +556,28 @@ void explain_write_json(struct strbuf *out, const struct explain_report *r,
 	json_writer_key_string(&w, "what_to_do", explain_advice_motifs);
 	json_writer_end(&w);
 
+	json_writer_key(&w, "no_symbols");
+	json_writer_begin_object(&w);
+	json_writer_key(&w, "modules");
+	json_writer_begin_array(&w);
+	for (i = 0; i < shown(r->nr_nosyms, o->limit); i++) {
+		json_writer_begin_object(&w);
+		json_writer_key(&w, "module");
+		json_writer_string_len(&w, intern_str(&f->names, r->nosyms[i].func) + 1,
+				       intern_len(&f->names, r->nosyms[i].func) - 2);
+		json_writer_key_number(&w, "self", r->nosyms[i].self);
+		json_writer_key_number(&w, "self_pct", pct(r, r->nosyms[i].self));
+		json_writer_end(&w);
+	}
+	json_writer_end(&w);
+	json_writer_key_string(&w, "what_to_do", explain_advice_nosyms);
+	json_writer_end(&w);
+
 	json_writer_key(&w, "broken");
 	json_writer_begin_object(&w);
 	json_writer_key_number(&w, "pct", pct(r, r->broken));
 	json_writer_key_number(&w, "unknown_pct", pct(r, r->unknown));
+	json_writer_key_number(&w, "no_symbols_pct", pct(r, r->nosym));
 	json_writer_key_number(&w, "single_frame_pct", pct(r, r->single));
 	json_writer_key_number(&w, "max_pct", 100 * o->broken_share);
 	json_writer_key(&w, "finding");

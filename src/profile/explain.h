@@ -12,9 +12,14 @@
  *   repeated motifs  functions reached from at least motif_callers distinct
  *                    callers with a total share of at least motif_share:
  *                    candidates for caching, memoising or inlining;
- *   broken stacks    samples whose stack holds an "[unknown]" frame or has
- *                    a single function frame (below the process name when
- *                    stacks are rooted at one): the unwinder lost the way.
+ *   no symbols       "[module]" frames (perf's name for an address in a
+ *                    module without symbols, "[cc1]", "[liblzma.so.5]"):
+ *                    not functions, so never plateaus; listed by module
+ *                    with what to install or rebuild;
+ *   broken stacks    samples whose stack holds an "[unknown]" or "[module]"
+ *                    frame or has a single function frame (below the
+ *                    process name when stacks are rooted at one): the
+ *                    unwinder or the symbolizer lost the way.
  *
  * Everything here is pure: a flat profile in, a report out, text or JSON
  * written into a strbuf.
@@ -76,6 +81,9 @@ struct explain_report {
 	size_t nr_towers;
 	struct explain_motif *motifs;
 	size_t nr_motifs;
+	struct explain_plateau *nosyms;	/* "[module]" frames by self samples */
+	size_t nr_nosyms;
+	double nosym;			/* samples with a "[module]" frame */
 	double unknown;			/* samples with an [unknown] frame */
 	double single;			/* samples with a single function frame */
 	double broken;			/* samples with either */
@@ -87,6 +95,8 @@ struct explain_report {
  * root frame appears anywhere below a root.
  */
 int explain_guess_process_root(const struct flat_profile *f);
+/* Whether a frame name is "[module]": an address in a module without symbols. */
+int explain_is_module_frame(const char *name, size_t len);
 
 void explain_profile(struct explain_report *r, const struct flat_profile *f,
 		     const struct explain_options *o);

@@ -24,6 +24,7 @@ void flat_profile_build(struct flat_profile *f, const struct folded_profile *p, 
 	const double *counts = p->counts[column == 1 && p->columns == 2 ? 1 : 0];
 
 	memset(f, 0, sizeof(*f));
+	f->weight = p->weight;
 	intern_init(&f->names);
 	f->stacks = xcalloc(nr ? nr : 1, sizeof(*f->stacks));
 	for (i = 0; i < nr; i++) {
@@ -134,6 +135,13 @@ uint32_t *flat_profile_sorted(const struct flat_profile *f, enum flat_sort key, 
 void flat_json_totals(struct json_writer *w, const struct flat_profile *f)
 {
 	json_writer_key_number(w, "samples", f->total);
+	json_writer_key_string(w, "unit", folded_unit_word(&f->weight));
+	if (f->weight.type[0])
+		json_writer_key_string(w, "type", f->weight.type);
+	if (f->weight.period > 0) {
+		json_writer_key_number(w, "period", f->weight.period);
+		json_writer_key_string(w, "period_unit", f->weight.period_unit);
+	}
 	json_writer_key_int(w, "stacks", (int64_t)f->nr_stacks);
 	json_writer_key_int(w, "functions", (int64_t)f->names.nr);
 }

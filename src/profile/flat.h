@@ -33,6 +33,7 @@ struct flat_profile {
 	uint32_t *frames;	/* name ids of all stacks, root first, back to back */
 	size_t nr_frames;
 	double total;		/* sum of all stack counts */
+	struct folded_weight_info weight;	/* the profile's units (folded.h) */
 };
 
 /*
@@ -62,7 +63,9 @@ struct json_writer;
 
 /*
  * The JSON both flat-profile commands (top, explain) start with: the keys
- * "samples" (the total count), "stacks" and "functions" (how many).
+ * "samples" (the total count), "unit" (of every count: "samples",
+ * "nanoseconds", "bytes" ...), "type" and "period" when known (folded.h),
+ * "stacks" and "functions" (how many).
  */
 void flat_json_totals(struct json_writer *w, const struct flat_profile *f);
 /* key, then the name of function id as a JSON string. */

@@ -44,22 +44,72 @@ static int unit_char(char c)
 	       c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
 }
 
-void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w)
+/* name copied with bytes outside unit_char() as '_' */
+static void clean_copy(char *dst, size_t n, const char *src)
 {
-	char unit[sizeof(w->unit)];
 	size_t i;
 
-	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+	for (i = 0; src[i] && i + 1 < n; i++)
+		dst[i] = unit_char(src[i]) ? src[i] : '_';
+	if (n)
+		dst[i] = 0;
+}
+
+void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w)
+{
+	char unit[sizeof(w->unit)], type[sizeof(w->type)], punit[sizeof(w->period_unit)];
+	char period[64] = "";
+
+	if (w->weight == FOLDED_WEIGHT_SAMPLES && !w->type[0] && !(w->period > 0)) {
 		if (n)
 			buf[0] = 0;
 		return;
 	}
-	for (i = 0; w->unit[i] && i + 1 < sizeof(unit); i++)
-		unit[i] = unit_char(w->unit[i]) ? w->unit[i] : '_';
-	unit[i] = 0;
+	clean_copy(unit, sizeof(unit), w->weight == FOLDED_WEIGHT_SAMPLES ? "samples" : w->unit);
+	clean_copy(type, sizeof(type), w->type);
+	clean_copy(punit, sizeof(punit), w->period_unit);
+	if (w->period > 0)
+		snprintf(period, sizeof(period), " period=%.15g period_unit=%s", w->period,
+			 punit[0] ? punit : "unknown");
 	/* "unit=" last and never empty: the line cannot end in " digits" */
-	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s unit=%s\n", folded_weight_name(w->weight),
-		 i ? unit : "unknown");
+	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s%s%s%s unit=%s\n",
+		 folded_weight_name(w->weight), type[0] ? " type=" : "", type, period,
+		 unit[0] ? unit : "unknown");
+}
+
+/* Copy the value v[0..vlen) into dst[n], cut to fit. */
+static void take_value(char *dst, size_t n, const char *v, size_t vlen)
+{
+	if (vlen >= n)
+		vlen = n - 1;
+	memcpy(dst, v, vlen);
+	dst[vlen] = 0;
+}
+
+static void header_field(struct folded_weight_info *out, const char *key, size_t klen,
+			 const char *v, size_t vlen)
+{
+	char tmp[64];
+
+	if (klen == 6 && !memcmp(key, "weight", 6)) {
+		enum folded_weight w;
+
+		take_value(tmp, sizeof(tmp), v, vlen);
+		if (vlen < sizeof(tmp) && !folded_weight_parse(tmp, &w))
+			out->weight = w;
+	} else if (klen == 4 && !memcmp(key, "unit", 4)) {
+		take_value(out->unit, sizeof(out->unit), v, vlen);
+	} else if (klen == 4 && !memcmp(key, "type", 4)) {
+		take_value(out->type, sizeof(out->type), v, vlen);
+	} else if (klen == 11 && !memcmp(key, "period_unit", 11)) {
+		take_value(out->period_unit, sizeof(out->period_unit), v, vlen);
+	} else if (klen == 6 && !memcmp(key, "period", 6)) {
+		double d;
+
+		/* a period that does not parse is unknown, never a wrong number */
+		if (vlen < sizeof(tmp) && !parse_double_n(v, vlen, &d) && d > 0 && d < 1e300)
+			out->period = d;
+	}
 }
 
 int folded_header_parse(const char *line, size_t len, struct folded_weight_info *out)
@@ -71,48 +121,21 @@ int folded_header_parse(const char *line, size_t len, struct folded_weight_info 
 	memset(out, 0, sizeof(*out));
 	out->weight = FOLDED_WEIGHT_PERIOD;
 	while (i < len) {
-		size_t start = i, eq = 0, vlen;
+		size_t start = i, eq = 0;
 
 		while (i < len && line[i] != ' ') {
 			if (line[i] == '=' && !eq)
 				eq = i;
 			i++;
 		}
-		if (eq) {
-			const char *v = line + eq + 1;
-
-			vlen = i - eq - 1;
-			if (eq - start == 6 && !memcmp(line + start, "weight", 6)) {
-				char name[16];
-
-				if (vlen < sizeof(name)) {
-					enum folded_weight w;
-
-					memcpy(name, v, vlen);
-					name[vlen] = 0;
-					if (!folded_weight_parse(name, &w))
-						out->weight = w;
-				}
-			} else if (eq - start == 4 && !memcmp(line + start, "unit", 4)) {
-				if (vlen >= sizeof(out->unit))
-					vlen = sizeof(out->unit) - 1;
-				memcpy(out->unit, v, vlen);
-				out->unit[vlen] = 0;
-			}
-		}
+		if (eq)
+			header_field(out, line + start, eq - start, line + eq + 1, i - eq - 1);
 		while (i < len && line[i] == ' ')
 			i++;
 	}
+	if (out->weight == FOLDED_WEIGHT_SAMPLES && !strcmp(out->unit, "samples"))
+		out->unit[0] = 0;
 	return 1;
-}
-
-const char *folded_weight_describe(char *buf, size_t n, const struct folded_weight_info *w)
-{
-	if (w->weight == FOLDED_WEIGHT_SAMPLES || !w->unit[0])
-		snprintf(buf, n, "%s", folded_weight_name(w->weight));
-	else
-		snprintf(buf, n, "%s (%s)", folded_weight_name(w->weight), w->unit);
-	return buf;
 }
 
 /* Take a trailing "<blanks>digits[.digits]" off s[0..*len); 0 or -1. */
@@ -331,4 +354,32 @@ int folded_profile_write(const struct folded_profile *p, FILE *out)
 	if (fflush(out) || ferror(out))
 		return error_errno("cannot write the folded stacks");
 	return 0;
+}
+
+void folded_profile_merge_roots(struct folded_profile *p)
+{
+	struct folded_profile out;
+	uint32_t id;
+
+	folded_profile_init(&out);
+	out.weight = p->weight;
+	out.lines = p->lines;
+	out.malformed = p->malformed;
+	for (id = 0; id < folded_profile_size(p); id++) {
+		const char *s = intern_str(&p->stacks, id);
+		size_t len = intern_len(&p->stacks, id);
+		const char *semi = memchr(s, ';', len);
+
+		if (semi) {
+			len -= (size_t)(semi + 1 - s);
+			s = semi + 1;
+		} else {
+			s = "[process]";
+			len = strlen(s);
+		}
+		for (int c = 0; c < p->columns; c++)
+			folded_profile_add(&out, s, len, c, p->counts[c][id]);
+	}
+	folded_profile_release(p);
+	*p = out;
 }

@@ -33,10 +33,41 @@ enum folded_weight {
 	FOLDED_WEIGHT_TIME,	/* time, e.g. microseconds blocked off-CPU */
 };
 
+/*
+ * The profile model's units: what a count is (weight and unit), what was
+ * measured (type: "cpu", "off-cpu", "alloc_space", "alloc_objects" ...;
+ * "" unknown) and, for sample counts, what one sample stands for (period
+ * in period_unit, e.g. 1001001 ns at -F 999; 0 unknown).  A header
+ *
+ *	# trail-folded weight=samples type=cpu period=1001001 period_unit=ns unit=samples
+ *
+ * carries them; readers fill the struct, writers keep it (pprof's
+ * sample_type and period, speedscope's unit, the JSON of top/diff/explain).
+ */
 struct folded_weight_info {
 	enum folded_weight weight;
-	char unit[32];		/* "ns", "us", "cycles" ...; "" for samples */
+	char unit[32];		/* "ns", "us", "bytes", "cycles" ...; "" for samples */
+	char type[32];		/* "cpu", "off-cpu", "alloc_space" ...; "" unknown */
+	double period;		/* per sample, in period_unit; 0 unknown */
+	char period_unit[16];	/* "ns", an event name ...; "" unknown */
 };
+
+/*
+ * The unit of one count as a word for outputs: "samples", "nanoseconds",
+ * "microseconds", "bytes", "objects", or unit itself.
+ */
+const char *folded_unit_word(const struct folded_weight_info *w);
+/*
+ * Nanoseconds per count when counts are (or stand for) time: the unit for
+ * period/time weights, period x period_unit for samples; 0 when unknown.
+ */
+double folded_ns_per_count(const struct folded_weight_info *w);
+/*
+ * Fill w from another format's names: type ("cpu", "alloc_space") and
+ * unit ("nanoseconds", "bytes", "count" ...).  0, or -1 for a unit it
+ * does not know (w then says samples).  In profile/units.c.
+ */
+int folded_weight_from_words(struct folded_weight_info *w, const char *type, const char *unit);
 
 #define FOLDED_HEADER_PREFIX "# trail-folded "
 
@@ -45,8 +76,8 @@ const char *folded_weight_name(enum folded_weight w);
 /* Parse a --weight value; 0, or -1 when it is none of the names. */
 int folded_weight_parse(const char *s, enum folded_weight *out);
 /*
- * The header line (with its newline) for w, or "" for samples.  Bytes of
- * unit outside [A-Za-z0-9_.:/-] become '_'.
+ * The header line (with its newline) for w, or "" for samples with no
+ * type and no period.  Bytes of names outside [A-Za-z0-9_.:/-] become '_'.
  */
 void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w);
 /*
@@ -115,6 +146,12 @@ static inline size_t folded_profile_size(const struct folded_profile *p)
  * trail_error() when writing failed.
  */
 int folded_profile_write(const struct folded_profile *p, FILE *out);
+/*
+ * --merge-processes: every stack without its first (process) frame, equal
+ * stacks merged; a stack of that frame alone becomes "[process]".  For
+ * profiles of differently named binaries (./prog, ./prog_slow).
+ */
+void folded_profile_merge_roots(struct folded_profile *p);
 /* Stack ids sorted by stack text in byte order (caller frees). */
 uint32_t *folded_profile_sorted(const struct folded_profile *p);
 

@@ -2,11 +2,13 @@
 # profiles (folded.c) and the folding engine that turns parsed samples into
 # them (fold.c).
 LIB_OBJS += src/profile/folded.o
+LIB_OBJS += src/profile/units.o
 LIB_OBJS += src/profile/fold.o
 LIB_OBJS += src/profile/flat.o
 LIB_OBJS += src/profile/explain.o
 LIB_OBJS += src/profile/pprof_write.o
 LIB_OBJS += src/profile/speedscope_write.o
+LIB_OBJS += src/profile/writers.o
 
 UNIT_TESTS += tests/unit/test_folded
 UNIT_TESTS += tests/unit/test_flat

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,54 @@ enum {
 	P_PERIOD = 12,
 };
 
-#define FIRST_NAME 3	/* strings 0..2: "", "samples", "count" */
+/*
+ * Strings 0..FIRST_NAME-1 of the table: "" and the names of the value
+ * types (units.c's words), then the frame names.
+ */
+enum { S_EMPTY, S_SAMPLES, S_COUNT, S_TYPE, S_UNIT, FIRST_NAME };
 
-static void put_value_type(struct strbuf *msg, struct strbuf *tmp, uint32_t field)
+/*
+ * The value types a profile carries: CPU samples with a known period go
+ * out as Go's CPU profiles do (samples/count and cpu/nanoseconds, the
+ * second = samples x period), so 'go tool pprof' shows "Type: cpu" and
+ * seconds; weighted profiles as one type in their unit (alloc_space/bytes,
+ * off-cpu/microseconds); plain counts as samples/count.
+ */
+struct units {
+	char type[32], unit[32];	/* the second value type; "" when only samples */
+	double scale;			/* value 2 = count x scale (samples x period) */
+	int two;			/* samples/count first, then type/unit */
+	int64_t period;			/* Profile.period, in the last type's unit */
+};
+
+static void units_of(const struct folded_weight_info *w, struct units *u)
+{
+	const char *word = folded_unit_word(w);
+	double ns = folded_ns_per_count(w);
+
+	memset(u, 0, sizeof(*u));
+	u->period = 1;
+	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+		if (!(ns > 0))
+			return;
+		u->two = 1;
+		u->scale = ns;
+		u->period = (int64_t)llround(ns);
+		snprintf(u->type, sizeof(u->type), "%s", w->type[0] ? w->type : "cpu");
+		snprintf(u->unit, sizeof(u->unit), "nanoseconds");
+		return;
+	}
+	snprintf(u->type, sizeof(u->type), "%s", w->type[0] ? w->type : ns > 0 ? "time" : "events");
+	snprintf(u->unit, sizeof(u->unit), "%s",
+		 !strcmp(word, "objects") || !strcmp(word, "events") ? "count" : word);
+}
+
+static void put_value_type(struct strbuf *msg, struct strbuf *tmp, uint32_t field,
+			   uint64_t type, uint64_t unit)
 {
 	strbuf_reset(tmp);
-	pb_put_uint(tmp, 1, 1);	/* type: "samples" */
-	pb_put_uint(tmp, 2, 2);	/* unit: "count" */
+	pb_put_uint(tmp, 1, type);
+	pb_put_uint(tmp, 2, unit);
 	pb_put_bytes(msg, field, tmp->buf, tmp->len);
 }
 
@@ -47,19 +89,24 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 	size_t nr_locs = 0, alloc_locs = 0, i, rounded = 0;
 	uint32_t *order, id;
 	int ret = 0;
+	struct units u;
 
 	if (p->columns != 1)
 		return trail_error("differential (two-count) input cannot be written as pprof; "
 			     "write each side on its own");
+	units_of(&p->weight, &u);
 	intern_init(&names);
-	put_value_type(&msg, &tmp, P_SAMPLE_TYPE);
+	if (!u.type[0] || u.two)
+		put_value_type(&msg, &tmp, P_SAMPLE_TYPE, S_SAMPLES, S_COUNT);
+	if (u.type[0])
+		put_value_type(&msg, &tmp, P_SAMPLE_TYPE, S_TYPE, S_UNIT);
 	order = folded_profile_sorted(p);
 	for (i = 0; i < folded_profile_size(p); i++) {
 		const char *s = intern_str(&p->stacks, order[i]);
 		size_t len = intern_len(&p->stacks, order[i]), k;
 		double c = p->counts[0][order[i]];
 		int64_t v;
-		uint64_t uv;
+		uint64_t uv[2];
 
 		nr_locs = 0;
 		while (len) {	/* frames root first; collected, then reversed */
@@ -80,7 +127,7 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 			locs[nr_locs - 1 - k] = t;
 		}
 		/* pprof values are int64: a larger count cannot be written (nor rounded: UB) */
-		if (!(c < 9223372036854775807.5)) {
+		if (!(c < 9223372036854775807.5) || !(c * u.scale < 9223372036854775807.5)) {
 			ret = trail_error("a count of %.0f (stack '%.60s') is above what pprof can "
 					  "hold (2^63-1); write folded text instead", c,
 					  intern_str(&p->stacks, order[i]));
@@ -93,8 +140,9 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 			continue;
 		strbuf_reset(&tmp);
 		pb_put_packed(&tmp, 1, locs, nr_locs);
-		uv = (uint64_t)v;	/* int64 values travel as two's complement */
-		pb_put_packed(&tmp, 2, &uv, 1);
+		uv[0] = (uint64_t)v;	/* int64 values travel as two's complement */
+		uv[1] = (uint64_t)(int64_t)llround(c * u.scale);
+		pb_put_packed(&tmp, 2, uv, u.two ? 2 : 1);
 		pb_put_bytes(&msg, P_SAMPLE, tmp.buf, tmp.len);
 	}
 	for (id = 0; !ret && id < names.nr; id++) {
@@ -117,10 +165,15 @@ int pprof_encode(const struct folded_profile *p, struct strbuf *out)
 	pb_put_bytes(&msg, P_STRING_TABLE, "", 0);
 	pb_put_bytes(&msg, P_STRING_TABLE, "samples", 7);
 	pb_put_bytes(&msg, P_STRING_TABLE, "count", 5);
+	pb_put_bytes(&msg, P_STRING_TABLE, u.type, strlen(u.type));
+	pb_put_bytes(&msg, P_STRING_TABLE, u.unit, strlen(u.unit));
 	for (id = 0; id < names.nr; id++)
 		pb_put_bytes(&msg, P_STRING_TABLE, intern_str(&names, id), intern_len(&names, id));
-	put_value_type(&msg, &tmp, P_PERIOD_TYPE);
-	pb_put_int(&msg, P_PERIOD, 1);
+	if (u.type[0])
+		put_value_type(&msg, &tmp, P_PERIOD_TYPE, S_TYPE, S_UNIT);
+	else
+		put_value_type(&msg, &tmp, P_PERIOD_TYPE, S_SAMPLES, S_COUNT);
+	pb_put_int(&msg, P_PERIOD, u.period);
 	if (rounded && !ret)
 		warning("%zu stacks had fractional counts, rounded to integers for pprof", rounded);
 	if (!ret)

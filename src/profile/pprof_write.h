@@ -1,7 +1,8 @@
 /*
  * pprof_write.h - write a folded profile as pprof's profile.proto,
  * gzipped, as 'go tool pprof', Pyroscope and Grafana read it: one sample
- * type "samples"/"count", one function and one location per distinct
+ * type per unit of p->weight (folded.h: samples/count, cpu/nanoseconds,
+ * alloc_space/bytes ...), one function and one location per distinct
  * frame name, one sample per stack (leaf first, as the format wants).
  */
 #ifndef TRAIL_PROFILE_PPROF_WRITE_H

@@ -41,12 +41,41 @@ static int skipped(const struct folded_profile *p, uint32_t id)
 	return !intern_len(&p->stacks, id) || p->counts[0][id] == 0;
 }
 
+/*
+ * speedscope's unit (its schema: none, nanoseconds, microseconds,
+ * milliseconds, seconds, bytes) and the factor from counts to it: sample
+ * counts with a known period go out as nanoseconds.
+ */
+static const char *unit_of(const struct folded_weight_info *w, double *scale)
+{
+	const char *word = folded_unit_word(w);
+	double ns = folded_ns_per_count(w);
+	static const char *const known[] = {
+		"nanoseconds", "microseconds", "milliseconds", "seconds", "bytes",
+	};
+	size_t i;
+
+	*scale = 1;
+	if (w->weight == FOLDED_WEIGHT_SAMPLES) {
+		if (!(ns > 0))
+			return "none";
+		*scale = ns;
+		return "nanoseconds";
+	}
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(word, known[i]))
+			return known[i];
+	return "none";
+}
+
 int speedscope_encode(const struct folded_profile *p, const char *name, struct strbuf *out)
 {
 	struct intern names;
 	struct json_writer w;
 	uint32_t *order, id;
 	size_t i, n;
+	double scale;
+	const char *unit = unit_of(&p->weight, &scale);
 
 	if (p->columns != 1)
 		return trail_error("differential (two-count) input cannot be written as speedscope; "
@@ -80,9 +109,9 @@ int speedscope_encode(const struct folded_profile *p, const char *name, struct s
 	json_writer_begin_object(&w);
 	json_writer_key_string(&w, "type", "sampled");
 	json_writer_key_string(&w, "name", name);
-	json_writer_key_string(&w, "unit", "none");
+	json_writer_key_string(&w, "unit", unit);
 	json_writer_key_number(&w, "startValue", 0);
-	json_writer_key_number(&w, "endValue", p->total[0]);
+	json_writer_key_number(&w, "endValue", p->total[0] * scale);
 	json_writer_key(&w, "samples");
 	json_writer_begin_array(&w);
 	for (i = 0; i < n; i++) {
@@ -98,7 +127,7 @@ int speedscope_encode(const struct folded_profile *p, const char *name, struct s
 	json_writer_begin_array(&w);
 	for (i = 0; i < n; i++)
 		if (!skipped(p, order[i]))
-			json_writer_number(&w, p->counts[0][order[i]]);
+			json_writer_number(&w, p->counts[0][order[i]] * scale);
 	json_writer_end(&w);
 	json_writer_end(&w);
 	json_writer_end(&w);

@@ -27,7 +27,7 @@ trail_opts() {
 	local o out=()
 	for o in $1; do
 		case $o in
-		--time | --ticks | --bytes) out+=(--ghc-cost "${o#--}") ;;
+		# --time, --ticks, --bytes: trail takes inferno's spellings as they are
 		'(format' | auto-detected\) | n/a) ;;
 		*) out+=("$o") ;;
 		esac

@@ -18,6 +18,21 @@ for f in perf perfdata dtrace sample vtune vsprof xctrace ghcprof bpftrace massi
 done
 check_exit "an unknown --format is a usage error" 2 "$TRAIL" collapse --format nope /dev/null
 check_exit "a bad --ghc-cost is a usage error" 2 "$TRAIL" collapse --ghc-cost nope /dev/null
+# inferno-collapse-ghcprof's --time/--ticks/--bytes are --ghc-cost's values
+GHC=$SHARED/corpus/collapse-ghcprof/ticks/input.prof
+if [ -f "$GHC" ]; then
+	for c in time ticks bytes; do
+		"$TRAIL" collapse --format ghcprof --ghc-cost "$c" "$GHC" >"$T/ghc-$c.long" 2>&1
+		"$TRAIL" collapse --format ghcprof "--$c" "$GHC" >"$T/ghc-$c.short" 2>&1
+		cmp -s "$T/ghc-$c.long" "$T/ghc-$c.short" && pass "ghcprof: --$c is --ghc-cost $c" ||
+			fail "ghcprof: --$c is --ghc-cost $c"
+	done
+	cmp -s "$T/ghc-ticks.short" "$T/ghc-bytes.short" && fail "ghcprof: --ticks and --bytes differ" ||
+		pass "ghcprof: --ticks and --bytes differ"
+else
+	skip "ghcprof --time/--ticks/--bytes" "no shared corpus"
+fi
+check_exit "--ticks contradicts --ghc-cost bytes" 2 "$TRAIL" collapse --ticks --ghc-cost bytes /dev/null
 printf 'what\nis this\n' >"$T/unknown.txt"
 check_exit "an unknown format fails" 2 "$TRAIL" collapse "$T/unknown.txt"
 grep -q "cannot tell the format of '$T/unknown.txt'" "$T/.err" && pass "the refusal names the file" ||

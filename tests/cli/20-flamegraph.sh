@@ -89,10 +89,16 @@ grep -q 'nametype: "Func:"' "$T/out.svg" && grep -q 'searchcolor: "rgb(1,2,3)"' 
 	&& pass "--nametype --search-color reach the script" || fail "--nametype --search-color reach the script"
 grep -q '<!-- NOTES: a - - note -->' "$T/out.svg" && pass "--notes" || fail "--notes"
 printf 'main;a_very_long_function_name_that_will_not_fit_anywhere_at_all 30\nmain;short 1\n' >"$T/long.folded"
+# C names are identified by their start: kept, as flamegraph.pl keeps it
 fg --width 300 "$T/long.folded"
-grep -q '>\.\.[a-z_]*</text>' "$T/out.svg" && pass "labels keep the end by default" || fail "labels keep the end by default"
+grep -q '>a_very_long[a-z_]*\.\.</text>' "$T/out.svg" && pass "labels keep the start by default" ||
+	fail "labels keep the start by default"
+grep -q 'truncright: true' "$T/out.svg" && pass "the script keeps the start too" || fail "the script keeps the start too"
 fg --width 300 --truncate-text-right "$T/long.folded"
-grep -q '>[a-z_]*\.\.</text>' "$T/out.svg" && pass "--truncate-text-right" || fail "--truncate-text-right"
+grep -q '>a_very_long[a-z_]*\.\.</text>' "$T/out.svg" && pass "--truncate-text-right (the default)" || fail "--truncate-text-right"
+fg --width 300 --truncate-text-left "$T/long.folded"
+grep -q '>\.\.[a-z_]*at_all</text>' "$T/out.svg" && pass "--truncate-text-left keeps the end" || fail "--truncate-text-left keeps the end"
+check_exit "--truncate-text-left with -right" 2 "$TRAIL" flamegraph --truncate-text-left --truncate-text-right "$T/long.folded"
 fg --base parse "$T/small.folded"
 geometry "--base geometry" "$T/out.svg" --no-counts
 grep -q '<title>all (650 samples, 100%)' "$T/out.svg" && grep -q '<title>parse (650 samples, 100%)' "$T/out.svg" \

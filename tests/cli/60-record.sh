@@ -241,18 +241,20 @@ rc=$?
 check_exit "-o FILE.folded" 3 "$TRAIL" record -o "$T/ct.folded" -- "$T/calltree" 0.1
 a=$(awk '/hot_a/ { a += $NF } { t += $NF } END { printf "%.0f", t ? 100 * a / t : 0 }' "$T/ct.folded")
 at_least "$a" 50 && pass "folded file: hot_a dominates ($a%)" || fail "folded file: hot_a dominates" "$a%"
-# counts are samples by default: they add up to the samples recorded (not 1001001 ns each)
+# counts are samples by default: they add up to the samples recorded (not 1001001 ns each);
+# the header says so, and what one sample stands for (so trail diff compares time)
 n=$(sed -n 's/.* \([0-9][0-9]*\) samples of .*/\1/p' "$T/.err" | head -1)
-t=$(awk '{ t += $NF } END { printf "%.0f", t }' "$T/ct.folded")
-{ ! grep -q '^#' "$T/ct.folded" && [ -n "$n" ] && [ "$t" -le "$n" ] && [ "$t" -gt 0 ]; } &&
+t=$(awk '!/^#/ { t += $NF } END { printf "%.0f", t }' "$T/ct.folded")
+{ head -1 "$T/ct.folded" | grep -Eqx '# trail-folded weight=samples type=[a-z-]+( period=[0-9]+ period_unit=[a-z-]+)? unit=samples' &&
+  [ "$(grep -c '^#' "$T/ct.folded")" = 1 ] && [ -n "$n" ] && [ "$t" -le "$n" ] && [ "$t" -gt 0 ]; } &&
 	pass "folded counts are samples ($t of $n)" || fail "folded counts are samples" "counts $t, samples $n"
 # --weight period: the summed periods, under a header naming the unit
 check_exit "--weight period" 3 "$TRAIL" record -e cpu-clock --weight period -o "$T/per.folded" -- "$T/calltree" 0.1
-head -1 "$T/per.folded" | grep -qx '# trail-folded weight=period unit=ns' &&
+head -1 "$T/per.folded" | grep -qx '# trail-folded weight=period type=cpu unit=ns' &&
 	awk 'NR > 1 { n++ } END { exit !(n > 0) }' "$T/per.folded" &&
 	pass "--weight period: header names ns" || fail "--weight period: header names ns" "$(head -2 "$T/per.folded")"
 check_exit "--weight time" 3 "$TRAIL" record -e cpu-clock --weight time -o "$T/time.folded" -- "$T/calltree" 0.1
-head -1 "$T/time.folded" | grep -qx '# trail-folded weight=time unit=us' &&
+head -1 "$T/time.folded" | grep -qx '# trail-folded weight=time type=cpu unit=us' &&
 	pass "--weight time: header names us" || fail "--weight time: header names us" "$(head -2 "$T/time.folded")"
 check_exit "--weight time needs a clock" 2 "$TRAIL" record -e page-faults --weight time -o "$T/x.folded" -- true
 check_exit "--weight needs folded output" 2 "$TRAIL" record --weight period -o "$T/x.data" -- true
@@ -263,7 +265,7 @@ check_exit "diff --top refuses periods" 2 "$TRAIL" diff --top 3 "$T/per.folded" 
 grep -q "is weighted by period (ns), not sample counts" "$T/.err" && grep -q -- "--weight samples" "$T/.err" &&
 	pass "refusal says how to get counts" || fail "refusal says how to get counts" "$(cat "$T/.err")"
 check "offcpu folded" "$TRAIL" record -e offcpu -o "$T/off.folded" -- "$T/block"
-head -1 "$T/off.folded" | grep -qx '# trail-folded weight=time unit=us' &&
+head -1 "$T/off.folded" | grep -qx '# trail-folded weight=time type=off-cpu unit=us' &&
 	pass "off-CPU folded: time header" || fail "off-CPU folded: time header" "$(head -1 "$T/off.folded")"
 us=$(awk '/nanosleep/ { t += $NF } END { print t + 0 }' "$T/off.folded")
 at_least "$us" 190000 && pass "off-CPU folded counts are microseconds ($us us in nanosleep)" ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/74-flame-lifecycle.sh - what trail flame leaves behind and where:
 # --keep keeps the scratch directory and says where; relative --cache and
-# --out are taken from -C DIR (and the default --out lands there); a run
+# --out are taken from -C DIR (the default --out is outside the work tree); a run
 # that hangs is killed at --timeout (at the ends: a failure; in a probe:
 # exit 125, skip); SIGTERM to trail's own pid ends the workload and
 # trail record too; the probe takes --discard in percent and --percentile.
@@ -99,18 +99,26 @@ else
 	fail "--timeout kills a hung workload" "exit $rc: $(tail -2 "$T/rtimeout.err")"
 fi
 
-# The default --out is in -C DIR, not in the current directory.  ('true'
-# twice a side cannot show equivalence: "no regression" or "inconclusive",
-# both with a report.)
-(cd "$T/elsewhere" && "$TRAIL" flame -C "$R" --good HEAD~1 --bad HEAD --build true --run true \
-	--repeat 2 --max-repeat 2 --warmup-runs 0 --cache "$T/cache") >/dev/null 2>"$T/out.err"
+# The default --out is outside the work tree (trail only reads the
+# repository): under $XDG_STATE_HOME, one directory per repository, printed
+# at the end; the repository's status stays clean.  ('true' twice a side
+# cannot show equivalence: "no regression" or "inconclusive", both with a
+# report.)
+(cd "$T/elsewhere" && XDG_STATE_HOME="$T/state" "$TRAIL" flame -C "$R" --good HEAD~1 --bad HEAD \
+	--build true --run true --repeat 2 --max-repeat 2 --warmup-runs 0 --cache "$T/cache") \
+	>"$T/out.out" 2>"$T/out.err"
 rc=$?
-if { [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; } && [ -f "$R/trail-flame-report/report.json" ] &&
-   [ ! -e "$T/elsewhere/trail-flame-report" ]; then
-	pass "default --out is in -C DIR"
+report=$(sed -n 's/^report: *//p' "$T/out.out")
+if { [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; } && [ -f "$report" ] && [ -f "$(dirname "$report")/report.json" ] &&
+   case $report in "$T/state/trail/flame/"*) true ;; *) false ;; esac &&
+   [ ! -e "$R/trail-flame-report" ] && [ ! -e "$T/elsewhere/trail-flame-report" ]; then
+	pass "default --out is under \$XDG_STATE_HOME, printed at the end"
 else
-	fail "default --out is in -C DIR" "exit $rc: $(tail -1 "$T/out.err")"
+	fail "default --out is under \$XDG_STATE_HOME, printed at the end" "exit $rc, report '$report': $(tail -1 "$T/out.err")"
 fi
+st=$(git -C "$R" status --porcelain)
+[ -z "$st" ] && pass "git status --porcelain is empty after trail flame" ||
+	fail "git status --porcelain is empty after trail flame" "$st"
 
 # A signal to trail's pid alone (TERM: trail kills its group; KILL: the
 # group's anchor process notices and does): the workload under trail

@@ -30,7 +30,7 @@ rc=$?
 
 # report.md: the same sections as the page, in text
 MD=$OUT/report.md
-for h in "## The suspect commit" "## Handoffs" "### Builder" "### Bolt" "### Radar" "## Reproduce"; do
+for h in "## The suspect commit" "## Handoffs" "### Fix:" "### Optimise:" "### Guard in CI:" "## Reproduce"; do
 	grep -q "^$h" "$MD" && pass "report.md: $h" ||
 		fail "report.md: $h"
 done
@@ -39,7 +39,7 @@ grep -q "^trail bench --baseline base.json --max-regression [0-9]*% -- ./app$" "
 	pass "report.md: the CI guard" || fail "report.md: the CI guard"
 grep -q "^- \`work.c\` \`@@ .*$FUNCTION" "$MD" && pass "report.md: the hot function's hunk listed" ||
 	fail "report.md: the hot function's hunk listed"
-grep -q "^### Scout" "$MD" && fail "report.md: no Scout for a regression" || pass "report.md: no Scout for a regression"
+grep -q "^### Check the environment" "$MD" && fail "report.md: no environment check for a regression" || pass "report.md: no environment check for a regression"
 [ -z "$(git -C "$T/repo" status --porcelain)" ] && pass "the user's worktree untouched" ||
 	fail "the user's worktree untouched"
 

@@ -105,7 +105,7 @@ grep -q '^narrow towers: stacks of at least 16 frames (depth: median 3, 90th per
 	fail "explain: tower" "$(grep -A2 '^narrow' "$T/e.txt")"
 grep -q '15.00%  3 callers  helper (heaviest caller a, 5.00%)' "$T/e.txt" && pass "explain: motif helper, 3 callers" ||
 	fail "explain: motif" "$(grep -A2 '^repeated' "$T/e.txt")"
-grep -q '^broken stacks: 10.00% of samples (an \[unknown\] frame 8.00%, a single function frame 2.00%)' "$T/e.txt" &&
+grep -q '^broken stacks: 10.00% of samples (an \[unknown\] frame 8.00%, a \[module\] frame without symbols 0.00%, a single function frame 2.00%)' "$T/e.txt" &&
 	pass "explain: broken stacks shares" || fail "explain: broken" "$(grep -A1 '^broken' "$T/e.txt")"
 [ "$(grep -c '    what to do: ' "$T/e.txt")" -eq 4 ] && grep -q 'fno-omit-frame-pointer' "$T/e.txt" &&
 	pass "explain: a what-to-do line per finding" || fail "explain: what to do"

@@ -42,6 +42,11 @@ if have man; then
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail-flamegraph.1" >"$T/man" 2>"$T/man.err" &&
 		grep -q 'SYNOPSIS' "$T/man" && grep -q -- '--minwidth' "$T/man" && grep -q 'TRAIL-FLAMEGRAPH(1)' "$T/man" &&
 		pass "man -l trail-flamegraph.1 renders" || fail "man -l trail-flamegraph.1 renders" "$(head -3 "$T/man.err")"
+	# SYNOPSIS is the usage lines, not the whole --help (that is OPTIONS' job)
+	syn=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$T/man" | sed '1d;$d' | grep -v '^ *$' | sed 's/^ *//')
+	[ "$(printf '%s\n' "$syn" | head -1)" = "trail flamegraph [options] [FILE...] > out.svg" ] &&
+		[ "$(printf '%s\n' "$syn" | wc -l)" -le 2 ] && pass "man SYNOPSIS is the usage line" ||
+		fail "man SYNOPSIS is the usage line" "$syn"
 	MANWIDTH=80 man -l "$D$P/share/man/man1/trail.1" | grep -q 'COMMON OPTIONS' && pass "man -l trail.1" ||
 		fail "man -l trail.1"
 	group_begin
@@ -61,6 +66,16 @@ if have bash; then
 		"$D$P/share/bash-completion/completions/trail" 2>&1)
 	[ "$out" = "$(printf 'explain\n--sort\n--inverted')" ] && pass "bash completion: commands and options" ||
 		fail "bash completion: commands and options" "$out"
+	# option values, from the binary's tables
+	out=$(PATH=$D$P/bin:$PATH bash -c '. "$1"; COMP_WORDS=(trail record -e ""); COMP_CWORD=3; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail collapse --output s); COMP_CWORD=3; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail flame --metric peak); COMP_CWORD=3; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail record -o ""); COMP_CWORD=3; _trail; echo "${#COMPREPLY[@]} files"' _ \
+		"$D$P/share/bash-completion/completions/trail" 2>&1)
+	printf '%s\n' "$out" | sed -n 1p | grep -q 'cpu-clock .*offcpu alloc' &&
+		[ "$(printf '%s\n' "$out" | sed -n 2,3p)" = "$(printf 'speedscope\npeak-heap')" ] &&
+		pass "bash completion: option values (record -e, --output, --metric)" ||
+		fail "bash completion: option values (record -e, --output, --metric)" "$out"
 fi
 [ -f "$D$P/share/zsh/site-functions/_trail" ] && pass "zsh completion installed" || fail "zsh completion installed"
 if have zsh; then
@@ -73,9 +88,9 @@ if have zsh; then
 		words=(trail record -o x); CURRENT=4; PREFIX=; source $1
 		words=(trail top --sort x); CURRENT=4; PREFIX=; source $1
 		print end' _ "$D$P/share/zsh/site-functions/_trail" 2>&1)
-	[ "$out" = "$(printf 'explain\n--sort\nFILES\nend')" ] &&
+	[ "$out" = "$(printf 'explain\n--sort\nFILES\nself\ntotal\nname\nend')" ] &&
 		pass "zsh completion: commands, options, files only for FILE values" ||
-		fail "zsh completion" "$out"
+		fail "zsh completion" "$out"	# --sort's values: self total name
 else
 	skip "zsh completion" "zsh not installed"
 fi

@@ -15,6 +15,8 @@
 #include "diff/diffmerge.h"
 #include "diff/hotspots.h"
 #include "diff/significance.h"
+#include "diff/compare.h"
+#include "diff/table.h"
 
 static int parse(const char *line, char *stack, double *count)
 {
@@ -645,7 +647,104 @@ TEST(fast_path_matches_plain_path)
 	free(dir);
 }
 
-TEST_MAIN("diff", parse_line_like_the_perl_regex, strip_hex_like_the_perl_substitution,
+
+/* One profile of "stack count" lines with a samples header of period ns. */
+static void profile_of(struct folded_profile *p, const char *text, double period)
+{
+	folded_profile_init(p);
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		struct folded_line fl;
+
+		if (!folded_parse_line(text, (size_t)(nl - text), &fl))
+			folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);
+		text = nl + 1;
+	}
+	if (period > 0) {
+		p->weight.weight = FOLDED_WEIGHT_SAMPLES;
+		p->weight.period = period;
+		snprintf(p->weight.period_unit, sizeof(p->weight.period_unit), "ns");
+	}
+}
+
+TEST(time_basis_leaves_unchanged_functions_alone)
+{
+	/* sort keeps 400 samples; check grows 100 -> 500: sort's share falls */
+	static const char *before = "p;main;sort 400\np;main;check 100\n";
+	static const char *after = "p;main;sort 400\np;main;check 500\n";
+	struct folded_profile runs[2];
+	const char *names[2] = { "b", "a" };
+	struct diff_table_opts o = { 0 };
+	struct diff_table t;
+	struct diff_source src;
+	struct folded_weight_info w[2];
+
+	o.min_delta = 0.01;
+	o.confirm = 0.02;
+	o.alpha = 0.05;
+	o.basis = -1;
+	o.measures = 3;
+	profile_of(&runs[0], before, 1e6);
+	profile_of(&runs[1], after, 1e6);
+	diff_source_profiles(&src, runs, 2, names, w);
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
+	CHECK_INT(t.basis, DIFF_BY_TIME);
+	CHECK_INT(t.error, DIFF_ERROR_SAMPLING);
+	/* one row: check by self; main's, p's and check's inclusive rows fold */
+	CHECK_INT(t.nr_hotter, 1);
+	CHECK_INT(t.nr_cooler, 0);
+	CHECK_STREQ(diff_table_name(&t, t.hotter[0].func), "check");
+	CHECK_INT(t.hotter[0].measure, HOTSPOT_SELF);
+	CHECK_NEAR(t.hotter[0].t.delta, 400 * 1e6, 1e-3);
+	diff_table_release(&t);
+	/* by share, sort's share fell from 80% to 44%: listed as cooler */
+	o.basis = DIFF_BY_SHARE;
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
+	CHECK(t.nr_cooler >= 1);
+	CHECK_STREQ(diff_table_name(&t, t.cooler[0].func), "sort");
+	diff_table_release(&t);
+	/* no period on one side: shares, and why */
+	runs[1].weight.period = 0;
+	diff_source_profiles(&src, runs, 2, names, w);
+	o.basis = -1;
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), 0);
+	CHECK_INT(t.basis, DIFF_BY_SHARE);
+	CHECK(strstr(t.why_share, "'a'") != NULL);
+	diff_table_release(&t);
+	o.basis = DIFF_BY_TIME;
+	CHECK_INT(diff_table_build(&t, &src, 1, 1, &o), -1);
+	folded_profile_release(&runs[0]);
+	folded_profile_release(&runs[1]);
+}
+
+TEST(runs_use_welch_and_bh_accepts_p_zero)
+{
+	/* three runs a side; the spread makes a 5% change undecided */
+	double xb[3] = { 100, 140, 60 }, xa[3] = { 105, 145, 65 }, n[3] = { 1000, 1000, 1000 };
+	double k[3] = { 1, 1, 1 }, ps[3] = { 0, 0.5, 0.9 };
+	struct diff_side b = { xb, n, k, 3 }, a = { xa, n, k, 3 };
+	struct diff_test t;
+
+	diff_compare(&b, &a, DIFF_BY_TIME, &t);
+	CHECK_INT(t.error, DIFF_ERROR_RUNS);
+	CHECK(t.df > 0);
+	CHECK_NEAR(t.delta, 5, 1e-9);
+	CHECK(t.p > 0.5);
+	/* one run a side: the Poisson z on 100 vs 105 is not significant either */
+	b.runs = a.runs = 1;
+	diff_compare(&b, &a, DIFF_BY_TIME, &t);
+	CHECK_INT(t.error, DIFF_ERROR_SAMPLING);
+	CHECK_NEAR(t.se, sqrt(205), 1e-9);
+	/* a p of exactly 0 is a discovery; none at all gives -1 */
+	CHECK(diff_bh_cut(ps, 3, 0.05) == 0);
+	ps[0] = 0.2;
+	CHECK(diff_bh_cut(ps, 3, 0.05) < 0);
+	CHECK(diff_prefilter(0.004, 0.004, 0.01) == 0);
+	CHECK(diff_prefilter(0.006, 0.004, 0.01) == 1);
+}
+
+TEST_MAIN("diff", time_basis_leaves_unchanged_functions_alone, runs_use_welch_and_bh_accepts_p_zero,
+	  parse_line_like_the_perl_regex, strip_hex_like_the_perl_substitution,
 	  strip_hex_matches_naive_on_random_input,
 	  perl_number_printing, normalize_truncates_like_perl_int,
 	  merge_profiles_sorts_and_strips, merge_normalizes_and_feeds_hotspots,

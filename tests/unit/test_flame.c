@@ -854,7 +854,7 @@ TEST(probe_argv_is_the_reproduce_line)
 	s.req.metric = FLAME_METRIC_WALL;
 	s.req.percentile = 99;
 	s.req.confidence = 0.99;
-	s.ans.threshold = 0.25;
+	s.ans.threshold = 1.0 / 3;	/* needs 16 digits to stay itself */
 	s.ans.function = xstrdup("hot");
 	memset(s.ans.good, 'a', 40);
 	memset(s.ans.bad, 'b', 40);
@@ -866,7 +866,11 @@ TEST(probe_argv_is_the_reproduce_line)
 	CHECK(found_); } while (0)
 	HAS("--percentile", "99");
 	HAS("--discard", "10");		/* percent, as on trail flame */
-	HAS("--confidence", "0.98999999999999999");
+	/* people read the line: the shortest form that is still the same double */
+	HAS("--confidence", "0.99");
+	for (i = 0; i + 1 < argv.nr; i++)
+		if (!strcmp(argv.items[i], "--threshold"))
+			CHECK(strtod(argv.items[i + 1], NULL) == s.ans.threshold);
 	HAS("--exclude", "sort");
 	HAS("--function", "hot");
 	HAS("--run", run);

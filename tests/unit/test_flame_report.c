@@ -244,14 +244,14 @@ TEST(md_handoffs_escaped)
 	CHECK(strstr(sb.buf, "Hunks that name the function (or the one the commit changed):"));
 	CHECK(strstr(sb.buf, "`@@ -16,3 +16,4 @@ unsigned checksum_block(const char *p)`"));
 	CHECK(!strstr(sb.buf, "`@@ -10,3"));
-	CHECK(strstr(sb.buf, "### Builder"));
+	CHECK(strstr(sb.buf, "### Fix:"));
 	CHECK(strstr(sb.buf, "git revert -m 1 3333333333333333333333333333333333333333"));
 	CHECK(strstr(sb.buf, "later &lt;edit&gt;"));
-	CHECK(strstr(sb.buf, "### Bolt"));
+	CHECK(strstr(sb.buf, "### Optimise:"));
 	CHECK(strstr(sb.buf, "fix &lt;script&gt;alert(1)&lt;/script&gt; &amp; \\`x\\` \\| \\*y\\*"));
-	CHECK(strstr(sb.buf, "### Radar"));
+	CHECK(strstr(sb.buf, "### Guard in CI:"));
 	CHECK(strstr(sb.buf, "--max-regression 25% -- './app --input data.txt'"));
-	CHECK(strstr(sb.buf, "### Scout"));
+	CHECK(strstr(sb.buf, "### Check the environment:"));
 	CHECK(strstr(sb.buf, "| kernel | `6.1.0` |"));
 	CHECK(strstr(sb.buf, "| CFLAGS | `-O2 <x>` |"));	/* a code span shows < as text */
 	strbuf_release(&sb);

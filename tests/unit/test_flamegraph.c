@@ -533,7 +533,9 @@ TEST(diffcolor_finds_the_real_change_among_noise)
 	/* without a floor the f's are all tested: none passes the FDR; hot's
 	 * three nested frames share the function's verdict */
 	CHECK_INT(coloured, 3);
-	/* with a 1 point floor only hot is even a candidate */
+	/* with a 1 point floor the f's (0.3% a side) are not even tested: the
+	 * pre-filter looks at a function's size, never at its change; hot and
+	 * main are tested, and main (100% on both sides) does not change */
 	o.min_delta = 0.01;
 	fg_diff_release(&d);
 	fg_diff_classify(&d, &l, &o);
@@ -541,7 +543,7 @@ TEST(diffcolor_finds_the_real_change_among_noise)
 	for (uint32_t i = 0; i < l.nr; i++)
 		coloured += d.frames[i].state != FG_DIFF_NOISE;
 	CHECK_INT(coloured, 3);
-	CHECK_INT(d.nr_candidates, 1);
+	CHECK_INT(d.nr_candidates, 2);
 	/* inclusive share of hot counts the recursive stack once: 2000 / total */
 	CHECK_NEAR(d.max_delta, 2000.0 / l.total[1] - 1000.0 / l.total[0], 1e-12);
 	fg_diff_release(&d);
@@ -550,9 +552,47 @@ TEST(diffcolor_finds_the_real_change_among_noise)
 	strbuf_release(&sb);
 }
 
+
+TEST(diffcolor_by_time_colours_only_what_changed)
+{
+	/* one period on both sides: sort's time is the same, check's grows */
+	struct fg_diff_options o = { .alpha = 0.01, .min_delta = 0.01, .by_time = 1 };
+	struct fg_input in;
+	struct fg_layout l;
+	struct fg_diff d;
+	int sort_coloured = 0, main_coloured = 0, check_coloured = 0;
+
+	build(&in, &l, "p;main;sort 400 400\np;main;check 100 500\n", NULL, 0);
+	fg_diff_classify(&d, &l, &o);
+	for (uint32_t i = 1; i < l.nr; i++) {
+		const struct fg_frame *f = &l.frames[i];
+		int c = d.frames[i].state != FG_DIFF_NOISE;
+
+		if (f->len == 4 && !memcmp(f->name, "sort", 4))
+			sort_coloured |= c;
+		else if (f->len == 5 && !memcmp(f->name, "check", 5))
+			check_coloured |= c;
+		else
+			main_coloured |= c;	/* main and p grow only through check */
+	}
+	CHECK_INT(check_coloured, 1);
+	CHECK_INT(sort_coloured, 0);
+	CHECK_INT(main_coloured, 0);
+	fg_diff_release(&d);
+	/* by share the same input paints sort cooler: its share fell */
+	o.by_time = 0;
+	fg_diff_classify(&d, &l, &o);
+	for (uint32_t i = 1; i < l.nr; i++)
+		if (l.frames[i].len == 4 && !memcmp(l.frames[i].name, "sort", 4))
+			CHECK_INT(d.frames[i].state, FG_DIFF_COOLER);
+	fg_diff_release(&d);
+	fg_layout_release(&l);
+	fg_input_release(&in);
+}
+
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
 	  palette_map_round_trip, sort_matches_stack_order, byte_sorted_input_merges_into_stack_order,
-	  diffcolor_finds_the_real_change_among_noise)
+	  diffcolor_finds_the_real_change_among_noise, diffcolor_by_time_colours_only_what_changed)

@@ -73,9 +73,13 @@ TEST(count_formatting_matches_perl)
 
 TEST(weight_header_round_trips)
 {
-	struct folded_weight_info w = { FOLDED_WEIGHT_PERIOD, "ns" }, r;
+	struct folded_weight_info w, r;
 	struct folded_line fl;
-	char buf[96];
+	char buf[192];
+
+	memset(&w, 0, sizeof(w));
+	w.weight = FOLDED_WEIGHT_PERIOD;
+	snprintf(w.unit, sizeof(w.unit), "ns");
 
 	folded_header_format(buf, sizeof(buf), &w);
 	CHECK_STREQ(buf, "# trail-folded weight=period unit=ns\n");
@@ -100,6 +104,44 @@ TEST(weight_header_round_trips)
 	CHECK_STREQ(r.unit, "J");
 	CHECK_INT(folded_header_parse("# other comment", 15, &r), 0);
 	CHECK_INT(folded_header_parse("main;f 3", 8, &r), 0);
+}
+
+TEST(units_header_carries_type_and_period)
+{
+	struct folded_weight_info w, r;
+	struct folded_line fl;
+	char buf[192];
+
+	memset(&w, 0, sizeof(w));
+	w.weight = FOLDED_WEIGHT_SAMPLES;
+	snprintf(w.type, sizeof(w.type), "cpu");
+	w.period = 1001001;
+	snprintf(w.period_unit, sizeof(w.period_unit), "ns");
+	folded_header_format(buf, sizeof(buf), &w);
+	CHECK_STREQ(buf, "# trail-folded weight=samples type=cpu period=1001001 period_unit=ns "
+		    "unit=samples\n");
+	CHECK(folded_parse_line(buf, strlen(buf) - 1, &fl) < 0);
+	CHECK_INT(folded_header_parse(buf, strlen(buf) - 1, &r), 1);
+	CHECK_INT(r.weight, FOLDED_WEIGHT_SAMPLES);
+	CHECK_STREQ(r.type, "cpu");
+	CHECK_STREQ(r.unit, "");
+	CHECK(r.period == 1001001);
+	CHECK(folded_ns_per_count(&r) == 1001001);
+	CHECK_STREQ(folded_unit_word(&r), "samples");
+	/* a period that is not a number is unknown, not zero or garbage */
+	CHECK_INT(folded_header_parse("# trail-folded weight=samples period=1e9x unit=samples", 54,
+				      &r), 1);
+	CHECK(r.period == 0);
+	CHECK(folded_ns_per_count(&r) == 0);
+	/* pprof's and speedscope's words */
+	CHECK_INT(folded_weight_from_words(&r, "alloc_space", "bytes"), 0);
+	CHECK_STREQ(r.unit, "bytes");
+	CHECK_STREQ(folded_unit_word(&r), "bytes");
+	CHECK_INT(folded_weight_from_words(&r, "off-cpu", "microseconds"), 0);
+	CHECK(folded_ns_per_count(&r) == 1000);
+	CHECK_INT(folded_weight_from_words(&r, "samples", "count"), 0);
+	CHECK_INT(r.weight, FOLDED_WEIGHT_SAMPLES);
+	CHECK_INT(folded_weight_from_words(&r, "x", "furlongs"), -1);
 }
 
 TEST(profile_read_takes_the_header)
@@ -155,4 +197,4 @@ TEST(stack_push_guards_count_like_names)
 
 TEST_MAIN("folded", parse_one_and_two_columns, profile_merges_and_sorts,
 	  count_formatting_matches_perl, weight_header_round_trips, profile_read_takes_the_header,
-	  stack_push_guards_count_like_names)
+	  stack_push_guards_count_like_names, units_header_carries_type_and_period)

@@ -1,0 +1,109 @@
+/*
+ * option_values.c - the values an option takes, for the completion
+ * scripts ('trail help --values CMD OPTION': one a line).  Lists come
+ * from the tables that parse them where such a table exists (events,
+ * output writers, input formats, palettes), so completion follows them.
+ */
+#include "cmd/commands.h"
+#include "alloc/alloc_read.h"
+#include "collapse/collapser.h"
+#include "flamegraph/palette.h"
+#include "perf/sampler.h"
+#include "profile/writers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct option_values {
+	const char *cmd;
+	const char *opts;	/* the option's spellings, ' '-separated */
+	const char *values;	/* names separated by blanks or ", " ... */
+	const char *(*list)(void);	/* ... or computed */
+};
+
+static const char *record_events(void)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s, alloc", sampler_event_names());
+	return buf;
+}
+
+static const char *writer_names(void)
+{
+	static char buf[128];
+	size_t i, n = 0;
+
+	for (i = 0; profile_writers[i] && n < sizeof(buf) - 32; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s ", profile_writers[i]->name);
+	return buf;
+}
+
+static const char *format_names(void)
+{
+	static char buf[512];
+	size_t i, n = 0;
+
+	for (i = 0; collapsers[i] && n < sizeof(buf) - 32; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s ", collapsers[i]->name);
+	snprintf(buf + n, sizeof(buf) - n, "list");
+	return buf;
+}
+
+static const struct option_values table[] = {
+	{ "record", "-e --event", NULL, record_events },
+	{ "record", "-g --call-graph", "fp dwarf none", NULL },
+	{ "record", "--weight", "samples period time", NULL },
+	{ "record", "--view", NULL, alloc_view_names },
+	{ "collapse", "--output", NULL, writer_names },
+	{ "collapse", "--format", NULL, format_names },
+	{ "collapse", "--weight", "period samples", NULL },
+	{ "collapse", "--ghc-cost", "time ticks bytes", NULL },
+	{ "flame", "--metric", "cpu wall offcpu rss alloc peak-heap", NULL },
+	{ "flame", "--strategy", "auto bisect suspects", NULL },
+	{ "flame", "--measure", "share samples", NULL },
+	{ "flame", "--profiler", "auto trail perf", NULL },
+	{ "diff", "--by", "time share", NULL },
+	{ "diff", "--measure", "self total both", NULL },
+	{ "flamegraph", "--by", "time share", NULL },
+	{ "flamegraph", "--colors", NULL, fg_palette_names },
+	{ "top", "-s --sort", "self total name", NULL },
+};
+
+/* Whether opt is one of the ' '-separated spellings. */
+static int spelled(const char *spellings, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p = spellings;
+
+	while ((p = strstr(p, opt))) {
+		if ((p == spellings || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+int cmd_print_option_values(const char *cmd, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const char *v, *p;
+
+		if (strcmp(table[i].cmd, cmd) || !spelled(table[i].opts, opt))
+			continue;
+		v = table[i].values ? table[i].values : table[i].list();
+		/* one a line: split at blanks and commas */
+		for (p = v; *p;) {
+			size_t n = strcspn(p, " ,");
+
+			if (n)
+				printf("%.*s\n", (int)n, p);
+			p += n;
+			p += strspn(p, " ,");
+		}
+		return 0;
+	}
+	return 0;	/* an option without a list: nothing to offer */
+}
