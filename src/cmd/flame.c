@@ -123,7 +123,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	double run_timeout = 300, build_timeout = 600;
 	enum flame_metric m;
 	char id[41], *scratch;
-	int ret = 255;
+	int ret = EXIT_PROBE_ABORT;
 	struct option opts[] = {
 		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
 		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
@@ -162,22 +162,22 @@ static int cmd_flame_probe(int argc, const char **argv)
 	memset(&o, 0, sizeof(o));
 	if (cmd_parse_options(argc, argv, opts, usage, 0) != 0) {
 		trail_error("unexpected argument");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	if (!o.build_cmd || !o.cap.run_cmd || threshold < 0) {
 		trail_error("--build, --run and --threshold are required");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
-		return 255;
+		return EXIT_PROBE_ABORT;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
 		trail_error("--measure must be samples, share, total-samples or total-share");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	isolate_git_env();
 	if (flame_repo_open_clone(&repo, dir))
-		return 255;
+		return EXIT_PROBE_ABORT;
 	trail_exe = self_exe();
 	if (!trail_exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");

@@ -1,7 +1,8 @@
 /*
- * confirm.c - the CONFIRM step of trail flame: is the bad end's metric
- * significantly worse (Mann-Whitney U over the runs), and when CPU time
- * did not rise, did the wall time (the time went off-CPU)?
+ * confirm.c - the CONFIRM step of trail flame: each end's statistic with
+ * its interval and the Mann-Whitney U test for the report (the verdict is
+ * the ends' paired interval, ends.c), and when CPU time did not rise, did
+ * the wall time (the time went off-CPU)?
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
@@ -52,15 +53,9 @@ int flame_step_confirm(struct flame_session *s)
 		     "noise weigh heavily: make the workload longer, or run it several times per "
 		     "measurement with --loop N", s->ans.metric_med[0] / 1000,
 		     FLAME_SHORT_RUN_US / 1e6);
-	{
-		struct flame_metric_test mt;
-
-		mt.p = s->ans.metric_p;
-		mt.bad_larger = larger;
-		mt.value[0] = s->ans.metric_med[0];
-		mt.value[1] = s->ans.metric_med[1];
-		return flame_metric_regressed(&mt, s->req.confidence);
-	}
+	(void)larger;
+	/* The verdict is the ends' paired interval's (ends.c), not this test's. */
+	return s->ans.change_iv.n && s->ans.change_iv.lo > 0;
 }
 
 /*

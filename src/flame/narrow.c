@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 	o.runs = s->req.probe_runs;
 	o.max_runs = s->req.probe_max_runs;
 	o.z = flame_z_for(s->req.confidence);
+	o.alpha = 1 - s->req.confidence;
 	return o;
 }
 
@@ -227,8 +229,11 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 	if (strbuf_read_file(&out, blog))
 		goto out;
 	if (code != 0) {
-		trail_error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
+		/* Probes that cannot decide are an answer (inconclusive), not an error. */
+		note("narrow: git bisect run stopped (%s); its log: %s", child_describe_status(code),
+		     blog);
 		tempdir_keep(s->st.scratch);
+		ret = 1;
 		goto out;
 	}
 	{
@@ -257,8 +262,10 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			ret = s->ans.ambiguous.nr ? 0 : -1;
 		}
 	}
-	if (ret)
-		trail_error("git bisect did not name a commit; its log: %s", blog);
+	if (ret) {
+		note("narrow: git bisect did not name a commit; its log: %s", blog);
+		ret = 1;
+	}
 out:
 	flame_git(&s->st.repo, NULL, reset);
 	strbuf_release(&out);
@@ -369,6 +376,16 @@ static int confirm_suspect(struct flame_session *s)
 
 	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
 	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
+	o.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
+	o.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
+				     s->ans.share_se[1], (double)s->st.nruns[1] - 1);
+	/*
+	 * Suspects first, then the whole range when they fail: two chances
+	 * to confirm, so each gets half of alpha (Bonferroni), not a second
+	 * uncorrected one.
+	 */
+	if (s->st.confirmations_planned > 1)
+		o.alpha /= s->st.confirmations_planned;
 	memset(&pair, 0, sizeof(pair));
 	memcpy(cur, s->ans.culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
@@ -388,6 +405,7 @@ static int confirm_suspect(struct flame_session *s)
 		untested++;
 		memcpy(cur, parent, 41);
 	}
+	s->ans.pair = pair;
 	s->ans.suspect_confidence = rc ? 0 : pair.confidence;
 	if (rc) {
 		/* nothing was measured: say why, not a difference of zero */
@@ -403,13 +421,16 @@ static int confirm_suspect(struct flame_session *s)
 	describe_value(s, pair.diff, d, sizeof(d));
 	describe_value(s, effect, e, sizeof(e));
 	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
-		 "re-probed the suspect beside %s %.12s, their runs interleaved (%u + %u): the "
-		 "suspect raises the value by %s (standard error %.2g) of the %s between the ends; "
-		 "confidence = P(it raises it by at least half of that) = %.3f, normal "
-		 "approximation with the measured standard errors%s",
+		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
+		 "it raises the value by %s (standard error %.2g, Welch df %.1f) of the %s "
+		 "between the ends, explaining %.0f%% [%.0f%%, %.0f%%] of the change (the ends' "
+		 "own error propagated); confidence = P(step > 0) = 1 - p of the one-sided "
+		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.confirm_fast.id,
-		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, d, pair.se, e,
-		 s->ans.suspect_confidence,
+		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, pair.looks,
+		 pair.looks == 1 ? "" : "s", d, pair.se, pair.step.df, e,
+		 100 * pair.step.explains, 100 * pair.step.explains_lo,
+		 100 * pair.step.explains_hi, s->ans.suspect_confidence, o.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }
@@ -426,6 +447,40 @@ void flame_step_narrow_restart(struct flame_session *s)
 	string_list_clear(&s->ans.ambiguous);
 }
 
+/*
+ * The probes could not decide: the narrowest range they established
+ * (after the last fast probe, up to the first slow one) goes into the
+ * message, the verdict is inconclusive.
+ */
+static void narrow_undecided(struct flame_session *s)
+{
+	int lo = -1, hi = (int)s->st.range.nr - 1;
+	size_t i, skipped = 0;
+
+	for (i = 0; i < s->ans.nprobes; i++) {
+		int k = flame_session_range_index(s, s->ans.probes[i].id);
+
+		skipped += s->ans.probes[i].verdict == FLAME_SKIP;
+		if (k < 0)
+			continue;
+		if (s->ans.probes[i].verdict == FLAME_FAST && k > lo)
+			lo = k;
+		else if (s->ans.probes[i].verdict == FLAME_SLOW && k < hi)
+			hi = k;
+	}
+	if (hi < lo)
+		hi = (int)s->st.range.nr - 1;
+	s->ans.culprit[0] = '\0';
+	s->ans.narrow_lo = lo;
+	s->ans.narrow_hi = hi;
+	snprintf(s->ans.message, sizeof(s->ans.message),
+		 "the change is real, but the probes could not single out a commit (%zu of %zu "
+		 "undecided): it lies in the %d commit%s after %.12s up to %.12s; measure with more "
+		 "runs per probe (--probe-max-runs), on a quieter machine, or a longer workload",
+		 skipped, s->ans.nprobes, hi - lo, hi - lo == 1 ? "" : "s",
+		 lo < 0 ? s->ans.good : s->st.range.items[lo], s->st.range.items[hi]);
+}
+
 int flame_step_narrow(struct flame_session *s)
 {
 	int rc;
@@ -439,6 +494,7 @@ int flame_step_narrow(struct flame_session *s)
 						     s->ans.nsuspects, s->ans.strategy_reason,
 						     sizeof(s->ans.strategy_reason));
 	note("narrow: %s", s->ans.strategy_reason);
+	s->st.confirmations_planned = !strcmp(s->ans.strategy_used, "suspects") ? 2 : 1;
 	if (!strcmp(s->ans.strategy_used, "suspects")) {
 		rc = probe_suspects(s);
 		if (rc < 0)
@@ -446,15 +502,17 @@ int flame_step_narrow(struct flame_session *s)
 		/* The split must be exact: the re-probed parent must be fast. */
 		if (!rc && confirm_suspect(s))
 			return -1;
-		if (!rc && s->ans.confirm_slow.verdict == FLAME_SLOW &&
-		    s->ans.confirm_fast.verdict == FLAME_FAST)
+		if (!rc && flame_split_confirmed(&s->ans.pair))
 			return 0;
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
 		flame_step_narrow_restart(s);
 	}
-	if (run_git_bisect(s, s->ans.good, s->ans.bad))
+	rc = run_git_bisect(s, s->ans.good, s->ans.bad);
+	if (rc < 0)
 		return -1;
-	if (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))
-		return -1;
+	if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+		narrow_undecided(s);
+		return 1;
+	}
 	return confirm_suspect(s);
 }
