@@ -33,7 +33,8 @@ static const char *const flame_usage[] = {
 	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
-	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 1 failure, 2 usage.",
+	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 5 regression below --min-effect",
+	"(not narrowed), 1 failure, 2 usage (trail help exit-codes).",
 	NULL
 };
 
@@ -208,6 +209,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;
 	o.z = bench_normal_quantile((1 - confidence) / 2);
+	o.alpha = 1 - confidence;
 	if (flame_probe(&repo, id, &o, &res))
 		goto out_tmp;
 	if (log && flame_probe_log_append(log, &res))
@@ -249,8 +251,8 @@ int cmd_flame(int argc, const char **argv)
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
-		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 40, or --repeat if larger)", 2, 1000),
+		OPT_U64(0, "repeat", &repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
+		OPT_U64(0, "max-repeat", &max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
 		OPT_DOUBLE(0, "budget", &budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
 		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
@@ -269,7 +271,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
-		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "bisect on a function whose share rose notably (+5 points, z > 4) even when the total is undecided"),
+		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),

@@ -115,20 +115,22 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 {
 	struct flame_capture_opts o = flame_session_capture_opts(s);
 	struct progress pr;
-	/* Even numbers of ABBA pairs, looks every 4 pairs up to the ceiling. */
+	/* Even numbers of ABBA pairs, about eight looks up to the ceiling. */
 	unsigned target = flame_even_pairs(s->req.repeat ? s->req.repeat : 6), i;
 	unsigned max = flame_even_pairs(s->req.max_repeat ? s->req.max_repeat :
 					target > 40 ? target : 40);
 	double t0 = clock_monotonic(), alpha = 1 - s->req.confidence;
 	size_t prev = 0, need = flame_percentile_min_runs(s->req.percentile);
+	unsigned first;
 	int side;
 
 	if (max < target)
 		max = target;
+	first = target;
 	if (need > max)
 		warning("the p%g of %u runs is no more than their largest: it needs %zu runs or more "
-			"(--max-repeat); without them a change can be shown, its absence cannot",
-			s->req.percentile, max, need);
+			"(--max-repeat %zu); with fewer the verdict stays inconclusive",
+			s->req.percentile, max, need, need);
 	for (i = 0; i < s->req.warmup_runs; i++)
 		for (side = 0; side < 2; side++) {
 			struct flame_run w;
@@ -171,7 +173,7 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		if (s->ans.outcome != FLAME_OUTCOME_INCONCLUSIVE || last)
 			break;
 		prev = n;
-		target += 4;
+		target += flame_look_step(first, max);
 		if (target > max)
 			target = max;
 		pr.total = (uint64_t)target * 2;

@@ -75,6 +75,13 @@ unsigned flame_even_pairs(unsigned n)
 	return n + (n % 2);
 }
 
+unsigned flame_look_step(unsigned first, unsigned max)
+{
+	unsigned step = max > first ? (max - first) / 8 : 0;
+
+	return flame_even_pairs(step < 4 ? 4 : step);
+}
+
 int flame_paired_log_ratio(const double *good, const double *bad, size_t n, double alpha,
 			   struct flame_interval *out)
 {
@@ -219,12 +226,14 @@ const char *flame_outcome_name(enum flame_outcome o)
 }
 
 enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
-					int absence_ok)
+					int enough)
 {
+	if (!enough)
+		return FLAME_OUTCOME_INCONCLUSIVE;
 	if (iv->lo > 0)
 		return iv->estimate >= min_effect ? FLAME_OUTCOME_REGRESSION
 						  : FLAME_OUTCOME_SMALL_REGRESSION;
-	if (iv->hi < min_effect && absence_ok)
+	if (iv->hi < min_effect)
 		return FLAME_OUTCOME_NO_REGRESSION;
 	return FLAME_OUTCOME_INCONCLUSIVE;
 }

@@ -43,6 +43,11 @@ double flame_alpha_look(double alpha, size_t nprev, size_t n, size_t nmax, int l
 int flame_abba_bad_first(size_t i);
 /* n rounded up to an even number of pairs (at least 2). */
 unsigned flame_even_pairs(unsigned n);
+/*
+ * Pairs added between two looks of the ends, first pairs up to max:
+ * about eight looks in all, at least 4 pairs apart, an even number.
+ */
+unsigned flame_look_step(unsigned first, unsigned max);
 
 /* A change and its interval. */
 struct flame_interval {
@@ -91,11 +96,12 @@ const char *flame_outcome_name(enum flame_outcome o);
 /*
  * The verdict by the interval: a regression when its lower end is above
  * 0 (small when the estimate is below min_effect); no regression only by
- * equivalence, the whole interval below min_effect, and only when
- * absence_ok (enough runs for the statistic); else inconclusive.
+ * equivalence, the whole interval below min_effect; else inconclusive.
+ * Always inconclusive unless enough (runs for the statistic: a p99 of
+ * fewer than 100 runs is their maximum, and no interval of it holds).
  */
 enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
-					int absence_ok);
+					int enough);
 /*
  * The smallest change the data gathered would detect with probability
  * power at the interval's alpha: (t_{alpha/2} + t_{1-power}) se, on the

@@ -113,7 +113,7 @@ static void describe_total(struct flame_session *s)
 			 level, iv->n, 100 * s->req.min_effect, 100 * flame_min_detectable(iv, 0.8),
 			 flame_pairs_needed(iv, s->req.min_effect, 0.8), 100 * s->req.min_effect,
 			 iv->n < flame_percentile_min_runs(s->req.percentile) ?
-			 "; too few runs for this percentile to show an absence" : "");
+			 "; too few runs for this percentile to decide either way" : "");
 		break;
 	}
 }

@@ -54,6 +54,9 @@ TEST(abba_order)
 	CHECK_INT(flame_even_pairs(5), 6);
 	CHECK_INT(flame_even_pairs(6), 6);
 	CHECK_INT(flame_even_pairs(0), 2);
+	CHECK_INT(flame_look_step(6, 40), 4);
+	CHECK_INT(flame_look_step(6, 100), 12);
+	CHECK_INT(flame_look_step(40, 40), 4);
 }
 
 TEST(paired_log_ratio)
@@ -132,8 +135,11 @@ TEST(outcome_by_interval)
 	iv.hi = 0.02;
 	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_NO_REGRESSION);
 	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_NO_REGRESSION), "no-regression");
-	/* ... unless the runs are too few for the statistic to show absence. */
+	/* ... unless the runs are too few for the statistic: then nothing. */
 	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	iv.lo = 0.01;
+	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	iv.lo = -0.01;
 	/* Reaching past the minimum without a significant rise: inconclusive. */
 	iv.hi = 0.05;
 	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_INCONCLUSIVE);
