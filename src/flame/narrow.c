@@ -228,14 +228,6 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			record_probe(s, &res[i], 0);
 	if (strbuf_read_file(&out, blog))
 		goto out;
-	if (code != 0) {
-		/* Probes that cannot decide are an answer (inconclusive), not an error. */
-		note("narrow: git bisect run stopped (%s); its log: %s", child_describe_status(code),
-		     blog);
-		tempdir_keep(s->st.scratch);
-		ret = 1;
-		goto out;
-	}
 	{
 		char *p = strstr(out.buf, " is the first slow commit");
 
@@ -262,8 +254,18 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			ret = s->ans.ambiguous.nr ? 0 : -1;
 		}
 	}
+	/*
+	 * Probes that cannot decide are an answer (inconclusive, with the
+	 * narrowest range), not an error; with only skipped commits left git
+	 * bisect run exits 2 but still lists them.
+	 */
 	if (ret) {
-		note("narrow: git bisect did not name a commit; its log: %s", blog);
+		if (code != 0)
+			note("narrow: git bisect run stopped (%s); its log: %s",
+			     child_describe_status(code), blog);
+		else
+			note("narrow: git bisect did not name a commit; its log: %s", blog);
+		tempdir_keep(s->st.scratch);
 		ret = 1;
 	}
 out:
