@@ -41,11 +41,13 @@ int flame_step_confirm(struct flame_session *s)
 		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
 	}
 	s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
+	s->ans.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
 	free(v[0]);
 	free(v[1]);
-	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
-	     flame_metric_name(s->req.metric), s->ans.metric_med[0], flame_metric_unit(s->req.metric),
-	     s->ans.metric_med[1], flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, Kolmogorov-Smirnov "
+	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric), s->ans.metric_med[0],
+	     flame_metric_unit(s->req.metric), s->ans.metric_med[1], flame_metric_unit(s->req.metric),
+	     s->ans.metric_p, s->ans.metric_ks_p, s->st.nruns[0], s->st.nruns[1]);
 	if (s->req.metric == FLAME_METRIC_CPU &&
 	    flame_run_too_short(s->ans.metric_med[0] < s->ans.metric_med[1] ? s->ans.metric_med[0]
 									     : s->ans.metric_med[1]))

@@ -261,6 +261,46 @@ size_t flame_pairs_needed(const struct flame_interval *iv, double target, double
 	return r > 1e6 ? (size_t)1e6 : (size_t)r;
 }
 
+double flame_ks_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *x, *y, d = 0, ne, lambda, p = 0, term, sign = 1;
+	size_t i = 0, j = 0, k;
+
+	if (!na || !nb)
+		return 1;
+	x = xcalloc(na, sizeof(*x));
+	y = xcalloc(nb, sizeof(*y));
+	memcpy(x, a, na * sizeof(*x));
+	memcpy(y, b, nb * sizeof(*y));
+	qsort(x, na, sizeof(*x), cmp_double);
+	qsort(y, nb, sizeof(*y), cmp_double);
+	while (i < na && j < nb) {
+		double v = x[i] < y[j] ? x[i] : y[j], gap;
+
+		while (i < na && x[i] <= v)
+			i++;
+		while (j < nb && y[j] <= v)
+			j++;
+		gap = fabs((double)i / (double)na - (double)j / (double)nb);
+		if (gap > d)
+			d = gap;
+	}
+	free(x);
+	free(y);
+	ne = (double)na * (double)nb / (double)(na + nb);
+	lambda = (sqrt(ne) + 0.12 + 0.11 / sqrt(ne)) * d;
+	if (lambda < 0.2)
+		return 1;
+	for (k = 1; k <= 100; k++) {
+		term = sign * 2 * exp(-2 * (double)(k * k) * lambda * lambda);
+		p += term;
+		if (fabs(term) < 1e-10)
+			break;
+		sign = -sign;
+	}
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
 double flame_welch_df(double se_a, double df_a, double se_b, double df_b)
 {
 	double va = se_a * se_a, vb = se_b * se_b, den = 0;

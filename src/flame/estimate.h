@@ -111,6 +111,16 @@ double flame_min_detectable(const struct flame_interval *iv, double power);
 /* Pairs needed for a detectable change of target at the same noise. */
 size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
 
+/*
+ * Two-sample Kolmogorov-Smirnov test of a[0..na) against b[0..nb): the
+ * largest gap between their empirical distributions and its asymptotic
+ * p-value with Stephens' small-sample correction (Stephens 1970, JRSS B
+ * 32:115; Numerical Recipes 14.3).  Beside Mann-Whitney, which sees a
+ * shift of the middle, it sees a change of the tail alone.  1 when a side
+ * is empty.
+ */
+double flame_ks_p(const double *a, size_t na, const double *b, size_t nb);
+
 /* Welch-Satterthwaite degrees of freedom of se_a^2 + se_b^2 (df_a, df_b). */
 double flame_welch_df(double se_a, double df_a, double se_b, double df_b);
 

@@ -62,6 +62,7 @@ static void json_metric(const struct flame_session *s, struct json_writer *w)
 	metric_side(w, "bad", s->ans.metric_med[1], s->ans.metric_lo[1], s->ans.metric_hi[1], s->st.nruns[1]);
 	json_writer_key_string(w, "test", "mann-whitney");
 	json_writer_key_number(w, "p_value", s->ans.metric_p);
+	json_writer_key_number(w, "ks_p_value", s->ans.metric_ks_p);
 	json_writer_end(w);
 }
 

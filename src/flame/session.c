@@ -114,6 +114,15 @@ static void describe_total(struct flame_session *s)
 			 flame_pairs_needed(iv, s->req.min_effect, 0.8), 100 * s->req.min_effect,
 			 iv->n < flame_percentile_min_runs(s->req.percentile) ?
 			 "; too few runs for this percentile to decide either way" : "");
+		/* The middle did not move, the distribution did: a tail change. */
+		if (s->req.percentile == 50 && s->ans.metric_ks_p < iv->alpha) {
+			size_t len = strlen(s->ans.message);
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 "; the distributions differ (Kolmogorov-Smirnov p = %.3g): a change "
+				 "in the tail? try --percentile 99 --max-repeat 100",
+				 s->ans.metric_ks_p);
+		}
 		break;
 	}
 }

@@ -80,6 +80,7 @@ struct flame_answer {
 	char good[41], bad[41];
 	size_t commits_in_range;
 	double metric_p;		/* Mann-Whitney p-value good vs bad */
+	double metric_ks_p;		/* Kolmogorov-Smirnov p-value: the whole distribution */
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
 	struct flame_interval change_iv;	/* the change and its interval (estimate.h) */

@@ -822,7 +822,7 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->req.command_line = "trail flame --run './bench ```; rm -rf /'";
 	s->req.build_cmd = "make";
 	s->req.run_cmd = "./bench\n```\n# gone";
-	s->ans.verdict = "regression";
+	flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "abc made %s slower", "evil|<b>x</b>");
 	s->ans.function = xstrdup("evil|<b>x</b>`q`");
 	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
+#include "bench/stats.h"
 
 #include <math.h>
 
@@ -210,6 +211,36 @@ TEST(step_assessment_and_split)
 	CHECK_NEAR(flame_welch_df(1, 4, 1, 4), 8, 1e-12);
 }
 
-TEST_MAIN("flame-estimate", t_quantiles, alpha_spending, abba_order, paired_log_ratio,
+TEST(ks_sees_a_tail)
+{
+	double g[100], b[100], same[100];
+	struct bench_mwu m;
+	int i;
+
+	/* The same middle; the slowest quarter of bad runs 40% slower. */
+	for (i = 0; i < 100; i++) {
+		g[i] = 100 + i;
+		b[i] = (100 + i) * (i >= 75 ? 1.4 : 1.0);
+		same[i] = 100.5 + i;
+	}
+	CHECK(flame_ks_p(g, 100, b, 100) < 0.05);
+	CHECK(!bench_mann_whitney(b, 100, g, 100, &m));
+	CHECK(m.p > 0.05);	/* the middle test alone misses it */
+	CHECK(flame_ks_p(g, 100, same, 100) > 0.5);
+	CHECK_NEAR(flame_ks_p(g, 0, b, 40), 1, 0);
+	/* D = 1 (no overlap) with 10 and 10: p = 2 exp(-2 (sqrt(5) + 0.12 + 0.11/sqrt(5))^2) */
+	{
+		double lo[10], hi[10], lam = sqrt(5.0) + 0.12 + 0.11 / sqrt(5.0);
+
+		for (i = 0; i < 10; i++) {
+			lo[i] = i;
+			hi[i] = 100 + i;
+		}
+		CHECK_NEAR(flame_ks_p(lo, 10, hi, 10), 2 * exp(-2 * lam * lam) -
+			   2 * exp(-8 * lam * lam), 1e-9);
+	}
+}
+
+TEST_MAIN("flame-estimate", ks_sees_a_tail, t_quantiles, alpha_spending, abba_order, paired_log_ratio,
 	  percentile_ratio_bootstrap, outcome_by_interval, min_detectable_effect,
 	  step_assessment_and_split)
