@@ -449,6 +449,47 @@ void flame_step_narrow_restart(struct flame_session *s)
 	string_list_clear(&s->ans.ambiguous);
 }
 
+/* Was the culprit reverted later in the range?  (steps.h) */
+int flame_find_revert(struct flame_session *s, char revert[41])
+{
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT, subj = STRBUF_INIT;
+	struct flame_commit c;
+	char *range = xstrfmt("%s..%s", s->ans.culprit, s->ans.bad), *rec, *save = NULL;
+	const char *argv[] = { "log", "--format=%H%n%s%n%b%x01", range, NULL };
+	int found = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (flame_git(&s->st.repo, &out, argv) != 0 ||
+	    flame_repo_commit(&s->st.repo, s->ans.culprit, &c)) {
+		found = -1;
+		goto out;
+	}
+	strbuf_addf(&want, "This reverts commit %s", s->ans.culprit);
+	strbuf_addf(&subj, "Revert \"%s\"", c.subject ? c.subject : "");
+	/* newest first: the first match is the last revert */
+	for (rec = strtok_r(out.buf, "\001", &save); rec && !found; rec = strtok_r(NULL, "\001", &save)) {
+		char *id = rec + strspn(rec, "\n"), *nl = strchr(id, '\n');
+		size_t len;
+
+		if (!nl || nl - id != 40)
+			continue;
+		len = strcspn(nl + 1, "\n");
+		if (strstr(nl + 1, want.buf) ||
+		    (len == subj.len && !strncmp(nl + 1, subj.buf, len))) {
+			memcpy(revert, id, 40);
+			revert[40] = '\0';
+			found = 1;
+		}
+	}
+out:
+	flame_commit_release(&c);
+	strbuf_release(&out);
+	strbuf_release(&want);
+	strbuf_release(&subj);
+	free(range);
+	return found;
+}
+
 /*
  * The probes could not decide: the narrowest range they established
  * (after the last fast probe, up to the first slow one) goes into the
@@ -483,6 +524,43 @@ static void narrow_undecided(struct flame_session *s)
 		 lo < 0 ? s->ans.good : s->st.range.items[lo], s->st.range.items[hi]);
 }
 
+/*
+ * A confirmed culprit that a later commit reverted is not the live
+ * regression: bisect again after the revert, whose level is the good
+ * one, up to the bad end (the reland is found there).  0, 1 undecided
+ * (message set), -1 error.
+ */
+static int narrow_after_revert(struct flame_session *s)
+{
+	char revert[41];
+	int rc, hops;
+
+	for (hops = 0; hops < 3; hops++) {
+		rc = flame_find_revert(s, revert);
+		if (rc <= 0)
+			return rc < 0 ? -1 : 0;
+		note("narrow: %.12s was reverted by %.12s later in the range: its change does not "
+		     "persist to the bad end; bisecting %.12s..%.12s for the one that does",
+		     s->ans.culprit, revert, revert, s->ans.bad);
+		if (!string_list_has(&s->ans.reverted, s->ans.culprit))
+			string_list_append(&s->ans.reverted, s->ans.culprit);
+		s->ans.culprit[0] = '\0';
+		string_list_clear(&s->ans.ambiguous);
+		rc = run_git_bisect(s, revert, s->ans.bad);
+		if (rc < 0)
+			return -1;
+		if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+			narrow_undecided(s);
+			return 1;
+		}
+		if (confirm_suspect(s))
+			return -1;
+		if (!flame_split_confirmed(&s->ans.pair))
+			return 0;
+	}
+	return 0;
+}
+
 int flame_step_narrow(struct flame_session *s)
 {
 	int rc;
@@ -505,7 +583,7 @@ int flame_step_narrow(struct flame_session *s)
 		if (!rc && confirm_suspect(s))
 			return -1;
 		if (!rc && flame_split_confirmed(&s->ans.pair))
-			return 0;
+			return narrow_after_revert(s);
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
 		flame_step_narrow_restart(s);
 	}
@@ -516,5 +594,5 @@ int flame_step_narrow(struct flame_session *s)
 		narrow_undecided(s);
 		return 1;
 	}
-	return confirm_suspect(s);
+	return confirm_suspect(s) ? -1 : narrow_after_revert(s);
 }

@@ -302,6 +302,16 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_target(s, &w);
 	json_suspect(s, &w);
 	json_culprits(s, &w);
+	{
+		size_t i;
+
+		/* confirmed earlier but reverted later in the range (narrow.c) */
+		json_writer_key(&w, "reverted_culprits");
+		json_writer_begin_array(&w);
+		for (i = 0; i < s->ans.reverted.nr; i++)
+			json_writer_string(&w, s->ans.reverted.items[i]);
+		json_writer_end(&w);
+	}
 	json_object_array(&w, "suspects", s->ans.nsuspects, s, json_suspect_item);
 	json_writer_key_string(&w, "strategy", s->ans.strategy_used);
 	json_writer_key_string(&w, "strategy_reason", s->ans.strategy_used ? s->ans.strategy_reason : NULL);

@@ -297,6 +297,13 @@ target:
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
 				 s->ans.culprit, s->ans.function ? s->ans.function :
 				 flame_metric_name(s->req.metric));
+		if (s->ans.reverted.nr) {
+			size_t len = strlen(s->ans.message);
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (it relands %.12s, which a later commit reverted)",
+				 s->ans.reverted.items[s->ans.reverted.nr - 1]);
+		}
 		if (s->ans.culprit_is_merge) {
 			size_t len = strlen(s->ans.message), i;
 
@@ -356,6 +363,7 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->ans.culprit_info);
 	string_list_clear(&s->st.range);
 	string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->ans.reverted);
 	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
 	if (s->st.scratch && s->req.keep)

@@ -117,6 +117,7 @@ struct flame_answer {
 	struct flame_pair_result pair;	/* the suspect/parent re-probe (probe.h) */
 	char confidence_how[800];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
+	struct string_list reverted;	/* confirmed culprits reverted later in the range */
 	int culprit_is_merge;		/* the culprit has two or more parents */
 	struct string_list merged;	/* then: the commits it merged that touched the function */
 	const char *recommendation;

@@ -62,6 +62,14 @@ void flame_step_recommend(struct flame_session *s);
  */
 void flame_step_narrow_restart(struct flame_session *s);
 /*
+ * narrow.c: was ans.culprit reverted later in the range?  git revert's own
+ * words ("This reverts commit <id>.") or its subject (Revert "<subject>")
+ * in a commit of culprit..bad: its level then does not persist to the bad
+ * end (landed, reverted, relanded).  revert gets the newest such commit;
+ * 1 found, 0 not, -1 error.
+ */
+int flame_find_revert(struct flame_session *s, char revert[41]);
+/*
  * narrow.c: find the culprit and the confidence of its split; 0, -1 on
  * error, 1 when the probes could not decide (the message gives the
  * narrowest range they established).

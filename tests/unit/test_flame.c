@@ -811,6 +811,52 @@ TEST(narrow_restart_keeps_the_measure)
 	flame_session_release(&s);
 }
 
+TEST(revert_of_the_culprit_found)
+{
+	char *dir = tempdir_create("test-flame"), revert[41], id[41];
+	struct flame_session s;
+	const char *ci = "git -c user.name=T -c user.email=t@e commit -q";
+
+	flame_session_init(&s);
+	{
+		char *setup = xstrfmt("%s --allow-empty -m base && echo fast > f && git add f && "
+				      "%s -m one && echo slow > f && %s -am 'hash: fold it' && "
+				      "echo x > g && git add g && %s -m other && "
+				      "git -c user.name=T -c user.email=t@e revert --no-edit HEAD~1 >/dev/null && "
+				      "echo slow > f && %s -am 'hash: fold it again' && "
+				      "%s --allow-empty -m 'Revert \"not this one\"'", ci, ci, ci, ci, ci, ci);
+
+		if (make_repo(dir, setup, &s.st.repo)) {
+			free(setup);
+			SKIP("git is not usable");
+		}
+		free(setup);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	/* The first landing was reverted by git revert ("This reverts commit"). */
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~4", s.ans.culprit), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 1);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~2", id), 0);
+	CHECK_STREQ(revert, id);
+	/* The reland was not; nor is the revert itself. */
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 0);
+	/* By subject alone, as a hand-written revert says it. */
+	{
+		char *cmd = xstrfmt("cd %s/repo && %s --allow-empty -m 'Revert \"hash: fold it again\"'",
+				    dir, ci);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 1);
+	CHECK_STREQ(revert, s.ans.bad);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
 #define EVIL_SUBJECT "<img src=x onerror=alert(1)> [x](javascript:alert(1)) a|b " \
 		     "\x1b[2K\rsuspect commit: fake"
 
@@ -936,5 +982,6 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  decide_strategy,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
-	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
+	  narrow_restart_keeps_the_measure, revert_of_the_culprit_found,
+	  merged_commits_touching_the_function,
 	  memory_metrics_profiles, scope_names_the_profiler_and_its_sampling)
