@@ -155,6 +155,42 @@ TEST(hotspots_confirm_follows_confidence)
 	}
 }
 
+/*
+ * Shares spread between runs far beyond the binomial: 8 points up, run
+ * standard errors 2.3 points a side on 3 runs.  z (1.96) would confirm
+ * it; Welch's t on about 4 degrees of freedom (2.78) does not.
+ */
+TEST(hotspots_confirm_uses_t_on_few_runs)
+{
+	struct folded_profile good[3], bad[3], *g[3], *b[3];
+	static const double hot_good[3] = { 200, 240, 160 }, hot_bad[3] = { 280, 320, 240 };
+	struct flame_hotspots h;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		folded_profile_init(&good[i]);
+		folded_profile_init(&bad[i]);
+		g[i] = &good[i];
+		b[i] = &bad[i];
+		add(&good[i], "app;main;hot", hot_good[i]);
+		add(&good[i], "app;main;work", 1000 - hot_good[i]);
+		add(&bad[i], "app;main;hot", hot_bad[i]);
+		add(&bad[i], "app;main;work", 1000 - hot_bad[i]);
+	}
+	flame_hotspots_rank(g, 3, b, 3, 0.01, 0.02, 0.95, &h);
+	CHECK(h.nr >= 1);
+	if (h.nr) {
+		CHECK_NEAR(h.items[0].delta_self, 0.08, 1e-9);
+		CHECK(h.items[0].delta_self > 1.96 * h.items[0].se_self);
+		CHECK(!h.items[0].confirmed);
+	}
+	flame_hotspots_release(&h);
+	for (i = 0; i < 3; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
 /* Only functions whose self share rose by the floor are hotter ones. */
 TEST(hotspots_only_rising_self)
 {
@@ -975,7 +1011,7 @@ TEST(report_escapes_hostile_strings)
 }
 
 TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
-	  hotspots_only_rising_self,
+	  hotspots_only_rising_self, hotspots_confirm_uses_t_on_few_runs,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples,
