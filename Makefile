@@ -17,6 +17,7 @@
 #                     in all, each from tests/fuzz/corpus/<target>/ (CI)
 #   make fuzz-long    make fuzz, then run every target FUZZ_LONG_SECONDS (600) s
 #   make bench        run every throughput benchmark under bench/
+#   make calibrate    error rates of trail flame's decisions (bench/calibrate)
 #   make STRICT=1     turn warnings into errors (CI does this)
 #
 # Each source folder lists its objects in its own module.mk, one per line, so
@@ -108,8 +109,8 @@ MAN_SRC  := $(wildcard docs/*.md)
 MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
              $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
 
-.PHONY: all deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
-all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) man
+.PHONY: all calibrate deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
+all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) $(BUILD)/bench/calibrate man
 
 man: $(MAN_PAGES)
 
@@ -155,6 +156,16 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)
+
+# bench/calibrate: the error rates of trail flame's decisions by simulation
+# (docs/flame.md); `make calibrate TRIALS=20000` for more trials.
+$(BUILD)/bench/calibrate: bench/calibrate/calibrate.c bench/calibrate/scenarios.h $(LIBTRAIL)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(LIBTRAIL) $(LDLIBS)
+
+calibrate: $(BUILD)/bench/calibrate
+	$(BUILD)/bench/calibrate $(TRIALS)
 
 deps:
 	scripts/install-deps

@@ -107,6 +107,14 @@ int main(int argc, const char **argv)
 		/* "trail help --values CMD OPTION": the values OPTION takes */
 		if (i + 3 < argc && !strcmp(argv[i + 1], "--values"))
 			return finish_stdout(cmd_print_option_values(argv[i + 2], argv[i + 3]));
+		/* "trail help exit-codes": the one table (core/exit_codes.h). */
+		if (i + 1 < argc && !strcmp(argv[i + 1], "exit-codes")) {
+			const struct trail_exit_code *e;
+
+			for (e = trail_exit_codes; e->meaning; e++)
+				printf("%3d  %-13s %s\n", e->code, e->commands, e->meaning);
+			return finish_stdout(EXIT_OK);
+		}
 		if (i + 2 < argc && !strcmp(argv[i + 1], "--options")) {
 			options_help_lists = 1;
 			i++;

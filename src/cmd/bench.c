@@ -21,10 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Exit status when the baseline guard finds a regression (docs/bench.md). */
-#define EXIT_REGRESSION 3
-/* Exit status after Ctrl-C, as a shell reports a process killed by SIGINT. */
-#define EXIT_INTERRUPTED 130
 
 static const char *const bench_usage[] = {
 	"trail bench [options] COMMAND [COMMAND...]",

@@ -34,7 +34,8 @@ static const char *const flame_usage[] = {
 	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
-	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 1 failure, 2 usage.",
+	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 5 regression below --min-effect",
+	"(not narrowed), 1 failure, 2 usage (trail help exit-codes).",
 	NULL
 };
 
@@ -145,7 +146,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	double run_timeout = 300, build_timeout = 600;
 	enum flame_metric m;
 	char id[41], *scratch;
-	int ret = 255;
+	int ret = EXIT_PROBE_ABORT;
 	struct option opts[] = {
 		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
 		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
@@ -184,22 +185,22 @@ static int cmd_flame_probe(int argc, const char **argv)
 	memset(&o, 0, sizeof(o));
 	if (cmd_parse_options(argc, argv, opts, usage, 0) != 0) {
 		trail_error("unexpected argument");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	if (!o.build_cmd || !o.cap.run_cmd || threshold < 0) {
 		trail_error("--build, --run and --threshold are required");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
-		return 255;
+		return EXIT_PROBE_ABORT;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
 		trail_error("--measure must be samples, share, total-samples or total-share");
-		return 255;
+		return EXIT_PROBE_ABORT;
 	}
 	isolate_git_env();
 	if (flame_repo_open_clone(&repo, dir))
-		return 255;
+		return EXIT_PROBE_ABORT;
 	trail_exe = self_exe();
 	if (!trail_exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
@@ -230,6 +231,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;
 	o.z = bench_normal_quantile((1 - confidence) / 2);
+	o.alpha = 1 - confidence;
 	if (flame_probe(&repo, id, &o, &res))
 		goto out_tmp;
 	if (log && flame_probe_log_append(log, &res))
@@ -271,8 +273,8 @@ int cmd_flame(int argc, const char **argv)
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
-		OPT_U64(0, "repeat", &repeat, "N", "first runs per revision (default 5; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &max_repeat, "N", "runs per revision at most (default: 40, or --repeat if larger)", 2, 1000),
+		OPT_U64(0, "repeat", &repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
+		OPT_U64(0, "max-repeat", &max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
 		OPT_DOUBLE(0, "budget", &budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
 		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
 		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
@@ -292,7 +294,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
-		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "bisect on a function whose share rose notably (+5 points, z > 4) even when the total is undecided"),
+		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),

@@ -16,12 +16,8 @@
 #include <stdarg.h>
 #include <stdnoreturn.h>
 
-/* Documented exit codes shared by every command. */
-enum trail_exit {
-	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1,	/* something failed */
-	EXIT_USAGE = 2,		/* bad command line or no valid input */
-};
+/* Documented exit codes shared by every command: core/exit_codes.h. */
+#include "core/exit_codes.h"
 
 /* Name printed before every message, e.g. "trail collapse". */
 void error_set_program(const char *name);

@@ -8,6 +8,7 @@ LIB_OBJS += src/core/decompress.o
 LIB_OBJS += src/core/cleanup.o
 LIB_OBJS += src/core/error.o
 LIB_OBJS += src/core/escape.o
+LIB_OBJS += src/core/exit_codes.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gzip_buf.o
 LIB_OBJS += src/core/gather.o

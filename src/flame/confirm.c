@@ -1,7 +1,8 @@
 /*
- * confirm.c - the CONFIRM step of trail flame: is the bad end's metric
- * significantly worse (Mann-Whitney U over the runs), and when CPU time
- * did not rise, did the wall time (the time went off-CPU)?
+ * confirm.c - the CONFIRM step of trail flame: each end's statistic with
+ * its interval and the Mann-Whitney U test for the report (the verdict is
+ * the ends' paired interval, ends.c), and when CPU time did not rise, did
+ * the wall time (the time went off-CPU)?
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
@@ -40,11 +41,13 @@ int flame_step_confirm(struct flame_session *s)
 		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
 	}
 	s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
+	s->ans.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
 	free(v[0]);
 	free(v[1]);
-	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, %zu+%zu runs)",
-	     flame_metric_name(s->req.metric), s->ans.metric_med[0], flame_metric_unit(s->req.metric),
-	     s->ans.metric_med[1], flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, Kolmogorov-Smirnov "
+	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric), s->ans.metric_med[0],
+	     flame_metric_unit(s->req.metric), s->ans.metric_med[1], flame_metric_unit(s->req.metric),
+	     s->ans.metric_p, s->ans.metric_ks_p, s->st.nruns[0], s->st.nruns[1]);
 	if (s->req.metric == FLAME_METRIC_CPU &&
 	    flame_run_too_short(s->ans.metric_med[0] < s->ans.metric_med[1] ? s->ans.metric_med[0]
 									     : s->ans.metric_med[1]))
@@ -52,15 +55,9 @@ int flame_step_confirm(struct flame_session *s)
 		     "noise weigh heavily: make the workload longer, or run it several times per "
 		     "measurement with --loop N", s->ans.metric_med[0] / 1000,
 		     FLAME_SHORT_RUN_US / 1e6);
-	{
-		struct flame_metric_test mt;
-
-		mt.p = s->ans.metric_p;
-		mt.bad_larger = larger;
-		mt.value[0] = s->ans.metric_med[0];
-		mt.value[1] = s->ans.metric_med[1];
-		return flame_metric_regressed(&mt, s->req.confidence);
-	}
+	(void)larger;
+	/* The verdict is the ends' paired interval's (ends.c), not this test's. */
+	return s->ans.change_iv.n && s->ans.change_iv.lo > 0;
 }
 
 /*

@@ -111,88 +111,6 @@ double flame_median_se(const double *x, size_t n)
 	return 1.2533 * 1.4826 * mad / sqrt((double)n);
 }
 
-double flame_change_hi(double good, double se_good, double bad, double se_bad, double z)
-{
-	double rel_se;
-
-	if (!(good > 0))
-		return 0;
-	rel_se = sqrt(se_bad * se_bad / (good * good) +
-		      bad * bad * se_good * se_good / (good * good * good * good));
-	return bad / good - 1 + z * rel_se;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double flame_median_upper_bound(double *x, size_t n, double level)
-{
-	double cdf, term;
-	size_t j;
-
-	if (!n)
-		return HUGE_VAL;
-	qsort(x, n, sizeof(*x), cmp_double);
-	/*
-	 * P(median <= x_(j)) >= P(Bin(n, 1/2) <= j - 1): the smallest order
-	 * statistic j whose binomial tail reaches level bounds the median
-	 * from above whatever the distribution (one outlier only moves the
-	 * bound to the next value).  term = C(n, k) / 2^n, built up in k.
-	 */
-	term = pow(0.5, (double)n);
-	cdf = 0;
-	for (j = 1; j <= n; j++) {
-		cdf += term;	/* P(B <= j - 1) */
-		if (cdf >= level)
-			return x[j - 1];
-		term = term * (double)(n - (j - 1)) / (double)j;
-	}
-	return HUGE_VAL;
-}
-
-int flame_paired_change(const double *good, const double *bad, size_t n, double z,
-			double *change, double *change_hi)
-{
-	double *r;
-	size_t i;
-
-	if (n < 3)
-		return -1;
-	r = xcalloc(n, sizeof(*r));
-	for (i = 0; i < n; i++) {
-		if (!(good[i] > 0)) {
-			free(r);
-			return -1;
-		}
-		r[i] = bad[i] / good[i] - 1;
-	}
-	*change = flame_percentile(r, n, 50);
-	*change_hi = flame_median_upper_bound(r, n, flame_normal_cdf(z));
-	free(r);
-	return 0;
-}
-
-const char *flame_total_verdict(int significant, double change, double change_hi,
-				double min_effect)
-{
-	if (significant && change >= min_effect)
-		return "regression";
-	if (change_hi < min_effect)
-		return "no-regression";
-	return "inconclusive";
-}
-
-int flame_ends_decided(const struct flame_metric_test *t, double confidence, double change,
-		       double change_hi, double min_effect)
-{
-	return strcmp(flame_total_verdict(flame_metric_regressed(t, confidence), change, change_hi,
-					  min_effect), "inconclusive") != 0;
-}
-
 int flame_share_shift_notable(double delta, double se)
 {
 	return delta >= 0.05 && se > 0 && delta > 4 * se;
@@ -248,30 +166,18 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 	return "bisect";
 }
 
-enum flame_pair_decision flame_pair_decide(double diff, double se, double effect, double z)
+enum flame_pair_decision flame_pair_decide(const struct flame_step_assessment *a)
 {
-	double half = effect > 0 ? effect / 2 : 0;
-
-	if (diff - z * se > 0 && diff >= half)
+	if (a->real && a->explains >= 0.5)
 		return FLAME_PAIR_SPLIT;
-	if (diff + z * se < half)
+	if (a->small)
 		return FLAME_PAIR_NO_SPLIT;
 	return FLAME_PAIR_UNDECIDED;
 }
 
-double flame_pair_confidence(double diff, double se, double effect)
+int flame_split_confirmed(const struct flame_pair_result *pair)
 {
-	double half = effect > 0 ? effect / 2 : 0;
-
-	if (se > 0)
-		return flame_normal_cdf((diff - half) / se);
-	return diff > half;
-}
-
-int flame_split_confirmed(const struct flame_probe_result *slow,
-			  const struct flame_probe_result *fast, double confidence)
-{
-	return confidence >= 0.5 && slow->verdict == FLAME_SLOW && fast->verdict == FLAME_FAST;
+	return pair->decision == FLAME_PAIR_SPLIT;
 }
 
 const char *flame_recommend(size_t later, long files, long lines, const char *function,

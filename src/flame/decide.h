@@ -21,11 +21,6 @@ double flame_normal_cdf(double z);
  * move); 0 for n < 2.
  */
 double flame_median_se(const double *x, size_t n);
-/*
- * The relative change bad/good - 1 of two medians and the upper end of its
- * interval at z: the standard errors combined in quadrature (delta method).
- */
-double flame_change_hi(double good, double se_good, double bad, double se_bad, double z);
 /* The pct-th percentile (0..100) of x[0..n), linear interpolation; n >= 1. */
 double flame_percentile(const double *x, size_t n, double pct);
 
@@ -60,44 +55,6 @@ int flame_metric_regressed(const struct flame_metric_test *t, double confidence)
  * the time went off-CPU.
  */
 int flame_wall_rose(const struct flame_metric_test *wall, double confidence);
-
-/*
- * The upper end of the change's interval from paired runs: the runs
- * alternate good and bad, so good[i] and bad[i] ran moments apart and a
- * machine whose load drifts slows both alike.  The change is the median
- * of bad[i] / good[i] - 1 over the n pairs; its upper end is the
- * distribution-free bound of flame_median_upper_bound() at the one-sided
- * level of z (Phi(z): 0.975 for z = 1.96), infinite when n pairs cannot
- * give one (fewer than 6 at 0.975) - a few runs never show absence.
- * Returns -1 (nothing set) for fewer than 3 pairs or a non-positive value.
- */
-/*
- * An upper confidence bound at level (one-sided, e.g. 0.975) for the
- * median of x[0..n) from its order statistics (x is sorted in place);
- * HUGE_VAL when n values cannot reach level.
- */
-double flame_median_upper_bound(double *x, size_t n, double level);
-int flame_paired_change(const double *good, const double *bad, size_t n, double z,
-			double *change, double *change_hi);
-
-/*
- * The verdict on the total: "regression" when the slowdown is significant
- * and its relative size change (bad/good - 1) reaches min_effect;
- * "no-regression" only when the upper end of the change's confidence
- * interval, change_hi, lies below min_effect (equivalence: absence shown,
- * not assumed from a large p); else "inconclusive".
- */
-const char *flame_total_verdict(int significant, double change, double change_hi,
-				double min_effect);
-
-/*
- * Whether the ends' measurement may stop: the verdict flame_total_verdict
- * would give is decided (not "inconclusive").  A significant speed-up, or
- * a significant rise below min_effect, is not decided until the interval
- * shows the change below min_effect.
- */
-int flame_ends_decided(const struct flame_metric_test *t, double confidence, double change,
-		       double change_hi, double min_effect);
 
 /*
  * A share shift worth reporting when the total is undecided: at least 5
@@ -145,17 +102,14 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 				  char *reason, size_t n);
 
 /*
- * The suspect raises the measured value by diff (standard error se) over
- * its parent; the ends differ by effect.  Split when the step is there (diff
- * above 0 by z standard errors) and explains at least half of effect; no
- * split when diff falls short of half of effect by z; otherwise undecided.
+ * The split from a step's assessment (estimate.h): the suspect's step is
+ * real (its interval above 0, one-sided alpha / 2) and explains at least
+ * half of the change between the ends; no split when its interval lies
+ * below half of that change; otherwise undecided.
  */
-enum flame_pair_decision flame_pair_decide(double diff, double se, double effect, double z);
-/* P(diff > effect / 2) in the normal approximation (a step when se is 0). */
-double flame_pair_confidence(double diff, double se, double effect);
-/* The split reproduced: suspect slow, parent fast, confidence >= 0.5. */
-int flame_split_confirmed(const struct flame_probe_result *slow,
-			  const struct flame_probe_result *fast, double confidence);
+enum flame_pair_decision flame_pair_decide(const struct flame_step_assessment *a);
+/* The split reproduced: the pair decided on it. */
+int flame_split_confirmed(const struct flame_pair_result *pair);
 
 /*
  * Revert or patch: "patch" when later commits in the range also touched

@@ -1,14 +1,17 @@
 /*
  * ends.c - the CAPTURE step of trail flame: build the good and the bad
- * revision (cached) and run the workload at both, alternating, adding runs
- * while the metric is undecided up to --max-repeat.
+ * revision (cached) and run the workload at both in ABBA pairs, adding
+ * pairs while the change is undecided, up to --max-repeat, with alpha
+ * spent across the looks (estimate.h).
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
+#include "flame/estimate.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,17 +60,77 @@ int flame_step_build(struct flame_session *s, char *dirs[2])
 	       build_end(s, s->ans.bad, "bad", &dirs[1]) ? -1 : 0;
 }
 
+/*
+ * The change between the ends from the first n pairs, at alpha: the
+ * paired log ratio of the metric, or with --percentile the paired
+ * bootstrap of that percentile's ratio (estimate.h).  0, or -1 when the
+ * runs give no ratio (a zero metric).
+ */
+int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
+			struct flame_interval *iv)
+{
+	double *v[2];
+	int side, rc;
+
+	for (side = 0; side < 2; side++) {
+		size_t k;
+
+		v[side] = xcalloc(n ? n : 1, sizeof(double));
+		for (k = 0; k < n; k++)
+			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
+	}
+	if (s->req.percentile == 50)
+		rc = flame_paired_log_ratio(v[0], v[1], n, alpha, iv);
+	else
+		rc = flame_paired_quantile_ratio(v[0], v[1], n, s->req.percentile, alpha,
+						 FLAME_BOOTSTRAP_RESAMPLES, FLAME_BOOTSTRAP_SEED, iv);
+	free(v[0]);
+	free(v[1]);
+	return rc;
+}
+
+/* One ABBA pair: good then bad, or bad then good (estimate.h). */
+static int run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
+		    struct progress *pr)
+{
+	int first = flame_abba_bad_first(s->st.nruns[0]), k;
+
+	for (k = 0; k < 2; k++) {
+		int side = k ? !first : first;
+		struct flame_run *r;
+
+		ALLOC_GROW(s->st.runs[side], s->st.nruns[side] + 1, s->st.runs_alloc[side]);
+		r = &s->st.runs[side][s->st.nruns[side]];
+		if (flame_capture_run(o, dirs[side], r)) {
+			flame_run_release(r);
+			return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
+		}
+		s->st.nruns[side]++;
+		progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
+	}
+	return 0;
+}
+
 int flame_step_capture(struct flame_session *s, char *dirs[2])
 {
 	struct flame_capture_opts o = flame_session_capture_opts(s);
 	struct progress pr;
-	unsigned target = s->req.repeat ? s->req.repeat : 5, i;
-	/* Undecided after the first runs: add more, up to the ceiling, rather
-	 * than call a real but noisy slowdown "no regression". */
-	unsigned max = s->req.max_repeat ? s->req.max_repeat : target > 40 ? target : 40;
-	double t0 = clock_monotonic();
+	/* Even numbers of ABBA pairs, about eight looks up to the ceiling. */
+	unsigned target = flame_even_pairs(s->req.repeat ? s->req.repeat : 6), i;
+	unsigned max = flame_even_pairs(s->req.max_repeat ? s->req.max_repeat :
+					target > 40 ? target : 40);
+	double t0 = clock_monotonic(), alpha = 1 - s->req.confidence;
+	size_t prev = 0, need = flame_percentile_min_runs(s->req.percentile);
+	unsigned first;
 	int side;
 
+	if (max < target)
+		max = target;
+	first = target;
+	if (need > max)
+		warning("the p%g of %u runs is no more than their largest: it needs %zu runs or more "
+			"(--max-repeat %zu); with fewer the verdict stays inconclusive",
+			s->req.percentile, max, need, need);
 	for (i = 0; i < s->req.warmup_runs; i++)
 		for (side = 0; side < 2; side++) {
 			struct flame_run w;
@@ -79,63 +142,38 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		}
 	progress_start(&pr, "capture", (uint64_t)target * 2);
 	for (;;) {
-		/* Alternate good and bad so a drifting machine hits both alike. */
-		while (s->st.nruns[0] < target) {
-			for (side = 0; side < 2; side++) {
-				struct flame_run *r;
+		struct flame_interval iv;
+		int last;
+		size_t n;
 
-				ALLOC_GROW(s->st.runs[side], s->st.nruns[side] + 1, s->st.runs_alloc[side]);
-				r = &s->st.runs[side][s->st.nruns[side]];
-				if (flame_capture_run(&o, dirs[side], r)) {
-					flame_run_release(r);
-					progress_stop(&pr);
-					return trail_error("the workload fails at the %s revision",
-						     side ? "bad" : "good");
-				}
-				s->st.nruns[side]++;
-				progress_update(&pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
+		while (s->st.nruns[0] < target)
+			if (run_pair(s, &o, dirs, &pr)) {
+				progress_stop(&pr);
+				return -1;
 			}
+		n = s->st.nruns[0];
+		/*
+		 * A look: alpha spent so far by the Pocock-type function
+		 * (estimate.h); the last look, at the ceiling or when the
+		 * --budget of seconds is gone, spends what is left.  The
+		 * verdict is the one the session gives (a significant rise, or
+		 * the change shown below --min-effect), so stopping here keeps
+		 * its error rates at most alpha over all looks.
+		 */
+		last = target >= max || clock_monotonic() - t0 > s->req.budget;
+		s->ans.looks++;
+		s->ans.alpha_look = flame_alpha_look(alpha, prev, n, max, last);
+		if (flame_ends_interval(s, n, s->ans.alpha_look, &iv)) {
+			memset(&s->ans.change_iv, 0, sizeof(s->ans.change_iv));
+			s->ans.outcome = FLAME_OUTCOME_INCONCLUSIVE;
+			break;
 		}
-		{
-			double *v[2];
-			int larger;
-
-			for (side = 0; side < 2; side++) {
-				size_t k;
-
-				v[side] = xcalloc(s->st.nruns[side], sizeof(double));
-				for (k = 0; k < s->st.nruns[side]; k++)
-					v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
-			}
-			s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
-			/*
-			 * Decided when the verdict the session will give is
-			 * (decide.h: a significant rise of --min-effect or
-			 * more, or the change shown to be below it, from the
-			 * paired runs); else more runs, within --max-repeat and
-			 * the --budget of seconds.  Significance alone does not
-			 * stop it: a significant speed-up, or a rise smaller
-			 * than --min-effect, is not yet "no regression".
-			 */
-			{
-				double ch = 0, hi = 1e300, se;
-				struct flame_metric_test t;
-
-				/* the statistic the verdict compares (confirm.c) */
-				t.p = s->ans.metric_p;
-				t.bad_larger = larger;
-				flame_metric_estimate(v[0], s->st.nruns[0], s->req.percentile, &t.value[0], &se);
-				flame_metric_estimate(v[1], s->st.nruns[1], s->req.percentile, &t.value[1], &se);
-				flame_paired_change(v[0], v[1], s->st.nruns[0], flame_z_for(s->req.confidence),
-						    &ch, &hi);
-				free(v[0]);
-				free(v[1]);
-				if (flame_ends_decided(&t, s->req.confidence, ch, hi, s->req.min_effect) ||
-				    target >= max || clock_monotonic() - t0 > s->req.budget)
-					break;
-			}
-		}
-		target += 5;
+		s->ans.change_iv = iv;
+		s->ans.outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
+		if (s->ans.outcome != FLAME_OUTCOME_INCONCLUSIVE || last)
+			break;
+		prev = n;
+		target += flame_look_step(first, max);
 		if (target > max)
 			target = max;
 		pr.total = (uint64_t)target * 2;

@@ -395,6 +395,21 @@ static void find_other_changes(struct flame_session *s, struct folded_profile **
 	}
 }
 
+/*
+ * Bisecting on the metric itself: its values at the ends and their
+ * standard errors (from the confirm step's intervals).
+ */
+static void metric_as_target(struct flame_session *s)
+{
+	double z = flame_z_for(s->req.confidence);
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		s->ans.share[side] = s->ans.metric_med[side];
+		s->ans.share_se[side] = (s->ans.metric_hi[side] - s->ans.metric_lo[side]) / (2 * z);
+	}
+}
+
 int flame_step_target(struct flame_session *s)
 {
 	/*
@@ -431,6 +446,7 @@ int flame_step_target(struct flame_session *s)
 			flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
 						s->ans.measure_total, &n[side]);
 			s->ans.share[side] = m[side].mean;
+			s->ans.share_se[side] = m[side].se;
 			free(p[side]);
 		}
 		/*
@@ -449,6 +465,8 @@ int flame_step_target(struct flame_session *s)
 			s->ans.measure_share = 0;
 			s->ans.share[0] = n[0].mean;
 			s->ans.share[1] = n[1].mean;
+			s->ans.share_se[0] = n[0].se;
+			s->ans.share_se[1] = n[1].se;
 		} else if (s->ans.measure_total)
 			note("diff: bisecting on %s's inclusive share (its own time and the library "
 			     "and kernel code under it)", s->ans.function);
@@ -470,8 +488,7 @@ int flame_step_target(struct flame_session *s)
 	 * the CPU time did not rise and the wall time did (session.c).
 	 */
 	if (s->req.metric == FLAME_METRIC_CPU) {
-		s->ans.share[0] = s->ans.metric_med[0];
-		s->ans.share[1] = s->ans.metric_med[1];
+		metric_as_target(s);
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
 		note("diff: the CPU time rose (%.4g -> %.4g %s per run) but no function's share rose "
 		     "by %.1f points: the program slowed evenly; bisecting on the CPU time itself",
@@ -480,8 +497,7 @@ int flame_step_target(struct flame_session *s)
 		return 0;
 	}
 	{
-		s->ans.share[0] = s->ans.metric_med[0];
-		s->ans.share[1] = s->ans.metric_med[1];
+		metric_as_target(s);
 		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
 		if (s->ans.blocked_function) {
 			char *shown = escape_term_dup(s->ans.blocked_function);

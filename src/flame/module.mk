@@ -20,7 +20,10 @@ LIB_OBJS += src/flame/hotdiff.o
 LIB_OBJS += src/flame/suspects.o
 LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
+LIB_OBJS += src/flame/estimate.o
 
 UNIT_TESTS += tests/unit/test_flame
+UNIT_TESTS += tests/unit/test_flame_estimate
+UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_report
 UNIT_TESTS += tests/unit/test_flame_record_cmd

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static struct flame_probe_opts probe_opts(struct flame_session *s)
 	o.runs = s->req.probe_runs;
 	o.max_runs = s->req.probe_max_runs;
 	o.z = flame_z_for(s->req.confidence);
+	o.alpha = 1 - s->req.confidence;
 	return o;
 }
 
@@ -226,11 +228,6 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			record_probe(s, &res[i], 0);
 	if (strbuf_read_file(&out, blog))
 		goto out;
-	if (code != 0) {
-		trail_error("git bisect run failed (%s); its log: %s", child_describe_status(code), blog);
-		tempdir_keep(s->st.scratch);
-		goto out;
-	}
 	{
 		char *p = strstr(out.buf, " is the first slow commit");
 
@@ -257,8 +254,20 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			ret = s->ans.ambiguous.nr ? 0 : -1;
 		}
 	}
-	if (ret)
-		trail_error("git bisect did not name a commit; its log: %s", blog);
+	/*
+	 * Probes that cannot decide are an answer (inconclusive, with the
+	 * narrowest range), not an error; with only skipped commits left git
+	 * bisect run exits 2 but still lists them.
+	 */
+	if (ret) {
+		if (code != 0)
+			note("narrow: git bisect run stopped (%s); its log: %s",
+			     child_describe_status(code), blog);
+		else
+			note("narrow: git bisect did not name a commit; its log: %s", blog);
+		tempdir_keep(s->st.scratch);
+		ret = 1;
+	}
 out:
 	flame_git(&s->st.repo, NULL, reset);
 	strbuf_release(&out);
@@ -369,6 +378,16 @@ static int confirm_suspect(struct flame_session *s)
 
 	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
 	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
+	o.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
+	o.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
+				     s->ans.share_se[1], (double)s->st.nruns[1] - 1);
+	/*
+	 * Suspects first, then the whole range when they fail: two chances
+	 * to confirm, so each gets half of alpha (Bonferroni), not a second
+	 * uncorrected one.
+	 */
+	if (s->st.confirmations_planned > 1)
+		o.alpha /= s->st.confirmations_planned;
 	memset(&pair, 0, sizeof(pair));
 	memcpy(cur, s->ans.culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
@@ -388,6 +407,7 @@ static int confirm_suspect(struct flame_session *s)
 		untested++;
 		memcpy(cur, parent, 41);
 	}
+	s->ans.pair = pair;
 	s->ans.suspect_confidence = rc ? 0 : pair.confidence;
 	if (rc) {
 		/* nothing was measured: say why, not a difference of zero */
@@ -403,13 +423,16 @@ static int confirm_suspect(struct flame_session *s)
 	describe_value(s, pair.diff, d, sizeof(d));
 	describe_value(s, effect, e, sizeof(e));
 	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
-		 "re-probed the suspect beside %s %.12s, their runs interleaved (%u + %u): the "
-		 "suspect raises the value by %s (standard error %.2g) of the %s between the ends; "
-		 "confidence = P(it raises it by at least half of that) = %.3f, normal "
-		 "approximation with the measured standard errors%s",
+		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
+		 "it raises the value by %s (standard error %.2g, Welch df %.1f) of the %s "
+		 "between the ends, explaining %.0f%% [%.0f%%, %.0f%%] of the change (the ends' "
+		 "own error propagated); confidence = P(step > 0) = 1 - p of the one-sided "
+		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.confirm_fast.id,
-		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, d, pair.se, e,
-		 s->ans.suspect_confidence,
+		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, pair.looks,
+		 pair.looks == 1 ? "" : "s", d, pair.se, pair.step.df, e,
+		 100 * pair.step.explains, 100 * pair.step.explains_lo,
+		 100 * pair.step.explains_hi, s->ans.suspect_confidence, o.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }
@@ -426,6 +449,118 @@ void flame_step_narrow_restart(struct flame_session *s)
 	string_list_clear(&s->ans.ambiguous);
 }
 
+/* Was the culprit reverted later in the range?  (steps.h) */
+int flame_find_revert(struct flame_session *s, char revert[41])
+{
+	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT, subj = STRBUF_INIT;
+	struct flame_commit c;
+	char *range = xstrfmt("%s..%s", s->ans.culprit, s->ans.bad), *rec, *save = NULL;
+	const char *argv[] = { "log", "--format=%H%n%s%n%b%x01", range, NULL };
+	int found = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (flame_git(&s->st.repo, &out, argv) != 0 ||
+	    flame_repo_commit(&s->st.repo, s->ans.culprit, &c)) {
+		found = -1;
+		goto out;
+	}
+	strbuf_addf(&want, "This reverts commit %s", s->ans.culprit);
+	strbuf_addf(&subj, "Revert \"%s\"", c.subject ? c.subject : "");
+	/* newest first: the first match is the last revert */
+	for (rec = strtok_r(out.buf, "\001", &save); rec && !found; rec = strtok_r(NULL, "\001", &save)) {
+		char *id = rec + strspn(rec, "\n"), *nl = strchr(id, '\n');
+		size_t len;
+
+		if (!nl || nl - id != 40)
+			continue;
+		len = strcspn(nl + 1, "\n");
+		if (strstr(nl + 1, want.buf) ||
+		    (len == subj.len && !strncmp(nl + 1, subj.buf, len))) {
+			memcpy(revert, id, 40);
+			revert[40] = '\0';
+			found = 1;
+		}
+	}
+out:
+	flame_commit_release(&c);
+	strbuf_release(&out);
+	strbuf_release(&want);
+	strbuf_release(&subj);
+	free(range);
+	return found;
+}
+
+/*
+ * The probes could not decide: the narrowest range they established
+ * (after the last fast probe, up to the first slow one) goes into the
+ * message, the verdict is inconclusive.
+ */
+static void narrow_undecided(struct flame_session *s)
+{
+	int lo = -1, hi = (int)s->st.range.nr - 1;
+	size_t i, skipped = 0;
+
+	for (i = 0; i < s->ans.nprobes; i++) {
+		int k = flame_session_range_index(s, s->ans.probes[i].id);
+
+		skipped += s->ans.probes[i].verdict == FLAME_SKIP;
+		if (k < 0)
+			continue;
+		if (s->ans.probes[i].verdict == FLAME_FAST && k > lo)
+			lo = k;
+		else if (s->ans.probes[i].verdict == FLAME_SLOW && k < hi)
+			hi = k;
+	}
+	if (hi < lo)
+		hi = (int)s->st.range.nr - 1;
+	s->ans.culprit[0] = '\0';
+	s->ans.narrow_lo = lo;
+	s->ans.narrow_hi = hi;
+	snprintf(s->ans.message, sizeof(s->ans.message),
+		 "the change is real, but the probes could not single out a commit (%zu of %zu "
+		 "undecided): it lies in the %d commit%s after %.12s up to %.12s; measure with more "
+		 "runs per probe (--probe-max-runs), on a quieter machine, or a longer workload",
+		 skipped, s->ans.nprobes, hi - lo, hi - lo == 1 ? "" : "s",
+		 lo < 0 ? s->ans.good : s->st.range.items[lo], s->st.range.items[hi]);
+}
+
+/*
+ * A confirmed culprit that a later commit reverted is not the live
+ * regression: bisect again after the revert, whose level is the good
+ * one, up to the bad end (the reland is found there).  0, 1 undecided
+ * (message set), -1 error.
+ */
+static int narrow_after_revert(struct flame_session *s)
+{
+	char revert[41];
+	int rc, hops;
+
+	for (hops = 0; hops < 3; hops++) {
+		rc = flame_find_revert(s, revert);
+		if (rc <= 0)
+			return rc < 0 ? -1 : 0;
+		note("narrow: %.12s was reverted by %.12s later in the range: its change does not "
+		     "persist to the bad end; bisecting %.12s..%.12s for the one that does",
+		     s->ans.culprit, revert, revert, s->ans.bad);
+		if (!string_list_has(&s->ans.reverted, s->ans.culprit))
+			string_list_append(&s->ans.reverted, s->ans.culprit);
+		s->ans.culprit[0] = '\0';
+		string_list_clear(&s->ans.ambiguous);
+		rc = run_git_bisect(s, revert, s->ans.bad);
+		if (rc < 0)
+			return -1;
+		if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+			narrow_undecided(s);
+			return 1;
+		}
+		if (confirm_suspect(s))
+			return -1;
+		if (!flame_split_confirmed(&s->ans.pair))
+			return 0;
+	}
+	return 0;
+}
+
 int flame_step_narrow(struct flame_session *s)
 {
 	int rc;
@@ -439,6 +574,7 @@ int flame_step_narrow(struct flame_session *s)
 						     s->ans.nsuspects, s->ans.strategy_reason,
 						     sizeof(s->ans.strategy_reason));
 	note("narrow: %s", s->ans.strategy_reason);
+	s->st.confirmations_planned = !strcmp(s->ans.strategy_used, "suspects") ? 2 : 1;
 	if (!strcmp(s->ans.strategy_used, "suspects")) {
 		rc = probe_suspects(s);
 		if (rc < 0)
@@ -446,15 +582,17 @@ int flame_step_narrow(struct flame_session *s)
 		/* The split must be exact: the re-probed parent must be fast. */
 		if (!rc && confirm_suspect(s))
 			return -1;
-		if (!rc && s->ans.confirm_slow.verdict == FLAME_SLOW &&
-		    s->ans.confirm_fast.verdict == FLAME_FAST)
-			return 0;
+		if (!rc && flame_split_confirmed(&s->ans.pair))
+			return narrow_after_revert(s);
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
 		flame_step_narrow_restart(s);
 	}
-	if (run_git_bisect(s, s->ans.good, s->ans.bad))
+	rc = run_git_bisect(s, s->ans.good, s->ans.bad);
+	if (rc < 0)
 		return -1;
-	if (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))
-		return -1;
-	return confirm_suspect(s);
+	if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+		narrow_undecided(s);
+		return 1;
+	}
+	return confirm_suspect(s) ? -1 : narrow_after_revert(s);
 }

@@ -1,8 +1,9 @@
 /*
  * probe.c - fast/slow/skip for one commit (see probe.h).  The decision is
- * a one-sample z-test of the measured mean against the threshold: slow when
- * value > threshold + z se, fast when value < threshold - z se, otherwise
- * measure more runs (sequentially, up to max_runs) and finally skip.
+ * a one-sample t test of the measured value against the threshold: slow
+ * when value > threshold + t se, fast when value < threshold - t se, t at
+ * the alpha the look may spend (estimate.h); otherwise more runs (up to
+ * max_runs) and finally skip.
  */
 #include "flame/probe.h"
 #include "flame/decide.h"
@@ -141,13 +142,32 @@ static void side_estimate(const struct flame_probe_opts *o, const struct probe_s
 	free(values);
 }
 
-/* fast, slow or (undecided) skip against the threshold, z standard errors wide. */
-static enum flame_verdict against_threshold(const struct flame_probe_opts *o,
-					    const struct flame_probe_result *res)
+/* The two-sided error rate of the whole probe: alpha, or the one of z. */
+static double probe_alpha(const struct flame_probe_opts *o)
 {
-	if (res->value > o->threshold + o->z * res->se)
+	if (o->alpha > 0)
+		return o->alpha;
+	return o->z > 0 ? 2 * (1 - flame_normal_cdf(o->z)) : 0.05;
+}
+
+/*
+ * The t of a look at n runs (the previous look at prev, the budget max):
+ * the look's share of alpha, Student's t on n - 1 degrees of freedom.
+ */
+static double look_t(const struct flame_probe_opts *o, size_t prev, size_t n, size_t max)
+{
+	double a = flame_alpha_look(probe_alpha(o), prev, n, max, 0);
+
+	return flame_t_quantile(a / 2, n > 1 ? (double)(n - 1) : 1);
+}
+
+/* fast, slow or (undecided) skip against the threshold, t standard errors wide. */
+static enum flame_verdict against_threshold(const struct flame_probe_opts *o,
+					    const struct flame_probe_result *res, double t)
+{
+	if (res->value > o->threshold + t * res->se)
 		return FLAME_SLOW;
-	if (res->value < o->threshold - o->z * res->se)
+	if (res->value < o->threshold - t * res->se)
 		return FLAME_FAST;
 	return FLAME_SKIP;
 }
@@ -157,7 +177,8 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 {
 	struct flame_capture_opts cap = probe_capture_opts(o);
 	struct probe_side side = { .id = id };
-	double t0 = clock_monotonic();
+	double t0 = clock_monotonic(), t = 0;
+	size_t prev = 0, max = o->max_runs > o->runs ? o->max_runs : o->runs;
 	int code, ret = -1;
 
 	code = side_build(r, o, &side, out);
@@ -168,17 +189,19 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_o
 
 		if (!want)
 			want = 1;
-		for (i = 0; i < want && side.nr < o->max_runs; i++)
+		for (i = 0; i < want && side.nr < max; i++)
 			if ((code = side_run(&cap, &side, out)))
 				goto out;
 		side_estimate(o, &side, out);
-		out->verdict = against_threshold(o, out);
+		t = look_t(o, prev, side.nr, max);
+		prev = side.nr;
+		out->verdict = against_threshold(o, out, t);
 		if (out->verdict != FLAME_SKIP)
 			break;
-		if (side.nr >= o->max_runs) {
+		if (side.nr >= max) {
 			snprintf(out->why, sizeof(out->why),
 				 "undecided after %zu runs: %.4g within %.1f standard errors of %.4g",
-				 side.nr, out->value, o->z, o->threshold);
+				 side.nr, out->value, t, o->threshold);
 			break;
 		}
 	}
@@ -202,8 +225,8 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 {
 	struct flame_capture_opts cap = probe_capture_opts(o);
 	struct probe_side ss = { .id = slow_id }, fs = { .id = fast_id };
-	double t0 = clock_monotonic();
-	size_t round = 0;
+	double t0 = clock_monotonic(), t = 0;
+	size_t round = 0, first, max, prev = 0;
 	int code, ret = -1;
 
 	memset(pair, 0, sizeof(*pair));
@@ -219,17 +242,18 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		ret = code < 0 ? -1 : 2;
 		goto out;
 	}
+	first = flame_even_pairs(o->runs);
+	max = flame_even_pairs(o->max_runs > first ? o->max_runs : first);
 	for (;;) {
-		unsigned want = fs.nr ? (o->runs + 1) / 2 : o->runs, i;
+		size_t want = fs.nr ? 2 : first, i;
+		double df, a;
 
-		if (!want)
-			want = 1;
-		for (i = 0; i < want && fs.nr < o->max_runs; i++, round++) {
+		for (i = 0; i < want && fs.nr < max; i++, round++) {
 			struct probe_side *order[2];
 			int k;
 
-			order[0] = round % 2 ? &ss : &fs;
-			order[1] = round % 2 ? &fs : &ss;
+			order[0] = flame_abba_bad_first(round) ? &ss : &fs;
+			order[1] = flame_abba_bad_first(round) ? &fs : &ss;
 			for (k = 0; k < 2; k++) {
 				if ((code = side_run(&cap, order[k], order[k] == &ss ? slow : fast))) {
 					ret = code < 0 ? -1 : order[k] == &ss ? 1 : 2;
@@ -239,24 +263,34 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		}
 		side_estimate(o, &ss, slow);
 		side_estimate(o, &fs, fast);
+		pair->looks++;
 		pair->diff = slow->value - fast->value;
 		pair->se = hypot(slow->se, fast->se);
-		pair->decision = flame_pair_decide(pair->diff, pair->se, effect, o->z);
-		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= o->max_runs)
+		/* Welch's t on the per-run values: each side's run-to-run spread. */
+		df = flame_welch_df(slow->se, (double)ss.nr - 1, fast->se, (double)fs.nr - 1);
+		a = flame_alpha_look(probe_alpha(o), prev, fs.nr, max, 0);
+		prev = fs.nr;
+		t = flame_t_quantile(a / 2, (double)fs.nr - 1);
+		flame_step_assess(pair->diff, pair->se, df, effect, o->effect_se, o->effect_df, a,
+				  &pair->step);
+		pair->decision = flame_pair_decide(&pair->step);
+		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;
 	}
-	pair->confidence = flame_pair_confidence(pair->diff, pair->se, effect);
+	pair->confidence = pair->step.confidence;
 	if (pair->decision == FLAME_PAIR_SPLIT) {
 		slow->verdict = FLAME_SLOW;
 		fast->verdict = FLAME_FAST;
 	} else {
 		/* Not this split: where each lies against the threshold says which way. */
-		slow->verdict = against_threshold(o, slow);
-		fast->verdict = against_threshold(o, fast);
+		slow->verdict = against_threshold(o, slow, t);
+		fast->verdict = against_threshold(o, fast, t);
 		if (pair->decision == FLAME_PAIR_UNDECIDED) {
 			snprintf(slow->why, sizeof(slow->why), "undecided after %zu+%zu runs: it "
-				 "raises the value by %.4g +/- %.2g, half the change between the ends "
-				 "is %.4g", ss.nr, fs.nr, pair->diff, pair->se, effect / 2);
+				 "raises the value by %.4g [%.4g, %.4g], %.0f%% [%.0f%%, %.0f%%] of the "
+				 "change between the ends", ss.nr, fs.nr, pair->diff, pair->step.lo,
+				 pair->step.hi, 100 * pair->step.explains, 100 * pair->step.explains_lo,
+				 100 * pair->step.explains_hi);
 			if (slow->verdict == FLAME_SLOW)
 				slow->verdict = FLAME_SKIP;
 			if (fast->verdict == FLAME_FAST)

@@ -12,14 +12,16 @@
 #ifndef TRAIL_FLAME_PROBE_H
 #define TRAIL_FLAME_PROBE_H
 
+#include "core/exit_codes.h"
 #include "core/string_list.h"
 #include "flame/capture.h"
+#include "flame/estimate.h"
 #include "flame/repo.h"
 
 enum flame_verdict {
 	FLAME_FAST = 0,		/* git bisect's "old" term, exit 0 */
 	FLAME_SLOW = 1,		/* "new", exit 1 */
-	FLAME_SKIP = 125,	/* cannot build, cannot run or cannot decide */
+	FLAME_SKIP = EXIT_PROBE_SKIP,	/* cannot build, cannot run or cannot decide */
 };
 
 struct flame_probe_opts {
@@ -34,7 +36,10 @@ struct flame_probe_opts {
 	double threshold;		/* slow above it (share fraction or metric unit) */
 	unsigned runs;			/* runs in the first window */
 	unsigned max_runs;		/* budget of runs before answering skip */
-	double z;			/* standard errors needed to decide */
+	double z;			/* standard errors needed to decide (when alpha is 0) */
+	double alpha;			/* two-sided error rate over all looks; 0: from z */
+	double effect_se;		/* pair: standard error of the ends' difference */
+	double effect_df;		/* and its degrees of freedom (0: exact) */
 	double percentile;		/* metric: the statistic compared, 50 = median */
 };
 
@@ -65,7 +70,9 @@ struct flame_pair_result {
 	enum flame_pair_decision decision;
 	double diff;		/* suspect's value minus its parent's */
 	double se;		/* its standard error */
-	double confidence;	/* P(diff > effect / 2), normal approximation */
+	double confidence;	/* P(step > 0): 1 - p of the one-sided Welch t test */
+	struct flame_step_assessment step;	/* step, explains and intervals (estimate.h) */
+	unsigned looks;		/* looks the sequential design took */
 };
 
 /*
@@ -74,8 +81,10 @@ struct flame_pair_result {
  * each against the threshold: a machine whose load changed since the ends
  * were measured moves both alike, and the difference stays.  The split is
  * confirmed when the suspect's step is significant and at least half of
- * effect (bad end minus good end), decide.h's flame_pair_decide().  slow and fast get verdicts (slow/fast when
- * split; each against the threshold otherwise).  Returns 0, 1 when the
+ * effect (bad end minus good end), decide.h's flame_pair_decide(), at the
+ * alpha spent by the look (estimate.h); the pairs run in ABBA order, an
+ * even number of them.  slow and fast get verdicts (slow/fast when split;
+ * each against the threshold otherwise).  Returns 0, 1 when the
  * suspect cannot be built or run, 2 when the parent cannot, -1 on error.
  */
 int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast_id,

@@ -62,6 +62,7 @@ static void json_metric(const struct flame_session *s, struct json_writer *w)
 	metric_side(w, "bad", s->ans.metric_med[1], s->ans.metric_lo[1], s->ans.metric_hi[1], s->st.nruns[1]);
 	json_writer_key_string(w, "test", "mann-whitney");
 	json_writer_key_number(w, "p_value", s->ans.metric_p);
+	json_writer_key_number(w, "ks_p_value", s->ans.metric_ks_p);
 	json_writer_end(w);
 }
 
@@ -198,6 +199,67 @@ static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 	strbuf_release(&c);
 }
 
+/* The change between the ends and its interval (flame/estimate.h). */
+static void json_change(const struct flame_session *s, struct json_writer *w)
+{
+	const struct flame_interval *iv = &s->ans.change_iv;
+
+	json_writer_key(w, "change");
+	if (!iv->n) {
+		json_writer_null(w);
+		return;
+	}
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "statistic", s->req.percentile == 50 ? "paired log ratio" :
+			       "paired bootstrap of the percentile's ratio");
+	json_writer_key_number(w, "estimate", iv->estimate);
+	json_writer_key(w, "interval");
+	json_writer_begin_array(w);
+	json_writer_number(w, iv->lo);
+	json_writer_number(w, iv->hi);
+	json_writer_end(w);
+	json_writer_key_number(w, "alpha", iv->alpha);
+	json_writer_key_uint(w, "pairs", iv->n);
+	json_writer_key_uint(w, "looks", s->ans.looks);
+	json_writer_key_number(w, "min_effect", s->req.min_effect);
+	json_writer_key_number(w, "min_detectable", flame_min_detectable(iv, 0.8));
+	json_writer_end(w);
+}
+
+/*
+ * Every culprit found, largest step first; suspect is the first.  One
+ * bisection finds one culprit: the list has one entry or none.
+ */
+static void json_culprits(const struct flame_session *s, struct json_writer *w)
+{
+	const struct flame_step_assessment *a = &s->ans.pair.step;
+
+	json_writer_key(w, "culprits");
+	json_writer_begin_array(w);
+	if (s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.culprit_info.id[0]) {
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "commit", s->ans.culprit_info.id);
+		json_writer_key_string(w, "function", flame_session_named_function(s));
+		json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame :
+				       flame_session_named_function(s));
+		json_writer_key_number(w, "step", a->step);
+		json_writer_key(w, "step_interval");
+		json_writer_begin_array(w);
+		json_writer_number(w, a->lo);
+		json_writer_number(w, a->hi);
+		json_writer_end(w);
+		json_writer_key_number(w, "explains", a->explains);
+		json_writer_key(w, "interval");
+		json_writer_begin_array(w);
+		json_writer_number(w, a->explains_lo);
+		json_writer_number(w, a->explains_hi);
+		json_writer_end(w);
+		json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
+		json_writer_end(w);
+	}
+	json_writer_end(w);
+}
+
 /* report.json; the schema is in docs/flame.md. */
 static void write_json(const struct flame_session *s, struct strbuf *sb)
 {
@@ -235,9 +297,21 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 		json_writer_null(&w);
 	}
 	json_metric(s, &w);
+	json_change(s, &w);
 	json_object_array(&w, "hotspots", s->ans.hot.nr < 5 ? s->ans.hot.nr : 5, s, json_hotspot);
 	json_target(s, &w);
 	json_suspect(s, &w);
+	json_culprits(s, &w);
+	{
+		size_t i;
+
+		/* confirmed earlier but reverted later in the range (narrow.c) */
+		json_writer_key(&w, "reverted_culprits");
+		json_writer_begin_array(&w);
+		for (i = 0; i < s->ans.reverted.nr; i++)
+			json_writer_string(&w, s->ans.reverted.items[i]);
+		json_writer_end(&w);
+	}
 	json_object_array(&w, "suspects", s->ans.nsuspects, s, json_suspect_item);
 	json_writer_key_string(&w, "strategy", s->ans.strategy_used);
 	json_writer_key_string(&w, "strategy_reason", s->ans.strategy_used ? s->ans.strategy_reason : NULL);

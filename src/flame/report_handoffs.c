@@ -87,7 +87,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			      struct strbuf *sb)
 {
 	const char *fn = flame_session_named_function(s);
-	int regression = s->ans.verdict && !strcmp(s->ans.verdict, "regression");
+	int regression = s->ans.outcome == FLAME_OUTCOME_REGRESSION;
 	struct strbuf c = STRBUF_INIT;
 	size_t i;
 

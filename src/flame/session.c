@@ -6,6 +6,7 @@
  */
 #include "flame/session.h"
 #include "flame/decide.h"
+#include "flame/estimate.h"
 #include "flame/report.h"
 #include "flame/steps.h"
 #include "core/alloc.h"
@@ -52,6 +53,78 @@ int flame_session_range_index(const struct flame_session *s, const char *id)
 		if (!strcmp(s->st.range.items[i], id))
 			return (int)i;
 	return -1;
+}
+
+void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o)
+{
+	s->ans.outcome = o;
+	s->ans.verdict = flame_outcome_name(o);
+}
+
+int flame_outcome_exit(enum flame_outcome o)
+{
+	switch (o) {
+	case FLAME_OUTCOME_REGRESSION: return FLAME_EXIT_FOUND;
+	case FLAME_OUTCOME_SMALL_REGRESSION: return FLAME_EXIT_SMALL_REGRESSION;
+	case FLAME_OUTCOME_NO_REGRESSION: return FLAME_EXIT_NO_REGRESSION;
+	default: return FLAME_EXIT_INCONCLUSIVE;
+	}
+}
+
+/* The message of a verdict on the total that ends the session. */
+static void describe_total(struct flame_session *s)
+{
+	const struct flame_interval *iv = &s->ans.change_iv;
+	const char *metric = flame_metric_name(s->req.metric);
+	char stat[32];
+	double level = 100 * (1 - iv->alpha);
+
+	if (s->req.percentile != 50)
+		snprintf(stat, sizeof(stat), "p%g ", s->req.percentile);
+	else
+		snprintf(stat, sizeof(stat), "%s", "");
+	switch (s->ans.outcome) {
+	case FLAME_OUTCOME_SMALL_REGRESSION:
+		snprintf(s->ans.message, sizeof(s->ans.message),
+			 "%s%s regression of %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA "
+			 "pairs), below the %.0f%% minimum: reported, not narrowed (--force-narrow "
+			 "narrows it)", stat, metric, 100 * iv->estimate, 100 * iv->lo, 100 * iv->hi,
+			 level, iv->n, 100 * s->req.min_effect);
+		break;
+	case FLAME_OUTCOME_NO_REGRESSION:
+		snprintf(s->ans.message, sizeof(s->ans.message),
+			 "no %s%s regression of %.0f%% or more between %.12s and %.12s: the change is "
+			 "%+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA pairs)", stat, metric,
+			 100 * s->req.min_effect, s->ans.good, s->ans.bad, 100 * iv->estimate,
+			 100 * iv->lo, 100 * iv->hi, level, iv->n);
+		break;
+	default:
+		if (!iv->n) {
+			snprintf(s->ans.message, sizeof(s->ans.message), "undecided: the runs give "
+				 "no %s ratio (a zero or missing value)", metric);
+			break;
+		}
+		snprintf(s->ans.message, sizeof(s->ans.message),
+			 "undecided: the %s%s changed by %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, "
+			 "%zu ABBA pairs), neither above 0 nor wholly below the %.0f%% minimum; these "
+			 "runs detect %+.1f%% (80%% power), about %zu pairs would detect %.0f%%: raise "
+			 "--max-repeat or --budget, use a quieter machine or a longer workload "
+			 "(--loop N)%s", stat, metric, 100 * iv->estimate, 100 * iv->lo, 100 * iv->hi,
+			 level, iv->n, 100 * s->req.min_effect, 100 * flame_min_detectable(iv, 0.8),
+			 flame_pairs_needed(iv, s->req.min_effect, 0.8), 100 * s->req.min_effect,
+			 iv->n < flame_percentile_min_runs(s->req.percentile) ?
+			 "; too few runs for this percentile to decide either way" : "");
+		/* The middle did not move, the distribution did: a tail change. */
+		if (s->req.percentile == 50 && s->ans.metric_ks_p < iv->alpha) {
+			size_t len = strlen(s->ans.message);
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 "; the distributions differ (Kolmogorov-Smirnov p = %.3g): a change "
+				 "in the tail? try --percentile 99 --max-repeat 100",
+				 s->ans.metric_ks_p);
+		}
+		break;
+	}
 }
 
 int flame_session_run(struct flame_session *s)
@@ -130,68 +203,27 @@ int flame_session_run(struct flame_session *s)
 		goto out;
 	if (!flame_step_confirm(s) && s->req.metric == FLAME_METRIC_CPU &&
 	    flame_step_wall_regressed(s)) {
-		s->ans.verdict = "inconclusive";
+		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
 		flame_step_write_profiles(s);
 		flame_step_rank_hotspots(s);
 		ret = FLAME_EXIT_INCONCLUSIVE;
 		goto report;
 	}
 	{
-		struct flame_metric_test t;
-		double g = s->ans.metric_med[0], change, change_hi;
-		const char *v;
+		const struct flame_interval *iv = &s->ans.change_iv;
+		enum flame_outcome v = s->ans.outcome;
 
-		t.p = s->ans.metric_p;
-		t.bad_larger = 1;	/* the medians say which end is slower */
-		t.value[0] = g;
-		t.value[1] = s->ans.metric_med[1];
-		/* The change's interval: from the ends' median +/- z se. */
-		change = g > 0 ? s->ans.metric_med[1] / g - 1 : 0;
-		{
-			double z = flame_z_for(s->req.confidence);
-
-			change_hi = flame_change_hi(g, (s->ans.metric_hi[0] - s->ans.metric_lo[0]) / (2 * z),
-						    s->ans.metric_med[1],
-						    (s->ans.metric_hi[1] - s->ans.metric_lo[1]) / (2 * z), z);
+		s->ans.change = iv->estimate;
+		s->ans.change_hi = iv->hi;
+		if (v == FLAME_OUTCOME_SMALL_REGRESSION && s->req.force_narrow) {
+			note("confirm: the %s rose %+.1f%% [%+.1f%%, %+.1f%%], below the %.0f%% "
+			     "minimum; --force-narrow: narrowing it", flame_metric_name(s->req.metric),
+			     100 * iv->estimate, 100 * iv->lo, 100 * iv->hi, 100 * s->req.min_effect);
+			v = FLAME_OUTCOME_REGRESSION;
 		}
-		/* Better, when there are pairs: good and bad ran alternately. */
-		{
-			size_t n = s->st.nruns[0] < s->st.nruns[1] ? s->st.nruns[0] : s->st.nruns[1], k;
-			double *gv = xcalloc(n ? n : 1, sizeof(*gv)), *bv = xcalloc(n ? n : 1, sizeof(*bv));
-
-			for (k = 0; k < n; k++) {
-				gv[k] = flame_run_metric(&s->st.runs[0][k], s->req.metric);
-				bv[k] = flame_run_metric(&s->st.runs[1][k], s->req.metric);
-			}
-			flame_paired_change(gv, bv, n, flame_z_for(s->req.confidence), &change,
-					    &change_hi);
-			free(gv);
-			free(bv);
-		}
-		s->ans.change = change;
-		s->ans.change_hi = change_hi;
-		v = flame_total_verdict(flame_metric_regressed(&t, s->req.confidence), change,
-					change_hi, s->req.min_effect);
-		if (strcmp(v, "regression")) {
-			s->ans.verdict = v;
-			if (!strcmp(v, "no-regression"))
-				snprintf(s->ans.message, sizeof(s->ans.message),
-					 "no %s regression of %.0f%% or more between %.12s and %.12s: "
-					 "the change is %+.1f%%, at most %+.1f%% (%.0f%% confidence; "
-					 "median %.4g -> %.4g %s, Mann-Whitney p = %.3g)",
-					 flame_metric_name(s->req.metric), 100 * s->req.min_effect,
-					 s->ans.good, s->ans.bad, 100 * change, 100 * change_hi,
-					 100 * s->req.confidence, g, s->ans.metric_med[1],
-					 flame_metric_unit(s->req.metric), s->ans.metric_p);
-			else
-				snprintf(s->ans.message, sizeof(s->ans.message),
-					 "undecided: the %s changed by %+.1f%% (up to %+.1f%% at %.0f%% "
-					 "confidence, Mann-Whitney p = %.3g), neither a significant "
-					 "change of %.0f%% or more nor shown to be below it; measure "
-					 "more runs (--repeat, --max-repeat), on a quieter machine, or a "
-					 "longer workload (--loop N)", flame_metric_name(s->req.metric),
-					 100 * change, 100 * change_hi, 100 * s->req.confidence,
-					 s->ans.metric_p, 100 * s->req.min_effect);
+		if (v != FLAME_OUTCOME_REGRESSION) {
+			flame_session_set_outcome(s, v);
+			describe_total(s);
 			flame_step_write_profiles(s);
 			flame_step_rank_hotspots(s);
 			/*
@@ -199,7 +231,7 @@ int flame_session_run(struct flame_session *s)
 			 * share moved far beyond its noise: say so, and with
 			 * --force-narrow bisect on it.
 			 */
-			if (!strcmp(v, "inconclusive") && s->ans.hot.nr &&
+			if (v == FLAME_OUTCOME_INCONCLUSIVE && s->ans.hot.nr &&
 			    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
 						      s->ans.hot.items[0].se_self)) {
 				const struct flame_hotspot *h = &s->ans.hot.items[0];
@@ -212,7 +244,7 @@ int flame_session_run(struct flame_session *s)
 				     "; --force-narrow: bisecting on it" :
 				     "; --force-narrow bisects on it");
 				if (s->req.force_narrow) {
-					s->ans.verdict = NULL;
+					flame_session_set_outcome(s, FLAME_OUTCOME_NONE);
 					s->ans.message[0] = '\0';
 					goto target;
 				}
@@ -221,7 +253,7 @@ int flame_session_run(struct flame_session *s)
 					 "bisects on it", h->name, 100 * h->delta_self,
 					 h->delta_self / h->se_self);
 			}
-			ret = strcmp(v, "no-regression") ? FLAME_EXIT_INCONCLUSIVE : FLAME_EXIT_NO_REGRESSION;
+			ret = flame_outcome_exit(v);
 			goto report;
 		}
 	}
@@ -230,11 +262,20 @@ int flame_session_run(struct flame_session *s)
 	flame_step_rank_hotspots(s);
 target:
 	if (flame_step_target(s)) {
+		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
 		ret = FLAME_EXIT_INCONCLUSIVE;
 		goto report;
 	}
-	if (flame_step_narrow(s))
+	switch (flame_step_narrow(s)) {
+	case 0:
+		break;
+	case 1:
+		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+		ret = FLAME_EXIT_INCONCLUSIVE;
+		goto report;
+	default:
 		goto out;
+	}
 	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
 		goto out;
 	flame_step_changed_function(s);
@@ -246,9 +287,8 @@ target:
 		     s->ans.changed_function, s->ans.function);
 	flame_step_merge(s);
 	flame_step_recommend(s);
-	if (flame_split_confirmed(&s->ans.confirm_slow, &s->ans.confirm_fast,
-				  s->ans.suspect_confidence)) {
-		s->ans.verdict = "regression";
+	if (flame_split_confirmed(&s->ans.pair)) {
+		flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
 		if (!s->ans.function && s->ans.blocked_function)
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made the workload "
 				 "spend more time off-CPU, in %s", s->ans.culprit,
@@ -257,6 +297,13 @@ target:
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
 				 s->ans.culprit, s->ans.function ? s->ans.function :
 				 flame_metric_name(s->req.metric));
+		if (s->ans.reverted.nr) {
+			size_t len = strlen(s->ans.message);
+
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (it relands %.12s, which a later commit reverted)",
+				 s->ans.reverted.items[s->ans.reverted.nr - 1]);
+		}
 		if (s->ans.culprit_is_merge) {
 			size_t len = strlen(s->ans.message), i;
 
@@ -274,10 +321,13 @@ target:
 		}
 		ret = FLAME_EXIT_FOUND;
 	} else {
-		s->ans.verdict = "inconclusive";
+		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
 		snprintf(s->ans.message, sizeof(s->ans.message),
-			 "re-probing %.12s and its parent did not reproduce the fast/slow split",
-			 s->ans.culprit);
+			 "re-probing %.12s beside its parent did not show a step explaining at "
+			 "least half of the change: it explains %.0f%% [%.0f%%, %.0f%%], P(step > 0) "
+			 "= %.3f", s->ans.culprit, 100 * s->ans.pair.step.explains,
+			 100 * s->ans.pair.step.explains_lo, 100 * s->ans.pair.step.explains_hi,
+			 s->ans.suspect_confidence);
 		ret = FLAME_EXIT_INCONCLUSIVE;
 	}
 report:
@@ -313,6 +363,7 @@ void flame_session_release(struct flame_session *s)
 	flame_commit_release(&s->ans.culprit_info);
 	string_list_clear(&s->st.range);
 	string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->ans.reverted);
 	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
 	if (s->st.scratch && s->req.keep)

@@ -10,19 +10,22 @@
 #ifndef TRAIL_FLAME_SESSION_H
 #define TRAIL_FLAME_SESSION_H
 
+#include "core/exit_codes.h"
 #include "core/string_list.h"
 #include "flame/capture.h"
+#include "flame/estimate.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
 #include "flame/shares.h"
 
-/* Exit statuses of 'trail flame' (docs/flame.md, EXIT STATUS). */
+/* Exit statuses of 'trail flame': the program's table (core/exit_codes.h). */
 enum flame_exit {
-	FLAME_EXIT_FOUND = 0,
-	FLAME_EXIT_FAILURE = 1,
-	FLAME_EXIT_USAGE = 2,
-	FLAME_EXIT_NO_REGRESSION = 3,
-	FLAME_EXIT_INCONCLUSIVE = 4,
+	FLAME_EXIT_FOUND = EXIT_OK,
+	FLAME_EXIT_FAILURE = EXIT_FAILURE_,
+	FLAME_EXIT_USAGE = EXIT_USAGE,
+	FLAME_EXIT_NO_REGRESSION = EXIT_NO_REGRESSION,
+	FLAME_EXIT_INCONCLUSIVE = EXIT_INCONCLUSIVE,
+	FLAME_EXIT_SMALL_REGRESSION = EXIT_SMALL_REGRESSION,
 };
 
 struct flame_suspect {
@@ -69,6 +72,7 @@ struct flame_state {
 	size_t nruns[2], runs_alloc[2];
 	struct string_list exclude;	/* other changed functions, left out of the share */
 	struct string_list range;	/* good..bad, oldest first */
+	unsigned confirmations_planned;	/* suspect/parent re-probes that may run (alpha split) */
 };
 
 /* What the report (report.h) and the command's three lines show. */
@@ -76,8 +80,14 @@ struct flame_answer {
 	char good[41], bad[41];
 	size_t commits_in_range;
 	double metric_p;		/* Mann-Whitney p-value good vs bad */
+	double metric_ks_p;		/* Kolmogorov-Smirnov p-value: the whole distribution */
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
+	struct flame_interval change_iv;	/* the change and its interval (estimate.h) */
+	enum flame_outcome outcome;	/* the verdict; verdict is its name */
+	unsigned looks;			/* looks the ends' sequential design took */
+	double alpha_look;		/* two-sided alpha of the last look */
+	double share_se[2];		/* standard error of share[], good and bad */
 	struct flame_hotspots hot;
 	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
 	char *function;			/* what was bisected on, NULL = the metric */
@@ -100,11 +110,14 @@ struct flame_answer {
 	struct flame_probe_result *probes;
 	size_t nprobes, probes_alloc;
 	char culprit[41];
+	int narrow_lo, narrow_hi;	/* undecided probes: the culprit lies in (lo, hi] of the range */
 	struct flame_commit culprit_info;
 	struct flame_probe_result confirm_slow, confirm_fast;
-	double suspect_confidence;
+	double suspect_confidence;	/* P(step > 0): 1 - p of the pair's t test */
+	struct flame_pair_result pair;	/* the suspect/parent re-probe (probe.h) */
 	char confidence_how[800];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
+	struct string_list reverted;	/* confirmed culprits reverted later in the range */
 	int culprit_is_merge;		/* the culprit has two or more parents */
 	struct string_list merged;	/* then: the commits it merged that touched the function */
 	const char *recommendation;
@@ -121,6 +134,10 @@ struct flame_session {
 };
 
 void flame_session_init(struct flame_session *s);
+/* Set the verdict (ans.outcome and its name, ans.verdict). */
+void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o);
+/* The exit status of a verdict (core/exit_codes.h). */
+int flame_outcome_exit(enum flame_outcome o);
 /* Run the investigation; returns an enum flame_exit value. */
 int flame_session_run(struct flame_session *s);
 void flame_session_release(struct flame_session *s);

@@ -4,6 +4,7 @@
  * the binomial floor (a profile sample is a Bernoulli trial "in f or not").
  */
 #include "flame/shares.h"
+#include "flame/estimate.h"
 #include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/intern.h"
@@ -45,6 +46,7 @@ static void summarise(const double *x, const double *n, size_t nr, struct flame_
 	se_binom = pooled_n > 0 ? sqrt(p * (1 - p) / pooled_n) : 0;
 	/* With one run the spread is unknown: at least the binomial error. */
 	out->se = se_runs > se_binom ? se_runs : se_binom;
+	out->df = se_runs > se_binom ? (double)nr - 1 : FLAME_SHARE_DF_SAMPLING;
 }
 
 void flame_share_over_runs(struct folded_profile *const *runs, size_t nr,
@@ -92,6 +94,7 @@ void flame_samples_over_runs(struct folded_profile *const *runs, size_t nr,
 	/* Sample counts are Poisson-like: at least sqrt(mean / runs). */
 	se_poisson = sqrt(out->mean / (double)nr);
 	out->se = se_runs > se_poisson ? se_runs : se_poisson;
+	out->df = se_runs > se_poisson ? (double)nr - 1 : FLAME_SHARE_DF_SAMPLING;
 	free(x);
 }
 
@@ -147,8 +150,6 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 double min_delta, double confirm, double confidence,
 			 struct flame_hotspots *out)
 {
-	double z = bench_normal_quantile((1 - confidence) / 2);
-
 	struct hotspot_options hopts = HOTSPOT_OPTIONS_INIT;
 	struct hotspot_rank_options ropts = HOTSPOT_RANK_OPTIONS_INIT;
 	struct hotspot_ranking rank;
@@ -193,8 +194,15 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 		h.se_self = sqrt(h.good_self.se * h.good_self.se + h.bad_self.se * h.bad_self.se);
 		h.se_total = sqrt(h.good_total.se * h.good_total.se + h.bad_total.se * h.bad_total.se);
 		hotspots_test(&hs, row->func, HOTSPOT_SELF, &h.pooled);
+		/*
+		 * The run-level test is Welch's t on the per-run shares (shares
+		 * vary between runs several times more than binomially), with
+		 * Student's quantile: t on 2-8 df is far from z.
+		 */
 		h.confirmed = h.pooled.p_value < ropts.alpha && h.pooled.delta >= confirm &&
-			      h.delta_self > z * h.se_self;
+			      h.delta_self > flame_t_quantile(ropts.alpha / 2,
+				      flame_welch_df(h.good_self.se, h.good_self.df, h.bad_self.se,
+						     h.bad_self.df)) * h.se_self;
 		/*
 		 * A hotter function is one whose self share rose past the noise
 		 * floor: a caller whose total share rose (wrap, main) is not.

@@ -23,7 +23,11 @@ struct flame_share {
 	double mean;		/* mean share over runs, fraction */
 	double se;		/* standard error of mean, fraction */
 	double samples;		/* pooled samples over runs */
+	double df;		/* degrees of freedom of se: runs - 1 when the run-to-run
+				 * spread set it, FLAME_SHARE_DF_SAMPLING for the
+				 * binomial (Poisson) floor of many samples */
 };
+#define FLAME_SHARE_DF_SAMPLING 1e9
 
 /* Share of func in one profile: *self and *total, fractions (0 when empty). */
 void flame_function_share(const struct folded_profile *p, const char *func,
@@ -71,8 +75,9 @@ void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t n
  * Rank the functions whose self or total share rose by at least min_delta
  * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
  * self share rose by at least confirm, significantly at confidence
- * (two-proportion z-test, alpha = 1 - confidence) and by more than z
- * run-to-run standard errors (z: two-sided normal quantile of confidence).  out->items
+ * (two-proportion z-test, alpha = 1 - confidence) and by more than t
+ * run-to-run standard errors (Welch's t on the per-run shares at alpha:
+ * shares are overdispersed, and t on a few runs is not z).  out->items
  * keeps only the confirmed ones and those whose mean self share rose by
  * min_delta or more (a caller whose total share rose is not listed).
  */

@@ -19,6 +19,15 @@ int flame_step_build(struct flame_session *s, char *dirs[2]);
 /* ends.c: run the workload at both ends until decided or at --max-repeat. */
 int flame_step_capture(struct flame_session *s, char *dirs[2]);
 
+/*
+ * ends.c: the change between the ends from their first n pairs at alpha
+ * (the paired log ratio, or the --percentile's bootstrap); 0 or -1.
+ */
+int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
+			struct flame_interval *iv);
+#define FLAME_BOOTSTRAP_RESAMPLES 2000
+#define FLAME_BOOTSTRAP_SEED 0x666c616d65ULL
+
 /* confirm.c: fill the metric's statistics; 1 when the bad end is significantly worse. */
 int flame_step_confirm(struct flame_session *s);
 /* confirm.c: CPU unchanged but wall time rose: 1 and the message says so. */
@@ -52,7 +61,19 @@ void flame_step_recommend(struct flame_session *s);
  * and bisect the whole range on the same measure and threshold.
  */
 void flame_step_narrow_restart(struct flame_session *s);
-/* narrow.c: find the culprit and the confidence of its split; 0 or -1. */
+/*
+ * narrow.c: was ans.culprit reverted later in the range?  git revert's own
+ * words ("This reverts commit <id>.") or its subject (Revert "<subject>")
+ * in a commit of culprit..bad: its level then does not persist to the bad
+ * end (landed, reverted, relanded).  revert gets the newest such commit;
+ * 1 found, 0 not, -1 error.
+ */
+int flame_find_revert(struct flame_session *s, char revert[41]);
+/*
+ * narrow.c: find the culprit and the confidence of its split; 0, -1 on
+ * error, 1 when the probes could not decide (the message gives the
+ * narrowest range they established).
+ */
 int flame_step_narrow(struct flame_session *s);
 
 #endif

@@ -63,3 +63,12 @@ awk '/^## SYNOPSIS/ { s = 1; next } s && /^```$/ { if (in_block) exit; in_block 
      in_block { print }' "$ROOT/docs/trail.md" >"$T/synopsis"
 cmp -s "$T/help" "$T/synopsis" && pass "docs/trail.md synopsis is trail --help" ||
 	fail "docs/trail.md synopsis is trail --help" "$(diff "$T/help" "$T/synopsis" | head -5)"
+
+# --- one exit-code table: trail help exit-codes and docs/trail.md agree ----
+"$TRAIL" help exit-codes >"$T/codes" && pass "help exit-codes: exit 0" || fail "help exit-codes: exit 0"
+awk '{ print $1 }' "$T/codes" | sort -n | uniq | tr '\n' ' ' >"$T/codes.nums"
+sed -n '/^## EXIT STATUS/,/^## /p' "$ROOT/docs/trail.md" | awk -F'|' '/^\| [0-9]/ { gsub(/ /, "", $2); print $2 }' |
+	sort -n | uniq | tr '\n' ' ' >"$T/doc.nums"
+cmp -s "$T/codes.nums" "$T/doc.nums" && grep -q "^125 " "$T/codes" && grep -q "^255 " "$T/codes" &&
+	pass "help exit-codes lists docs/trail.md's codes" ||
+	fail "help exit-codes lists docs/trail.md's codes" "$(cat "$T/codes.nums") vs $(cat "$T/doc.nums")"

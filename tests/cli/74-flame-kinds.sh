@@ -17,7 +17,7 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 # The generator: every kind builds and runs at GOOD and BAD (tiny scale),
 # and CULPRIT is on the first-parent line between them.
-for kind in memcmp malloc pageclear subtle dominant none; do
+for kind in memcmp malloc pageclear subtle dominant none two reland; do
 	repo=$T/gen-$kind
 	if ! "$GEN" "$repo" --kind "$kind" --seed 3 --scale 0.02 >"$T/gen-$kind.env"; then
 		fail "gen-kinds $kind: generate"; continue
@@ -45,15 +45,16 @@ if [ -n "${TRAIL_SANITIZED:-}" ]; then
 	skip "flame kinds" "slow under sanitizers (tests/cli/71 covers flame there)"; exit 0
 fi
 
-# kind NAME SEED SCALE: run trail flame on a fresh history; $rc and $R (report.json)
+# kind NAME SEED SCALE [options]: run trail flame on a fresh history; $rc and $R (report.json)
 kind() {
 	local name=$1 seed=$2 scale=$3 repo=$T/repo-$1
+	shift 3
 	"$GEN" "$repo" --kind "$name" --seed "$seed" --scale "$scale" --commits 8 >"$T/$name.env" || {
 		fail "$name: generate"; return 1; }
 	. "$T/$name.env"
 	R=$T/report-$name/report.json
 	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
-		--out "$T/report-$name" --cache "$T/cache" --warmup-runs 0) >"$T/$name.out" 2>"$T/$name.err"
+		--out "$T/report-$name" --cache "$T/cache" --warmup-runs 0 "$@") >"$T/$name.out" 2>"$T/$name.err"
 	rc=$?
 }
 
@@ -99,4 +100,20 @@ if [ "$rc" = 3 ] || [ "$rc" = 4 ]; then
 		fail "none: report has no suspect"
 else
 	fail "none: exit $rc, expected 3 (or 4)"; tail -15 "$T/none.err" >&2
+fi
+
+# Landed, reverted, relanded (seed 5: git bisect first lands on the first
+# landing): the live regression is the reland, and the first landing is
+# listed as reverted - never "revert it" for a commit already reverted.
+kind reland 5 0.5 --strategy bisect
+if [ "$rc" = 0 ]; then
+	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "reland: names the reland" ||
+		fail "reland: names the reland" "got $(json "$R" 'd["suspect"]["commit"]'), first landing $FIRST_LANDING"
+	json "$R" 'd["reverted_culprits"] in ([], ["'"$FIRST_LANDING"'"])' | grep -q True &&
+		pass "reland: the first landing at most listed as reverted" ||
+		fail "reland: the first landing at most listed as reverted" "$(json "$R" 'd["reverted_culprits"]')"
+elif [ "$rc" = 4 ]; then
+	skip "reland: names the reland" "inconclusive on this machine"
+else
+	fail "reland: exit $rc, expected 0 (or 4)"; tail -15 "$T/reland.err" >&2
 fi

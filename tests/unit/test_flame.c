@@ -155,6 +155,42 @@ TEST(hotspots_confirm_follows_confidence)
 	}
 }
 
+/*
+ * Shares spread between runs far beyond the binomial: 8 points up, run
+ * standard errors 2.3 points a side on 3 runs.  z (1.96) would confirm
+ * it; Welch's t on about 4 degrees of freedom (2.78) does not.
+ */
+TEST(hotspots_confirm_uses_t_on_few_runs)
+{
+	struct folded_profile good[3], bad[3], *g[3], *b[3];
+	static const double hot_good[3] = { 200, 240, 160 }, hot_bad[3] = { 280, 320, 240 };
+	struct flame_hotspots h;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		folded_profile_init(&good[i]);
+		folded_profile_init(&bad[i]);
+		g[i] = &good[i];
+		b[i] = &bad[i];
+		add(&good[i], "app;main;hot", hot_good[i]);
+		add(&good[i], "app;main;work", 1000 - hot_good[i]);
+		add(&bad[i], "app;main;hot", hot_bad[i]);
+		add(&bad[i], "app;main;work", 1000 - hot_bad[i]);
+	}
+	flame_hotspots_rank(g, 3, b, 3, 0.01, 0.02, 0.95, &h);
+	CHECK(h.nr >= 1);
+	if (h.nr) {
+		CHECK_NEAR(h.items[0].delta_self, 0.08, 1e-9);
+		CHECK(h.items[0].delta_self > 1.96 * h.items[0].se_self);
+		CHECK(!h.items[0].confirmed);
+	}
+	flame_hotspots_release(&h);
+	for (i = 0; i < 3; i++) {
+		folded_profile_release(&good[i]);
+		folded_profile_release(&bad[i]);
+	}
+}
+
 /* Only functions whose self share rose by the floor are hotter ones. */
 TEST(hotspots_only_rising_self)
 {
@@ -599,77 +635,6 @@ TEST(decide_prefer_samples)
 	CHECK(!flame_run_too_short(560000));
 }
 
-TEST(decide_total_verdict)
-{
-	/* The issue's +8% at p = 0.056: not decided, never "no regression". */
-	CHECK_STREQ(flame_total_verdict(0, 0.08, 0.17, 0.03), "inconclusive");
-	CHECK_STREQ(flame_total_verdict(1, 0.08, 0.12, 0.03), "regression");
-	/* Significant but below the minimum effect: not a regression... */
-	CHECK_STREQ(flame_total_verdict(1, 0.01, 0.02, 0.03), "no-regression");
-	CHECK_STREQ(flame_total_verdict(1, 0.02, 0.05, 0.03), "inconclusive");
-	/* ... and a speed-up whose interval stays below the minimum effect is none. */
-	CHECK_STREQ(flame_total_verdict(0, -0.03, 0.01, 0.03), "no-regression");
-}
-
-TEST(decide_median_interval)
-{
-	/* One run slowed by a busy machine barely moves the robust se. */
-	double calm[] = { 100, 101, 99, 100, 102, 98, 100 };
-	double outlier[] = { 100, 101, 99, 100, 102, 98, 160 };
-
-	CHECK_NEAR(flame_median_se(calm, 7), flame_median_se(outlier, 7), 1e-9);
-	CHECK(flame_median_se(calm, 7) > 0);
-	CHECK_NEAR(flame_median_se(calm, 1), 0, 1e-12);
-	/* +10% with 1% standard errors: upper end ~ +10% + 1.96 * 1.5%. */
-	CHECK_NEAR(flame_change_hi(100, 1, 110, 1, 1.96), 0.10 + 1.96 * sqrt(0.0001 + 1.21 * 0.0001), 1e-9);
-	CHECK_NEAR(flame_change_hi(0, 1, 110, 1, 1.96), 0, 1e-12);
-}
-
-TEST(decide_paired_change)
-{
-	/*
-	 * A machine whose load drifts 30% over the runs: each end alone is
-	 * too noisy to show that nothing changed, the pairs show it.
-	 */
-	double g[] = { 100, 110, 120, 130, 125, 115, 105, 100 };
-	double b[] = { 99, 109.5, 118.8, 129, 124, 114, 104.5, 98.8 };
-	double ch, hi;
-
-	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), 0);
-	CHECK(ch < 0 && ch > -0.02);
-	CHECK(hi < 0.03);
-	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "no-regression");
-	CHECK_INT(flame_paired_change(g, b, 2, 1.96, &ch, &hi), -1);
-	/* The subtle history's checksum_table: +9.4 pp, se 0.8 pp. */
-	CHECK(flame_share_shift_notable(0.094, 0.008));
-	CHECK(!flame_share_shift_notable(0.04, 0.001));
-	CHECK(!flame_share_shift_notable(0.06, 0.02));
-	CHECK(!flame_share_shift_notable(0.06, 0));
-	g[1] = 0;
-	CHECK_INT(flame_paired_change(g, b, 8, 1.96, &ch, &hi), -1);
-}
-
-TEST(decide_median_upper_bound)
-{
-	/* 10 values: at 0.975 the bound is the 9th smallest (P(B <= 8) = 0.989). */
-	double x[] = { 0.05, -0.01, 0.00, 0.01, -0.02, 0.02, 0.50, 0.015, 0.005, -0.005 };
-	double five[] = { 0.00, 0.01, -0.01, 0.005, 0.002 };
-	double g[5] = { 100, 100, 100, 100, 100 }, b[5] = { 100, 101, 99, 100.5, 100.2 };
-	double ch, hi;
-
-	CHECK_NEAR(flame_median_upper_bound(x, 10, 0.975), 0.05, 1e-12);	/* the outlier 0.5 is not it */
-	CHECK_NEAR(x[0], -0.02, 1e-12);						/* sorted in place */
-	/* 5 values cannot bound the median at 0.975 (P(B <= 4) = 0.969) ... */
-	CHECK(flame_median_upper_bound(five, 5, 0.975) == HUGE_VAL);
-	/* ... so 5 quiet pairs never read as "no regression": the subtle
-	 * history (+5 % total) once did, from a MAD of five ratios. */
-	CHECK_INT(flame_paired_change(g, b, 5, 1.96, &ch, &hi), 0);
-	CHECK(hi == HUGE_VAL);
-	CHECK_STREQ(flame_total_verdict(0, ch, hi, 0.03), "inconclusive");
-	/* at 0.9, 5 values do (P(B <= 3) = 0.81, P(B <= 4) = 0.97): the largest */
-	CHECK_NEAR(flame_median_upper_bound(five, 5, 0.9), 0.01, 1e-12);
-}
-
 TEST(decide_strategy)
 {
 	char why[200];
@@ -688,65 +653,6 @@ TEST(decide_strategy)
 	CHECK_STREQ(flame_choose_strategy("suspects", 4, 3, why, sizeof(why)), "suspects");
 	CHECK_STREQ(flame_choose_strategy("suspects", 4, 0, why, sizeof(why)), "bisect");
 	CHECK(strstr(why, "no suspect set") != NULL);
-}
-
-TEST(decide_pair)
-{
-	struct flame_probe_result slow, fast;
-
-	/* The suspect raises the share by 0.4 of a 0.4 change: a split. */
-	CHECK(flame_pair_decide(0.4, 0.05, 0.4, 1.96) == FLAME_PAIR_SPLIT);
-	CHECK(flame_pair_confidence(0.4, 0.05, 0.4) > 0.99);
-	/* By 0.05 of it: another commit did the rest. */
-	CHECK(flame_pair_decide(0.05, 0.05, 0.4, 1.96) == FLAME_PAIR_NO_SPLIT);
-	CHECK(flame_pair_confidence(0.05, 0.05, 0.4) < 0.01);
-	/* A significant step of 0.25 +/- 0.05 in a change of 0.4: more than half. */
-	CHECK(flame_pair_decide(0.25, 0.05, 0.4, 1.96) == FLAME_PAIR_SPLIT);
-	/* The demo under two hogs: 0.045 +/- 0.008 of 0.065 (the parent
-	 * already sat above the good end): a split, confidence 0.94. */
-	CHECK(flame_pair_decide(0.04515, 0.008, 0.0653, 1.96) == FLAME_PAIR_SPLIT);
-	/* 0.15 +/- 0.05 of 0.4: below half, not surely below: undecided. */
-	CHECK(flame_pair_decide(0.15, 0.05, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
-	/* 0.3 +/- 0.2: no step shown yet: undecided. */
-	CHECK(flame_pair_decide(0.3, 0.2, 0.4, 1.96) == FLAME_PAIR_UNDECIDED);
-	/* No step at all: never a split. */
-	CHECK(flame_pair_decide(0.0, 0.01, 0.4, 1.96) == FLAME_PAIR_NO_SPLIT);
-	CHECK_NEAR(flame_pair_confidence(0.2, 0.05, 0.4), 0.5, 1e-9);
-	/* A load that moved both commits alike leaves the difference alone. */
-	CHECK(flame_pair_decide((0.7 + 0.1) - (0.3 + 0.1), 0.05, 0.4, 1.96) ==
-	      flame_pair_decide(0.7 - 0.3, 0.05, 0.4, 1.96));
-	/* No standard error: a step at half the change. */
-	CHECK_NEAR(flame_pair_confidence(0.3, 0, 0.4), 1, 1e-12);
-	CHECK_NEAR(flame_pair_confidence(0.1, 0, 0.4), 0, 1e-12);
-	/* A confirmed split needs both verdicts and confidence >= 0.5. */
-	memset(&slow, 0, sizeof(slow));
-	memset(&fast, 0, sizeof(fast));
-	slow.verdict = FLAME_SLOW;
-	fast.verdict = FLAME_FAST;
-	CHECK(flame_split_confirmed(&slow, &fast, 0.9));
-	CHECK(!flame_split_confirmed(&slow, &fast, 0.4));
-	fast.verdict = FLAME_SKIP;
-	CHECK(!flame_split_confirmed(&slow, &fast, 0.9));
-}
-
-TEST(decide_ends_stop_only_when_decided)
-{
-	struct flame_metric_test t = { .p = 0.001, .bad_larger = 0, .value = { 100, 90 } };
-
-	/* A significant speed-up whose interval still reaches +4%: measure on. */
-	CHECK(!flame_ends_decided(&t, 0.95, -0.10, 0.04, 0.03));
-	/* Its interval below the minimum effect: "no regression", stop. */
-	CHECK(flame_ends_decided(&t, 0.95, -0.10, 0.01, 0.03));
-	/* A significant +2% rise, interval up to +3.5%: not yet either way. */
-	t.bad_larger = 1;
-	t.value[1] = 102;
-	CHECK(!flame_ends_decided(&t, 0.95, 0.02, 0.035, 0.03));
-	/* A significant +8% rise: a regression, stop. */
-	t.value[1] = 108;
-	CHECK(flame_ends_decided(&t, 0.95, 0.08, 0.12, 0.03));
-	/* Not significant and a wide interval: measure on. */
-	t.p = 0.3;
-	CHECK(!flame_ends_decided(&t, 0.95, 0.08, 0.20, 0.03));
 }
 
 TEST(decide_recommend)
@@ -945,6 +851,52 @@ TEST(narrow_restart_keeps_the_measure)
 	flame_session_release(&s);
 }
 
+TEST(revert_of_the_culprit_found)
+{
+	char *dir = tempdir_create("test-flame"), revert[41], id[41];
+	struct flame_session s;
+	const char *ci = "git -c user.name=T -c user.email=t@e commit -q";
+
+	flame_session_init(&s);
+	{
+		char *setup = xstrfmt("%s --allow-empty -m base && echo fast > f && git add f && "
+				      "%s -m one && echo slow > f && %s -am 'hash: fold it' && "
+				      "echo x > g && git add g && %s -m other && "
+				      "git -c user.name=T -c user.email=t@e revert --no-edit HEAD~1 >/dev/null && "
+				      "echo slow > f && %s -am 'hash: fold it again' && "
+				      "%s --allow-empty -m 'Revert \"not this one\"'", ci, ci, ci, ci, ci, ci);
+
+		if (make_repo(dir, setup, &s.st.repo)) {
+			free(setup);
+			SKIP("git is not usable");
+		}
+		free(setup);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	/* The first landing was reverted by git revert ("This reverts commit"). */
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~4", s.ans.culprit), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 1);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~2", id), 0);
+	CHECK_STREQ(revert, id);
+	/* The reland was not; nor is the revert itself. */
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 0);
+	/* By subject alone, as a hand-written revert says it. */
+	{
+		char *cmd = xstrfmt("cd %s/repo && %s --allow-empty -m 'Revert \"hash: fold it again\"'",
+				    dir, ci);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_find_revert(&s, revert), 1);
+	CHECK_STREQ(revert, s.ans.bad);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
 #define EVIL_SUBJECT "<img src=x onerror=alert(1)> [x](javascript:alert(1)) a|b " \
 		     "\x1b[2K\rsuspect commit: fake"
 
@@ -956,7 +908,7 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->req.command_line = "trail flame --run './bench ```; rm -rf /'";
 	s->req.build_cmd = "make";
 	s->req.run_cmd = "./bench\n```\n# gone";
-	s->ans.verdict = "regression";
+	flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "abc made %s slower", "evil|<b>x</b>");
 	s->ans.function = xstrdup("evil|<b>x</b>`q`");
 	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
@@ -1063,12 +1015,13 @@ TEST(report_escapes_hostile_strings)
 }
 
 TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
-	  hotspots_only_rising_self,
+	  hotspots_only_rising_self, hotspots_confirm_uses_t_on_few_runs,
 	  probe_log_round_trip, private_clone_and_build_cache,
 	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
-	  decide_threshold_and_statistics, decide_prefer_samples, decide_total_verdict,
-	  decide_median_interval, decide_paired_change, decide_strategy, decide_pair, decide_ends_stop_only_when_decided, decide_median_upper_bound,
+	  decide_threshold_and_statistics, decide_prefer_samples,
+	  decide_strategy,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
-	  narrow_restart_keeps_the_measure, merged_commits_touching_the_function,
+	  narrow_restart_keeps_the_measure, revert_of_the_culprit_found,
+	  merged_commits_touching_the_function,
 	  memory_metrics_profiles, scope_names_the_profiler_and_its_sampling)

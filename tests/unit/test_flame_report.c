@@ -49,7 +49,7 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	s->req.run_cmd = "./app --input data.txt";
 	s->req.build_cmd = "make";
 	s->req.command_line = "trail flame --good g --bad b --build make --run ./app";
-	s->ans.verdict = "regression";
+	flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "checksum_block got hotter in %s", HOSTILE);
 	memcpy(s->ans.good, "0000000000000000000000000000000000000000", 41);
 	memcpy(s->ans.bad, ids[3], 41);
@@ -211,7 +211,7 @@ TEST(html_scout_when_no_regression)
 	struct strbuf sb = STRBUF_INIT;
 
 	make_session(&s, &f);
-	s.ans.verdict = "no-regression";
+	flame_session_set_outcome(&s, FLAME_OUTCOME_NO_REGRESSION);
 	strbuf_addstr(&f.reading, "wide plateaus: <hot>\n");
 	flame_report_html(&s, &f, NULL, &sb);
 	CHECK(strstr(sb.buf, "id=\"reading\""));
@@ -236,7 +236,7 @@ TEST(md_handoffs_escaped)
 	struct strbuf sb = STRBUF_INIT;
 
 	make_session(&s, &f);
-	s.ans.verdict = "inconclusive";
+	flame_session_set_outcome(&s, FLAME_OUTCOME_INCONCLUSIVE);
 	s.ans.culprit_is_merge = 1;
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(strstr(sb.buf, "## The suspect commit"));

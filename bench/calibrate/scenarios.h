@@ -1,0 +1,343 @@
+/*
+ * scenarios.h - the calibration scenarios of trail flame's decisions
+ * (issue 17): simulated runs fed to the real decision functions of
+ * libtrail.a (flame/estimate.h, flame/decide.h) along the same look
+ * schedules as ends.c and probe.c, counting how often each decision is
+ * wrong.  Shared by bench/calibrate/calibrate.c (2,000+ trials) and
+ * tests/unit/test_flame_calibrate.c (a few hundred, in make check).
+ */
+#ifndef TRAIL_BENCH_CALIBRATE_SCENARIOS_H
+#define TRAIL_BENCH_CALIBRATE_SCENARIOS_H
+
+#include "flame/decide.h"
+#include "flame/estimate.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAL_ALPHA 0.05		/* trail flame's default: --confidence 0.95 */
+#define CAL_MIN_EFFECT 0.03	/* --min-effect 3% */
+#define CAL_RESAMPLES 400	/* bootstrap resamples per look (ends.c: 2000) */
+
+struct cal_rng {
+	uint64_t s;
+};
+
+static uint64_t cal_next(struct cal_rng *r)
+{
+	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static double cal_uniform(struct cal_rng *r)
+{
+	return ((double)(cal_next(r) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Box-Muller. */
+static double cal_normal(struct cal_rng *r)
+{
+	return sqrt(-2 * log(cal_uniform(r))) * cos(2 * M_PI * cal_uniform(r));
+}
+
+/* One scenario's outcome: events among trials, against a nominal rate. */
+struct cal_result {
+	const char *name;
+	const char *event;	/* what is counted */
+	unsigned trials, events;
+	double nominal;		/* the rate it must not exceed; < 0: a power, no bound */
+};
+
+static double cal_rate(const struct cal_result *c)
+{
+	return c->trials ? (double)c->events / c->trials : 0;
+}
+
+/* Two Monte-Carlo standard errors of a rate at the nominal. */
+static double cal_mc_error(const struct cal_result *c)
+{
+	double p = c->nominal > 0 ? c->nominal : cal_rate(c);
+
+	return 2 * sqrt(p * (1 - p) / (c->trials ? c->trials : 1));
+}
+
+static int cal_within(const struct cal_result *c)
+{
+	return c->nominal < 0 || cal_rate(c) <= c->nominal + cal_mc_error(c);
+}
+
+/* The ends of trail flame, simulated. */
+struct cal_ends {
+	double change;		/* true relative change of the typical run */
+	double sigma;		/* run-to-run noise, log scale */
+	double drift;		/* load shared by both runs of a pair, log scale */
+	double pct;		/* --percentile */
+	double tail_frac, tail_mult;	/* that share of bad runs that much slower */
+	unsigned first, max;	/* pairs: first look, ceiling */
+};
+
+/* One investigation's ends, the schedule of ends.c; the verdict. */
+static enum flame_outcome cal_run_ends(struct cal_rng *r, const struct cal_ends *e)
+{
+	double *g = calloc(e->max, sizeof(double)), *b = calloc(e->max, sizeof(double));
+	unsigned target = flame_even_pairs(e->first), max = flame_even_pairs(e->max), n = 0;
+	unsigned step = flame_look_step(target, max);
+	size_t prev = 0, need = flame_percentile_min_runs(e->pct);
+	enum flame_outcome o = FLAME_OUTCOME_INCONCLUSIVE;
+
+	for (;;) {
+		struct flame_interval iv;
+		int last = target >= max, rc;
+		double a;
+
+		for (; n < target; n++) {
+			double d = e->drift * cal_normal(r);
+
+			g[n] = exp(d + e->sigma * cal_normal(r));
+			b[n] = exp(d + e->sigma * cal_normal(r)) * (1 + e->change);
+			if (e->tail_frac > 0 && cal_uniform(r) < e->tail_frac)
+				b[n] *= e->tail_mult;
+		}
+		a = flame_alpha_look(CAL_ALPHA, prev, n, max, last);
+		rc = e->pct == 50 ? flame_paired_log_ratio(g, b, n, a, &iv)
+				  : flame_paired_quantile_ratio(g, b, n, e->pct, a, CAL_RESAMPLES,
+								cal_next(r), &iv);
+		if (rc)
+			break;
+		o = flame_outcome_decide(&iv, CAL_MIN_EFFECT, n >= need);
+		if (o != FLAME_OUTCOME_INCONCLUSIVE || last)
+			break;
+		prev = n;
+		target = target + step > max ? max : target + step;
+	}
+	free(g);
+	free(b);
+	return o;
+}
+
+/* The suspect/parent re-probe of probe.c, simulated on shares. */
+struct cal_pair {
+	double share;		/* the parent's share */
+	double step;		/* the suspect's true step */
+	double effect;		/* the true change between the ends */
+	double sigma;		/* run-to-run spread of a share */
+	double samples;		/* samples per run (binomial floor), 0 = none */
+	double overdispersion;	/* variance of a run's share over the binomial, >= 1 */
+	unsigned ends_runs;	/* runs per end that measured the effect */
+	unsigned runs, max_runs;	/* probe window and budget (--probe-runs, --probe-max-runs) */
+};
+
+/* A run's share: binomial sampling of a per-run share that itself varies. */
+static double cal_share_run(struct cal_rng *r, const struct cal_pair *c, double p)
+{
+	double q, var;
+
+	if (!(c->samples > 0))
+		return p + c->sigma * cal_normal(r);
+	var = p * (1 - p) / c->samples;
+	q = p + sqrt(var * (c->overdispersion - 1)) * cal_normal(r);
+	q = q < 0 ? 0 : q > 1 ? 1 : q;
+	/* binomial by its normal approximation: samples are hundreds or more */
+	return q + sqrt(q * (1 - q) / c->samples) * cal_normal(r);
+}
+
+/* Mean and standard error as shares.c: the larger of the runs' and the binomial's. */
+static void cal_summarise(const double *x, size_t n, double samples, double *mean, double *se)
+{
+	double m = 0, v = 0, sb;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += x[i] / (double)n;
+	for (i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m) / (double)(n - 1);
+	*mean = m;
+	*se = sqrt(v / (double)n);
+	if (samples > 0) {
+		sb = sqrt(m * (1 - m) / (samples * (double)n));
+		if (sb > *se)
+			*se = sb;
+	}
+}
+
+/* One re-probe (flame_probe_pair's schedule): its assessment and decision. */
+static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal_pair *c,
+					     struct flame_step_assessment *out)
+{
+	unsigned first = flame_even_pairs(c->runs), max, n = 0, i;
+	double *s = calloc(64 + c->ends_runs * 2, sizeof(double)), *f, *eg, *eb;
+	double ms, ss, mf, sf, mg, sg, mb, sbad, effect, effect_se, effect_df;
+	size_t prev = 0;
+	enum flame_pair_decision d = FLAME_PAIR_UNDECIDED;
+
+	max = flame_even_pairs(c->max_runs > first ? c->max_runs : first);
+	f = s + 32;
+	eg = s + 64;
+	eb = eg + c->ends_runs;
+	/* the ends, as measured before the narrowing */
+	for (i = 0; i < c->ends_runs; i++) {
+		eg[i] = cal_share_run(r, c, c->share - (c->effect - c->step) / 2 - c->step);
+		eb[i] = cal_share_run(r, c, c->share - (c->effect - c->step) / 2 - c->step + c->effect);
+	}
+	cal_summarise(eg, c->ends_runs, c->samples, &mg, &sg);
+	cal_summarise(eb, c->ends_runs, c->samples, &mb, &sbad);
+	effect = mb - mg;
+	effect_se = hypot(sg, sbad);
+	effect_df = flame_welch_df(sg, c->ends_runs - 1.0, sbad, c->ends_runs - 1.0);
+	for (;;) {
+		unsigned want = n ? 2 : first;
+		double df, a;
+
+		for (i = 0; i < want && n < max; i++, n++) {
+			s[n] = cal_share_run(r, c, c->share + c->step);
+			f[n] = cal_share_run(r, c, c->share);
+		}
+		cal_summarise(s, n, c->samples, &ms, &ss);
+		cal_summarise(f, n, c->samples, &mf, &sf);
+		df = flame_welch_df(ss, n - 1.0, sf, n - 1.0);
+		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
+		prev = n;
+		flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df, a, out);
+		d = flame_pair_decide(out);
+		if (d != FLAME_PAIR_UNDECIDED || n >= max)
+			break;
+	}
+	free(s);
+	return d;
+}
+
+/*
+ * A probe of a commit whose value sits exactly on the threshold
+ * (flame_probe's schedule: runs, then half as many again, up to
+ * max_runs): 1 when it is decided either way.
+ */
+static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
+{
+	double x[64], m, se;
+	unsigned n = 0, max = c->max_runs > c->runs ? c->max_runs : c->runs, i;
+	size_t prev = 0;
+
+	for (;;) {
+		unsigned want = n ? (c->runs + 1) / 2 : c->runs;
+		double a, t;
+
+		for (i = 0; i < want && n < max; i++)
+			x[n++] = cal_share_run(r, c, c->share);
+		cal_summarise(x, n, c->samples, &m, &se);
+		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
+		prev = n;
+		t = flame_t_quantile(a / 2, n - 1.0);
+		if (m > c->share + t * se || m < c->share - t * se)
+			return 1;
+		if (n >= max)
+			return 0;
+	}
+}
+
+static int cal_is_regression(enum flame_outcome o)
+{
+	return o == FLAME_OUTCOME_REGRESSION || o == FLAME_OUTCOME_SMALL_REGRESSION;
+}
+
+enum cal_scenario {
+	CAL_NO_CHANGE, CAL_AT_MIN_EFFECT, CAL_SMALL_REAL, CAL_INNOCENT, CAL_HALF_STEP,
+	CAL_FULL_CULPRIT, CAL_TAIL_NULL, CAL_TAIL_ONLY, CAL_OVERDISPERSED, CAL_ON_THRESHOLD,
+	CAL_NSCENARIOS
+};
+
+/* Run scenario k for trials trials from seed; fills out. */
+static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct cal_result *out)
+{
+	struct cal_rng r = { seed * 0x100000001b3ULL + (uint64_t)k };
+	struct cal_ends ends = { .sigma = 0.05, .drift = 0.05, .pct = 50, .first = 6, .max = 40 };
+	struct cal_pair pair = { .share = 0.30, .effect = 0.10, .sigma = 0.04, .ends_runs = 10,
+				 .runs = 3, .max_runs = 9 };
+	struct flame_step_assessment a;
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	out->trials = trials;
+	out->nominal = CAL_ALPHA / 2;
+	for (i = 0; i < trials; i++) {
+		switch (k) {
+		case CAL_NO_CHANGE:
+			out->name = "no change (ends, 5% noise + 5% load drift)";
+			out->event = "verdict regression";
+			out->events += cal_is_regression(cal_run_ends(&r, &ends));
+			break;
+		case CAL_AT_MIN_EFFECT:
+			out->name = "change exactly at --min-effect 3%";
+			out->event = "verdict no-regression";
+			ends.change = CAL_MIN_EFFECT;
+			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_NO_REGRESSION;
+			break;
+		case CAL_SMALL_REAL:
+			out->name = "real 2% change (below the 3% minimum)";
+			out->event = "narrowed as a regression >= 3%";
+			ends.change = 0.02;
+			out->nominal = -1;
+			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_REGRESSION;
+			break;
+		case CAL_INNOCENT:
+			out->name = "innocent commit (step 0 of E = 10 pp)";
+			out->event = "split confirmed";
+			pair.step = 0;
+			out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
+			break;
+		case CAL_HALF_STEP:
+			out->name = "step at E/2";
+			out->event = "explains > 1/2 claimed (interval above 50%)";
+			pair.step = pair.effect / 2;
+			cal_run_pair(&r, &pair, &a);
+			out->events += a.most;
+			break;
+		case CAL_FULL_CULPRIT:
+			out->name = "full culprit (step = E)";
+			out->event = "split confirmed (power)";
+			pair.step = pair.effect;
+			out->nominal = -1;
+			out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
+			break;
+		case CAL_TAIL_NULL:
+			out->name = "--percentile 99, no change (up to 100 pairs)";
+			out->event = "verdict regression";
+			ends.pct = 99;
+			ends.max = 100;
+			out->events += cal_is_regression(cal_run_ends(&r, &ends));
+			break;
+		case CAL_TAIL_ONLY:
+			out->name = "--percentile 99, 20% of bad runs 25% slower";
+			out->event = "verdict no-regression";
+			ends.pct = 99;
+			ends.max = 100;
+			ends.tail_frac = 0.2;
+			ends.tail_mult = 1.25;
+			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_NO_REGRESSION;
+			break;
+		case CAL_OVERDISPERSED:
+			out->name = "overdispersed shares (10x binomial, 900 samples/run), step 0";
+			out->event = "step called real";
+			pair.samples = 900;
+			pair.overdispersion = 10;
+			pair.step = 0;
+			cal_run_pair(&r, &pair, &a);
+			out->events += a.real;
+			break;
+		case CAL_ON_THRESHOLD:
+			out->name = "probe exactly on the threshold (3-9 runs)";
+			out->event = "decided fast or slow";
+			out->nominal = CAL_ALPHA;
+			out->events += cal_probe_on_threshold(&r, &pair);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * exit_codes.h - the one table of trail's exit statuses (curl keeps one
+ * error-code table): every command returns these names, never a literal,
+ * and 'trail help exit-codes' prints the table (docs/trail.md lists it).
+ * A code's meaning is fixed for the whole program; some are used by one
+ * command only, named in the table.
+ */
+#ifndef TRAIL_CORE_EXIT_CODES_H
+#define TRAIL_CORE_EXIT_CODES_H
+
+#include <stddef.h>
+
+enum trail_exit {
+	EXIT_OK = 0,			/* success; flame: a culprit was found */
+	EXIT_FAILURE_ = 1,		/* something failed */
+	EXIT_USAGE = 2,			/* bad command line or no valid input */
+	EXIT_REGRESSION = 3,		/* bench --baseline guard: a command regressed */
+	EXIT_NO_REGRESSION = 3,		/* flame: the change is shown below --min-effect */
+	EXIT_INCONCLUSIVE = 4,		/* flame: the data cannot decide */
+	EXIT_SMALL_REGRESSION = 5,	/* flame: significant, below --min-effect: not narrowed */
+	EXIT_PROBE_SKIP = 125,		/* flame probe: cannot build, run or decide (git bisect skips) */
+	EXIT_INTERRUPTED = 130,		/* bench: Ctrl-C or SIGTERM, as a shell reports SIGINT */
+	EXIT_PROBE_ABORT = 255,		/* flame probe: the probe itself failed (git bisect run stops) */
+};
+
+struct trail_exit_code {
+	int code;
+	const char *commands;	/* "every command", or the ones that return it */
+	const char *meaning;
+};
+
+/* The table, in code order, ending with a NULL meaning. */
+extern const struct trail_exit_code trail_exit_codes[];
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * estimate.c - trail flame's one estimand and its decisions (estimate.h):
+ * Student's t quantiles, Pocock-type alpha spending over the looks, the
+ * paired log ratio of ABBA pairs, the paired bootstrap of a percentile's
+ * ratio, the verdict by the interval and a commit's step.
+ */
+#include "flame/estimate.h"
+#include "bench/stats.h"
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double flame_t_upper(double t, double df)
+{
+	double p;
+
+	if (!(df > 0))
+		return 0.5;
+	if (df > 1e6)
+		return 0.5 * erfc(t / sqrt(2.0));
+	p = bench_student_t_p(fabs(t), df) / 2;	/* two-sided p of |t| */
+	return t >= 0 ? p : 1 - p;
+}
+
+double flame_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1, mid;
+	int i;
+
+	if (p >= 0.5)
+		return -flame_t_quantile(1 - p, df);
+	if (!(df > 0) || df > 1e6)
+		return bench_normal_quantile(p);
+	while (flame_t_upper(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) {
+		mid = (lo + hi) / 2;
+		if (flame_t_upper(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double flame_alpha_spent(double alpha, double frac)
+{
+	if (!(frac > 0))
+		return 0;
+	if (frac >= 1)
+		return alpha;
+	return alpha * log(1 + (M_E - 1) * frac);
+}
+
+double flame_alpha_look(double alpha, size_t nprev, size_t n, size_t nmax, int last)
+{
+	double prev = nmax ? flame_alpha_spent(alpha, (double)nprev / (double)nmax) : 0;
+
+	if (last || !nmax || n >= nmax)
+		return alpha - prev;
+	return flame_alpha_spent(alpha, (double)n / (double)nmax) - prev;
+}
+
+int flame_abba_bad_first(size_t i)
+{
+	return (int)(i % 2);
+}
+
+unsigned flame_even_pairs(unsigned n)
+{
+	if (n < 2)
+		return 2;
+	return n + (n % 2);
+}
+
+unsigned flame_look_step(unsigned first, unsigned max)
+{
+	unsigned step = max > first ? (max - first) / 8 : 0;
+
+	return flame_even_pairs(step < 4 ? 4 : step);
+}
+
+int flame_paired_log_ratio(const double *good, const double *bad, size_t n, double alpha,
+			   struct flame_interval *out)
+{
+	double mean = 0, var = 0, d, t;
+	size_t i;
+
+	if (n < 2)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!(good[i] > 0) || !(bad[i] > 0))
+			return -1;
+	for (i = 0; i < n; i++)
+		mean += log(bad[i] / good[i]);
+	mean /= (double)n;
+	for (i = 0; i < n; i++) {
+		d = log(bad[i] / good[i]) - mean;
+		var += d * d;
+	}
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->df = (double)(n - 1);
+	out->se = sqrt(var / (double)(n - 1) / (double)n);
+	out->alpha = alpha;
+	out->relative = 1;
+	t = flame_t_quantile(alpha / 2, out->df);
+	out->estimate = expm1(mean);
+	out->lo = expm1(mean - t * out->se);
+	out->hi = expm1(mean + t * out->se);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pct-th percentile of x[0..n), sorted in place; linear interpolation. */
+static double quantile_inplace(double *x, size_t n, double pct)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+	return bench_quantile_sorted(x, n, pct / 100);
+}
+
+/* splitmix64 (Steele, Lea & Flood 2014): a small deterministic generator. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
+				double alpha, unsigned resamples, uint64_t seed,
+				struct flame_interval *out)
+{
+	double *g, *b, *logs, qg, qb, mean = 0, var = 0;
+	size_t i, k, ok = 0;
+	uint64_t state = seed;
+
+	if (n < 2 || !resamples)
+		return -1;
+	g = xcalloc(n, sizeof(*g));
+	b = xcalloc(n, sizeof(*b));
+	logs = xcalloc(resamples, sizeof(*logs));
+	memcpy(g, good, n * sizeof(*g));
+	memcpy(b, bad, n * sizeof(*b));
+	qg = quantile_inplace(g, n, pct);
+	qb = quantile_inplace(b, n, pct);
+	memset(out, 0, sizeof(*out));
+	if (!(qg > 0) || !(qb > 0)) {
+		free(g);
+		free(b);
+		free(logs);
+		return -1;
+	}
+	for (k = 0; k < resamples; k++) {
+		double rg, rb;
+
+		for (i = 0; i < n; i++) {
+			size_t j = (size_t)(next_random(&state) % n);
+
+			g[i] = good[j];	/* the pair stays together */
+			b[i] = bad[j];
+		}
+		rg = quantile_inplace(g, n, pct);
+		rb = quantile_inplace(b, n, pct);
+		if (rg > 0 && rb > 0)
+			logs[ok++] = log(rb / rg);
+	}
+	out->n = n;
+	out->df = (double)(n - 1);
+	out->alpha = alpha;
+	out->relative = 1;
+	out->estimate = qb / qg - 1;
+	if (ok < 2) {
+		out->lo = -HUGE_VAL;
+		out->hi = HUGE_VAL;
+		out->se = HUGE_VAL;
+	} else {
+		for (k = 0; k < ok; k++)
+			mean += logs[k];
+		mean /= (double)ok;
+		for (k = 0; k < ok; k++)
+			var += (logs[k] - mean) * (logs[k] - mean);
+		out->se = sqrt(var / (double)(ok - 1));
+		qsort(logs, ok, sizeof(*logs), cmp_double);
+		out->lo = expm1(bench_quantile_sorted(logs, ok, alpha / 2));
+		out->hi = expm1(bench_quantile_sorted(logs, ok, 1 - alpha / 2));
+	}
+	free(g);
+	free(b);
+	free(logs);
+	return 0;
+}
+
+size_t flame_percentile_min_runs(double pct)
+{
+	double tail = 1 - pct / 100;
+
+	if (pct <= 50)
+		return 1;
+	return (size_t)ceil(1 / tail - 1e-9);
+}
+
+const char *flame_outcome_name(enum flame_outcome o)
+{
+	switch (o) {
+	case FLAME_OUTCOME_REGRESSION:
+	case FLAME_OUTCOME_SMALL_REGRESSION:
+		return "regression";
+	case FLAME_OUTCOME_NO_REGRESSION:
+		return "no-regression";
+	case FLAME_OUTCOME_INCONCLUSIVE:
+		return "inconclusive";
+	default:
+		return NULL;
+	}
+}
+
+enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+					int enough)
+{
+	if (!enough)
+		return FLAME_OUTCOME_INCONCLUSIVE;
+	if (iv->lo > 0)
+		return iv->estimate >= min_effect ? FLAME_OUTCOME_REGRESSION
+						  : FLAME_OUTCOME_SMALL_REGRESSION;
+	if (iv->hi < min_effect)
+		return FLAME_OUTCOME_NO_REGRESSION;
+	return FLAME_OUTCOME_INCONCLUSIVE;
+}
+
+double flame_min_detectable(const struct flame_interval *iv, double power)
+{
+	double m = (flame_t_quantile(iv->alpha / 2, iv->df) + flame_t_quantile(1 - power, iv->df)) *
+		   iv->se;
+
+	return iv->relative ? expm1(m) : m;
+}
+
+size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power)
+{
+	double mde = flame_min_detectable(iv, power), want, r;
+
+	if (iv->relative) {
+		mde = log1p(mde);
+		target = log1p(target);
+	}
+	if (!(target > 0) || !(mde > 0))
+		return iv->n;
+	want = mde / target;
+	r = ceil((double)iv->n * want * want);
+	return r > 1e6 ? (size_t)1e6 : (size_t)r;
+}
+
+double flame_ks_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *x, *y, d = 0, ne, lambda, p = 0, term, sign = 1;
+	size_t i = 0, j = 0, k;
+
+	if (!na || !nb)
+		return 1;
+	x = xcalloc(na, sizeof(*x));
+	y = xcalloc(nb, sizeof(*y));
+	memcpy(x, a, na * sizeof(*x));
+	memcpy(y, b, nb * sizeof(*y));
+	qsort(x, na, sizeof(*x), cmp_double);
+	qsort(y, nb, sizeof(*y), cmp_double);
+	while (i < na && j < nb) {
+		double v = x[i] < y[j] ? x[i] : y[j], gap;
+
+		while (i < na && x[i] <= v)
+			i++;
+		while (j < nb && y[j] <= v)
+			j++;
+		gap = fabs((double)i / (double)na - (double)j / (double)nb);
+		if (gap > d)
+			d = gap;
+	}
+	free(x);
+	free(y);
+	ne = (double)na * (double)nb / (double)(na + nb);
+	lambda = (sqrt(ne) + 0.12 + 0.11 / sqrt(ne)) * d;
+	if (lambda < 0.2)
+		return 1;
+	for (k = 1; k <= 100; k++) {
+		term = sign * 2 * exp(-2 * (double)(k * k) * lambda * lambda);
+		p += term;
+		if (fabs(term) < 1e-10)
+			break;
+		sign = -sign;
+	}
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+double flame_welch_df(double se_a, double df_a, double se_b, double df_b)
+{
+	double va = se_a * se_a, vb = se_b * se_b, den = 0;
+
+	if (df_a > 0)
+		den += va * va / df_a;
+	if (df_b > 0)
+		den += vb * vb / df_b;
+	if (!(den > 0))
+		return df_a + df_b > 0 ? df_a + df_b : 1;
+	return (va + vb) * (va + vb) / den;
+}
+
+void flame_step_assess(double step, double se, double df, double effect, double effect_se,
+		       double effect_df, double alpha, struct flame_step_assessment *out)
+{
+	double t, tr, se_r, df_r;
+
+	memset(out, 0, sizeof(*out));
+	out->step = step;
+	out->se = se;
+	out->df = df > 0 ? df : 1;
+	t = flame_t_quantile(alpha / 2, out->df);
+	out->lo = step - t * se;
+	out->hi = step + t * se;
+	out->confidence = se > 0 ? 1 - flame_t_upper(step / se, out->df) : step > 0;
+	out->real = out->lo > 0;
+	if (!(effect > 0))
+		return;
+	out->explains = step / effect;
+	/* Delta method for step / effect; the ends' own error widens it. */
+	se_r = sqrt(se * se + out->explains * out->explains * effect_se * effect_se) / effect;
+	df_r = flame_welch_df(se, out->df, fabs(out->explains) * effect_se, effect_df);
+	tr = flame_t_quantile(alpha / 2, df_r);
+	out->explains_lo = out->explains - tr * se_r;
+	out->explains_hi = out->explains + tr * se_r;
+	out->most = out->explains_lo > 0.5;
+	out->small = out->hi < effect / 2;
+}

@@ -1,0 +1,145 @@
+/*
+ * estimate.h - the one estimand of trail flame and the statistics that
+ * decide on it, as pure functions (no perf, git, files or clock):
+ * the ends, every probe and the suspect/parent confirmation measure
+ * interleaved ABBA pairs and estimate the paired log ratio bad/good of
+ * the metric (or, for a share, the difference), with one interval from
+ * Student's t, at the alpha that a Pocock-type spending function leaves
+ * for the look (Lan & DeMets 1983).  docs/flame.md ("How the numbers are
+ * decided") states the design; bench/calibrate checks its error rates.
+ */
+#ifndef TRAIL_FLAME_ESTIMATE_H
+#define TRAIL_FLAME_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* t with P(T_df > t) = p (0 < p < 1), Student's t; the normal's for huge df. */
+double flame_t_quantile(double p, double df);
+/* P(T_df > t), the upper tail. */
+double flame_t_upper(double t, double df);
+
+/*
+ * Alpha spent by information fraction frac (0..1] with the Pocock-type
+ * spending function alpha ln(1 + (e - 1) frac) (Lan & DeMets 1983,
+ * Biometrika 70:659); 0 at 0, alpha at 1.
+ */
+double flame_alpha_spent(double alpha, double frac);
+/*
+ * The alpha of one look: what the spending function adds between the
+ * previous look (nprev of nmax observations; 0 = none) and this one (n).
+ * Each look tested at its increment keeps the chance of any error across
+ * all looks at most alpha (Bonferroni over the looks), whatever the
+ * correlation between them; the last look (last, or n >= nmax: the
+ * budget ran out or the ceiling is reached) spends the rest.
+ */
+double flame_alpha_look(double alpha, size_t nprev, size_t n, size_t nmax, int last);
+
+/*
+ * Run order of pair i in an ABBA design: 0 good first, 1 bad first
+ * (G B, B G, G B, B G ...).  An even number of pairs balances the order,
+ * so a drift or a warm cache weighs on both sides alike.
+ */
+int flame_abba_bad_first(size_t i);
+/* n rounded up to an even number of pairs (at least 2). */
+unsigned flame_even_pairs(unsigned n);
+/*
+ * Pairs added between two looks of the ends, first pairs up to max:
+ * about eight looks in all, at least 4 pairs apart, an even number.
+ */
+unsigned flame_look_step(unsigned first, unsigned max);
+
+/* A change and its interval. */
+struct flame_interval {
+	double estimate;	/* bad/good - 1 (a fraction), or the difference */
+	double lo, hi;		/* two-sided interval at 1 - alpha */
+	double se;		/* of the log ratio (or difference) */
+	double df;		/* degrees of freedom of its t */
+	double alpha;		/* two-sided level used */
+	size_t n;		/* pairs */
+	int relative;		/* estimate is a ratio - 1 (exp of the log scale) */
+};
+
+/*
+ * The paired log ratio: d_i = ln(bad_i / good_i) over n pairs, its mean
+ * with the t interval at alpha (two-sided), as bad/good - 1.  -1 for
+ * n < 2 or a non-positive value (nothing set).
+ */
+int flame_paired_log_ratio(const double *good, const double *bad, size_t n, double alpha,
+			   struct flame_interval *out);
+/*
+ * The pct-th percentile's ratio Q(bad)/Q(good) - 1 with a paired
+ * percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13: pairs
+ * resampled together, resamples times, deterministic seed).  -1 for n < 2
+ * or a non-positive quantile.
+ */
+int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
+				double alpha, unsigned resamples, uint64_t seed,
+				struct flame_interval *out);
+/*
+ * Runs needed before the pct-th percentile is more than the largest run:
+ * ceil(1 / (1 - pct/100)) (100 for p99); 1 for the median and below.
+ */
+size_t flame_percentile_min_runs(double pct);
+
+/* The verdict on the whole range. */
+enum flame_outcome {
+	FLAME_OUTCOME_NONE = 0,		/* not decided yet */
+	FLAME_OUTCOME_REGRESSION,	/* significant and narrowed (or to be) */
+	FLAME_OUTCOME_SMALL_REGRESSION,	/* significant, estimate below --min-effect */
+	FLAME_OUTCOME_NO_REGRESSION,	/* interval entirely below --min-effect */
+	FLAME_OUTCOME_INCONCLUSIVE,
+};
+/* "regression", "no-regression", "inconclusive" (a small one is a regression). */
+const char *flame_outcome_name(enum flame_outcome o);
+
+/*
+ * The verdict by the interval: a regression when its lower end is above
+ * 0 (small when the estimate is below min_effect); no regression only by
+ * equivalence, the whole interval below min_effect; else inconclusive.
+ * Always inconclusive unless enough (runs for the statistic: a p99 of
+ * fewer than 100 runs is their maximum, and no interval of it holds).
+ */
+enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+					int enough);
+/*
+ * The smallest change the data gathered would detect with probability
+ * power at the interval's alpha: (t_{alpha/2} + t_{1-power}) se, on the
+ * interval's scale (a fraction for a ratio).
+ */
+double flame_min_detectable(const struct flame_interval *iv, double power);
+/* Pairs needed for a detectable change of target at the same noise. */
+size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
+
+/*
+ * Two-sample Kolmogorov-Smirnov test of a[0..na) against b[0..nb): the
+ * largest gap between their empirical distributions and its asymptotic
+ * p-value with Stephens' small-sample correction (Stephens 1970, JRSS B
+ * 32:115; Numerical Recipes 14.3).  Beside Mann-Whitney, which sees a
+ * shift of the middle, it sees a change of the tail alone.  1 when a side
+ * is empty.
+ */
+double flame_ks_p(const double *a, size_t na, const double *b, size_t nb);
+
+/* Welch-Satterthwaite degrees of freedom of se_a^2 + se_b^2 (df_a, df_b). */
+double flame_welch_df(double se_a, double df_a, double se_b, double df_b);
+
+/*
+ * One commit's step: it raises the measured value by step (standard
+ * error se, df degrees of freedom) over its parent, while the ends differ
+ * by effect (standard error effect_se, effect_df).
+ */
+struct flame_step_assessment {
+	double step, se, df;
+	double lo, hi;			/* the step's interval at alpha */
+	double confidence;		/* 1 - p of the one-sided t test of step <= 0 */
+	double explains;		/* step / effect */
+	double explains_lo, explains_hi;	/* its interval, effect's error propagated */
+	int real;			/* lo > 0: a step, at alpha / 2 one-sided */
+	int most;			/* explains_lo > 1/2: the larger part of the change */
+	int small;			/* hi < effect / 2: shown to be under half of it */
+};
+void flame_step_assess(double step, double se, double df, double effect, double effect_se,
+		       double effect_df, double alpha, struct flame_step_assessment *out);
+
+#endif

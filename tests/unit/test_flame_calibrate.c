@@ -1,0 +1,47 @@
+/*
+ * test_flame_calibrate.c - the small version of bench/calibrate: each
+ * scenario of bench/calibrate/scenarios.h over a few hundred trials from
+ * a fixed seed; a wrong-decision rate above its nominal by more than two
+ * Monte-Carlo standard errors fails.
+ */
+#include "harness.h"
+#include "../../bench/calibrate/scenarios.h"
+
+#define TRIALS 300
+#define SEED 17
+
+static void check_scenario(enum cal_scenario k)
+{
+	struct cal_result c;
+
+	cal_run(k, TRIALS, SEED, &c);
+	if (!cal_within(&c))
+		fprintf(stderr, "    %s: %s in %.2f%% of %u trials, nominal %.1f%% (+%.2f)\n",
+			c.name, c.event, 100 * cal_rate(&c), c.trials, 100 * c.nominal,
+			100 * cal_mc_error(&c));
+	CHECK(cal_within(&c));
+}
+
+TEST(no_change_is_rarely_a_regression) { check_scenario(CAL_NO_CHANGE); }
+TEST(change_at_min_effect_is_rarely_no_regression) { check_scenario(CAL_AT_MIN_EFFECT); }
+TEST(innocent_commit_rarely_confirmed) { check_scenario(CAL_INNOCENT); }
+TEST(half_step_rarely_claims_most) { check_scenario(CAL_HALF_STEP); }
+TEST(tail_no_change_is_rarely_a_regression) { check_scenario(CAL_TAIL_NULL); }
+TEST(tail_only_change_is_rarely_no_regression) { check_scenario(CAL_TAIL_ONLY); }
+TEST(overdispersed_shares_rarely_a_step) { check_scenario(CAL_OVERDISPERSED); }
+TEST(probe_on_threshold_rarely_decided) { check_scenario(CAL_ON_THRESHOLD); }
+
+TEST(full_culprit_is_found)
+{
+	struct cal_result c;
+
+	/* Not a bound on an error: the design must still find a true culprit. */
+	cal_run(CAL_FULL_CULPRIT, TRIALS, SEED, &c);
+	CHECK(cal_rate(&c) > 0.8);
+}
+
+TEST_MAIN("flame-calibrate", no_change_is_rarely_a_regression,
+	  change_at_min_effect_is_rarely_no_regression, innocent_commit_rarely_confirmed,
+	  half_step_rarely_claims_most, tail_no_change_is_rarely_a_regression,
+	  tail_only_change_is_rarely_no_regression, overdispersed_shares_rarely_a_step,
+	  probe_on_threshold_rarely_decided, full_culprit_is_found)

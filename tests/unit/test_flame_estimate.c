@@ -1,0 +1,246 @@
+/*
+ * test_flame_estimate.c - the decision statistics of trail flame
+ * (flame/estimate.h, flame/decide.h's pair decision): t quantiles, alpha
+ * spending, the paired log ratio, the percentile bootstrap, the verdict
+ * by the interval and a commit's step, each against hand-worked values.
+ */
+#include "harness.h"
+#include "flame/decide.h"
+#include "flame/estimate.h"
+#include "bench/stats.h"
+
+#include <math.h>
+
+TEST(t_quantiles)
+{
+	/* Tables of Student's t (e.g. Fisher & Yates): t_{0.975} by df. */
+	CHECK_NEAR(flame_t_quantile(0.025, 2), 4.303, 1e-3);
+	CHECK_NEAR(flame_t_quantile(0.025, 4), 2.776, 1e-3);
+	CHECK_NEAR(flame_t_quantile(0.025, 9), 2.262, 1e-3);
+	CHECK_NEAR(flame_t_quantile(0.005, 5), 4.032, 1e-3);
+	CHECK_NEAR(flame_t_quantile(0.025, 1e9), 1.960, 1e-3);
+	CHECK_NEAR(flame_t_quantile(0.975, 4), -2.776, 1e-3);
+	CHECK_NEAR(flame_t_upper(2.776, 4), 0.025, 1e-4);
+	CHECK_NEAR(flame_t_upper(0, 7), 0.5, 1e-9);
+}
+
+TEST(alpha_spending)
+{
+	double sum = 0;
+	size_t n, prev = 0;
+
+	CHECK_NEAR(flame_alpha_spent(0.05, 0), 0, 1e-12);
+	CHECK_NEAR(flame_alpha_spent(0.05, 1), 0.05, 1e-12);
+	/* Pocock-type: alpha ln(1 + (e - 1) t); at t = 1/2, 0.05 * 0.6201. */
+	CHECK_NEAR(flame_alpha_spent(0.05, 0.5), 0.05 * log(1 + (M_E - 1) / 2), 1e-12);
+	/* The looks of the ends (6, 10, ..., 38, 40) spend alpha exactly. */
+	for (n = 6; n <= 40; n = n + 4 > 40 && n < 40 ? 40 : n + 4) {
+		double a = flame_alpha_look(0.05, prev, n, 40, 0);
+
+		CHECK(a > 0 && a < 0.05);
+		sum += a;
+		prev = n;
+	}
+	CHECK_NEAR(sum, 0.05, 1e-12);
+	/* A look cut short (budget) spends what is left. */
+	CHECK_NEAR(flame_alpha_look(0.05, 10, 14, 40, 1), 0.05 - flame_alpha_spent(0.05, 0.25), 1e-12);
+	CHECK_NEAR(flame_alpha_look(0.05, 10, 14, 40, 0), flame_alpha_spent(0.05, 0.35) - flame_alpha_spent(0.05, 0.25), 1e-12);
+}
+
+TEST(abba_order)
+{
+	CHECK_INT(flame_abba_bad_first(0), 0);
+	CHECK_INT(flame_abba_bad_first(1), 1);
+	CHECK_INT(flame_abba_bad_first(2), 0);
+	CHECK_INT(flame_even_pairs(5), 6);
+	CHECK_INT(flame_even_pairs(6), 6);
+	CHECK_INT(flame_even_pairs(0), 2);
+	CHECK_INT(flame_look_step(6, 40), 4);
+	CHECK_INT(flame_look_step(6, 100), 12);
+	CHECK_INT(flame_look_step(40, 40), 4);
+}
+
+TEST(paired_log_ratio)
+{
+	/* bad = good * 1.1 * (1 +/- 0.01): ln ratios ln(1.111), ln(1.089). */
+	double g[4] = { 100, 200, 50, 80 }, b[4] = { 111.1, 217.8, 55.55, 87.12 };
+	struct flame_interval iv;
+	double d[4], mean = 0, sd = 0;
+	int i;
+
+	CHECK_INT(flame_paired_log_ratio(g, b, 4, 0.05, &iv), 0);
+	for (i = 0; i < 4; i++) {
+		d[i] = log(b[i] / g[i]);
+		mean += d[i] / 4;
+	}
+	for (i = 0; i < 4; i++)
+		sd += (d[i] - mean) * (d[i] - mean) / 3;
+	sd = sqrt(sd);
+	CHECK_NEAR(iv.estimate, exp(mean) - 1, 1e-12);
+	CHECK_NEAR(iv.lo, exp(mean - 3.182446 * sd / 2) - 1, 1e-5);
+	CHECK_NEAR(iv.hi, exp(mean + 3.182446 * sd / 2) - 1, 1e-5);
+	CHECK_INT((long long)iv.n, 4);
+	/* A load that slows a whole pair alike leaves the ratio alone. */
+	g[0] *= 3;
+	b[0] *= 3;
+	{
+		struct flame_interval same;
+
+		CHECK_INT(flame_paired_log_ratio(g, b, 4, 0.05, &same), 0);
+		CHECK_NEAR(same.estimate, iv.estimate, 1e-12);
+	}
+	CHECK_INT(flame_paired_log_ratio(g, b, 1, 0.05, &iv), -1);
+	g[2] = 0;
+	CHECK_INT(flame_paired_log_ratio(g, b, 4, 0.05, &iv), -1);
+}
+
+TEST(percentile_ratio_bootstrap)
+{
+	double g[200], b[200];
+	struct flame_interval iv, again;
+	int i;
+
+	/* The slowest 5% of bad runs take 50% longer: p99 rises, p50 does not. */
+	for (i = 0; i < 200; i++) {
+		g[i] = 100 + (i * 37 % 200) / 10.0;
+		b[i] = g[i] * (i % 20 == 0 ? 1.5 : 1.0);
+	}
+	CHECK_INT(flame_paired_quantile_ratio(g, b, 200, 99, 0.05, 500, 7, &iv), 0);
+	CHECK(iv.estimate > 0.3);
+	CHECK(iv.lo > 0);
+	CHECK(iv.lo <= iv.estimate && iv.estimate <= iv.hi);
+	/* Deterministic: the same seed, the same interval. */
+	CHECK_INT(flame_paired_quantile_ratio(g, b, 200, 99, 0.05, 500, 7, &again), 0);
+	CHECK_NEAR(again.lo, iv.lo, 0);
+	CHECK_INT(flame_paired_quantile_ratio(g, b, 200, 50, 0.05, 500, 7, &iv), 0);
+	CHECK_NEAR(iv.estimate, 0, 0.02);
+	CHECK_INT((long long)flame_percentile_min_runs(99), 100);
+	CHECK_INT((long long)flame_percentile_min_runs(90), 10);
+	CHECK_INT((long long)flame_percentile_min_runs(50), 1);
+}
+
+TEST(outcome_by_interval)
+{
+	struct flame_interval iv = { .estimate = 0.021, .lo = 0.008, .hi = 0.034, .se = 0.006,
+				     .df = 19, .alpha = 0.05, .n = 20, .relative = 1 };
+
+	/* Significant but below the 3% minimum: reported, not narrowed. */
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_SMALL_REGRESSION);
+	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_SMALL_REGRESSION), "regression");
+	iv.estimate = 0.05;
+	iv.hi = 0.08;
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_REGRESSION);
+	/* The whole interval below the minimum: no regression (equivalence)... */
+	iv.estimate = 0.005;
+	iv.lo = -0.01;
+	iv.hi = 0.02;
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_NO_REGRESSION);
+	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_NO_REGRESSION), "no-regression");
+	/* ... unless the runs are too few for the statistic: then nothing. */
+	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	iv.lo = 0.01;
+	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	iv.lo = -0.01;
+	/* Reaching past the minimum without a significant rise: inconclusive. */
+	iv.hi = 0.05;
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_INCONCLUSIVE);
+	/* A significant speed-up is no regression. */
+	iv.estimate = -0.1;
+	iv.lo = -0.15;
+	iv.hi = -0.05;
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_NO_REGRESSION);
+}
+
+TEST(min_detectable_effect)
+{
+	struct flame_interval iv = { .se = 0.01, .df = 1e9, .alpha = 0.05, .n = 10, .relative = 1 };
+
+	/* (1.96 + 0.8416) se on the log scale. */
+	CHECK_NEAR(flame_min_detectable(&iv, 0.8), expm1(2.8016 * 0.01), 1e-4);
+	/* Halving the detectable change takes four times the pairs. */
+	CHECK_INT((long long)flame_pairs_needed(&iv, expm1(2.8016 * 0.005), 0.8), 40);
+	iv.relative = 0;
+	CHECK_NEAR(flame_min_detectable(&iv, 0.8), 2.8016 * 0.01, 1e-4);
+}
+
+TEST(step_assessment_and_split)
+{
+	struct flame_step_assessment a;
+
+	/* The suspect raises the share by 0.4 of a 0.4 change: a split. */
+	flame_step_assess(0.4, 0.05, 8, 0.4, 0.02, 10, 0.05, &a);
+	CHECK(a.real);
+	CHECK_NEAR(a.explains, 1, 1e-12);
+	CHECK(a.explains_lo < 1 && a.explains_hi > 1);
+	CHECK(a.confidence > 0.999);
+	CHECK(flame_pair_decide(&a) == FLAME_PAIR_SPLIT);
+	/* By 0.05 +/- 0.05 of it: another commit did the rest. */
+	flame_step_assess(0.05, 0.05, 8, 0.4, 0.02, 10, 0.05, &a);
+	CHECK(!a.real);
+	CHECK(a.small);
+	CHECK(flame_pair_decide(&a) == FLAME_PAIR_NO_SPLIT);
+	/* No step at all: confidence 1/2, never a split. */
+	flame_step_assess(0, 0.05, 8, 0.4, 0.02, 10, 0.05, &a);
+	CHECK_NEAR(a.confidence, 0.5, 1e-9);
+	CHECK(flame_pair_decide(&a) != FLAME_PAIR_SPLIT);
+	/* 0.3 +/- 0.2 on 3 df: t = 1.5 is no step (t_{0.975,3} = 3.18). */
+	flame_step_assess(0.3, 0.2, 3, 0.4, 0.02, 10, 0.05, &a);
+	CHECK(!a.real);
+	CHECK(flame_pair_decide(&a) == FLAME_PAIR_UNDECIDED);
+	/* With z it was 1.5 < 1.96 too, but 0.3 +/- 0.12 differs: t 2.5. */
+	flame_step_assess(0.3, 0.12, 3, 0.4, 0.02, 10, 0.05, &a);
+	CHECK(!a.real);	/* z would call it real (2.5 > 1.96); t on 3 df does not */
+	flame_step_assess(0.3, 0.12, 1e9, 0.4, 0.02, 10, 0.05, &a);
+	CHECK(a.real);
+	/* The ends' own error widens the explained share. */
+	{
+		struct flame_step_assessment exact, noisy;
+
+		flame_step_assess(0.3, 0.05, 10, 0.4, 0, 10, 0.05, &exact);
+		flame_step_assess(0.3, 0.05, 10, 0.4, 0.1, 10, 0.05, &noisy);
+		CHECK(noisy.explains_hi - noisy.explains_lo > exact.explains_hi - exact.explains_lo);
+	}
+	/* A split is what the pair decided. */
+	{
+		struct flame_pair_result pair = { .decision = FLAME_PAIR_SPLIT };
+
+		CHECK(flame_split_confirmed(&pair));
+		pair.decision = FLAME_PAIR_UNDECIDED;
+		CHECK(!flame_split_confirmed(&pair));
+	}
+	CHECK_NEAR(flame_welch_df(1, 4, 1, 4), 8, 1e-12);
+}
+
+TEST(ks_sees_a_tail)
+{
+	double g[100], b[100], same[100];
+	struct bench_mwu m;
+	int i;
+
+	/* The same middle; the slowest quarter of bad runs 40% slower. */
+	for (i = 0; i < 100; i++) {
+		g[i] = 100 + i;
+		b[i] = (100 + i) * (i >= 75 ? 1.4 : 1.0);
+		same[i] = 100.5 + i;
+	}
+	CHECK(flame_ks_p(g, 100, b, 100) < 0.05);
+	CHECK(!bench_mann_whitney(b, 100, g, 100, &m));
+	CHECK(m.p > 0.05);	/* the middle test alone misses it */
+	CHECK(flame_ks_p(g, 100, same, 100) > 0.5);
+	CHECK_NEAR(flame_ks_p(g, 0, b, 40), 1, 0);
+	/* D = 1 (no overlap) with 10 and 10: p = 2 exp(-2 (sqrt(5) + 0.12 + 0.11/sqrt(5))^2) */
+	{
+		double lo[10], hi[10], lam = sqrt(5.0) + 0.12 + 0.11 / sqrt(5.0);
+
+		for (i = 0; i < 10; i++) {
+			lo[i] = i;
+			hi[i] = 100 + i;
+		}
+		CHECK_NEAR(flame_ks_p(lo, 10, hi, 10), 2 * exp(-2 * lam * lam) -
+			   2 * exp(-8 * lam * lam), 1e-9);
+	}
+}
+
+TEST_MAIN("flame-estimate", ks_sees_a_tail, t_quantiles, alpha_spending, abba_order, paired_log_ratio,
+	  percentile_ratio_bootstrap, outcome_by_interval, min_detectable_effect,
+	  step_assessment_and_split)
