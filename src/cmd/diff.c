@@ -373,7 +373,7 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 	struct roots rt;
 	struct diff_table t;
 	struct strbuf sb = STRBUF_INIT;
-	int ret = EXIT_OK, built = 0;
+	int ret = EXIT_OK, built = 0, got;
 
 	to.flags = (o->strip_annotations ? HOTSPOT_STRIP_ANNOTATIONS : 0) |
 		   (o->strip_modules ? HOTSPOT_STRIP_MODULE : 0) |
@@ -393,12 +393,16 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 	rc.roots = o->merge_processes ? NULL : &rt;
 	for (r = 0; r < nr; r++) {
 		struct stat st;
-		int got;
+		int regular = strcmp(paths[r], "-") && !stat(paths[r], &st) && S_ISREG(st.st_mode);
+		int foreign = regular ? load_is_foreign(paths[r]) : 0;
 
 		rc.first[r] = 1;
 		folded_profile_init(&held[r]);
-		if (!strcmp(paths[r], "-") || stat(paths[r], &st) || !S_ISREG(st.st_mode) ||
-		    load_is_foreign(paths[r])) {
+		if (foreign < 0) {
+			ret = EXIT_FAILURE_;
+			goto out;
+		}
+		if (!regular || foreign) {
 			rc.is_held[r] = 1;
 			got = load_profile(&held[r], paths[r], NULL, NULL);
 			rc.weights[r] = held[r].weight;
@@ -408,8 +412,9 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 			}
 		}
 	}
-	if (diff_table_build(&t, &src, nb, na, &to)) {
-		ret = EXIT_USAGE;
+	got = diff_table_build(&t, &src, nb, na, &to);
+	if (got) {
+		ret = got == DIFF_TABLE_READ_ERROR ? EXIT_FAILURE_ : EXIT_USAGE;
 		goto out;
 	}
 	if (!o->merge_processes)
@@ -567,13 +572,18 @@ int cmd_diff(int argc, const char **argv)
 			}
 	if (table)
 		return run_table(&o, argv, nb, (size_t)n - nb);
-	for (int i = 0; i < 2; i++)
-		if (load_is_foreign(argv[i])) {
+	for (int i = 0; i < 2; i++) {
+		int foreign = load_is_foreign(argv[i]);
+
+		if (foreign < 0)
+			return EXIT_FAILURE_;
+		if (foreign) {
 			trail_error("'%s' is not folded text: the three columns are made of folded "
 				    "stacks; fold it first (trail collapse '%s' > F.folded), or compare "
 				    "functions with --top, which reads it", argv[i], argv[i]);
 			return EXIT_USAGE;
 		}
+	}
 	memset(st, 0, sizeof(st));
 	flags = (o.strip_hex ? DIFFFOLDED_STRIP_HEX : 0) |
 		(o.merge_processes ? DIFFFOLDED_MERGE_PROCESSES : 0);

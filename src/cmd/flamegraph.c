@@ -228,8 +228,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		}
 	}
 	for (i = 0; i < nfiles; i++) {
-		if (load_is_foreign(argv[i]) ? read_foreign(&in, argv[i]) :
-		    fg_input_read(&in, argv[i])) {
+		int foreign = load_is_foreign(argv[i]);
+
+		if (foreign < 0 || (foreign ? read_foreign(&in, argv[i]) : fg_input_read(&in, argv[i]))) {
 			ret = EXIT_FAILURE_;
 			goto out;
 		}

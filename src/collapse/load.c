@@ -183,9 +183,10 @@ int load_is_foreign(const char *path)
 	struct stat st;
 
 	/* only a regular file can be looked at twice (a pipe or FIFO cannot) */
-	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
-	    collapse_input_open(&in, path))
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
+	if (collapse_input_open(&in, path))
+		return -1;	/* error printed: reading it again would say it twice */
 	if (!head_is_folded(in.head, in.head_len)) {
 		c = collapse_guess(in.head, in.head_len, NULL);
 		ret = c && strcmp(c->name, "folded") && strcmp(c->name, "recursive");

@@ -32,7 +32,7 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
  * holds another format trail knows (pprof, speedscope, perf.data ...),
  * 0 when it is folded text, empty, not a regular file (standard input,
  * a pipe: it cannot be read twice) or unknown (the folded reader then says
- * what is wrong).
+ * what is wrong); -1 when it cannot be read (error printed).
  */
 int load_is_foreign(const char *path);
 

@@ -391,8 +391,10 @@ int diff_table_build(struct diff_table *t, const struct diff_source *src, size_t
 		struct add_ctx a = { &w.h[r], o->merge_processes };
 
 		hotspots_init(&w.h[r], &ho);
-		if (src->each(src->ctx, r, add_stack, &a))
+		if (src->each(src->ctx, r, add_stack, &a)) {
+			ret = DIFF_TABLE_READ_ERROR;
 			goto out;
+		}
 		/* after the first pass: a streamed run's header is read by then */
 		units_of(&src->weights[r], o->period, &w.u[r]);
 		/* the table's names: the union of the runs' (no second pass over the stacks) */

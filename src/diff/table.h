@@ -87,6 +87,8 @@ void diff_source_profiles(struct diff_source *src, const struct folded_profile *
  * side and no period, --by time without comparable totals); the message
  * says which and what to do; t then holds nothing to release.
  */
+/* diff_table_build() result when a profile could not be read (not a usage error) */
+#define DIFF_TABLE_READ_ERROR (-2)
 int diff_table_build(struct diff_table *t, const struct diff_source *src, size_t nb, size_t na,
 		     const struct diff_table_opts *o);
 void diff_table_release(struct diff_table *t);
