@@ -7,5 +7,7 @@ CMD_OBJS += src/cmd/diff.o
 CMD_OBJS += src/cmd/explain.o
 CMD_OBJS += src/cmd/flame.o
 CMD_OBJS += src/cmd/flamegraph.o
+CMD_OBJS += src/cmd/history.o
+CMD_OBJS += src/cmd/history_view.o
 CMD_OBJS += src/cmd/record.o
 CMD_OBJS += src/cmd/top.o
