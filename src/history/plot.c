@@ -85,7 +85,7 @@ static void axes(struct strbuf *out, const struct history_plot *p, const struct 
 		double v = pn->lo + (pn->hi - pn->lo) * t / 4;
 
 		strbuf_addf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.4g</text>\n",
+			    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.6g</text>\n",
 			    PLOT_LEFT, PLOT_WIDTH - PLOT_RIGHT, py(pn, v), py(pn, v), PLOT_LEFT - 6,
 			    py(pn, v) + 4, v);
 	}

@@ -301,6 +301,7 @@ int history_store_put(struct history_store *s, const char *commit, const struct 
 	c.argv = argv;
 	c.dir = s->top;
 	c.out = CHILD_DEVNULL;
+	c.err = CHILD_DEVNULL;	/* "Overwriting existing notes": expected; a failure is reported */
 	if (!have_identity(s->top))
 		c.env = ident;
 	code = child_run(&c);
