@@ -299,8 +299,9 @@ static int history_record(struct history_cmd *h)
 
 /*
  * Measure in bit-reversed order (van der Corput: 0, n/2, n/4, 3n/4 ...),
- * not oldest first: a machine that is busier for a while then spreads
- * noise over the whole range instead of drawing a step into it.
+ * not oldest first: with the round-robin runs of backfill_measure(), a
+ * machine that is busier for a while spreads noise over the whole range
+ * instead of drawing a step into it.
  */
 static void scramble(struct string_list *l)
 {
@@ -321,11 +322,63 @@ static void scramble(struct string_list *l)
 	free(tmp);
 }
 
+/*
+ * Build every commit of todo, then take their runs round-robin (one run of
+ * each per round), then store them: a load that comes and goes during the
+ * backfill then lands on every commit's runs alike, not on a block of
+ * commits that would look like a change.
+ */
+static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
+			    const struct history_result *like, enum flame_metric m, size_t *failed)
+{
+	struct history_measurement *ms = xcalloc(todo->nr + 1, sizeof(*ms));
+	struct string_list keep = STRING_LIST_INIT;
+	struct history_measure_opts mo;
+	struct progress pr;
+	size_t i, started = 0;
+	uint64_t step = 0;
+	unsigned round;
+	int ret = -1;
+
+	if (open_clone(h))
+		goto out_free;
+	for (i = 0; like && i < like->nfuncs; i++)
+		string_list_append(&keep, like->funcs[i].name);
+	measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
+	mo.keep = &keep;
+	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
+	for (i = 0; i < todo->nr; i++, started++) {
+		progress_update(&pr, step++, "building");
+		if (history_measure_start(&h->repo, todo->items[i], &mo, &ms[i]))
+			goto out;
+	}
+	for (round = 0; round < mo.repeat; round++)
+		for (i = 0; i < todo->nr; i++) {
+			progress_update(&pr, step++, "running");
+			if (history_measure_run(&mo, &ms[i]))
+				goto out;
+		}
+	for (i = 0; i < todo->nr; i++) {
+		history_measure_finish(&mo, &ms[i]);
+		*failed += ms[i].res.status != HISTORY_OK;
+		if (history_store_put(&h->store, todo->items[i], &ms[i].res))
+			goto out;
+	}
+	ret = 0;
+out:
+	progress_stop(&pr);
+	for (i = 0; i < started; i++)
+		history_measurement_release(&ms[i]);
+out_free:
+	free(ms);
+	string_list_clear(&keep);
+	return ret;
+}
+
 static int history_backfill(struct history_cmd *h)
 {
 	struct string_list ids = STRING_LIST_INIT, todo = STRING_LIST_INIT;
-	const struct history_result *like = NULL, *r;
-	struct progress pr;
+	const struct history_result *like = NULL;
 	enum flame_metric m;
 	size_t i, skipped = 0, failed = 0, done = 0;
 	double t0;
@@ -352,22 +405,12 @@ static int history_backfill(struct history_cmd *h)
 	if (todo.nr)
 		like = previous(h, todo.items[0], key, h->metric_name);
 	scramble(&todo);
-	progress_start(&pr, "backfill", todo.nr);
-	pr.item = "commit";
 	t0 = clock_monotonic();
-	for (i = 0; i < todo.nr; i++) {
-		progress_update(&pr, i, NULL);
-		if (history_measure_store(h, todo.items[i], like, key, &r))
-			goto out;
-		if (r->status == HISTORY_OK)
-			like = r;
-		else
-			failed++;
-		done++;
-	}
+	if (todo.nr && backfill_measure(h, &todo, like, m, &failed))
+		goto out;
+	done = todo.nr;
 	ret = HISTORY_EXIT_OK;
 out:
-	progress_stop(&pr);
 	printf("backfill: %zu commit(s) measured, %zu already stored, %zu failed to build or run; "
 	       "%.2f s per commit\n", done, skipped, failed,
 	       done ? (clock_monotonic() - t0) / (double)done : 0.0);

@@ -202,8 +202,7 @@ static double choose(size_t n, size_t k)
  * magnitude; its p-value is multiplied by the (split, end) pairs searched
  * (Bonferroni), for choosing the best of them.
  */
-/* Student's two-sample t-test with pooled variance: p-value of a = b. */
-static double student_p(const double *a, size_t na, const double *b, size_t nb)
+double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	double ma = 0, mb = 0, ss = 0, se;
 	size_t i;
@@ -228,7 +227,7 @@ static double split_p(const double *x, size_t n, size_t k, size_t end, double q,
 	double pp = 1, pw = 1, pairs_searched = (double)n * (double)n / 2;
 
 	if (k + (end - k) >= 4)
-		pw = fmin(1, student_p(x, k, x + k, end - k) * pairs_searched);
+		pw = fmin(1, cp_student_p(x, k, x + k, end - k) * pairs_searched);
 	if (pw * 2 > p->alpha && choose(n, k) * p->alpha >= 4)
 		pp = permutation_p(x, n, q, p, rng, tmp);
 	return fmin(1, 2 * fmin(pp, pw));

@@ -45,4 +45,10 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
  */
 double cp_statistic(const double *x, size_t n, size_t k);
 
+/*
+ * Student's two-sample t-test with pooled variance (one benchmark's noise
+ * on both sides): the two-sided p-value of mean(a) = mean(b); na + nb >= 3.
+ */
+double cp_student_p(const double *a, size_t na, const double *b, size_t nb);
+
 #endif

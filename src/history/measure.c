@@ -210,15 +210,16 @@ static void add_profile(struct folded_profile *into, const struct folded_profile
 				   intern_len(&p->stacks, (uint32_t)i), 0, p->counts[0][i]);
 }
 
-int history_measure(struct flame_repo *r, const char *id, const struct history_measure_opts *o,
-		    struct history_result *out)
+int history_measure_start(struct flame_repo *r, const char *id, const struct history_measure_opts *o,
+			  struct history_measurement *m)
 {
-	struct folded_profile pooled;
-	char desc[200], *dir = NULL;
-	int cached, code, ret = -1;
-	unsigned i;
+	struct history_result *out = &m->res;
+	char desc[200];
+	int cached, code;
 
+	memset(m, 0, sizeof(*m));
 	history_result_init(out);
+	folded_profile_init(&m->pooled);
 	out->time = clock_wall();
 	out->metric = xstrdup(flame_metric_name(o->metric));
 	out->unit = xstrdup(flame_metric_unit(o->metric));
@@ -226,38 +227,75 @@ int history_measure(struct flame_repo *r, const char *id, const struct history_m
 	history_env_collect(&out->env, o->build_cmd, o->cap.run_cmd,
 			    flame_profiler_describe(&o->cap, desc, sizeof(desc)), o->cap.freq,
 			    o->cap.discard);
-	folded_profile_init(&pooled);
-	code = flame_build(r, id, o->build_cmd, o->build_timeout, &dir, &cached);
-	if (code < 0)
-		goto out;
+	code = flame_build(r, id, o->build_cmd, o->build_timeout, &m->dir, &cached);
+	if (code < 0) {
+		history_measurement_release(m);
+		return -1;
+	}
 	if (code) {
 		out->status = HISTORY_BUILD_FAILED;
-		ret = 0;
-		goto out;
+		m->done = 1;
 	}
-	for (i = 0; i < o->repeat; i++) {
-		struct flame_run run;
+	return 0;
+}
 
-		code = flame_capture_run(&o->cap, dir, &run);
-		if (!code) {
-			out->runs[out->nruns++] = flame_run_metric(&run, o->metric);
-			add_profile(&pooled, &run.folded);
-		}
-		flame_run_release(&run);
-		if (code < 0)
-			goto out;
-		if (code) {
-			out->status = HISTORY_RUN_FAILED;
-			out->nruns = 0;
-			ret = 0;
-			goto out;
-		}
+int history_measure_run(const struct history_measure_opts *o, struct history_measurement *m)
+{
+	struct flame_run run;
+	int code;
+
+	if (m->done || m->res.nruns >= o->repeat)
+		return 0;
+	code = flame_capture_run(&o->cap, m->dir, &run);
+	if (!code) {
+		m->res.runs[m->res.nruns++] = flame_run_metric(&run, o->metric);
+		add_profile(&m->pooled, &run.folded);
 	}
-	history_result_set_functions(out, &pooled, o->top, o->keep);
-	out->profiles = out->nruns;
-	ret = 0;
-out:
-	folded_profile_release(&pooled);
-	free(dir);
-	return ret;
+	flame_run_release(&run);
+	if (code > 0) {
+		m->res.status = HISTORY_RUN_FAILED;
+		m->res.nruns = 0;
+		m->done = 1;
+	}
+	return code < 0 ? -1 : 0;
+}
+
+void history_measure_finish(const struct history_measure_opts *o, struct history_measurement *m)
+{
+	if (m->res.status == HISTORY_OK) {
+		history_result_set_functions(&m->res, &m->pooled, o->top, o->keep);
+		m->res.profiles = (double)m->res.nruns;
+	}
+	folded_profile_release(&m->pooled);
+	folded_profile_init(&m->pooled);
+	free(m->dir);
+	m->dir = NULL;
+}
+
+void history_measurement_release(struct history_measurement *m)
+{
+	history_result_release(&m->res);
+	folded_profile_release(&m->pooled);
+	free(m->dir);
+	m->dir = NULL;
+}
+
+int history_measure(struct flame_repo *r, const char *id, const struct history_measure_opts *o,
+		    struct history_result *out)
+{
+	struct history_measurement m;
+	unsigned i;
+
+	history_result_init(out);
+	if (history_measure_start(r, id, o, &m))
+		return -1;
+	for (i = 0; i < o->repeat; i++)
+		if (history_measure_run(o, &m))
+			goto fail;
+	history_measure_finish(o, &m);
+	*out = m.res;
+	return 0;
+fail:
+	history_measurement_release(&m);
+	return -1;
 }

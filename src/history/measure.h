@@ -37,6 +37,26 @@ int history_measure(struct flame_repo *r, const char *id, const struct history_m
 		    struct history_result *out);
 
 /*
+ * The same in steps, so that a caller measuring many commits can take
+ * their runs round-robin: a machine whose load drifts then moves every
+ * commit's runs alike instead of some commits' all.
+ */
+struct history_measurement {
+	struct history_result res;	/* filled as runs come */
+	struct folded_profile pooled;	/* every run's profile */
+	char *dir;			/* the build's worktree */
+	int done;			/* failed to build or run: no more runs */
+};
+/* Build (cached); 0, or -1 on error (m released) - a failed build is res.status, done. */
+int history_measure_start(struct flame_repo *r, const char *id, const struct history_measure_opts *o,
+			  struct history_measurement *m);
+/* One more run; 0 or -1 (a failed run is res.status, done). */
+int history_measure_run(const struct history_measure_opts *o, struct history_measurement *m);
+/* Keep the functions that matter; m->res is the result.  Frees the rest. */
+void history_measure_finish(const struct history_measure_opts *o, struct history_measurement *m);
+void history_measurement_release(struct history_measurement *m);
+
+/*
  * Keep the functions of p (profiles, pooled) that matter in out: the top
  * by self and by total samples, and those named in keep.  out->samples
  * gets p's total.

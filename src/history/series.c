@@ -209,7 +209,6 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 	for (k = 0; k < names.nr; k++) {
 		/* the change of its own time: its share beside the others' common shrink */
 		double own = after[k] - r0 * before[k];
-		struct bench_mwu mw;
 
 		/* a mover carries a real part of the change, not the others' noise */
 		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * r0 * before[k] ||
@@ -218,7 +217,7 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		if (b - a >= 2 && c - b >= 2) {
 			for (i = a; i < c; i++)
 				x[i - a] = share_at(&s->pts[i], names.items[k]);
-			if (bench_mann_whitney(x, b - a, x + (b - a), c - b, &mw) || mw.p > o->cp.alpha * 5)
+			if (cp_student_p(x, b - a, x + (b - a), c - b) > o->cp.alpha)
 				continue;
 		} else if (fabs(own) < 2 * o->min_share) {
 			continue;	/* one commit on a side: a larger step, no test */

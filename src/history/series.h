@@ -76,8 +76,8 @@ void history_changes_free(struct history_change *c, size_t nr);
  * self share changed beyond the common factor r0 by which every other
  * share changed (the median ratio), by min_share of all samples and by
  * min_effect of its own share, by a quarter of the largest such change
- * at least, significantly (Mann-Whitney over the
- * commits, alpha * 5) when both sides have two points or more, else by
+ * at least, significantly (Student's t over the
+ * commits, alpha) when both sides have two points or more, else by
  * twice min_share.  Returns the change of the whole run the profile
  * implies, 1 / r0 - 1 (+0.15: 15 % more time, all of it in the movers).
  */
