@@ -36,7 +36,7 @@ static const char *const history_usage[] = {
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
-	"points of the metric and of each function (E-Divisive means with a permutation test),",
+	"points of the metric and of each function (E-Divisive means, as Apache Otava),",
 	"bisect inside the gaps between stored commits, and guard CI against a regression.",
 	"Builds run in trail flame's private clone: the work tree and index are never touched.",
 	"Exit: 0 ok, 3 guard found a regression, 1 failure, 2 usage.",
@@ -569,6 +569,17 @@ out:
 	return ret;
 }
 
+/* "5%" or "5": a percentage, 0 or more. */
+static int parse_percent(const char *s, double *out)
+{
+	size_t n = strlen(s);
+	char *num = xstrndup(s, n && s[n - 1] == '%' ? n - 1 : n);
+	int bad = parse_double(num, out) || *out < 0;
+
+	free(num);
+	return bad ? trail_error("--max-regression '%s' is not a percentage (e.g. 5%%)", s) : 0;
+}
+
 static int top_level(struct history_cmd *h)
 {
 	const char *argv[] = { "git", "rev-parse", "--show-toplevel", NULL };
@@ -618,7 +629,7 @@ static int run_sub(struct history_cmd *h, const char *sub)
 int cmd_history(int argc, const char **argv)
 {
 	struct history_cmd h;
-	const char *sub;
+	const char *sub, *max_regression = "5%";
 	int ret = HISTORY_EXIT_FAILURE, n;
 	struct option opts[] = {
 		OPT_GROUP("what and where"),
@@ -651,9 +662,9 @@ int cmd_history(int argc, const char **argv)
 		OPT_FLAG(0, "bisect", &h.bisect, "detect: measure inside each gap to name the commit"),
 		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate of each test (default 0.01)", 1e-6, 0.5),
 		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3)", 0, 1e6),
-		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 1)", 0, 100),
+		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
 		OPT_U64(0, "permutations", &h.permutations, "N", "permutations per change-point test (default 499)", 19, 100000),
-		OPT_DOUBLE(0, "max-regression", &h.max_regression, "PERCENT", "guard: slower than this fails (default 5)", 0, 1e6),
+		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
 		OPT_END()
 	};
@@ -669,9 +680,8 @@ int cmd_history(int argc, const char **argv)
 	h.build_timeout = 600;
 	h.alpha = 0.01;
 	h.min_effect = 3;
-	h.min_share = 1;
+	h.min_share = 2;
 	h.permutations = 499;
-	h.max_regression = 5;
 	h.window = 10;
 	h.profiler = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
@@ -681,6 +691,10 @@ int cmd_history(int argc, const char **argv)
 			trail_error("which subcommand? (record, backfill, show, plot, detect, guard)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
+		ret = HISTORY_EXIT_USAGE;
+		goto out;
+	}
+	if (parse_percent(max_regression, &h.max_regression)) {
 		ret = HISTORY_EXIT_USAGE;
 		goto out;
 	}
