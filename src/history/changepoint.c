@@ -199,8 +199,9 @@ static double choose(size_t n, size_t k)
  * and a short segment has too few arrangements to reach alpha at all.
  * Student's t-test of the two sides (pooled variance: one benchmark's
  * noise either side), as Otava/Hunter uses for every split, sees the
- * magnitude; its p-value is multiplied by the (split, end) pairs searched
- * (Bonferroni), for choosing the best of them.
+ * magnitude; its p-value is multiplied by the split points searched
+ * (Bonferroni), for choosing the best of them (the right ends searched
+ * with each are nearly the same test, not counted again).
  */
 double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 {
@@ -224,10 +225,11 @@ double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 static double split_p(const double *x, size_t n, size_t k, size_t end, double q,
 		      const struct cp_params *p, uint64_t *rng, double *tmp)
 {
-	double pp = 1, pw = 1, pairs_searched = (double)n * (double)n / 2;
+	size_t min_size = p->min_size ? p->min_size : 1;
+	double pp = 1, pw = 1, splits = (double)(n + 1 - 2 * min_size);
 
-	if (k + (end - k) >= 4)
-		pw = fmin(1, cp_student_p(x, k, x + k, end - k) * pairs_searched);
+	if (end >= 4)
+		pw = fmin(1, cp_student_p(x, k, x + k, end - k) * splits);
 	if (pw * 2 > p->alpha && choose(n, k) * p->alpha >= 4)
 		pp = permutation_p(x, n, q, p, rng, tmp);
 	return fmin(1, 2 * fmin(pp, pw));

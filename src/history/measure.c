@@ -266,8 +266,7 @@ void history_measure_finish(const struct history_measure_opts *o, struct history
 		history_result_set_functions(&m->res, &m->pooled, o->top, o->keep);
 		m->res.profiles = (double)m->res.nruns;
 	}
-	folded_profile_release(&m->pooled);
-	folded_profile_init(&m->pooled);
+	folded_profile_release(&m->pooled);	/* leaves it empty: releasing again is harmless */
 	free(m->dir);
 	m->dir = NULL;
 }

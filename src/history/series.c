@@ -117,11 +117,6 @@ double history_point_rate(const struct history_point *p, const char *func, int t
 	return history_result_count(p->r, func, total) / p->profiles;
 }
 
-static double median_copy(const double *x, size_t n)
-{
-	return n ? bench_median(x, n) : 0;
-}
-
 static int cmp_moved(const void *a, const void *b)
 {
 	const struct history_moved *x = a, *y = b;
@@ -161,81 +156,122 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * The median ratio of the functions' shares after to before: when one
- * function gets slower every other share shrinks by the same factor r0,
- * and the whole run by 1 / r0 - as long as fewer than half the functions
- * changed.  1 when fewer than 3 functions have a share to compare.
- */
-static double common_factor(const double *before, const double *after, size_t n, double min_share)
+static double median_sorting(double *x, size_t n)
 {
-	double *r = xmallocarray(n + 1, sizeof(double)), f = 1;
-	size_t i, m = 0;
+	qsort(x, n, sizeof(double), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
 
-	for (i = 0; i < n; i++)
-		if (before[i] >= min_share && after[i] > 0)
-			r[m++] = after[i] / before[i];
-	if (m >= 3) {
-		qsort(r, m, sizeof(double), cmp_double);
-		f = m % 2 ? r[m / 2] : (r[m / 2 - 1] + r[m / 2]) / 2;
+/*
+ * The kept functions' shares at points [a, c), raw and normalised.  When
+ * one function gets slower every other share shrinks by the same factor,
+ * so a change of one function would show in all.  Each point's scale is
+ * the median over the functions of share / (the function's median share
+ * over [a, c)): as long as fewer than half the functions changed at a
+ * point, it is the others' common shrink, and share / scale moves only
+ * with the function's own time.
+ */
+struct share_table {
+	struct string_list names;
+	size_t a, n;			/* points [a, a + n) */
+	double *raw, *norm;		/* [k * n + (i - a)], fractions */
+	double *scale;			/* [i - a] */
+};
+
+static void share_table_build(const struct history_series *s, size_t a, size_t c, double min_share,
+			      struct share_table *t)
+{
+	size_t n = c - a, i, k, m;
+	double *ref, *tmp = xmallocarray(n + 1, sizeof(double));
+
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->n = n;
+	function_names(s, min_share, &t->names);
+	t->raw = xmallocarray(t->names.nr * n + 1, sizeof(double));
+	t->norm = xmallocarray(t->names.nr * n + 1, sizeof(double));
+	t->scale = xmallocarray(n + 1, sizeof(double));
+	ref = xmallocarray(t->names.nr + 1, sizeof(double));
+	for (k = 0; k < t->names.nr; k++) {
+		for (i = 0; i < n; i++)
+			t->raw[k * n + i] = tmp[i] = share_at(&s->pts[a + i], t->names.items[k]);
+		ref[k] = median_sorting(tmp, n);
 	}
-	free(r);
-	return f;
+	free(tmp);
+	tmp = xmallocarray(t->names.nr + 1, sizeof(double));
+	for (i = 0; i < n; i++) {
+		for (k = m = 0; k < t->names.nr; k++)
+			if (ref[k] >= min_share)
+				tmp[m++] = t->raw[k * n + i] / ref[k];
+		t->scale[i] = m >= 3 ? median_sorting(tmp, m) : 1;
+		if (!(t->scale[i] > 0))
+			t->scale[i] = 1;
+		for (k = 0; k < t->names.nr; k++)
+			t->norm[k * n + i] = t->raw[k * n + i] / t->scale[i];
+	}
+	free(tmp);
+	free(ref);
+}
+
+static void share_table_release(struct share_table *t)
+{
+	string_list_clear(&t->names);
+	free(t->raw);
+	free(t->norm);
+	free(t->scale);
 }
 
 double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
 			     const struct history_detect_opts *o, struct history_moved **out,
 			     size_t *nr)
 {
-	struct string_list names = STRING_LIST_INIT;
-	double *x = xmallocarray(c - a + 1, sizeof(double)), r0, top = 0;
-	double *before, *after;
-	size_t i, k;
+	struct share_table t;
+	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied;
+	double *nb, *na;
+	size_t k, nl = b - a, nrt = c - b;
 
 	*out = NULL;
 	*nr = 0;
-	function_names(s, o->min_share, &names);
-	before = xmallocarray(names.nr + 1, sizeof(double));
-	after = xmallocarray(names.nr + 1, sizeof(double));
-	for (k = 0; k < names.nr; k++) {
-		for (i = a; i < c; i++)
-			x[i - a] = share_at(&s->pts[i], names.items[k]);
-		before[k] = median_copy(x, b - a);
-		after[k] = median_copy(x + (b - a), c - b);
+	share_table_build(s, a, c, o->min_share, &t);
+	nb = xmallocarray(t.names.nr + 1, sizeof(double));
+	na = xmallocarray(t.names.nr + 1, sizeof(double));
+	for (k = 0; k < t.names.nr; k++) {
+		memcpy(x, t.norm + k * t.n, t.n * sizeof(double));
+		nb[k] = median_sorting(x, nl);
+		na[k] = median_sorting(x + nl, nrt);
+		top = fmax(top, fabs(na[k] - nb[k]));
 	}
-	r0 = common_factor(before, after, names.nr, o->min_share);
-	for (k = 0; k < names.nr; k++)
-		top = fmax(top, fabs(after[k] - r0 * before[k]));
-	for (k = 0; k < names.nr; k++) {
-		/* the change of its own time: its share beside the others' common shrink */
-		double own = after[k] - r0 * before[k];
+	for (k = 0; k < t.names.nr; k++) {
+		/* the change of its own time, beside the others' common shrink */
+		double own = na[k] - nb[k];
 
 		/* a mover carries a real part of the change, not the others' noise */
-		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * r0 * before[k] ||
-		    fabs(own) < top / 4)
+		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * nb[k] || fabs(own) < top / 4)
 			continue;
-		if (b - a >= 2 && c - b >= 2) {
-			for (i = a; i < c; i++)
-				x[i - a] = share_at(&s->pts[i], names.items[k]);
-			if (cp_student_p(x, b - a, x + (b - a), c - b) > o->cp.alpha)
+		if (nl >= 2 && nrt >= 2) {
+			if (cp_student_p(t.norm + k * t.n, nl, t.norm + k * t.n + nl, nrt) > o->cp.alpha)
 				continue;
 		} else if (fabs(own) < 2 * o->min_share) {
 			continue;	/* one commit on a side: a larger step, no test */
 		}
 		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
-		(*out)[*nr].name = xstrdup(names.items[k]);
-		(*out)[*nr].before = before[k];
-		(*out)[*nr].after = after[k];
+		(*out)[*nr].name = xstrdup(t.names.items[k]);
+		memcpy(x, t.raw + k * t.n, t.n * sizeof(double));
+		(*out)[*nr].before = median_sorting(x, nl);
+		(*out)[*nr].after = median_sorting(x + nl, nrt);
 		(*out)[*nr].own = own;
 		(*nr)++;
 	}
 	if (*nr)
 		qsort(*out, *nr, sizeof(**out), cmp_moved);
+	/* the others' shrink (scale) says how much longer the whole run got */
+	memcpy(x, t.scale, t.n * sizeof(double));
+	implied = median_sorting(x, nl) / median_sorting(x + nl, nrt) - 1;
 	free(x);
-	free(before);
-	free(after);
-	string_list_clear(&names);
-	return r0 > 0 ? 1 / r0 - 1 : 0;
+	free(nb);
+	free(na);
+	share_table_release(&t);
+	return implied;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -249,7 +285,7 @@ static int cmp_size(const void *a, const void *b)
 static size_t change_indices(const struct history_series *s, const struct history_detect_opts *o,
 			     size_t *idx, double *pv, int *is_metric)
 {
-	struct string_list names = STRING_LIST_INIT;
+	struct share_table t;
 	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
 	struct cp_params fp = o->cp;
 	double *x = xmallocarray(s->nr + 1, sizeof(double));
@@ -263,14 +299,12 @@ static size_t change_indices(const struct history_series *s, const struct histor
 		pv[n] = cp[i].p;
 		is_metric[n++] = 1;
 	}
-	function_names(s, o->min_share, &names);
-	/* a function's share must move by min_share of all samples */
+	share_table_build(s, 0, s->nr, o->min_share, &t);
+	/* a function's (normalised) share must move by min_share of all samples */
 	fp.relative = 0;
 	fp.min_effect = o->min_share;
-	for (k = 0; k < names.nr; k++) {
-		for (i = 0; i < s->nr; i++)
-			x[i] = share_at(&s->pts[i], names.items[k]);
-		m = cp_detect(x, s->nr, &fp, cp, s->nr);
+	for (k = 0; k < t.names.nr; k++) {
+		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
 		for (i = 0; i < m; i++) {
 			for (j = 0; j < n && (idx[j] + 1 < cp[i].index || idx[j] > cp[i].index + 1); j++)
 				;
@@ -278,12 +312,16 @@ static size_t change_indices(const struct history_series *s, const struct histor
 				idx[n] = cp[i].index;
 				pv[n] = cp[i].p;
 				is_metric[n++] = 0;
+			} else if (j < n && cp[i].p < pv[j]) {
+				/* the same change: placed where the evidence is strongest */
+				idx[j] = cp[i].index;
+				pv[j] = cp[i].p;
 			}
 		}
 	}
 	free(cp);
 	free(x);
-	string_list_clear(&names);
+	share_table_release(&t);
 	return n;
 }
 
