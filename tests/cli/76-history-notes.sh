@@ -148,6 +148,17 @@ NEW=$(git -C "$R" rev-parse HEAD~2)
 	pass "rebase: the rewritten commit keeps its result (notes.rewriteRef)" ||
 	fail "rebase: the rewritten commit keeps its result (notes.rewriteRef)"
 
+# commits that do not build are stored as such (no perf needed: nothing runs)
+check "backfill of commits that do not build" "$TRAIL" history backfill -C "$R" --range HEAD~2..HEAD --build false --run true
+grep -q "^backfill: 2 commit(s) measured, 0 already stored, 2 failed to build or run" "$T/.out" &&
+	pass "backfill: failed builds counted" || fail "backfill: failed builds counted" "$(cat "$T/.out")"
+git -C "$R" notes --ref=trail show HEAD | grep -q '"status":"build-failed".*"build":"false"' &&
+	pass "a commit that does not build is stored as such" || fail "a commit that does not build is stored as such"
+"$TRAIL" history show -C "$R" --env "$(git -C "$R" notes --ref=trail show HEAD | python3 -c 'import json,sys; print([json.loads(l)["env"]["key"] for l in sys.stdin if json.loads(l)["env"]["build"] == "false"][0])')" >"$T/failed.out" 2>&1
+grep -q "2 commit(s) stored as failing to build or run" "$T/failed.out" && pass "show counts the failed commits" ||
+	fail "show counts the failed commits" "$(cat "$T/failed.out")"
+[ -z "$(git -C "$R" status --porcelain)" ] && pass "work tree untouched by the builds" || fail "work tree untouched by the builds"
+
 # usage errors
 check_exit "no subcommand: usage" 2 "$TRAIL" history
 check_exit "unknown subcommand: usage" 2 "$TRAIL" history frobnicate -C "$R"
