@@ -84,6 +84,12 @@ check "plot" H plot --function score_rows --function checksum_table -o "$T/h.htm
 check_exit "guard --rev (large slowdown): exit 3" 3 H guard --rev "$C2"
 grep -q "score_rows" "$T/.out" && pass "guard names score_rows" || fail "guard names score_rows" "$(cat "$T/.out")"
 check_exit "guard --rev (its parent): exit 0" 0 H guard --rev "$C2^"
+# a new commit not stored yet: guard measures it first (same code: pass)
+GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com \
+	git -C "$R" commit -q --allow-empty -m "docs only"
+check_exit "guard on an unstored HEAD: measured, pass" 0 H guard
+grep -q "measuring" "$T/.err" && git -C "$R" notes --ref=trail show HEAD >/dev/null 2>&1 &&
+	pass "guard measured HEAD first and stored it" || fail "guard measured HEAD first and stored it" "$(cat "$T/.err")"
 R_SAVE=$R
 
 # record one commit (the guard measures one not stored yet the same way)
