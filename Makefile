@@ -92,6 +92,7 @@ include src/flamegraph/module.mk
 include src/diff/module.mk
 include src/bench/module.mk
 include src/flame/module.mk
+include src/history/module.mk
 include src/alloc/module.mk
 include src/cmd/module.mk
 

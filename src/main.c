@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "top", cmd_top, "flat profile: self and total samples per function" },
 	{ "explain", cmd_explain, "reading aids: plateaus, towers, repeated motifs, broken stacks" },
 	{ "flame", cmd_flame, "find the function and the commit that made a program slower" },
+	{ "history", cmd_history, "profiles per commit in git notes: change points, bisection, a CI guard" },
 	{ NULL, NULL, NULL },
 };
 

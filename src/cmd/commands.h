@@ -30,6 +30,7 @@ int cmd_bench(int argc, const char **argv);
 int cmd_flame(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
+int cmd_history(int argc, const char **argv);
 
 /* Print "trail VERSION (REV)" to stdout. */
 void cmd_print_version(void);

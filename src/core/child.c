@@ -495,3 +495,12 @@ const char *child_describe_status(int code)
 		snprintf(buf, sizeof(buf), "exited with status %d", code);
 	return buf;
 }
+
+int run_capture(const char *dir, struct strbuf *out, const char *const *argv)
+{
+	struct child c = CHILD_INIT;
+
+	c.argv = argv;
+	c.dir = dir;
+	return child_capture(&c, out);
+}

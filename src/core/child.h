@@ -97,4 +97,7 @@ pid_t child_group_id(void);
 void child_adopt_orphans(void);
 int child_kill_orphans(void);
 
+/* Convenience: run argv (NULL-terminated) in dir, stdout captured; stderr inherited. */
+int run_capture(const char *dir, struct strbuf *out, const char *const *argv);
+
 #endif

@@ -14,12 +14,12 @@ enum trail_exit {
 	EXIT_OK = 0,			/* success; flame: a culprit was found */
 	EXIT_FAILURE_ = 1,		/* something failed */
 	EXIT_USAGE = 2,			/* bad command line or no valid input */
-	EXIT_REGRESSION = 3,		/* bench --baseline guard: a command regressed */
+	EXIT_REGRESSION = 3,		/* bench --baseline and history guard: a regression */
 	EXIT_NO_REGRESSION = 3,		/* flame: the change is shown below --min-effect */
 	EXIT_INCONCLUSIVE = 4,		/* flame: the data cannot decide */
 	EXIT_SMALL_REGRESSION = 5,	/* flame: significant, below --min-effect: not narrowed */
 	EXIT_PROBE_SKIP = 125,		/* flame probe: cannot build, run or decide (git bisect skips) */
-	EXIT_INTERRUPTED = 130,		/* bench: Ctrl-C or SIGTERM, as a shell reports SIGINT */
+	EXIT_INTERRUPTED = 130,		/* bench, record: Ctrl-C (128 + SIGINT); signal N gives 128 + N */
 	EXIT_PROBE_ABORT = 255,		/* flame probe: the probe itself failed (git bisect run stops) */
 };
 

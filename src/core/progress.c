@@ -17,6 +17,14 @@ double clock_monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double clock_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void progress_start(struct progress *p, const char *title, uint64_t total)
 {
 	memset(p, 0, sizeof(*p));

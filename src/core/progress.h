@@ -41,7 +41,8 @@ void progress_stop(struct progress *p);
 void progress_format(const struct progress *p, double now, const char *detail, char *buf,
 		     size_t n);
 
-/* Seconds from a monotonic clock. */
+/* Seconds from a monotonic clock, and from the wall clock (since the epoch). */
 double clock_monotonic(void);
+double clock_wall(void);
 
 #endif

@@ -1,0 +1,726 @@
+/*
+ * history.c - 'trail history': profiles per commit stored as git notes
+ * (refs/notes/trail), their change points, and a CI guard.  This file
+ * holds the option table, the dispatch and the subcommands that measure
+ * (record, backfill, guard); show, plot and detect are in history_view.c.
+ * The engine is src/history/ (store, series, change points, plot) over
+ * trail flame's clone, builds and capture (src/flame/).  See docs/history.md.
+ */
+#include "bench/stats.h"
+#include "cmd/commands.h"
+#include "cmd/history.h"
+#include "collapse/load.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/cleanup.h"
+#include "core/error.h"
+#include "core/parse_number.h"
+#include "core/progress.h"
+#include "core/strbuf.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const history_usage[] = {
+	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc] [--repeat N]",
+	"trail history record --rev REV --profile FILE [--value X --unit U]",
+	"trail history backfill --range A..B [--every K] --build CMD --run CMD [options]",
+	"trail history show [--range A..B] [--function F] [--json]",
+	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
+	"trail history detect [--range A..B] [--json] [--bisect]",
+	"trail history guard [--rev REV] [--max-regression 5%]",
+	"",
+	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
+	"the metric's runs, the functions that matter, the environment), find the change",
+	"points of the metric and of each function (E-Divisive means, as Apache Otava),",
+	"bisect inside the gaps between stored commits, and guard CI against a regression.",
+	"Builds run in trail flame's private clone: the work tree and index are never touched.",
+	"Exit: 0 ok, 3 guard found a regression, 1 failure, 2 usage.",
+	NULL
+};
+
+static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static int parse_metric(const char *name, enum flame_metric *m)
+{
+	static const struct { const char *name; enum flame_metric m; } metrics[] = {
+		{ "cpu", FLAME_METRIC_CPU }, { "wall", FLAME_METRIC_WALL },
+		{ "rss", FLAME_METRIC_RSS }, { "alloc", FLAME_METRIC_ALLOC },
+	};
+	size_t i;
+
+	*m = FLAME_METRIC_CPU;
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (!strcmp(name, metrics[i].name)) {
+			*m = metrics[i].m;
+			return 0;
+		}
+	return trail_error("unknown metric '%s' (cpu, wall, rss, alloc)", name);
+}
+
+void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o)
+{
+	cp_params_init(&o->cp);
+	o->cp.alpha = h->alpha;
+	o->cp.min_effect = h->min_effect / 100;
+	o->cp.permutations = (unsigned)h->permutations;
+	o->min_share = h->min_share / 100;
+}
+
+static int open_clone(struct history_cmd *h)
+{
+	if (h->repo_open)
+		return 0;
+	if (child_group_begin() || flame_repo_open(&h->repo, h->top_dir, h->cache_root))
+		return -1;
+	h->repo_open = 1;
+	h->scratch = tempdir_create("trail-history");
+	return h->scratch ? 0 : -1;
+}
+
+static void measure_opts(struct history_cmd *h, const char *build, const char *run,
+			 enum flame_metric m, struct history_measure_opts *mo)
+{
+	memset(mo, 0, sizeof(*mo));
+	mo->build_cmd = build;
+	mo->metric = m;
+	mo->repeat = (unsigned)h->repeat;
+	mo->build_timeout = h->build_timeout;
+	mo->top = (unsigned)h->top;
+	mo->cap.run_cmd = run;
+	mo->cap.freq = (unsigned)h->freq;
+	mo->cap.discard = h->discard / 100;
+	mo->cap.timeout = h->run_timeout;
+	mo->cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
+	mo->cap.profile = flame_metric_profile(m, 0, h->profiler);
+	mo->cap.scratch = h->scratch;
+	mo->cap.profiler = h->profiler;
+	mo->cap.trail_exe = h->trail_exe;
+}
+
+/* The environment key a measurement with these commands gets here. */
+static void planned_key(struct history_cmd *h, const char *build, const char *run,
+			enum flame_metric m, char key[17])
+{
+	struct history_measure_opts mo;
+	struct history_env env;
+	char desc[200];
+
+	measure_opts(h, build, run, m, &mo);
+	history_env_collect(&env, build, run, flame_profiler_describe(&mo.cap, desc, sizeof(desc)),
+			    mo.cap.freq, mo.cap.discard);
+	memcpy(key, env.key, 17);
+	history_env_release(&env);
+}
+
+int history_measure_store(struct history_cmd *h, const char *id, const struct history_result *like,
+			  const char *want_key, const struct history_result **out)
+{
+	const char *build = h->build_cmd ? h->build_cmd : like ? like->env.build : NULL;
+	const char *run = h->run_cmd ? h->run_cmd : like ? like->env.run : NULL;
+	const char *metric = like ? like->metric : h->metric_name;
+	struct string_list keep = STRING_LIST_INIT;
+	struct history_measure_opts mo;
+	struct history_result res;
+	enum flame_metric m;
+	size_t i;
+	int ret = -1;
+
+	if (!build || !*build || !run || !*run)
+		return trail_error("--build and --run are needed to measure %.12s", id);
+	if (parse_metric(metric, &m) || open_clone(h))
+		return -1;
+	for (i = 0; like && i < like->nfuncs; i++)
+		string_list_append(&keep, like->funcs[i].name);
+	measure_opts(h, build, run, m, &mo);
+	mo.keep = &keep;
+	if (history_measure(&h->repo, id, &mo, &res))
+		goto out;
+	if (want_key && strcmp(res.env.key, want_key)) {
+		trail_error("measuring %.12s here gives environment %s, not the series' %s (another "
+			    "machine, compiler, CFLAGS or command): it would start a new series", id,
+			    res.env.key, want_key);
+		history_result_release(&res);
+		goto out;
+	}
+	if (!history_store_put(&h->store, id, &res)) {
+		ret = 0;
+		if (out)
+			*out = history_store_get(&h->store, id, res.env.key, res.metric);
+	}
+	history_result_release(&res);
+out:
+	string_list_clear(&keep);
+	return ret;
+}
+
+int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
+		       struct history_series *s)
+{
+	if (history_series_build(s, &h->store, commits, h->env_key, h->metric_name, h->all_envs))
+		return trail_error("no results stored for %s%s%s in this range (trail history record "
+				   "or backfill first)", h->metric_name ? "--metric " : "any metric",
+				   h->metric_name ? h->metric_name : "",
+				   h->env_key ? " and that --env" : "");
+	if (s->other_keys && !h->all_envs)
+		note("showing environment %s; %zu other environment(s) have results here "
+		     "(--env KEY to choose, --all-envs to mix them)", s->key, s->other_keys);
+	return 0;
+}
+
+static void print_stored(const char *id, const struct history_result *r)
+{
+	double med, lo, hi;
+
+	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi))
+		printf("%.12s %s\n", id, history_status_name(r->status));
+	else
+		printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
+		       id, r->metric, med, r->unit, r->nruns, lo, hi, r->env.key);
+}
+
+/* The newest stored result of the series before id (first parents), or NULL. */
+static const struct history_result *previous(struct history_cmd *h, const char *id,
+					     const char *key, const char *metric)
+{
+	char *parent = xstrfmt("%s^", id);
+	const char *argv[] = { "git", "rev-list", "--first-parent", "--max-count=50", parent, NULL };
+	const struct history_result *r = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *p, *nl;
+
+	c.argv = argv;
+	c.dir = h->top_dir;
+	c.err = CHILD_DEVNULL;	/* a root commit has no parent: nothing before it */
+	if (!child_capture(&c, &out))
+		for (p = out.buf; !r && (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			r = history_store_get(&h->store, p, key, metric);
+		}
+	strbuf_release(&out);
+	free(parent);
+	return r;
+}
+
+static int resolve(struct history_cmd *h, const char *rev, char id[41])
+{
+	const char *argv[] = { "git", "rev-parse", "--verify", "--quiet", NULL, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *spec = xstrfmt("%s^{commit}", rev);
+	int code;
+
+	argv[4] = spec;
+	code = run_capture(h->top_dir, &out, argv);
+	strbuf_rtrim(&out);
+	if (code || out.len != 40)
+		code = trail_error("unknown revision '%s'", rev);
+	else
+		memcpy(id, out.buf, 41);
+	strbuf_release(&out);
+	free(spec);
+	return code ? -1 : 0;
+}
+
+static int record_profile(struct history_cmd *h, const char *id)
+{
+	struct folded_profile p;
+	struct history_result r;
+	const struct collapser *fmt;
+	size_t i;
+	int ret = -1;
+
+	if (h->values.nr && !h->unit)
+		return trail_error("--value needs --unit (what the value counts: ms, us, bytes ...)");
+	folded_profile_init(&p);
+	if (load_profile(&p, h->profile_path, NULL, &fmt)) {
+		folded_profile_release(&p);
+		return -1;
+	}
+	history_result_init(&r);
+	r.time = clock_wall();
+	r.metric = xstrdup(h->metric_name ? h->metric_name : "value");
+	r.unit = xstrdup(h->unit ? h->unit : "");
+	r.runs = xmallocarray(h->values.nr + 1, sizeof(double));
+	for (i = 0; i < h->values.nr; i++)
+		if (parse_double(h->values.items[i], &r.runs[r.nruns++])) {
+			trail_error("--value '%s' is not a number", h->values.items[i]);
+			goto out;
+		}
+	history_env_collect(&r.env, NULL, NULL, "external profile", 0, 0);
+	history_result_set_functions(&r, &p, (unsigned)h->top, NULL);
+	r.profiles = 1;
+	if (!history_store_put(&h->store, id, &r)) {
+		print_stored(id, &r);
+		ret = 0;
+	}
+out:
+	history_result_release(&r);
+	folded_profile_release(&p);
+	return ret;
+}
+
+static int history_record(struct history_cmd *h)
+{
+	const struct history_result *r, *like;
+	enum flame_metric m;
+	char id[41], key[17];
+
+	if (resolve(h, h->rev ? h->rev : "HEAD", id))
+		return EXIT_FAILURE_;
+	if (h->profile_path)
+		return record_profile(h, id) ? EXIT_FAILURE_ : EXIT_OK;
+	if (!h->build_cmd || !h->run_cmd) {
+		trail_error("record needs --build and --run (or --profile FILE)");
+		return EXIT_USAGE;
+	}
+	if (parse_metric(h->metric_name, &m))
+		return EXIT_USAGE;
+	planned_key(h, h->build_cmd, h->run_cmd, m, key);
+	like = previous(h, id, key, h->metric_name);
+	if (history_measure_store(h, id, like, NULL, &r) || !r)
+		return EXIT_FAILURE_;
+	print_stored(id, r);
+	return EXIT_OK;
+}
+
+/*
+ * Measure in bit-reversed order (van der Corput: 0, n/2, n/4, 3n/4 ...),
+ * not oldest first: with the round-robin runs of backfill_measure(), a
+ * machine that is busier for a while spreads noise over the whole range
+ * instead of drawing a step into it.
+ */
+static void scramble(struct string_list *l)
+{
+	char **tmp = xmallocarray(l->nr + 1, sizeof(char *));
+	size_t bits = 0, i, k = 0, j;
+
+	while (((size_t)1 << bits) < l->nr)
+		bits++;
+	for (i = 0; i < ((size_t)1 << bits); i++) {
+		size_t r = 0;
+
+		for (j = 0; j < bits; j++)
+			r |= ((i >> j) & 1) << (bits - 1 - j);
+		if (r < l->nr)
+			tmp[k++] = l->items[r];
+	}
+	memcpy(l->items, tmp, l->nr * sizeof(char *));
+	free(tmp);
+}
+
+/*
+ * Build every commit of todo, then take their runs round-robin (one run of
+ * each per round), then store them: a load that comes and goes during the
+ * backfill then lands on every commit's runs alike, not on a block of
+ * commits that would look like a change.
+ */
+static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
+			    const struct history_result *like, enum flame_metric m, size_t *failed)
+{
+	struct history_measurement *ms = xcalloc(todo->nr + 1, sizeof(*ms));
+	struct string_list keep = STRING_LIST_INIT;
+	struct history_measure_opts mo;
+	struct progress pr;
+	size_t i, started = 0;
+	uint64_t step = 0;
+	unsigned round;
+	int ret = -1;
+
+	if (open_clone(h))
+		goto out_free;
+	for (i = 0; like && i < like->nfuncs; i++)
+		string_list_append(&keep, like->funcs[i].name);
+	measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
+	mo.keep = &keep;
+	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
+	for (i = 0; i < todo->nr; i++, started++) {
+		progress_update(&pr, step++, "building");
+		if (history_measure_start(&h->repo, todo->items[i], &mo, &ms[i]))
+			goto out;
+	}
+	for (round = 0; round < mo.repeat; round++)
+		for (i = 0; i < todo->nr; i++) {
+			progress_update(&pr, step++, "running");
+			if (history_measure_run(&mo, &ms[i]))
+				goto out;
+		}
+	for (i = 0; i < todo->nr; i++) {
+		history_measure_finish(&mo, &ms[i]);
+		*failed += ms[i].res.status != HISTORY_OK;
+		if (history_store_put(&h->store, todo->items[i], &ms[i].res))
+			goto out;
+	}
+	ret = 0;
+out:
+	progress_stop(&pr);
+	for (i = 0; i < started; i++)
+		history_measurement_release(&ms[i]);
+out_free:
+	free(ms);
+	string_list_clear(&keep);
+	return ret;
+}
+
+static int history_backfill(struct history_cmd *h)
+{
+	struct string_list ids = STRING_LIST_INIT, todo = STRING_LIST_INIT;
+	const struct history_result *like = NULL;
+	enum flame_metric m;
+	size_t i, skipped = 0, failed = 0, done = 0;
+	double t0;
+	char key[17];
+	int ret = EXIT_FAILURE_;
+
+	if (!h->range || !h->build_cmd || !h->run_cmd) {
+		trail_error("backfill needs --range, --build and --run");
+		return EXIT_USAGE;
+	}
+	if (parse_metric(h->metric_name, &m))
+		return EXIT_USAGE;
+	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
+		return EXIT_FAILURE_;
+	planned_key(h, h->build_cmd, h->run_cmd, m, key);
+	for (i = 0; i < ids.nr; i++) {
+		if (i % h->every && i + 1 != ids.nr)
+			continue;
+		if (history_store_get(&h->store, ids.items[i], key, h->metric_name))
+			skipped++;
+		else
+			string_list_append(&todo, ids.items[i]);
+	}
+	if (todo.nr)
+		like = previous(h, todo.items[0], key, h->metric_name);
+	scramble(&todo);
+	t0 = clock_monotonic();
+	if (todo.nr && backfill_measure(h, &todo, like, m, &failed))
+		goto out;
+	done = todo.nr;
+	ret = EXIT_OK;
+out:
+	printf("backfill: %zu commit(s) measured, %zu already stored, %zu failed to build or run; "
+	       "%.2f s per commit\n", done, skipped, failed,
+	       done ? (clock_monotonic() - t0) / (double)done : 0.0);
+	string_list_clear(&ids);
+	string_list_clear(&todo);
+	return ret;
+}
+
+static void print_moved(const struct history_moved *mv, size_t n, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
+		       mv[i].own > 0 ? "slower" : "faster", 100 * mv[i].before, 100 * mv[i].after);
+}
+
+/* Pool the runs of points [a, b) of s. */
+static double *pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
+{
+	size_t i, j, total = 0;
+	double *x;
+
+	for (i = a; i < b; i++)
+		total += s->pts[i].r->nruns;
+	x = xmallocarray(total + 1, sizeof(double));
+	*n = 0;
+	for (i = a; i < b; i++)
+		for (j = 0; j < s->pts[i].r->nruns; j++)
+			x[(*n)++] = s->pts[i].r->runs[j];
+	return x;
+}
+
+/* The level REV is compared with: after the last change point before it, at most --window commits. */
+static size_t baseline_start(struct history_cmd *h, struct history_series *s)
+{
+	struct history_detect_opts o;
+	struct history_change *c;
+	size_t n = s->nr, nc, a = 0;
+
+	history_cmd_detect_opts(h, &o);
+	s->nr = n - 1;
+	nc = history_detect(s, &o, &c);
+	s->nr = n;
+	if (nc)
+		a = c[nc - 1].index;
+	history_changes_free(c, nc);
+	if (n - 1 - a > h->window)
+		a = n - 1 - h->window;
+	return a;
+}
+
+static int guard_compare(struct history_cmd *h, struct history_series *s, const char *id)
+{
+	struct history_detect_opts o;
+	struct history_moved *mv;
+	struct bench_mwu mw;
+	struct bench_ratio ratio;
+	size_t n = s->nr, a = baseline_start(h, s), nb, nr, nmv, i;
+	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
+	double change, implied;
+	int regression, profile_slower = 0;
+
+	history_cmd_detect_opts(h, &o);
+	if (bench_mann_whitney(base, nb, rev, nr, &mw) ||
+	    bench_bootstrap_ratio(base, nb, rev, nr, 0, 0.95, 2000, BENCH_BOOTSTRAP_SEED, &ratio)) {
+		free(base);
+		free(rev);
+		return trail_error("cannot compare %.12s with the commits before it", id);
+	}
+	change = ratio.estimate - 1;
+	implied = history_moved_between(s, a, n - 1, n, &o, &mv, &nmv);
+	for (i = 0; i < nmv; i++)
+		profile_slower |= mv[i].own > 0;
+	/*
+	 * Slower beyond the bound by the metric (significantly, the whole
+	 * interval past the bound), or by the profile: functions took a larger
+	 * share and the others' shrink says the run is that much longer.
+	 */
+	regression = (mw.p < h->alpha && ratio.lo - 1 > h->max_regression / 100) ||
+		     (profile_slower && implied > h->max_regression / 100);
+	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
+	       "[%+.1f%%, %+.1f%%], p = %.2g; the profile implies %+.1f%%\n", id, s->metric,
+	       bench_median(rev, nr), s->unit, bench_median(base, nb), s->unit, n - 1 - a,
+	       change * 100, (ratio.lo - 1) * 100, (ratio.hi - 1) * 100, mw.p, implied * 100);
+	if (nmv) {
+		printf("functions that moved:\n");
+		print_moved(mv, nmv, "  ");
+	}
+	while (nmv)
+		free(mv[--nmv].name);
+	free(mv);
+	printf("guard: %s\n", regression ? "regression beyond --max-regression" :
+	       change > h->max_regression / 100 || implied > h->max_regression / 100 ?
+	       "slower, but not significantly: pass" : "pass");
+	free(base);
+	free(rev);
+	return regression ? EXIT_REGRESSION : EXIT_OK;
+}
+
+static int history_guard(struct history_cmd *h)
+{
+	struct string_list ids = STRING_LIST_INIT;
+	struct history_series s;
+	const struct history_result *r;
+	char id[41], key[17];
+	enum flame_metric m;
+	int ret = EXIT_FAILURE_;
+
+	if (resolve(h, h->rev ? h->rev : "HEAD", id) ||
+	    history_first_parents(h->top_dir, id, &ids, NULL, NULL))
+		return EXIT_FAILURE_;
+	if (!h->env_key && h->build_cmd && h->run_cmd) {
+		if (parse_metric(h->metric_name ? h->metric_name : "cpu", &m))
+			goto out;
+		planned_key(h, h->build_cmd, h->run_cmd, m, key);
+		h->env_key = key;
+	}
+	if (history_cmd_series(h, &ids, &s))
+		goto out;
+	r = history_store_get(&h->store, id, s.key, s.metric);
+	if (!r) {
+		const struct history_result *like = s.nr ? s.pts[s.nr - 1].r : NULL;
+
+		if (!like) {
+			trail_error("no results before %.12s to compare with", id);
+			history_series_release(&s);
+			goto out;
+		}
+		note("guard: measuring %.12s first", id);
+		if (history_measure_store(h, id, like, s.key, &r) || !r) {
+			history_series_release(&s);
+			goto out;
+		}
+	}
+	memcpy(key, s.key, sizeof(key));
+	h->env_key = key;
+	history_series_release(&s);
+	if (r->status != HISTORY_OK) {
+		trail_error("%.12s is stored as %s: nothing to compare", id, history_status_name(r->status));
+		goto out;
+	}
+	if (history_cmd_series(h, &ids, &s))
+		goto out;
+	if (s.nr < 2 || strcmp(s.pts[s.nr - 1].commit, id)) {
+		note("guard: no stored commits before %.12s in environment %s: pass", id, s.key);
+		ret = EXIT_OK;
+	} else {
+		ret = guard_compare(h, &s, id);
+		if (ret < 0)
+			ret = EXIT_FAILURE_;
+	}
+	history_series_release(&s);
+out:
+	string_list_clear(&ids);
+	return ret;
+}
+
+/* "5%" or "5": a percentage, 0 or more. */
+static int parse_percent(const char *s, double *out)
+{
+	size_t n = strlen(s);
+	char *num = xstrndup(s, n && s[n - 1] == '%' ? n - 1 : n);
+	int bad = parse_double(num, out) || *out < 0;
+
+	free(num);
+	return bad ? trail_error("--max-regression '%s' is not a percentage (e.g. 5%%)", s) : 0;
+}
+
+static int top_level(struct history_cmd *h)
+{
+	const char *argv[] = { "git", "rev-parse", "--show-toplevel", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int code = run_capture(h->dir, &out, argv);
+
+	strbuf_rtrim(&out);
+	if (code || !out.len) {
+		strbuf_release(&out);
+		return trail_error("'%s' is not inside a git work tree", h->dir);
+	}
+	h->top_dir = strbuf_detach(&out, NULL);
+	return 0;
+}
+
+static void clear_git_env(void)
+{
+	static const char *const vars[] = {
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", NULL
+	};
+	const char *const *v;
+
+	for (v = vars; *v; v++)
+		unsetenv(*v);
+}
+
+static int run_sub(struct history_cmd *h, const char *sub)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct history_cmd *);
+	} subs[] = {
+		{ "record", history_record }, { "backfill", history_backfill },
+		{ "show", history_show }, { "plot", history_plot },
+		{ "detect", history_detect_cmd }, { "guard", history_guard },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(sub, subs[i].name))
+			return subs[i].fn(h);
+	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard)", sub);
+	return EXIT_USAGE;
+}
+
+int cmd_history(int argc, const char **argv)
+{
+	struct history_cmd h;
+	const char *sub, *max_regression = "5%";
+	int ret = EXIT_FAILURE_, n;
+	struct option opts[] = {
+		OPT_GROUP("what and where"),
+		OPT_STRING(0, "rev", &h.rev, "REV", "record, guard: the commit (default HEAD)"),
+		OPT_STRING(0, "range", &h.range, "A..B", "first-parent commits of A..B (or all of B's); default HEAD"),
+		OPT_U64(0, "every", &h.every, "K", "backfill: every K-th commit of the range (default 1)", 1, 1000000),
+		OPT_STRING('C', NULL, &h.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING(0, "cache", &h.cache_root, "DIR", "trail flame's cache (private clone, builds)"),
+		OPT_GROUP("measuring"),
+		OPT_STRING(0, "build", &h.build_cmd, "CMD", "build command (sh -c, in a private worktree)"),
+		OPT_STRING(0, "run", &h.run_cmd, "CMD", "workload command (sh -c, in the same worktree)"),
+		OPT_STRING(0, "metric", &h.metric_name, "NAME", "cpu (default), wall, rss or alloc"),
+		OPT_U64(0, "repeat", &h.repeat, "N", "profiled runs per commit (default 5)", 1, 1000),
+		OPT_U64('F', "freq", &h.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_DOUBLE(0, "discard", &h.discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_STRING(0, "profiler", &h.profiler, "NAME", "trail (default) or perf"),
+		OPT_U64(0, "top", &h.top, "N", "functions kept per commit, by self and by total (default 20)", 1, 100000),
+		OPT_DOUBLE(0, "timeout", &h.run_timeout, "SECONDS", "a run past it fails (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &h.build_timeout, "SECONDS", "a build past it fails (default 600, 0 = none)", 0, 1e9),
+		OPT_STRING(0, "profile", &h.profile_path, "FILE", "record: store this profile (any format trail collapse reads)"),
+		OPT_STRING_LIST(0, "value", &h.values, "X", "record --profile: a run's metric value (repeatable)"),
+		OPT_STRING(0, "unit", &h.unit, "U", "record --profile: the unit of --value"),
+		OPT_GROUP("reading"),
+		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
+		OPT_FLAG(0, "json", &h.json, "show, detect: JSON on stdout"),
+		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table)"),
+		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),
+		OPT_FLAG(0, "all-envs", &h.all_envs, "mix every environment's results in one series"),
+		OPT_GROUP("deciding"),
+		OPT_FLAG(0, "bisect", &h.bisect, "detect: measure inside each gap to name the commit"),
+		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate of each test (default 0.01)", 1e-6, 0.5),
+		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3)", 0, 1e6),
+		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
+		OPT_U64(0, "permutations", &h.permutations, "N", "permutations per change-point test (default 499)", 19, 100000),
+		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
+		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
+		OPT_END()
+	};
+
+	memset(&h, 0, sizeof(h));
+	h.dir = ".";
+	h.every = 1;
+	h.repeat = 5;
+	h.freq = 999;
+	h.discard = 10;
+	h.top = 20;
+	h.run_timeout = 300;
+	h.build_timeout = 600;
+	h.alpha = 0.01;
+	h.min_effect = 3;
+	h.min_share = 2;
+	h.permutations = 499;
+	h.window = 10;
+	h.profiler = "trail";
+	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
+	if (!sub || n != 0) {
+		if (!sub)
+			trail_error("which subcommand? (record, backfill, show, plot, detect, guard)");
+		else
+			trail_error("unexpected argument '%s'", argv[1]);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (parse_percent(max_regression, &h.max_regression)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(h.profiler, "trail") && strcmp(h.profiler, "perf")) {
+		trail_error("unknown profiler '%s' (trail, perf)", h.profiler);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	clear_git_env();
+	h.trail_exe = self_exe();
+	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
+		goto out;
+	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
+		h.metric_name = "cpu";
+	ret = run_sub(&h, sub);
+out:
+	history_store_release(&h.store);
+	if (h.repo_open)
+		flame_repo_release(&h.repo);
+	if (h.scratch) {
+		tempdir_remove(h.scratch);
+		free(h.scratch);
+	}
+	free(h.top_dir);
+	free(h.trail_exe);
+	string_list_clear(&h.values);
+	string_list_clear(&h.functions);
+	return ret;
+}

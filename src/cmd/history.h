@@ -1,0 +1,58 @@
+/*
+ * history.h - what the two files of 'trail history' share: the parsed
+ * command line and the state of one invocation (the notes read, the
+ * private clone opened only when something is measured).  history.c
+ * holds the options, record, backfill and guard; history_view.c show,
+ * plot and detect.
+ */
+#ifndef TRAIL_CMD_HISTORY_H
+#define TRAIL_CMD_HISTORY_H
+
+#include "core/exit_codes.h"
+#include "core/string_list.h"
+#include "flame/repo.h"
+#include "history/measure.h"
+#include "history/series.h"
+#include "history/store.h"
+
+#include <stdint.h>
+
+/* Exit statuses: core/exit_codes.h (guard: EXIT_REGRESSION; docs/history.md). */
+
+struct history_cmd {
+	/* the command line */
+	const char *dir, *cache_root, *rev, *range, *build_cmd, *run_cmd, *metric_name;
+	const char *profile_path, *unit, *out, *env_key, *profiler;
+	struct string_list values, functions;
+	uint64_t repeat, every, freq, top, permutations, window;
+	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
+	int json, bisect, all_envs;
+
+	/* the invocation */
+	char *top_dir;			/* the user's repository */
+	char *trail_exe;
+	struct history_store store;
+	struct flame_repo repo;		/* opened by history_measure_store() */
+	int repo_open;
+	char *scratch;
+};
+
+/* The detection parameters of the command line. */
+void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o);
+/*
+ * Measure commit id with the build and run commands (the command line's,
+ * else those of like, a stored result of the series) and store it.  When
+ * want_key is set, a result in another environment is an error.  *out
+ * (may be NULL) gets the stored result (borrowed from h->store).  0 or -1.
+ */
+int history_measure_store(struct history_cmd *h, const char *id, const struct history_result *like,
+			  const char *want_key, const struct history_result **out);
+/* The series of range for the command line's --env/--metric/--all-envs; 0 or -1 (error printed). */
+int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
+		       struct history_series *s);
+
+int history_show(struct history_cmd *h);
+int history_plot(struct history_cmd *h);
+int history_detect_cmd(struct history_cmd *h);
+
+#endif

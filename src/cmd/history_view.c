@@ -1,0 +1,379 @@
+/*
+ * history_view.c - the reading side of 'trail history': show (a row per
+ * stored commit), plot (SVG or HTML, src/history/plot.c) and detect (the
+ * change points, and with --bisect the commit inside each gap, found by
+ * measuring the midpoints and storing them like any record).
+ */
+#include "cmd/commands.h"
+#include "cmd/history.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/escape.h"
+#include "core/json_writer.h"
+#include "core/strbuf.h"
+#include "history/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct view {
+	struct string_list ids, dates, subjects;	/* the range, oldest first */
+	struct history_series s;
+	const char **point_subjects;			/* per point of s */
+};
+
+static int view_open(struct history_cmd *h, struct view *v)
+{
+	size_t i;
+
+	memset(v, 0, sizeof(*v));
+	if (history_first_parents(h->top_dir, h->range ? h->range : "HEAD", &v->ids, &v->dates,
+				  &v->subjects) ||
+	    history_cmd_series(h, &v->ids, &v->s))
+		return -1;
+	v->point_subjects = xmallocarray(v->s.nr + 1, sizeof(char *));
+	for (i = 0; i < v->s.nr; i++)
+		v->point_subjects[i] = v->subjects.items[v->s.pts[i].pos];
+	return 0;
+}
+
+static void view_close(struct view *v)
+{
+	history_series_release(&v->s);
+	string_list_clear(&v->ids);
+	string_list_clear(&v->dates);
+	string_list_clear(&v->subjects);
+	free(v->point_subjects);
+}
+
+static int finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		return trail_error("cannot write to standard output");
+	return 0;
+}
+
+/* The functions a row shows: --function, else the point's top 3 by self. */
+static void row_functions(const struct history_cmd *h, const struct history_point *p,
+			  struct string_list *out)
+{
+	size_t i, k;
+
+	if (h->functions.nr) {
+		for (i = 0; i < h->functions.nr; i++)
+			string_list_append(out, h->functions.items[i]);
+		return;
+	}
+	for (k = 0; k < 3; k++) {
+		const struct history_func *best = NULL;
+
+		for (i = 0; i < p->r->nfuncs; i++)
+			if (!string_list_has(out, p->r->funcs[i].name) &&
+			    (!best || p->r->funcs[i].self > best->self))
+				best = &p->r->funcs[i];
+		if (best && best->self > 0)
+			string_list_append(out, best->name);
+	}
+}
+
+static double share_of(const struct history_point *p, const char *f)
+{
+	return p->r->samples > 0 ? history_result_count(p->r, f, 0) / p->r->samples : 0;
+}
+
+int history_show(struct history_cmd *h)
+{
+	struct view v;
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	size_t i, k;
+
+	if (view_open(h, &v)) {
+		view_close(&v);
+		return EXIT_FAILURE_;
+	}
+	if (h->json) {
+		json_writer_init(&w, &out, JSON_WRITER_PRETTY);
+		json_writer_begin_object(&w);
+		json_writer_key_string(&w, "metric", v.s.metric);
+		json_writer_key_string(&w, "unit", v.s.unit);
+		json_writer_key_string(&w, "env", v.s.key);
+		json_writer_key(&w, "commits");
+		json_writer_begin_array(&w);
+	}
+	for (i = 0; i < v.s.nr; i++) {
+		const struct history_point *p = &v.s.pts[i];
+		struct string_list fn = STRING_LIST_INIT;
+
+		row_functions(h, p, &fn);
+		if (h->json) {
+			json_writer_begin_object(&w);
+			json_writer_key_string(&w, "commit", p->commit);
+			json_writer_key_string(&w, "date", v.dates.items[p->pos]);
+			json_writer_key_string(&w, "subject", v.subjects.items[p->pos]);
+			json_writer_key_number(&w, "median", p->med);
+			json_writer_key(&w, "interval");
+			json_writer_begin_array(&w);
+			json_writer_number(&w, p->lo);
+			json_writer_number(&w, p->hi);
+			json_writer_end(&w);
+			json_writer_key_uint(&w, "runs", p->r->nruns);
+			json_writer_key(&w, "shares");
+			json_writer_begin_object(&w);
+			for (k = 0; k < fn.nr; k++)
+				json_writer_key_number(&w, fn.items[k], share_of(p, fn.items[k]));
+			json_writer_end(&w);
+			json_writer_end(&w);
+		} else {
+			strbuf_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
+			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
+			strbuf_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
+				    p->lo, p->hi);
+			for (k = 0; k < fn.nr; k++) {
+				strbuf_addstr(&out, k ? ", " : "  ");
+				escape_term(&out, fn.items[k], strlen(fn.items[k]));
+				strbuf_addf(&out, " %.1f%%", 100 * share_of(p, fn.items[k]));
+			}
+			strbuf_addch(&out, '\n');
+		}
+		string_list_clear(&fn);
+	}
+	if (h->json) {
+		json_writer_end(&w);
+		json_writer_key_uint(&w, "failed", v.s.failed);
+		json_writer_end(&w);
+		json_writer_release(&w);
+		strbuf_addch(&out, '\n');
+	} else if (v.s.failed) {
+		strbuf_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	view_close(&v);
+	return finish_stdout() ? EXIT_FAILURE_ : EXIT_OK;
+}
+
+/* Bisection inside one gap (bisect.c of trail flame works on good/bad; here the levels are known). */
+static double point_value(const struct history_result *r, const char *func)
+{
+	double med, lo, hi;
+
+	if (func)
+		return r->samples > 0 ? history_result_count(r, func, 0) / r->samples : 0;
+	return history_result_median(r, &med, &lo, &hi) ? NAN : med;
+}
+
+/*
+ * Name the commit of change c: measure the middle of the gap between the
+ * last stored commit before it and the first after, keep the half whose
+ * ends differ, until they are neighbours.  A commit that does not build is
+ * passed over towards the later end.
+ */
+static int bisect_gap(struct history_cmd *h, struct view *v, struct history_change *c)
+{
+	const struct history_point *pa = &v->s.pts[c->index - 1], *pb = &v->s.pts[c->index];
+	const char *func = c->nmoved ? c->moved[0].name : NULL;
+	double before = func ? c->moved[0].before : c->before, after = func ? c->moved[0].after : c->after;
+	size_t lo = pa->pos, hi = pb->pos;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2, probe;
+		const struct history_result *r = NULL;
+		double x;
+
+		for (probe = mid; probe < hi; probe++) {
+			r = history_store_get(&h->store, v->ids.items[probe], v->s.key, v->s.metric);
+			if (!r) {
+				note("bisect: measuring %.12s (change at %.12s)", v->ids.items[probe], pb->commit);
+				if (history_measure_store(h, v->ids.items[probe], pa->r, v->s.key, &r))
+					return -1;
+			}
+			if (r->status == HISTORY_OK)
+				break;
+		}
+		if (probe == hi) {
+			hi = mid;	/* nothing between mid and hi can be measured */
+			continue;
+		}
+		x = point_value(r, func);
+		if (fabs(x - after) < fabs(x - before))
+			hi = probe;
+		else
+			lo = probe;
+	}
+	memcpy(c->culprit, v->ids.items[hi], 41);
+	return 0;
+}
+
+static void json_change(struct json_writer *w, const struct view *v, const struct history_change *c)
+{
+	const struct history_point *a = &v->s.pts[c->index - 1], *b = &v->s.pts[c->index];
+	size_t j;
+
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "before", a->commit);
+	json_writer_key_string(w, "after", b->commit);
+	json_writer_key_uint(w, "commits_between", b->pos - a->pos - 1);
+	json_writer_key_string(w, "commit", c->culprit[0] ? c->culprit : NULL);
+	json_writer_key_string(w, "direction", c->slower ? "slower" : "faster");
+	json_writer_key_number(w, "before_value", c->before);
+	json_writer_key_number(w, "after_value", c->after);
+	json_writer_key_number(w, "change", c->change);
+	json_writer_key(w, "interval");
+	json_writer_begin_array(w);
+	json_writer_number(w, c->lo);
+	json_writer_number(w, c->hi);
+	json_writer_end(w);
+	json_writer_key_number(w, "profile_change", c->implied);
+	json_writer_key_number(w, "p", c->p);
+	json_writer_key_bool(w, "metric_changed", c->metric_changed);
+	json_writer_key(w, "functions");
+	json_writer_begin_array(w);
+	for (j = 0; j < c->nmoved; j++) {
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "name", c->moved[j].name);
+		json_writer_key_string(w, "direction", c->moved[j].own > 0 ? "slower" : "faster");
+		json_writer_key_number(w, "before", c->moved[j].before);
+		json_writer_key_number(w, "after", c->moved[j].after);
+		json_writer_end(w);
+	}
+	json_writer_end(w);
+	json_writer_end(w);
+}
+
+static void text_change(struct strbuf *out, const struct view *v, const struct history_change *c,
+			size_t i)
+{
+	const struct history_point *a = &v->s.pts[c->index - 1], *b = &v->s.pts[c->index];
+	size_t j;
+
+	strbuf_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
+		    "between %.12s and %.12s", i + 1, c->slower ? "slower" : "faster", c->change * 100,
+		    c->lo * 100, c->hi * 100, c->implied * 100, c->p, a->commit, b->commit);
+	if (b->pos - a->pos > 1)
+		strbuf_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
+	strbuf_addch(out, '\n');
+	if (c->culprit[0]) {
+		const char *subj = "";
+
+		for (j = a->pos + 1; j <= b->pos; j++)
+			if (!strcmp(v->ids.items[j], c->culprit))
+				subj = v->subjects.items[j];
+		strbuf_addf(out, "  commit:    %.12s ", c->culprit);
+		escape_term(out, subj, strlen(subj));
+		strbuf_addch(out, '\n');
+	}
+	for (j = 0; j < c->nmoved; j++) {
+		strbuf_addf(out, "  function:  ");
+		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
+		strbuf_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
+			    c->moved[j].own > 0 ? "slower" : "faster", 100 * c->moved[j].before,
+			    100 * c->moved[j].after);
+	}
+}
+
+static size_t detect(struct history_cmd *h, struct view *v, struct history_change **c)
+{
+	struct history_detect_opts o;
+
+	history_cmd_detect_opts(h, &o);
+	return history_detect(&v->s, &o, c);
+}
+
+int history_detect_cmd(struct history_cmd *h)
+{
+	struct history_change *c = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	struct view v;
+	size_t nc = 0, i;
+	int ret = EXIT_FAILURE_;
+
+	if (view_open(h, &v))
+		goto out;
+	nc = detect(h, &v, &c);
+	for (i = 0; i < nc; i++) {
+		const struct history_point *a = &v.s.pts[c[i].index - 1], *b = &v.s.pts[c[i].index];
+
+		if (b->pos == a->pos + 1)
+			memcpy(c[i].culprit, b->commit, 41);	/* neighbours: the first after is it */
+		else if (h->bisect && bisect_gap(h, &v, &c[i]))
+			goto out;
+	}
+	if (h->json) {
+		json_writer_init(&w, &out, JSON_WRITER_PRETTY);
+		json_writer_begin_object(&w);
+		json_writer_key_string(&w, "metric", v.s.metric);
+		json_writer_key_string(&w, "unit", v.s.unit);
+		json_writer_key_string(&w, "env", v.s.key);
+		json_writer_key_uint(&w, "stored", v.s.nr);
+		json_writer_key_string(&w, "method", "e-divisive means, permutation test");
+		json_writer_key_number(&w, "alpha", h->alpha);
+		json_writer_key_number(&w, "min_effect", h->min_effect / 100);
+		json_writer_key(&w, "change_points");
+		json_writer_begin_array(&w);
+		for (i = 0; i < nc; i++)
+			json_change(&w, &v, &c[i]);
+		json_writer_end(&w);
+		json_writer_end(&w);
+		json_writer_release(&w);
+		strbuf_addch(&out, '\n');
+	} else {
+		strbuf_addf(&out, "%zu change point(s) in %zu stored commit(s) (%s, environment %s)\n",
+			    nc, v.s.nr, v.s.metric, v.s.key);
+		for (i = 0; i < nc; i++)
+			text_change(&out, &v, &c[i], i);
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	ret = finish_stdout() ? EXIT_FAILURE_ : EXIT_OK;
+out:
+	strbuf_release(&out);
+	history_changes_free(c, nc);
+	view_close(&v);
+	return ret;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int history_plot(struct history_cmd *h)
+{
+	struct history_change *c = NULL;
+	struct history_plot p;
+	struct strbuf out = STRBUF_INIT;
+	struct view v;
+	size_t nc = 0;
+	int html, ret = EXIT_FAILURE_;
+
+	if (!h->out) {
+		trail_error("plot needs -o FILE.svg or -o FILE.html");
+		return EXIT_USAGE;
+	}
+	html = ends_with(h->out, ".html") || ends_with(h->out, ".htm");
+	if (view_open(h, &v))
+		goto out;
+	nc = detect(h, &v, &c);
+	memset(&p, 0, sizeof(p));
+	p.s = &v.s;
+	p.changes = c;
+	p.nchanges = nc;
+	p.functions = &h->functions;
+	p.subjects = v.point_subjects;
+	p.title = "trail history";
+	history_plot_write(&p, html, &out);
+	if (strbuf_write_file(&out, h->out))
+		goto out;
+	note("wrote %s (%zu commits, %zu change points)", h->out, v.s.nr, nc);
+	ret = EXIT_OK;
+out:
+	strbuf_release(&out);
+	history_changes_free(c, nc);
+	view_close(&v);
+	return ret;
+}

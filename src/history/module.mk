@@ -1,0 +1,10 @@
+# src/history: trail history - per-commit results in git notes, series,
+# change points (E-Divisive means), the plot.
+LIB_OBJS += src/history/changepoint.o
+LIB_OBJS += src/history/measure.o
+LIB_OBJS += src/history/plot.o
+LIB_OBJS += src/history/result.o
+LIB_OBJS += src/history/series.o
+LIB_OBJS += src/history/store.o
+
+UNIT_TESTS += tests/unit/test_history

@@ -1,0 +1,402 @@
+/*
+ * series.c - a series out of the stored notes, and its change points:
+ * changepoint.c on the metric's per-commit medians and on each kept
+ * function's self share (a ratio within each run, so a machine busier at
+ * one commit than another moves it far less than the metric); a
+ * function's change point within one commit of another is the same
+ * change.  The functions that moved at a change are those whose share
+ * moved beyond the common shrink (or growth) of all the others.
+ */
+#include "history/series.h"
+
+#include "bench/stats.h"
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct key_count {
+	const char *key, *metric;
+	size_t n;
+	double latest;
+};
+
+static void choose(const struct history_store *st, const struct string_list *commits,
+		   const char *key, const char *metric, struct history_series *s)
+{
+	struct key_count *kc = NULL;
+	size_t nkc = 0, i, j, k, best = 0;
+
+	for (i = 0; i < commits->nr; i++) {
+		const struct history_entry *e = history_store_find(st, commits->items[i]);
+
+		for (j = 0; e && j < e->nresults; j++) {
+			const struct history_result *r = &e->results[j];
+
+			if ((key && strcmp(r->env.key, key)) || (metric && strcmp(r->metric, metric)))
+				continue;
+			for (k = 0; k < nkc && (strcmp(kc[k].key, r->env.key) ||
+						 strcmp(kc[k].metric, r->metric)); k++)
+				;
+			if (k == nkc) {
+				kc = xreallocarray(kc, nkc + 1, sizeof(*kc));
+				kc[nkc++] = (struct key_count){ r->env.key, r->metric, 0, 0 };
+			}
+			kc[k].n++;
+			if (r->time > kc[k].latest)
+				kc[k].latest = r->time;
+		}
+	}
+	for (k = 1; k < nkc; k++)
+		if (kc[k].n > kc[best].n || (kc[k].n == kc[best].n && kc[k].latest > kc[best].latest))
+			best = k;
+	if (nkc) {
+		memcpy(s->key, kc[best].key, sizeof(s->key));
+		s->metric = xstrdup(kc[best].metric);
+		for (k = 0; k < nkc; k++)
+			s->other_keys += k != best && !strcmp(kc[k].metric, kc[best].metric);
+	}
+	free(kc);
+}
+
+int history_series_build(struct history_series *s, const struct history_store *st,
+			 const struct string_list *commits, const char *key, const char *metric,
+			 int all_envs)
+{
+	size_t i, j;
+
+	memset(s, 0, sizeof(*s));
+	choose(st, commits, key, metric, s);
+	if (!s->metric)
+		return -1;
+	s->pts = xmallocarray(commits->nr + 1, sizeof(*s->pts));
+	for (i = 0; i < commits->nr; i++) {
+		const struct history_entry *e = history_store_find(st, commits->items[i]);
+		const struct history_result *best = NULL;
+		struct history_point *p;
+
+		for (j = 0; e && j < e->nresults; j++) {
+			const struct history_result *r = &e->results[j];
+
+			if (strcmp(r->metric, s->metric) || (!all_envs && strcmp(r->env.key, s->key)))
+				continue;
+			if (!best || r->time > best->time)
+				best = r;
+		}
+		if (!best)
+			continue;
+		if (best->status != HISTORY_OK || !best->nruns) {
+			s->failed++;
+			continue;
+		}
+		if (!s->unit)
+			s->unit = xstrdup(best->unit);
+		p = &s->pts[s->nr++];
+		p->commit = commits->items[i];
+		p->pos = i;
+		p->r = best;
+		p->profiles = best->profiles > 0 ? best->profiles : 1;
+		history_result_median(best, &p->med, &p->lo, &p->hi);
+	}
+	if (!s->unit)
+		s->unit = xstrdup("");
+	return 0;
+}
+
+void history_series_release(struct history_series *s)
+{
+	free(s->pts);
+	free(s->metric);
+	free(s->unit);
+	memset(s, 0, sizeof(*s));
+}
+
+double history_point_rate(const struct history_point *p, const char *func, int total)
+{
+	return history_result_count(p->r, func, total) / p->profiles;
+}
+
+static int cmp_moved(const void *a, const void *b)
+{
+	const struct history_moved *x = a, *y = b;
+	double dx = fabs(x->own), dy = fabs(y->own);
+
+	if (dx != dy)
+		return (dx < dy) - (dx > dy);
+	return strcmp(x->name, y->name);
+}
+
+/* Self share of func at a point, fraction of all its samples. */
+static double share_at(const struct history_point *p, const char *func)
+{
+	return p->r->samples > 0 ? history_result_count(p->r, func, 0) / p->r->samples : 0;
+}
+
+/* Every function kept at some point of s whose self share reaches min_share, once. */
+static void function_names(const struct history_series *s, double min_share,
+			   struct string_list *names)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr; i++)
+		for (j = 0; j < s->pts[i].r->nfuncs; j++) {
+			const struct history_func *f = &s->pts[i].r->funcs[j];
+
+			if (s->pts[i].r->samples > 0 && f->self / s->pts[i].r->samples >= min_share &&
+			    !string_list_has(names, f->name))
+				string_list_append(names, f->name);
+		}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_sorting(double *x, size_t n)
+{
+	qsort(x, n, sizeof(double), cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/*
+ * The kept functions' shares at points [a, c), raw and normalised.  When
+ * one function gets slower every other share shrinks by the same factor,
+ * so a change of one function would show in all.  Each point's scale is
+ * the median over the functions of share / (the function's median share
+ * over [a, c)): as long as fewer than half the functions changed at a
+ * point, it is the others' common shrink, and share / scale moves only
+ * with the function's own time.
+ */
+struct share_table {
+	struct string_list names;
+	size_t a, n;			/* points [a, a + n) */
+	double *raw, *norm;		/* [k * n + (i - a)], fractions */
+	double *scale;			/* [i - a] */
+};
+
+static void share_table_build(const struct history_series *s, size_t a, size_t c, double min_share,
+			      struct share_table *t)
+{
+	size_t n = c - a, i, k, m;
+	double *ref, *tmp = xmallocarray(n + 1, sizeof(double));
+
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->n = n;
+	function_names(s, min_share, &t->names);
+	t->raw = xmallocarray(t->names.nr * n + 1, sizeof(double));
+	t->norm = xmallocarray(t->names.nr * n + 1, sizeof(double));
+	t->scale = xmallocarray(n + 1, sizeof(double));
+	ref = xmallocarray(t->names.nr + 1, sizeof(double));
+	for (k = 0; k < t->names.nr; k++) {
+		for (i = 0; i < n; i++)
+			t->raw[k * n + i] = tmp[i] = share_at(&s->pts[a + i], t->names.items[k]);
+		ref[k] = median_sorting(tmp, n);
+	}
+	free(tmp);
+	tmp = xmallocarray(t->names.nr + 1, sizeof(double));
+	for (i = 0; i < n; i++) {
+		for (k = m = 0; k < t->names.nr; k++)
+			if (ref[k] >= min_share)
+				tmp[m++] = t->raw[k * n + i] / ref[k];
+		t->scale[i] = m >= 3 ? median_sorting(tmp, m) : 1;
+		if (!(t->scale[i] > 0))
+			t->scale[i] = 1;
+		for (k = 0; k < t->names.nr; k++)
+			t->norm[k * n + i] = t->raw[k * n + i] / t->scale[i];
+	}
+	free(tmp);
+	free(ref);
+}
+
+static void share_table_release(struct share_table *t)
+{
+	string_list_clear(&t->names);
+	free(t->raw);
+	free(t->norm);
+	free(t->scale);
+}
+
+double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
+			     const struct history_detect_opts *o, struct history_moved **out,
+			     size_t *nr)
+{
+	struct share_table t;
+	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied;
+	double *nb, *na;
+	size_t k, nl = b - a, nrt = c - b;
+
+	*out = NULL;
+	*nr = 0;
+	share_table_build(s, a, c, o->min_share, &t);
+	nb = xmallocarray(t.names.nr + 1, sizeof(double));
+	na = xmallocarray(t.names.nr + 1, sizeof(double));
+	for (k = 0; k < t.names.nr; k++) {
+		memcpy(x, t.norm + k * t.n, t.n * sizeof(double));
+		nb[k] = median_sorting(x, nl);
+		na[k] = median_sorting(x + nl, nrt);
+		top = fmax(top, fabs(na[k] - nb[k]));
+	}
+	for (k = 0; k < t.names.nr; k++) {
+		/* the change of its own time, beside the others' common shrink */
+		double own = na[k] - nb[k];
+
+		/* a mover carries a real part of the change, not the others' noise */
+		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * nb[k] || fabs(own) < top / 4)
+			continue;
+		if (nl >= 2 && nrt >= 2) {
+			if (cp_student_p(t.norm + k * t.n, nl, t.norm + k * t.n + nl, nrt) > o->cp.alpha)
+				continue;
+		} else if (fabs(own) < 2 * o->min_share) {
+			continue;	/* one commit on a side: a larger step, no test */
+		}
+		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
+		(*out)[*nr].name = xstrdup(t.names.items[k]);
+		memcpy(x, t.raw + k * t.n, t.n * sizeof(double));
+		(*out)[*nr].before = median_sorting(x, nl);
+		(*out)[*nr].after = median_sorting(x + nl, nrt);
+		(*out)[*nr].own = own;
+		(*nr)++;
+	}
+	if (*nr)
+		qsort(*out, *nr, sizeof(**out), cmp_moved);
+	/* the others' shrink (scale) says how much longer the whole run got */
+	memcpy(x, t.scale, t.n * sizeof(double));
+	implied = median_sorting(x, nl) / median_sorting(x + nl, nrt) - 1;
+	free(x);
+	free(nb);
+	free(na);
+	share_table_release(&t);
+	return implied;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Change indices of the metric (flag 1) and of the functions, merged. */
+static size_t change_indices(const struct history_series *s, const struct history_detect_opts *o,
+			     size_t *idx, double *pv, int *is_metric)
+{
+	struct share_table t;
+	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
+	struct cp_params fp = o->cp;
+	double *x = xmallocarray(s->nr + 1, sizeof(double));
+	size_t n = 0, i, j, k, m;
+
+	for (i = 0; i < s->nr; i++)
+		x[i] = s->pts[i].med;
+	m = cp_detect(x, s->nr, &o->cp, cp, s->nr);
+	for (i = 0; i < m; i++) {
+		idx[n] = cp[i].index;
+		pv[n] = cp[i].p;
+		is_metric[n++] = 1;
+	}
+	share_table_build(s, 0, s->nr, o->min_share, &t);
+	/* a function's (normalised) share must move by min_share of all samples */
+	fp.relative = 0;
+	fp.min_effect = o->min_share;
+	for (k = 0; k < t.names.nr; k++) {
+		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
+		for (i = 0; i < m; i++) {
+			for (j = 0; j < n && (idx[j] + 1 < cp[i].index || idx[j] > cp[i].index + 1); j++)
+				;
+			if (j == n && n < s->nr) {
+				idx[n] = cp[i].index;
+				pv[n] = cp[i].p;
+				is_metric[n++] = 0;
+			} else if (j < n && cp[i].p < pv[j]) {
+				/* the same change: placed where the evidence is strongest */
+				idx[j] = cp[i].index;
+				pv[j] = cp[i].p;
+			}
+		}
+	}
+	free(cp);
+	free(x);
+	share_table_release(&t);
+	return n;
+}
+
+size_t history_detect(const struct history_series *s, const struct history_detect_opts *o,
+		      struct history_change **out)
+{
+	size_t *idx = xmallocarray(s->nr + 1, sizeof(size_t)), n, i, k;
+	double *pv = xmallocarray(s->nr + 1, sizeof(double)), *runs[2];
+	int *flag = xmallocarray(s->nr + 1, sizeof(int));
+	struct history_change *c;
+
+	*out = NULL;
+	n = s->nr >= 2 ? change_indices(s, o, idx, pv, flag) : 0;
+	c = xcalloc(n + 1, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i].index = idx[i];
+		c[i].p = pv[i];
+		c[i].metric_changed = flag[i];
+	}
+	/* sort by index (the metric's and the functions' were appended apart) */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && cmp_size(&c[k - 1].index, &c[k].index) > 0; k--) {
+			struct history_change t = c[k];
+
+			c[k] = c[k - 1];
+			c[k - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		size_t a = i ? c[i - 1].index : 0, b = c[i].index, e = i + 1 < n ? c[i + 1].index : s->nr;
+		size_t na = 0, nb = 0, j, q;
+		struct bench_ratio ratio;
+
+		runs[0] = xmallocarray(1, sizeof(double));
+		runs[1] = xmallocarray(1, sizeof(double));
+		for (j = a; j < e; j++) {
+			const struct history_result *r = s->pts[j].r;
+			int side = j >= b;
+			size_t *cnt = side ? &nb : &na;
+
+			runs[side] = xreallocarray(runs[side], *cnt + r->nruns + 1, sizeof(double));
+			for (q = 0; q < r->nruns; q++)
+				runs[side][(*cnt)++] = r->runs[q];
+		}
+		c[i].before = bench_median(runs[0], na);
+		c[i].after = bench_median(runs[1], nb);
+		c[i].change = c[i].before != 0 ? c[i].after / c[i].before - 1 : 0;
+		c[i].lo = c[i].hi = c[i].change;
+		if (!bench_bootstrap_ratio(runs[0], na, runs[1], nb, 0, 0.95, 1000,
+					   BENCH_BOOTSTRAP_SEED, &ratio)) {
+			c[i].lo = ratio.lo - 1;
+			c[i].hi = ratio.hi - 1;
+		}
+		c[i].slower = c[i].after > c[i].before;
+		c[i].implied = history_moved_between(s, a, b, e, o, &c[i].moved, &c[i].nmoved);
+		/* the profile says which way when a function moved (the metric is noisier) */
+		if (c[i].nmoved)
+			c[i].slower = c[i].moved[0].own > 0;
+		free(runs[0]);
+		free(runs[1]);
+	}
+	free(idx);
+	free(pv);
+	free(flag);
+	*out = c;
+	return n;
+}
+
+void history_changes_free(struct history_change *c, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < c[i].nmoved; j++)
+			free(c[i].moved[j].name);
+		free(c[i].moved);
+	}
+	free(c);
+}

@@ -1,0 +1,88 @@
+/*
+ * series.h - the results of one environment and metric along a range's
+ * first-parent commits (a series), and its change points: those of the
+ * metric (per-commit medians) and of every kept function's samples per
+ * run, merged by commit, each with the functions that moved.  Different
+ * environment keys are never mixed unless the caller asks (all_envs).
+ */
+#ifndef TRAIL_HISTORY_SERIES_H
+#define TRAIL_HISTORY_SERIES_H
+
+#include "core/string_list.h"
+#include "history/changepoint.h"
+#include "history/store.h"
+
+struct history_point {
+	const char *commit;		/* into the range's list */
+	size_t pos;			/* index of commit in that list */
+	const struct history_result *r;	/* borrowed from the store */
+	double med, lo, hi;		/* the metric's median and its 95 % interval */
+	double profiles;		/* profiled runs (samples per run = count / profiles) */
+};
+
+struct history_series {
+	char key[17];
+	char *metric, *unit;
+	struct history_point *pts;	/* stored, ok commits in range order */
+	size_t nr;
+	size_t failed;			/* commits stored as build/run failures */
+	size_t other_keys;		/* other environments with results in the range */
+};
+
+/*
+ * The series of key (NULL: the environment with the most results in
+ * range, ties to the latest) and metric (NULL: that environment's most
+ * frequent metric) over commits (oldest first).  all_envs mixes every
+ * environment's results of the metric.  0, or -1 when nothing is stored.
+ */
+int history_series_build(struct history_series *s, const struct history_store *st,
+			 const struct string_list *commits, const char *key, const char *metric,
+			 int all_envs);
+void history_series_release(struct history_series *s);
+/* Self (or total) samples per run of func at a point. */
+double history_point_rate(const struct history_point *p, const char *func, int total);
+
+struct history_moved {
+	char *name;
+	double before, after;		/* self share either side, fractions */
+	double own;			/* after - r0 * before: the share its own change moved,
+					 * beside the common shrink r0 of the others */
+};
+
+struct history_change {
+	size_t index;			/* first point after the change */
+	double before, after;		/* the metric's medians of the segments */
+	double change, lo, hi;		/* after/before - 1 and its 95 % interval */
+	double p;			/* the split's permutation p-value (metric or function) */
+	double implied;			/* the run's change the profile implies (1 / r0 - 1) */
+	int slower;
+	int metric_changed;		/* the metric itself has the change point */
+	struct history_moved *moved;	/* largest first */
+	size_t nmoved;
+	char culprit[41];		/* named by --bisect, "" otherwise */
+};
+
+struct history_detect_opts {
+	struct cp_params cp;		/* alpha, min_effect (relative), permutations ... */
+	double min_share;		/* a function moves by at least this fraction of all samples */
+};
+
+/* Change points of s, sorted; *out is malloc'd (release with history_changes_free). */
+size_t history_detect(const struct history_series *s, const struct history_detect_opts *o,
+		      struct history_change **out);
+void history_changes_free(struct history_change *c, size_t nr);
+/*
+ * The functions that moved between points [a, b) and [b, c) of s: their
+ * self share changed beyond the common factor r0 by which every other
+ * share changed (the median ratio), by min_share of all samples and by
+ * min_effect of its own share, by a quarter of the largest such change
+ * at least, significantly (Student's t over the
+ * commits, alpha) when both sides have two points or more, else by
+ * twice min_share.  Returns the change of the whole run the profile
+ * implies, 1 / r0 - 1 (+0.15: 15 % more time, all of it in the movers).
+ */
+double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
+			     const struct history_detect_opts *o, struct history_moved **out,
+			     size_t *nr);
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * store.c - git notes as trail history's database.  Reading 1,000 notes
+ * costs three git processes whatever their number (notes list, cat-file
+ * --batch fed from a file, rev-list); writing one is git notes add with
+ * the note's text in a temporary file.  A commit identity for the notes
+ * commit is supplied when git has none (CI runners often have none).
+ */
+#include "history/store.h"
+
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int git_capture(const char *top, struct strbuf *out, const char *const *argv, int in_fd)
+{
+	struct child c = CHILD_INIT;
+	int code;
+
+	c.argv = argv;
+	c.dir = top;
+	c.in = in_fd;
+	code = child_capture(&c, out);
+	return code;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct history_entry *)a)->commit,
+		      ((const struct history_entry *)b)->commit);
+}
+
+static struct history_entry *entry_for(struct history_store *s, const char *commit)
+{
+	struct history_entry key, *e;
+
+	memcpy(key.commit, commit, sizeof(key.commit));
+	e = s->nr ? bsearch(&key, s->entries, s->nr, sizeof(*e), cmp_entry) : NULL;
+	if (e)
+		return e;
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 64;
+		s->entries = xreallocarray(s->entries, s->alloc, sizeof(*s->entries));
+	}
+	e = &s->entries[s->nr++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->commit, commit, sizeof(e->commit));
+	qsort(s->entries, s->nr, sizeof(*e), cmp_entry);
+	return bsearch(&key, s->entries, s->nr, sizeof(*e), cmp_entry);
+}
+
+static int same_series(const struct history_result *a, const struct history_result *b)
+{
+	return !strcmp(a->env.key, b->env.key) && !strcmp(a->metric, b->metric);
+}
+
+/* Add r (taken over) to e, replacing an older result of the same series. */
+static void entry_add(struct history_entry *e, struct history_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < e->nresults; i++)
+		if (same_series(&e->results[i], r)) {
+			if (e->results[i].time > r->time) {
+				history_result_release(r);
+				return;
+			}
+			history_result_release(&e->results[i]);
+			e->results[i] = *r;
+			return;
+		}
+	e->results = xreallocarray(e->results, e->nresults + 1, sizeof(*e->results));
+	e->results[e->nresults++] = *r;
+}
+
+/* The text of one note (lines of JSON) for commit. */
+static int parse_note(struct history_entry *e, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	unsigned lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct history_result r;
+		char name[80];
+
+		lineno++;
+		if (n && strspn(p, " \t\r") < n) {
+			snprintf(name, sizeof(name), "note of %.12s:%u", e->commit, lineno);
+			if (history_result_parse(p, n, name, &r))
+				return -1;
+			entry_add(e, &r);
+		}
+		p += n + 1;
+	}
+	return 0;
+}
+
+/* "<note blob> <commit>" lines of git notes list into the two lists. */
+static int list_notes(const char *top, struct string_list *blobs, struct string_list *commits)
+{
+	const char *argv[] = { "git", "notes", "--ref=" HISTORY_NOTES_REF, "list", NULL };
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	int code = git_capture(top, &out, argv, CHILD_DEVNULL);
+
+	if (code)
+		goto out;
+	for (p = out.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+
+		if (strlen(p) < 82 || p[40] != ' ') {
+			code = trail_error("git notes list: unexpected line '%.90s'", p);
+			goto out;
+		}
+		string_list_append_nodup(blobs, xstrndup(p, 40));
+		string_list_append_nodup(commits, xstrndup(p + 41, 40));
+		p = nl ? nl + 1 : NULL;
+	}
+out:
+	strbuf_release(&out);
+	return code ? -1 : 0;
+}
+
+/* All blobs through one git cat-file --batch, stdin from a temporary file. */
+static int read_blobs(struct history_store *s, const struct string_list *blobs,
+		      const struct string_list *commits)
+{
+	const char *argv[] = { "git", "cat-file", "--batch", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char path[] = "/tmp/trail-history-XXXXXX";
+	const char *p, *end;
+	size_t i;
+	int fd = mkstemp(path), ret = -1;
+
+	if (fd < 0)
+		return error_errno("cannot create a temporary file");
+	for (i = 0; i < blobs->nr; i++) {
+		strbuf_addstr(&in, blobs->items[i]);
+		strbuf_addch(&in, '\n');
+	}
+	if (write(fd, in.buf, in.len) != (ssize_t)in.len || lseek(fd, 0, SEEK_SET)) {
+		error_errno("cannot write '%s'", path);
+		goto out;
+	}
+	if (git_capture(s->top, &out, argv, fd)) {
+		trail_error("git cat-file --batch failed in '%s'", s->top);
+		goto out;
+	}
+	p = out.buf;
+	end = out.buf + out.len;
+	for (i = 0; i < blobs->nr; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		unsigned long long size;
+		char type[16];
+
+		if (!nl || sscanf(p, "%*40s %15s %llu", type, &size) != 2 || strcmp(type, "blob") ||
+		    size > (unsigned long long)(end - nl - 1)) {
+			trail_error("note of %.12s: git cat-file gave no blob", commits->items[i]);
+			goto out;
+		}
+		if (parse_note(entry_for(s, commits->items[i]), nl + 1, (size_t)size))
+			goto out;
+		p = nl + 1 + size + 1;
+		if (p > end)
+			p = end;
+	}
+	ret = 0;
+out:
+	close(fd);
+	unlink(path);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	return ret;
+}
+
+int history_store_load(struct history_store *s, const char *top)
+{
+	struct string_list blobs = STRING_LIST_INIT, commits = STRING_LIST_INIT;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->top = xstrdup(top);
+	ret = list_notes(top, &blobs, &commits);
+	if (!ret && blobs.nr) {
+		/* one allocation and sort, not one per note */
+		s->alloc = blobs.nr;
+		s->entries = xcalloc(s->alloc, sizeof(*s->entries));
+		for (s->nr = 0; s->nr < commits.nr; s->nr++)
+			memcpy(s->entries[s->nr].commit, commits.items[s->nr], 41);
+		qsort(s->entries, s->nr, sizeof(*s->entries), cmp_entry);
+		ret = read_blobs(s, &blobs, &commits);
+	}
+	string_list_clear(&blobs);
+	string_list_clear(&commits);
+	return ret;
+}
+
+void history_store_release(struct history_store *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr; i++) {
+		for (j = 0; j < s->entries[i].nresults; j++)
+			history_result_release(&s->entries[i].results[j]);
+		free(s->entries[i].results);
+	}
+	free(s->entries);
+	free(s->top);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct history_entry *history_store_find(const struct history_store *s, const char *commit)
+{
+	struct history_entry key;
+
+	if (!s->nr || strlen(commit) != 40)
+		return NULL;
+	memcpy(key.commit, commit, sizeof(key.commit));
+	return bsearch(&key, s->entries, s->nr, sizeof(key), cmp_entry);
+}
+
+const struct history_result *history_store_get(const struct history_store *s, const char *commit,
+					       const char *key, const char *metric)
+{
+	const struct history_entry *e = history_store_find(s, commit);
+	size_t i;
+
+	for (i = 0; e && i < e->nresults; i++)
+		if (!strcmp(e->results[i].env.key, key) && !strcmp(e->results[i].metric, metric))
+			return &e->results[i];
+	return NULL;
+}
+
+/* Whether git has a committer identity here; else the notes commit gets trail's. */
+static int have_identity(const char *top)
+{
+	const char *argv[] = { "git", "var", "GIT_COMMITTER_IDENT", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	int code;
+
+	c.argv = argv;
+	c.dir = top;
+	c.err = CHILD_DEVNULL;
+	code = child_capture(&c, &out);
+	strbuf_release(&out);
+	return code == 0;
+}
+
+int history_store_put(struct history_store *s, const char *commit, const struct history_result *r)
+{
+	static const char *const ident[] = {
+		"GIT_AUTHOR_NAME=trail history", "GIT_AUTHOR_EMAIL=trail@localhost",
+		"GIT_COMMITTER_NAME=trail history", "GIT_COMMITTER_EMAIL=trail@localhost", NULL
+	};
+	const char *argv[] = { "git", "notes", "--ref=" HISTORY_NOTES_REF, "add", "-f", "-F",
+			       NULL, commit, NULL };
+	struct history_entry *e = entry_for(s, commit);
+	struct history_result copy;
+	struct strbuf text = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char path[] = "/tmp/trail-note-XXXXXX";
+	size_t i;
+	int fd, code;
+
+	history_result_copy(&copy, r);
+	copy.time = copy.time > 0 ? copy.time : 0;
+	for (i = 0; i < e->nresults; i++)
+		if (same_series(&e->results[i], &copy)) {
+			history_result_release(&e->results[i]);
+			e->results[i] = copy;
+			break;
+		}
+	if (i == e->nresults)
+		entry_add(e, &copy);
+	for (i = 0; i < e->nresults; i++) {
+		history_result_write(&e->results[i], &text);
+		strbuf_addch(&text, '\n');
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		strbuf_release(&text);
+		return error_errno("cannot create a temporary file");
+	}
+	close(fd);
+	if (strbuf_write_file(&text, path)) {
+		unlink(path);
+		strbuf_release(&text);
+		return -1;
+	}
+	strbuf_release(&text);
+	argv[6] = path;
+	c.argv = argv;
+	c.dir = s->top;
+	c.out = CHILD_DEVNULL;
+	c.err = CHILD_DEVNULL;	/* "Overwriting existing notes": expected; a failure is reported */
+	if (!have_identity(s->top))
+		c.env = ident;
+	code = child_run(&c);
+	unlink(path);
+	if (code)
+		return trail_error("git notes add failed for %.12s (%s)", commit,
+				   child_describe_status(code));
+	return 0;
+}
+
+int history_first_parents(const char *top, const char *range, struct string_list *ids,
+			  struct string_list *dates, struct string_list *subjects)
+{
+	const char *argv[] = { "git", "log", "--first-parent", "--reverse", "--date=short",
+			       "--format=%H%x1f%ad%x1f%s", range, "--", NULL };
+	struct strbuf buf = STRBUF_INIT;
+	char *p, *nl;
+	int code = git_capture(top, &buf, argv, CHILD_DEVNULL);
+
+	if (code) {
+		strbuf_release(&buf);
+		return trail_error("cannot list the commits of '%s'", range);
+	}
+	for (p = buf.buf; p && *p; p = nl ? nl + 1 : NULL) {
+		char *f1, *f2;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		f1 = strchr(p, '\x1f');
+		f2 = f1 ? strchr(f1 + 1, '\x1f') : NULL;
+		if (!f2 || f1 - p != 40) {
+			strbuf_release(&buf);
+			return trail_error("git log: unexpected line '%.60s'", p);
+		}
+		*f1 = *f2 = '\0';
+		string_list_append(ids, p);
+		if (dates)
+			string_list_append(dates, f1 + 1);
+		if (subjects)
+			string_list_append(subjects, f2 + 1);
+	}
+	strbuf_release(&buf);
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * store.h - trail history's results in the user's repository, as git notes
+ * under refs/notes/trail: read all at once (git notes list + one git
+ * cat-file --batch), written one commit at a time (git notes add -f -F),
+ * never through the work tree or the index.  Also the first-parent list
+ * of a range, in the order series are drawn.
+ */
+#ifndef TRAIL_HISTORY_STORE_H
+#define TRAIL_HISTORY_STORE_H
+
+#include "core/string_list.h"
+#include "history/result.h"
+
+#define HISTORY_NOTES_REF "refs/notes/trail"
+
+struct history_entry {
+	char commit[41];
+	struct history_result *results;	/* one per environment key and metric */
+	size_t nresults;
+};
+
+struct history_store {
+	char *top;			/* the user's repository (work tree top or git dir) */
+	struct history_entry *entries;	/* sorted by commit id */
+	size_t nr, alloc;
+};
+
+/*
+ * Read every note of refs/notes/trail in the repository at top.  A line
+ * that is not a result is an error naming the commit; when two lines of a
+ * note have the same key and metric (two machines' notes merged) the later
+ * measurement wins.  0 or -1.
+ */
+int history_store_load(struct history_store *s, const char *top);
+void history_store_release(struct history_store *s);
+const struct history_entry *history_store_find(const struct history_store *s, const char *commit);
+/*
+ * The result of commit for env key and metric, or NULL.
+ */
+const struct history_result *history_store_get(const struct history_store *s, const char *commit,
+					       const char *key, const char *metric);
+/*
+ * Store r for commit: replaces a result with the same key and metric and
+ * keeps the others; rewrites the commit's note.  0 or -1.
+ */
+int history_store_put(struct history_store *s, const char *commit, const struct history_result *r);
+
+/*
+ * Full ids of the first-parent commits of range ("A..B", or "B": all of
+ * B's first-parent ancestors), oldest first, into ids; their author dates
+ * (YYYY-MM-DD) and subjects into dates and subjects unless NULL.  0 or -1.
+ */
+int history_first_parents(const char *top, const char *range, struct string_list *ids,
+			  struct string_list *dates, struct string_list *subjects);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * test_history.c - unit tests of trail history's pure parts: the
+ * E-Divisive statistic and change-point detection (steps found at the
+ * right index, none in noise, the minimum effect and the false-alarm
+ * rate honoured), the note's JSON line (round trip, bad input named),
+ * the functions kept from a profile, and the change points of a series
+ * with the functions that moved.
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/strbuf.h"
+#include "history/changepoint.h"
+#include "history/measure.h"
+#include "history/result.h"
+#include "history/series.h"
+
+#include <math.h>
+
+/* A reproducible noisy level: value * (1 + noise * u), u in [-1, 1]. */
+static double noisy(double value, double noise, unsigned long *state)
+{
+	*state = *state * 6364136223846793005UL + 1442695040888963407UL;
+	return value * (1 + noise * ((double)(*state >> 11) / (double)(1UL << 53) * 2 - 1));
+}
+
+TEST(statistic_matches_definition)
+{
+	double x[] = { 1, 2, 10, 11 };
+	/* cross: |1-10|+|1-11|+|2-10|+|2-11| = 36; within: 1 and 1 */
+	double want = 2.0 * 2 / 4 * (2 * 36 / 4.0 - 1 - 1);
+
+	CHECK_NEAR(cp_statistic(x, 4, 2), want, 1e-12);
+	CHECK(cp_statistic(x, 4, 2) > cp_statistic(x, 4, 1));
+	CHECK(cp_statistic(x, 4, 2) > cp_statistic(x, 4, 3));
+}
+
+TEST(finds_three_steps)
+{
+	struct cp_params p;
+	struct cp_point out[10];
+	double x[40];
+	unsigned long st = 7;
+	size_t i, n;
+
+	for (i = 0; i < 40; i++) {
+		double level = i < 10 ? 100 : i < 20 ? 107 : i < 30 ? 180 : 107;
+
+		x[i] = noisy(level, 0.01, &st);
+	}
+	cp_params_init(&p);
+	n = cp_detect(x, 40, &p, out, 10);
+	CHECK_INT(n, 3);
+	if (n == 3) {
+		CHECK_INT(out[0].index, 10);
+		CHECK_INT(out[1].index, 20);
+		CHECK_INT(out[2].index, 30);
+		CHECK(out[1].after > out[1].before);
+		CHECK(out[2].after < out[2].before);
+		CHECK(out[0].p <= p.alpha);
+	}
+}
+
+TEST(none_in_noise)
+{
+	struct cp_params p;
+	struct cp_point out[10];
+	double x[60];
+	unsigned long st;
+	unsigned seed, alarms = 0;
+	size_t i;
+
+	cp_params_init(&p);
+	p.min_effect = 0;	/* the test alone decides: alarms are at its rate */
+	p.permutations = 199;
+	for (seed = 1; seed <= 40; seed++) {
+		st = seed;
+		for (i = 0; i < 30; i++)
+			x[i] = noisy(100, 0.03, &st);
+		p.seed = seed;
+		alarms += cp_detect(x, 30, &p, out, 10) > 0;
+	}
+	/* alpha 0.01 per test: 40 series, a few alarms at most */
+	CHECK(alarms <= 3);
+}
+
+TEST(min_effect_and_alpha_honoured)
+{
+	struct cp_params p;
+	struct cp_point out[4];
+	double x[20];
+	unsigned long st = 3;
+	size_t i, n;
+
+	for (i = 0; i < 20; i++)
+		x[i] = noisy(i < 10 ? 100 : 102, 0.01, &st);
+	cp_params_init(&p);
+	CHECK_INT(cp_detect(x, 20, &p, out, 4), 0);	/* 2 % < 3 % minimum effect */
+	p.min_effect = 0.01;
+	n = cp_detect(x, 20, &p, out, 4);
+	CHECK_INT(n, 1);
+	CHECK(n == 1 && out[0].p <= p.alpha && out[0].index == 10);
+	/* a stricter false-alarm rate than the step's evidence: nothing */
+	p.alpha = n == 1 ? out[0].p / 2 : 1e-9;
+	CHECK_INT(cp_detect(x, 20, &p, out, 4), 0);
+	/* short series: nothing to split */
+	CHECK_INT(cp_detect(x, 3, &p, out, 4), 0);
+}
+
+static void sample_result(struct history_result *r)
+{
+	history_result_init(r);
+	r->time = 1700000000;
+	r->metric = xstrdup("cpu");
+	r->unit = xstrdup("us");
+	r->runs = xmallocarray(3, sizeof(double));
+	r->runs[0] = 100;
+	r->runs[1] = 110;
+	r->runs[2] = 105;
+	r->nruns = 3;
+	r->samples = 300;
+	r->profiles = 3;
+	r->funcs = xmallocarray(2, sizeof(*r->funcs));
+	r->funcs[0] = (struct history_func){ xstrdup("main"), 0, 300 };
+	r->funcs[1] = (struct history_func){ xstrdup("odd \"name\"\n"), 120, 150 };
+	r->nfuncs = 2;
+	r->env.kernel = xstrdup("6.1");
+	r->env.cpu = xstrdup("Some CPU");
+	r->env.compiler = xstrdup("cc 12");
+	r->env.cflags = xstrdup("-O2");
+	r->env.trail = xstrdup("0.1");
+	r->env.build = xstrdup("make");
+	r->env.run = xstrdup("./x");
+	r->env.profiler = xstrdup("trail record at 999 Hz");
+	r->env.freq = 999;
+	r->env.discard = 0.1;
+	history_env_set_key(&r->env);
+}
+
+TEST(result_round_trip)
+{
+	struct history_result r, back;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	double med, lo, hi;
+
+	sample_result(&r);
+	history_result_write(&r, &a);
+	CHECK(!strchr(a.buf, '\n'));	/* one line per result: cat_sort_uniq merges */
+	CHECK(!history_result_parse(a.buf, a.len, "t", &back));
+	history_result_write(&back, &b);
+	CHECK_STREQ(a.buf, b.buf);
+	CHECK_STREQ(back.env.key, r.env.key);
+	CHECK_NEAR(history_result_count(&back, "odd \"name\"\n", 0), 120, 0);
+	CHECK(!history_result_median(&back, &med, &lo, &hi));
+	CHECK_NEAR(med, 105, 0);
+	history_result_release(&back);
+	history_result_release(&r);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+TEST(key_follows_environment)
+{
+	struct history_result r;
+	char key[17];
+
+	sample_result(&r);
+	memcpy(key, r.env.key, sizeof(key));
+	free(r.env.trail);
+	r.env.trail = xstrdup("0.2");	/* a trail upgrade keeps the series */
+	history_env_set_key(&r.env);
+	CHECK_STREQ(r.env.key, key);
+	free(r.env.cflags);
+	r.env.cflags = xstrdup("-O0");	/* other flags start another */
+	history_env_set_key(&r.env);
+	CHECK(strcmp(r.env.key, key) != 0);
+	history_result_release(&r);
+}
+
+TEST(result_parse_rejects)
+{
+	static const char *const bad[] = {
+		"{\"v\":2}",
+		"{\"v\":1,\"status\":\"maybe\",\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"runs\":[1,\"x\"],\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"functions\":[[\"f\",1]],\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"env\":{\"key\":\"xyz\"}}",
+		"{\"v\":1,\"status\":\"ok\"}",
+		"[1,2]",
+		"{\"v\":1,",
+	};
+	struct history_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(history_result_parse(bad[i], strlen(bad[i]), "note", &r) == -1);
+}
+
+TEST(functions_kept)
+{
+	struct folded_profile p;
+	struct history_result r;
+	struct string_list keep = STRING_LIST_INIT;
+
+	folded_profile_init(&p);
+	folded_profile_add(&p, "main;a;b", 8, 0, 50);
+	folded_profile_add(&p, "main;a", 6, 0, 30);
+	folded_profile_add(&p, "main;c;c", 8, 0, 15);	/* recursion counts once in total */
+	folded_profile_add(&p, "main;rare", 9, 0, 5);
+	string_list_append(&keep, "rare");
+	history_result_init(&r);
+	history_result_set_functions(&r, &p, 2, &keep);
+	CHECK_NEAR(r.samples, 100, 0);
+	CHECK_NEAR(history_result_count(&r, "b", 0), 50, 0);
+	CHECK_NEAR(history_result_count(&r, "a", 0), 30, 0);
+	CHECK_NEAR(history_result_count(&r, "a", 1), 80, 0);
+	CHECK_NEAR(history_result_count(&r, "main", 1), 100, 0);
+	CHECK_NEAR(history_result_count(&r, "rare", 0), 5, 0);	/* kept though not top 2 */
+	CHECK_NEAR(history_result_count(&r, "c", 1), 0, 0);	/* neither top 2 nor kept */
+	history_result_release(&r);
+	folded_profile_release(&p);
+	string_list_clear(&keep);
+}
+
+/* A series of 24 commits: f doubles at 8, g rises 8 % at 16; h is steady. */
+TEST(series_changes_name_functions)
+{
+	struct history_result res[24];
+	struct history_series s;
+	struct history_detect_opts o;
+	struct history_change *c;
+	unsigned long st = 11;
+	size_t i, j, n;
+
+	memset(&s, 0, sizeof(s));
+	s.pts = xcalloc(24, sizeof(*s.pts));
+	for (i = 0; i < 24; i++) {
+		double f = i >= 8 ? 400 : 200, g = i >= 16 ? 324 : 300, h = 500;
+
+		history_result_init(&res[i]);
+		res[i].runs = xmallocarray(5, sizeof(double));
+		for (j = 0; j < 5; j++)
+			res[i].runs[res[i].nruns++] = noisy(f + g + h, 0.005, &st);
+		res[i].profiles = 5;
+		res[i].funcs = xmallocarray(3, sizeof(*res[i].funcs));
+		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 5 * noisy(f, 0.01, &st), 0 };
+		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 5 * noisy(g, 0.01, &st), 0 };
+		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 5 * noisy(h, 0.01, &st), 0 };
+		res[i].nfuncs = 3;
+		res[i].samples = 5 * (f + g + h);
+		s.pts[i].r = &res[i];
+		s.pts[i].pos = i;
+		s.pts[i].profiles = 5;
+		history_result_median(&res[i], &s.pts[i].med, &s.pts[i].lo, &s.pts[i].hi);
+	}
+	s.nr = 24;
+	cp_params_init(&o.cp);
+	o.min_share = 0.01;
+	n = history_detect(&s, &o, &c);
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_INT(c[0].index, 8);
+		CHECK_INT(c[1].index, 16);
+		CHECK(c[0].slower && c[1].slower);
+		CHECK(c[0].nmoved == 1 && !strcmp(c[0].moved[0].name, "f"));
+		CHECK(c[1].nmoved == 1 && !strcmp(c[1].moved[0].name, "g"));
+		CHECK(c[0].lo <= c[0].change && c[0].change <= c[0].hi);
+	}
+	history_changes_free(c, n);
+	for (i = 0; i < 24; i++)
+		history_result_release(&res[i]);
+	free(s.pts);
+}
+
+TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
+	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
+	  result_parse_rejects, functions_kept, series_changes_name_functions)
