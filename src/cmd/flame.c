@@ -9,6 +9,7 @@
 #include "cmd/commands.h"
 #include "core/cache_dir.h"
 #include "core/alloc.h"
+#include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -121,17 +122,6 @@ static char *default_out(const char *repo)
 	return dir;
 }
 
-static char *self_exe(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
 static int cmd_flame_probe(int argc, const char **argv)
 {
 	struct flame_probe_opts o;
@@ -201,7 +191,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	isolate_git_env();
 	if (flame_repo_open_clone(&repo, dir))
 		return EXIT_PROBE_ABORT;
-	trail_exe = self_exe();
+	trail_exe = child_self_exe();
 	if (!trail_exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		goto out;
@@ -389,7 +379,7 @@ int cmd_flame(int argc, const char **argv)
 	s.req.confidence = confidence;
 	s.req.probe_runs = (unsigned)probe_runs;
 	s.req.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
-	exe = self_exe();
+	exe = child_self_exe();
 	s.req.trail_exe = exe;
 	if (!exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");

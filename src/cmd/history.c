@@ -43,17 +43,6 @@ static const char *const history_usage[] = {
 	NULL
 };
 
-static char *self_exe(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
 static int parse_metric(const char *name, enum flame_metric *m)
 {
 	static const struct { const char *name; enum flame_metric m; } metrics[] = {
@@ -704,7 +693,7 @@ int cmd_history(int argc, const char **argv)
 		goto out;
 	}
 	clear_git_env();
-	h.trail_exe = self_exe();
+	h.trail_exe = child_self_exe();
 	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
 		goto out;
 	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)

@@ -9,6 +9,7 @@
  * /proc.
  */
 #include "core/child.h"
+#include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -21,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -503,4 +505,15 @@ int run_capture(const char *dir, struct strbuf *out, const char *const *argv)
 	c.argv = argv;
 	c.dir = dir;
 	return child_capture(&c, out);
+}
+
+char *child_self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
 }

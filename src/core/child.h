@@ -97,6 +97,9 @@ pid_t child_group_id(void);
 void child_adopt_orphans(void);
 int child_kill_orphans(void);
 
+/* The path of trail's own binary (malloc'd; NULL when /proc cannot say), to re-run it. */
+char *child_self_exe(void);
+
 /* Convenience: run argv (NULL-terminated) in dir, stdout captured; stderr inherited. */
 int run_capture(const char *dir, struct strbuf *out, const char *const *argv);
 
