@@ -221,11 +221,7 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	json_writer_key_number(w, "before_value", c->before);
 	json_writer_key_number(w, "after_value", c->after);
 	json_writer_key_number(w, "change", c->change);
-	json_writer_key(w, "interval");
-	json_writer_begin_array(w);
-	json_writer_number(w, c->lo);
-	json_writer_number(w, c->hi);
-	json_writer_end(w);
+	json_writer_key_pair(w, "interval", c->lo, c->hi);
 	json_writer_key_number(w, "profile_change", c->implied);
 	json_writer_key_number(w, "p", c->p);
 	json_writer_key_bool(w, "metric_changed", c->metric_changed);

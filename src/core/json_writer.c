@@ -191,3 +191,12 @@ KEY_THEN(number, double)
 KEY_THEN(int, int64_t)
 KEY_THEN(uint, uint64_t)
 KEY_THEN(bool, int)
+
+void json_writer_key_pair(struct json_writer *w, const char *k, double a, double b)
+{
+	json_writer_key(w, k);
+	json_writer_begin_array(w);
+	json_writer_number(w, a);
+	json_writer_number(w, b);
+	json_writer_end(w);
+}

@@ -71,5 +71,7 @@ void json_writer_key_number(struct json_writer *w, const char *k, double v);
 void json_writer_key_int(struct json_writer *w, const char *k, int64_t v);
 void json_writer_key_uint(struct json_writer *w, const char *k, uint64_t v);
 void json_writer_key_bool(struct json_writer *w, const char *k, int v);
+/* "k": [a, b] - an interval's two ends, a pair of numbers. */
+void json_writer_key_pair(struct json_writer *w, const char *k, double a, double b);
 
 #endif

@@ -41,11 +41,7 @@ static void metric_side(struct json_writer *w, const char *k, double value, doub
 	json_writer_key(w, k);
 	json_writer_begin_object(w);
 	json_writer_key_number(w, "value", value);
-	json_writer_key(w, "ci");
-	json_writer_begin_array(w);
-	json_writer_number(w, lo);
-	json_writer_number(w, hi);
-	json_writer_end(w);
+	json_writer_key_pair(w, "ci", lo, hi);
 	json_writer_key_uint(w, "runs", runs);
 	json_writer_end(w);
 }
@@ -213,11 +209,7 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "statistic", s->req.percentile == 50 ? "paired log ratio" :
 			       "paired bootstrap of the percentile's ratio");
 	json_writer_key_number(w, "estimate", iv->estimate);
-	json_writer_key(w, "interval");
-	json_writer_begin_array(w);
-	json_writer_number(w, iv->lo);
-	json_writer_number(w, iv->hi);
-	json_writer_end(w);
+	json_writer_key_pair(w, "interval", iv->lo, iv->hi);
 	json_writer_key_number(w, "alpha", iv->alpha);
 	json_writer_key_uint(w, "pairs", iv->n);
 	json_writer_key_uint(w, "looks", s->ans.looks);
@@ -243,17 +235,9 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 		json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame :
 				       flame_session_named_function(s));
 		json_writer_key_number(w, "step", a->step);
-		json_writer_key(w, "step_interval");
-		json_writer_begin_array(w);
-		json_writer_number(w, a->lo);
-		json_writer_number(w, a->hi);
-		json_writer_end(w);
+		json_writer_key_pair(w, "step_interval", a->lo, a->hi);
 		json_writer_key_number(w, "explains", a->explains);
-		json_writer_key(w, "interval");
-		json_writer_begin_array(w);
-		json_writer_number(w, a->explains_lo);
-		json_writer_number(w, a->explains_hi);
-		json_writer_end(w);
+		json_writer_key_pair(w, "interval", a->explains_lo, a->explains_hi);
 		json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
 		json_writer_end(w);
 	}

@@ -88,6 +88,20 @@ TEST(both_styles)
 	strbuf_release(&sb);
 }
 
+TEST(key_pair_is_a_two_number_array)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+
+	json_writer_init(&w, &sb, JSON_WRITER_COMPACT);
+	json_writer_begin_object(&w);
+	json_writer_key_pair(&w, "interval", -0.5, 2);
+	json_writer_end(&w);
+	CHECK_STREQ(sb.buf, "{\"interval\":[-0.5,2]}");
+	json_writer_release(&w);
+	strbuf_release(&sb);
+}
+
 TEST(empty_containers_at_top)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -174,6 +188,6 @@ TEST(non_finite_numbers_are_null)
 	strbuf_release(&sb);
 }
 
-TEST_MAIN("json_writer", both_styles, empty_containers_at_top,
+TEST_MAIN("json_writer", key_pair_is_a_two_number_array, both_styles, empty_containers_at_top,
 	  numbers_shortest_round_trip, numbers_read_back_exactly,
 	  non_finite_numbers_are_null)
