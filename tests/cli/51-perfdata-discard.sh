@@ -32,7 +32,8 @@ cmp -s "$T/.out" "$T/all.folded" && pass "--weight samples = --samples" || fail 
 check "periods" "$TRAIL" collapse "$T/rec.data"
 ev=$(sed -n 's/.* samples of \([^ ]*\) .*/\1/p' "$T/rec.err")
 case $ev in cpu-clock|task-clock) unit=ns ;; *) unit=$ev ;; esac
-head -1 "$T/.out" | grep -qx "# trail-folded weight=period unit=$unit" &&
+# (type= and period= may stand between: the profile model's fields; unit= is last)
+head -1 "$T/.out" | grep -Eqx "# trail-folded weight=period( [a-z_]+=[^ ]+)* unit=$unit" &&
 	pass "perf.data periods: header names $unit" || fail "perf.data periods: header names $unit" "$(head -1 "$T/.out")"
 check_exit "--samples with --weight period" 2 "$TRAIL" collapse --samples --weight period "$T/rec.data"
 check_exit "--weight time" 2 "$TRAIL" collapse --weight time "$T/rec.data"
