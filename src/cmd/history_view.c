@@ -78,6 +78,16 @@ static void row_functions(const struct history_cmd *h, const struct history_poin
 	}
 }
 
+/* Open the JSON answer of show and detect: the series' metric, unit and environment. */
+static void json_series_open(struct json_writer *w, struct strbuf *out, const struct view *v)
+{
+	json_writer_init(w, out, JSON_WRITER_PRETTY);
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "metric", v->s.metric);
+	json_writer_key_string(w, "unit", v->s.unit);
+	json_writer_key_string(w, "env", v->s.key);
+}
+
 static double share_of(const struct history_point *p, const char *f)
 {
 	return p->r->samples > 0 ? history_result_count(p->r, f, 0) / p->r->samples : 0;
@@ -95,11 +105,7 @@ int history_show(struct history_cmd *h)
 		return EXIT_FAILURE_;
 	}
 	if (h->json) {
-		json_writer_init(&w, &out, JSON_WRITER_PRETTY);
-		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "metric", v.s.metric);
-		json_writer_key_string(&w, "unit", v.s.unit);
-		json_writer_key_string(&w, "env", v.s.key);
+		json_series_open(&w, &out, &v);
 		json_writer_key(&w, "commits");
 		json_writer_begin_array(&w);
 	}
@@ -299,11 +305,7 @@ int history_detect_cmd(struct history_cmd *h)
 			goto out;
 	}
 	if (h->json) {
-		json_writer_init(&w, &out, JSON_WRITER_PRETTY);
-		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "metric", v.s.metric);
-		json_writer_key_string(&w, "unit", v.s.unit);
-		json_writer_key_string(&w, "env", v.s.key);
+		json_series_open(&w, &out, &v);
 		json_writer_key_uint(&w, "stored", v.s.nr);
 		json_writer_key_string(&w, "method", "e-divisive means, permutation test");
 		json_writer_key_number(&w, "alpha", h->alpha);
