@@ -17,6 +17,7 @@ LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
 LIB_OBJS += src/flame/hotdiff.o
+LIB_OBJS += src/flame/source_name.o
 LIB_OBJS += src/flame/suspects.o
 LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o

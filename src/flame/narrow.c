@@ -53,7 +53,11 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->req.metric));
 }
 
-static void record_probe(struct flame_session *s, const struct flame_probe_result *r, int show)
+enum { SHOW_NONE, SHOW_THRESHOLD, SHOW_PAIRED };
+
+/* Keep a probe's result; SHOW_PAIRED notes one side of a pair with its partner. */
+static void record_probe(struct flame_session *s, const struct flame_probe_result *r, int show,
+			 const char *partner)
 {
 	char v[48], t[48];
 
@@ -63,9 +67,14 @@ static void record_probe(struct flame_session *s, const struct flame_probe_resul
 		return;
 	describe_value(s, r->value, v, sizeof(v));
 	describe_value(s, s->ans.threshold, t, sizeof(t));
-	note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.nprobes, r->id,
-	     flame_verdict_name(r->verdict), v, t, r->runs, r->build_cached ? ", cached build" : "",
-	     r->why[0] ? ": " : "", r->why);
+	if (show == SHOW_PAIRED)	/* judged against its partner, not the threshold */
+		note("narrow: probe %zu: %.12s %s (%s, %u runs%s, paired with %s)%s%s", s->ans.nprobes,
+		     r->id, flame_verdict_name(r->verdict), v, r->runs,
+		     r->build_cached ? ", cached build" : "", partner, r->why[0] ? ": " : "", r->why);
+	else
+		note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.nprobes,
+		     r->id, flame_verdict_name(r->verdict), v, t, r->runs,
+		     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
 
 /* "narrow (bisect): probe 3 of ~5, ETA 1m10s" on a terminal (core/progress.h). */
@@ -225,7 +234,7 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 	}
 	if (!flame_probe_log_read(log, &res, &nres))
 		for (i = 0; i < nres; i++)
-			record_probe(s, &res[i], 0);
+			record_probe(s, &res[i], SHOW_NONE, NULL);
 	if (strbuf_read_file(&out, blog))
 		goto out;
 	{
@@ -308,7 +317,7 @@ static int probe_suspects(struct flame_session *s)
 				goto out;
 			}
 			progress_stop(&pr);
-			record_probe(s, &r, 1);
+			record_probe(s, &r, SHOW_THRESHOLD, NULL);
 			done++;
 			if (r.verdict != FLAME_SKIP)
 				break;
@@ -397,8 +406,8 @@ static int confirm_suspect(struct flame_session *s)
 				      &s->ans.confirm_slow, &s->ans.confirm_fast, &pair);
 		if (rc < 0)
 			return -1;
-		record_probe(s, &s->ans.confirm_slow, 1);
-		record_probe(s, &s->ans.confirm_fast, 1);
+		record_probe(s, &s->ans.confirm_slow, SHOW_PAIRED, "its parent");
+		record_probe(s, &s->ans.confirm_fast, SHOW_PAIRED, "the suspect");
 		if (rc != 2 || !strcmp(parent, s->ans.good))
 			break;
 		/* The parent cannot be built or run: it is not blamed, but noted. */

@@ -5,6 +5,7 @@
  * nothing can fall through to the user's repository by accident.
  */
 #include "flame/repo.h"
+#include "flame/source_name.h"
 #include "core/alloc.h"
 #include "core/cache_dir.h"
 #include "core/child.h"
@@ -427,26 +428,6 @@ static int grep_calls(struct flame_repo *r, const char *rev, const char *alterna
 	return code;
 }
 
-int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
-			       char **file, unsigned *line)
-{
-	struct strbuf out = STRBUF_INIT;
-	char *l, *save = NULL, *f, *text;
-	int found = 0;
-
-	*file = NULL;
-	*line = 0;
-	if (grep_calls(r, rev, func, &out) == 0)
-		for (l = strtok_r(out.buf, "\n", &save); l && !found;
-		     l = strtok_r(NULL, "\n", &save))
-			if (definition_hit(l, &f, line, &text)) {
-				*file = xstrdup(f);
-				found = 1;
-			}
-	strbuf_release(&out);
-	return found ? 0 : -1;
-}
-
 static int is_identifier(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -455,6 +436,29 @@ static int is_identifier(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '_')
 			return 0;
 	return 1;
+}
+
+int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
+			       char **file, unsigned *line)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *l, *save = NULL, *f, *text;
+	int found = 0;
+
+	char *name = flame_source_name(func);
+
+	*file = NULL;
+	*line = 0;
+	if (is_identifier(name) && grep_calls(r, rev, name, &out) == 0)
+		for (l = strtok_r(out.buf, "\n", &save); l && !found;
+		     l = strtok_r(NULL, "\n", &save))
+			if (definition_hit(l, &f, line, &text)) {
+				*file = xstrdup(f);
+				found = 1;
+			}
+	strbuf_release(&out);
+	free(name);
+	return found ? 0 : -1;
 }
 
 /* name appears in text as a call or definition: not inside a longer identifier, then '('. */
@@ -483,16 +487,22 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
 
 	while (i < names->nr) {
 		struct strbuf alt = STRBUF_INIT, out = STRBUF_INIT;
-		struct string_list batch = STRING_LIST_INIT;
+		/* the names as profiled, and as written in the source */
+		struct string_list batch = STRING_LIST_INIT, source = STRING_LIST_INIT;
 		char *l, *save = NULL, *f, *text;
 		unsigned line;
 		int code;
 
-		for (; i < names->nr && batch.nr < 100; i++)
-			if (is_identifier(names->items[i]) && !string_list_has(&batch, names->items[i])) {
-				strbuf_addf(&alt, "%s%s", batch.nr ? "|" : "", names->items[i]);
+		for (; i < names->nr && batch.nr < 100; i++) {
+			char *name = flame_source_name(names->items[i]);
+
+			if (is_identifier(name) && !string_list_has(&batch, names->items[i])) {
+				strbuf_addf(&alt, "%s%s", batch.nr ? "|" : "", name);
 				string_list_append(&batch, names->items[i]);
+				string_list_append(&source, name);
 			}
+			free(name);
+		}
 		code = batch.nr ? grep_calls(r, rev, alt.buf, &out) : 1;
 		if (code == 0)
 			for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -500,12 +510,13 @@ int flame_repo_defined(struct flame_repo *r, const char *rev, const struct strin
 					continue;
 				for (k = 0; k < batch.nr; k++)
 					if (!string_list_has(defined, batch.items[k]) &&
-					    text_names(text, batch.items[k]))
+					    text_names(text, source.items[k]))
 						string_list_append(defined, batch.items[k]);
 			}
 		strbuf_release(&alt);
 		strbuf_release(&out);
 		string_list_clear(&batch);
+		string_list_clear(&source);
 		if (code < 0 || code > 1)
 			return trail_error("git grep failed looking for function definitions at %.12s", rev);
 	}

@@ -5,6 +5,7 @@
  * report_handoffs.c's, from the facts of report_facts.c.
  */
 #include "flame/report.h"
+#include "flame/source_name.h"
 #include "flame/probe_cmd.h"
 #include "flame/report_facts.h"
 #include "flame/steps.h"
@@ -378,7 +379,7 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		md_text(sb, s->ans.confidence_how);
 		strbuf_addch(sb, '\n');
 		if (s->ans.function && s->ans.changed_function &&
-		    strcmp(s->ans.function, s->ans.changed_function)) {
+		    !flame_same_source_name(s->ans.function, s->ans.changed_function)) {
 			strbuf_addstr(sb, "- changed: the commit changed ");
 			md_code(sb, s->ans.changed_function, WHOLE, 0);
 			strbuf_addstr(sb, ", not ");

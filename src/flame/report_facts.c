@@ -6,6 +6,7 @@
  * (revert, CI guard) both report writers print.
  */
 #include "flame/report_facts.h"
+#include "flame/source_name.h"
 #include "flame/session.h"
 #include "flame/report.h"
 #include "core/alloc.h"
@@ -72,7 +73,15 @@ static int names_word(const char *s, size_t len, const char *func)
 
 int flame_report_hunk_names(const char *hunk, size_t len, const char *func)
 {
-	return func && names_word(hunk, len, func);
+	char *name;
+	int hit;
+
+	if (!func)
+		return 0;
+	name = flame_source_name(func);	/* "main.hash" is "hash" in the hunk */
+	hit = names_word(hunk, len, name);
+	free(name);
+	return hit;
 }
 
 const char *flame_report_hunk_function(const struct flame_session *s, const char *hunk, size_t len)

@@ -5,6 +5,7 @@
  * lines.  The user's repository is read, never written.
  */
 #include "flame/session.h"
+#include "flame/source_name.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "flame/report.h"
@@ -280,7 +281,7 @@ target:
 		goto out;
 	flame_step_changed_function(s);
 	if (s->ans.function && s->ans.changed_function &&
-	    strcmp(s->ans.function, s->ans.changed_function))
+	    !flame_same_source_name(s->ans.function, s->ans.changed_function))
 		note("narrow: time rose in %s%s%s%s; the suspect commit changed %s, not %s itself "
 		     "(a function it calls, or data it works on)", s->ans.function,
 		     s->ans.frame ? " (" : "", s->ans.frame ? s->ans.frame : "", s->ans.frame ? ")" : "",

@@ -7,6 +7,7 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/report.h"
+#include "flame/source_name.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -20,7 +21,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 			    unsigned char *mark)
 {
 	struct strbuf spec = STRBUF_INIT, range = STRBUF_INIT, out = STRBUF_INIT;
-	char *file = NULL, *l, *save = NULL;
+	char *file = NULL, *l, *save = NULL, *name = flame_source_name(func);
 	unsigned line;
 
 	if (flame_repo_find_definition(&s->st.repo, func, s->ans.bad, &file, &line))
@@ -29,7 +30,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 		s->ans.def_file = xstrdup(file);
 		s->ans.def_line = line;
 	}
-	strbuf_addf(&spec, "-L:%s:%s", func, file);
+	strbuf_addf(&spec, "-L:%s:%s", name, file);
 	strbuf_addf(&range, "%s..%s", s->ans.good, s->ans.bad);
 	{
 		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, range.buf, NULL };
@@ -46,6 +47,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 	}
 out:
 	free(file);
+	free(name);
 	strbuf_release(&spec);
 	strbuf_release(&range);
 	strbuf_release(&out);

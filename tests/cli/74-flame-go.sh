@@ -70,9 +70,10 @@ func main() {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	// ~0.4 s of CPU a run: enough samples that a probe's share is not
-	// decided by a handful of them on a busy machine
-	for i := 0; i < 160; i++ {
+	// ~0.5 s of CPU a run at the good end (1 s at the bad), sampled at
+	// 1000 Hz: hundreds of samples, so a probe's share is not decided by
+	// a handful of them on a busy machine
+	for i := 0; i < 24; i++ {
 		parse()
 		render()
 		hash()
@@ -110,3 +111,10 @@ fn=$(json "$T/report/report.json" 'd["suspect"]["function"]')
 [ "$fn" = "main.hash" ] && pass "go: names main.hash" || fail "go: names main.hash" "got $fn"
 grep -q "profiler ./app -cpuprofile" "$T/flame.err" && pass "go: the scope line names the profiler" ||
 	fail "go: the scope line names the profiler"
+# Go names functions package.function: the repository's "func hash" is main.hash
+grep -q "narrow: main.hash is defined in main.go:" "$T/flame.err" &&
+	pass "go: finds main.hash's definition (func hash in main.go)" ||
+	fail "go: finds main.hash's definition (func hash in main.go)" "$(grep narrow: "$T/flame.err" | head -3)"
+grep -q "changed hash, not main.hash" "$T/flame.err" &&
+	fail "go: the suspect changed main.hash itself" "$(grep 'changed hash' "$T/flame.err")" ||
+	pass "go: the suspect changed main.hash itself"

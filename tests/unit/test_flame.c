@@ -20,6 +20,7 @@
 #include "flame/repo.h"
 #include "flame/report.h"
 #include "flame/shares.h"
+#include "flame/source_name.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -530,6 +531,45 @@ TEST(blockers_cut_at_the_program)
 	folded_profile_release(&off);
 }
 
+/* Profilers' function names, as written in the source (git grep, git log -L). */
+TEST(source_names)
+{
+	static const char *const cases[][2] = {
+		{ "hash", "hash" },
+		{ "main.hash", "hash" },				/* Go */
+		{ "main.hash.func1", "hash" },				/* Go closure */
+		{ "main.hash.func1.2", "hash" },			/* closure in a closure */
+		{ "github.com/acme/app/store.(*DB).Get", "Get" },	/* Go method */
+		{ "main.Map[...]", "Map" },				/* Go generic */
+		{ "sync.(*Mutex).Lock", "sync.(*Mutex).Lock" },	/* Go's library */
+		{ "ns::Table::lookup(int, char const*) const", "lookup" },	/* C++ */
+		{ "ns::Table<int>::lookup<long>(long)", "lookup" },
+		{ "std::vector<int, std::allocator<int> >::push_back(int const&)",
+		  "std::vector<int, std::allocator<int> >::push_back(int const&)" },
+		{ "app::hash::h0123456789abcdef", "hash" },		/* Rust legacy */
+		{ "com.acme.Table.lookup", "lookup" },			/* Java */
+		{ "hash.isra.0", "hash" },				/* GCC clones */
+		{ "msort_with_tmp.part.0", "msort_with_tmp" },
+		{ "libc.so.6`memcpy", "memcpy" },
+		{ "vfs_read_[k]", "vfs_read" },
+		{ "work (w.py:3)", "work" },				/* py-spy */
+		{ "(anonymous) /srv/app.js:12", "(anonymous) /srv/app.js:12" },
+		{ "[unknown]", "[unknown]" },
+		{ "0x7f12ab", "0x7f12ab" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = flame_source_name(cases[i][0]);
+
+		CHECK_STREQ(got, cases[i][1]);
+		free(got);
+	}
+	CHECK(flame_same_source_name("main.hash", "hash"));
+	CHECK(!flame_same_source_name("main.hash", "render"));
+	CHECK(!flame_same_source_name(NULL, "hash"));
+}
+
 TEST(repo_definitions)
 {
 	char *dir = tempdir_create("test-flame"), *file = NULL;
@@ -1017,7 +1057,7 @@ TEST(report_escapes_hostile_strings)
 TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self, hotspots_confirm_uses_t_on_few_runs,
 	  probe_log_round_trip, private_clone_and_build_cache,
-	  blockers_cut_at_the_program, repo_definitions, decide_metric_verdict,
+	  blockers_cut_at_the_program, source_names, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples,
 	  decide_strategy,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,
