@@ -2,7 +2,7 @@
  * alloc.c - checked allocation (see alloc.h for the contract).
  */
 #include "core/alloc.h"
-#include "core/error.h"
+#include "core/program.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,20 +14,20 @@
 
 static void out_of_memory(size_t size)
 {
-	die("out of memory (failed to allocate %zu bytes)", size);
+	program_fatal("out of memory (failed to allocate %zu bytes)", size);
 }
 
 size_t st_add(size_t a, size_t b)
 {
 	if (a > SIZE_MAX - b)
-		die("size overflow: %zu + %zu", a, b);
+		program_fatal("size overflow: %zu + %zu", a, b);
 	return a + b;
 }
 
 size_t st_mult(size_t a, size_t b)
 {
 	if (b && a > SIZE_MAX / b)
-		die("size overflow: %zu * %zu", a, b);
+		program_fatal("size overflow: %zu * %zu", a, b);
 	return a * b;
 }
 
@@ -107,7 +107,7 @@ char *xstrfmt(const char *fmt, ...)
 	len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (len < 0)
-		die("cannot format string");
+		program_fatal("cannot format string");
 	p = xmalloc((size_t)len + 1);
 	vsnprintf(p, (size_t)len + 1, fmt, ap2);
 	va_end(ap2);

@@ -12,18 +12,6 @@
 
 int trail_quiet;
 int trail_verbose;
-static const char *program = "trail";
-
-void error_set_program(const char *name)
-{
-	program = name;
-}
-
-const char *error_program(void)
-{
-	return program;
-}
-
 __attribute__((format(printf, 2, 0)))
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
@@ -36,9 +24,9 @@ static void report(const char *kind, const char *fmt, va_list ap, int err)
 	 * Escaped text passes unchanged, so callers that escape stay right.
 	 */
 	if (kind)
-		fprintf(stderr, "%s: %s: ", program, kind);
+		fprintf(stderr, "%s: %s: ", error_program(), kind);
 	else
-		fprintf(stderr, "%s: ", program);
+		fprintf(stderr, "%s: ", error_program());
 	escape_term_lines_to(stderr, msg, strlen(msg));
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
@@ -125,6 +113,6 @@ void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	report("error", fmt, ap, 0);
 	va_end(ap);
-	fprintf(stderr, "see '%s --help'\n", program);
+	fprintf(stderr, "see '%s --help'\n", error_program());
 	exit(EXIT_USAGE);
 }

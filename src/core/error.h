@@ -19,9 +19,8 @@
 /* Documented exit codes shared by every command: core/exit_codes.h. */
 #include "core/exit_codes.h"
 
-/* Name printed before every message, e.g. "trail collapse". */
-void error_set_program(const char *name);
-const char *error_program(void);
+/* The program name every message starts with: core/program.h. */
+#include "core/program.h"
 
 /* Print "PROGRAM: error: MSG" to stderr; always returns -1. */
 int trail_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,6 +5,7 @@
  * CONTAINER_HAS_MEMBERS once something was written into it.
  */
 #include "core/json_writer.h"
+#include "core/escape.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -92,7 +93,7 @@ void json_writer_end(struct json_writer *w)
 static void add_quoted(struct strbuf *sb, const char *s, size_t len)
 {
 	strbuf_addch(sb, '"');
-	strbuf_add_json_escaped(sb, s, len);
+	escape_json(sb, s, len);
 	strbuf_addch(sb, '"');
 }
 

@@ -23,7 +23,9 @@ LIB_OBJS += src/core/progress.o
 LIB_OBJS += src/core/shell_quote.o
 LIB_OBJS += src/core/protobuf.o
 LIB_OBJS += src/core/radix_sort.o
+LIB_OBJS += src/core/program.o
 LIB_OBJS += src/core/strbuf.o
+LIB_OBJS += src/core/strbuf_io.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core

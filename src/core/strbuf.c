@@ -3,15 +3,11 @@
  */
 #include "core/strbuf.h"
 #include "core/alloc.h"
-#include "core/error.h"
-#include "core/escape.h"
+#include "core/program.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 char strbuf_empty_[1];
 
@@ -60,11 +56,11 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 {
 	if (!sb->alloc) {
 		if (len)
-			die("strbuf_setlen beyond an empty buffer");
+			program_fatal("strbuf_setlen beyond an empty buffer");
 		return;
 	}
 	if (len >= sb->alloc)
-		die("strbuf_setlen beyond the allocation");
+		program_fatal("strbuf_setlen beyond the allocation");
 	sb->len = len;
 	sb->buf[len] = '\0';
 }
@@ -98,7 +94,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	n = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		die("cannot format string");
+		program_fatal("cannot format string");
 	if ((size_t)n >= (sb->alloc ? sb->alloc - sb->len : 0)) {
 		strbuf_grow(sb, (size_t)n);
 		va_start(ap, fmt);
@@ -109,12 +105,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->buf[sb->len] = '\0';
 }
 
-/* One JSON string escaper for every writer: core/escape.c's (invalid UTF-8 -> U+FFFD). */
-void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len)
-{
-	escape_json(sb, s, len);
-}
-
 void strbuf_rtrim(struct strbuf *sb)
 {
 	while (sb->len && (sb->buf[sb->len - 1] == ' ' || sb->buf[sb->len - 1] == '\t' ||
@@ -122,51 +112,4 @@ void strbuf_rtrim(struct strbuf *sb)
 		sb->len--;
 	if (sb->alloc)
 		sb->buf[sb->len] = '\0';
-}
-
-int strbuf_read_fd(struct strbuf *sb, int fd, const char *name)
-{
-	for (;;) {
-		ssize_t n;
-
-		strbuf_grow(sb, 65536);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return error_errno("cannot read '%s'", name);
-		}
-		if (n == 0)
-			break;
-		sb->len += (size_t)n;
-	}
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
-int strbuf_read_file(struct strbuf *sb, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	ret = strbuf_read_fd(sb, fd, path);
-	close(fd);
-	return ret;
-}
-
-int strbuf_write_file(const struct strbuf *sb, const char *path)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return error_errno("cannot create '%s'", path);
-	if (fwrite(sb->buf, 1, sb->len, f) != sb->len) {
-		fclose(f);
-		return error_errno("cannot write '%s'", path);
-	}
-	if (fclose(f))
-		return error_errno("cannot write '%s'", path);
-	return 0;
 }

@@ -33,12 +33,9 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append s with XML special characters (&<>"') escaped. */
-/* Append s as the inside of a JSON string literal (no quotes added). */
-void strbuf_add_json_escaped(struct strbuf *sb, const char *s, size_t len);
 void strbuf_rtrim(struct strbuf *sb);
 
-/* Read all of fd/path into sb; return 0 or -1 (with trail_error() printed). */
+/* strbuf_io.c: read all of fd/path into sb; return 0 or -1 (with trail_error() printed). */
 int strbuf_read_fd(struct strbuf *sb, int fd, const char *name);
 int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Write all of sb; return 0 or -1 (with trail_error() printed). */

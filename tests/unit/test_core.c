@@ -4,6 +4,7 @@
  * processes, cleanup handlers and the progress line's text.
  */
 #include "harness.h"
+#include "core/escape.h"
 
 #include "core/alloc.h"
 #include "core/arena.h"
@@ -41,7 +42,7 @@ TEST(strbuf_appends_and_escapes)
 	CHECK_STREQ(sb.buf, "abc42-x");
 	CHECK_INT(sb.len, 7);
 	strbuf_reset(&sb);
-	strbuf_add_json_escaped(&sb, "q\"\\\n\x01", 5);
+	escape_json(&sb, "q\"\\\n\x01", 5);
 	CHECK_STREQ(sb.buf, "q\\\"\\\\\\n\\u0001");
 	strbuf_release(&sb);
 	CHECK_INT(sb.len, 0);
