@@ -49,17 +49,14 @@ struct bench_opts {
 	int max_regression_set;
 };
 
-static struct bench_opts *opts_for_callbacks;
-
 /* "-P NAME START END" arrives as "NAME\nSTART\nEND" (see join_multi_args);
  * expanded after parsing, so -D/--step may come anywhere. */
 static int opt_scan(const struct option *opt, const char *arg)
 {
-	struct bench_opts *o = opts_for_callbacks;
+	struct bench_opts *o = opt->value;	/* the options table points at the context */
 	size_t lines = 0;
 	const char *p;
 
-	(void)opt;
 	for (p = arg; *p; p++)
 		lines += *p == '\n';
 	if (lines != 2)
@@ -93,11 +90,10 @@ static int expand_scans(struct bench_opts *o)
 
 static int opt_list(const struct option *opt, const char *arg)
 {
-	struct bench_opts *o = opts_for_callbacks;
+	struct bench_opts *o = opt->value;	/* the options table points at the context */
 	const char *nl = strchr(arg, '\n');
 	int rc;
 
-	(void)opt;
 	if (o->nr_params >= BENCH_MAX_PARAMS)
 		return trail_error("at most %d parameters can be scanned", BENCH_MAX_PARAMS);
 	if (!nl)
@@ -109,10 +105,9 @@ static int opt_list(const struct option *opt, const char *arg)
 
 static int opt_max_regression(const struct option *opt, const char *arg)
 {
-	struct bench_opts *o = opts_for_callbacks;
+	struct bench_opts *o = opt->value;	/* the options table points at the context */
 	int pct;
 
-	(void)opt;
 	if (parse_amount_or_percent(arg, &o->max_regression, &pct))
 		return trail_error("option '--max-regression' expects e.g. 5%% or 0.05, not '%s'", arg);
 	/*
@@ -244,9 +239,9 @@ int cmd_bench(int argc, const char **argv)
 		OPT_U64(0, "seed", &seed, "N", "seed of the shuffled run order", 0, 1.8e19),
 		OPT_FLAG(0, "perf", &count_perf, "also count context switches, page faults, migrations with perf_event_open"),
 		OPT_GROUP("parameters"),
-		OPT_CALLBACK('P', "parameter-scan", NULL, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
+		OPT_CALLBACK('P', "parameter-scan", &o, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
 		OPT_STRING('D', "step", &o.step, "STEP", "step of the -P scans (default 1)"),
-		OPT_CALLBACK('L', "parameter-list", NULL, "NAME A,B,C", "run with {NAME} = each value", opt_list),
+		OPT_CALLBACK('L', "parameter-list", &o, "NAME A,B,C", "run with {NAME} = each value", opt_list),
 		OPT_STRING_LIST('n', "command-name", &names, "NAME", "name the commands in reports (repeatable, in order)"),
 		OPT_GROUP("statistics"),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "confidence of intervals and verdicts (default 0.95)", 0.5, 0.9999),
@@ -261,7 +256,7 @@ int cmd_bench(int argc, const char **argv)
 		OPT_GROUP("regression guard"),
 		OPT_STRING(0, "save-baseline", &save_baseline, "FILE", "save this result as a baseline (JSON)"),
 		OPT_STRING(0, "baseline", &baseline_path, "FILE", "compare with a saved baseline; exit 3 on a real regression"),
-		OPT_CALLBACK(0, "max-regression", NULL, "PCT", "allowed slowdown for --baseline: 5% or 0.05 (default 0%)", opt_max_regression),
+		OPT_CALLBACK(0, "max-regression", &o, "PCT", "allowed slowdown for --baseline: 5% or 0.05 (default 0%)", opt_max_regression),
 		OPT_END()
 	};
 
@@ -269,7 +264,6 @@ int cmd_bench(int argc, const char **argv)
 	memset(&baseline, 0, sizeof(baseline));
 	memset(&plan, 0, sizeof(plan));
 	bench_config_init(&cfg);
-	opts_for_callbacks = &o;
 	args = join_multi_args(argc, argv, &keep, &n);
 	n = cmd_parse_options(n, args, options, bench_usage, 0);
 	if (quiet)
