@@ -54,17 +54,9 @@ grep -q "more than 33554432 bytes" "$T/.err" && pass "--max-input-size takes an 
 
 # --- pprof: one location with LINES lines, each naming a function of NAMELEN bytes
 mkpprof() {
-	python3 - "$@" <<'PY'
+	PYTHONPATH=$ROOT/tests/cli python3 - "$@" <<'PY'
 import gzip, sys
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7f; v >>= 7
-        if v: out.append(b | 0x80)
-        else: out.append(b); return bytes(out)
-def fld(n, wire, payload):
-    if wire == 0: return varint(n << 3) + varint(payload)
-    return varint(n << 3 | 2) + varint(len(payload)) + payload
+from pbwire import varint, fld
 path, lines, namelen = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 loc = fld(1, 0, 1) + fld(4, 2, fld(1, 0, 1)) * lines
 prof = (fld(1, 2, fld(1, 0, 1) + fld(2, 0, 2)) +

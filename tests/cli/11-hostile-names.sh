@@ -41,17 +41,9 @@ jsonok "speedscope output is valid JSON"
 
 # --- names ending in " <digits>" keep the folded file's meaning
 mkpprof() {	# PATH NAME: main -> NAME (10), main -> other (3); NAME with \n escapes
-	python3 - "$@" <<'PY'
+	PYTHONPATH=$ROOT/tests/cli python3 - "$@" <<'PY'
 import gzip, sys
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7f; v >>= 7
-        if v: out.append(b | 0x80)
-        else: out.append(b); return bytes(out)
-def fld(n, wire, payload):
-    if wire == 0: return varint(n << 3) + varint(payload)
-    return varint(n << 3 | 2) + varint(len(payload)) + payload
+from pbwire import varint, fld
 name = sys.argv[2].encode().decode("unicode_escape").encode("latin-1")
 prof = fld(1, 2, fld(1, 0, 1) + fld(2, 0, 2))
 prof += fld(2, 2, fld(1, 2, varint(2) + varint(1)) + fld(2, 2, varint(10)))
