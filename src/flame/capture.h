@@ -1,9 +1,9 @@
 /*
- * capture.h - run the user's workload in a built worktree: profiled under
- * a sampler (trail record, or perf record -g) for on-CPU samples or under
- * trail record -e offcpu for blocked time, folded, and, for the wall, rss
- * and offcpu metrics, also timed without the profiler so its overhead does
- * not blur the measurement.
+ * capture.h - run the user's workload in a built worktree: profiled by
+ * the profile's backend (flame/backend.h: CPU samples from trail or perf
+ * record or the user's profiler, off-CPU time, allocation sites, page
+ * faults), folded, and, for the wall, rss and offcpu metrics, also timed
+ * without the profiler so its overhead does not blur the measurement.
  */
 #ifndef TRAIL_FLAME_CAPTURE_H
 #define TRAIL_FLAME_CAPTURE_H
@@ -24,9 +24,9 @@ enum flame_profile {
 	FLAME_PROFILE_CPU,	/* on-CPU samples; counts are samples */
 	FLAME_PROFILE_OFFCPU,	/* where threads block (trail record -e offcpu); counts are us */
 	FLAME_PROFILE_NONE,	/* no profiled run: the timed run only (a metric probe) */
-	FLAME_PROFILE_ALLOC,	/* allocation sites (trail record -e alloc, alloc_capture.c);
+	FLAME_PROFILE_ALLOC,	/* allocation sites (trail record -e alloc, backend_memory.c);
 				 * counts are sampled allocations */
-	FLAME_PROFILE_FAULTS,	/* page faults (-e page-faults, alloc_capture.c); counts are faults */
+	FLAME_PROFILE_FAULTS,	/* page faults (-e page-faults, backend_memory.c); counts are faults */
 };
 
 struct flame_capture_opts {
@@ -78,6 +78,8 @@ const char *flame_metric_unit(enum flame_metric m);
 
 /* Whether --profiler names a command of the user's rather than trail or perf. */
 int flame_profiler_is_command(const char *profiler);
+/* Whether --profiler is perf. */
+int flame_profiler_is_perf(const char *profiler);
 
 /* 0 when the profiler can sample here, else -1 with the reason printed. */
 int flame_capture_check(const struct flame_capture_opts *o);
@@ -113,12 +115,17 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 int flame_record_run(const struct flame_capture_opts *o, const char *const *argv,
 		     const char *const *env, const char *dir, const char *log,
 		     struct flame_run *run);
-/* flame_record_run() of o's recorder (flame_record_argv()) writing to out. */
-int flame_record_workload(const struct flame_capture_opts *o, const char *out, const char *dir,
-			  const char *log, struct flame_run *run);
+/*
+ * Run the workload unprofiled in dir for the wall, rss and cpu of run
+ * (a log under o->scratch); 0, or 1 when it failed (said).
+ */
+int flame_timed_run(const struct flame_capture_opts *o, const char *dir, struct flame_run *run);
+/* Run a recorder's check command line (stdio closed): its child_run() status. */
+struct string_list;
+int flame_record_check(const struct string_list *argv);
 
 /*
- * alloc_capture.c: the profile a metric's runs record (alloc and
+ * backend.c: the profile a metric's runs record (alloc and
  * peak-heap: allocation sites; rss: page faults unless profiler is the
  * user's command; else CPU, or off-CPU when offcpu is set), and whether the metric itself comes from that profiled
  * run rather than from an unprofiled timed one.
@@ -133,11 +140,12 @@ const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf
  * record -g at 999 Hz", the user's command...  Writes buf, returns it.
  */
 const char *flame_profiler_describe(const struct flame_capture_opts *o, char *buf, size_t n);
-/* Capture one run under the interposer or the page-fault sampler (0, 1, -1 as above). */
-int flame_alloc_capture_run(const struct flame_capture_opts *o, const char *dir,
-			    struct flame_run *run);
-/* 0 when the interposer (alloc) or page-fault sampling (rss) works here, else -1. */
-int flame_alloc_capture_check(const struct flame_capture_opts *o);
+/* report.json's "profile": "cpu", "offcpu", "alloc-space", "page-faults" or "none". */
+const char *flame_profile_view(const struct flame_capture_opts *o);
+/* 1 when o's profiles (or metric m's, with profiler) count memory events
+ * (allocation sites, page faults). */
+int flame_profile_counts_memory(const struct flame_capture_opts *o);
+int flame_metric_counts_memory(enum flame_metric m, const char *profiler);
 
 #define FLAME_ALLOC_INTERVAL 65536	/* bytes: trail record -e alloc's default (docs/record.md) */
 

@@ -510,8 +510,7 @@ int flame_step_target(struct flame_session *s)
 			     "the off-CPU profiles name no function" :
 			     "CPU samples cannot measure off-CPU time",
 			     flame_metric_name(s->req.metric));
-		else if (flame_metric_profile(s->req.metric, 0, s->req.profiler) == FLAME_PROFILE_ALLOC ||
-			 flame_metric_profile(s->req.metric, 0, s->req.profiler) == FLAME_PROFILE_FAULTS)
+		else if (flame_metric_counts_memory(s->req.metric, s->req.profiler))
 			note("diff: no function's share of the %s profiles rose by %.1f points; "
 			     "bisecting on %s itself", s->req.metric == FLAME_METRIC_RSS ?
 			     "page-fault" : "allocation-site", 100 * s->req.confirm,

@@ -2,7 +2,11 @@
 # private clone, capture, shares, probe, narrowing, report.
 LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
-LIB_OBJS += src/flame/alloc_capture.o
+LIB_OBJS += src/flame/backend.o
+LIB_OBJS += src/flame/backend_cpu.o
+LIB_OBJS += src/flame/backend_command.o
+LIB_OBJS += src/flame/backend_offcpu.o
+LIB_OBJS += src/flame/backend_memory.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/record_cmd.o

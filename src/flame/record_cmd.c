@@ -1,7 +1,8 @@
 /*
- * record_cmd.c - the recorder command lines of a capture (see
- * record_cmd.h): which recorder, which event, call-chain mode and
- * frequency per profile kind, and whether the workload goes through sh -c.
+ * record_cmd.c - the pieces every recorder command line of a capture is
+ * made of (see record_cmd.h): the recorder's words and the workload after
+ * "--", run directly when it is plain words, else through sh -c.  Each
+ * profiler backend (backend_*.c) writes its own recorder's words.
  */
 #include "flame/record_cmd.h"
 #include "core/alloc.h"
@@ -10,19 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int flame_record_uses_perf(const struct flame_capture_opts *o)
-{
-	switch (o->profile) {
-	case FLAME_PROFILE_CPU:		/* perf unless trail is asked for */
-		return !o->profiler || strcmp(o->profiler, "trail") != 0;
-	case FLAME_PROFILE_FAULTS:	/* trail unless perf is asked for */
-		return o->profiler && !strcmp(o->profiler, "perf");
-	default:
-		return 0;
-	}
-}
-
-static void add_words(struct string_list *argv, const char *const *words)
+void flame_record_add_words(struct string_list *argv, const char *const *words)
 {
 	for (; *words; words++)
 		string_list_append(argv, *words);
@@ -59,86 +48,37 @@ static int plain_words(const char *cmd, struct string_list *argv)
 	return 1;
 }
 
-/* The workload after "--": 'true' for a check, its words, or sh -c. */
-static void add_workload(const struct flame_capture_opts *o, int check, int plain_ok,
-			 struct string_list *argv)
+void flame_record_add_workload(const struct flame_capture_opts *o, int check, int plain_ok,
+			       struct string_list *argv)
 {
 	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
 
 	if (check)
 		string_list_append(argv, "true");
 	else if (!plain_ok || !plain_words(o->run_cmd, argv))
-		add_words(argv, sh);
+		flame_record_add_words(argv, sh);
 }
 
-void flame_record_argv(const struct flame_capture_opts *o, const char *out, int check,
-		       struct string_list *argv)
+int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+		      const char *out, const char *dir, const char *log, struct flame_run *run)
 {
-	char freq[32];
+	struct string_list argv = STRING_LIST_INIT;
+	int ret;
 
-	snprintf(freq, sizeof(freq), "%u", check ? 99u : o->freq);
-	switch (o->profile) {
-	case FLAME_PROFILE_ALLOC:
-		add_workload(o, 0, 0, argv);
-		return;
-	case FLAME_PROFILE_OFFCPU: {
-		/*
-		 * trail record folds off-CPU recordings itself: counts in us, the
-		 * whole run.  DWARF call chains: a thread blocks inside a libc
-		 * wrapper built without frame pointers, and a frame-pointer walk
-		 * from there skips the wrapper's caller - the very function to
-		 * name.  One sample per block keeps the stack copies cheap.
-		 */
-		const char *head[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf",
-				       "-o", out, "--", NULL };
+	build(o, out, 0, &argv);
+	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+	string_list_clear(&argv);
+	return ret;
+}
 
-		add_words(argv, head);
-		add_workload(o, check, 1, argv);
-		return;
-	}
-	case FLAME_PROFILE_FAULTS: {
-		/* every fault (-c 1): where resident memory was first touched */
-		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e",
-				       "page-faults", "-c", "1", "-g", "-o", out, "--", NULL };
-		const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", out,
-					"--", NULL };
+int flame_record_check_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+			    const char *out)
+{
+	struct string_list argv = STRING_LIST_INIT;
+	int code;
 
-		add_words(argv, flame_record_uses_perf(o) ? perf : trail);
-		add_workload(o, check, 0, argv);
-		return;
-	}
-	default:
-		break;
-	}
-	if (flame_record_uses_perf(o)) {
-		/*
-		 * perf: --no-bpf-event, or it spends about a second synthesising
-		 * BPF program events at start-up; --timestamp-boundary lets the
-		 * warm-up be cut by time.  trail record writes both already.
-		 */
-		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
-				       "--timestamp-boundary", "-F", freq, "-g", "-o", out, "--",
-				       NULL };
-		const char *perf_check[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
-					     "-F", freq, "-g", "-o", out, "--", NULL };
-
-		add_words(argv, check ? perf_check : perf);
-		add_workload(o, check, 0, argv);
-	} else {
-		/*
-		 * DWARF call chains for trail record: a libc or kernel leaf built
-		 * without frame pointers (memcmp, malloc) hides its caller from a
-		 * frame-pointer walk, and that caller is the function to name.
-		 * A plain command runs without sh -c, as for off-CPU profiles:
-		 * after a second exec under the recorder DWARF unwinding falls
-		 * back to the frame-pointer chain (see plain_words()).
-		 */
-		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-g", "dwarf", "-o", out,
-					"--", NULL };
-		const char *trail_check[] = { o->trail_exe, "record", "-F", freq, "-o", out, "--",
-					      NULL };
-
-		add_words(argv, check ? trail_check : trail);
-		add_workload(o, check, 1, argv);
-	}
+	build(o, out, 1, &argv);
+	code = flame_record_check(&argv);
+	string_list_clear(&argv);
+	return code;
 }

@@ -1,18 +1,15 @@
 /*
- * record_cmd.h - the one place that writes the command line a capture
- * runs the workload under (trail record or perf record, for CPU, off-CPU
- * and page-fault profiles; sh -c alone under the allocation interposer),
- * and the short recording that checks a recorder can sample here.
- * capture.c and alloc_capture.c run what this builds.
+ * record_cmd.h - the command line a capture runs the workload under
+ * (trail record or perf record, for CPU, off-CPU and page-fault profiles;
+ * sh -c alone under the allocation interposer), and the short recording
+ * that checks a recorder can sample here.  Each backend (flame/backend.h)
+ * writes its recorder's words; the workload's part is written here.
  */
 #ifndef TRAIL_FLAME_RECORD_CMD_H
 #define TRAIL_FLAME_RECORD_CMD_H
 
 #include "core/string_list.h"
 #include "flame/capture.h"
-
-/* Which recorder o's profile runs under: 1 perf record, 0 trail record (or none). */
-int flame_record_uses_perf(const struct flame_capture_opts *o);
 
 /*
  * Append to argv the recorder's command line for o->profile, writing to
@@ -21,9 +18,31 @@ int flame_record_uses_perf(const struct flame_capture_opts *o);
  * (a CPU check at 99 Hz without call chains).  FLAME_PROFILE_ALLOC gets
  * "sh -c RUN" alone (the interposer comes through the environment; out is
  * unused).  A plain-word workload is run without sh -c where a DWARF
- * unwind needs it (see record_cmd.c).
+ * unwind needs it (see record_cmd.c).  (backend.c: through the backend.)
  */
 void flame_record_argv(const struct flame_capture_opts *o, const char *out, int check,
 		       struct string_list *argv);
+
+/* A backend's recorder command line builder (flame_record_argv()'s contract). */
+typedef void flame_record_argv_fn(const struct flame_capture_opts *o, const char *out, int check,
+				  struct string_list *argv);
+/*
+ * Run the workload in dir under the recorder build makes, writing to out,
+ * its output to log (flame_record_run(): 0, 1 workload failed, -1).
+ */
+int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+		      const char *out, const char *dir, const char *log, struct flame_run *run);
+/* build's check command line run, writing to out: its child_run() status. */
+int flame_record_check_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+			    const char *out);
+
+/* Append the NULL-terminated words. */
+void flame_record_add_words(struct string_list *argv, const char *const *words);
+/*
+ * The workload after "--": 'true' for a check, its words when plain_ok
+ * and it is plain words (see record_cmd.c), else sh -c RUN.
+ */
+void flame_record_add_workload(const struct flame_capture_opts *o, int check, int plain_ok,
+			       struct string_list *argv);
 
 #endif

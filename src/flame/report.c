@@ -260,14 +260,13 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_writer_key_string(&w, "profiler", s->ans.offcpu_profile ? "trail" : s->req.profiler);
 	{
 		/* what the profiles counted: the view the diff and the bisection used */
-		static const char *const names[] = {
-			[FLAME_PROFILE_CPU] = "cpu", [FLAME_PROFILE_OFFCPU] = "offcpu",
-			[FLAME_PROFILE_NONE] = "none", [FLAME_PROFILE_ALLOC] = "alloc-space",
-			[FLAME_PROFILE_FAULTS] = "page-faults",
-		};
+		struct flame_capture_opts o;
+
+		memset(&o, 0, sizeof(o));
+		o.profile = flame_metric_profile(s->req.metric, s->ans.offcpu_profile, s->req.profiler);
+		o.profiler = s->req.profiler;
 		json_writer_key_string(&w, "profile", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
-				       "inuse-peak" : names[flame_metric_profile(s->req.metric,
-						s->ans.offcpu_profile, s->req.profiler)]);
+				       "inuse-peak" : flame_profile_view(&o));
 	}
 	json_writer_key(&w, "blocked");
 	if (s->ans.blocked_function) {

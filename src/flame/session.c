@@ -185,7 +185,7 @@ int flame_session_run(struct flame_session *s)
 
 		if (flame_capture_check(&o))
 			return FLAME_EXIT_FAILURE;
-		if (o.profile == FLAME_PROFILE_ALLOC || o.profile == FLAME_PROFILE_FAULTS)
+		if (flame_profile_counts_memory(&o))
 			note("scope: profiles of %s; the diff and the bisection use their shares "
 			     "as CPU shares are used", flame_profile_describe(&o, what, sizeof(what)));
 	}

@@ -1,0 +1,118 @@
+/*
+ * backend_cpu.c - the on-CPU backend (see backend.h): trail record -g
+ * dwarf or perf record -g at a fixed frequency, the recording read and
+ * folded in-process from the end of the warm-up on (perf script --time
+ * N%-100%'s meaning).
+ */
+#include "flame/backend.h"
+#include "flame/record_cmd.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* perf record unless trail is asked for. */
+static int uses_perf(const struct flame_capture_opts *o)
+{
+	return !o->profiler || strcmp(o->profiler, "trail") != 0;
+}
+
+static void cpu_counts(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	(void)o;
+	snprintf(buf, n, "on-CPU samples");
+}
+
+static void cpu_profiler(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	if (uses_perf(o))
+		snprintf(buf, n, "perf record -g at %u Hz", o->freq);
+	else
+		snprintf(buf, n, "trail record (DWARF call chains) at %u Hz", o->freq);
+}
+
+static void cpu_record_argv(const struct flame_capture_opts *o, const char *out, int check,
+			    struct string_list *argv)
+{
+	char freq[32];
+
+	snprintf(freq, sizeof(freq), "%u", check ? 99u : o->freq);
+	if (uses_perf(o)) {
+		/*
+		 * perf: --no-bpf-event, or it spends about a second synthesising
+		 * BPF program events at start-up; --timestamp-boundary lets the
+		 * warm-up be cut by time.  trail record writes both already.
+		 */
+		const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
+				       "--timestamp-boundary", "-F", freq, "-g", "-o", out, "--",
+				       NULL };
+		const char *perf_check[] = { "perf", "record", "-q", "--no-bpf-event", "-N",
+					     "-F", freq, "-g", "-o", out, "--", NULL };
+
+		flame_record_add_words(argv, check ? perf_check : perf);
+		flame_record_add_workload(o, check, 0, argv);
+	} else {
+		/*
+		 * DWARF call chains for trail record: a libc or kernel leaf built
+		 * without frame pointers (memcmp, malloc) hides its caller from a
+		 * frame-pointer walk, and that caller is the function to name.
+		 * A plain command runs without sh -c, as for off-CPU profiles:
+		 * after a second exec under the recorder DWARF unwinding falls
+		 * back to the frame-pointer chain (see record_cmd.c).
+		 */
+		const char *trail[] = { o->trail_exe, "record", "-F", freq, "-g", "dwarf", "-o", out,
+					"--", NULL };
+		const char *trail_check[] = { o->trail_exe, "record", "-F", freq, "-o", out, "--",
+					      NULL };
+
+		flame_record_add_words(argv, check ? trail_check : trail);
+		flame_record_add_workload(o, check, 1, argv);
+	}
+}
+
+static int cpu_check(const struct flame_capture_opts *o)
+{
+	char *data = xstrfmt("%s/check.data", o->scratch);
+	int code = flame_record_check_with(o, cpu_record_argv, data);
+
+	unlink(data);
+	free(data);
+	/* Recordings are read in-process: only perf record needs perf. */
+	if (code == 127 && uses_perf(o))
+		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
+	if (code)
+		return trail_error("'%s record' cannot sample here (%s): check "
+			     "/proc/sys/kernel/perf_event_paranoid or run as root",
+			     uses_perf(o) ? "perf" : "trail", child_describe_status(code));
+	return 0;
+}
+
+static int cpu_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
+		       struct flame_run *run)
+{
+	char *data = xstrfmt("%s/perf.data", o->scratch);
+	char *folded = xstrfmt("%s/run.folded", o->scratch);
+	int ret = flame_record_with(o, cpu_record_argv, data, dir, log, run);
+
+	/* Read in-process: no perf script, so the trail profiler needs no perf. */
+	if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
+		ret = -1;
+	unlink(data);
+	unlink(folded);
+	free(data);
+	free(folded);
+	return ret;
+}
+
+const struct flame_backend flame_backend_cpu = {
+	.view = "cpu",
+	.counts = cpu_counts,
+	.profiler = cpu_profiler,
+	.record_argv = cpu_record_argv,
+	.check = cpu_check,
+	.capture = cpu_capture,
+};

@@ -1,0 +1,110 @@
+/*
+ * backend_offcpu.c - the off-CPU backend (see backend.h): trail record
+ * -e offcpu, which folds its own recording (blocked microseconds, the
+ * whole run), and the check that it can record here.
+ */
+#include "flame/backend.h"
+#include "flame/record_cmd.h"
+#include "core/alloc.h"
+#include "core/child.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void offcpu_counts(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	(void)o;
+	snprintf(buf, n, "off-CPU time");
+}
+
+static void offcpu_profiler(const struct flame_capture_opts *o, char *buf, size_t n)
+{
+	(void)o;
+	snprintf(buf, n, "trail record -e offcpu (blocked time, whatever --profiler says)");
+}
+
+static void offcpu_record_argv(const struct flame_capture_opts *o, const char *out, int check,
+			       struct string_list *argv)
+{
+	/*
+	 * trail record folds off-CPU recordings itself: counts in us, the
+	 * whole run.  DWARF call chains: a thread blocks inside a libc
+	 * wrapper built without frame pointers, and a frame-pointer walk
+	 * from there skips the wrapper's caller - the very function to
+	 * name.  One sample per block keeps the stack copies cheap.
+	 */
+	const char *head[] = { o->trail_exe, "record", "-e", "offcpu", "-g", "dwarf",
+			       "-o", out, "--", NULL };
+
+	flame_record_add_words(argv, head);
+	flame_record_add_workload(o, check, 1, argv);
+}
+
+int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
+{
+	char *out = xstrfmt("%s/check.folded", o->scratch);
+	char *err = xstrfmt("%s/check.err", o->scratch);
+	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
+	struct string_list argv = STRING_LIST_INIT;
+	struct child c = CHILD_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	int code;
+
+	offcpu.profile = FLAME_PROFILE_OFFCPU;
+	offcpu_record_argv(&offcpu, out, 1, &argv);
+	c.argv = (const char *const *)argv.items;
+	c.in = CHILD_DEVNULL;
+	c.out_path = err;
+	c.err_to_out = 1;
+	code = child_run(&c);
+	if (code) {
+		char *nl;
+
+		strbuf_read_file(&msg, err);
+		if (msg.len && (nl = strchr(msg.buf, '\n')))
+			*nl = '\0';
+		snprintf(why, n, "%s", msg.len ? msg.buf : child_describe_status(code));
+	}
+	strbuf_release(&msg);
+	string_list_clear(&argv);
+	unlink(out);
+	unlink(err);
+	free(out);
+	free(err);
+	return code ? -1 : 0;
+}
+
+static int offcpu_check(const struct flame_capture_opts *o)
+{
+	char why[512];
+
+	if (flame_capture_offcpu_check(o, why, sizeof(why)))
+		return trail_error("trail record -e offcpu cannot record here: %s", why);
+	return 0;
+}
+
+static int offcpu_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
+			  struct flame_run *run)
+{
+	char *folded = xstrfmt("%s/run.folded", o->scratch);
+	int ret = flame_record_with(o, offcpu_record_argv, folded, dir, log, run);
+
+	if (!ret && folded_profile_read(&run->folded, folded))
+		ret = -1;
+	unlink(folded);
+	free(folded);
+	return ret;
+}
+
+const struct flame_backend flame_backend_offcpu = {
+	.view = "offcpu",
+	.counts = offcpu_counts,
+	.profiler = offcpu_profiler,
+	.record_argv = offcpu_record_argv,
+	.check = offcpu_check,
+	.capture = offcpu_capture,
+};
