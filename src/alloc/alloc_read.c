@@ -4,6 +4,8 @@
  * /proc/self/maps, then a SAMPLE per distinct stack of the allocations the view counts,
  * its period their summed estimate (bytes or objects, see alloc_read.h).
  * Validates every length first: the files come from a traced program.
+ * An exact recording (interval 1) holds SITE records instead, folded by
+ * the interposer while the program ran: the same weights per stack.
  * A file cut short (no END record: the process was killed, or its
  * records were lost) counts what it holds, and the totals say so.
  */
@@ -58,7 +60,6 @@ const char *alloc_view_names(void)
 }
 
 struct sampled {
-	uint64_t word;		/* where its ALLOC record starts, in words */
 	uint32_t stack;		/* its stack's id */
 	uint64_t ptr, size;	/* size in bytes */
 	uint64_t seq;		/* event number of the allocation */
@@ -77,6 +78,9 @@ struct raw_file {
 	size_t nr, alloc;
 	uint64_t *stacks;	/* id -> where its STACK record starts, in words */
 	size_t stacks_nr, stacks_alloc;
+	uint64_t *site_at;	/* id -> where its last SITE record starts, 0 if none */
+	size_t sites_alloc;	/* site_at[] has stacks_nr entries */
+	int has_sites;
 	uint64_t events;	/* ALLOC and FREE records */
 	int ended;		/* an END record: the image finished its record */
 };
@@ -165,6 +169,22 @@ static uint32_t *live_entry(struct live_map *m, uint64_t ptr)
 	return &m->at[i];
 }
 
+/* A SITE record at i of len words: well formed, in an exact recording. */
+static int check_site(const struct raw_file *f, size_t i, uint64_t len)
+{
+	if (len != 6)
+		return bad(f, i, "malformed site record");
+	if (f->interval != 1)
+		return bad(f, i, "site record in a sampled recording");
+	if (f->nr)
+		return bad(f, i, "site records beside allocation records");
+	if (word(f, i + 1) >= f->stacks_nr)
+		return bad(f, i, "site names a stack not yet written");
+	if (word(f, i + 4) > word(f, i + 3) || word(f, i + 5) > word(f, i + 3))
+		return bad(f, i, "site has more bytes live than allocated");
+	return 0;
+}
+
 /* Check every record and collect the sampled allocations with their frees. */
 static int scan(struct raw_file *f)
 {
@@ -200,10 +220,13 @@ static int scan(struct raw_file *f)
 				bad(f, i, "allocation names a stack not yet written");
 				goto out;
 			}
+			if (f->has_sites) {
+				bad(f, i, "allocation records beside site records");
+				goto out;
+			}
 			ptr = word(f, i + 2);
 			ALLOC_GROW(f->s, f->nr + 1, f->alloc);
 			a = &f->s[f->nr];
-			a->word = i;
 			a->stack = (uint32_t)word(f, i + 4);
 			a->ptr = ptr;
 			a->size = word(f, i + 3);
@@ -241,7 +264,15 @@ static int scan(struct raw_file *f)
 				goto out;
 			}
 			ALLOC_GROW(f->stacks, f->stacks_nr + 1, f->stacks_alloc);
+			ALLOC_GROW(f->site_at, f->stacks_nr + 1, f->sites_alloc);
+			f->site_at[f->stacks_nr] = 0;
 			f->stacks[f->stacks_nr++] = i;
+			break;
+		case ALLOC_RAW_SITE:
+			if (check_site(f, i, len))
+				goto out;
+			f->has_sites = 1;
+			f->site_at[word(f, i + 1)] = i;
 			break;
 		case ALLOC_RAW_MAPS:
 			if (len < 2 || word(f, i + 1) > (len - 2) * 8) {
@@ -372,11 +403,11 @@ static uint64_t peak_event(const struct raw_file *f, double *peak)
 	return best;
 }
 
-/* One SAMPLE record: the stack of allocation a (raw words), weighed period. */
-static int write_sample(const struct raw_file *f, const struct sampled *a, uint64_t period,
+/* One SAMPLE record: stack id's frames (raw words), weighed period. */
+static int write_sample(const struct raw_file *f, uint32_t id, uint64_t period,
 			struct perfdata_writer *w, struct alloc_totals *t, struct strbuf *rec)
 {
-	uint64_t at = f->stacks[a->stack], n = word(f, at + 2), v, k;
+	uint64_t at = f->stacks[id], n = word(f, at + 2), v, k;
 	uint32_t ids[2] = { (uint32_t)f->pid, (uint32_t)f->pid };
 
 	strbuf_setlen(rec, 0);
@@ -398,7 +429,7 @@ static int write_sample(const struct raw_file *f, const struct sampled *a, uint6
 		strbuf_add(rec, &v, 8);
 	}
 	if (rec->len > UINT16_MAX)
-		return bad(f, a->word, "call stack too deep");
+		return bad(f, at, "call stack too deep");
 	set_header(rec, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
 	t->samples_written++;
 	return perfdata_writer_add(w, (const struct perf_event_header *)rec->buf, t->clock);
@@ -464,10 +495,55 @@ static int write_samples(const struct raw_file *f, enum alloc_view view,
 		uint64_t period = (uint64_t)llround(sum[id]);
 
 		if (period)
-			ret = write_sample(f, &f->s[first[id]], period, w, t, &rec);
+			ret = write_sample(f, f->s[first[id]].stack, period, w, t, &rec);
 	}
 	free(sum);
 	free(first);
+	strbuf_release(&rec);
+	return ret;
+}
+
+/* The same for an exact recording folded by the interposer: its SITE records. */
+static int write_sites(const struct raw_file *f, enum alloc_view view,
+		       struct perfdata_writer *w, struct alloc_totals *t)
+{
+	struct strbuf rec = STRBUF_INIT;
+	uint32_t id;
+	int ret = 0;
+
+	for (id = 0; id < f->stacks_nr && !ret; id++) {
+		uint64_t at = f->site_at[id], objects, bytes, live, peak, weight;
+
+		if (!at)
+			continue;
+		objects = word(f, at + 2);
+		bytes = word(f, at + 3);
+		live = word(f, at + 4);
+		peak = word(f, at + 5);
+		t->samples += objects;
+		t->bytes += (double)bytes;
+		t->objects += (double)objects;
+		t->exit_bytes += (double)live;
+		t->peak_bytes += (double)peak;
+		switch (view) {
+		case ALLOC_VIEW_SPACE:
+		case ALLOC_VIEW_INTERVALS:	/* the interval is 1 */
+			weight = bytes;
+			break;
+		case ALLOC_VIEW_OBJECTS:
+			weight = objects;
+			break;
+		case ALLOC_VIEW_INUSE_PEAK:
+		case ALLOC_VIEW_PEAK_INTERVALS:
+			weight = peak;
+			break;
+		default:
+			weight = live;
+			break;
+		}
+		if (weight && word(f, f->stacks[id] + 2))
+			ret = write_sample(f, id, weight, w, t, &rec);
+	}
 	strbuf_release(&rec);
 	return ret;
 }
@@ -504,11 +580,12 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 		goto out;
 	if (f.maps_word && write_maps(&f, w))
 		goto out;
-	if (write_samples(&f, view, w, t))
+	if (f.has_sites ? write_sites(&f, view, w, t) : write_samples(&f, view, w, t))
 		goto out;
 	ret = 0;
 out:
 	free(f.s);
 	free(f.stacks);
+	free(f.site_at);
 	return ret;
 }

@@ -13,6 +13,7 @@ PRELOAD_CFLAGS := -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -fno-omit-frame-pointer -p
                   -fexceptions -fvisibility=hidden -Isrc $(WARN) $(if $(filter 1,$(STRICT)),-Werror)
 PRELOAD_SRCS := src/alloc/preload.c
 PRELOAD_SRCS += src/alloc/preload_exec.c
+PRELOAD_SRCS += src/alloc/preload_fold.c
 PRELOAD_SRCS += src/alloc/preload_malloc.c
 PRELOAD_SRCS += src/alloc/preload_out.c
 PRELOAD_SRCS += src/alloc/preload_real.c

@@ -113,6 +113,15 @@ void stacks_reset_locked(void);
 /* The id of frames[0..n), writing a STACK record for a new one; -1 when out of memory. */
 int64_t stack_id_locked(const uint64_t *frames, int n);
 
+/* ---- preload_fold.c: interval 1, folded per stack while the program runs, under lock ---- */
+/* A new file: no stacks, no live blocks. */
+void fold_reset_locked(void);
+void fold_alloc_locked(uintptr_t p, uint64_t size, uint64_t stack);
+/* A pointer not allocated in this image is ignored. */
+void fold_free_locked(uintptr_t p);
+/* A SITE record for every stack so far (raw.h). */
+void fold_write_locked(void);
+
 /* ---- preload_unwind.c ---- */
 /* A stack, innermost return address first, without the interposer's frames. */
 int unwind(uint64_t *out, int max);
@@ -141,8 +150,8 @@ static inline void after_alloc(void *p, size_t size, int kind)
 /*
  * Before a block is released (release: and then release it with free).
  * The record is written before the memory can be reused, so a reuse
- * cannot race with it; at interval 1 every free is written (the reader
- * drops those of blocks it never saw allocated).
+ * cannot race with it; at interval 1 every free is looked up in the
+ * table of live blocks (preload_fold.c).
  */
 static inline int free_wanted(void *p)
 {

@@ -246,6 +246,7 @@ void open_file_locked(void)
 	file_dev = st.st_dev;
 	file_ino = st.st_ino;
 	stacks_reset_locked();	/* ids are per file */
+	fold_reset_locked();
 	memset(hdr, 0, sizeof(hdr));
 	hdr[0] = ALLOC_RAW_MAGIC;
 	hdr[1] = ALLOC_RAW_VERSION;
@@ -265,6 +266,8 @@ void close_file_locked(void)
 	if (fd < 0)
 		return;
 	if (enabled) {
+		if (interval <= 1)
+			fold_write_locked();
 		write_maps_locked();
 		r = reserve_locked(1);
 		r[0] = ALLOC_RAW_END | ((uint64_t)1 << 32);

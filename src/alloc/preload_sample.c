@@ -120,9 +120,11 @@ static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kin
 		n = ALLOC_RAW_MAX_FRAMES;
 	copy_check();
 	pthread_mutex_lock(&lock);
-	/* at interval 1 every pointer is recorded: no set, every free is written */
-	if (enabled && (interval <= 1 || set_add((uintptr_t)p)) &&
-	    (id = stack_id_locked(frames, n)) >= 0) {
+	if (interval <= 1) {
+		/* every allocation: folded here, no record of its own (preload_fold.c) */
+		if (enabled && (id = stack_id_locked(frames, n)) >= 0)
+			fold_alloc_locked((uintptr_t)p, size, (uint64_t)id);
+	} else if (enabled && set_add((uintptr_t)p) && (id = stack_id_locked(frames, n)) >= 0) {
 		r = reserve_locked(5);
 		r[0] = ALLOC_RAW_ALLOC | ((uint64_t)kind << 8) | ((uint64_t)5 << 32);
 		r[1] = (uint64_t)t_tid;
@@ -180,7 +182,9 @@ void free_slow(void *p, int release)
 	was = busy_enter();
 	copy_check();
 	pthread_mutex_lock(&lock);
-	if (enabled && (interval <= 1 || set_remove((uintptr_t)p))) {
+	if (enabled && interval <= 1) {
+		fold_free_locked((uintptr_t)p);
+	} else if (enabled && set_remove((uintptr_t)p)) {
 		r = reserve_locked(2);
 		r[0] = ALLOC_RAW_FREE | ((uint64_t)2 << 32);
 		r[1] = (uint64_t)(uintptr_t)p;

@@ -9,7 +9,7 @@
 #define TRAIL_ALLOC_RAW_H
 
 #define ALLOC_RAW_MAGIC 0x314c41544c494154ull	/* "TAILTAL1" little-endian */
-#define ALLOC_RAW_VERSION 3	/* 2: stacks written once, named by id; 3: END */
+#define ALLOC_RAW_VERSION 4	/* 2: stacks written once, named by id; 3: END; 4: SITE */
 
 /*
  * Header, 8 words: magic, version, interval (bytes; 1 = every allocation),
@@ -28,6 +28,13 @@
  *	END:   hdr                 (the image finished its record: exit or exec;
  *	                            a file without it was cut short - the process
  *	                            was killed, or its records were lost)
+ *	SITE:  hdr, stack id, objects, bytes, live, at_peak
+ *	       (interval 1 only, instead of ALLOC and FREE records: the
+ *	       interposer folds while the program runs.  The allocations made
+ *	       from one stack so far, their bytes, the bytes of them not yet
+ *	       freed, and those live when the image's live bytes were largest
+ *	       so far.  Written for every stack now and then, and at the end:
+ *	       the last SITE record of a stack wins)
  *
  * Beside a file, alloc.PID.SEQ.lost (text: why) says the interposer gave
  * the file up: the program took its descriptor and the file was gone.
@@ -38,6 +45,7 @@ enum alloc_raw_type {
 	ALLOC_RAW_MAPS = 3,
 	ALLOC_RAW_STACK = 4,
 	ALLOC_RAW_END = 5,
+	ALLOC_RAW_SITE = 6,
 };
 
 enum alloc_raw_kind {

@@ -3,8 +3,12 @@
 # programs whose allocation sites and byte counts are known: exact at
 # --alloc-interval 1 (C, C++ new/new[]/std::vector/std::map/std::string,
 # threads, a forked child, an exec'd child), expected shares when sampled,
-# the leak view finds the one leak, the peak view the peak's allocations,
-# perf.data output folds to the same stacks, exit statuses pass through.
+# the leak view finds the one leak, the peak view the peak's allocations
+# (also when the peak moves, and sites change after it), perf.data output
+# folds to the same stacks, exit statuses pass through; at interval 1 the
+# interposer folds as the program runs (a raw file of a few KB for a
+# million events) and a killed process leaves what it did until its last
+# checkpoint.
 . "$(dirname "$0")/lib.sh"
 
 if ! have cc; then
@@ -134,6 +138,83 @@ if [ "$(site keep_until_peak "$T/peak.folded")" = 5000000 ] &&
 	pass "record-alloc: inuse-peak holds what was live at the peak"
 else
 	fail "record-alloc: inuse-peak holds what was live at the peak" "$(head -5 "$T/peak.folded")"
+fi
+
+# --- the peak moves: the interposer keeps each site's bytes at the latest peak ---
+cat >"$T/phases.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+static char *a[40], *b[10];
+__attribute__((noinline)) void site_a(int i) { a[i] = malloc(1000); a[i][0] = 1; }
+__attribute__((noinline)) void site_b(int i) { b[i] = malloc(1000); b[i][0] = 1; }
+int main(int argc, char **argv)
+{
+	int more = argc > 1 && !strcmp(argv[1], "higher") ? 20 : 5, i;
+	for (i = 0; i < 10; i++) site_a(i);	/* 10,000 live */
+	for (i = 0; i < 5; i++) site_b(i);	/* 15,000: a peak, a 10,000 and b 5,000 */
+	for (i = 0; i < 5; i++) free(b[i]);
+	for (i = 0; i < 5; i++) free(a[i]);	/* 5,000 */
+	for (i = 10; i < 10 + more; i++) site_a(i);	/* 25,000 (a new peak, all a) or 10,000 */
+	for (i = 5; i < 10 + more; i++) free(a[i]);
+	for (i = 0; i < 3; i++) site_b(i);	/* 3,000 of b after both */
+	return 0;
+}
+EOF
+if cc -O2 -g -fno-omit-frame-pointer -o "$T/phases" "$T/phases.c" 2>"$T/cc.err"; then
+	for how in lower:10000:5000 higher:25000:0; do
+		arg=${how%%:*} rest=${how#*:}
+		wa=${rest%%:*} wb=${rest#*:}
+		"$TRAIL" record -e alloc --alloc-interval 1 --view inuse-peak -o "$T/phases.folded" -- \
+			"$T/phases" "$arg" >"$T/.out" 2>&1
+		ga=$(site site_a "$T/phases.folded") gb=$(site site_b "$T/phases.folded")
+		if [ "$ga" = "$wa" ] && [ "$gb" = "$wb" ]; then
+			pass "record-alloc: inuse-peak after a $arg second phase (site_a $wa, site_b $wb)"
+		else
+			fail "record-alloc: inuse-peak after a $arg second phase" "site_a $ga ($wa), site_b $gb ($wb)"
+		fi
+	done
+else
+	fail "record-alloc: compile phases.c" "$(head -3 "$T/cc.err")"
+fi
+
+# --- interval 1 folds in the program: a million events leave a small raw file ---
+cat >"$T/many.c" <<'EOF'
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+static void *volatile sink;
+__attribute__((noinline)) void many_site(int i) { char *p = malloc(16 + i % 32); p[0] = 1; sink = p; free(p); }
+int main(int argc, char **argv)
+{
+	int n = argc > 1 && !strcmp(argv[1], "killed") ? 1500000 : 500000;
+	for (int i = 0; i < n; i++) many_site(i);
+	if (n > 500000)
+		raise(SIGKILL);	/* no exit handler, no final records */
+	return 0;
+}
+EOF
+if cc -O2 -g -fno-omit-frame-pointer -o "$T/many" "$T/many.c" 2>"$T/cc.err"; then
+	mkdir -p "$T/rawdir"
+	LD_PRELOAD=$LIB TRAIL_ALLOC_DIR=$T/rawdir TRAIL_ALLOC_INTERVAL=1 "$T/many"
+	# (a record per event would take 56 bytes each, 28 MB; the maps text is a few KB)
+	size=$(cat "$T"/rawdir/alloc.*.raw | wc -c)
+	if [ "$size" -gt 0 ] && [ "$size" -lt 200000 ]; then
+		pass "record-alloc: 1,000,000 events at interval 1 write $size bytes"
+	else
+		fail "record-alloc: 1,000,000 events at interval 1 write under 200 KB" "$size bytes"
+	fi
+	"$TRAIL" record -e alloc --alloc-interval 1 --view alloc-objects -o "$T/killed.folded" -- \
+		"$T/many" killed >"$T/.out" 2>"$T/killed.err"
+	n=$(site many_site "$T/killed.folded")
+	# checkpoints every 2^20 events: the last before the kill comes after about 2^20 allocations
+	if [ "$n" -ge 500000 ] && [ "$n" -lt 1500000 ]; then
+		pass "record-alloc: a killed process leaves its allocations until the last checkpoint ($n of 1500000)"
+	else
+		fail "record-alloc: a killed process leaves its allocations until the last checkpoint" \
+			"many_site $n; $(cat "$T/killed.err")"
+	fi
+else
+	fail "record-alloc: compile many.c" "$(head -3 "$T/cc.err")"
 fi
 
 # --- sampled: expected shares (3:1 by bytes; about 1800 samples) ---

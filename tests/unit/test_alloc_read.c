@@ -3,7 +3,9 @@
  * file whose frames are this test's own functions (with this process's
  * real /proc/self/maps) is converted, then folded by trail's perf.data
  * reader, for each view; weights are unbiased by the sampling
- * probability; malformed files are refused with the offset.
+ * probability; an exact recording folded by the interposer (SITE
+ * records) converts as its allocation records would; malformed files are
+ * refused with the offset.
  */
 #include "harness.h"
 #include "alloc/alloc_read.h"
@@ -99,6 +101,42 @@ static void sample_file(struct strbuf *sb, uint64_t interval)
 	raw_alloc(sb, 0x3000, 300, alloc_site_one);
 	raw_free(sb, 0x3000);
 	raw_free(sb, 0x9999);	/* never sampled: ignored */
+	raw_maps(sb);
+}
+
+/* A STACK record of site then the other site (as raw_alloc writes); its id. */
+static uint64_t raw_stack(struct strbuf *sb, void (*site)(void))
+{
+	put(sb, ALLOC_RAW_STACK | ((uint64_t)5 << 32));
+	put(sb, next_stack);
+	put(sb, 2);
+	put(sb, in(site));
+	put(sb, in(alloc_site_two) == in(site) ? in(alloc_site_one) : in(alloc_site_two));
+	return next_stack++;
+}
+
+static void raw_site(struct strbuf *sb, uint64_t id, uint64_t objects, uint64_t bytes, uint64_t live,
+		     uint64_t at_peak)
+{
+	put(sb, ALLOC_RAW_SITE | ((uint64_t)6 << 32));
+	put(sb, id);
+	put(sb, objects);
+	put(sb, bytes);
+	put(sb, live);
+	put(sb, at_peak);
+}
+
+/* sample_file(sb, 1) as the interposer folds it at interval 1 */
+static void site_file(struct strbuf *sb)
+{
+	uint64_t one, two;
+
+	raw_header(sb, 1);
+	one = raw_stack(sb, alloc_site_one);
+	raw_site(sb, one, 1, 100, 100, 100);	/* a checkpoint: the later record wins */
+	two = raw_stack(sb, alloc_site_two);
+	raw_site(sb, one, 2, 400, 0, 300);
+	raw_site(sb, two, 1, 200, 200, 200);
 	raw_maps(sb);
 }
 
@@ -243,6 +281,81 @@ TEST(test_intervals_view)
 	strbuf_release(&out);
 }
 
+/* Every view and total of an exact recording is the same folded by the interposer or by trail. */
+TEST(test_sites_as_events)
+{
+	static const enum alloc_view v[] = { ALLOC_VIEW_SPACE, ALLOC_VIEW_OBJECTS, ALLOC_VIEW_INUSE_PEAK,
+					     ALLOC_VIEW_INUSE_EXIT, ALLOC_VIEW_INTERVALS };
+	struct strbuf events = STRBUF_INIT, sites = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct alloc_totals ta, tb;
+	size_t i;
+
+	sample_file(&events, 1);
+	site_file(&sites);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		strbuf_setlen(&a, 0);
+		strbuf_setlen(&b, 0);
+		CHECK_INT(convert_fold(&events, v[i], &a, &ta), 0);
+		CHECK_INT(convert_fold(&sites, v[i], &b, &tb), 0);
+		CHECK(a.len > 0);
+		CHECK_STREQ(b.buf, a.buf);
+	}
+	CHECK_INT((int)tb.samples, 3);
+	CHECK_NEAR(tb.bytes, 600, 1e-9);
+	CHECK_NEAR(tb.objects, 3, 1e-9);
+	CHECK_NEAR(tb.peak_bytes, 500, 1e-9);
+	CHECK_NEAR(tb.exit_bytes, 200, 1e-9);
+	CHECK_INT((int)tb.unfinished, 1);	/* no END record */
+	strbuf_release(&events);
+	strbuf_release(&sites);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* A SITE record only where the interposer writes one, and never claiming more live than allocated. */
+TEST(test_malformed_sites)
+{
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
+	struct alloc_totals t;
+
+	raw_header(&raw, 1000);
+	raw_site(&raw, raw_stack(&raw, alloc_site_one), 1, 100, 100, 100);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);	/* sampled */
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_site(&raw, 0, 1, 100, 100, 100);	/* no stack 0 yet */
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_site(&raw, raw_stack(&raw, alloc_site_one), 1, 100, 101, 100);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_site(&raw, raw_stack(&raw, alloc_site_one), 1, 100, 100, 101);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_alloc(&raw, 0x1000, 100, alloc_site_one);
+	raw_site(&raw, 0, 1, 100, 100, 100);	/* beside allocation records */
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_site(&raw, raw_stack(&raw, alloc_site_one), 1, 100, 100, 100);
+	raw_alloc(&raw, 0x1000, 100, alloc_site_one);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_setlen(&raw, 0);
+	raw_header(&raw, 1);
+	raw_stack(&raw, alloc_site_one);
+	put(&raw, ALLOC_RAW_SITE | ((uint64_t)5 << 32));	/* one word short */
+	put(&raw, 0);
+	put(&raw, 1);
+	put(&raw, 1);
+	put(&raw, 1);
+	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	strbuf_release(&raw);
+	strbuf_release(&out);
+}
+
 TEST(test_malformed)
 {
 	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
@@ -306,5 +419,5 @@ TEST(test_view_names)
 }
 
 TEST_MAIN("alloc_read", test_alloc_space_exact, test_views, test_unbiased_weights, test_intervals_view,
-	  test_malformed,
+	  test_malformed, test_sites_as_events, test_malformed_sites,
 	  test_view_names)
