@@ -11,13 +11,12 @@
 #include "flamegraph/layout.h"
 #include "flamegraph/nameattr.h"
 #include "flamegraph/palette.h"
+#include "flamegraph/render.h"
 #include "flamegraph/svg.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define NOMINAL_WIDTH 1200	/* px: flamegraph.pl's default image width */
 #define PALETTE_MAP "palette.map"
 
 static const char *const usage[] = {
@@ -35,49 +34,6 @@ static const char *const usage[] = {
 	"they mean in flamegraph.pl.",
 	NULL
 };
-
-/*
- * What a differential graph compares (--by): time when the input names
- * its sampling period (the counts are then time), else shares.  0, or -1
- * after trail_error() for a --by that cannot be.
- */
-static int diff_basis(const struct fg_input *in, const char *by, int *by_time)
-{
-	if (by && strcmp(by, "time") && strcmp(by, "share"))
-		return trail_error("option '--by' expects time or share, not '%s'", by);
-	*by_time = in->columns == 2 && folded_ns_per_count(&in->weight) > 0 &&
-		   !(by && !strcmp(by, "share"));
-	if (by && !strcmp(by, "time") && in->columns == 2 && !*by_time)
-		return trail_error("--by time: the input does not name its sampling period (trail "
-				   "record writes it in a '# trail-folded' header); compare shares "
-				   "(--by share)");
-	return 0;
-}
-
-/*
- * --merge-processes: every stack without its first frame (perf's process
- * name), so ./prog and ./prog_slow draw one tree; a stack of that frame
- * alone becomes "[process]".  The stacks point into the input's text, so
- * this moves pointers only; the input is sorted again.
- */
-static void merge_roots(struct fg_input *in)
-{
-	size_t i;
-
-	for (i = 0; i < in->nr; i++) {
-		struct fg_stack *st = &in->stacks[i];
-		const char *semi = memchr(st->s, ';', st->len);
-
-		if (semi) {
-			st->len -= (uint32_t)(semi + 1 - st->s);
-			st->s = semi + 1;
-		} else {
-			st->s = "[process]";
-			st->len = 9;
-		}
-	}
-	in->sorted = 0;
-}
 
 /*
  * A profile in another format (pprof, speedscope, perf.data ...): read as
@@ -165,37 +121,42 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_END()
 	};
 	struct fg_input_options iopts = { 0 };
-	struct fg_layout_options lopts = { 0 };
-	struct fg_svg_options so = { 0 };
+	struct fg_render r;
 	struct fg_input in;
-	struct fg_layout layout = { 0 };
 	struct fg_nameattr nameattr;
 	struct fg_palette_map pmap;
-	struct fg_background custom_bg;
-	char bgbuf[8];
-	const struct fg_palette *palette;
-	int have_nameattr = 0, have_pmap = 0;
 
+	fg_render_init(&r);
 	nfiles = cmd_parse_options(argc, argv, opts, usage, 0);
 	(void)hash;
 	(void)no_sort;
 
-	palette = fg_palette_find(colors);
-	if (!palette) {
+	r.svg.palette = fg_palette_find(colors);
+	if (!r.svg.palette) {
 		trail_error("unknown palette '%s' (known: %s)", colors, fg_palette_names());
 		return EXIT_USAGE;
 	}
-	so.bg = fg_background_find(bgcolors ? bgcolors : palette->bg, &custom_bg, bgbuf, sizeof(bgbuf));
-	if (!so.bg) {
+	r.svg.bg = fg_background_find(bgcolors ? bgcolors : r.svg.palette->bg, &r.custom_bg,
+				      r.bgbuf, sizeof(r.bgbuf));
+	if (!r.svg.bg) {
 		trail_error("unknown background '%s' (known: yellow, blue, green, grey, #rrggbb)", bgcolors);
 		return EXIT_USAGE;
 	}
-	if (parse_amount_or_percent(minwidth_s, &lopts.minwidth, &lopts.minwidth_percent)) {
+	if (parse_amount_or_percent(minwidth_s, &r.layout.minwidth, &r.layout.minwidth_percent)) {
 		trail_error("option '--minwidth' expects pixels or a percentage such as 0.5%%, not '%s'", minwidth_s);
 		return EXIT_USAGE;
 	}
 	if (base && !*base) {
 		trail_error("option '--base' expects a function name");
+		return EXIT_USAGE;
+	}
+	if (merge_processes && reverse) {
+		trail_error("--merge-processes drops the root frame, and --reverse puts the leaf there");
+		return EXIT_USAGE;
+	}
+	/* --truncate-text-right is the default; --truncate-text-left the exception (inferno's) */
+	if (truncate_right && truncate_left) {
+		trail_error("--truncate-text-right and --truncate-text-left contradict each other");
 		return EXIT_USAGE;
 	}
 
@@ -206,7 +167,6 @@ int cmd_flamegraph(int argc, const char **argv)
 	fg_input_init(&in, &iopts);
 	fg_nameattr_init(&nameattr);
 	fg_palette_map_init(&pmap);
-	have_nameattr = have_pmap = 1;
 
 	if (nameattr_path && fg_nameattr_read(&nameattr, nameattr_path)) {
 		ret = EXIT_USAGE;
@@ -216,16 +176,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = EXIT_FAILURE_;
 		goto out;
 	}
-	if (merge_processes && reverse) {
-		trail_error("--merge-processes drops the root frame, and --reverse puts the leaf there");
-		ret = EXIT_USAGE;
+	if (!nfiles && fg_input_read(&in, "-")) {
+		ret = EXIT_FAILURE_;
 		goto out;
-	}
-	if (!nfiles) {
-		if (fg_input_read(&in, "-")) {
-			ret = EXIT_FAILURE_;
-			goto out;
-		}
 	}
 	for (i = 0; i < nfiles; i++) {
 		int foreign = load_is_foreign(argv[i]);
@@ -235,124 +188,42 @@ int cmd_flamegraph(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if (in.malformed)
-		warning("ignored %llu line%s with invalid format", (unsigned long long)in.malformed,
-			in.malformed == 1 ? "" : "s");
-	if (in.weight.weight != FOLDED_WEIGHT_SAMPLES) {
-		char what[64];
 
-		folded_weight_describe(what, sizeof(what), &in.weight);
-		/* the tooltips name the unit, not "samples" */
-		if (!countname && in.weight.unit[0])
-			countname = in.weight.unit;
-		/*
-		 * The noise test reads counts as samples: summed periods (1001001
-		 * "samples" per sample) would make any change significant.
-		 */
-		if (in.columns == 2 && alpha >= 0 && alpha < 1) {
-			trail_error("--noise-alpha: the counts are weighted by %s, not sample counts; the "
-			      "noise test needs counts (trail record and trail collapse write them "
-			      "with --weight samples)", what);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (in.columns == 2 && alpha < 0)
-			warning("the counts are weighted by %s, not sample counts: no noise test, "
-				"every change above the floor is coloured (as --noise-alpha 1); for the "
-				"test, fold with --weight samples", what);
-		if (in.columns == 2)
-			alpha = 1;
-	}
-	if (diff_basis(&in, by, &so.diff.by_time)) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (merge_processes)
-		merge_roots(&in);
-	if (alpha < 0)
-		alpha = 0.01;
-	if (!countname)
-		countname = "samples";
-	if (base && in.dropped)
-		note("--base '%s': dropped %llu stack%s that do not pass through it", base,
-		     (unsigned long long)in.dropped, in.dropped == 1 ? "" : "s");
-
-	so.title = title;
-	so.subtitle = subtitle;
-	so.notes = notes;
-	so.nametype = nametype;
-	so.countname = countname;
-	so.fonttype = fonttype;
-	so.fontsize = fontsize;
-	so.fontwidth = fontwidth;
-	so.frameheight = frameheight;
-	so.width = width;
-	so.nominal_width = NOMINAL_WIDTH;
-	so.inverted = inverted;
-	so.color_diffusion = color_diffusion;
-	so.flamechart = flamechart;
-	so.differential = in.columns == 2;
-	so.diff.negate = negate;
-	so.diff.self = diff_self && !diff_total;
-	so.diff.alpha = alpha;
-	so.diff.min_delta = min_delta / 100;
-	so.hide_noise = hide_noise;
-	so.diff.by_frame = by_frame;
-	/*
-	 * A C name is identified by its start ("count_primes" cut to
-	 * "count_pr.."; cut at the left it was "..t_primes"), and flamegraph.pl
-	 * keeps the start too: that is the default, --truncate-text-left the
-	 * exception (inferno's default, for names whose end identifies them).
-	 */
-	if (truncate_right && truncate_left) {
-		trail_error("--truncate-text-right and --truncate-text-left contradict each other");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	so.truncate_right = !truncate_left;
-	so.search_color = search_color;
-	so.stroke_color = stroke_color;
-	so.palette = palette;
-	so.cp = cp ? &pmap : NULL;
-	so.nameattr = nameattr_path ? &nameattr : NULL;
-
-	if (!(in.total[1] > 0) && !(in.total[0] > 0)) {
-		trail_error("no valid input: no stack with a count above zero%s",
-		      in.malformed ? " (every line was malformed; expected folded stacks, "
-				     "'main;f;g 12', e.g. from trail collapse)" : "");
-		if (fg_svg_write_error(stdout, &so, "ERROR: No valid input provided to trail flamegraph."))
-			ret = EXIT_FAILURE_;
-		else
-			ret = EXIT_USAGE;
-		goto out;
-	}
-	if (!isfinite(in.total[0]) || !isfinite(in.total[1])) {
-		/* every width would be 0 or NaN: a picture of nothing */
-		trail_error("the total count overflows a double (counts times --factor %g)", factor);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (total > 0 && total < in.total[1]) {
-		warning("--total %g is less than the actual total %g, so it is ignored", total,
-			in.total[1]);
-		total = 0;
-	}
-	lopts.width = (width > 0 ? width : NOMINAL_WIDTH) - 20;
-	lopts.total = total;
-	lopts.both = so.differential;
-	if (!flamechart)
-		fg_input_sort(&in);
-	fg_layout_build(&layout, &in, &lopts);
-	if (fg_svg_write(stdout, &layout, &so))
-		ret = EXIT_FAILURE_;
-	if (cp && pmap.dirty && fg_palette_map_write(&pmap, PALETTE_MAP))
+	r.svg.title = title;
+	r.svg.subtitle = subtitle;
+	r.svg.notes = notes;
+	r.svg.nametype = nametype;
+	r.svg.countname = countname;
+	r.svg.fonttype = fonttype;
+	r.svg.fontsize = fontsize;
+	r.svg.fontwidth = fontwidth;
+	r.svg.frameheight = frameheight;
+	r.svg.width = width;
+	r.svg.inverted = inverted;
+	r.svg.color_diffusion = color_diffusion;
+	r.svg.flamechart = flamechart;
+	r.svg.diff.negate = negate;
+	r.svg.diff.self = diff_self && !diff_total;
+	r.svg.diff.min_delta = min_delta / 100;
+	r.svg.hide_noise = hide_noise;
+	r.svg.diff.by_frame = by_frame;
+	r.svg.truncate_right = !truncate_left;
+	r.svg.search_color = search_color;
+	r.svg.stroke_color = stroke_color;
+	r.svg.cp = cp ? &pmap : NULL;
+	r.svg.nameattr = nameattr_path ? &nameattr : NULL;
+	r.by = by;
+	r.alpha = alpha;
+	r.total = total;
+	r.factor = factor;
+	r.base = base;
+	r.merge_processes = merge_processes;
+	ret = fg_render(&in, &r, stdout);
+	if (ret == EXIT_OK && cp && pmap.dirty && fg_palette_map_write(&pmap, PALETTE_MAP))
 		ret = EXIT_FAILURE_;
 out:
-	fg_layout_release(&layout);
-	if (have_pmap)
-		fg_palette_map_release(&pmap);
-	if (have_nameattr)
-		fg_nameattr_release(&nameattr);
+	fg_palette_map_release(&pmap);
+	fg_nameattr_release(&nameattr);
 	fg_input_release(&in);
 	return ret;
 }

@@ -5,10 +5,10 @@
  * share (among the functions that did not change) or the metric itself.
  */
 #include "flame/steps.h"
+#include "flamegraph/render.h"
 #include "flame/blockers.h"
 #include "flame/decide.h"
 #include "core/alloc.h"
-#include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -89,35 +89,38 @@ static int write_folded(const struct folded_profile *a, const struct folded_prof
 }
 
 /*
- * Render a folded file with 'trail flamegraph' when that command exists;
- * off-CPU profiles count microseconds, in flamegraph.pl's io palette.
+ * Draw a folded file as 'trail flamegraph' would, in-process; off-CPU
+ * profiles count microseconds, in flamegraph.pl's io palette.  A graph
+ * that cannot be drawn is noted, not an error: the report stands without it.
  */
 static void render_svg(struct flame_session *s, const char *folded, const char *svg,
 		       const char *title)
 {
-	const char *argv[] = { s->req.trail_exe, "flamegraph", "--title", title, folded, NULL, NULL,
-			       NULL, NULL, NULL };
-	struct child c = CHILD_INIT;
-	int code;
+	struct fg_input_options io = { 0 };
+	struct fg_render r;
+	struct fg_input in;
+	FILE *f;
+	int code = EXIT_FAILURE_;
 
-	if (!s->req.trail_exe)
-		return;
+	fg_render_init(&r);
+	r.svg.title = title;
+	r.quiet = 1;
 	if (s->ans.offcpu_profile) {
-		argv[5] = "--countname";
-		argv[6] = "us";
-		if (!strstr(title, "differential")) {
-			argv[7] = "--colors";
-			argv[8] = "io";
-		}
+		r.svg.countname = "us";
+		if (!strstr(title, "differential"))
+			r.svg.palette = fg_palette_find("io");
 	}
-	c.argv = argv;
-	c.in = CHILD_DEVNULL;
-	c.out_path = svg;
-	c.err = CHILD_DEVNULL;
-	code = child_run(&c);
-	if (code) {
+	fg_input_init(&in, &io);
+	f = fopen(svg, "w");
+	/* nothing to draw (no run sampled anything): noted below, not an error */
+	if (f && !fg_input_read(&in, folded) && (in.total[0] > 0 || in.total[1] > 0))
+		code = fg_render(&in, &r, f);
+	if (f && fclose(f))
+		code = EXIT_FAILURE_;
+	fg_input_release(&in);
+	if (code != EXIT_OK) {
 		unlink(svg);
-		note("diff: no SVG for %s ('trail flamegraph' %s)", folded, child_describe_status(code));
+		note("diff: no SVG for %s", folded);
 	}
 }
 

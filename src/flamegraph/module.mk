@@ -9,6 +9,7 @@ LIB_OBJS += src/flamegraph/palette.o
 LIB_OBJS += src/flamegraph/script_js.o
 LIB_OBJS += src/flamegraph/diffcolor.o
 LIB_OBJS += src/flamegraph/svg.o
+LIB_OBJS += src/flamegraph/render.o
 
 UNIT_TESTS += tests/unit/test_flamegraph
 
