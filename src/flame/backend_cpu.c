@@ -6,14 +6,9 @@
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
-#include "core/alloc.h"
-#include "core/child.h"
-#include "core/error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* perf record unless trail is asked for. */
 static int uses_perf(const struct flame_capture_opts *o)
@@ -76,36 +71,13 @@ static void cpu_record_argv(const struct flame_capture_opts *o, const char *out,
 
 static int cpu_check(const struct flame_capture_opts *o)
 {
-	char *data = xstrfmt("%s/check.data", o->scratch);
-	int code = flame_record_check_with(o, cpu_record_argv, data);
-
-	unlink(data);
-	free(data);
-	/* Recordings are read in-process: only perf record needs perf. */
-	if (code == 127 && uses_perf(o))
-		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
-	if (code)
-		return trail_error("'%s record' cannot sample here (%s): check "
-			     "/proc/sys/kernel/perf_event_paranoid or run as root",
-			     uses_perf(o) ? "perf" : "trail", child_describe_status(code));
-	return 0;
+	return flame_record_check_sampler(o, cpu_record_argv, uses_perf(o), NULL);
 }
 
 static int cpu_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
 		       struct flame_run *run)
 {
-	char *data = xstrfmt("%s/perf.data", o->scratch);
-	char *folded = xstrfmt("%s/run.folded", o->scratch);
-	int ret = flame_record_with(o, cpu_record_argv, data, dir, log, run);
-
-	/* Read in-process: no perf script, so the trail profiler needs no perf. */
-	if (!ret && flame_fold_recording(data, o->discard, folded, &run->folded))
-		ret = -1;
-	unlink(data);
-	unlink(folded);
-	free(data);
-	free(folded);
-	return ret;
+	return flame_record_and_fold(o, cpu_record_argv, o->discard, dir, log, run);
 }
 
 const struct flame_backend flame_backend_cpu = {

@@ -176,35 +176,14 @@ static void faults_record_argv(const struct flame_capture_opts *o, const char *o
 static int faults_run(const struct flame_capture_opts *o, const char *dir, const char *log,
 		      struct flame_run *run)
 {
-	char *data = xstrfmt("%s/faults.data", o->scratch);
-	char *folded = xstrfmt("%s/faults.folded", o->scratch);
-	int ret = flame_record_with(o, faults_record_argv, data, dir, log, run);
-
 	/* the whole run: memory is first touched early, a warm-up cut would lose it */
-	if (!ret && flame_fold_recording(data, 0, folded, &run->folded))
-		ret = -1;
-	unlink(data);
-	unlink(folded);
-	free(data);
-	free(folded);
-	return ret;
+	return flame_record_and_fold(o, faults_record_argv, 0, dir, log, run);
 }
 
 static int faults_check(const struct flame_capture_opts *o)
 {
-	char *data = xstrfmt("%s/check.data", o->scratch);
-	int code = flame_record_check_with(o, faults_record_argv, data);
-
-	unlink(data);
-	free(data);
-	if (code == 127 && flame_profiler_is_perf(o->profiler))
-		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
-	if (code)
-		return trail_error("'%s record -e page-faults' cannot sample here (%s): check "
-			     "/proc/sys/kernel/perf_event_paranoid or run as root",
-			     flame_profiler_is_perf(o->profiler) ? "perf" : "trail",
-			     child_describe_status(code));
-	return 0;
+	return flame_record_check_sampler(o, faults_record_argv, flame_profiler_is_perf(o->profiler),
+					  "page-faults");
 }
 
 const struct flame_backend flame_backend_faults = {

@@ -6,10 +6,14 @@
  */
 #include "flame/record_cmd.h"
 #include "core/alloc.h"
+#include "core/child.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void flame_record_add_words(struct string_list *argv, const char *const *words)
 {
@@ -71,14 +75,42 @@ int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *
 	return ret;
 }
 
-int flame_record_check_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			    const char *out)
+int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+			  double discard, const char *dir, const char *log, struct flame_run *run)
+{
+	char *data = xstrfmt("%s/perf.data", o->scratch);
+	char *folded = xstrfmt("%s/run.folded", o->scratch);
+	int ret = flame_record_with(o, build, data, dir, log, run);
+
+	/* Read in-process: no perf script, so the trail profiler needs no perf. */
+	if (!ret && flame_fold_recording(data, discard, folded, &run->folded))
+		ret = -1;
+	unlink(data);
+	unlink(folded);
+	free(data);
+	free(folded);
+	return ret;
+}
+
+int flame_record_check_sampler(const struct flame_capture_opts *o, flame_record_argv_fn *build,
+			       int perf, const char *event)
 {
 	struct string_list argv = STRING_LIST_INIT;
+	char *data = xstrfmt("%s/check.data", o->scratch);
 	int code;
 
-	build(o, out, 1, &argv);
+	build(o, data, 1, &argv);
 	code = flame_record_check(&argv);
 	string_list_clear(&argv);
-	return code;
+	unlink(data);
+	free(data);
+	/* Recordings are read in-process: only perf record needs perf. */
+	if (code == 127 && perf)
+		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");
+	if (code)
+		return trail_error("'%s record%s%s' cannot sample here (%s): check "
+			     "/proc/sys/kernel/perf_event_paranoid or run as root",
+			     perf ? "perf" : "trail", event ? " -e " : "", event ? event : "",
+			     child_describe_status(code));
+	return 0;
 }
