@@ -2,14 +2,15 @@
  * report_html.c - trail flame's report.html: one self-contained page (no
  * external resources) that puts the verdict and the answer first, then the
  * differential flame graph (embedded as a data: URL so its script runs as
- * in diff.svg), tables of hotspots, probes (with a small SVG chart in range
- * order) and suspects, the bad profile's reading aids (trail explain), the
+ * in diff.svg), tables of hotspots, probes and suspects
+ * (report_html_probes.c), the bad profile's reading aids (trail explain), the
  * suspect commit's diff with the hunks of the hot
  * function highlighted, and one section per handoff (Fix, Optimise, Guard in
  * CI, Check the environment; element ids builder, bolt, radar, scout).  Every string from outside goes through core/escape.h.
  */
 #include "flame/report.h"
 #include "flame/report_facts.h"
+#include "flame/report_html_parts.h"
 #include "flame/probe_cmd.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
@@ -18,32 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void h(struct strbuf *sb, const char *s)
-{
-	if (s)
-		escape_html_text(sb, s, strlen(s));
-}
-
-static void ha(struct strbuf *sb, const char *s)
-{
-	if (s)
-		escape_html_attr(sb, s, strlen(s));
-}
-
-static void code(struct strbuf *sb, const char *s)
-{
-	strbuf_addstr(sb, "<code>");
-	h(sb, s);
-	strbuf_addstr(sb, "</code>");
-}
-
-/* A commit id shown short, the full one in a tooltip. */
-static void commit_id(struct strbuf *sb, const char *id)
-{
-	strbuf_addstr(sb, "<code class=\"id\" title=\"");
-	ha(sb, id);
-	strbuf_addf(sb, "\">%.12s</code>", id);
-}
 
 static const char STYLE[] =
 	":root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg2:#f6f8fa;--red:#c62828;"
@@ -113,41 +88,6 @@ static const char *verdict_class(const char *v)
 	return "v-inconclusive";
 }
 
-static int value_is_share(const struct flame_session *s)
-{
-	return s->ans.function && s->ans.measure_share;
-}
-
-/* A probed value (or an end's) in its unit: a share in percent, else %.4g. */
-static void add_value(struct strbuf *sb, const struct flame_session *s, double v)
-{
-	if (value_is_share(s))
-		strbuf_addf(sb, "%.2f%%", 100 * v);
-	else
-		strbuf_addf(sb, "%.4g", v);
-}
-
-/* A value of the metric with its unit, microseconds shown as ms or s. */
-static void add_metric(struct strbuf *sb, const struct flame_session *s, double v)
-{
-	const char *unit = flame_metric_unit(s->req.metric);
-
-	if (!strcmp(unit, "us") && fabs(v) >= 1e6)
-		strbuf_addf(sb, "%.3f s", v / 1e6);
-	else if (!strcmp(unit, "us") && fabs(v) >= 1e3)
-		strbuf_addf(sb, "%.1f ms", v / 1e3);
-	else
-		strbuf_addf(sb, "%.4g %s", v, unit);
-}
-
-static const char *measure_name(const struct flame_session *s)
-{
-	if (!s->ans.function)
-		return flame_metric_name(s->req.metric);
-	if (s->ans.measure_total)
-		return s->ans.measure_share ? "total share" : "total samples per run";
-	return s->ans.measure_share ? "self share" : "self samples per run";
-}
 
 static void write_answer(const struct flame_session *s, struct strbuf *sb)
 {
@@ -158,9 +98,9 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "<section id=\"answer\"><h2>Answer</h2>\n<table class=\"kv\">\n");
 	strbuf_addstr(sb, "<tr><th>Function</th><td>");
 	if (fn) {
-		code(sb, fn);
+		flame_html_code(sb, fn);
 		strbuf_addstr(sb, " <span class=\"muted\">(");
-		h(sb, a->function ? "hotter in the profile" : a->blocked_function ?
+		flame_html_text(sb, a->function ? "hotter in the profile" : a->blocked_function ?
 		  "blocks longer, off-CPU profile" : "changed by the suspect commit");
 		strbuf_addstr(sb, ")</span>");
 	} else {
@@ -169,21 +109,21 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "</td></tr>\n");
 	if (a->frame) {
 		strbuf_addstr(sb, "<tr><th>Hot frame</th><td>");
-		code(sb, a->frame);
+		flame_html_code(sb, a->frame);
 		strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code; its time is counted to ");
-		code(sb, a->function);
+		flame_html_code(sb, a->function);
 		strbuf_addstr(sb, ", its innermost caller the repository defines)</span></td></tr>\n");
 	}
 	if (a->function && a->changed_function && strcmp(a->function, a->changed_function)) {
 		strbuf_addstr(sb, "<tr><th>Changed function</th><td>");
-		code(sb, a->changed_function);
+		flame_html_code(sb, a->changed_function);
 		strbuf_addstr(sb, " <span class=\"muted\">(the suspect changed it, not ");
-		code(sb, a->function);
+		flame_html_code(sb, a->function);
 		strbuf_addstr(sb, " itself: it calls it or uses what it produces)</span></td></tr>\n");
 	}
 	if (a->def_file) {
 		strbuf_addstr(sb, "<tr><th>Defined in</th><td>");
-		h(sb, a->def_file);
+		flame_html_text(sb, a->def_file);
 		if (a->def_line)
 			strbuf_addf(sb, ":%u", a->def_line);
 		strbuf_addstr(sb, "</td></tr>\n");
@@ -193,13 +133,13 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 			    a->blocked_ms[0], a->blocked_ms[1]);
 	strbuf_addstr(sb, "<tr><th>Suspect commit</th><td>");
 	if (a->culprit_info.subject) {
-		commit_id(sb, a->culprit_info.id);
+		flame_html_commit(sb, a->culprit_info.id);
 		strbuf_addstr(sb, " ");
-		h(sb, a->culprit_info.subject);
+		flame_html_text(sb, a->culprit_info.subject);
 		strbuf_addstr(sb, "<br><span class=\"muted\">");
-		h(sb, a->culprit_info.author);
+		flame_html_text(sb, a->culprit_info.author);
 		strbuf_addstr(sb, ", ");
-		h(sb, a->culprit_info.date);
+		flame_html_text(sb, a->culprit_info.date);
 		strbuf_addstr(sb, a->culprit_is_merge ? " &middot; a merge commit" : "");
 		strbuf_addstr(sb, "</span>");
 	} else {
@@ -209,37 +149,37 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	if (a->culprit_info.subject) {
 		strbuf_addf(sb, "<tr><th>Confidence</th><td><meter min=\"0\" max=\"1\" value=\"%.3f\"></meter> "
 			    "<strong>%.2f</strong> <span class=\"muted\">", a->suspect_confidence, a->suspect_confidence);
-		h(sb, a->confidence_how);
+		flame_html_text(sb, a->confidence_how);
 		strbuf_addstr(sb, "</span></td></tr>\n");
 	}
 	if (a->recommendation) {
 		strbuf_addstr(sb, "<tr><th>Recommendation</th><td><strong>");
-		h(sb, a->recommendation);
+		flame_html_text(sb, a->recommendation);
 		strbuf_addstr(sb, "</strong> &mdash; ");
-		h(sb, a->recommendation_reason);
+		flame_html_text(sb, a->recommendation_reason);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "<tr><th>Metric</th><td>");
-	h(sb, flame_metric_name(s->req.metric));
+	flame_html_text(sb, flame_metric_name(s->req.metric));
 	strbuf_addstr(sb, ": median ");
-	add_metric(sb, s, a->metric_med[0]);
+	flame_html_metric(sb, s, a->metric_med[0]);
 	strbuf_addstr(sb, " &rarr; ");
-	add_metric(sb, s, a->metric_med[1]);
+	flame_html_metric(sb, s, a->metric_med[1]);
 	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
 		    change > 0 ? "up" : "down", 100 * change);
-	add_metric(sb, s, a->metric_lo[0]);
+	flame_html_metric(sb, s, a->metric_lo[0]);
 	strbuf_addstr(sb, "&ndash;");
-	add_metric(sb, s, a->metric_hi[0]);
+	flame_html_metric(sb, s, a->metric_hi[0]);
 	strbuf_addstr(sb, " and ");
-	add_metric(sb, s, a->metric_lo[1]);
+	flame_html_metric(sb, s, a->metric_lo[1]);
 	strbuf_addstr(sb, "&ndash;");
-	add_metric(sb, s, a->metric_hi[1]);
+	flame_html_metric(sb, s, a->metric_hi[1]);
 	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
 		    a->metric_p, s->st.nruns[0], s->st.nruns[1]);
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
-	commit_id(sb, a->good);
+	flame_html_commit(sb, a->good);
 	strbuf_addstr(sb, " &rarr; bad ");
-	commit_id(sb, a->bad);
+	flame_html_commit(sb, a->bad);
 	strbuf_addf(sb, " <span class=\"muted\">(%zu commits; %d builds, %d from the cache; %.0f s)</span>"
 		    "</td></tr>\n</table></section>\n", a->commits_in_range, a->builds, a->cached_builds,
 		    a->seconds);
@@ -298,9 +238,9 @@ static void write_graph(const struct flame_session *s, const struct flame_report
 	for (n = ARTIFACTS; *n; n++)
 		if (flame_report_has_file(f, *n)) {
 			strbuf_addstr(sb, "<a href=\"");
-			ha(sb, *n);
+			flame_html_attr(sb, *n);
 			strbuf_addstr(sb, "\">");
-			h(sb, *n);
+			flame_html_text(sb, *n);
 			strbuf_addstr(sb, "</a>");
 		}
 	strbuf_addstr(sb, "</p>\n");
@@ -346,7 +286,7 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 		double w = max > 0 && hs->delta_self > 0 ? 60 * hs->delta_self / max : 0;
 
 		strbuf_addstr(sb, "<tr><td>");
-		code(sb, hs->name);
+		flame_html_code(sb, hs->name);
 		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
 			    "<td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>%+.1f pp</td>"
 			    "<td class=\"n\">%.1f pp</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
@@ -354,240 +294,6 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 			    100 * hs->good_self.mean, 100 * hs->bad_self.mean, w, 100 * hs->delta_self,
 			    100 * hs->se_self, 100 * hs->good_total.mean, 100 * hs->bad_total.mean,
 			    100 * hs->delta_total, hs->confirmed ? "<strong>yes</strong>" : "no");
-	}
-	strbuf_addstr(sb, "</tbody></table></section>\n");
-}
-
-static const char *suspect_subject(const struct flame_session *s, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < s->ans.nsuspects; i++)
-		if (!strcmp(s->ans.suspects[i].commit.id, id))
-			return s->ans.suspects[i].commit.subject;
-	return !strcmp(s->ans.culprit_info.id, id) ? s->ans.culprit_info.subject : NULL;
-}
-
-/* Index of id in the range (oldest first), or -1. */
-static long range_index(const struct flame_session *s, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < s->st.range.nr; i++)
-		if (!strcmp(s->st.range.items[i], id))
-			return (long)i;
-	return -1;
-}
-
-/* Probes in range order (those not in the range last, in probe order). */
-static size_t *probe_order(const struct flame_session *s)
-{
-	size_t *o = calloc(s->ans.nprobes ? s->ans.nprobes : 1, sizeof(*o)), i, j, n;
-
-	if (!o)
-		return NULL;
-	for (i = 0; i < s->ans.nprobes; i++)
-		o[i] = i;
-	/* insertion sort: few probes, stable */
-	for (i = 1; i < s->ans.nprobes; i++) {
-		long ki = range_index(s, s->ans.probes[o[i]].id);
-
-		n = o[i];
-		for (j = i; j > 0; j--) {
-			long kj = range_index(s, s->ans.probes[o[j - 1]].id);
-
-			if ((unsigned long)ki >= (unsigned long)kj)
-				break;
-			o[j] = o[j - 1];
-		}
-		o[j] = n;
-	}
-	return o;
-}
-
-#define CH_W 720.0
-#define CH_H 230.0
-#define CH_L 64.0
-#define CH_R 16.0
-#define CH_T 14.0
-#define CH_B 40.0
-
-static double ch_y(double v, double lo, double hi)
-{
-	return CH_T + (CH_H - CH_T - CH_B) * (hi - v) / (hi - lo);
-}
-
-static void chart_point(struct strbuf *sb, double x, double y, const char *cls, const char *shape)
-{
-	if (!strcmp(shape, "square"))
-		strbuf_addf(sb, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\"/>", cls, x - 4.5, y - 4.5);
-	else
-		strbuf_addf(sb, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x, y);
-}
-
-/*
- * The probes as a chart: x is the commit's place in good..bad (good at
- * 0), y the measured value; the threshold dashed; fast, slow and skip in
- * green, red and hollow grey; good and bad as squares.
- */
-static void write_chart(const struct flame_session *s, const size_t *order, struct strbuf *sb)
-{
-	double lo = s->ans.threshold, hi = s->ans.threshold, x, y, span, last_label;
-	size_t i, n = s->st.range.nr ? s->st.range.nr : s->ans.nprobes;
-	double step;
-
-	for (i = 0; i < 2; i++) {
-		lo = fmin(lo, s->ans.share[i]);
-		hi = fmax(hi, s->ans.share[i]);
-	}
-	for (i = 0; i < s->ans.nprobes; i++) {
-		lo = fmin(lo, s->ans.probes[i].value);
-		hi = fmax(hi, s->ans.probes[i].value);
-	}
-	span = hi - lo > 0 ? hi - lo : fabs(hi) > 0 ? fabs(hi) : 1;
-	lo -= 0.12 * span;
-	hi += 0.12 * span;
-	if (lo < 0 && s->ans.threshold >= 0 && s->ans.share[0] >= 0)
-		lo = 0;
-	step = (CH_W - CH_L - CH_R) / (double)(n ? n : 1);
-	strbuf_addf(sb, "<svg class=\"chart\" role=\"img\" aria-label=\"probe history\" width=\"%.0f\" height=\"%.0f\" "
-		    "viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\">\n"
-		    "<style>.fast{fill:#2e7d32}.slow{fill:#c62828}.skip{fill:#fff;stroke:#8c959f;stroke-width:2}"
-		    ".end{fill:#1565c0}.culprit{fill:none;stroke:#b26a00;stroke-width:2.5}</style>\n",
-		    CH_W, CH_H, CH_W, CH_H);
-	/* axes and y labels */
-	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d1d9e0\"/>",
-		    CH_L, CH_H - CH_B, CH_W - CH_R, CH_H - CH_B);
-	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d1d9e0\"/>\n",
-		    CH_L, CH_T, CH_L, CH_H - CH_B);
-	for (i = 0; i <= 2; i++) {
-		double v = lo + (hi - lo) * (double)i / 2;
-
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", CH_L - 6, ch_y(v, lo, hi) + 4);
-		add_value(sb, s, v);
-		strbuf_addstr(sb, "</text>");
-	}
-	y = ch_y(s->ans.threshold, lo, hi);
-	strbuf_addf(sb, "\n<line class=\"threshold\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		    "stroke=\"#b26a00\" stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-		    "threshold ", CH_L, y, CH_W - CH_R, y, CH_W - CH_R, y - 5);
-	add_value(sb, s, s->ans.threshold);
-	strbuf_addstr(sb, "</text>\n");
-	/* good at x = 0, the range's commits at 1..n (bad is the last) */
-	x = CH_L + step * 0.5;
-	chart_point(sb, x, ch_y(s->ans.share[0], lo, hi), "end", "square");
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">good</text>", x, CH_H - CH_B + 16);
-	last_label = x;
-	for (i = 0; i < s->ans.nprobes; i++) {
-		const struct flame_probe_result *p = &s->ans.probes[order[i]];
-		long k = range_index(s, p->id);
-		const char *subj = suspect_subject(s, p->id);
-		const char *cls = p->verdict == FLAME_FAST ? "fast" : p->verdict == FLAME_SLOW ? "slow" : "skip";
-
-		if (k < 0)
-			k = (long)i;
-		x = CH_L + step * ((double)k + 1.5);
-		if (x > CH_W - CH_R)
-			x = CH_W - CH_R - 4;
-		y = ch_y(p->value, lo, hi);
-		strbuf_addstr(sb, "<g class=\"probe\"><title>");
-		escape_xml_text(sb, p->id, 12);
-		strbuf_addstr(sb, " ");
-		if (subj)
-			escape_xml_text(sb, subj, strlen(subj));
-		strbuf_addf(sb, "\n%s: ", flame_verdict_name(p->verdict));
-		add_value(sb, s, p->value);
-		strbuf_addf(sb, " (%u runs)</title>", p->runs);
-		chart_point(sb, x, y, cls, "circle");
-		if (!strcmp(p->id, s->ans.culprit))
-			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>", x, y);
-		strbuf_addstr(sb, "</g>\n");
-		/* ids 7 characters wide: a label only where it does not overlap the last */
-		if (x - last_label >= 50) {
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.7s</text>\n",
-				    x, CH_H - CH_B + 16, p->id);
-			last_label = x;
-		}
-	}
-	if (s->st.range.nr && range_index(s, s->ans.bad) >= 0) {
-		x = CH_L + step * ((double)range_index(s, s->ans.bad) + 1.5);
-		if (x > CH_W - CH_R)
-			x = CH_W - CH_R - 4;
-		chart_point(sb, x, ch_y(s->ans.share[1], lo, hi), "end", "square");
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">bad</text>", x, CH_H - CH_B + 30);
-	}
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\">%s per probed commit, in range order (good &#8594; bad)</text>\n",
-		    CH_L, CH_H - 4, measure_name(s));
-	strbuf_addstr(sb, "</svg>\n<p class=\"muted\"><span class=\"fast\">&#9679; fast</span> &nbsp; "
-			  "<span class=\"slow\">&#9679; slow</span> &nbsp; <span class=\"skip\">&#9675; skip</span>"
-			  " &nbsp; <span style=\"color:#1565c0\">&#9632; good / bad ends</span> &nbsp; "
-			  "<span style=\"color:#b26a00\">&#9711; suspect &nbsp; - - threshold</span></p>\n");
-}
-
-static void write_probes(const struct flame_session *s, struct strbuf *sb)
-{
-	size_t *order, i;
-
-	if (!s->ans.nprobes)
-		return;
-	order = probe_order(s);
-	if (!order)
-		return;
-	strbuf_addstr(sb, "<section id=\"probes\"><h2>Probes</h2>\n<p>Strategy <strong>");
-	h(sb, s->ans.strategy_used);
-	strbuf_addstr(sb, "</strong>: ");
-	h(sb, s->ans.strategy_reason);
-	strbuf_addf(sb, ". Measured: %s; threshold between fast and slow ", measure_name(s));
-	add_value(sb, s, s->ans.threshold);
-	strbuf_addstr(sb, " (the midpoint of good and bad).</p>\n");
-	write_chart(s, order, sb);
-	strbuf_addstr(sb, "<table class=\"probes\"><thead><tr><th>commit</th><th>subject</th><th>measured</th>"
-			  "<th>&plusmn; se</th><th>share</th><th>verdict</th><th>runs</th><th>build</th></tr>"
-			  "</thead><tbody>\n");
-	for (i = 0; i < s->ans.nprobes; i++) {
-		const struct flame_probe_result *p = &s->ans.probes[order[i]];
-		const char *v = flame_verdict_name(p->verdict);
-
-		strbuf_addstr(sb, "<tr><td>");
-		commit_id(sb, p->id);
-		strbuf_addstr(sb, "</td><td>");
-		h(sb, suspect_subject(s, p->id));
-		strbuf_addstr(sb, "</td><td class=\"n\">");
-		add_value(sb, s, p->value);
-		strbuf_addstr(sb, "</td><td class=\"n\">");
-		add_value(sb, s, p->se);
-		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"%s\"><strong>", 100 * p->share,
-			    p->verdict == FLAME_FAST ? "fast" : p->verdict == FLAME_SLOW ? "slow" : "skip");
-		h(sb, v);
-		strbuf_addstr(sb, "</strong>");
-		if (p->verdict == FLAME_SKIP && p->why[0]) {
-			strbuf_addstr(sb, " <span class=\"muted\">");
-			h(sb, p->why);
-			strbuf_addstr(sb, "</span>");
-		}
-		strbuf_addf(sb, "</td><td class=\"n\">%u</td><td>%s</td></tr>\n", p->runs,
-			    p->build_cached ? "cached" : "built");
-	}
-	strbuf_addstr(sb, "</tbody></table></section>\n");
-	free(order);
-}
-
-static void write_suspects(const struct flame_session *s, struct strbuf *sb)
-{
-	size_t i;
-
-	if (!s->ans.nsuspects)
-		return;
-	strbuf_addstr(sb, "<section id=\"suspects\"><h2>Suspects</h2>\n<p class=\"muted\">Commits in the range "
-			  "that touch the function or its callees.</p>\n<table><thead><tr><th>commit</th>"
-			  "<th>subject</th><th>touches</th></tr></thead><tbody>\n");
-	for (i = 0; i < s->ans.nsuspects; i++) {
-		strbuf_addstr(sb, "<tr><td>");
-		commit_id(sb, s->ans.suspects[i].commit.id);
-		strbuf_addstr(sb, "</td><td>");
-		h(sb, s->ans.suspects[i].commit.subject);
-		strbuf_addf(sb, "</td><td>%s</td></tr>\n", s->ans.suspects[i].touches_function ?
-			    "the function" : "a callee");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");
 }
@@ -603,7 +309,7 @@ static void diff_segment(struct strbuf *sb, const char *p, size_t len, const str
 	strbuf_addf(sb, "<pre class=\"%s\">", hot ? "hunk hot" : hunk ? "hunk" : "meta");
 	if (hot) {
 		strbuf_addstr(sb, "<span class=\"tag\">");
-		h(sb, func);
+		flame_html_text(sb, func);
 		strbuf_addstr(sb, "</span>");
 	}
 	while (p < end) {
@@ -639,13 +345,13 @@ static void write_commit_diff(const struct flame_session *s, const struct flame_
 		return;
 	strbuf_addstr(sb, "<section id=\"commit\"><h2>The suspect commit</h2>\n<p>");
 	strbuf_addstr(sb, "<code>git show</code> of ");
-	commit_id(sb, s->ans.culprit_info.id);
+	flame_html_commit(sb, s->ans.culprit_info.id);
 	if (func) {
 		strbuf_addstr(sb, "; the hunks that name ");
-		code(sb, func);
+		flame_html_code(sb, func);
 		if (s->ans.changed_function && strcmp(func, s->ans.changed_function)) {
 			strbuf_addstr(sb, " or ");
-			code(sb, s->ans.changed_function);
+			flame_html_code(sb, s->ans.changed_function);
 		}
 		strbuf_addstr(sb, " are marked");
 	}
@@ -691,7 +397,7 @@ static void handoff_head(struct strbuf *sb, const char *id, const char *who, con
 static void pre(struct strbuf *sb, const char *text, int wrap)
 {
 	strbuf_addstr(sb, wrap ? "<pre class=\"wrap\"><code>" : "<pre><code>");
-	h(sb, text);
+	flame_html_text(sb, text);
 	strbuf_addstr(sb, "</code></pre>\n");
 }
 
@@ -714,9 +420,9 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 				    "the same function (<code>git log -L</code>)" : "the same files");
 			for (i = 0; i < f->later.nr; i++) {
 				strbuf_addstr(sb, "<li>");
-				commit_id(sb, f->later.items[i]);
+				flame_html_commit(sb, f->later.items[i]);
 				strbuf_addstr(sb, " ");
-				h(sb, strlen(f->later.items[i]) > 41 ? f->later.items[i] + 41 : "");
+				flame_html_text(sb, strlen(f->later.items[i]) > 41 ? f->later.items[i] + 41 : "");
 				strbuf_addstr(sb, "</li>\n");
 			}
 			strbuf_addstr(sb, "</ul>\n");
@@ -732,20 +438,20 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		strbuf_addstr(sb, "<table class=\"kv\">");
 		strbuf_addstr(sb, "<tr><th>Hot function</th><td>");
 		if (fn)
-			code(sb, fn);
+			flame_html_code(sb, fn);
 		else if (s->ans.hot.nr)
-			code(sb, s->ans.hot.items[0].name);
+			flame_html_code(sb, s->ans.hot.items[0].name);
 		if (s->ans.def_file) {
 			strbuf_addstr(sb, " in ");
-			h(sb, s->ans.def_file);
+			flame_html_text(sb, s->ans.def_file);
 			strbuf_addf(sb, ":%u", s->ans.def_line);
 		}
 		strbuf_addstr(sb, "</td></tr><tr><th>Hottest frame</th><td>");
 		if (s->ans.frame) {
-			code(sb, s->ans.frame);
+			flame_html_code(sb, s->ans.frame);
 			strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code under the function)</span>");
 		} else if (s->ans.hot.nr) {
-			code(sb, s->ans.hot.items[0].name);
+			flame_html_code(sb, s->ans.hot.items[0].name);
 			strbuf_addf(sb, " %+.1f pp self share", 100 * s->ans.hot.items[0].delta_self);
 		} else {
 			strbuf_addstr(sb, "<span class=\"muted\">none rose</span>");
@@ -753,9 +459,9 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		strbuf_addstr(sb, "</td></tr>");
 		if (s->ans.culprit_info.subject) {
 			strbuf_addstr(sb, "<tr><th>Suspect</th><td>");
-			commit_id(sb, s->ans.culprit_info.id);
+			flame_html_commit(sb, s->ans.culprit_info.id);
 			strbuf_addstr(sb, " ");
-			h(sb, s->ans.culprit_info.subject);
+			flame_html_text(sb, s->ans.culprit_info.subject);
 			strbuf_addstr(sb, " <a href=\"#commit\">diff</a></td></tr>");
 		}
 		strbuf_addstr(sb, "<tr><th>Graphs</th><td>");
@@ -790,7 +496,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 			strbuf_addstr(sb, "<tr><th>");
 			escape_html_text(sb, f->env.items[i], (size_t)(tab - f->env.items[i]));
 			strbuf_addstr(sb, "</th><td><code>");
-			h(sb, tab + 1);
+			flame_html_text(sb, tab + 1);
 			strbuf_addstr(sb, "</code></td></tr>\n");
 		}
 		strbuf_addstr(sb, "</table>\n<p class=\"muted\">Also: the input (size, contents), the "
@@ -823,9 +529,9 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n");
 	strbuf_addf(sb, "<div class=\"verdict %s\" id=\"verdict\" data-verdict=\"",
 		    verdict_class(s->ans.verdict));
-	ha(sb, s->ans.verdict);
+	flame_html_attr(sb, s->ans.verdict);
 	strbuf_addf(sb, "\"><div class=\"label\">%s</div><p>", verdict_label(s->ans.verdict));
-	h(sb, s->ans.message);
+	flame_html_text(sb, s->ans.message);
 	strbuf_addstr(sb, "</p></div>\n<nav><a href=\"#answer\">Answer</a><a href=\"#graph\">Flame graph</a>"
 			  "<a href=\"#hotspots\">Hotspots</a>");
 	if (s->ans.nsuspects)
@@ -840,8 +546,8 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 	write_answer(s, sb);
 	write_graph(s, f, diff_svg, sb);
 	write_hotspots(s, sb);
-	write_suspects(s, sb);
-	write_probes(s, sb);
+	flame_report_html_suspects(s, sb);
+	flame_report_html_probes(s, sb);
 	write_reading(f, sb);
 	write_commit_diff(s, f, sb);
 	write_handoffs(s, f, sb);
