@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/line_map.h"
 #include "profile/folded.h"
 
 #define DIFFFOLDED_STRIP_HEX	0x1u	/* -s: every 0x<hex digits> becomes 0x... */
@@ -62,6 +63,15 @@ typedef void difffolded_add_fn(void *data, int column, const char *stack, size_t
  */
 int difffolded_read_lines(const char *path, int column, unsigned flags,
 			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
+
+/*
+ * difffolded_read_lines() on an open line map: the caller keeps lm open
+ * as long as it keeps stacks that point into a stable (mapped) input.
+ * Without DIFFFOLDED_STRIP_HEX every stack passed to add lies in the line
+ * read or is a string literal; with it, in a scratch buffer.
+ */
+int difffolded_read_map(struct line_map *lm, int column, unsigned flags,
+			struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
 
 /*
  * Read a folded file into column `column` (0 = BEFORE, 1 = AFTER) of p,
