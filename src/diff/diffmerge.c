@@ -48,6 +48,9 @@ static void add(void *data, int column, const char *s, size_t len, double count)
 	l->len = (uint32_t)len;
 	l->count[0] = l->count[1] = 0;
 	hashmap_add_at(&m->index, &it, id);
+	/* in order so far? (checked now, while both stacks are in the cache) */
+	if (m->sorted == id && (!id || diffsort_stack_order(l[-1].text, l[-1].len, s, len) < 0))
+		m->sorted++;
 found:
 	m->lines[id].count[column] += count;
 	m->total[column] += count;
@@ -108,7 +111,7 @@ int diffmerge_normalize(struct diffmerge *m)
 
 int diffmerge_write(struct diffmerge *m, FILE *f)
 {
-	uint32_t *ids = diffsort_order(m->lines, m->nr);
+	uint32_t *ids = diffsort_order(m->lines, m->nr, m->sorted);
 	struct gather g;
 	size_t i;
 

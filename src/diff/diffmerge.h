@@ -22,6 +22,7 @@
 struct diffmerge {
 	struct diffline *lines;		/* by id, in order of first appearance (malloc'd) */
 	size_t nr, alloc;		/* stacks */
+	size_t sorted;			/* lines[0..sorted) are in output order */
 	double total[2];		/* sums of the BEFORE, AFTER counts */
 	struct hashmap index;		/* stack hash -> id (freed once reading is done) */
 	struct arena arena;		/* stacks that are not in a mapped input */
