@@ -202,6 +202,21 @@ TEST(parse_number_is_strict)
 	CHECK_INT(parse_double("inf", &d), -1);
 	CHECK_INT(parse_double("1.5x", &d), -1);
 	CHECK_INT(parse_double("1e999", &d), -1);
+	{
+		/* whole numbers take a shortcut: the same values as strtod's,
+		 * rounding above 2^53 included */
+		static const char *const whole[] = {
+			"0", "007", "42", "9007199254740993", "9999999999999999999",
+			"18446744073709551615", "123456789012345678901",
+		};
+
+		for (size_t w = 0; w < sizeof(whole) / sizeof(*whole); w++) {
+			CHECK_INT(parse_double(whole[w], &d), 0);
+			CHECK(d == strtod(whole[w], NULL));
+		}
+		CHECK_INT(parse_double_n("12x", 2, &d), 0);
+		CHECK(d == 12);
+	}
 	CHECK_INT(parse_amount_or_percent("0.5%", &d, &pct), 0);
 	CHECK(pct);
 	CHECK_NEAR(d, 0.5, 0);
