@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PREFETCH_AHEAD 16	/* stacks */
+
 
 int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -447,9 +449,13 @@ static int multikey_sort8(struct sort_key *k, size_t n, size_t d, int depth)
 		k += lt;
 		n = gt - lt;
 		d = common_prefix(k, n, d + 8);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* the stacks lie scattered: fetch ahead so the misses overlap */
+			if (i + PREFETCH_AHEAD < n)
+				__builtin_prefetch(k[i + PREFETCH_AHEAD].s + d);
 			if (load_key(&k[i], d))
 				return -1;
+		}
 	}
 	for (size_t i = 1; i < n; i++) {
 		struct sort_key t = k[i];
