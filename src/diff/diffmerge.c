@@ -19,13 +19,14 @@
 
 #define HUGE_START (1u << 20)		/* bytes of input from which the arena starts huge */
 #define PREFETCH_AHEAD 16		/* lines */
+#define TEXT_AHEAD 256			/* bytes of a stack fetched before it is compared */
 
-/* Add count to column of the stack s[0..len) (copied when it would not last). */
-static void add(void *data, int column, const char *s, size_t len, double count)
+/* Add count to column of the stack s[0..len) of hash h (copied when it would not last). */
+static void resolve(struct diffmerge *m, int column, const char *s, size_t len, uint32_t h,
+		    double count)
 {
-	struct diffmerge *m = data;
-	uint32_t h = hashmap_hash_bytes(s, len), id;
 	struct hashmap_iter it;
+	uint32_t id;
 	struct diffline *l;
 
 	/* the hash in the slot spares a cache miss on lines[] per probe */
@@ -54,6 +55,62 @@ static void add(void *data, int column, const char *s, size_t len, double count)
 found:
 	m->lines[id].count[column] += count;
 	m->total[column] += count;
+}
+
+/*
+ * A batch of stacks looked up together.  Each look-up is three cache
+ * misses, each depending on the one before: the index slot, the line it
+ * names, that line's text (BEFORE's 30 MB do not stay in the cache).
+ * perf annotate put three quarters of the reading there, stalled on the
+ * first load of each.  So the batch fetches every stack's slot, then the
+ * lines found there, then their text, and only then looks them up (in
+ * input order, fully: the fetches are hints, stale or not).
+ */
+static void batch_flush(struct diffmerge *m)
+{
+	struct diffmerge_batch *b = m->batch;
+	size_t i, n = m->batch_nr;
+	const struct hashmap_slot *slots = m->index.slots;
+	uint32_t mask = m->index.mask;
+
+	if (slots) {
+		for (i = 0; i < n; i++)
+			__builtin_prefetch(&slots[b[i].hash & mask]);
+		for (i = 0; i < n; i++) {
+			const struct hashmap_slot *sl = &slots[b[i].hash & mask];
+
+			b[i].cand = sl->id1 && sl->hash == b[i].hash ? sl->id1 - 1 : HASHMAP_NONE;
+			if (b[i].cand != HASHMAP_NONE)
+				__builtin_prefetch(&m->lines[b[i].cand]);
+		}
+		for (i = 0; i < n; i++) {
+			const struct diffline *l;
+
+			if (b[i].cand == HASHMAP_NONE)
+				continue;
+			l = &m->lines[b[i].cand];
+			for (size_t o = 0; o < l->len && o < TEXT_AHEAD; o += 64)
+				__builtin_prefetch(l->text + o);
+		}
+	}
+	for (i = 0; i < n; i++)
+		resolve(m, b[i].column, b[i].s, b[i].len, b[i].hash, b[i].count);
+	m->batch_nr = 0;
+}
+
+static void add(void *data, int column, const char *s, size_t len, double count)
+{
+	struct diffmerge *m = data;
+	uint32_t h = hashmap_hash_bytes(s, len);
+
+	if (!m->stable) {
+		/* s lasts for this call only */
+		resolve(m, column, s, len, h, count);
+		return;
+	}
+	m->batch[m->batch_nr++] = (struct diffmerge_batch){ s, len, count, h, 0, column };
+	if (m->batch_nr == DIFFMERGE_BATCH)
+		batch_flush(m);
 }
 
 /* The size of a regular file, else 0 (unknown). */
@@ -85,6 +142,7 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 			arena_reserve(&m->arena, 2u << 20);
 		if (difffolded_read_map(&m->in[side], side, flags, &stats[side], add, m))
 			return -1;
+		batch_flush(m);
 	}
 	/* only look-ups need the index: its memory goes to the sort */
 	hashmap_release(&m->index);

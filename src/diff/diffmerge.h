@@ -19,6 +19,18 @@
 #include "diff/diffline.h"
 #include "diff/difffolded.h"
 
+#define DIFFMERGE_BATCH 16	/* stacks looked up together (see diffmerge.c) */
+
+/* A stack read from a mapped input, its look-up still to come. */
+struct diffmerge_batch {
+	const char *s;
+	size_t len;		/* bytes */
+	double count;
+	uint32_t hash;
+	uint32_t cand;		/* the line its first slot names, or HASHMAP_NONE */
+	int column;
+};
+
 struct diffmerge {
 	struct diffline *lines;		/* by id, in order of first appearance (malloc'd) */
 	size_t nr, alloc;		/* stacks */
@@ -28,6 +40,8 @@ struct diffmerge {
 	struct arena arena;		/* stacks that are not in a mapped input */
 	struct line_map in[2];		/* BEFORE, AFTER: stacks point into them when mapped */
 	int stable;			/* while reading: stacks read outlive the call */
+	struct diffmerge_batch batch[DIFFMERGE_BATCH];
+	size_t batch_nr;
 };
 
 /*
