@@ -402,6 +402,9 @@ static size_t common_prefix(const struct sort_key *k, size_t n, size_t d)
 	for (size_t i = 1; i < n && end > d; i++) {
 		size_t m = k[i].len < end ? k[i].len : end, j = d;
 
+		if (i + PREFETCH_AHEAD < n)
+			__builtin_prefetch(k[i + PREFETCH_AHEAD].s + d);
+
 		while (j + 16 <= m && !memcmp(k[0].s + j, k[i].s + j, 16))
 			j += 16;
 		while (j < m && k[0].s[j] == k[i].s[j])
