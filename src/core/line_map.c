@@ -37,7 +37,7 @@ static int map_plain(struct line_map *m, int fd)
 	return 1;
 }
 
-int line_map_open(struct line_map *m, const char *path)
+int line_map_open(struct line_map *m, const char *path, int map)
 {
 	int is_stdin = !path || !strcmp(path, "-");
 	int fd;
@@ -48,7 +48,7 @@ int line_map_open(struct line_map *m, const char *path)
 	fd = is_stdin ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno(is_stdin ? "cannot read '%s'" : "cannot open '%s'", m->path);
-	if (map_plain(m, fd)) {
+	if (map && map_plain(m, fd)) {
 		close(fd);
 		return 0;
 	}

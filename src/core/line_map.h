@@ -24,8 +24,13 @@ struct line_map {
 	struct line_reader r;
 };
 
-/* Open path ("-" or NULL: standard input).  0, or -1 (error printed). */
-int line_map_open(struct line_map *m, const char *path);
+/*
+ * Open path ("-" or NULL: standard input).  With map, a plain regular file
+ * is mapped (its lines last until close; the whole file counts in the
+ * RSS); without, every input streams through the line reader's bounded
+ * buffer.  0, or -1 (error printed).
+ */
+int line_map_open(struct line_map *m, const char *path, int map);
 
 /*
  * 1: a line is in *line and *len (not NUL-terminated); 0: end of input;

@@ -169,7 +169,7 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 	struct line_map lm;
 	int ret;
 
-	if (line_map_open(&lm, path)) {
+	if (line_map_open(&lm, path, 0)) {
 		line_map_close(&lm);
 		return -1;
 	}

@@ -58,8 +58,10 @@ typedef void difffolded_add_fn(void *data, int column, const char *stack, size_t
  * match (blank or malformed) adds a zero count to the empty stack "", so
  * the output has the script's " 0 0" line; malformed non-blank lines are
  * warned about with path:line (the first few); with DIFFFOLDED_STRIP_HEX
- * stacks are stripped first.  stats may be NULL.  Returns 0, or -1 when
- * the file cannot be read (error printed).
+ * stacks are stripped first.  stats may be NULL.  The file streams
+ * through a bounded buffer (never mapped whole), so a caller that keeps
+ * only sums holds no stack.  Returns 0, or -1 when the file cannot be
+ * read (error printed).
  */
 int difffolded_read_lines(const char *path, int column, unsigned flags,
 			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data);

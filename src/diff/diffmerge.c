@@ -130,7 +130,7 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 	memset(m, 0, sizeof(*m));
 	m->in[0].r.fd = m->in[1].r.fd = -1;
 	for (side = 0; side < 2; side++) {
-		if (line_map_open(&m->in[side], path[side]))
+		if (line_map_open(&m->in[side], path[side], 1))
 			return -1;
 		/*
 		 * a stack stripped of its hex lies in a scratch buffer, and one

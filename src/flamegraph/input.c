@@ -221,7 +221,7 @@ int fg_input_read(struct fg_input *in, const char *path)
 	size_t len;
 	int ret, stable;
 
-	if (line_map_open(&m, path)) {
+	if (line_map_open(&m, path, 1)) {
 		line_map_close(&m);
 		return -1;
 	}

@@ -470,7 +470,7 @@ TEST(line_reader_plain_gzip_and_crlf)
 }
 
 /* The lines of a line map, "|"-joined, and whether they were mapped. */
-static char *map_lines(const char *path, int *stable)
+static char *map_lines(const char *path, int map, int *stable)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct line_map m;
@@ -478,7 +478,7 @@ static char *map_lines(const char *path, int *stable)
 	size_t len;
 	int ret;
 
-	if (line_map_open(&m, path)) {
+	if (line_map_open(&m, path, map)) {
 		line_map_close(&m);
 		return NULL;
 	}
@@ -506,20 +506,24 @@ TEST(line_map_maps_plain_files_and_reads_the_rest)
 
 	gzputs(gz, "alpha\r\nbeta");
 	gzclose(gz);
-	got = map_lines(plain, &stable);
-	CHECK(got && !memcmp(got, "one@1|tw\ro@2|@3|l\0st@4", sizeof("one@1|tw\ro@2|@3|l\0st@4")));
-	CHECK_INT(stable, 1);
-	free(got);
+	for (int map = 1; map >= 0; map--) {
+		/* mapped, then streamed: the same lines */
+		got = map_lines(plain, map, &stable);
+		CHECK(got && !memcmp(got, "one@1|tw\ro@2|@3|l\0st@4",
+				     sizeof("one@1|tw\ro@2|@3|l\0st@4")));
+		CHECK_INT(stable, map);
+		free(got);
+	}
 	/* the same lines as the line reader gives, from its buffer */
-	got = map_lines(gzpath, &stable);
+	got = map_lines(gzpath, 1, &stable);
 	CHECK_STREQ(got, "alpha@1|beta@2");
 	CHECK_INT(stable, 0);
 	free(got);
-	got = map_lines(empty, &stable);
+	got = map_lines(empty, 1, &stable);
 	CHECK_STREQ(got, "");
 	CHECK_INT(stable, 0);
 	free(got);
-	CHECK_INT(line_map_open(&m, "/nonexistent/file"), -1);
+	CHECK_INT(line_map_open(&m, "/nonexistent/file", 1), -1);
 	line_map_close(&m);
 	tempdir_remove(dir);
 	free(plain);
