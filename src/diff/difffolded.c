@@ -324,7 +324,10 @@ static int cmp_lines(const void *a, const void *b, void *data)
 
 		format_line(&bx, p, x);
 		format_line(&by, p, y);
-		c = strcmp(bx.buf, by.buf);
+		/* not strcmp: a stack may hold a NUL byte */
+		c = memcmp(bx.buf, by.buf, bx.len < by.len ? bx.len : by.len);
+		if (!c)
+			c = (bx.len > by.len) - (bx.len < by.len);
 		strbuf_release(&bx);
 		strbuf_release(&by);
 		return c;

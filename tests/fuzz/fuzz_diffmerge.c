@@ -6,7 +6,6 @@
  * two in-memory files that are mapped like real ones; both paths must
  * print the same bytes.
  */
-#define _GNU_SOURCE
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>

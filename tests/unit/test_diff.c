@@ -637,6 +637,26 @@ static char *slurp_tmp(FILE *f)
 	return buf;
 }
 
+TEST(plain_writer_orders_lines_with_nul_bytes)
+{
+	/* "\0a b 0 3" against "\0a 0 2": the lines differ after the NUL (a
+	 * string compare saw them equal and kept the input order) */
+	struct folded_profile p;
+	FILE *f = tmpfile();
+	char *out;
+
+	folded_profile_init(&p);
+	folded_profile_add(&p, "\0a b", 4, 1, 3);
+	folded_profile_add(&p, "\0a", 2, 1, 2);
+	p.columns = 2;
+	CHECK_INT(difffolded_write(&p, f), 0);
+	out = slurp_tmp(f);
+	CHECK(!memcmp(out, "\0a 0 2\n\0a b 0 3\n", 17));
+	free(out);
+	fclose(f);
+	folded_profile_release(&p);
+}
+
 TEST(fast_path_matches_plain_path)
 {
 	char *dir = tempdir_create("trail-unit");
@@ -804,4 +824,4 @@ TEST_MAIN("diff", time_basis_leaves_unchanged_functions_alone, runs_use_welch_an
 	  rank_finds_hotter_and_cooler, confirm_needs_significance,
 	  identical_profiles_have_zero_deltas, period_scales_the_sample_numbers,
 	  function_share_probe, read_file_adds_empty_stack_for_bad_lines,
-	  fast_path_matches_plain_path)
+	  plain_writer_orders_lines_with_nul_bytes, fast_path_matches_plain_path)
