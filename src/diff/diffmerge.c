@@ -130,13 +130,14 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 	memset(m, 0, sizeof(*m));
 	m->in[0].r.fd = m->in[1].r.fd = -1;
 	for (side = 0; side < 2; side++) {
-		if (line_map_open(&m->in[side], path[side], 1))
-			return -1;
 		/*
 		 * a stack stripped of its hex lies in a scratch buffer, and one
-		 * read through the line reader in its buffer: both are copied
+		 * read through the line reader in its buffer: both are copied,
+		 * so with -s the input streams rather than being mapped whole
 		 */
-		m->stable = line_map_stable(&m->in[side]) && !(flags & DIFFFOLDED_STRIP_HEX);
+		if (line_map_open(&m->in[side], path[side], !(flags & DIFFFOLDED_STRIP_HEX)))
+			return -1;
+		m->stable = line_map_stable(&m->in[side]);
 		/* big inputs copied: the arena starts on a huge page (see arena_reserve()) */
 		if (!m->stable && !m->arena.head && file_size(path[side]) >= HUGE_START)
 			arena_reserve(&m->arena, 2u << 20);
