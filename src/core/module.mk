@@ -16,6 +16,7 @@ LIB_OBJS += src/core/hashmap.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json.o
 LIB_OBJS += src/core/json_writer.o
+LIB_OBJS += src/core/line_map.o
 LIB_OBJS += src/core/line_reader.o
 LIB_OBJS += src/core/options.o
 LIB_OBJS += src/core/parse_number.o

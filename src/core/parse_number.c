@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,22 @@ int parse_double_n(const char *s, size_t len, double *out)
 
 	if (!len || len >= sizeof(buf))
 		return -1;
+	/*
+	 * Whole numbers (folded counts, nearly always): below 10^19 they fit
+	 * a uint64_t, and its conversion rounds to nearest as strtod does,
+	 * so the value is the same without strtod's cost (a tenth of
+	 * reading a folded file).
+	 */
+	if (len <= 19) {
+		uint64_t u = 0;
+
+		for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			u = u * 10 + (uint64_t)(s[i] - '0');
+		if (i == len) {
+			*out = (double)u;
+			return 0;
+		}
+	}
 	/* strtod accepts blanks, hex, inf and nan: allow only plain decimals. */
 	for (i = 0; i < len; i++) {
 		char c = s[i];

@@ -5,7 +5,7 @@
  */
 #include "diff/difffolded.h"
 #include "core/alloc.h"
-#include "core/line_reader.h"
+#include "core/line_map.h"
 #include "core/parse_number.h"
 #include "core/strbuf.h"
 
@@ -115,19 +115,17 @@ static const char *strip_into(char **buf, size_t *alloc, const char *s, size_t *
 	return *buf;
 }
 
-int difffolded_read_lines(const char *path, int column, unsigned flags,
-			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data)
+int difffolded_read_map(struct line_map *lm, int column, unsigned flags,
+			struct difffolded_stats *stats, difffolded_add_fn *add, void *data)
 {
-	struct line_reader r;
 	unsigned long long malformed = 0;
-	char *line, *strip = NULL;
+	const char *line;
+	char *strip = NULL;
 	size_t len, strip_alloc = 0;
 	struct folded_weight_info w;
 	int ret;
 
-	if (line_reader_open(&r, path))
-		return -1;
-	while ((ret = line_reader_next(&r, &line, &len)) > 0) {
+	while ((ret = line_map_next(lm, &line, &len)) > 0) {
 		const char *stack;
 		size_t slen;
 		double count;
@@ -146,7 +144,7 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 				continue;
 			if (stats)
 				stats->malformed++;
-			folded_warn_malformed(r.path, r.lineno, ++malformed, line, len);
+			folded_warn_malformed(lm->path, lm->lineno, ++malformed, line, len);
 			continue;
 		}
 		if (stats)
@@ -162,8 +160,22 @@ int difffolded_read_lines(const char *path, int column, unsigned flags,
 		add(data, column, stack, slen, count);
 	}
 	free(strip);
-	line_reader_close(&r);
 	return ret < 0 ? -1 : 0;
+}
+
+int difffolded_read_lines(const char *path, int column, unsigned flags,
+			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data)
+{
+	struct line_map lm;
+	int ret;
+
+	if (line_map_open(&lm, path, 0)) {
+		line_map_close(&lm);
+		return -1;
+	}
+	ret = difffolded_read_map(&lm, column, flags, stats, add, data);
+	line_map_close(&lm);
+	return ret;
 }
 
 static void add_to_profile(void *data, int column, const char *stack, size_t len,
@@ -312,7 +324,10 @@ static int cmp_lines(const void *a, const void *b, void *data)
 
 		format_line(&bx, p, x);
 		format_line(&by, p, y);
-		c = strcmp(bx.buf, by.buf);
+		/* not strcmp: a stack may hold a NUL byte */
+		c = memcmp(bx.buf, by.buf, bx.len < by.len ? bx.len : by.len);
+		if (!c)
+			c = (bx.len > by.len) - (bx.len < by.len);
 		strbuf_release(&bx);
 		strbuf_release(&by);
 		return c;

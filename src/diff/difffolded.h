@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/line_map.h"
 #include "profile/folded.h"
 
 #define DIFFFOLDED_STRIP_HEX	0x1u	/* -s: every 0x<hex digits> becomes 0x... */
@@ -57,11 +58,22 @@ typedef void difffolded_add_fn(void *data, int column, const char *stack, size_t
  * match (blank or malformed) adds a zero count to the empty stack "", so
  * the output has the script's " 0 0" line; malformed non-blank lines are
  * warned about with path:line (the first few); with DIFFFOLDED_STRIP_HEX
- * stacks are stripped first.  stats may be NULL.  Returns 0, or -1 when
- * the file cannot be read (error printed).
+ * stacks are stripped first.  stats may be NULL.  The file streams
+ * through a bounded buffer (never mapped whole), so a caller that keeps
+ * only sums holds no stack.  Returns 0, or -1 when the file cannot be
+ * read (error printed).
  */
 int difffolded_read_lines(const char *path, int column, unsigned flags,
 			  struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
+
+/*
+ * difffolded_read_lines() on an open line map: the caller keeps lm open
+ * as long as it keeps stacks that point into a stable (mapped) input.
+ * Without DIFFFOLDED_STRIP_HEX every stack passed to add lies in the line
+ * read or is a string literal; with it, in a scratch buffer.
+ */
+int difffolded_read_map(struct line_map *lm, int column, unsigned flags,
+			struct difffolded_stats *stats, difffolded_add_fn *add, void *data);
 
 /*
  * Read a folded file into column `column` (0 = BEFORE, 1 = AFTER) of p,

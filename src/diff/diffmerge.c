@@ -1,15 +1,14 @@
 /*
  * diffmerge.c - the fast path of 'trail diff' without --top: both folded
- * files read line by line (core/line_reader) into an open-addressing table
- * of (hash, text, counts), the stacks' text packed in one huge-page-backed
- * arena; written in sorted order (diffsort.c) with the stacks handed to
- * writev() from the arena (core/gather).  Same output as difffolded_read()
- * + difffolded_write().
+ * files read line by line in place (core/line_map: mapped where they are
+ * plain files) into core/hashmap's index over an array of lines (stack,
+ * counts); written in sorted order (diffsort.c) with the stacks handed to
+ * writev() from where they lie (core/gather).  Same output as
+ * difffolded_read() + difffolded_write().
  */
 #include "diff/diffmerge.h"
 #include "diff/diffsort.h"
 #include "core/alloc.h"
-#include "core/arena.h"
 #include "core/error.h"
 #include "core/gather.h"
 
@@ -18,118 +17,100 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define COUNT_MAX (DIFFMERGE_COUNTS_MAX / 2 - 1)	/* bytes of one count, NUL included */
 #define HUGE_START (1u << 20)		/* bytes of input from which the arena starts huge */
-#define PREFETCH_AHEAD 16		/* keys */
+#define PREFETCH_AHEAD 16		/* lines */
+#define TEXT_AHEAD 256			/* bytes of a stack fetched before it is compared */
 
-#define K0 UINT64_C(0x9e3779b97f4a7c15)
-#define K1 UINT64_C(0xc2b2ae3d27d4eb4f)
-#define K2 UINT64_C(0x165667b19e3779f9)
-#define K3 UINT64_C(0xd6e8feb86659fd93)
-
-static uint64_t rotl(uint64_t x, int r)
+/* Add count to column of the stack s[0..len) of hash h (copied when it would not last). */
+static void resolve(struct diffmerge *m, int column, const char *s, size_t len, uint32_t h,
+		    double count)
 {
-	return (x << r) | (x >> (64 - r));
-}
-
-/*
- * 64-bit hash, 32 bytes per step in four independent lanes (so the
- * multiplies overlap: stacks are long and every byte of both inputs is
- * hashed, 40% faster than two lanes with xor-shifts): a word is mixed
- * into its lane by a xor, a multiply by an odd constant and a rotation
- * that brings the well-mixed high bits down for the next multiply (as in
- * FxHash); the tail is zero-padded, and the lanes and the length are
- * folded with wyhash's xor-shift-multiply finaliser.
- */
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t a = len, b = 0, c = 0, d = 0, w, x, y, z;
-	size_t i = 0;
-
-	for (; i + 32 <= len; i += 32) {
-		memcpy(&w, s + i, 8);
-		memcpy(&x, s + i + 8, 8);
-		memcpy(&y, s + i + 16, 8);
-		memcpy(&z, s + i + 24, 8);
-		a = rotl((a ^ w) * K0, 31);
-		b = rotl((b ^ x) * K1, 29);
-		c = rotl((c ^ y) * K2, 27);
-		d = rotl((d ^ z) * K3, 33);
-	}
-	for (; i < len; i += 8) {
-		w = 0;
-		memcpy(&w, s + i, len - i < 8 ? len - i : 8);
-		a = rotl((a ^ w) * K0, 31);
-	}
-	a ^= (b ^ (c * K0) ^ (d * K1)) * K2;
-	a ^= a >> 32;
-	a *= K3;
-	a ^= a >> 32;
-	return a;
-}
-
-/*
- * Twice the slots, placed by the hashes the slots hold (keys[] is not
- * read); the old table is freed, so the table never holds more than the
- * new one and, while it is filled, the old.
- */
-static void table_grow(struct diffmerge *m)
-{
-	size_t cap = m->slots_cap ? m->slots_cap * 2 : 1024, i;
-	struct diffmerge_slot *slots = xmalloc_huge(st_mult(cap, sizeof(*slots)));
-
-	memset(slots, 0xff, cap * sizeof(*slots));
-	for (i = 0; i < m->slots_cap; i++) {
-		size_t j;
-
-		if (m->slots[i].id == UINT32_MAX)
-			continue;
-		for (j = m->slots[i].hash & (cap - 1); slots[j].id != UINT32_MAX;
-		     j = (j + 1) & (cap - 1))
-			;
-		slots[j] = m->slots[i];
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->slots_cap = cap;
-}
-
-/* Add count to column of the stack s[0..len) (copied when new). */
-static void add(void *data, int column, const char *s, size_t len, double count)
-{
-	struct diffmerge *m = data;
-	uint64_t h = hash_bytes(s, len);
-	size_t j;
+	struct hashmap_iter it;
 	uint32_t id;
+	struct diffline *l;
 
-	if ((m->nr + 1) * 4 > m->slots_cap * 3)
-		table_grow(m);
-	/* the hash in the slot spares a cache miss on keys[] per probe */
-	for (j = h & (m->slots_cap - 1);; j = (j + 1) & (m->slots_cap - 1)) {
-		id = m->slots[j].id;
-		if (id == UINT32_MAX)
-			break;
-		if (m->slots[j].hash == (uint32_t)h && m->keys[id].len == len &&
-		    !memcmp(m->keys[id].text, s, len))
+	/* the hash in the slot spares a cache miss on lines[] per probe */
+	for (id = hashmap_first(&m->index, h, &it); id != HASHMAP_NONE; id = hashmap_next(&it))
+		if (m->lines[id].len == len && !memcmp(m->lines[id].text, s, len))
 			goto found;
-	}
 	if (len > UINT32_MAX || m->nr >= UINT32_MAX - 1)
 		die("diff: more stack text than trail can index");
 	/*
 	 * realloc: a big array moves by mremap, not by copying, and its
 	 * unused tail is never touched, so it costs no resident memory
 	 */
-	ALLOC_GROW(m->keys, m->nr + 1, m->keys_alloc);
+	ALLOC_GROW(m->lines, m->nr + 1, m->alloc);
 	id = (uint32_t)m->nr++;
-	m->keys[id].text = len ? memcpy(arena_alloc_bytes(&m->arena, len), s, len) : "";
-	m->keys[id].len = (uint32_t)len;
-	m->keys[id].hash = (uint32_t)h;
-	m->keys[id].count[0] = m->keys[id].count[1] = 0;
-	m->slots[j].id = id;
-	m->slots[j].hash = (uint32_t)h;
+	l = &m->lines[id];
+	if (m->stable || !len)
+		l->text = len ? s : "";
+	else
+		l->text = memcpy(arena_alloc_bytes(&m->arena, len), s, len);
+	l->len = (uint32_t)len;
+	l->count[0] = l->count[1] = 0;
+	hashmap_add_at(&m->index, &it, id);
+	/* in order so far? (checked now, while both stacks are in the cache) */
+	if (m->sorted == id && (!id || diffsort_stack_order(l[-1].text, l[-1].len, s, len) < 0))
+		m->sorted++;
 found:
-	m->keys[id].count[column] += count;
+	m->lines[id].count[column] += count;
 	m->total[column] += count;
+}
+
+/*
+ * A batch of stacks looked up together.  Each look-up is three cache
+ * misses, each depending on the one before: the index slot, the line it
+ * names, that line's text (BEFORE's 30 MB do not stay in the cache).
+ * perf annotate put three quarters of the reading there, stalled on the
+ * first load of each.  So the batch fetches every stack's slot, then the
+ * lines found there, then their text, and only then looks them up (in
+ * input order, fully: the fetches are hints, stale or not).
+ */
+static void batch_flush(struct diffmerge *m)
+{
+	struct diffmerge_batch *b = m->batch;
+	size_t i, n = m->batch_nr;
+	const struct hashmap_slot *slots = m->index.slots;
+	uint32_t mask = m->index.mask;
+
+	if (slots) {
+		for (i = 0; i < n; i++)
+			__builtin_prefetch(&slots[b[i].hash & mask]);
+		for (i = 0; i < n; i++) {
+			const struct hashmap_slot *sl = &slots[b[i].hash & mask];
+
+			b[i].cand = sl->id1 && sl->hash == b[i].hash ? sl->id1 - 1 : HASHMAP_NONE;
+			if (b[i].cand != HASHMAP_NONE)
+				__builtin_prefetch(&m->lines[b[i].cand]);
+		}
+		for (i = 0; i < n; i++) {
+			const struct diffline *l;
+
+			if (b[i].cand == HASHMAP_NONE)
+				continue;
+			l = &m->lines[b[i].cand];
+			for (size_t o = 0; o < l->len && o < TEXT_AHEAD; o += 64)
+				__builtin_prefetch(l->text + o);
+		}
+	}
+	for (i = 0; i < n; i++)
+		resolve(m, b[i].column, b[i].s, b[i].len, b[i].hash, b[i].count);
+	m->batch_nr = 0;
+}
+
+static void add(void *data, int column, const char *s, size_t len, double count)
+{
+	struct diffmerge *m = data;
+	uint32_t h = hashmap_hash_bytes(s, len);
+
+	if (!m->stable) {
+		/* s lasts for this call only */
+		resolve(m, column, s, len, h, count);
+		return;
+	}
+	m->batch[m->batch_nr++] = (struct diffmerge_batch){ s, len, count, h, 0, column };
+	if (m->batch_nr == DIFFMERGE_BATCH)
+		batch_flush(m);
 }
 
 /* The size of a regular file, else 0 (unknown). */
@@ -143,17 +124,29 @@ static uint64_t file_size(const char *path)
 int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 		   unsigned flags, struct difffolded_stats stats[2])
 {
+	const char *path[2] = { before, after };
+	int side;
+
 	memset(m, 0, sizeof(*m));
-	/* big inputs: the table starts on a huge page (see arena_reserve()) */
-	if (file_size(before) + file_size(after) >= HUGE_START)
-		arena_reserve(&m->arena, 2u << 20);
-	if (difffolded_read_lines(before, 0, flags, &stats[0], add, m) ||
-	    difffolded_read_lines(after, 1, flags, &stats[1], add, m))
-		return -1;
-	/* only look-ups need the hash table: its memory goes to the sort */
-	free(m->slots);
-	m->slots = NULL;
-	m->slots_cap = 0;
+	m->in[0].r.fd = m->in[1].r.fd = -1;
+	for (side = 0; side < 2; side++) {
+		/*
+		 * a stack stripped of its hex lies in a scratch buffer, and one
+		 * read through the line reader in its buffer: both are copied,
+		 * so with -s the input streams rather than being mapped whole
+		 */
+		if (line_map_open(&m->in[side], path[side], !(flags & DIFFFOLDED_STRIP_HEX)))
+			return -1;
+		m->stable = line_map_stable(&m->in[side]);
+		/* big inputs copied: the arena starts on a huge page (see arena_reserve()) */
+		if (!m->stable && !m->arena.head && file_size(path[side]) >= HUGE_START)
+			arena_reserve(&m->arena, 2u << 20);
+		if (difffolded_read_map(&m->in[side], side, flags, &stats[side], add, m))
+			return -1;
+		batch_flush(m);
+	}
+	/* only look-ups need the index: its memory goes to the sort */
+	hashmap_release(&m->index);
 	return 0;
 }
 
@@ -168,56 +161,37 @@ int diffmerge_normalize(struct diffmerge *m)
 	if (t1 == 0)
 		return -1;
 	for (i = 0; i < m->nr; i++) {
-		m->keys[i].count[0] = difffolded_scale(m->keys[i].count[0], t1, t2);
-		sum += m->keys[i].count[0];
+		m->lines[i].count[0] = difffolded_scale(m->lines[i].count[0], t1, t2);
+		sum += m->lines[i].count[0];
 	}
 	m->total[0] = sum;
 	return 0;
 }
 
-/* " before after" of k into buf (DIFFMERGE_COUNTS_MAX bytes); its length. */
-static size_t format_counts(char *buf, const struct diffmerge_key *k)
-{
-	size_t o = 0;
-	int c;
-
-	for (c = 0; c < 2; c++) {
-		buf[o++] = ' ';
-		o += difffolded_format_count(buf + o, COUNT_MAX, k->count[c]);
-	}
-	return o;
-}
-
-size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id)
-{
-	const struct diffmerge_key *k = &m->keys[id];
-
-	memcpy(buf, k->text, k->len);
-	return k->len + format_counts(buf + k->len, k);
-}
-
 int diffmerge_write(struct diffmerge *m, FILE *f)
 {
-	uint32_t *ids = diffmerge_sort(m);
+	uint32_t *ids = diffsort_order(m->lines, m->nr, m->sorted);
 	struct gather g;
 	size_t i;
 
-	if (fflush(f))
+	if (fflush(f)) {
+		free(ids);
 		return -1;
+	}
 	gather_init(&g, fileno(f));
 	for (i = 0; i < m->nr && !g.err; i++) {
-		const struct diffmerge_key *k = &m->keys[ids[i]];
+		const struct diffline *l = &m->lines[ids[i]];
 		char *p;
 		size_t n;
 
-		/* keys are visited in random order: each would be a cache miss */
+		/* lines are visited in random order: each would be a cache miss */
 		if (i + PREFETCH_AHEAD < m->nr)
-			__builtin_prefetch(&m->keys[ids[i + PREFETCH_AHEAD]]);
+			__builtin_prefetch(&m->lines[ids[i + PREFETCH_AHEAD]]);
 
-		/* the stack from the arena, its counts formatted in place */
-		gather_ref(&g, k->text, k->len);
-		p = gather_space(&g, DIFFMERGE_COUNTS_MAX + 1);
-		n = format_counts(p, k);
+		/* the stack from where it lies, its counts formatted in place */
+		gather_ref(&g, l->text, l->len);
+		p = gather_space(&g, DIFFLINE_COUNTS_MAX + 1);
+		n = diffline_format_counts(p, l);
 		p[n++] = '\n';
 		gather_commit(&g, n);
 	}
@@ -227,8 +201,10 @@ int diffmerge_write(struct diffmerge *m, FILE *f)
 
 void diffmerge_release(struct diffmerge *m)
 {
-	free(m->keys);
-	free(m->slots);
+	free(m->lines);
+	hashmap_release(&m->index);
 	arena_release(&m->arena);
+	line_map_close(&m->in[0]);
+	line_map_close(&m->in[1]);
 	memset(m, 0, sizeof(*m));
 }

@@ -1,9 +1,10 @@
 /*
  * diffmerge.h - 'trail diff' three-column output: two folded files (plain,
- * gzip or standard input) read in one pass each into a hash table of
+ * gzip or standard input) read in one pass each into a hash index of
  * stacks, written sorted like difffolded_write().  Each distinct stack's
- * text is held once, packed in an arena; per stack the table adds a
- * 32-byte key and 8 bytes of hash slot.  diffmerge_release() frees all.
+ * text is held once: in place in a mapped input, else packed in an arena;
+ * per stack the table adds a 32-byte line and 8 bytes of hash slot.
+ * diffmerge_release() frees all.
  */
 #ifndef TRAIL_DIFF_DIFFMERGE_H
 #define TRAIL_DIFF_DIFFMERGE_H
@@ -13,28 +14,34 @@
 #include <stdio.h>
 
 #include "core/arena.h"
+#include "core/hashmap.h"
+#include "core/line_map.h"
+#include "diff/diffline.h"
 #include "diff/difffolded.h"
 
-#define DIFFMERGE_COUNTS_MAX 130	/* bytes of " before after", and room */
+#define DIFFMERGE_BATCH 16	/* stacks looked up together (see diffmerge.c) */
 
-struct diffmerge_key {
-	const char *text;		/* in the arena */
-	uint32_t len;			/* bytes */
-	uint32_t hash;			/* low bits of the 64-bit hash */
-	double count[2];		/* BEFORE, AFTER */
+/* A stack read from a mapped input, its look-up still to come. */
+struct diffmerge_batch {
+	const char *s;
+	size_t len;		/* bytes */
+	double count;
+	uint32_t hash;
+	uint32_t cand;		/* the line its first slot names, or HASHMAP_NONE */
+	int column;
 };
 
 struct diffmerge {
-	struct diffmerge_key *keys;	/* by id, in order of first appearance (malloc'd) */
-	size_t nr, keys_alloc;		/* stacks */
+	struct diffline *lines;		/* by id, in order of first appearance (malloc'd) */
+	size_t nr, alloc;		/* stacks */
+	size_t sorted;			/* lines[0..sorted) are in output order */
 	double total[2];		/* sums of the BEFORE, AFTER counts */
-	struct diffmerge_slot {
-		uint32_t id;		/* UINT32_MAX: empty */
-		uint32_t hash;		/* keys[id].hash */
-	} *slots;			/* open addressing, linear probing (malloc'd;
-					 * freed once reading is done) */
-	size_t slots_cap;		/* slots, a power of two */
-	struct arena arena;		/* the stacks' text, packed */
+	struct hashmap index;		/* stack hash -> id (freed once reading is done) */
+	struct arena arena;		/* stacks that are not in a mapped input */
+	struct line_map in[2];		/* BEFORE, AFTER: stacks point into them when mapped */
+	int stable;			/* while reading: stacks read outlive the call */
+	struct diffmerge_batch batch[DIFFMERGE_BATCH];
+	size_t batch_nr;
 };
 
 /*
@@ -47,12 +54,6 @@ int diffmerge_read(struct diffmerge *m, const char *before, const char *after,
 
 /* difffolded_normalize() on m: 0, or -1 when BEFORE has no samples. */
 int diffmerge_normalize(struct diffmerge *m);
-
-/*
- * "stack before after" for keys[id] into buf (at least its len +
- * DIFFMERGE_COUNTS_MAX bytes), without a newline; returns its length.
- */
-size_t diffmerge_format_line(char *buf, const struct diffmerge *m, uint32_t id);
 
 /* difffolded_write() on m (sorting it): 0, or -1 on a write error (errno set). */
 int diffmerge_write(struct diffmerge *m, FILE *f);

@@ -17,7 +17,7 @@
 /* A stack being sorted: 8 of its bytes, from the group's word depth. */
 struct sort_rec {
 	uint64_t word;		/* bytes [wdepth, wdepth + 8), big-endian */
-	const char *text;	/* the stack (saves a look-up in keys[]) */
+	const char *text;	/* the stack (saves a look-up in lines[]) */
 	uint32_t id;
 	uint32_t len;		/* bytes of the stack */
 };
@@ -32,24 +32,38 @@ struct sort_group {
  * The order of the output lines.  x and y share their first `from`
  * bytes.  Past a stack's end its line goes on with ' ' and the counts.
  */
-static int cmp_from(const struct diffmerge *m, uint32_t x, uint32_t y, uint32_t from)
+static int stack_order_from(const char *a, size_t la, const char *b, size_t lb, size_t from)
 {
-	const struct diffmerge_key *kx = &m->keys[x], *ky = &m->keys[y];
-	uint32_t lx = kx->len, ly = ky->len, n = lx < ly ? lx : ly;
-	int c = from < n ? memcmp(kx->text + from, ky->text + from, n - from) : 0;
-	unsigned char nx, ny;
+	size_t n = la < lb ? la : lb;
+	int c = from < n ? memcmp(a + from, b + from, n - from) : 0;
+	unsigned char na, nb;
+
+	if (c || la == lb)
+		return c;
+	/* One stack is a prefix of the other: the shorter line goes on with ' '. */
+	na = la < lb ? ' ' : (unsigned char)a[lb];
+	nb = lb < la ? ' ' : (unsigned char)b[la];
+	return (na > nb) - (na < nb);
+}
+
+int diffsort_stack_order(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return stack_order_from(a, alen, b, blen, 0);
+}
+
+static int cmp_from(const struct diffline *lines, uint32_t x, uint32_t y, uint32_t from)
+{
+	const struct diffline *kx = &lines[x], *ky = &lines[y];
+	uint32_t lx = kx->len, ly = ky->len;
+	int c = stack_order_from(kx->text, lx, ky->text, ly, from);
 
 	if (c || lx == ly)
 		return c;
-	/* One stack is a prefix of the other: the shorter line goes on with ' '. */
-	nx = lx < ly ? ' ' : (unsigned char)kx->text[ly];
-	ny = ly < lx ? ' ' : (unsigned char)ky->text[lx];
-	if (nx != ny)
-		return (nx > ny) - (nx < ny);
+	/* the longer stack goes on with ' ' too: the counts decide */
 	{
-		char *bx = xmalloc((size_t)lx + DIFFMERGE_COUNTS_MAX);
-		char *by = xmalloc((size_t)ly + DIFFMERGE_COUNTS_MAX);
-		size_t ox = diffmerge_format_line(bx, m, x), oy = diffmerge_format_line(by, m, y);
+		char *bx = xmalloc((size_t)lx + DIFFLINE_COUNTS_MAX);
+		char *by = xmalloc((size_t)ly + DIFFLINE_COUNTS_MAX);
+		size_t ox = diffline_format(bx, kx), oy = diffline_format(by, ky);
 
 		c = memcmp(bx, by, ox < oy ? ox : oy);
 		if (!c)
@@ -107,7 +121,7 @@ static unsigned byte_at(const struct sort_rec *r, const struct sort_group *g)
 	return (unsigned)(r->word >> (8 * (7 - (g->depth - g->wdepth)))) & 0xff;
 }
 
-static void insertion_sort(const struct diffmerge *m, struct sort_rec *v, size_t n, uint32_t d)
+static void insertion_sort(const struct diffline *lines, struct sort_rec *v, size_t n, uint32_t d)
 {
 	size_t i, j;
 
@@ -121,7 +135,7 @@ static void insertion_sort(const struct diffmerge *m, struct sort_rec *v, size_t
 				from = v[j - 1].len;
 			if (from > x.len)
 				from = x.len;
-			if (cmp_from(m, v[j - 1].id, x.id, from) <= 0)
+			if (cmp_from(lines, v[j - 1].id, x.id, from) <= 0)
 				break;
 			v[j] = v[j - 1];
 		}
@@ -162,7 +176,7 @@ static uint32_t common_prefix(const struct sort_rec *v, const struct sort_group 
  * next byte skips its whole common prefix; a group holding a stack that
  * ended earlier, and small groups, are finished with cmp_from().
  */
-static void sort_recs(const struct diffmerge *m, struct sort_rec *recs, size_t n)
+static void sort_recs(const struct diffline *lines, struct sort_rec *recs, size_t n)
 {
 	size_t nr = 0, alloc = 0, i;
 	struct sort_group *stack = NULL;
@@ -178,7 +192,7 @@ static void sort_recs(const struct diffmerge *m, struct sort_rec *recs, size_t n
 		if (g.n < 2)
 			continue;
 		if (g.n <= SMALL_GROUP) {
-			insertion_sort(m, v, g.n, g.depth);
+			insertion_sort(lines, v, g.n, g.depth);
 			continue;
 		}
 		if (g.wdepth == NOT_LOADED || g.depth >= g.wdepth + 8) {
@@ -193,7 +207,7 @@ static void sort_recs(const struct diffmerge *m, struct sort_rec *recs, size_t n
 			count[byte_at(&v[i], &g)]++;
 		}
 		if (short_key) {
-			qsort_r(v, g.n, sizeof(*v), cmp_recs, (void *)m);
+			qsort_r(v, g.n, sizeof(*v), cmp_recs, (void *)lines);
 			continue;
 		}
 		for (b = 0; b < 256 && count[b] != g.n; b++)
@@ -243,40 +257,73 @@ static void sort_recs(const struct diffmerge *m, struct sort_rec *recs, size_t n
 }
 
 /*
- * Keys come in input order: BEFORE's stacks, then those only in AFTER.
- * Where BEFORE was already in byte order ('trail collapse' writes it),
- * its keys are one sorted run: only AFTER's new keys (a few percent,
- * usually) are sorted, then the two runs merged.
+ * Where run[lo..hi) (ids of lines in order) holds the first line after
+ * line x: a gallop (steps 1, 2, 4 ... from lo, then a binary search
+ * between the last two), so merging a few lines into a long run costs a
+ * few comparisons each instead of one per line of the run.
  */
-uint32_t *diffmerge_sort(struct diffmerge *m)
+static size_t gallop(const struct diffline *lines, const struct sort_rec *run, size_t lo,
+		     size_t hi, uint32_t x)
 {
-	size_t n = m->nr, run = n ? 1 : 0, i, j, k;
+	size_t step = 1, prev = lo;
+
+	while (lo < hi && cmp_from(lines, run[lo].id, x, 0) < 0) {
+		prev = lo + 1;
+		lo = hi - lo > step ? lo + step : hi;
+		step *= 2;
+	}
+	/* run[prev - 1] < x (or prev is where we began), x < run[lo] (or lo == hi) */
+	while (prev < lo) {
+		size_t mid = prev + (lo - prev) / 2;
+
+		if (cmp_from(lines, run[mid].id, x, 0) < 0)
+			prev = mid + 1;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+/*
+ * Lines come in input order: BEFORE's stacks, then those only in AFTER.
+ * Where BEFORE was already in byte order ('trail collapse' writes it),
+ * its lines are one sorted run: only AFTER's new ones (a few percent,
+ * usually) are sorted, then galloped into the run.
+ */
+uint32_t *diffsort_order(const struct diffline *lines, size_t n, size_t sorted)
+{
+	size_t run = sorted > 1 ? sorted : n ? 1 : 0, i, j, k;
 	/* huge pages, where fresh small pages fault; the ids end up in it too */
 	struct sort_rec *recs = xmalloc_huge(st_mult(n ? n : 1, sizeof(*recs)));
 	uint32_t *ids = (uint32_t *)recs, *merged;
 
+	if (run > n)
+		run = n;
 	for (i = 0; i < n; i++) {
 		recs[i].id = (uint32_t)i;
-		recs[i].text = m->keys[i].text;
-		recs[i].len = m->keys[i].len;
+		recs[i].text = lines[i].text;
+		recs[i].len = lines[i].len;
 	}
-	while (run < n && cmp_from(m, (uint32_t)run - 1, (uint32_t)run, 0) <= 0)
+	while (run < n && cmp_from(lines, (uint32_t)run - 1, (uint32_t)run, 0) <= 0)
 		run++;
 	if (run < n / 2 || run <= SMALL_GROUP) {
-		sort_recs(m, recs, n);
+		sort_recs(lines, recs, n);
 		/* ids[i] lies at or before recs[i], which is read first */
 		for (i = 0; i < n; i++)
 			ids[i] = recs[i].id;
 		return ids;
 	}
-	sort_recs(m, recs + run, n - run);
+	sort_recs(lines, recs + run, n - run);
 	merged = xmallocarray(n, sizeof(*merged));
-	for (i = 0, j = run, k = 0; i < run && j < n;)
-		merged[k++] = cmp_from(m, recs[j].id, recs[i].id, 0) < 0 ? recs[j++].id : recs[i++].id;
+	for (i = 0, j = run, k = 0; j < n; j++) {
+		size_t to = gallop(lines, recs, i, run, recs[j].id);
+
+		while (i < to)
+			merged[k++] = recs[i++].id;
+		merged[k++] = recs[j].id;
+	}
 	while (i < run)
 		merged[k++] = recs[i++].id;
-	while (j < n)
-		merged[k++] = recs[j++].id;
 	free(recs);
 	return merged;
 }

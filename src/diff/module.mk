@@ -3,6 +3,7 @@
 # the significance tests behind them.
 LIB_OBJS += src/diff/compare.o
 LIB_OBJS += src/diff/difffolded.o
+LIB_OBJS += src/diff/diffline.o
 LIB_OBJS += src/diff/diffmerge.o
 LIB_OBJS += src/diff/diffsort.o
 LIB_OBJS += src/diff/hotspots.o

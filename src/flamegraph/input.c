@@ -10,15 +10,13 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "core/line_reader.h"
+#include "core/line_map.h"
 #include "profile/folded.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#define PREFETCH_AHEAD 16	/* stacks */
 
 
 int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
@@ -53,7 +51,7 @@ void fg_input_init(struct fg_input *in, const struct fg_input_options *opts)
 void fg_input_release(struct fg_input *in)
 {
 	for (size_t i = 0; i < in->nmaps; i++)
-		munmap(in->maps[i].addr, in->maps[i].len);
+		line_map_close(&in->maps[i]);
 	free(in->maps);
 	free(in->stacks);
 	arena_release(&in->text);
@@ -216,71 +214,27 @@ static void add_line(struct fg_input *in, const char *line, size_t len, const ch
 	add(in, fl.stack, fl.stack_len, fl.count, fl.columns, stable);
 }
 
-/* Lines of a mapped file, parsed in place. */
-static void read_mapped(struct fg_input *in, const char *buf, size_t len, const char *path)
-{
-	size_t pos = 0;
-	uint64_t lineno = 0;
-
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len, n = end - pos;
-
-		if (n && buf[pos + n - 1] == '\r')
-			n--;
-		add_line(in, buf + pos, n, path, ++lineno, 1);
-		pos = end + 1;
-	}
-}
-
-/*
- * Map path (or stdin) when it is a plain regular file: 1 mapped and read,
- * 0 not mappable (use the line reader), -1 error printed.
- */
-static int try_mapped(struct fg_input *in, const char *path)
-{
-	int is_stdin = !strcmp(path, "-");
-	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *addr;
-	int ret = 0;
-
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX / 2 || lseek(fd, 0, SEEK_CUR) != 0)
-		goto out;
-	if (line_reader_gzip_at(fd, 0) > 0)
-		goto out;	/* gzip: the line reader inflates it */
-	addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (addr == MAP_FAILED)
-		goto out;
-	madvise(addr, (size_t)st.st_size, MADV_SEQUENTIAL);
-	ALLOC_GROW(in->maps, in->nmaps + 1, in->maps_alloc);
-	in->maps[in->nmaps].addr = addr;
-	in->maps[in->nmaps++].len = (size_t)st.st_size;
-	read_mapped(in, addr, (size_t)st.st_size, is_stdin ? "<stdin>" : path);
-	ret = 1;
-out:
-	if (!is_stdin)
-		close(fd);
-	return ret;
-}
-
 int fg_input_read(struct fg_input *in, const char *path)
 {
-	struct line_reader r;
-	char *line;
+	struct line_map m;
+	const char *line;
 	size_t len;
-	int ret = try_mapped(in, path);
+	int ret, stable;
 
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	if (line_reader_open(&r, path))
+	if (line_map_open(&m, path, 1)) {
+		line_map_close(&m);
 		return -1;
-	while ((ret = line_reader_next(&r, &line, &len)) > 0)
-		add_line(in, line, len, r.path, r.lineno, 0);
-	line_reader_close(&r);
+	}
+	/* a mapped file's lines are parsed in place and stay until release */
+	stable = line_map_stable(&m);
+	while ((ret = line_map_next(&m, &line, &len)) > 0)
+		add_line(in, line, len, m.path, m.lineno, stable);
+	if (stable) {
+		ALLOC_GROW(in->maps, in->nmaps + 1, in->maps_alloc);
+		in->maps[in->nmaps++] = m;
+	} else {
+		line_map_close(&m);
+	}
 	return ret < 0 ? -1 : 0;
 }
 
@@ -448,6 +402,9 @@ static size_t common_prefix(const struct sort_key *k, size_t n, size_t d)
 	for (size_t i = 1; i < n && end > d; i++) {
 		size_t m = k[i].len < end ? k[i].len : end, j = d;
 
+		if (i + PREFETCH_AHEAD < n)
+			__builtin_prefetch(k[i + PREFETCH_AHEAD].s + d);
+
 		while (j + 16 <= m && !memcmp(k[0].s + j, k[i].s + j, 16))
 			j += 16;
 		while (j < m && k[0].s[j] == k[i].s[j])
@@ -495,9 +452,13 @@ static int multikey_sort8(struct sort_key *k, size_t n, size_t d, int depth)
 		k += lt;
 		n = gt - lt;
 		d = common_prefix(k, n, d + 8);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* the stacks lie scattered: fetch ahead so the misses overlap */
+			if (i + PREFETCH_AHEAD < n)
+				__builtin_prefetch(k[i + PREFETCH_AHEAD].s + d);
 			if (load_key(&k[i], d))
 				return -1;
+		}
 	}
 	for (size_t i = 1; i < n; i++) {
 		struct sort_key t = k[i];

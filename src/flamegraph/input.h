@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/line_map.h"
 #include "profile/folded.h"
 
 struct fg_stack {
@@ -31,10 +32,7 @@ struct fg_input {
 	struct fg_stack *stacks;
 	size_t nr, alloc;
 	struct arena text;	/* the stacks' bytes, unless in a mapping */
-	struct fg_input_map {
-		void *addr;
-		size_t len;	/* bytes */
-	} *maps;		/* mapped input files, unmapped by release */
+	struct line_map *maps;	/* mapped input files, unmapped by release */
 	size_t nmaps, maps_alloc;
 	int columns;		/* 1, or 2 once a line had two counts */
 	int sorted;		/* stacks are already in fg_stack_cmp order */

@@ -13,6 +13,7 @@
 #include "core/cleanup.h"
 #include "core/file_map.h"
 #include "core/intern.h"
+#include "core/line_map.h"
 #include "core/line_reader.h"
 #include "core/options.h"
 #include "core/parse_number.h"
@@ -202,6 +203,21 @@ TEST(parse_number_is_strict)
 	CHECK_INT(parse_double("inf", &d), -1);
 	CHECK_INT(parse_double("1.5x", &d), -1);
 	CHECK_INT(parse_double("1e999", &d), -1);
+	{
+		/* whole numbers take a shortcut: the same values as strtod's,
+		 * rounding above 2^53 included */
+		static const char *const whole[] = {
+			"0", "007", "42", "9007199254740993", "9999999999999999999",
+			"18446744073709551615", "123456789012345678901",
+		};
+
+		for (size_t w = 0; w < sizeof(whole) / sizeof(*whole); w++) {
+			CHECK_INT(parse_double(whole[w], &d), 0);
+			CHECK(d == strtod(whole[w], NULL));
+		}
+		CHECK_INT(parse_double_n("12x", 2, &d), 0);
+		CHECK(d == 12);
+	}
 	CHECK_INT(parse_amount_or_percent("0.5%", &d, &pct), 0);
 	CHECK(pct);
 	CHECK_NEAR(d, 0.5, 0);
@@ -452,6 +468,69 @@ TEST(line_reader_plain_gzip_and_crlf)
 	line_reader_close(&r);
 	CHECK_INT(line_reader_open(&r, "/nonexistent/file"), -1);
 	tempdir_remove(dir);
+}
+
+/* The lines of a line map, "|"-joined, and whether they were mapped. */
+static char *map_lines(const char *path, int map, int *stable)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct line_map m;
+	const char *line;
+	size_t len;
+	int ret;
+
+	if (line_map_open(&m, path, map)) {
+		line_map_close(&m);
+		return NULL;
+	}
+	*stable = line_map_stable(&m);
+	while ((ret = line_map_next(&m, &line, &len)) > 0) {
+		if (sb.len)
+			strbuf_addch(&sb, '|');
+		strbuf_add(&sb, line, len);
+		strbuf_addf(&sb, "@%llu", (unsigned long long)m.lineno);
+	}
+	line_map_close(&m);
+	return ret ? NULL : strbuf_detach(&sb, NULL);
+}
+
+TEST(line_map_maps_plain_files_and_reads_the_rest)
+{
+	char *dir = tempdir_create("trail-unit");
+	/* '\r' before '\n' goes, a lone one stays; a NUL is a byte like any */
+	char *plain = write_temp(dir, "a.txt", "one\r\ntw\ro\n\nl\0st", 15);
+	char *empty = write_temp(dir, "e.txt", "", 0);
+	char *gzpath = xstrfmt("%s/b.gz", dir), *got;
+	gzFile gz = gzopen(gzpath, "wb");
+	struct line_map m;
+	int stable = -1;
+
+	gzputs(gz, "alpha\r\nbeta");
+	gzclose(gz);
+	for (int map = 1; map >= 0; map--) {
+		/* mapped, then streamed: the same lines */
+		got = map_lines(plain, map, &stable);
+		CHECK(got && !memcmp(got, "one@1|tw\ro@2|@3|l\0st@4",
+				     sizeof("one@1|tw\ro@2|@3|l\0st@4")));
+		CHECK_INT(stable, map);
+		free(got);
+	}
+	/* the same lines as the line reader gives, from its buffer */
+	got = map_lines(gzpath, 1, &stable);
+	CHECK_STREQ(got, "alpha@1|beta@2");
+	CHECK_INT(stable, 0);
+	free(got);
+	got = map_lines(empty, 1, &stable);
+	CHECK_STREQ(got, "");
+	CHECK_INT(stable, 0);
+	free(got);
+	CHECK_INT(line_map_open(&m, "/nonexistent/file", 1), -1);
+	line_map_close(&m);
+	tempdir_remove(dir);
+	free(plain);
+	free(empty);
+	free(gzpath);
+	free(dir);
 }
 
 TEST(line_reader_long_lines_cross_chunks)
@@ -857,6 +936,7 @@ TEST_MAIN("core",
 	  options_reject_bad_values,
 	  options_stop_at_non_option,
 	  line_reader_plain_gzip_and_crlf,
+	  line_map_maps_plain_files_and_reads_the_rest,
 	  line_reader_long_lines_cross_chunks,
 	  child_runs_captures_and_reports_status, child_own_rusage_is_the_programs,
 	  tempdir_removed_unless_kept,

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <zlib.h>
 
 #include "core/alloc.h"
 #include "core/cleanup.h"
@@ -559,11 +560,12 @@ TEST(read_file_adds_empty_stack_for_bad_lines)
 /* A random folded file whose stacks share prefixes, end in blanks, are
  * prefixes of each other ("a;b" and "a;b 1": the count follows the last
  * blank), have hex addresses, fractional counts and malformed lines. */
-static void write_random_folded(const char *path, unsigned *seed, int lines)
+static const char *const frames[] = {
+	"a", "ab", "0x1f", "", "a b", "a\tb", "0xAb3", "main", "m", "x 1", " ",	/* the first four have no blank */
+};
+
+static void write_random_folded(const char *path, unsigned *seed, int lines, unsigned nframes)
 {
-	static const char *const frames[] = {
-		"a", "ab", "a b", "a\tb", "0x1f", "0xAb3", "main", "m", "x 1", " ", "",
-	};
 	FILE *f = fopen(path, "w");
 	int i, d;
 
@@ -576,8 +578,8 @@ static void write_random_folded(const char *path, unsigned *seed, int lines)
 		}
 		fputs("root", f);
 		for (d = 0; d < depth; d++)
-			fprintf(f, ";%s", frames[rand_r(seed) % (sizeof(frames) / sizeof(*frames))]);
-		if (rand_r(seed) % 4 == 0)
+			fprintf(f, ";%s", frames[rand_r(seed) % nframes]);
+		if (nframes > 4 && rand_r(seed) % 4 == 0)
 			fprintf(f, " %u", rand_r(seed) % 3);
 		if (rand_r(seed) % 10 == 0)
 			fprintf(f, " %u.%u\n", rand_r(seed) % 100, rand_r(seed) % 10);
@@ -585,6 +587,44 @@ static void write_random_folded(const char *path, unsigned *seed, int lines)
 			fprintf(f, " %u\n", rand_r(seed) % 1000);
 	}
 	fclose(f);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Rewrite path with its lines in byte order ('trail collapse's), or
+ * gzip-compressed (read through the line reader instead of mapped).
+ */
+static void rewrite_folded(const char *path, int gzip)
+{
+	char **lines = NULL, buf[512];
+	size_t nr = 0, alloc = 0, i;
+	FILE *f = fopen(path, "r");
+
+	while (fgets(buf, sizeof(buf), f)) {
+		ALLOC_GROW(lines, nr + 1, alloc);
+		lines[nr++] = xstrdup(buf);
+	}
+	fclose(f);
+	if (gzip) {
+		gzFile gz = gzopen(path, "wb");
+
+		for (i = 0; i < nr; i++)
+			gzputs(gz, lines[i]);
+		gzclose(gz);
+	} else {
+		qsort(lines, nr, sizeof(*lines), cmp_lines);
+		f = fopen(path, "w");
+		for (i = 0; i < nr; i++)
+			fputs(lines[i], f);
+		fclose(f);
+	}
+	for (i = 0; i < nr; i++)
+		free(lines[i]);
+	free(lines);
 }
 
 static char *slurp_tmp(FILE *f)
@@ -597,6 +637,26 @@ static char *slurp_tmp(FILE *f)
 	return buf;
 }
 
+TEST(plain_writer_orders_lines_with_nul_bytes)
+{
+	/* "\0a b 0 3" against "\0a 0 2": the lines differ after the NUL (a
+	 * string compare saw them equal and kept the input order) */
+	struct folded_profile p;
+	FILE *f = tmpfile();
+	char *out;
+
+	folded_profile_init(&p);
+	folded_profile_add(&p, "\0a b", 4, 1, 3);
+	folded_profile_add(&p, "\0a", 2, 1, 2);
+	p.columns = 2;
+	CHECK_INT(difffolded_write(&p, f), 0);
+	out = slurp_tmp(f);
+	CHECK(!memcmp(out, "\0a 0 2\n\0a b 0 3\n", 17));
+	free(out);
+	fclose(f);
+	folded_profile_release(&p);
+}
+
 TEST(fast_path_matches_plain_path)
 {
 	char *dir = tempdir_create("trail-unit");
@@ -605,8 +665,18 @@ TEST(fast_path_matches_plain_path)
 	int round;
 
 	for (round = 0; round < 8; round++) {
-		write_random_folded(b, &seed, 200 + 300 * round);
-		write_random_folded(a, &seed, 100 + 400 * round);
+		/*
+		 * odd rounds: BEFORE in order, and few stacks of AFTER new (a
+		 * few frames without blanks), so they are merged into it
+		 */
+		unsigned nframes = round & 1 ? 4 : sizeof(frames) / sizeof(*frames);
+
+		write_random_folded(b, &seed, 200 + 300 * round, nframes);
+		write_random_folded(a, &seed, 100 + 400 * round, nframes);
+		if (round & 1)
+			rewrite_folded(b, 0);
+		if (round % 4 == 3)
+			rewrite_folded(a, 1);
 		for (flags = 0; flags < 4; flags++) {
 			struct difffolded_stats st1[2] = { { 0 }, { 0 } };
 			struct difffolded_stats st2[2] = { { 0 }, { 0 } };
@@ -754,4 +824,4 @@ TEST_MAIN("diff", time_basis_leaves_unchanged_functions_alone, runs_use_welch_an
 	  rank_finds_hotter_and_cooler, confirm_needs_significance,
 	  identical_profiles_have_zero_deltas, period_scales_the_sample_numbers,
 	  function_share_probe, read_file_adds_empty_stack_for_bad_lines,
-	  fast_path_matches_plain_path)
+	  plain_writer_orders_lines_with_nul_bytes, fast_path_matches_plain_path)
