@@ -65,7 +65,7 @@ void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_
 	cp_params_init(&o->cp);
 	o->cp.alpha = h->alpha;
 	o->cp.min_effect = h->min_effect / 100;
-	o->cp.permutations = (unsigned)h->permutations;
+	o->cp.simulations = (unsigned)h->simulations;
 	o->min_share = h->min_share / 100;
 }
 
@@ -649,10 +649,10 @@ int cmd_history(int argc, const char **argv)
 		OPT_FLAG(0, "all-envs", &h.all_envs, "mix every environment's results in one series"),
 		OPT_GROUP("deciding"),
 		OPT_FLAG(0, "bisect", &h.bisect, "detect: measure inside each gap to name the commit"),
-		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate of each test (default 0.01)", 1e-6, 0.5),
+		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate: of a whole steady history (detect), of the test (guard); default 0.01", 1e-6, 0.5),
 		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3)", 0, 1e6),
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
-		OPT_U64(0, "permutations", &h.permutations, "N", "permutations per change-point test (default 499)", 19, 100000),
+		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
 		OPT_END()
@@ -670,7 +670,7 @@ int cmd_history(int argc, const char **argv)
 	h.alpha = 0.01;
 	h.min_effect = 3;
 	h.min_share = 2;
-	h.permutations = 499;
+	h.simulations = 4999;
 	h.window = 10;
 	h.profiler = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;

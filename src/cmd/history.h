@@ -24,7 +24,7 @@ struct history_cmd {
 	const char *dir, *cache_root, *rev, *range, *build_cmd, *run_cmd, *metric_name;
 	const char *profile_path, *unit, *out, *env_key, *profiler;
 	struct string_list values, functions;
-	uint64_t repeat, every, freq, top, permutations, window;
+	uint64_t repeat, every, freq, top, simulations, window;
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs;
 

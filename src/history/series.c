@@ -11,6 +11,7 @@
 
 #include "bench/stats.h"
 #include "core/alloc.h"
+#include "history/cp_null.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -281,44 +282,61 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Change indices of the metric (flag 1) and of the functions, merged. */
+/*
+ * Change indices of the metric (flag 1) and of the functions, merged.
+ * alpha is the false-alarm rate of the whole detection: P(any change point
+ * in a steady history).  It is split evenly over the series tested, the
+ * metric and each function (Bonferroni), and each series' first test is the
+ * gate of its binary segmentation, so a steady history raises an alarm
+ * with probability alpha at most; p-values are given multiplied back.
+ */
 static size_t change_indices(const struct history_series *s, const struct history_detect_opts *o,
 			     size_t *idx, double *pv, int *is_metric)
 {
 	struct share_table t;
 	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
-	struct cp_params fp = o->cp;
-	double *x = xmallocarray(s->nr + 1, sizeof(double));
+	struct cp_params mp = o->cp, fp = o->cp;
+	struct cp_null_cache cache;
+	double *x = xmallocarray(s->nr + 1, sizeof(double)), nseries;
 	size_t n = 0, i, j, k, m;
 
+	share_table_build(s, 0, s->nr, o->min_share, &t);
+	nseries = 1 + (double)t.names.nr;
+	if (!o->cp.cache)
+		cp_null_cache_init(&cache, o->cp.simulations, o->cp.seed);
+	mp.cache = fp.cache = o->cp.cache ? o->cp.cache : &cache;
+	mp.alpha = fp.alpha = o->cp.alpha / nseries;
 	for (i = 0; i < s->nr; i++)
 		x[i] = s->pts[i].med;
-	m = cp_detect(x, s->nr, &o->cp, cp, s->nr);
+	m = cp_detect(x, s->nr, &mp, cp, s->nr);
 	for (i = 0; i < m; i++) {
 		idx[n] = cp[i].index;
-		pv[n] = cp[i].p;
+		pv[n] = fmin(1, cp[i].p * nseries);
 		is_metric[n++] = 1;
 	}
-	share_table_build(s, 0, s->nr, o->min_share, &t);
 	/* a function's (normalised) share must move by min_share of all samples */
 	fp.relative = 0;
 	fp.min_effect = o->min_share;
 	for (k = 0; k < t.names.nr; k++) {
 		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
 		for (i = 0; i < m; i++) {
+			double p = fmin(1, cp[i].p * nseries);
+
 			for (j = 0; j < n && (idx[j] + 1 < cp[i].index || idx[j] > cp[i].index + 1); j++)
 				;
 			if (j == n && n < s->nr) {
 				idx[n] = cp[i].index;
-				pv[n] = cp[i].p;
+				pv[n] = p;
 				is_metric[n++] = 0;
-			} else if (j < n && cp[i].p < pv[j]) {
+			} else if (j < n && p < pv[j]) {
 				/* the same change: placed where the evidence is strongest */
 				idx[j] = cp[i].index;
-				pv[j] = cp[i].p;
+				pv[j] = p;
 			}
 		}
 	}
+	if (!o->cp.cache)
+		cp_null_cache_release(&cache);
 	free(cp);
 	free(x);
 	share_table_release(&t);

@@ -63,7 +63,7 @@ struct history_change {
 };
 
 struct history_detect_opts {
-	struct cp_params cp;		/* alpha, min_effect (relative), permutations ... */
+	struct cp_params cp;		/* alpha (of the whole detection), min_effect (relative) ... */
 	double min_share;		/* a function moves by at least this fraction of all samples */
 };
 

@@ -71,7 +71,7 @@ TEST(none_in_noise)
 
 	cp_params_init(&p);
 	p.min_effect = 0;	/* the test alone decides: alarms are at its rate */
-	p.permutations = 199;
+	p.simulations = 999;
 	for (seed = 1; seed <= 40; seed++) {
 		st = seed;
 		for (i = 0; i < 30; i++)
