@@ -19,15 +19,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED]]\n");
 		return 2;
 	}
-	printf("| scenario | trials | false alarms | nominal | within | changes right | all three, no other |\n"
+	printf("| scenario | trials | false alarms | nominal | within | changes right (subtle, slowdown, revert) | all three, no other |\n"
 	       "| --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
 	for (k = 0; k < HCAL_NSCENARIOS; k++) {
 		struct hcal_result r;
 
 		hcal_run((enum hcal_scenario)k, (unsigned)trials, seed, &r);
 		if (r.changes)
-			printf("| %s | %u | %.2f%% (extra) | | | %.1f%% | %.1f%% |\n", r.name, r.trials,
-			       100.0 * r.alarms / r.trials, 100.0 * r.right / (3.0 * r.trials),
+			printf("| %s | %u | %.2f%% (extra) | | | %.1f%% (%.0f%%, %.0f%%, %.0f%%) | %.1f%% |\n",
+			       r.name, r.trials, 100.0 * r.alarms / r.trials,
+			       100.0 * r.right / (3.0 * r.trials), 100.0 * r.hit[0] / r.trials,
+			       100.0 * r.hit[1] / r.trials, 100.0 * r.hit[2] / r.trials,
 			       100.0 * r.all_right / r.trials);
 		else
 			printf("| %s | %u | %.2f%% | %.1f%% (+%.2f MC) | %s | | |\n", r.name, r.trials,

@@ -194,6 +194,7 @@ static void hcal_measure(struct hcal_rng *rng, const struct hcal_setup *s, struc
 /* Outcome of one trial: change points, and those right (gap, function, direction). */
 struct hcal_trial {
 	size_t found, right, extra;
+	int hit[3];		/* each change found right */
 };
 
 static void hcal_trial(struct hcal_rng *rng, const struct hcal_setup *s,
@@ -227,7 +228,7 @@ static void hcal_trial(struct hcal_rng *rng, const struct hcal_setup *s,
 		for (j = 0; s->changes && j < 3; j++)
 			if (!used[j] && h.at[j] > a && h.at[j] <= b && c[i].slower == (j < 2) &&
 			    c[i].nmoved && !strcmp(c[i].moved[0].name, fn[j]))
-				ok = used[j] = 1;
+				ok = used[j] = t->hit[j] = 1;
 		t->right += ok;
 		t->extra += !ok;
 	}
@@ -271,6 +272,7 @@ struct hcal_result {
 	unsigned trials;
 	unsigned alarms;	/* trials with a change point that is not one of the changes */
 	unsigned right, all_right;	/* changes found right; trials with all three */
+	unsigned hit[3];		/* trials that found each change right */
 	int changes;
 };
 
@@ -292,6 +294,8 @@ static void hcal_run(enum hcal_scenario k, unsigned trials, uint64_t seed, struc
 		res->alarms += t.extra > 0;
 		res->right += (unsigned)t.right;
 		res->all_right += t.right == 3 && !t.extra;
+		for (int j = 0; j < 3; j++)
+			res->hit[j] += (unsigned)t.hit[j];
 	}
 	cp_null_cache_release(&cache);
 }
