@@ -51,6 +51,17 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s);
 
+/* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
+int history_cmd_parse_metric(const char *name, enum flame_metric *m);
+/*
+ * detect --bisect: name the commit of change c of s (ids: the range's
+ * first-parent commits) - trail flame's session and report for a
+ * slowdown, its answer stored (refs/notes/trail-bisect); the series'
+ * midpoints measured and stored for a speed-up.  0 or -1.
+ */
+int history_bisect(struct history_cmd *h, const struct history_series *s,
+		   const struct string_list *ids, struct history_change *c);
+
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);
 int history_detect_cmd(struct history_cmd *h);

@@ -196,47 +196,69 @@ double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 	return bench_student_t_p((ma - mb) / se, (double)(na + nb - 2));
 }
 
-double cp_split_t_p(const double *x, size_t k, size_t end, double shift)
+/* Sum of x over [a0, a1) and [a2, a3), and the squared deviations from m when sq. */
+static double sum_over(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, double m, int sq)
 {
-	double ml = 0, mr = 0, ss = 0, se, d;
+	double t = 0;
 	size_t i;
 
-	if (k < 1 || end < k + 1 || end < 3)
+	for (i = a0; i < a1; i++)
+		t += sq ? (x[i] - m) * (x[i] - m) : x[i];
+	for (i = a2; i < a3; i++)
+		t += sq ? (x[i] - m) * (x[i] - m) : x[i];
+	return t;
+}
+
+/*
+ * Pooled t of group B = [b0, b1) against group A = [a0, a1) u [a2, a3),
+ * min_effect (of A's mean when relative) taken off |mean B - mean A|:
+ * its two-sided p-value, 1 when the difference is within the effect.
+ */
+static double group_t_p(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, size_t b0,
+			size_t b1, double min_effect, int relative)
+{
+	double na = (double)(a1 - a0 + a3 - a2), nb = (double)(b1 - b0), ma, mb, ss, se, d;
+
+	if (na < 1 || nb < 1 || na + nb < 3)
 		return 1;
-	for (i = 0; i < k; i++)
-		ml += x[i] / (double)k;
-	for (i = k; i < end; i++)
-		mr += x[i] / (double)(end - k);
-	for (i = 0; i < end; i++)
-		ss += (x[i] - (i < k ? ml : mr)) * (x[i] - (i < k ? ml : mr));
-	se = sqrt(ss / (double)(end - 2) * (1.0 / (double)k + 1.0 / (double)(end - k)));
-	d = fabs(mr - ml) - shift;
+	ma = sum_over(x, a0, a1, a2, a3, 0, 0) / na;
+	mb = sum_over(x, b0, b1, 0, 0, 0, 0) / nb;
+	ss = sum_over(x, a0, a1, a2, a3, ma, 1) + sum_over(x, b0, b1, 0, 0, mb, 1);
+	se = sqrt(ss / (na + nb - 2) * (1 / na + 1 / nb));
+	d = fabs(mb - ma) - min_effect * (relative ? fabs(ma) : 1);
 	if (!(d > 0))
 		return 1;
 	if (!(se > 0))
 		return 0;
-	return bench_student_t_p(d / se, (double)(end - 2));
+	return bench_student_t_p(d / se, na + nb - 2);
+}
+
+double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
+		       int relative)
+{
+	double step = group_t_p(x, 0, k, 0, 0, k, end, min_effect, relative);
+
+	if (end >= n || k < 1)
+		return step;
+	/* a bump: [k, end) against both sides, when they agree */
+	return fmin(step, group_t_p(x, 0, k, end, n, k, end, min_effect, relative));
 }
 
 /*
  * The calibrated p-value of the split before k of x[0..n) (sides [0, k)
- * and [k, end)): Student's t of the two sides, the minimum effect taken off
- * their difference (so a change is significant only when it is beyond the
- * minimum effect, not merely beyond zero: a drift of the machine below it
- * never is, however many commits show it), looked up in the null
- * distribution of the best split's t (cp_null.c), which accounts for the
- * search over every split and end.
+ * and [k, end)): Student's t of the two sides - and, for a bump (end < n),
+ * of [k, end) against the points either side of it, the smaller p - with
+ * the minimum effect taken off the difference (so a change is significant
+ * only when it is beyond the minimum effect, not merely beyond zero: a
+ * drift of the machine below it never is, however many commits show it),
+ * looked up in the null distribution of that statistic at the best split
+ * (cp_null.c), which accounts for the search over every split and end.
  */
 static double split_p(const double *x, size_t n, size_t k, size_t end, const struct cp_params *p,
 		      struct cp_null_cache *cache)
 {
-	double ml = 0, shift;
-	size_t i;
-
-	for (i = 0; i < k; i++)
-		ml += x[i] / (double)k;
-	shift = p->min_effect * (p->relative ? fabs(ml) : 1);
-	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, cp_split_t_p(x, k, end, shift));
+	return cp_null_p(cache, n, p->min_size ? p->min_size : 1,
+			 cp_split_test_p(x, n, k, end, p->min_effect, p->relative));
 }
 
 static int cmp_point(const void *a, const void *b)

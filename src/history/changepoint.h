@@ -58,11 +58,14 @@ double cp_statistic(const double *x, size_t n, size_t k);
 double cp_best_split(const double *x, size_t n, size_t min_size, size_t *at, size_t *end);
 
 /*
- * Two-sided p-value of Student's pooled t for x[0..k) against x[k..end)
- * with shift (>= 0) taken off the absolute difference of their means:
- * 1 when the difference is within shift.
+ * The test of the split before k of x[0..n) with sides [0, k) and [k, end):
+ * the smaller two-sided p-value of Student's pooled t of [k, end) against
+ * [0, k), and (a bump, end < n) against [0, k) and [end, n) together, with
+ * min_effect (relative to the other side's mean when relative) taken off
+ * the absolute difference of the means: 1 when it is within min_effect.
  */
-double cp_split_t_p(const double *x, size_t k, size_t end, double shift);
+double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
+		       int relative);
 
 /*
  * Student's two-sample t-test with pooled variance (one benchmark's noise

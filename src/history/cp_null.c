@@ -94,7 +94,7 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 		for (i = 0; i < n; i++)
 			x[i] = heavy(&rng);
 		cp_best_split(x, n, min_size, &k, &end);
-		t->u[b] = k ? cp_split_t_p(x, k, end, 0) : 1;
+		t->u[b] = k ? cp_split_test_p(x, n, k, end, 0, 0) : 1;
 	}
 	free(x);
 	qsort(t->u, t->nu, sizeof(double), cmp_double);

@@ -415,6 +415,7 @@ void history_changes_free(struct history_change *c, size_t nr)
 		for (j = 0; j < c[i].nmoved; j++)
 			free(c[i].moved[j].name);
 		free(c[i].moved);
+		free(c[i].report);
 	}
 	free(c);
 }

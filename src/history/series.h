@@ -60,6 +60,7 @@ struct history_change {
 	struct history_moved *moved;	/* largest first */
 	size_t nmoved;
 	char culprit[41];		/* named by --bisect, "" otherwise */
+	char *report;			/* --bisect: trail flame's report directory, or NULL */
 };
 
 struct history_detect_opts {
