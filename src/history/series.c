@@ -121,7 +121,7 @@ double history_point_rate(const struct history_point *p, const char *func, int t
 static int cmp_moved(const void *a, const void *b)
 {
 	const struct history_moved *x = a, *y = b;
-	double dx = fabs(x->own), dy = fabs(y->own);
+	double dx = fabs(x->contribution), dy = fabs(y->contribution);
 
 	if (dx != dy)
 		return (dx < dy) - (dx > dy);
@@ -222,17 +222,50 @@ static void share_table_release(struct share_table *t)
 	free(t->scale);
 }
 
+/*
+ * The significance of a function's move over points [a, a + nl) and
+ * [a + nl, a + nl + nr): Student's t of its normalised share (norm), or
+ * of its samples per run when they moved the same way - a function near
+ * 100 % of the run barely moves its share however much slower it gets,
+ * and its samples per run say it plainly - the smaller p, doubled
+ * (Bonferroni over the two).
+ */
+static double moved_p(const struct history_series *s, size_t a, size_t nl, size_t nr,
+		      const char *func, const double *norm, double own)
+{
+	double *rate = xmallocarray(nl + nr, sizeof(double)), pr = 1, ps, mb = 0, ma = 0;
+	size_t i;
+
+	ps = cp_student_p(norm, nl, norm + nl, nr);
+	for (i = 0; i < nl + nr; i++) {
+		rate[i] = history_point_rate(&s->pts[a + i], func, 0);
+		if (i < nl)
+			mb += rate[i] / (double)nl;
+		else
+			ma += rate[i] / (double)nr;
+	}
+	if ((ma > mb) == (own > 0))
+		pr = cp_student_p(rate, nl, rate + nl, nr);
+	free(rate);
+	return fmin(1, 2 * fmin(ps, pr));
+}
+
 double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
 			     const struct history_detect_opts *o, struct history_moved **out,
 			     size_t *nr)
 {
 	struct share_table t;
-	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied;
+	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied, ratio;
 	double *nb, *na;
 	size_t k, nl = b - a, nrt = c - b;
 
 	*out = NULL;
 	*nr = 0;
+	/* the metric's change, to weigh each mover's share by the run's length */
+	for (k = a; k < c; k++)
+		x[k - a] = s->pts[k].med;
+	ratio = median_sorting(x, nl);
+	ratio = ratio > 0 ? median_sorting(x + nl, nrt) / ratio : 1;
 	share_table_build(s, a, c, o->min_share, &t);
 	nb = xmallocarray(t.names.nr + 1, sizeof(double));
 	na = xmallocarray(t.names.nr + 1, sizeof(double));
@@ -246,14 +279,23 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		/* the change of its own time, beside the others' common shrink */
 		double own = na[k] - nb[k];
 
-		/* a mover carries a real part of the change, not the others' noise */
-		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * nb[k] || fabs(own) < top / 4)
+		/*
+		 * a mover carries a real part of the change, not the others'
+		 * noise; a function near 100 % can only gain what the others
+		 * leave (3x slower from 90 %: 96 %), so the relative effect is of
+		 * the smaller of its share and the rest
+		 */
+		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * fmin(nb[k], 1 - nb[k]) ||
+		    fabs(own) < top / 4)
 			continue;
 		if (nl >= 2 && nrt >= 2) {
-			if (cp_student_p(t.norm + k * t.n, nl, t.norm + k * t.n + nl, nrt) > o->cp.alpha)
+			if (moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n, own) > o->cp.alpha)
 				continue;
-		} else if (fabs(own) < 2 * o->min_share) {
-			continue;	/* one commit on a side: a larger step, no test */
+		} else if (fabs(own) < 2 * o->min_share &&
+			   (nl + nrt < 3 || moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n,
+						    own) > o->cp.alpha)) {
+			/* one commit on a side (guard's): a larger step, or the test with the other side's variance */
+			continue;
 		}
 		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
 		(*out)[*nr].name = xstrdup(t.names.items[k]);
@@ -261,6 +303,7 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		(*out)[*nr].before = median_sorting(x, nl);
 		(*out)[*nr].after = median_sorting(x + nl, nrt);
 		(*out)[*nr].own = own;
+		(*out)[*nr].contribution = (*out)[*nr].after * ratio - (*out)[*nr].before;
 		(*nr)++;
 	}
 	if (*nr)
@@ -394,8 +437,11 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 		}
 		c[i].slower = c[i].after > c[i].before;
 		c[i].implied = history_moved_between(s, a, b, e, o, &c[i].moved, &c[i].nmoved);
-		/* the profile says which way when a function moved (the metric is noisier) */
-		if (c[i].nmoved)
+		/*
+		 * which way: the metric's, when its interval says; else the
+		 * profile's, when a function moved (the metric is noisier)
+		 */
+		if (c[i].nmoved && !(c[i].lo > 0) && !(c[i].hi < 0))
 			c[i].slower = c[i].moved[0].own > 0;
 		free(runs[0]);
 		free(runs[1]);

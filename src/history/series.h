@@ -47,6 +47,9 @@ struct history_moved {
 	double before, after;		/* self share either side, fractions */
 	double own;			/* after - r0 * before: the share its own change moved,
 					 * beside the common shrink r0 of the others */
+	double contribution;		/* its change of time, a fraction of the run before:
+					 * after * (metric after / before) - before; movers
+					 * are sorted by its size */
 };
 
 struct history_change {
@@ -79,7 +82,8 @@ void history_changes_free(struct history_change *c, size_t nr);
  * min_effect of its own share, by a quarter of the largest such change
  * at least, significantly (Student's t over the
  * commits, alpha) when both sides have two points or more, else by
- * twice min_share.  Returns the change of the whole run the profile
+ * twice min_share; sorted by their share of the run's change
+ * (contribution).  Returns the change of the whole run the profile
  * implies, 1 / r0 - 1 (+0.15: 15 % more time, all of it in the movers).
  */
 double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
