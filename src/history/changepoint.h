@@ -1,7 +1,7 @@
 /*
  * changepoint.h - change points of one per-commit series (a metric's
  * median, or a function's share, one value per stored commit, oldest
- * first): E-Divisive means with a permutation test, the method of Apache
+ * first): E-Divisive means, the method of Apache
  * Otava (formerly Hunter) and MongoDB's signal processing, to place each
  * split; Student's t beyond the minimum effect, calibrated by simulation
  * (cp_null.h), to test it.  Pure: no I/O, no clock; the simulations come

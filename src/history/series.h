@@ -56,7 +56,7 @@ struct history_change {
 	size_t index;			/* first point after the change */
 	double before, after;		/* the metric's medians of the segments */
 	double change, lo, hi;		/* after/before - 1 and its 95 % interval */
-	double p;			/* the split's permutation p-value (metric or function) */
+	double p;			/* the split's calibrated p-value times the series tested */
 	double implied;			/* the run's change the profile implies (1 / r0 - 1) */
 	int slower;
 	int metric_changed;		/* the metric itself has the change point */
