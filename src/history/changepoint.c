@@ -28,6 +28,7 @@ void cp_params_init(struct cp_params *p)
 	p->min_size = 2;
 	p->seed = 0x9e3779b97f4a7c15ULL;
 	p->cache = NULL;
+	p->tails = 3;
 }
 
 static double pairs(size_t m)
@@ -257,7 +258,7 @@ double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double m
 static double split_p(const double *x, size_t n, size_t k, size_t end, const struct cp_params *p,
 		      struct cp_null_cache *cache)
 {
-	return cp_null_p(cache, n, p->min_size ? p->min_size : 1,
+	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails,
 			 cp_split_test_p(x, n, k, end, p->min_effect, p->relative));
 }
 

@@ -25,6 +25,8 @@ struct cp_params {
 	size_t min_size;	/* fewest points on each side of a split */
 	uint64_t seed;		/* of the simulations' generator */
 	struct cp_null_cache *cache;	/* shared null tables, or NULL (one per call) */
+	unsigned tails;		/* the null's points: Student's t with this many degrees
+				 * of freedom (3; 5 when each point is a median of 3+ runs) */
 };
 
 /* alpha 0.01, 3 % relative effect, 4999 simulations, 2 points a side, a fixed seed. */

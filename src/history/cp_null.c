@@ -1,10 +1,10 @@
 /*
  * cp_null.c - the null tables of the split test (cp_null.h): series of n
  * independent standard normal points, E-Divisive's best split of each
- * (cp_best_split) and the t-test p-value of that split, sorted.  A normal
- * null is the assumption (per-commit medians of runs and per-commit shares
- * are close to it); bench/history-calibrate measures the false-alarm rate
- * under heavier tails, unequal variance and drift too.
+ * (cp_best_split) and the t-test p-value of that split, sorted.  The
+ * points are drawn from Student's t (3 or 5 degrees of freedom): heavier
+ * tails than per-commit medians show; bench/history-calibrate measures the
+ * false-alarm rate under load bursts, unequal variance and drift.
  */
 #include "history/cp_null.h"
 
@@ -56,14 +56,20 @@ static double normal(uint64_t *s)
 }
 
 /*
- * Student's t with 3 degrees of freedom, scaled: heavier tails than any
- * median of runs shows, so a machine's load bursts do not pass for steps.
+ * Student's t with df degrees of freedom: heavier tails than the series
+ * show, so a machine's load bursts do not pass for steps.
  */
-static double heavy(uint64_t *s)
+static double heavy(uint64_t *s, unsigned df)
 {
-	double a = normal(s), b = normal(s), c = normal(s);
+	double chi = 0;
+	unsigned i;
 
-	return normal(s) / sqrt((a * a + b * b + c * c) / 3);
+	for (i = 0; i < df; i++) {
+		double z = normal(s);
+
+		chi += z * z;
+	}
+	return normal(s) / sqrt(chi / df);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -73,26 +79,29 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size_t min_size)
+static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size_t min_size,
+					 unsigned df)
 {
 	struct cp_null_table *t;
 	double *x;
-	uint64_t rng = c->seed ^ ((uint64_t)n * UINT64_C(0x2545f4914f6cdd1d)) ^ min_size;
+	uint64_t rng = c->seed ^ ((uint64_t)n * UINT64_C(0x2545f4914f6cdd1d)) ^ min_size ^
+		       ((uint64_t)df << 32);
 	size_t i, b, k, end;
 
 	for (i = 0; i < c->nr; i++)
-		if (c->t[i].n == n && c->t[i].min_size == min_size)
+		if (c->t[i].n == n && c->t[i].min_size == min_size && c->t[i].df == df)
 			return &c->t[i];
 	c->t = xreallocarray(c->t, c->nr + 1, sizeof(*c->t));
 	t = &c->t[c->nr++];
 	t->n = n;
 	t->min_size = min_size;
+	t->df = df;
 	t->nu = c->sims;
 	t->u = xmallocarray(t->nu, sizeof(double));
 	x = xmallocarray(n, sizeof(double));
 	for (b = 0; b < t->nu; b++) {
 		for (i = 0; i < n; i++)
-			x[i] = heavy(&rng);
+			x[i] = heavy(&rng, df);
 		cp_best_split(x, n, min_size, &k, &end);
 		t->u[b] = k ? cp_split_test_p(x, n, k, end, 0, 0) : 1;
 	}
@@ -101,7 +110,7 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 	return t;
 }
 
-double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, double u)
+double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, double u)
 {
 	const struct cp_null_table *t;
 	size_t lo = 0, hi, m = min_size ? min_size : 1;
@@ -114,7 +123,7 @@ double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, double u)
 
 		return fmin(1, u * splits);
 	}
-	t = table(c, n, m);
+	t = table(c, n, m, df ? df : 3);
 	/* how many simulated p-values are <= u */
 	hi = t->nu;
 	while (lo < hi) {

@@ -18,6 +18,7 @@
 
 struct cp_null_table {
 	size_t n, min_size;
+	unsigned df;		/* of the Student's t the points are drawn from */
 	double *u;		/* sorted: the simulated series' split p-values */
 	size_t nu;
 };
@@ -34,10 +35,10 @@ void cp_null_cache_release(struct cp_null_cache *c);
 
 /*
  * P(u_null <= u): the probability that a series of n points without a
- * change gives a split whose t-test p-value is u or less,
+ * change, drawn from Student's t with df degrees of freedom (0: 3), gives a split whose t-test p-value is u or less,
  * (1 + #{simulated <= u}) / (1 + sims).  Past CP_NULL_MAX_N points,
  * u times the number of splits searched (Bonferroni), at most 1.
  */
-double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, double u);
+double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, double u);
 
 #endif
