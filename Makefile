@@ -18,6 +18,7 @@
 #   make fuzz-long    make fuzz, then run every target FUZZ_LONG_SECONDS (600) s
 #   make bench        run every throughput benchmark under bench/
 #   make calibrate    error rates of trail flame's decisions (bench/calibrate)
+#   make history-calibrate  false alarms and power of trail history detect
 #   make STRICT=1     turn warnings into errors (CI does this)
 #
 # Each source folder lists its objects in its own module.mk, one per line, so
@@ -110,8 +111,8 @@ MAN_SRC  := $(wildcard docs/*.md)
 MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
              $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
 
-.PHONY: all calibrate deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
-all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) $(BUILD)/bench/calibrate man
+.PHONY: all calibrate history-calibrate deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
+all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) $(BUILD)/bench/calibrate $(BUILD)/bench/history-calibrate man
 
 man: $(MAN_PAGES)
 
@@ -167,6 +168,16 @@ $(BUILD)/bench/calibrate: bench/calibrate/calibrate.c bench/calibrate/scenarios.
 
 calibrate: $(BUILD)/bench/calibrate
 	$(BUILD)/bench/calibrate $(TRIALS)
+
+# bench/history-calibrate: trail history detect's false alarms and power by
+# simulation (docs/history.md); `make history-calibrate TRIALS=5000`.
+$(BUILD)/bench/history-calibrate: bench/history-calibrate/calibrate.c bench/history-calibrate/scenarios.h $(LIBTRAIL)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(LIBTRAIL) $(LDLIBS)
+
+history-calibrate: $(BUILD)/bench/history-calibrate
+	$(BUILD)/bench/history-calibrate $(TRIALS)
 
 deps:
 	scripts/install-deps

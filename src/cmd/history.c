@@ -31,7 +31,7 @@ static const char *const history_usage[] = {
 	"trail history backfill --range A..B [--every K] --build CMD --run CMD [options]",
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
-	"trail history detect [--range A..B] [--json] [--bisect]",
+	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
 	"trail history guard [--rev REV] [--max-regression 5%]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
@@ -43,7 +43,7 @@ static const char *const history_usage[] = {
 	NULL
 };
 
-static int parse_metric(const char *name, enum flame_metric *m)
+int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
 	static const struct { const char *name; enum flame_metric m; } metrics[] = {
 		{ "cpu", FLAME_METRIC_CPU }, { "wall", FLAME_METRIC_WALL },
@@ -65,7 +65,7 @@ void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_
 	cp_params_init(&o->cp);
 	o->cp.alpha = h->alpha;
 	o->cp.min_effect = h->min_effect / 100;
-	o->cp.permutations = (unsigned)h->permutations;
+	o->cp.simulations = (unsigned)h->simulations;
 	o->min_share = h->min_share / 100;
 }
 
@@ -130,7 +130,7 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 
 	if (!build || !*build || !run || !*run)
 		return trail_error("--build and --run are needed to measure %.12s", id);
-	if (parse_metric(metric, &m) || open_clone(h))
+	if (history_cmd_parse_metric(metric, &m) || open_clone(h))
 		return -1;
 	for (i = 0; like && i < like->nfuncs; i++)
 		string_list_append(&keep, like->funcs[i].name);
@@ -276,7 +276,7 @@ static int history_record(struct history_cmd *h)
 		trail_error("record needs --build and --run (or --profile FILE)");
 		return EXIT_USAGE;
 	}
-	if (parse_metric(h->metric_name, &m))
+	if (history_cmd_parse_metric(h->metric_name, &m))
 		return EXIT_USAGE;
 	planned_key(h, h->build_cmd, h->run_cmd, m, key);
 	like = previous(h, id, key, h->metric_name);
@@ -378,7 +378,7 @@ static int history_backfill(struct history_cmd *h)
 		trail_error("backfill needs --range, --build and --run");
 		return EXIT_USAGE;
 	}
-	if (parse_metric(h->metric_name, &m))
+	if (history_cmd_parse_metric(h->metric_name, &m))
 		return EXIT_USAGE;
 	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
@@ -513,7 +513,7 @@ static int history_guard(struct history_cmd *h)
 	    history_first_parents(h->top_dir, id, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
 	if (!h->env_key && h->build_cmd && h->run_cmd) {
-		if (parse_metric(h->metric_name ? h->metric_name : "cpu", &m))
+		if (history_cmd_parse_metric(h->metric_name ? h->metric_name : "cpu", &m))
 			goto out;
 		planned_key(h, h->build_cmd, h->run_cmd, m, key);
 		h->env_key = key;
@@ -644,15 +644,15 @@ int cmd_history(int argc, const char **argv)
 		OPT_GROUP("reading"),
 		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
 		OPT_FLAG(0, "json", &h.json, "show, detect: JSON on stdout"),
-		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table)"),
+		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table); detect --bisect: the reports' directory"),
 		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),
 		OPT_FLAG(0, "all-envs", &h.all_envs, "mix every environment's results in one series"),
 		OPT_GROUP("deciding"),
-		OPT_FLAG(0, "bisect", &h.bisect, "detect: measure inside each gap to name the commit"),
-		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate of each test (default 0.01)", 1e-6, 0.5),
+		OPT_FLAG(0, "bisect", &h.bisect, "detect: name the commit inside each gap (trail flame's narrowing and report)"),
+		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate: of a whole steady history (detect), of the test (guard); default 0.01", 1e-6, 0.5),
 		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3)", 0, 1e6),
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
-		OPT_U64(0, "permutations", &h.permutations, "N", "permutations per change-point test (default 499)", 19, 100000),
+		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
 		OPT_END()
@@ -670,7 +670,7 @@ int cmd_history(int argc, const char **argv)
 	h.alpha = 0.01;
 	h.min_effect = 3;
 	h.min_share = 2;
-	h.permutations = 499;
+	h.simulations = 4999;
 	h.window = 10;
 	h.profiler = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;

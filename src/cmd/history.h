@@ -24,7 +24,7 @@ struct history_cmd {
 	const char *dir, *cache_root, *rev, *range, *build_cmd, *run_cmd, *metric_name;
 	const char *profile_path, *unit, *out, *env_key, *profiler;
 	struct string_list values, functions;
-	uint64_t repeat, every, freq, top, permutations, window;
+	uint64_t repeat, every, freq, top, simulations, window;
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs;
 
@@ -50,6 +50,17 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 /* The series of range for the command line's --env/--metric/--all-envs; 0 or -1 (error printed). */
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s);
+
+/* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
+int history_cmd_parse_metric(const char *name, enum flame_metric *m);
+/*
+ * detect --bisect: name the commit of change c of s (ids: the range's
+ * first-parent commits) - trail flame's session and report for a
+ * slowdown, its answer stored (refs/notes/trail-bisect); the series'
+ * midpoints measured and stored for a speed-up.  0 or -1.
+ */
+int history_bisect(struct history_cmd *h, const struct history_series *s,
+		   const struct string_list *ids, struct history_change *c);
 
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);

@@ -1,8 +1,8 @@
 /*
  * history_view.c - the reading side of 'trail history': show (a row per
  * stored commit), plot (SVG or HTML, src/history/plot.c) and detect (the
- * change points, and with --bisect the commit inside each gap, found by
- * measuring the midpoints and storing them like any record).
+ * change points, and with --bisect the commit inside each gap:
+ * history_bisect.c).
  */
 #include "cmd/commands.h"
 #include "cmd/history.h"
@@ -161,58 +161,6 @@ int history_show(struct history_cmd *h)
 	return finish_stdout() ? EXIT_FAILURE_ : EXIT_OK;
 }
 
-/* Bisection inside one gap (bisect.c of trail flame works on good/bad; here the levels are known). */
-static double point_value(const struct history_result *r, const char *func)
-{
-	double med, lo, hi;
-
-	if (func)
-		return r->samples > 0 ? history_result_count(r, func, 0) / r->samples : 0;
-	return history_result_median(r, &med, &lo, &hi) ? NAN : med;
-}
-
-/*
- * Name the commit of change c: measure the middle of the gap between the
- * last stored commit before it and the first after, keep the half whose
- * ends differ, until they are neighbours.  A commit that does not build is
- * passed over towards the later end.
- */
-static int bisect_gap(struct history_cmd *h, struct view *v, struct history_change *c)
-{
-	const struct history_point *pa = &v->s.pts[c->index - 1], *pb = &v->s.pts[c->index];
-	const char *func = c->nmoved ? c->moved[0].name : NULL;
-	double before = func ? c->moved[0].before : c->before, after = func ? c->moved[0].after : c->after;
-	size_t lo = pa->pos, hi = pb->pos;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2, probe;
-		const struct history_result *r = NULL;
-		double x;
-
-		for (probe = mid; probe < hi; probe++) {
-			r = history_store_get(&h->store, v->ids.items[probe], v->s.key, v->s.metric);
-			if (!r) {
-				note("bisect: measuring %.12s (change at %.12s)", v->ids.items[probe], pb->commit);
-				if (history_measure_store(h, v->ids.items[probe], pa->r, v->s.key, &r))
-					return -1;
-			}
-			if (r->status == HISTORY_OK)
-				break;
-		}
-		if (probe == hi) {
-			hi = mid;	/* nothing between mid and hi can be measured */
-			continue;
-		}
-		x = point_value(r, func);
-		if (fabs(x - after) < fabs(x - before))
-			hi = probe;
-		else
-			lo = probe;
-	}
-	memcpy(c->culprit, v->ids.items[hi], 41);
-	return 0;
-}
-
 static void json_change(struct json_writer *w, const struct view *v, const struct history_change *c)
 {
 	const struct history_point *a = &v->s.pts[c->index - 1], *b = &v->s.pts[c->index];
@@ -223,6 +171,7 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	json_writer_key_string(w, "after", b->commit);
 	json_writer_key_uint(w, "commits_between", b->pos - a->pos - 1);
 	json_writer_key_string(w, "commit", c->culprit[0] ? c->culprit : NULL);
+	json_writer_key_string(w, "report", c->report);
 	json_writer_key_string(w, "direction", c->slower ? "slower" : "faster");
 	json_writer_key_number(w, "before_value", c->before);
 	json_writer_key_number(w, "after_value", c->after);
@@ -267,6 +216,11 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		escape_term(out, subj, strlen(subj));
 		strbuf_addch(out, '\n');
 	}
+	if (c->report) {
+		strbuf_addstr(out, "  report:    ");
+		escape_term(out, c->report, strlen(c->report));
+		strbuf_addstr(out, "/report.html\n");
+	}
 	for (j = 0; j < c->nmoved; j++) {
 		strbuf_addf(out, "  function:  ");
 		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
@@ -301,13 +255,13 @@ int history_detect_cmd(struct history_cmd *h)
 
 		if (b->pos == a->pos + 1)
 			memcpy(c[i].culprit, b->commit, 41);	/* neighbours: the first after is it */
-		else if (h->bisect && bisect_gap(h, &v, &c[i]))
+		else if (h->bisect && history_bisect(h, &v.s, &v.ids, &c[i]))
 			goto out;
 	}
 	if (h->json) {
 		json_series_open(&w, &out, &v);
 		json_writer_key_uint(&w, "stored", v.s.nr);
-		json_writer_key_string(&w, "method", "e-divisive means, permutation test");
+		json_writer_key_string(&w, "method", "e-divisive means, t-test beyond the minimum effect, calibrated by simulation");
 		json_writer_key_number(&w, "alpha", h->alpha);
 		json_writer_key_number(&w, "min_effect", h->min_effect / 100);
 		json_writer_key(&w, "change_points");

@@ -8,6 +8,7 @@ CMD_OBJS += src/cmd/explain.o
 CMD_OBJS += src/cmd/flame.o
 CMD_OBJS += src/cmd/flamegraph.o
 CMD_OBJS += src/cmd/history.o
+CMD_OBJS += src/cmd/history_bisect.o
 CMD_OBJS += src/cmd/history_view.o
 CMD_OBJS += src/cmd/option_values.o
 CMD_OBJS += src/cmd/record.o

@@ -1,20 +1,19 @@
 /*
  * changepoint.c - E-Divisive means (Matteson and James, "A Nonparametric
  * Approach for Multiple Change Point Analysis of Multivariate Data", JASA
- * 2014), the change-point method of Apache Otava / Hunter (Fleming et al.,
- * "Hunter: Using Change Point Detection to Hunt for Performance
- * Regressions", ICPE 2023) and of MongoDB's CI: the split that maximises
- * the energy-distance statistic Q is tested against random permutations
- * of its segment (p = (1 + #{Q_perm >= Q}) / (1 + B)), the best split
- * being sought over every right end of the segment too; a significant split
- * whose segments' medians differ by at least the minimum effect is kept
- * (the permutation test, or Student's t-test as Otava uses: split_p())
- * and both sides are searched again (binary segmentation).
+ * 2014), as in Apache Otava / Hunter (Fleming et al., ICPE 2023) and
+ * MongoDB's CI, to place a split: the one that maximises the energy
+ * statistic Q over every split point and right end of the segment.  Its
+ * test is Student's t of the two sides with the minimum effect taken off
+ * the difference, calibrated by cp_null.c (the split was the best of many,
+ * so the plain t p-value would be far too small); a significant split is
+ * kept and both sides are searched again (binary segmentation).
  */
 #include "history/changepoint.h"
 
 #include "bench/stats.h"
 #include "core/alloc.h"
+#include "history/cp_null.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,9 +24,11 @@ void cp_params_init(struct cp_params *p)
 	p->alpha = 0.01;
 	p->min_effect = 0.03;
 	p->relative = 1;
-	p->permutations = 499;
+	p->simulations = 4999;
 	p->min_size = 2;
 	p->seed = 0x9e3779b97f4a7c15ULL;
+	p->cache = NULL;
+	p->tails = 3;
 }
 
 static double pairs(size_t m)
@@ -86,19 +87,51 @@ static double best_split(const double *x, size_t n, size_t min_size, size_t *at)
  * E-Divisive's search: the best split of x[0..kappa) over every right end
  * kappa, not only n, so that a short bump (a slowdown reverted a few
  * commits later) is found although no single split of the whole series
- * separates it (Matteson and James 2014, section 2.2).  O(n^3): past 150
- * points, about 50 ends spread evenly are tried.
+ * separates it (Matteson and James 2014, section 2.2).  With P[a][b] the
+ * sum of |x_i - x_j| over i < a, j < b, each (k, kappa) is O(1): O(n^2) in
+ * all.  Past CP_PREFIX_MAX points (the table would be large), ends are
+ * tried one at a time, about 50 of them spread evenly.
  */
-static double best_split_any_end(const double *x, size_t n, size_t min_size, size_t *at,
-				 size_t *end)
+#define CP_PREFIX_MAX 1024
+
+static double best_split_prefix(const double *x, size_t n, size_t m, size_t *at, size_t *end)
 {
-	size_t kappa, step = n > 150 ? n / 50 : 1, t;
+	size_t w = n + 1, a, b, k, kappa;
+	double *P = xcalloc(w * w, sizeof(*P)), best = -INFINITY;
+
+	for (a = 1; a <= n; a++)
+		for (b = 1; b <= n; b++)
+			P[a * w + b] = P[(a - 1) * w + b] + P[a * w + b - 1] - P[(a - 1) * w + b - 1] +
+				       fabs(x[a - 1] - x[b - 1]);
+	for (kappa = n; kappa >= 2 * m; kappa--)
+		for (k = m; k + m <= kappa; k++) {
+			double cross = P[k * w + kappa] - P[k * w + k], wl = P[k * w + k] / 2;
+			double wr = (P[kappa * w + kappa] - 2 * P[k * w + kappa] + P[k * w + k]) / 2;
+			double q = q_value(cross, wl, wr, k, kappa - k);
+
+			if (q > best) {
+				best = q;
+				*at = k;
+				*end = kappa;
+			}
+		}
+	free(P);
+	return best;
+}
+
+double cp_best_split(const double *x, size_t n, size_t min_size, size_t *at, size_t *end)
+{
+	size_t kappa, step = n / 50, t, m = min_size ? min_size : 1;
 	double best = -INFINITY;
 
 	*at = 0;
 	*end = n;
-	for (kappa = n; kappa >= 2 * min_size && kappa >= 2; kappa = kappa > step ? kappa - step : 0) {
-		double q = best_split(x, kappa, min_size, &t);
+	if (n < 2 * m || n < 2)
+		return best;
+	if (n <= CP_PREFIX_MAX)
+		return best_split_prefix(x, n, m, at, end);
+	for (kappa = n; kappa >= 2 * m; kappa = kappa > step ? kappa - step : 0) {
+		double q = best_split(x, kappa, m, &t);
 
 		if (t && q > best) {
 			best = q;
@@ -130,15 +163,6 @@ double cp_statistic(const double *x, size_t n, size_t k)
 	return q_value(cross, wl, wr, k, n - k);
 }
 
-static uint64_t next_random(uint64_t *s)
-{
-	/* xorshift64* (Vigna 2016) */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -153,56 +177,7 @@ static double median_of(const double *x, size_t n, double *tmp)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-/* Permutation p-value of the best split's statistic q over x[0..n-1]. */
-static double permutation_p(const double *x, size_t n, double q, const struct cp_params *p,
-			    uint64_t *rng, double *tmp)
-{
-	/* past this many exceedances the split cannot be significant: stop early */
-	double limit = p->alpha * (p->permutations + 1);
-	unsigned b, above = 0;
-	size_t i, at, end;
-
-	memcpy(tmp, x, n * sizeof(*x));
-	for (b = 0; b < p->permutations; b++) {
-		for (i = n - 1; i > 0; i--) {
-			size_t j = (size_t)(next_random(rng) % (i + 1));
-			double t = tmp[i];
-
-			tmp[i] = tmp[j];
-			tmp[j] = t;
-		}
-		if (best_split_any_end(tmp, n, p->min_size, &at, &end) >= q && ++above >= limit)
-			return (above + 1.0) / (b + 2.0);
-	}
-	return (above + 1.0) / (p->permutations + 1.0);
-}
-
-/* C(n, k), saturated at 1e12 */
-static double choose(size_t n, size_t k)
-{
-	double c = 1;
-	size_t i;
-
-	if (k > n - k)
-		k = n - k;
-	for (i = 1; i <= k && c < 1e12; i++)
-		c = c * (double)(n - k + i) / (double)i;
-	return c;
-}
-
-/*
- * The p-value of the split before k (its sides [0, k) and [k, end)): the
- * smaller of two tests, doubled (Bonferroni over the two, so the
- * false-alarm rate stays alpha).  The permutation test of E-Divisive is
- * distribution-free but blind to magnitude: a three-commit bump among 17
- * commits is only about 2 % unlikely by arrangement alone, however tall,
- * and a short segment has too few arrangements to reach alpha at all.
- * Student's t-test of the two sides (pooled variance: one benchmark's
- * noise either side), as Otava/Hunter uses for every split, sees the
- * magnitude; its p-value is multiplied by the split points searched
- * (Bonferroni), for choosing the best of them (the right ends searched
- * with each are nearly the same test, not counted again).
- */
+/* Student's two-sample t-test with pooled variance (Student 1908). */
 double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	double ma = 0, mb = 0, ss = 0, se;
@@ -222,17 +197,69 @@ double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 	return bench_student_t_p((ma - mb) / se, (double)(na + nb - 2));
 }
 
-static double split_p(const double *x, size_t n, size_t k, size_t end, double q,
-		      const struct cp_params *p, uint64_t *rng, double *tmp)
+/* Sum of x over [a0, a1) and [a2, a3), and the squared deviations from m when sq. */
+static double sum_over(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, double m, int sq)
 {
-	size_t min_size = p->min_size ? p->min_size : 1;
-	double pp = 1, pw = 1, splits = (double)(n + 1 - 2 * min_size);
+	double t = 0;
+	size_t i;
 
-	if (end >= 4)
-		pw = fmin(1, cp_student_p(x, k, x + k, end - k) * splits);
-	if (pw * 2 > p->alpha && choose(n, k) * p->alpha >= 4)
-		pp = permutation_p(x, n, q, p, rng, tmp);
-	return fmin(1, 2 * fmin(pp, pw));
+	for (i = a0; i < a1; i++)
+		t += sq ? (x[i] - m) * (x[i] - m) : x[i];
+	for (i = a2; i < a3; i++)
+		t += sq ? (x[i] - m) * (x[i] - m) : x[i];
+	return t;
+}
+
+/*
+ * Pooled t of group B = [b0, b1) against group A = [a0, a1) u [a2, a3),
+ * min_effect (of A's mean when relative) taken off |mean B - mean A|:
+ * its two-sided p-value, 1 when the difference is within the effect.
+ */
+static double group_t_p(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, size_t b0,
+			size_t b1, double min_effect, int relative)
+{
+	double na = (double)(a1 - a0 + a3 - a2), nb = (double)(b1 - b0), ma, mb, ss, se, d;
+
+	if (na < 1 || nb < 1 || na + nb < 3)
+		return 1;
+	ma = sum_over(x, a0, a1, a2, a3, 0, 0) / na;
+	mb = sum_over(x, b0, b1, 0, 0, 0, 0) / nb;
+	ss = sum_over(x, a0, a1, a2, a3, ma, 1) + sum_over(x, b0, b1, 0, 0, mb, 1);
+	se = sqrt(ss / (na + nb - 2) * (1 / na + 1 / nb));
+	d = fabs(mb - ma) - min_effect * (relative ? fabs(ma) : 1);
+	if (!(d > 0))
+		return 1;
+	if (!(se > 0))
+		return 0;
+	return bench_student_t_p(d / se, na + nb - 2);
+}
+
+double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
+		       int relative)
+{
+	double step = group_t_p(x, 0, k, 0, 0, k, end, min_effect, relative);
+
+	if (end >= n || k < 1)
+		return step;
+	/* a bump: [k, end) against both sides, when they agree */
+	return fmin(step, group_t_p(x, 0, k, end, n, k, end, min_effect, relative));
+}
+
+/*
+ * The calibrated p-value of the split before k of x[0..n) (sides [0, k)
+ * and [k, end)): Student's t of the two sides - and, for a bump (end < n),
+ * of [k, end) against the points either side of it, the smaller p - with
+ * the minimum effect taken off the difference (so a change is significant
+ * only when it is beyond the minimum effect, not merely beyond zero: a
+ * drift of the machine below it never is, however many commits show it),
+ * looked up in the null distribution of that statistic at the best split
+ * (cp_null.c), which accounts for the search over every split and end.
+ */
+static double split_p(const double *x, size_t n, size_t k, size_t end, const struct cp_params *p,
+		      struct cp_null_cache *cache)
+{
+	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails,
+			 cp_split_test_p(x, n, k, end, p->min_effect, p->relative));
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -247,10 +274,14 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 {
 	size_t *stack, top = 0, found = 0, k, min_size = p->min_size ? p->min_size : 1;
 	double *tmp;
-	uint64_t rng = p->seed ? p->seed : 1;
+	struct cp_null_cache own, *cache = p->cache;
 
 	if (n < 2 * min_size || !max)
 		return 0;
+	if (!cache) {
+		cp_null_cache_init(&own, p->simulations, p->seed);
+		cache = &own;
+	}
 	stack = xmallocarray(2 * n + 2, sizeof(*stack));
 	tmp = xmallocarray(n, sizeof(*tmp));
 	stack[top++] = 0;
@@ -261,7 +292,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 
 		if (len < 2 * min_size)
 			continue;
-		q = best_split_any_end(x + lo, len, min_size, &k, &end);
+		q = cp_best_split(x + lo, len, min_size, &k, &end);
 		if (!k || !(q > 0))
 			continue;
 		/* the step is between the split's two sides, [0, k) and [k, end) */
@@ -269,7 +300,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		after = median_of(x + lo + k, end - k, tmp);
 		if (fabs(after - before) < p->min_effect * (p->relative ? fabs(before) : 1))
 			continue;
-		pv = split_p(x + lo, len, k, end, q, p, &rng, tmp);
+		pv = split_p(x + lo, len, k, end, p, cache);
 		if (pv > p->alpha)
 			continue;
 		out[found].index = lo + k;
@@ -293,5 +324,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 	}
 	free(stack);
 	free(tmp);
+	if (cache == &own)
+		cp_null_cache_release(&own);
 	return found;
 }

@@ -1,6 +1,7 @@
 # src/history: trail history - per-commit results in git notes, series,
 # change points (E-Divisive means), the plot.
 LIB_OBJS += src/history/changepoint.o
+LIB_OBJS += src/history/cp_null.o
 LIB_OBJS += src/history/measure.o
 LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o
@@ -8,3 +9,4 @@ LIB_OBJS += src/history/series.o
 LIB_OBJS += src/history/store.o
 
 UNIT_TESTS += tests/unit/test_history
+UNIT_TESTS += tests/unit/test_history_calibrate

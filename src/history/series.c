@@ -11,8 +11,10 @@
 
 #include "bench/stats.h"
 #include "core/alloc.h"
+#include "history/cp_null.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +122,7 @@ double history_point_rate(const struct history_point *p, const char *func, int t
 static int cmp_moved(const void *a, const void *b)
 {
 	const struct history_moved *x = a, *y = b;
-	double dx = fabs(x->own), dy = fabs(y->own);
+	double dx = fabs(x->contribution), dy = fabs(y->contribution);
 
 	if (dx != dy)
 		return (dx < dy) - (dx > dy);
@@ -221,17 +223,50 @@ static void share_table_release(struct share_table *t)
 	free(t->scale);
 }
 
+/*
+ * The significance of a function's move over points [a, a + nl) and
+ * [a + nl, a + nl + nr): Student's t of its normalised share (norm), or
+ * of its samples per run when they moved the same way - a function near
+ * 100 % of the run barely moves its share however much slower it gets,
+ * and its samples per run say it plainly - the smaller p, doubled
+ * (Bonferroni over the two).
+ */
+static double moved_p(const struct history_series *s, size_t a, size_t nl, size_t nr,
+		      const char *func, const double *norm, double own)
+{
+	double *rate = xmallocarray(nl + nr, sizeof(double)), pr = 1, ps, mb = 0, ma = 0;
+	size_t i;
+
+	ps = cp_student_p(norm, nl, norm + nl, nr);
+	for (i = 0; i < nl + nr; i++) {
+		rate[i] = history_point_rate(&s->pts[a + i], func, 0);
+		if (i < nl)
+			mb += rate[i] / (double)nl;
+		else
+			ma += rate[i] / (double)nr;
+	}
+	if ((ma > mb) == (own > 0))
+		pr = cp_student_p(rate, nl, rate + nl, nr);
+	free(rate);
+	return fmin(1, 2 * fmin(ps, pr));
+}
+
 double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
 			     const struct history_detect_opts *o, struct history_moved **out,
 			     size_t *nr)
 {
 	struct share_table t;
-	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied;
+	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied, ratio;
 	double *nb, *na;
 	size_t k, nl = b - a, nrt = c - b;
 
 	*out = NULL;
 	*nr = 0;
+	/* the metric's change, to weigh each mover's share by the run's length */
+	for (k = a; k < c; k++)
+		x[k - a] = s->pts[k].med;
+	ratio = median_sorting(x, nl);
+	ratio = ratio > 0 ? median_sorting(x + nl, nrt) / ratio : 1;
 	share_table_build(s, a, c, o->min_share, &t);
 	nb = xmallocarray(t.names.nr + 1, sizeof(double));
 	na = xmallocarray(t.names.nr + 1, sizeof(double));
@@ -245,14 +280,23 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		/* the change of its own time, beside the others' common shrink */
 		double own = na[k] - nb[k];
 
-		/* a mover carries a real part of the change, not the others' noise */
-		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * nb[k] || fabs(own) < top / 4)
+		/*
+		 * a mover carries a real part of the change, not the others'
+		 * noise; a function near 100 % can only gain what the others
+		 * leave (3x slower from 90 %: 96 %), so the relative effect is of
+		 * the smaller of its share and the rest
+		 */
+		if (fabs(own) < o->min_share || fabs(own) < o->cp.min_effect * fmin(nb[k], 1 - nb[k]) ||
+		    fabs(own) < top / 4)
 			continue;
 		if (nl >= 2 && nrt >= 2) {
-			if (cp_student_p(t.norm + k * t.n, nl, t.norm + k * t.n + nl, nrt) > o->cp.alpha)
+			if (moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n, own) > o->cp.alpha)
 				continue;
-		} else if (fabs(own) < 2 * o->min_share) {
-			continue;	/* one commit on a side: a larger step, no test */
+		} else if (fabs(own) < 2 * o->min_share &&
+			   (nl + nrt < 3 || moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n,
+						    own) > o->cp.alpha)) {
+			/* one commit on a side (guard's): a larger step, or the test with the other side's variance */
+			continue;
 		}
 		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
 		(*out)[*nr].name = xstrdup(t.names.items[k]);
@@ -260,6 +304,7 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		(*out)[*nr].before = median_sorting(x, nl);
 		(*out)[*nr].after = median_sorting(x + nl, nrt);
 		(*out)[*nr].own = own;
+		(*out)[*nr].contribution = (*out)[*nr].after * ratio - (*out)[*nr].before;
 		(*nr)++;
 	}
 	if (*nr)
@@ -281,44 +326,68 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Change indices of the metric (flag 1) and of the functions, merged. */
+/*
+ * Change indices of the metric (flag 1) and of the functions, merged.
+ * alpha is the false-alarm rate of the whole detection: P(any change point
+ * in a steady history).  It is split evenly over the series tested, the
+ * metric and each function (Bonferroni), and each series' first test is the
+ * gate of its binary segmentation, so a steady history raises an alarm
+ * with probability alpha at most; p-values are given multiplied back.
+ */
 static size_t change_indices(const struct history_series *s, const struct history_detect_opts *o,
 			     size_t *idx, double *pv, int *is_metric)
 {
 	struct share_table t;
 	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
-	struct cp_params fp = o->cp;
-	double *x = xmallocarray(s->nr + 1, sizeof(double));
+	struct cp_params mp = o->cp, fp = o->cp;
+	struct cp_null_cache cache;
+	double *x = xmallocarray(s->nr + 1, sizeof(double)), nseries;
 	size_t n = 0, i, j, k, m;
 
+	share_table_build(s, 0, s->nr, o->min_share, &t);
+	nseries = 1 + (double)t.names.nr;
+	if (!o->cp.cache)
+		cp_null_cache_init(&cache, o->cp.simulations, o->cp.seed);
+	mp.cache = fp.cache = o->cp.cache ? o->cp.cache : &cache;
+	mp.alpha = fp.alpha = o->cp.alpha / nseries;
+	/*
+	 * a median of three runs or more tames a load burst: the null's tails
+	 * can be lighter (t5, not t3); bench/history-calibrate checks both
+	 */
+	for (i = 0, j = SIZE_MAX; i < s->nr; i++)
+		j = s->pts[i].r->nruns < j ? s->pts[i].r->nruns : j;
+	mp.tails = fp.tails = j >= 3 && j != SIZE_MAX ? 5 : 3;
 	for (i = 0; i < s->nr; i++)
 		x[i] = s->pts[i].med;
-	m = cp_detect(x, s->nr, &o->cp, cp, s->nr);
+	m = cp_detect(x, s->nr, &mp, cp, s->nr);
 	for (i = 0; i < m; i++) {
 		idx[n] = cp[i].index;
-		pv[n] = cp[i].p;
+		pv[n] = fmin(1, cp[i].p * nseries);
 		is_metric[n++] = 1;
 	}
-	share_table_build(s, 0, s->nr, o->min_share, &t);
 	/* a function's (normalised) share must move by min_share of all samples */
 	fp.relative = 0;
 	fp.min_effect = o->min_share;
 	for (k = 0; k < t.names.nr; k++) {
 		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
 		for (i = 0; i < m; i++) {
+			double p = fmin(1, cp[i].p * nseries);
+
 			for (j = 0; j < n && (idx[j] + 1 < cp[i].index || idx[j] > cp[i].index + 1); j++)
 				;
 			if (j == n && n < s->nr) {
 				idx[n] = cp[i].index;
-				pv[n] = cp[i].p;
+				pv[n] = p;
 				is_metric[n++] = 0;
-			} else if (j < n && cp[i].p < pv[j]) {
+			} else if (j < n && p < pv[j]) {
 				/* the same change: placed where the evidence is strongest */
 				idx[j] = cp[i].index;
-				pv[j] = cp[i].p;
+				pv[j] = p;
 			}
 		}
 	}
+	if (!o->cp.cache)
+		cp_null_cache_release(&cache);
 	free(cp);
 	free(x);
 	share_table_release(&t);
@@ -376,8 +445,11 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 		}
 		c[i].slower = c[i].after > c[i].before;
 		c[i].implied = history_moved_between(s, a, b, e, o, &c[i].moved, &c[i].nmoved);
-		/* the profile says which way when a function moved (the metric is noisier) */
-		if (c[i].nmoved)
+		/*
+		 * which way: the metric's, when its interval says; else the
+		 * profile's, when a function moved (the metric is noisier)
+		 */
+		if (c[i].nmoved && !(c[i].lo > 0) && !(c[i].hi < 0))
 			c[i].slower = c[i].moved[0].own > 0;
 		free(runs[0]);
 		free(runs[1]);
@@ -397,6 +469,7 @@ void history_changes_free(struct history_change *c, size_t nr)
 		for (j = 0; j < c[i].nmoved; j++)
 			free(c[i].moved[j].name);
 		free(c[i].moved);
+		free(c[i].report);
 	}
 	free(c);
 }

@@ -47,23 +47,27 @@ struct history_moved {
 	double before, after;		/* self share either side, fractions */
 	double own;			/* after - r0 * before: the share its own change moved,
 					 * beside the common shrink r0 of the others */
+	double contribution;		/* its change of time, a fraction of the run before:
+					 * after * (metric after / before) - before; movers
+					 * are sorted by its size */
 };
 
 struct history_change {
 	size_t index;			/* first point after the change */
 	double before, after;		/* the metric's medians of the segments */
 	double change, lo, hi;		/* after/before - 1 and its 95 % interval */
-	double p;			/* the split's permutation p-value (metric or function) */
+	double p;			/* the split's calibrated p-value times the series tested */
 	double implied;			/* the run's change the profile implies (1 / r0 - 1) */
 	int slower;
 	int metric_changed;		/* the metric itself has the change point */
 	struct history_moved *moved;	/* largest first */
 	size_t nmoved;
 	char culprit[41];		/* named by --bisect, "" otherwise */
+	char *report;			/* --bisect: trail flame's report directory, or NULL */
 };
 
 struct history_detect_opts {
-	struct cp_params cp;		/* alpha, min_effect (relative), permutations ... */
+	struct cp_params cp;		/* alpha (of the whole detection), min_effect (relative) ... */
 	double min_share;		/* a function moves by at least this fraction of all samples */
 };
 
@@ -78,7 +82,8 @@ void history_changes_free(struct history_change *c, size_t nr);
  * min_effect of its own share, by a quarter of the largest such change
  * at least, significantly (Student's t over the
  * commits, alpha) when both sides have two points or more, else by
- * twice min_share.  Returns the change of the whole run the profile
+ * twice min_share; sorted by their share of the run's change
+ * (contribution).  Returns the change of the whole run the profile
  * implies, 1 / r0 - 1 (+0.15: 15 % more time, all of it in the movers).
  */
 double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,

@@ -255,21 +255,67 @@ static int have_identity(const char *top)
 	return code == 0;
 }
 
-int history_store_put(struct history_store *s, const char *commit, const struct history_result *r)
+int history_note_write(const char *top, const char *ref, const char *commit, const struct strbuf *text)
 {
 	static const char *const ident[] = {
 		"GIT_AUTHOR_NAME=trail history", "GIT_AUTHOR_EMAIL=trail@localhost",
 		"GIT_COMMITTER_NAME=trail history", "GIT_COMMITTER_EMAIL=trail@localhost", NULL
 	};
-	const char *argv[] = { "git", "notes", "--ref=" HISTORY_NOTES_REF, "add", "-f", "-F",
-			       NULL, commit, NULL };
+	char *ref_arg = xstrfmt("--ref=%s", ref);
+	const char *argv[] = { "git", "notes", ref_arg, "add", "-f", "-F", NULL, commit, NULL };
+	struct child c = CHILD_INIT;
+	char path[] = "/tmp/trail-note-XXXXXX";
+	int fd, code;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		free(ref_arg);
+		return error_errno("cannot create a temporary file");
+	}
+	close(fd);
+	if (strbuf_write_file(text, path)) {
+		unlink(path);
+		free(ref_arg);
+		return -1;
+	}
+	argv[6] = path;
+	c.argv = argv;
+	c.dir = top;
+	c.out = CHILD_DEVNULL;
+	c.err = CHILD_DEVNULL;	/* "Overwriting existing notes": expected; a failure is reported */
+	if (!have_identity(top))
+		c.env = ident;
+	code = child_run(&c);
+	unlink(path);
+	free(ref_arg);
+	if (code)
+		return trail_error("git notes add failed for %.12s (%s)", commit,
+				   child_describe_status(code));
+	return 0;
+}
+
+int history_note_read(const char *top, const char *ref, const char *commit, struct strbuf *out)
+{
+	char *ref_arg = xstrfmt("--ref=%s", ref);
+	const char *argv[] = { "git", "notes", ref_arg, "show", commit, NULL };
+	struct child c = CHILD_INIT;
+	int code;
+
+	c.argv = argv;
+	c.dir = top;
+	c.err = CHILD_DEVNULL;	/* "no note found": not an error here */
+	code = child_capture(&c, out);
+	free(ref_arg);
+	return code ? 1 : 0;
+}
+
+int history_store_put(struct history_store *s, const char *commit, const struct history_result *r)
+{
 	struct history_entry *e = entry_for(s, commit);
 	struct history_result copy;
 	struct strbuf text = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	char path[] = "/tmp/trail-note-XXXXXX";
 	size_t i;
-	int fd, code;
+	int ret;
 
 	history_result_copy(&copy, r);
 	copy.time = copy.time > 0 ? copy.time : 0;
@@ -285,31 +331,9 @@ int history_store_put(struct history_store *s, const char *commit, const struct 
 		history_result_write(&e->results[i], &text);
 		strbuf_addch(&text, '\n');
 	}
-	fd = mkstemp(path);
-	if (fd < 0) {
-		strbuf_release(&text);
-		return error_errno("cannot create a temporary file");
-	}
-	close(fd);
-	if (strbuf_write_file(&text, path)) {
-		unlink(path);
-		strbuf_release(&text);
-		return -1;
-	}
+	ret = history_note_write(s->top, HISTORY_NOTES_REF, commit, &text);
 	strbuf_release(&text);
-	argv[6] = path;
-	c.argv = argv;
-	c.dir = s->top;
-	c.out = CHILD_DEVNULL;
-	c.err = CHILD_DEVNULL;	/* "Overwriting existing notes": expected; a failure is reported */
-	if (!have_identity(s->top))
-		c.env = ident;
-	code = child_run(&c);
-	unlink(path);
-	if (code)
-		return trail_error("git notes add failed for %.12s (%s)", commit,
-				   child_describe_status(code));
-	return 0;
+	return ret;
 }
 
 int history_first_parents(const char *top, const char *range, struct string_list *ids,

@@ -12,6 +12,8 @@
 #include "history/result.h"
 
 #define HISTORY_NOTES_REF "refs/notes/trail"
+/* detect --bisect's answers (trail flame's), one note per first commit after a change */
+#define HISTORY_BISECT_REF "refs/notes/trail-bisect"
 
 struct history_entry {
 	char commit[41];
@@ -44,6 +46,11 @@ const struct history_result *history_store_get(const struct history_store *s, co
  * keeps the others; rewrites the commit's note.  0 or -1.
  */
 int history_store_put(struct history_store *s, const char *commit, const struct history_result *r);
+
+/* Write text as commit's note under ref (git notes add -f).  0 or -1. */
+int history_note_write(const char *top, const char *ref, const char *commit, const struct strbuf *text);
+/* commit's note under ref into out: 0, or 1 when there is none (or git fails). */
+int history_note_read(const char *top, const char *ref, const char *commit, struct strbuf *out);
 
 /*
  * Full ids of the first-parent commits of range ("A..B", or "B": all of

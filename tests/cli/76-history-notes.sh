@@ -6,7 +6,9 @@
 # (cat_sort_uniq) and a rebase (notes.rewriteRef); a different environment
 # fingerprint starts a different series; the work tree and index are never
 # touched; a corrupt note is an error naming its commit.  Change points of
-# a series with a known step, and every output form (show, detect, plot).
+# a series with a known step, and every output form (show, detect, plot);
+# detect --bisect in a gap: a clear error on --profile results, and a
+# stored answer (refs/notes/trail-bisect) used without measuring.
 . "$(dirname "$0")/lib.sh"
 
 if ! have git || ! have python3; then skip "history notes" "needs git and python3"; exit 0; fi
@@ -70,6 +72,25 @@ grep -q "^change 1: slower" "$T/.out" && grep -q "function:  parse slower" "$T/.
 check_exit "detect --min-effect 50: none" 0 "$TRAIL" history detect -C "$R" --min-effect 50 --min-share 50
 grep -q "^0 change point" "$T/.out" && pass "a minimum effect above the step: no change point" ||
 	fail "a minimum effect above the step: no change point" "$(cat "$T/.out")"
+
+# detect --bisect in a gap: commit 7 not stored, so the change lies between
+# 6 and 8.  Results of record --profile have no build and run commands: a
+# clear error; an answer stored under refs/notes/trail-bisect (what a first
+# --bisect leaves) is used as it is, nothing measured
+G=$T/gap
+cp -r "$R" "$G"
+git -C "$G" notes --ref=trail remove HEAD~7 2>/dev/null
+check_exit "detect --bisect on --profile results: failure" 1 "$TRAIL" history detect -C "$G" --bisect
+grep -q "stored from a profile" "$T/.err" && pass "detect --bisect: says why it cannot measure" ||
+	fail "detect --bisect: says why it cannot measure" "$(cat "$T/.err")"
+KEY=$(json "$T/detect.json" 'd["env"]')
+git -C "$G" notes --ref=trail-bisect add -m "{\"before\":\"$(git -C "$G" rev-parse HEAD~8)\",\"key\":\"$KEY\",\"metric\":\"wall\",\"verdict\":\"regression\",\"culprit\":\"$STEP\",\"function\":\"parse\",\"report\":\"/stored/report\"}" "$STEP"
+check "detect --bisect with a stored answer" "$TRAIL" history detect -C "$G" --bisect --json
+[ "$(json "$T/.out" '(d["change_points"][0]["commit"], d["change_points"][0]["report"], d["change_points"][0]["commits_between"])')" = "('$STEP', '/stored/report', 1)" ] &&
+	pass "detect --bisect: the stored answer names the commit and its report" ||
+	fail "detect --bisect: the stored answer names the commit and its report" "$(cat "$T/.out" "$T/.err")"
+grep -q "bisected before" "$T/.err" && ! grep -q "trail flame between\|measuring" "$T/.err" &&
+	pass "detect --bisect: nothing measured again" || fail "detect --bisect: nothing measured again" "$(cat "$T/.err")"
 
 check "plot -o svg" "$TRAIL" history plot -C "$R" --function parse -o "$T/h.svg"
 python3 - "$T/h.svg" "$STEP" <<'PY' && pass "plot: SVG parses, a point per commit, the change marked" || fail "plot: SVG parses, a point per commit, the change marked"

@@ -71,7 +71,7 @@ TEST(none_in_noise)
 
 	cp_params_init(&p);
 	p.min_effect = 0;	/* the test alone decides: alarms are at its rate */
-	p.permutations = 199;
+	p.simulations = 999;
 	for (seed = 1; seed <= 40; seed++) {
 		st = seed;
 		for (i = 0; i < 30; i++)
@@ -221,7 +221,11 @@ TEST(functions_kept)
 	string_list_clear(&keep);
 }
 
-/* A series of 24 commits: f doubles at 8, g rises 8 % at 16; h is steady. */
+/*
+ * A series of 24 commits: f doubles at 8, g rises 16 % at 16 (its share by
+ * about 3 points: the change must be beyond --min-share, 1 point here, not
+ * merely beside it); h is steady.
+ */
 TEST(series_changes_name_functions)
 {
 	struct history_result res[24];
@@ -234,7 +238,7 @@ TEST(series_changes_name_functions)
 	memset(&s, 0, sizeof(s));
 	s.pts = xcalloc(24, sizeof(*s.pts));
 	for (i = 0; i < 24; i++) {
-		double f = i >= 8 ? 400 : 200, g = i >= 16 ? 324 : 300, h = 500;
+		double f = i >= 8 ? 400 : 200, g = i >= 16 ? 348 : 300, h = 500;
 
 		history_result_init(&res[i]);
 		res[i].runs = xmallocarray(5, sizeof(double));
@@ -271,6 +275,59 @@ TEST(series_changes_name_functions)
 	free(s.pts);
 }
 
+/*
+ * A dominant function: f is 96 % of the run and gets 2x slower at 6 (its
+ * share only rises to 98 %), g (3 %) and h (1 %) stay as they are, so
+ * g's share halves.  f moved, first, and the change is slower - not g,
+ * faster.
+ */
+TEST(dominant_function_named)
+{
+	struct history_result res[12];
+	struct history_series s;
+	struct history_detect_opts o;
+	struct history_change *c;
+	unsigned long st = 5;
+	size_t i, j, n;
+
+	memset(&s, 0, sizeof(s));
+	s.pts = xcalloc(12, sizeof(*s.pts));
+	for (i = 0; i < 12; i++) {
+		double f = i >= 6 ? 1920 : 960, g = 30, h = 10;
+
+		history_result_init(&res[i]);
+		res[i].runs = xmallocarray(3, sizeof(double));
+		for (j = 0; j < 3; j++)
+			res[i].runs[res[i].nruns++] = noisy(f + g + h, 0.01, &st);
+		res[i].profiles = 3;
+		res[i].funcs = xmallocarray(3, sizeof(*res[i].funcs));
+		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 3 * noisy(f, 0.01, &st), 0 };
+		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 3 * noisy(g, 0.01, &st), 0 };
+		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 3 * noisy(h, 0.01, &st), 0 };
+		res[i].nfuncs = 3;
+		res[i].samples = res[i].funcs[0].self + res[i].funcs[1].self + res[i].funcs[2].self;
+		s.pts[i].r = &res[i];
+		s.pts[i].pos = i;
+		s.pts[i].profiles = 3;
+		history_result_median(&res[i], &s.pts[i].med, &s.pts[i].lo, &s.pts[i].hi);
+	}
+	s.nr = 12;
+	cp_params_init(&o.cp);
+	o.min_share = 0.01;
+	n = history_detect(&s, &o, &c);
+	CHECK_INT(n, 1);
+	if (n == 1) {
+		CHECK_INT(c[0].index, 6);
+		CHECK(c[0].slower);
+		CHECK(c[0].nmoved >= 1 && !strcmp(c[0].moved[0].name, "f"));
+	}
+	history_changes_free(c, n);
+	for (i = 0; i < 12; i++)
+		history_result_release(&res[i]);
+	free(s.pts);
+}
+
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
-	  result_parse_rejects, functions_kept, series_changes_name_functions)
+	  result_parse_rejects, functions_kept, series_changes_name_functions,
+	  dominant_function_named)

@@ -1,0 +1,138 @@
+/*
+ * cp_null.c - the null tables of the split test (cp_null.h): series of n
+ * independent standard normal points, E-Divisive's best split of each
+ * (cp_best_split) and the t-test p-value of that split, sorted.  The
+ * points are drawn from Student's t (3 or 5 degrees of freedom): heavier
+ * tails than per-commit medians show; bench/history-calibrate measures the
+ * false-alarm rate under load bursts, unequal variance and drift.
+ */
+#include "history/cp_null.h"
+
+#include "core/alloc.h"
+#include "history/changepoint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cp_null_cache_init(struct cp_null_cache *c, unsigned sims, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->sims = sims ? sims : 1;
+	c->seed = seed ? seed : 1;
+}
+
+void cp_null_cache_release(struct cp_null_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->t[i].u);
+	free(c->t);
+	memset(c, 0, sizeof(*c));
+}
+
+/* splitmix64 (Steele, Lea and Flood 2014): one stream per table. */
+static uint64_t next_random(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *s)
+{
+	return ((double)(next_random(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Box-Muller */
+static double normal(uint64_t *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * Student's t with df degrees of freedom: heavier tails than the series
+ * show, so a machine's load bursts do not pass for steps.
+ */
+static double heavy(uint64_t *s, unsigned df)
+{
+	double chi = 0;
+	unsigned i;
+
+	for (i = 0; i < df; i++) {
+		double z = normal(s);
+
+		chi += z * z;
+	}
+	return normal(s) / sqrt(chi / df);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size_t min_size,
+					 unsigned df)
+{
+	struct cp_null_table *t;
+	double *x;
+	uint64_t rng = c->seed ^ ((uint64_t)n * UINT64_C(0x2545f4914f6cdd1d)) ^ min_size ^
+		       ((uint64_t)df << 32);
+	size_t i, b, k, end;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->t[i].n == n && c->t[i].min_size == min_size && c->t[i].df == df)
+			return &c->t[i];
+	c->t = xreallocarray(c->t, c->nr + 1, sizeof(*c->t));
+	t = &c->t[c->nr++];
+	t->n = n;
+	t->min_size = min_size;
+	t->df = df;
+	t->nu = c->sims;
+	t->u = xmallocarray(t->nu, sizeof(double));
+	x = xmallocarray(n, sizeof(double));
+	for (b = 0; b < t->nu; b++) {
+		for (i = 0; i < n; i++)
+			x[i] = heavy(&rng, df);
+		cp_best_split(x, n, min_size, &k, &end);
+		t->u[b] = k ? cp_split_test_p(x, n, k, end, 0, 0) : 1;
+	}
+	free(x);
+	qsort(t->u, t->nu, sizeof(double), cmp_double);
+	return t;
+}
+
+double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, double u)
+{
+	const struct cp_null_table *t;
+	size_t lo = 0, hi, m = min_size ? min_size : 1;
+
+	if (!(u < 1))
+		return 1;
+	if (n > CP_NULL_MAX_N) {
+		/* (k, end) pairs with m points a side: (n - 2m + 1)(n - 2m + 2) / 2 */
+		double splits = (double)(n - 2 * m + 1) * (double)(n - 2 * m + 2) / 2;
+
+		return fmin(1, u * splits);
+	}
+	t = table(c, n, m, df ? df : 3);
+	/* how many simulated p-values are <= u */
+	hi = t->nu;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->u[mid] <= u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (1.0 + (double)lo) / (1.0 + (double)t->nu);
+}

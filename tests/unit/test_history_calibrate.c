@@ -1,0 +1,41 @@
+/*
+ * test_history_calibrate.c - the small version of bench/history-calibrate:
+ * the steady scenarios of bench/history-calibrate/scenarios.h over a few
+ * hundred trials from a fixed seed (a false-alarm rate above --alpha by
+ * more than two Monte-Carlo standard errors fails), and the power on the
+ * three changes with every commit stored.
+ */
+#include "harness.h"
+#include "../../bench/history-calibrate/scenarios.h"
+
+#define TRIALS 200
+#define SEED 17
+
+static void check_steady(enum hcal_scenario k)
+{
+	struct hcal_result r;
+
+	hcal_run(k, TRIALS, SEED, &r);
+	if (!hcal_within(&r))
+		fprintf(stderr, "    %s: change points in %u of %u steady histories, alpha %.2f\n",
+			r.name, r.alarms, r.trials, HCAL_ALPHA);
+	CHECK(hcal_within(&r));
+}
+
+TEST(steady_quiet) { check_steady(HCAL_STEADY_QUIET); }
+TEST(steady_busy) { check_steady(HCAL_STEADY_BUSY); }
+TEST(steady_busy_one_run) { check_steady(HCAL_STEADY_BUSY_ONE_RUN); }
+TEST(steady_drift_below_min_effect) { check_steady(HCAL_STEADY_ORDER_DRIFT); }
+TEST(steady_sparse) { check_steady(HCAL_STEADY_SPARSE); }
+
+TEST(three_changes_found)
+{
+	struct hcal_result r;
+
+	/* Not a bound on an error: every commit stored, the changes must be found. */
+	hcal_run(HCAL_CHANGES_ALL, TRIALS, SEED, &r);
+	CHECK(r.right > 0.9 * 3 * TRIALS);
+}
+
+TEST_MAIN("history-calibrate", steady_quiet, steady_busy, steady_busy_one_run,
+	  steady_drift_below_min_effect, steady_sparse, three_changes_found)
