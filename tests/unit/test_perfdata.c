@@ -21,13 +21,19 @@ TEST(magic_detected)
 	CHECK(!perfdata_is_magic("PERFILE3", 8));
 }
 
-static int count_samples(void *ctx, const struct perfdata_sample *s)
-{
-	int *n = ctx;
+struct counter {
+	struct perf_tool tool;	/* first member: the callback gets it back */
+	int samples;
+};
 
+static int count_samples(struct perf_tool *t, const struct perf_event_header *rec,
+			 const struct perf_sample *s)
+{
+	(void)rec;
 	CHECK_INT(s->nr_callchain, 2);
 	CHECK_INT(s->period, 1000);
-	(*n)++;
+	CHECK_STREQ(s->event, "cycles");
+	((struct counter *)t)->samples++;
 	return 0;
 }
 
@@ -74,14 +80,13 @@ TEST(reads_a_minimal_file)
 	static unsigned char buf[4096];
 	size_t n = build_file(buf, 0);
 	struct perfdata pd;
-	struct perfdata_ops ops = { .sample = count_samples };
-	int samples = 0;
+	struct counter k = { { .sample = count_samples }, 0 };
 
 	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
 	CHECK_INT(pd.nr_evsel, 1);
 	CHECK_STREQ(pd.evsel[0].name, "cycles");
-	CHECK(!perfdata_process(&pd, &ops, &samples));
-	CHECK_INT(samples, 1);
+	CHECK(!perfdata_process(&pd, &k.tool));
+	CHECK_INT(k.samples, 1);
 	perfdata_close(&pd);
 }
 
@@ -90,13 +95,12 @@ TEST(truncated_record_is_an_error)
 	static unsigned char buf[4096];
 	size_t n = build_file(buf, 1);
 	struct perfdata pd;
-	struct perfdata_ops ops = { .sample = count_samples };
-	int samples = 0;
+	struct counter k = { { .sample = count_samples }, 0 };
 
 	trail_quiet = 1;
 	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
-	CHECK(perfdata_process(&pd, &ops, &samples) == -1);
-	CHECK_INT(samples, 0);
+	CHECK(perfdata_process(&pd, &k.tool) == -1);
+	CHECK_INT(k.samples, 0);
 	perfdata_close(&pd);
 	/* a header cut short */
 	CHECK(perfdata_open_buffer(&pd, buf, 40, "short.data") == -1);
