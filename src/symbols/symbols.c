@@ -8,6 +8,7 @@
  */
 #include "symbols/symbols.h"
 #include "symbols/build_id.h"
+#include "symbols/kallsyms.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file_map.h"
@@ -741,123 +742,6 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 /* ---- kernel, JIT, vdso ---------------------------------------------------- */
 
 /* kallsyms types perf keeps: text, weak, data, bss (either case). */
-static int kallsyms_type_ok(char t)
-{
-	t = (char)(t & ~0x20);
-	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
-}
-
-static uint8_t kallsyms_binding(char t)
-{
-	if (t == 'W' || t == 'w')
-		return STB_WEAK;
-	return t >= 'A' && t <= 'Z' ? STB_GLOBAL : STB_LOCAL;
-}
-
-static int hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Turn module ids (index + 1 in d->kmod) into strings living as long as d. */
-static void kallsyms_module_names(struct dso *d, struct intern *mods)
-{
-	size_t i, total = 0;
-	char **names = xcalloc(mods->nr + 1, sizeof(*names));
-	char *q;
-
-	for (i = 0; i < mods->nr; i++)
-		total += intern_len(mods, (uint32_t)i) + 1;
-	d->kmod_names = xmalloc(total + 1);
-	q = d->kmod_names;
-	for (i = 0; i < mods->nr; i++) {
-		size_t len = intern_len(mods, (uint32_t)i);
-
-		memcpy(q, intern_str(mods, (uint32_t)i), len);
-		q[len] = 0;
-		names[i] = q;
-		q += len + 1;
-	}
-	for (i = 0; i < d->nr_syms; i++)
-		if (d->kmod[i])
-			d->kmod[i] = names[(uintptr_t)d->kmod[i] - 1];
-	free(names);
-}
-
-/*
- * "ADDR TYPE NAME[\t[MODULE]]" per line.  The text is mapped, not copied,
- * and never written: names point into it and end at a tab or newline
- * (symbol.unterminated); symbolizer_name() copies the few that are used.
- * A last line without newline gets its name copied.  The table is sized
- * from the line count and huge-page backed: 120,000 symbols fill it with
- * a handful of page faults.
- */
-static void load_kallsyms(struct symbolizer *s, struct dso *d)
-{
-	const char *p, *end;
-	size_t lines = 1;
-	struct intern mods;
-
-	if (file_map_path(&d->text, s->kallsyms_path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL))
-		return;
-	p = (const char *)d->text.data;
-	end = p + d->text.size;
-	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		lines++;
-	d->syms = xmalloc_huge(st_mult(lines, sizeof(*d->syms)));
-	intern_init(&mods);
-	while (p < end) {
-		const char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
-		uint64_t addr = 0;
-		int digit;
-		char type;
-		struct symbol *sym;
-
-		if (!nl)
-			nl = end;
-		p = nl + 1;
-		while (line < nl && (digit = hex_digit((unsigned char)*line)) >= 0) {
-			addr = addr << 4 | (uint64_t)digit;
-			line++;
-		}
-		if (nl - line < 4 || line[0] != ' ' || line[2] != ' ')
-			continue;
-		type = line[1];
-		if (!kallsyms_type_ok(type))
-			continue;
-		name = line + 3;
-		if (name[0] == '$' || name[0] == '\t')
-			continue;
-		sym = &d->syms[d->nr_syms];
-		sym->start = sym->end = addr;
-		sym->name = name;
-		sym->unterminated = 1;
-		if (nl == end) {	/* no newline after it: copy */
-			sym->name = arena_strndup(&s->arena, name, (size_t)(nl - name));
-			sym->unterminated = 0;
-		}
-		sym->demangled = sym->unterminated ? NULL : sym->name;
-		sym->demangled_len = 0;
-		sym->binding = kallsyms_binding(type);
-		sym->type = STT_FUNC;
-		mod = memchr(name, '\t', (size_t)(nl - name));
-		if (mod && mod[1] == '[') {
-			uint32_t id = intern_add(&mods, mod + 1, (size_t)(nl - mod - 1), NULL);
-
-			if (!d->kmod)
-				d->kmod = xcalloc(lines, sizeof(*d->kmod));
-			d->kmod[d->nr_syms] = (const char *)(uintptr_t)(id + 1);
-		}
-		d->nr_syms++;
-	}
-	if (d->kmod)
-		kallsyms_module_names(d, &mods);
-	intern_release(&mods);
-}
-
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex numbers. */
 static void load_jit_map(struct symbolizer *s, struct dso *d)
 {
@@ -919,8 +803,8 @@ static void dso_load(struct symbolizer *s, struct dso *d)
 		load_elf(s, d);
 		break;
 	case DSO_KERNEL:
-		load_kallsyms(s, d);
-		break;
+		kallsyms_load(s, d);	/* sorted and fixed up already */
+		return;
 	case DSO_JIT:
 		load_jit_map(s, d);
 		break;
