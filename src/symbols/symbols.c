@@ -33,6 +33,50 @@
 
 #define CACHE_MIN (1u << 12)
 
+/* ---- remembered lookups ---------------------------------------------------- */
+
+/*
+ * Fibonacci hashing (Knuth 6.4): the top half of one multiplication is
+ * mixed enough for addresses, and this runs once per frame.
+ */
+static uint32_t sym_cache_hash(uint32_t dso, uint64_t addr)
+{
+	return (uint32_t)(((addr ^ ((uint64_t)dso << 47)) * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/*
+ * The entry remembered for (dso, addr), or NULL with *it where a new one
+ * goes (sym_cache_add).
+ */
+static struct sym_cache_entry *sym_cache_find(struct sym_cache *c, uint32_t dso, uint64_t addr,
+					      struct hashmap_iter *it)
+{
+	uint32_t id;
+
+	for (id = hashmap_first(&c->index, sym_cache_hash(dso, addr), it);
+	     id != HASHMAP_NONE; id = hashmap_next(it))
+		if (c->v[id].key_addr == addr && c->v[id].key_dso == dso)
+			return &c->v[id];
+	return NULL;
+}
+
+static void sym_cache_add(struct sym_cache *c, struct hashmap_iter *it, uint32_t dso,
+			  uint64_t addr, int32_t sym)
+{
+	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	c->v[c->nr].key_addr = addr;
+	c->v[c->nr].key_dso = dso;
+	c->v[c->nr].sym = sym;
+	hashmap_add_at(&c->index, it, (uint32_t)c->nr++);
+}
+
+static void sym_cache_release(struct sym_cache *c)
+{
+	free(c->v);
+	hashmap_release(&c->index);
+	memset(c, 0, sizeof(*c));
+}
+
 void symbolizer_init(struct symbolizer *s)
 {
 	const char *home = getenv("HOME");
@@ -41,12 +85,9 @@ void symbolizer_init(struct symbolizer *s)
 	s->demangle = 1;
 	s->home_debug = xstrfmt("%s/.debug", home && *home ? home : "/root");
 	s->kallsyms_path = "/proc/kallsyms";
-	s->dso_mask = 63;
-	s->dso_slots = xcalloc(s->dso_mask + 1, sizeof(*s->dso_slots));
-	s->cache_mask = CACHE_MIN - 1;
-	s->cache = xcalloc(CACHE_MIN, sizeof(*s->cache));
-	s->icache_mask = CACHE_MIN - 1;
-	s->icache = xcalloc(CACHE_MIN, sizeof(*s->icache));
+	hashmap_init(&s->dso_index, 64);
+	hashmap_init(&s->cache.index, CACHE_MIN);
+	hashmap_init(&s->icache.index, CACHE_MIN);
 	elf_version(EV_CURRENT);
 }
 
@@ -83,9 +124,9 @@ void symbolizer_release(struct symbolizer *s)
 	for (i = 0; i < s->nr_dsos; i++)
 		dso_free(s->dsos[i]);
 	free(s->dsos);
-	free(s->dso_slots);
-	free(s->cache);
-	free(s->icache);
+	hashmap_release(&s->dso_index);
+	sym_cache_release(&s->cache);
+	sym_cache_release(&s->icache);
 	for (i = 0; i < s->nr_inames; i++)
 		if ((uintptr_t)s->inames[i] > 4096)
 			free((char *)s->inames[i]);
@@ -96,35 +137,17 @@ void symbolizer_release(struct symbolizer *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void dso_rehash(struct symbolizer *s)
-{
-	size_t i, mask = s->dso_mask * 2 + 1;
-	uint32_t *slots = xcalloc(mask + 1, sizeof(*slots));
-
-	for (i = 0; i < s->nr_dsos; i++) {
-		const char *p = s->dsos[i]->path;
-		size_t h = intern_hash(p, strlen(p)) & mask;
-
-		while (slots[h])
-			h = (h + 1) & mask;
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(s->dso_slots);
-	s->dso_slots = slots;
-	s->dso_mask = mask;
-}
-
 struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind kind)
 {
-	size_t len = strlen(path), h = intern_hash(path, len) & s->dso_mask;
+	size_t len = strlen(path);
+	struct hashmap_iter it;
 	struct dso *d;
+	uint32_t id;
 
-	while (s->dso_slots[h]) {
-		d = s->dsos[s->dso_slots[h] - 1];
-		if (!strcmp(d->path, path))
-			return d;
-		h = (h + 1) & s->dso_mask;
-	}
+	for (id = hashmap_first(&s->dso_index, hashmap_hash_bytes(path, len), &it);
+	     id != HASHMAP_NONE; id = hashmap_next(&it))
+		if (s->dsos[id]->path_len == len && !memcmp(s->dsos[id]->path, path, len))
+			return s->dsos[id];
 	d = xcalloc(1, sizeof(*d));
 	d->id = (uint32_t)s->nr_dsos;
 	d->kind = kind;
@@ -134,9 +157,7 @@ struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind
 	d->translate = kind == DSO_ELF;
 	ALLOC_GROW(s->dsos, s->nr_dsos + 1, s->alloc_dsos);
 	s->dsos[s->nr_dsos++] = d;
-	s->dso_slots[h] = d->id + 1;
-	if (s->nr_dsos * 2 > s->dso_mask)
-		dso_rehash(s);
+	hashmap_add_at(&s->dso_index, &it, d->id);
 	return d;
 }
 
@@ -830,54 +851,20 @@ static uint64_t translate(const struct dso *d, uint64_t off)
 	return off;
 }
 
-static size_t cache_hash(uint32_t dso, uint64_t addr)
-{
-	uint64_t h = (addr ^ ((uint64_t)dso << 47)) * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 20);
-}
-
-static void cache_grow(struct sym_cache_entry **cache, size_t *cmask)
-{
-	size_t i, mask = *cmask * 2 + 1;
-	struct sym_cache_entry *c = xcalloc(mask + 1, sizeof(*c)), *old = *cache;
-
-	for (i = 0; i <= *cmask; i++) {
-		size_t h;
-
-		if (!old[i].key_dso)
-			continue;
-		h = cache_hash(old[i].key_dso, old[i].key_addr) & mask;
-		while (c[h].key_dso)
-			h = (h + 1) & mask;
-		c[h] = old[i];
-	}
-	free(old);
-	*cache = c;
-	*cmask = mask;
-}
-
 const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr)
 {
-	uint32_t key = d->id + 1;
-	size_t h = cache_hash(key, addr) & s->cache_mask;
+	struct hashmap_iter it;
+	const struct sym_cache_entry *e = sym_cache_find(&s->cache, d->id, addr, &it);
 	const struct symbol *sym;
 
 	s->lookups++;
-	while (s->cache[h].key_dso) {
-		if (s->cache[h].key_dso == key && s->cache[h].key_addr == addr)
-			return s->cache[h].sym < 0 ? NULL : &d->syms[s->cache[h].sym];
-		h = (h + 1) & s->cache_mask;
-	}
+	if (e)
+		return e->sym < 0 ? NULL : &d->syms[e->sym];
 	s->misses++;
 	if (!d->loaded)
 		dso_load(s, d);
 	sym = symbols_search(d->syms, d->nr_syms, addr);
-	s->cache[h].key_dso = key;
-	s->cache[h].key_addr = addr;
-	s->cache[h].sym = sym ? (int32_t)(sym - d->syms) : -1;
-	if (++s->cache_used * 2 > s->cache_mask)
-		cache_grow(&s->cache, &s->cache_mask);
+	sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
 	return sym;
 }
 
@@ -1162,27 +1149,20 @@ static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
 			  const char *const **names)
 {
-	uint32_t key = d->id + 1;
-	size_t h = cache_hash(key, addr) & s->icache_mask, at;
+	struct hashmap_iter it;
+	const struct sym_cache_entry *e = sym_cache_find(&s->icache, d->id, addr, &it);
+	size_t at;
 	int32_t v;
 
-	while (s->icache[h].key_dso) {
-		if (s->icache[h].key_dso == key && s->icache[h].key_addr == addr) {
-			v = s->icache[h].sym;
-			goto found;
-		}
-		h = (h + 1) & s->icache_mask;
+	if (e) {
+		v = e->sym;
+	} else {
+		if (!d->loaded)
+			dso_load(s, d);
+		at = inline_chain(s, d, d->translate ? translate(d, addr) : addr);
+		v = at == SIZE_MAX || at > INT32_MAX ? -1 : (int32_t)at;
+		sym_cache_add(&s->icache, &it, d->id, addr, v);
 	}
-	if (!d->loaded)
-		dso_load(s, d);
-	at = inline_chain(s, d, d->translate ? translate(d, addr) : addr);
-	v = at == SIZE_MAX || at > INT32_MAX ? -1 : (int32_t)at;
-	s->icache[h].key_dso = key;
-	s->icache[h].key_addr = addr;
-	s->icache[h].sym = v;
-	if (++s->icache_used * 2 > s->icache_mask)
-		cache_grow(&s->icache, &s->icache_mask);
-found:
 	if (v < 0)
 		return 0;
 	*names = s->inames + v + 1;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/hashmap.h"
 #include "core/file_map.h"
 #include "symbols/debuginfo.h"
 
@@ -69,27 +70,32 @@ struct dso {
 	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 
+/* One remembered lookup: (dso, address) -> symbol or inline chain. */
 struct sym_cache_entry {
 	uint64_t key_addr;
-	uint32_t key_dso;	/* dso id + 1; 0 = empty slot */
-	int32_t sym;		/* index into dso->syms, -1 = none */
+	uint32_t key_dso;	/* dso id */
+	int32_t sym;		/* index into dso->syms (or s->inames), -1 = none */
+};
+
+/* Lookups remembered: entries found through core/hashmap. */
+struct sym_cache {
+	struct sym_cache_entry *v;
+	size_t nr, alloc;
+	struct hashmap index;	/* hash of (dso, addr) -> index in v */
 };
 
 struct symbolizer {
 	struct dso **dsos;
 	size_t nr_dsos, alloc_dsos;
-	uint32_t *dso_slots;	/* path hash -> id + 1 */
-	size_t dso_mask;
+	struct hashmap dso_index;	/* path hash -> dso id */
 	struct dso *kernel;	/* created on demand */
 	struct arena arena;	/* symbol names */
-	struct sym_cache_entry *cache;
-	size_t cache_mask, cache_used;
+	struct sym_cache cache;		/* (dso, addr) -> symbol */
 	int demangle;		/* demangle C++/Rust names (perf's default: yes) */
 	char *home_debug;	/* ~/.debug, the build-id cache */
 	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
 	uint64_t lookups, misses;	/* statistics */
-	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
-	size_t icache_mask, icache_used;
+	struct sym_cache icache;	/* (dso, addr) -> inline chain (sym = index) */
 	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
 	const char **inames;	/* inline chains: count, then names */
 	size_t nr_inames, alloc_inames;
