@@ -14,6 +14,7 @@
 #include "core/hashmap.h"
 #include "core/intern.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ static inline int64_t hex8(uint64_t v)
 }
 
 /* Turn module ids (index + 1 in d->kmod) into strings living as long as d. */
-static void kallsyms_module_names(struct dso *d, struct intern *mods)
+static void kallsyms_module_names(struct kallsyms *d, struct intern *mods)
 {
 	size_t i, total = 0;
 	char **names = xcalloc(mods->nr + 1, sizeof(*names));
@@ -100,13 +101,13 @@ static void kallsyms_module_names(struct dso *d, struct intern *mods)
  * from the line count and huge-page backed: 120,000 symbols fill it with
  * a handful of page faults.
  */
-static void parse_kallsyms(struct symbolizer *s, struct dso *d)
+static void parse_kallsyms(struct kallsyms *d, const char *path, struct arena *arena)
 {
 	const char *p, *end;
 	size_t lines = 1;
 	struct intern mods;
 
-	if (file_map_path(&d->text, s->kallsyms_path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL))
+	if (file_map_path(&d->text, path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL))
 		return;
 	p = (const char *)d->text.data;
 	end = p + d->text.size;
@@ -154,7 +155,7 @@ static void parse_kallsyms(struct symbolizer *s, struct dso *d)
 		sym->name = name;
 		sym->unterminated = 1;
 		if (nl == end) {	/* no newline after it: copy */
-			sym->name = arena_strndup(&s->arena, name, (size_t)(nl - name));
+			sym->name = arena_strndup(arena, name, (size_t)(nl - name));
 			sym->unterminated = 0;
 		}
 		sym->demangled = sym->unterminated ? NULL : sym->name;
@@ -227,7 +228,7 @@ static char *cache_path(const char *path, const struct cache_key *k)
 }
 
 /* d's table from the cache file for key k; 0, or -1 (d untouched) when absent or stale. */
-static int cache_read(struct dso *d, const char *cpath, const struct cache_key *k)
+static int cache_read(struct kallsyms *d, const char *cpath, const struct cache_key *k)
 {
 	struct file_map m = { 0 };
 	const struct cache_header *h;
@@ -290,7 +291,7 @@ out:
  * cannot be written only costs time.  Tables with a name outside the file
  * (a last line without newline) are not kept.
  */
-static void cache_write(const struct dso *d, const char *cpath, const struct cache_key *k)
+static void cache_write(const struct kallsyms *d, const char *cpath, const struct cache_key *k)
 {
 	struct cache_header h;
 	struct cache_record *r;
@@ -346,26 +347,27 @@ out:
 	free(dir);
 }
 
-void kallsyms_load(struct symbolizer *s, struct dso *d)
+void kallsyms_load(struct kallsyms *k, const char *path, struct arena *arena)
 {
-	struct cache_key k;
+	struct cache_key key;
 	char *cpath = NULL;
-	int cacheable = !cache_key_of(s->kallsyms_path, &k);
+	int cacheable = !cache_key_of(path, &key);
 
+	memset(k, 0, sizeof(*k));
 	if (cacheable) {
 		/* names are read in place, a few of them: no need to read it all */
-		if (file_map_path(&d->text, s->kallsyms_path, 0))
+		if (file_map_path(&k->text, path, 0))
 			return;
-		cpath = cache_path(s->kallsyms_path, &k);
-		if (!cache_read(d, cpath, &k)) {
+		cpath = cache_path(path, &key);
+		if (!cache_read(k, cpath, &key)) {
 			free(cpath);
 			return;
 		}
-		file_map_release(&d->text);
+		file_map_release(&k->text);
 	}
-	parse_kallsyms(s, d);
-	d->nr_syms = symbols_fixup(d->syms, d->nr_syms, 1, d->kmod);
-	if (cacheable && d->nr_syms)
-		cache_write(d, cpath, &k);
+	parse_kallsyms(k, path, arena);
+	k->nr_syms = symbols_fixup(k->syms, k->nr_syms, 1, k->kmod);
+	if (cacheable && k->nr_syms)
+		cache_write(k, cpath, &key);
 	free(cpath);
 }

@@ -6,16 +6,28 @@
 #ifndef TRAIL_SYMBOLS_KALLSYMS_H
 #define TRAIL_SYMBOLS_KALLSYMS_H
 
-#include "symbols/symbols.h"
+#include "core/arena.h"
+#include "core/file_map.h"
+#include "symbols/symtab.h"
+
+/* The kernel's table; owned by whoever takes it (symbols.c's kernel dso). */
+struct kallsyms {
+	struct symbol *syms;	/* xmalloc_huge'd; names point into text (or the arena) */
+	size_t nr_syms;
+	const char **kmod;	/* module name ("[ext4]") per symbol, or NULL */
+	char *kmod_names;	/* where kmod points */
+	struct file_map text;	/* the kallsyms file */
+};
 
 /*
- * Fill d's symbol table (syms, nr_syms, kmod, kmod_names, text) from
- * s->kallsyms_path, sorted and fixed up as symbols_fixup() leaves it.  A
+ * Fill k from the kallsyms file at path, sorted and fixed up as
+ * symbols_fixup() leaves it (a last line without newline gets its name
+ * from arena).  A
  * regular file of non-zero size (not /proc/kallsyms, whose size is 0) is
  * parsed once: the table is kept in cache_dir("kallsyms-1") under the
  * file's device, inode, size and modification time, and read back from
  * there (names still point into the file).  Nothing on failure.
  */
-void kallsyms_load(struct symbolizer *s, struct dso *d);
+void kallsyms_load(struct kallsyms *k, const char *path, struct arena *arena);
 
 #endif

@@ -3,6 +3,7 @@
 LIB_OBJS += src/symbols/build_id.o
 LIB_OBJS += src/symbols/debuginfo.o
 LIB_OBJS += src/symbols/kallsyms.o
+LIB_OBJS += src/symbols/symtab.o
 LIB_OBJS += src/symbols/symbols.o
 
 UNIT_TESTS += tests/unit/test_build_id

@@ -17,6 +17,7 @@
 #include "core/hashmap.h"
 #include "core/file_map.h"
 #include "symbols/debuginfo.h"
+#include "symbols/symtab.h"
 
 enum dso_kind {
 	DSO_ELF,		/* a file mapped from disk */
@@ -26,15 +27,6 @@ enum dso_kind {
 	DSO_NONE,		/* [heap], [stack], ... : no symbols */
 };
 
-struct symbol {
-	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
-	const char *name;	/* raw (mangled) name: in an ELF string table kept open, or the arena */
-	const char *demangled;	/* filled on first use; NULL until then */
-	uint32_t demangled_len;	/* bytes of demangled, once filled */
-	uint8_t binding;	/* STB_* */
-	uint8_t type;		/* STT_* */
-	uint8_t unterminated;	/* name ends at a tab or newline (kallsyms text) */
-};
 
 /* File-offset to link-address translation of one PT_LOAD segment. */
 struct dso_segment {
@@ -159,13 +151,5 @@ const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym);
 size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
 			  const char *const **names);
 
-/*
- * Symbol table helpers, exposed for tests: sort syms by start, drop
- * same-start duplicates keeping perf's choice, and give zero-sized symbols
- * the end perf gives them.  Returns the new count.
- */
-size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod);
-/* Binary search as perf's symbols__find does. */
-const struct symbol *symbols_search(const struct symbol *syms, size_t nr, uint64_t addr);
 
 #endif
