@@ -46,7 +46,7 @@ static int popcount64(uint64_t v)
 }
 
 /* p itself when aligned, else a copy of its n u64s in scratch buffer k; NULL: no buffer. */
-static const uint64_t *aligned_u64(struct perf_sample_buf *b, const unsigned char *p,
+static inline const uint64_t *aligned_u64(struct perf_sample_buf *b, const unsigned char *p,
 				   size_t n, int k)
 {
 	if (((uintptr_t)p % 8) == 0)
@@ -187,18 +187,18 @@ int perf_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 	memset(s, 0, sizeof(*s));
 	s->attr = attr;
 	s->cpumode = rec_misc(rec) & PERF_RECORD_MISC_CPUMODE_MASK;
-	*why = "truncated sample record";
+#define TRUNCATED() do { *why = "truncated sample record"; return -1; } while (0)
+#define TAKE64(dst) do { if (end - p < 8) TRUNCATED(); (dst) = rd64(p); p += 8; } while (0)
+#define SKIP8() do { if (end - p < 8) TRUNCATED(); p += 8; } while (0)
 	if (rec_size(rec) < 8)
-		return -1;
-#define TAKE64(dst) do { if (end - p < 8) return -1; (dst) = rd64(p); p += 8; } while (0)
-#define SKIP8() do { if (end - p < 8) return -1; p += 8; } while (0)
+		TRUNCATED();
 	if (t & PERF_SAMPLE_IDENTIFIER)
 		TAKE64(s->id);
 	if (t & PERF_SAMPLE_IP)
 		TAKE64(s->ip);
 	if (t & PERF_SAMPLE_TID) {
 		if (end - p < 8)
-			return -1;
+			TRUNCATED();
 		s->pid = rd32(p);
 		s->tid = rd32(p + 4);
 		p += 8;
@@ -213,13 +213,14 @@ int perf_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 		SKIP8();
 	if (t & PERF_SAMPLE_CPU) {
 		if (end - p < 8)
-			return -1;
+			TRUNCATED();
 		s->cpu = rd32(p);
 		p += 8;
 	}
 	s->period = 1;
 	if (t & PERF_SAMPLE_PERIOD)
 		TAKE64(s->period);
+#undef TRUNCATED
 #undef TAKE64
 #undef SKIP8
 	*why = parse_tail(attr, p, end, buf, s);
