@@ -217,12 +217,18 @@ static int cache_key_of(const char *path, struct cache_key *k)
 	return 0;
 }
 
-static char *cache_path(const char *path, const struct cache_key *k)
+/*
+ * One cache file per kallsyms path (a changed file replaces its entry, so
+ * a file rewritten again and again does not fill the directory); the key
+ * inside says which version of the file it holds.
+ */
+static char *cache_path(const char *path)
 {
 	char *dir = cache_dir("kallsyms-1"), *out;
+	size_t len = strlen(path);
 
-	out = xstrfmt("%s/%08x-%08x.ks", dir, hashmap_hash_bytes(k, sizeof(*k)),
-		      hashmap_hash_bytes(path, strlen(path)));
+	out = xstrfmt("%s/%08x%08x.ks", dir, hashmap_hash_bytes(path, len),
+		      hashmap_hash_bytes(path, len / 2) ^ (uint32_t)len);
 	free(dir);
 	return out;
 }
@@ -358,7 +364,7 @@ void kallsyms_load(struct kallsyms *k, const char *path, struct arena *arena)
 		/* names are read in place, a few of them: no need to read it all */
 		if (file_map_path(&k->text, path, 0))
 			return;
-		cpath = cache_path(path, &key);
+		cpath = cache_path(path);
 		if (!cache_read(k, cpath, &key)) {
 			free(cpath);
 			return;

@@ -24,9 +24,10 @@ struct kallsyms {
  * symbols_fixup() leaves it (a last line without newline gets its name
  * from arena).  A
  * regular file of non-zero size (not /proc/kallsyms, whose size is 0) is
- * parsed once: the table is kept in cache_dir("kallsyms-1") under the
- * file's device, inode, size and modification time, and read back from
- * there (names still point into the file).  Nothing on failure.
+ * parsed once: the table is kept in cache_dir("kallsyms-1"), one file per
+ * path, with the file's device, inode, size and modification time, and
+ * read back while they still match (names still point into the file).
+ * Nothing on failure.
  */
 void kallsyms_load(struct kallsyms *k, const char *path, struct arena *arena);
 

@@ -278,6 +278,7 @@ TEST(kallsyms_cache_serves_the_parsed_table)
 	CHECK(f && fputs("ffffffff81000100 T renamed\n", f) >= 0 && !fclose(f));
 	kallsyms_table(path, &again);
 	CHECK_STREQ(again.buf, "ffffffff81000100 ffffffff81002000 renamed 1 -\n");
+	CHECK_INT(files_in(cache), 1);	/* its entry replaced, not a second one */
 	/* a damaged cache file is ignored (and replaced) */
 	{
 		DIR *d = opendir(cache);
