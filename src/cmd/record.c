@@ -71,7 +71,7 @@ struct record_opts {
 
 /* The last tool in the chain: statistics, then the perf.data writer. */
 struct record_writer {
-	struct sampler_tool tool;
+	struct perf_tool tool;
 	struct perfdata_writer w;
 	struct dso_hits hits;		/* modules that get a BUILD_ID entry */
 	const struct perf_event_attr *attr;
@@ -80,27 +80,25 @@ struct record_writer {
 	uint64_t samples;		/* samples written */
 };
 
-static struct record_writer *writer_of(struct sampler_tool *t)
+static struct record_writer *writer_of(struct perf_tool *t)
 {
 	return (struct record_writer *)((char *)t - offsetof(struct record_writer, tool));
 }
 
-static int write_sample(struct sampler_tool *t, const struct perf_event_header *rec)
+static int write_sample(struct perf_tool *t, const struct perf_event_header *rec,
+			const struct perf_sample *smp)
 {
 	struct record_writer *rw = writer_of(t);
-	struct sampler_sample smp;
 
-	if (sampler_parse_sample(rw->attr, rec, &smp))
-		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
 	if (dso_hits_add(&rw->hits, rec))
 		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
-	fp_check_sample(&rw->fp, &rw->hits.machine, &smp);	/* after: the maps know its module */
+	fp_check_sample(&rw->fp, &rw->hits.machine, smp);	/* after: the maps know its module */
 	rw->samples++;
 	rw->since_round++;
-	return perfdata_writer_add(&rw->w, rec, smp.time ? smp.time : 1);
+	return perfdata_writer_add(&rw->w, rec, smp->time ? smp->time : 1);
 }
 
-static int write_other(struct sampler_tool *t, const struct perf_event_header *rec)
+static int write_other(struct perf_tool *t, const struct perf_event_header *rec)
 {
 	struct record_writer *rw = writer_of(t);
 
@@ -109,7 +107,7 @@ static int write_other(struct sampler_tool *t, const struct perf_event_header *r
 	return perfdata_writer_add(&rw->w, rec, 0);
 }
 
-static int write_round(struct sampler_tool *t)
+static int write_round(struct perf_tool *t)
 {
 	struct record_writer *rw = writer_of(t);
 
@@ -592,7 +590,7 @@ int cmd_record(int argc, const char **argv)
 	struct sampler s;
 	struct record_writer rw;
 	struct offcpu oc;
-	struct sampler_tool *first;
+	struct perf_tool *first;
 	struct string_list cmdline = STRING_LIST_INIT;
 	const char **args, *usage_err = NULL;
 	char *tmpdir = NULL, *data_path = NULL;

@@ -221,13 +221,16 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 }
 
 struct time_span {
+	struct perf_tool tool;	/* first: perfdata_process() hands it back */
 	uint64_t first, last;	/* ns; first == UINT64_MAX while no sample was seen */
 };
 
-static int span_sample(void *ctx, const struct perfdata_sample *s)
+static int span_sample(struct perf_tool *tool, const struct perf_event_header *rec,
+		       const struct perf_sample *s)
 {
-	struct time_span *t = ctx;
+	struct time_span *t = (struct time_span *)tool;
 
+	(void)rec;
 	if (s->time < t->first)
 		t->first = s->time;
 	if (s->time > t->last)
@@ -244,19 +247,16 @@ static int span_sample(void *ctx, const struct perfdata_sample *s)
  */
 static int skip_time(struct perfdata *pd, double fraction, uint64_t *out)
 {
-	struct time_span t = { pd->first_sample_time, pd->last_sample_time };
+	struct time_span t = { { 0 }, pd->first_sample_time, pd->last_sample_time };
 
 	*out = 0;
 	if (!(fraction > 0))
 		return 0;
 	if (!t.first || t.last < t.first) {
-		struct perfdata_ops ops;
-
-		memset(&ops, 0, sizeof(ops));
-		ops.sample = span_sample;
+		t.tool.sample = span_sample;
 		t.first = UINT64_MAX;
 		t.last = 0;
-		if (perfdata_process(pd, &ops, &t))
+		if (perfdata_process(pd, &t.tool))
 			return -1;
 		if (t.first == UINT64_MAX)
 			return 0;

@@ -7,9 +7,8 @@
  */
 #include "perf/dso_hits.h"
 #include "symbols/build_id.h"
-#include "perf/sampler.h"
+#include "perf/perf_event.h"
 #include "core/alloc.h"
-#include "core/unaligned.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +96,13 @@ static void mark_pending(struct dso_hits *h)
 
 static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
 {
-	struct sampler_sample s;
+	struct perf_sample s;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const struct thread *t;
 	uint64_t i, prev_marker = 1;
+	const char *why;
 
-	if (sampler_parse_sample(h->attr, rec, &s))
+	if (perf_sample_parse(h->attr, rec, NULL, &s, &why))
 		return -1;
 	t = machine_thread(&h->machine, (int32_t)s.pid, s.tid);
 	if (is_kernel_mode(cpumode))
@@ -141,50 +141,24 @@ static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
 	return 0;
 }
 
-/* The NUL-terminated string at p, or NULL when the record ends first. */
-static const char *record_string(const unsigned char *p, const struct perf_event_header *rec)
-{
-	const unsigned char *end = (const unsigned char *)rec + rec->size;
-
-	if (p >= end || !memchr(p, 0, (size_t)(end - p)))
-		return NULL;
-	return (const char *)p;
-}
-
 static void add_mmap(struct dso_hits *h, const struct perf_event_header *rec)
 {
-	const unsigned char *r = (const unsigned char *)rec;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	int mmap2 = rec->type == PERF_RECORD_MMAP2;
-	uint32_t pid, tid, prot = 0, flags = 0;
-	uint64_t start, len, pgoff;
-	const char *name;
+	struct perf_mmap m;
 	const struct map *mp;
+	const char *why;
 	int exec;
 
-	/* header, pid, tid, addr, len, pgoff [, dev/ino or build-id, prot, flags], name */
-	if (rec->size < 40 + (mmap2 ? 32 : 0) + 1)
-		return;
-	pid = rd32(r + 8);
-	tid = rd32(r + 12);
-	start = rd64(r + 16);
-	len = rd64(r + 24);
-	pgoff = rd64(r + 32);
-	if (mmap2) {
-		prot = rd32(r + 64);
-		flags = rd32(r + 68);
-	}
-	name = record_string(r + (mmap2 ? 72 : 40), rec);
 	/* The kernel's own maps: its build-id is the running kernel's. */
-	if (!name || is_kernel_mode(cpumode) || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    pid == UINT32_MAX)
+	if (perf_mmap_parse(rec, &m, &why) || is_kernel_mode(cpumode) ||
+	    cpumode == PERF_RECORD_MISC_GUEST_KERNEL || m.pid == UINT32_MAX)
 		return;
-	if (prot || flags)
-		exec = !!(prot & PROT_EXEC);
+	if (m.prot || m.flags)
+		exec = !!(m.prot & PROT_EXEC);
 	else
 		exec = !(rec->misc & PERF_RECORD_MISC_MMAP_DATA);
-	machine_mmap(&h->machine, pid, tid, start, len, pgoff, name, exec);
-	mp = thread_find_map(machine_thread(&h->machine, (int32_t)pid, tid), start);
+	machine_mmap(&h->machine, m.pid, m.tid, m.start, m.len, m.pgoff, m.filename, exec);
+	mp = thread_find_map(machine_thread(&h->machine, (int32_t)m.pid, m.tid), m.start);
 	if (!mp || !mp->dso)
 		return;
 	/* perf always writes the vdso's id; all_mapped: every executable module */
@@ -194,7 +168,9 @@ static void add_mmap(struct dso_hits *h, const struct perf_event_header *rec)
 
 int dso_hits_add(struct dso_hits *h, const struct perf_event_header *rec)
 {
-	const unsigned char *r = (const unsigned char *)rec;
+	struct perf_comm c;
+	struct perf_fork f;
+	const char *why;
 
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
@@ -203,18 +179,13 @@ int dso_hits_add(struct dso_hits *h, const struct perf_event_header *rec)
 	case PERF_RECORD_MMAP2:
 		add_mmap(h, rec);
 		return 0;
-	case PERF_RECORD_COMM: {
-		const char *comm = rec->size > 16 ? record_string(r + 16, rec) : NULL;
-
-		if (comm)
-			machine_comm(&h->machine, rd32(r + 8), rd32(r + 12), comm);
+	case PERF_RECORD_COMM:
+		if (!perf_comm_parse(rec, &c, &why))
+			machine_comm(&h->machine, c.pid, c.tid, c.comm);
 		return 0;
-	}
 	case PERF_RECORD_FORK:
-		/* pid, ppid, tid, ptid */
-		if (rec->size >= 8 + 16)
-			machine_fork(&h->machine, rd32(r + 8), rd32(r + 12), rd32(r + 16),
-				     rd32(r + 20), 0);
+		if (!perf_fork_parse(rec, &f, &why))
+			machine_fork(&h->machine, f.pid, f.ppid, f.tid, f.ptid, 0);
 		return 0;
 	}
 	return 0;

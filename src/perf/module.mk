@@ -1,5 +1,8 @@
 # src/perf: perf.data reading and writing, process maps, stack unwinding,
 # the perf_event_open sampler and off-CPU recording.
+# one record decoder and one tool interface, for files and the live sampler
+LIB_OBJS += src/perf/perf_event.o
+LIB_OBJS += src/perf/perf_tool.o
 # perf.data reading
 LIB_OBJS += src/perf/cfi_rows.o
 LIB_OBJS += src/perf/maps.o

@@ -24,7 +24,7 @@ struct offcpu_pending {
 	struct perf_event_header *rec;	/* owned copy of the sample */
 };
 
-static struct offcpu *from_tool(struct sampler_tool *t)
+static struct offcpu *from_tool(struct perf_tool *t)
 {
 	return (struct offcpu *)((char *)t - offsetof(struct offcpu, tool));
 }
@@ -88,13 +88,26 @@ static void pending_remove(struct offcpu *o, struct offcpu_pending *p)
 
 /* ---- processing in time order ---- */
 
+/* Hand rec to the next tool, decoded again for it. */
+static int pass_on(struct perf_tool *t, const struct perf_event_header *rec)
+{
+	struct offcpu *o = from_tool(t);
+	struct perf_tool_event ev = { &o->attr, NULL, NULL };
+	const char *why;
+
+	if (perf_tool_deliver(o->next, &ev, rec, &why) && why)
+		return trail_error("malformed record in off-CPU recording: %s", why);
+	return 0;
+}
+
 static int process(struct offcpu *o, struct perf_event_header *rec, uint64_t time)
 {
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		struct sampler_sample smp;
+		struct perf_sample smp;
 		struct offcpu_pending *p;
+		const char *why;
 
-		if (sampler_parse_sample(&o->attr, rec, &smp) || !smp.tid) {
+		if (perf_sample_parse(&o->attr, rec, NULL, &smp, &why) || !smp.tid) {
 			free(rec);
 			return 0;
 		}
@@ -112,7 +125,7 @@ static int process(struct offcpu *o, struct perf_event_header *rec, uint64_t tim
 		struct offcpu_pending *p;
 		int ret = 0;
 
-		if (sampler_parse_id(&o->attr, rec, &pid, &tid, &t) || !(p = pending_find(o, tid))) {
+		if (perf_sample_parse_id(&o->attr, rec, &pid, &tid, &t) || !(p = pending_find(o, tid))) {
 			free(rec);
 			return 0;
 		}
@@ -126,19 +139,12 @@ static int process(struct offcpu *o, struct perf_event_header *rec, uint64_t tim
 			uint64_t blocked = t - p->time;
 			unsigned char *b = (unsigned char *)p->rec;
 
-			memcpy(b + sampler_period_offset(&o->attr) , &blocked, 8);
-			if (o->attr.sample_type & PERF_SAMPLE_TIME) {
-				size_t off = sizeof(struct perf_event_header);
-
-				if (o->attr.sample_type & PERF_SAMPLE_IP)
-					off += 8;
-				if (o->attr.sample_type & PERF_SAMPLE_TID)
-					off += 8;
-				memcpy(b + off, &t, 8);
-			}
+			memcpy(b + perf_sample_period_offset(&o->attr), &blocked, 8);
+			if (o->attr.sample_type & PERF_SAMPLE_TIME)
+				memcpy(b + perf_sample_time_offset(&o->attr), &t, 8);
 			o->nr_blocks++;
 			o->blocked_ns += blocked;
-			ret = sampler_tool_dispatch(o->next, p->rec);
+			ret = pass_on(&o->tool, p->rec);
 			pending_remove(o, p);
 		}
 		free(rec);
@@ -164,24 +170,11 @@ static int drain(struct offcpu *o, uint64_t upto, int all)
 	return ret;
 }
 
-static int enqueue(struct sampler_tool *t, const struct perf_event_header *rec)
+/* Queue a copy of rec (a sample, or a switch record) until its time comes. */
+static void enqueue(struct offcpu *o, const struct perf_event_header *rec, uint64_t time)
 {
-	struct offcpu *o = from_tool(t);
 	struct offcpu_item *it;
-	uint64_t time = 0;
 
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		struct sampler_sample smp;
-
-		if (sampler_parse_sample(&o->attr, rec, &smp))
-			return 0;
-		time = smp.time;
-	} else {
-		uint32_t pid, tid;
-
-		if (sampler_parse_id(&o->attr, rec, &pid, &tid, &time))
-			return 0;
-	}
 	ALLOC_GROW(o->queue, o->nr_queue + 1, o->alloc_queue);
 	it = &o->queue[o->nr_queue++];
 	it->time = time;
@@ -190,15 +183,27 @@ static int enqueue(struct sampler_tool *t, const struct perf_event_header *rec)
 	memcpy(it->rec, rec, rec->size);
 	if (time > o->max_time)
 		o->max_time = time;
+}
+
+static int on_sample(struct perf_tool *t, const struct perf_event_header *rec,
+		     const struct perf_sample *s)
+{
+	enqueue(from_tool(t), rec, s->time);
 	return 0;
 }
 
-static int pass_on(struct sampler_tool *t, const struct perf_event_header *rec)
+static int on_switch(struct perf_tool *t, const struct perf_event_header *rec)
 {
-	return sampler_tool_dispatch(from_tool(t)->next, rec);
+	struct offcpu *o = from_tool(t);
+	uint32_t pid, tid;
+	uint64_t time;
+
+	if (!perf_sample_parse_id(&o->attr, rec, &pid, &tid, &time))
+		enqueue(o, rec, time);
+	return 0;
 }
 
-static int on_round(struct sampler_tool *t)
+static int on_round(struct perf_tool *t)
 {
 	struct offcpu *o = from_tool(t);
 	int ret = drain(o, o->flush_time, 0);
@@ -210,13 +215,13 @@ static int on_round(struct sampler_tool *t)
 	return ret;
 }
 
-void offcpu_init(struct offcpu *o, const struct perf_event_attr *attr, struct sampler_tool *next)
+void offcpu_init(struct offcpu *o, const struct perf_event_attr *attr, struct perf_tool *next)
 {
 	memset(o, 0, sizeof(*o));
 	o->attr = *attr;
 	o->next = next;
-	o->tool.sample = enqueue;
-	o->tool.context_switch = enqueue;
+	o->tool.sample = on_sample;
+	o->tool.context_switch = on_switch;
 	o->tool.other = pass_on;
 	o->tool.round = on_round;
 }

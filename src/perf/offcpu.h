@@ -22,14 +22,14 @@
 #include <stdint.h>
 
 #include "core/hashmap.h"
-#include "perf/sampler.h"
+#include "perf/perf_tool.h"
 
 struct offcpu_item;
 struct offcpu_pending;
 
 struct offcpu {
-	struct sampler_tool tool;		/* give this to sampler_run() */
-	struct sampler_tool *next;		/* gets the weighted samples and everything else */
+	struct perf_tool tool;		/* give this to sampler_run() */
+	struct perf_tool *next;		/* gets the weighted samples and everything else */
 	struct perf_event_attr attr;		/* of the samples */
 	struct offcpu_item *queue;		/* records waiting for their turn */
 	size_t nr_queue, alloc_queue;
@@ -44,7 +44,7 @@ struct offcpu {
 	uint64_t nr_preempted;			/* switch-outs dropped as preemption */
 };
 
-void offcpu_init(struct offcpu *o, const struct perf_event_attr *attr, struct sampler_tool *next);
+void offcpu_init(struct offcpu *o, const struct perf_event_attr *attr, struct perf_tool *next);
 /* Process everything still queued (at the end of recording).  0 or -1. */
 int offcpu_flush(struct offcpu *o);
 void offcpu_release(struct offcpu *o);

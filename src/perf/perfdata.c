@@ -21,7 +21,6 @@
 #include <zstd.h>
 
 #define MAX_EVSEL 4096		/* attributes; perf has at most a few hundred */
-#define MAX_CALLCHAIN (1u << 16)
 
 /* Decompressed bytes of PERF_RECORD_COMPRESSED records, kept until close. */
 struct perfdata_chunk {
@@ -46,11 +45,6 @@ static int bad(const struct perfdata *pd, uint64_t off, const char *what)
 }
 
 /* ---- attributes ------------------------------------------------------ */
-
-static int popcount64(uint64_t v)
-{
-	return __builtin_popcountll(v);
-}
 
 static void evsel_layout(struct perfdata_evsel *e)
 {
@@ -443,8 +437,7 @@ const struct perfdata_build_id *perfdata_find_build_id(const struct perfdata *pd
 
 struct process_state {
 	struct perfdata *pd;
-	const struct perfdata_ops *ops;
-	void *ctx;
+	struct perf_tool *tool;
 	struct pending *q;
 	size_t nr, alloc;
 	struct pending *q_tmp;	/* scratch for time_order_sort */
@@ -456,8 +449,7 @@ struct process_state {
 	ZSTD_DCtx *zstd;
 	unsigned char *carry;	/* partial record left over from a chunk */
 	size_t carry_len;
-	uint64_t *scratch[2];	/* aligned copies of callchain [0] and regs [1] */
-	size_t scratch_alloc[2];
+	struct perf_sample_buf buf;	/* aligned copies of callchains and registers */
 };
 
 static int cmp_id(const void *a, const void *b)
@@ -552,216 +544,36 @@ static uint64_t trailer_time(const struct perfdata_evsel *e, const unsigned char
 	return rd64(rec + size - n * 8);
 }
 
-/* p itself when aligned, else a copy of its n u64s in scratch buffer k. */
-static const uint64_t *aligned_u64(struct process_state *st, const unsigned char *p,
-				   size_t n, int k)
-{
-	if (((uintptr_t)p % 8) == 0)
-		return (const uint64_t *)(const void *)p;
-	ALLOC_GROW(st->scratch[k], n + 1, st->scratch_alloc[k]);
-	memcpy(st->scratch[k], p, n * 8);
-	return st->scratch[k];
-}
-
-static int parse_sample(struct process_state *st, const unsigned char *rec, uint16_t size,
-			uint64_t off, struct perfdata_sample *s)
-{
-	const struct perfdata_evsel *e = record_evsel(st, rec, PERF_RECORD_SAMPLE, size);
-	const unsigned char *p = rec + 8, *end = rec + size;
-	uint64_t t;
-
-	memset(s, 0, sizeof(*s));
-	if (!e)
-		return bad(st->pd, off, "sample before any attribute");
-	s->evsel = e;
-	s->cpumode = rd16(rec + 4) & PERF_RECORD_MISC_CPUMODE_MASK;
-	t = e->attr.sample_type;
-#define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return bad(st->pd, off, "truncated sample record"); } while (0)
-#define SKIP8() do { NEED(8); p += 8; } while (0)
-#define TAKE64(dst) do { NEED(8); (dst) = rd64(p); p += 8; } while (0)
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		TAKE64(s->id);
-	if (t & PERF_SAMPLE_IP)
-		TAKE64(s->ip);
-	if (t & PERF_SAMPLE_TID) {
-		NEED(8);
-		s->pid = rd32(p);
-		s->tid = rd32(p + 4);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		TAKE64(s->time);
-	if (t & PERF_SAMPLE_ADDR)
-		SKIP8();
-	if (t & PERF_SAMPLE_ID)
-		TAKE64(s->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		SKIP8();
-	if (t & PERF_SAMPLE_CPU) {
-		NEED(8);
-		s->cpu = rd32(p);
-		p += 8;
-	}
-	s->period = 1;
-	if (t & PERF_SAMPLE_PERIOD)
-		TAKE64(s->period);
-	if (t & PERF_SAMPLE_READ) {
-		uint64_t rf = e->attr.read_format, nr = 1, per;
-
-		if (rf & PERF_FORMAT_GROUP)
-			TAKE64(nr);
-		else
-			SKIP8();	/* value */
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			SKIP8();
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			SKIP8();
-		per = !!(rf & PERF_FORMAT_ID) + !!(rf & (1u << 4) /* PERF_FORMAT_LOST */);
-		if (rf & PERF_FORMAT_GROUP) {
-			per += 1;
-			if (nr > (size_t)(end - p) / 8 / per)
-				return bad(st->pd, off, "truncated read group in sample");
-			p += nr * per * 8;
-		} else {
-			NEED(per * 8);
-			p += per * 8;
-		}
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		TAKE64(s->nr_callchain);
-		if (s->nr_callchain > (size_t)(end - p) / 8 || s->nr_callchain > MAX_CALLCHAIN)
-			return bad(st->pd, off, "callchain longer than its sample record");
-		s->callchain = aligned_u64(st, p, s->nr_callchain, 0);
-		p += s->nr_callchain * 8;
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		uint32_t rs;
-
-		NEED(4);
-		rs = rd32(p);
-		if (rs > (size_t)(end - p) - 4)
-			return bad(st->pd, off, "raw data longer than its sample record");
-		p += 4 + rs;
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr;
-
-		TAKE64(nr);
-		if (e->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			SKIP8();
-		if (nr > (size_t)(end - p) / 24)
-			return bad(st->pd, off, "branch stack longer than its sample record");
-		p += nr * 24;
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		TAKE64(s->regs_abi);
-		if (s->regs_abi) {
-			size_t n = (size_t)popcount64(e->attr.sample_regs_user);
-
-			NEED(n * 8);
-			s->regs_mask = e->attr.sample_regs_user;
-			s->regs = aligned_u64(st, p, n, 1);
-			p += n * 8;
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		uint64_t sz;
-
-		TAKE64(sz);
-		if (sz) {
-			if (sz > (size_t)(end - p))
-				return bad(st->pd, off, "user stack longer than its sample record");
-			s->stack = p;
-			p += sz;
-			TAKE64(s->stack_size);
-			if (s->stack_size > sz)
-				s->stack_size = sz;
-		}
-	}
-#undef NEED
-#undef TAKE64
-#undef SKIP8
-	return 0;
-}
-
-static int check_string(const unsigned char *p, const unsigned char *end)
-{
-	return p < end && memchr(p, 0, (size_t)(end - p)) != NULL;
-}
-
-/* Deliver one record to the callbacks. */
+/*
+ * Deliver one record to the tool, decoded by perf_event.c.  Records the
+ * profile does not use (LOST is counted) are not delivered.
+ */
 static int deliver(struct process_state *st, const unsigned char *rec, uint64_t off)
 {
 	struct perfdata *pd = st->pd;
 	uint32_t type = rd32(rec);
-	uint16_t misc = rd16(rec + 4), size = rd16(rec + 6);
-	const unsigned char *end = rec + size;
+	uint16_t size = rd16(rec + 6);
+	struct perf_tool_event ev = { NULL, NULL, &st->buf };
+	const char *why;
+	int ret;
 
 	switch (type) {
 	case PERF_RECORD_SAMPLE: {
-		struct perfdata_sample s;
+		const struct perfdata_evsel *e = record_evsel(st, rec, PERF_RECORD_SAMPLE, size);
 
-		if (parse_sample(st, rec, size, off, &s))
-			return -1;
+		if (!e)
+			return bad(pd, off, "sample before any attribute");
+		ev.attr = &e->attr;
+		ev.name = e->name;
 		pd->nr_samples++;
-		return st->ops->sample ? st->ops->sample(st->ctx, &s) : 0;
+		break;
 	}
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct perfdata_mmap m;
-		const unsigned char *name;
-
-		memset(&m, 0, sizeof(m));
-		m.misc = misc;
-		if (size < 8 + 8 + 24 + (type == PERF_RECORD_MMAP2 ? 32 : 0) + 1)
-			return bad(pd, off, "truncated mmap record");
-		m.pid = rd32(rec + 8);
-		m.tid = rd32(rec + 12);
-		m.start = rd64(rec + 16);
-		m.len = rd64(rec + 24);
-		m.pgoff = rd64(rec + 32);
-		name = rec + 40;
-		if (type == PERF_RECORD_MMAP2) {
-			if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				m.build_id_size = rec[40];
-				if (m.build_id_size > 20)
-					m.build_id_size = 20;
-				m.build_id = rec + 44;
-			}
-			m.prot = rd32(rec + 64);
-			m.flags = rd32(rec + 68);
-			name = rec + 72;
-		}
-		if (!check_string(name, end))
-			return bad(pd, off, "mmap file name is not terminated");
-		m.filename = (const char *)name;
-		return st->ops->mmap ? st->ops->mmap(st->ctx, &m) : 0;
-	}
-	case PERF_RECORD_COMM: {
-		struct perfdata_comm c;
-
-		if (size < 8 + 8 + 1 || !check_string(rec + 16, end))
-			return bad(pd, off, "malformed comm record");
-		c.pid = rd32(rec + 8);
-		c.tid = rd32(rec + 12);
-		c.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
-		c.comm = (const char *)rec + 16;
-		return st->ops->comm ? st->ops->comm(st->ctx, &c) : 0;
-	}
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct perfdata_fork f;
-
-		if (size < 8 + 16)
-			return bad(pd, off, "truncated fork/exit record");
-		f.pid = rd32(rec + 8);
-		f.ppid = rd32(rec + 12);
-		f.tid = rd32(rec + 16);
-		f.ptid = rd32(rec + 20);
-		f.is_exit = type == PERF_RECORD_EXIT;
-		f.synthesized = !!(misc & (1u << 13));	/* PERF_RECORD_MISC_FORK_EXEC */
-		return st->ops->fork ? st->ops->fork(st->ctx, &f) : 0;
-	}
+	case PERF_RECORD_EXIT:
+		break;
 	case PERF_RECORD_LOST:
 		if (size >= 24)
 			pd->nr_lost += rd64(rec + 16);
@@ -769,6 +581,10 @@ static int deliver(struct process_state *st, const unsigned char *rec, uint64_t 
 	default:
 		return 0;
 	}
+	ret = perf_tool_deliver(st->tool, &ev, (const struct perf_event_header *)(const void *)rec, &why);
+	if (ret && why)
+		return bad(pd, off, why);
+	return ret;
 }
 
 /* Deliver queued records with time <= limit (all when final), in order. */
@@ -843,7 +659,7 @@ static int user_record(struct process_state *st, const unsigned char *rec, uint3
 		if (size < 24 || rd64(rec + 8) != 2)
 			return 0;
 		ce = evsel_by_id(st, rd64(rec + 16));
-		if (ce && check_string(rec + 24, rec + size)) {
+		if (ce && size > 24 && memchr(rec + 24, 0, (size_t)size - 24)) {
 			struct perfdata_evsel *e = &pd->evsel[ce - pd->evsel];
 
 			free(e->name);
@@ -986,15 +802,14 @@ static int handle_records(struct process_state *st, const unsigned char *buf, si
 	return 0;
 }
 
-int perfdata_process(struct perfdata *pd, const struct perfdata_ops *ops, void *ctx)
+int perfdata_process(struct perfdata *pd, struct perf_tool *tool)
 {
 	struct process_state st;
 	int ret;
 
 	memset(&st, 0, sizeof(st));
 	st.pd = pd;
-	st.ops = ops;
-	st.ctx = ctx;
+	st.tool = tool;
 	pd->nr_samples = pd->nr_records = pd->nr_compressed = pd->nr_unknown = pd->nr_lost = 0;
 	index_ids(&st);
 	ret = handle_records(&st, pd->buf + pd->data_offset, pd->data_size, pd->data_offset,
@@ -1008,8 +823,7 @@ int perfdata_process(struct perfdata *pd, const struct perfdata_ops *ops, void *
 	free(st.q_tmp);
 	free(st.ids_sorted);
 	free(st.carry);
-	free(st.scratch[0]);
-	free(st.scratch[1]);
+	perf_sample_buf_release(&st.buf);
 	if (st.zstd)
 		ZSTD_freeDCtx(st.zstd);
 	return ret;

@@ -3,7 +3,8 @@
  * writes them: header, attributes, feature sections (event names, command
  * line, build-ids) and the records a profile needs (MMAP/MMAP2, COMM, FORK,
  * EXIT, SAMPLE, zstd-COMPRESSED), delivered in timestamp order the way perf
- * script's ordered-events queue delivers them.
+ * script's ordered-events queue delivers them, to a struct perf_tool (the
+ * interface the live sampler feeds too).
  *
  * The file is mmapped (pipe input is read into memory); records handed to
  * the callbacks point into that memory and are valid only during the call.
@@ -19,6 +20,7 @@
 #include "core/file_map.h"
 
 #include "perf/perf_file.h"
+#include "perf/perf_tool.h"
 
 /* One event (attribute) of the recording. */
 struct perfdata_evsel {
@@ -36,55 +38,6 @@ struct perfdata_build_id {
 	uint8_t size;		/* bytes of id used (20 for sha1) */
 	uint8_t id[20];
 	const char *filename;	/* into the file image */
-};
-
-/* A parsed sample; pointers refer into the record. */
-struct perfdata_sample {
-	const struct perfdata_evsel *evsel;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;		/* ns, perf clock */
-	uint64_t id;
-	uint32_t cpu;
-	uint64_t period;	/* events (or ns for cpu-clock) */
-	uint16_t cpumode;	/* PERF_RECORD_MISC_CPUMODE_MASK bits of misc */
-	uint64_t nr_callchain;
-	const uint64_t *callchain;	/* may be unaligned-safe: see perfdata.c */
-	uint64_t regs_abi;		/* PERF_SAMPLE_REGS_ABI_*, 0 = no regs */
-	uint64_t regs_mask;		/* attr.sample_regs_user */
-	const uint64_t *regs;		/* one per set bit of regs_mask */
-	uint64_t stack_size;		/* bytes valid in stack (dyn_size) */
-	const unsigned char *stack;	/* copy of the user stack from SP up */
-};
-
-struct perfdata_mmap {
-	uint32_t pid, tid;	/* pid == UINT32_MAX for the kernel */
-	uint64_t start, len, pgoff;	/* bytes */
-	uint32_t prot, flags;	/* MMAP2 only (0 for MMAP) */
-	uint16_t misc;
-	const uint8_t *build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
-	uint8_t build_id_size;
-	const char *filename;	/* NUL-terminated (checked) */
-};
-
-struct perfdata_comm {
-	uint32_t pid, tid;
-	int exec;		/* PERF_RECORD_MISC_COMM_EXEC */
-	const char *comm;	/* NUL-terminated (checked) */
-};
-
-struct perfdata_fork {
-	uint32_t pid, ppid, tid, ptid;
-	int is_exit;		/* PERF_RECORD_EXIT rather than FORK */
-	int synthesized;	/* perf record made it up for a running task */
-};
-
-/* Callbacks; any may be NULL.  Returning -1 stops processing with -1. */
-struct perfdata_ops {
-	int (*sample)(void *ctx, const struct perfdata_sample *s);
-	int (*mmap)(void *ctx, const struct perfdata_mmap *m);
-	int (*comm)(void *ctx, const struct perfdata_comm *c);
-	int (*fork)(void *ctx, const struct perfdata_fork *f);
 };
 
 struct perfdata_chunk;
@@ -125,11 +78,13 @@ int perfdata_open_buffer(struct perfdata *pd, const void *buf, size_t size,
 void perfdata_close(struct perfdata *pd);
 
 /*
- * Deliver the data records to ops in timestamp order (file order for
- * records without a time).  Returns 0 or -1 (after trail_error() with
- * "path: offset N: what"), or the callback's -1.
+ * Deliver the data records (SAMPLE, MMAP/MMAP2, COMM, FORK/EXIT), decoded,
+ * to the tool's callbacks in timestamp order (file order for records
+ * without a time); samples carry their event's attr and name.  Returns 0
+ * or -1 (after trail_error() with "path: offset N: what"), or the
+ * callback's -1.  The tool's .round is not called.
  */
-int perfdata_process(struct perfdata *pd, const struct perfdata_ops *ops, void *ctx);
+int perfdata_process(struct perfdata *pd, struct perf_tool *tool);
 
 /* Event name for an attr when no feature section names it. */
 const char *perfdata_default_event_name(const struct perf_event_attr *attr);

@@ -24,6 +24,7 @@
 #define MAX_FRAMES 4096
 
 struct stacks_ctx {
+	struct perf_tool tool;		/* perfdata_process() calls back through it */
 	struct perfdata *pd;
 	const struct perfdata_stacks_opts *opts;
 	perfdata_stack_fn fn;
@@ -38,6 +39,11 @@ struct stacks_ctx {
 	uint64_t *key;		/* scratch for a raw stack's memo key */
 	size_t alloc_key;
 };
+
+static struct stacks_ctx *from_tool(struct perf_tool *t)
+{
+	return (struct stacks_ctx *)((char *)t - offsetof(struct stacks_ctx, tool));
+}
 
 /* Where resolve() looks up inline frames. */
 enum inline_at {
@@ -141,7 +147,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
  * address space's generation; kernel, JIT and vdso tables do not change.
  */
 static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
-					   const struct perfdata_sample *s, size_t nr_unwound)
+					   const struct perf_sample *s, size_t nr_unwound)
 {
 	size_t n = 0, i, need = 9 + s->nr_callchain + nr_unwound;
 	int created;
@@ -151,8 +157,8 @@ static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct th
 	c->key[n++] = (uint64_t)t->comm << 1 | (uint64_t)!!t->comm_set;
 	c->key[n++] = t->maps ? t->maps->serial : 0;
 	c->key[n++] = t->maps ? t->maps->gen : 0;
-	c->key[n++] = (uint64_t)(uintptr_t)s->evsel;
-	c->key[n++] = s->evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
+	c->key[n++] = (uint64_t)(uintptr_t)s->attr;
+	c->key[n++] = s->attr->sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
 	c->key[n++] = (uint64_t)s->cpumode;
 	c->key[n++] = s->nr_callchain;
 	for (i = 0; i < s->nr_callchain; i++)
@@ -163,16 +169,17 @@ static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct th
 	return stack_memo_get(&c->memo, c->key, n, &created);
 }
 
-static int on_sample(void *ctx, const struct perfdata_sample *s)
+static int on_sample(struct perf_tool *tool, const struct perf_event_header *rec,
+                     const struct perf_sample *s)
 {
-	struct stacks_ctx *c = ctx;
+	struct stacks_ctx *c = from_tool(tool);
 	struct thread *t;
 	struct perfdata_stack st;
 	struct stack_memo_entry *e = NULL;
 	size_t nr = 0, i, nr_unwound = 0;
 	uint64_t unknown = 0;
 	int max_stack = c->opts->max_stack > 0 ? c->opts->max_stack : 127;
-	uint64_t type = s->evsel->attr.sample_type;
+	uint64_t type = s->attr->sample_type;
 	int dwarf = (type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER);
 
 	if (max_stack > MAX_FRAMES / 2)
@@ -193,7 +200,7 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 	st.time = s->time;
 	st.period = s->period;
 	st.cpu = s->cpu;
-	st.event = s->evsel->name;
+	st.event = s->event;
 	c->stats.samples++;
 	if (c->opts->memo)
 		e = memo_entry(c, t, s, nr_unwound);
@@ -249,9 +256,10 @@ static int on_sample(void *ctx, const struct perfdata_sample *s)
 	return c->fn(c->fn_ctx, &st);
 }
 
-static int on_mmap(void *ctx, const struct perfdata_mmap *mm)
+static int on_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
+                   const struct perf_mmap *mm)
 {
-	struct stacks_ctx *c = ctx;
+	struct stacks_ctx *c = from_tool(tool);
 	int cpumode = mm->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int exec;
 	const struct map *mp;
@@ -279,17 +287,19 @@ static int on_mmap(void *ctx, const struct perfdata_mmap *mm)
 	return 0;
 }
 
-static int on_comm(void *ctx, const struct perfdata_comm *cm)
+static int on_comm(struct perf_tool *tool, const struct perf_event_header *rec,
+                   const struct perf_comm *cm)
 {
-	struct stacks_ctx *c = ctx;
+	struct stacks_ctx *c = from_tool(tool);
 
 	machine_comm(&c->machine, cm->pid, cm->tid, cm->comm);
 	return 0;
 }
 
-static int on_fork(void *ctx, const struct perfdata_fork *f)
+static int on_fork(struct perf_tool *tool, const struct perf_event_header *rec,
+                   const struct perf_fork *f)
 {
-	struct stacks_ctx *c = ctx;
+	struct stacks_ctx *c = from_tool(tool);
 
 	if (f->is_exit)
 		return 0;	/* perf keeps exited threads findable */
@@ -300,13 +310,14 @@ static int on_fork(void *ctx, const struct perfdata_fork *f)
 int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts,
 		    perfdata_stack_fn fn, void *ctx, struct perfdata_stacks_stats *stats)
 {
-	static const struct perfdata_ops ops = {
-		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
-	};
 	struct stacks_ctx *c = xcalloc(1, sizeof(*c));
 	char *kallsyms_copy = NULL;
 	int ret;
 
+	c->tool.sample = on_sample;
+	c->tool.mmap = on_mmap;
+	c->tool.comm = on_comm;
+	c->tool.fork = on_fork;
 	c->pd = pd;
 	c->opts = opts;
 	c->fn = fn;
@@ -336,7 +347,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	machine_init(&c->machine, &c->sym);
 	c->machine.jit = opts->jit;
 	c->unwinder = unwinder_new(&c->machine);
-	ret = perfdata_process(pd, &ops, c);
+	ret = perfdata_process(pd, &c->tool);
 	c->stats.dsos = c->sym.nr_dsos;
 	c->stats.symbol_lookups = c->sym.lookups;
 	c->stats.symbol_misses = c->sym.misses;

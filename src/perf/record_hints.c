@@ -7,7 +7,7 @@
 #include "core/strbuf.h"
 #include "perf/maps.h"
 #include "perf/perf_file.h"
-#include "perf/sampler.h"
+#include "perf/perf_event.h"
 #include "symbols/symbols.h"
 
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #define SHALLOW_FRAMES 1	/* frames: user stacks this short mean the walk failed */
 #define SHALLOW_MIN_SAMPLES 20	/* judge only with this many user stacks */
 
-static void count_break(struct fp_check *c, struct machine *m, const struct sampler_sample *smp,
+static void count_break(struct fp_check *c, struct machine *m, const struct perf_sample *smp,
 			uint64_t ip)
 {
 	struct thread *t = machine_thread(m, (int32_t)smp->pid, smp->tid);
@@ -36,7 +36,7 @@ static void count_break(struct fp_check *c, struct machine *m, const struct samp
 	c->breaks[i].n++;
 }
 
-void fp_check_sample(struct fp_check *c, struct machine *m, const struct sampler_sample *smp)
+void fp_check_sample(struct fp_check *c, struct machine *m, const struct perf_sample *smp)
 {
 	uint64_t i, depth = 0, leaf = 0;
 	int user = 0;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 struct machine;
-struct sampler_sample;
+struct perf_sample;
 struct strbuf;
 struct symbolizer;
 
@@ -28,7 +28,7 @@ struct fp_check {
 };
 
 /* Count one sample (m: the recording's maps, already updated by it). */
-void fp_check_sample(struct fp_check *c, struct machine *m, const struct sampler_sample *smp);
+void fp_check_sample(struct fp_check *c, struct machine *m, const struct perf_sample *smp);
 /* The warning when most chains are shallow (1, appended to out), else 0. */
 int fp_check_message(const struct fp_check *c, struct strbuf *out);
 void fp_check_release(struct fp_check *c);

@@ -6,6 +6,7 @@
  * drains the rings and watches the target, the clock and the signals.
  */
 #include "perf/sampler.h"
+#include "perf/sampler_synth.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -52,27 +53,6 @@ static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, in
 			    unsigned long flags)
 {
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
-
-int sampler_tool_dispatch(struct sampler_tool *t, const struct perf_event_header *rec)
-{
-	int (*fn)(struct sampler_tool *, const struct perf_event_header *) = NULL;
-
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE: fn = t->sample; break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: fn = t->mmap; break;
-	case PERF_RECORD_COMM: fn = t->comm; break;
-	case PERF_RECORD_FORK: fn = t->fork; break;
-	case PERF_RECORD_EXIT: fn = t->exit; break;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES: fn = t->lost; break;
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: fn = t->context_switch; break;
-	}
-	if (!fn)
-		fn = t->other;
-	return fn ? fn(t, rec) : 0;
 }
 
 void sampler_init(struct sampler *s, const struct sampler_opts *opts)
@@ -500,12 +480,14 @@ int sampler_open(struct sampler *s)
 
 struct ring_ctx {
 	struct sampler *s;
-	struct sampler_tool *tool;
+	struct perf_tool *tool;
+	struct perf_tool_event ev;
 };
 
 static int ring_dispatch(void *ctx, const struct perf_event_header *rec)
 {
 	struct ring_ctx *rc = ctx;
+	const char *why;
 
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		rc->s->nr_samples++;
@@ -521,12 +503,15 @@ static int ring_dispatch(void *ctx, const struct perf_event_header *rec)
 		memcpy(&lost, rec + 1, 8);
 		rc->s->nr_lost += lost;
 	}
-	return sampler_tool_dispatch(rc->tool, rec);
+	if (perf_tool_deliver(rc->tool, &rc->ev, rec, &why) && why)
+		return trail_error("the kernel sent a malformed record (type %u, %u bytes): %s",
+				   (unsigned)rec->type, (unsigned)rec->size, why);
+	return 0;
 }
 
-static int read_rings(struct sampler *s, struct sampler_tool *tool)
+static int read_rings(struct sampler *s, struct perf_tool *tool)
 {
-	struct ring_ctx rc = { s, tool };
+	struct ring_ctx rc = { s, tool, { &s->attr, s->event_name, NULL } };
 	size_t c;
 
 	for (c = 0; c < s->nr_cpus; c++)
@@ -626,7 +611,22 @@ static void handle_signal(struct sampler *s)
 	}
 }
 
-int sampler_run(struct sampler *s, struct sampler_tool *tool)
+/* The records the kernel does not emit: its own mapping, an attached process's threads and maps. */
+static int synthesize(struct sampler *s, struct perf_tool *tool)
+{
+	struct sampler_synth_target t = {
+		.attr = &s->attr,
+		.event = s->event_name,
+		.pid = s->pid,
+		.tids = s->tids,
+		.nr_tids = s->nr_tids,
+		.attached = !s->is_command,
+	};
+
+	return sampler_synthesize(&t, tool);
+}
+
+int sampler_run(struct sampler *s, struct perf_tool *tool)
 {
 	struct pollfd *pfd;
 	size_t nr = 0, c, i;
@@ -658,7 +658,7 @@ int sampler_run(struct sampler *s, struct sampler_tool *tool)
 	}
 	if (s->opts.duration > 0)
 		deadline = s->start_time + s->opts.duration;
-	if (sampler_synthesize(s, tool)) {
+	if (synthesize(s, tool)) {
 		free(pfd);
 		return -1;
 	}

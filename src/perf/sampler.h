@@ -4,7 +4,7 @@
  * CPU for the target with inherit set (so every thread and child is
  * followed, and each CPU's ring buffer collects them, as perf record does),
  * polls the ring buffers and hands each record to the callbacks of a
- * struct sampler_tool (perf's struct perf_tool: .sample, .mmap, .comm ...).
+ * struct perf_tool (perf_tool.h), decoded, as perfdata_process() does for files.
  *
  * Lifetime: sampler_init() -> sampler_prepare_command() or
  * sampler_attach() -> sampler_open() -> sampler_run() -> sampler_release().  All state of a run is in the
@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "core/strbuf.h"
+#include "perf/perf_tool.h"
 #include "perf/sampler_ring.h"
 
 enum sampler_callchain {
@@ -37,27 +38,6 @@ struct sampler_opts {
 	size_t mmap_pages;		/* data pages per CPU ring, power of two; 0: default */
 	double duration;		/* seconds to record; 0: until the target ends */
 };
-
-/*
- * Callbacks get whole records, contiguous, valid only during the call.
- * Each returns 0, or -1 to stop recording (after printing an error).  A
- * NULL callback falls back to .other; a NULL .other drops the record.
- */
-struct sampler_tool {
-	int (*sample)(struct sampler_tool *t, const struct perf_event_header *rec);
-	int (*mmap)(struct sampler_tool *t, const struct perf_event_header *rec);	/* MMAP, MMAP2 */
-	int (*comm)(struct sampler_tool *t, const struct perf_event_header *rec);
-	int (*fork)(struct sampler_tool *t, const struct perf_event_header *rec);
-	int (*exit)(struct sampler_tool *t, const struct perf_event_header *rec);
-	int (*lost)(struct sampler_tool *t, const struct perf_event_header *rec);	/* LOST, LOST_SAMPLES */
-	int (*context_switch)(struct sampler_tool *t, const struct perf_event_header *rec);
-	int (*other)(struct sampler_tool *t, const struct perf_event_header *rec);
-	/* Every ring buffer has been read once (perf's "round"). */
-	int (*round)(struct sampler_tool *t);
-};
-
-/* Route one record to the matching callback. */
-int sampler_tool_dispatch(struct sampler_tool *t, const struct perf_event_header *rec);
 
 /* How the run ended. */
 enum sampler_stop {
@@ -116,47 +96,18 @@ int sampler_attach(struct sampler *s, pid_t pid);
 /* Open the events and map the ring buffers.  0 or -1 with a helpful error. */
 int sampler_open(struct sampler *s);
 /*
- * Feed the tool what the kernel will not emit itself: the kernel's mmap
- * and, when attaching, the process's threads (COMM) and executable
- * mappings (MMAP2) read from /proc.  0 or -1.  sampler_run() calls it
- * once the target runs (reading /proc/kallsyms takes a while; the ring
- * buffers hold the first samples meanwhile and are read after it).
- */
-int sampler_synthesize(struct sampler *s, struct sampler_tool *tool);
-/*
- * Start the command (or enable the events), synthesize, read the rings until the
- * target ends, the duration elapses or a signal arrives, then drain them.
+ * Start the command (or enable the events), synthesize (sampler_synth.h),
+ * read the rings until the target ends, the duration elapses or a signal
+ * arrives, then drain them.
  * On SIGINT/SIGTERM the command gets the signal too and is waited for, so
  * the caller can still write a complete file.  0 or -1.
  */
-int sampler_run(struct sampler *s, struct sampler_tool *tool);
+int sampler_run(struct sampler *s, struct perf_tool *tool);
 /*
  * Close everything.  A command that never started exits (its pipe closes);
  * one still running because recording failed gets SIGTERM, as perf does.
  */
 void sampler_release(struct sampler *s);
-
-/* Bytes of the sample_id trailer of non-sample records for this attr. */
-size_t sampler_id_size(const struct perf_event_attr *attr);
-
-/* A sample, decoded for the sample_type trail opens with. */
-struct sampler_sample {
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;			/* ns, perf clock */
-	uint32_t cpu;
-	uint64_t period;		/* events (or ns of blocked time for offcpu) */
-	uint64_t nr_callchain;
-	const uint64_t *callchain;	/* points into the record */
-};
-/* Decode rec (a PERF_RECORD_SAMPLE of attr).  0, or -1 when it is malformed. */
-int sampler_parse_sample(const struct perf_event_attr *attr,
-			 const struct perf_event_header *rec, struct sampler_sample *out);
-/* Byte offset of the period field in a sample of attr (for rewriting it). */
-size_t sampler_period_offset(const struct perf_event_attr *attr);
-/* Decode the sample_id trailer of a non-sample record: tid and time. */
-int sampler_parse_id(const struct perf_event_attr *attr, const struct perf_event_header *rec,
-		     uint32_t *pid, uint32_t *tid, uint64_t *time);
 
 /*
  * The events -e accepts, one per line with a description, for --help and

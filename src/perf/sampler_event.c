@@ -1,9 +1,8 @@
 /*
  * sampler_event.c - what the sampler knows about perf events that is not
- * the run itself: decoding samples and sample_id trailers of the
- * sample_type trail opens with (layout: include/uapi/linux/perf_event.h,
- * PERF_RECORD_SAMPLE), and turning perf_event_open failures into messages
- * that tell the user the fix.
+ * the run itself: the event names -e takes, kernel.perf_event_paranoid,
+ * and perf_event_open failures turned into messages that tell the user the
+ * fix.  (Records are decoded by perf_event.c, for files and live alike.)
  */
 #include "perf/sampler.h"
 #include "core/error.h"
@@ -15,124 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Sample fields trail can decode; anything else in sample_type is refused. */
-#define DECODABLE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
-		   PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
-		   PERF_SAMPLE_STACK_USER)
-
-struct cursor {
-	const unsigned char *p, *end;
-};
-
-static int take(struct cursor *c, void *out, size_t n)
-{
-	if ((size_t)(c->end - c->p) < n)
-		return -1;
-	if (out)
-		memcpy(out, c->p, n);
-	c->p += n;
-	return 0;
-}
-
-size_t sampler_period_offset(const struct perf_event_attr *attr)
-{
-	uint64_t t = attr->sample_type;
-	size_t off = sizeof(struct perf_event_header);
-
-	if (t & PERF_SAMPLE_IP)
-		off += 8;
-	if (t & PERF_SAMPLE_TID)
-		off += 8;
-	if (t & PERF_SAMPLE_TIME)
-		off += 8;
-	if (t & PERF_SAMPLE_CPU)
-		off += 8;
-	return off;
-}
-
-int sampler_parse_sample(const struct perf_event_attr *attr,
-			 const struct perf_event_header *rec, struct sampler_sample *out)
-{
-	uint64_t t = attr->sample_type;
-	struct cursor c = { (const unsigned char *)(rec + 1), (const unsigned char *)rec + rec->size };
-	uint32_t pair[2];
-
-	memset(out, 0, sizeof(*out));
-	if (rec->type != PERF_RECORD_SAMPLE || (t & ~(uint64_t)DECODABLE))
-		return -1;
-	if ((t & PERF_SAMPLE_IP) && take(&c, &out->ip, 8))
-		return -1;
-	if (t & PERF_SAMPLE_TID) {
-		if (take(&c, pair, 8))
-			return -1;
-		out->pid = pair[0];
-		out->tid = pair[1];
-	}
-	if ((t & PERF_SAMPLE_TIME) && take(&c, &out->time, 8))
-		return -1;
-	if (t & PERF_SAMPLE_CPU) {
-		if (take(&c, pair, 8))
-			return -1;
-		out->cpu = pair[0];
-	}
-	if ((t & PERF_SAMPLE_PERIOD) && take(&c, &out->period, 8))
-		return -1;
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		if (take(&c, &out->nr_callchain, 8))
-			return -1;
-		if (out->nr_callchain > (uint64_t)(c.end - c.p) / 8)
-			return -1;
-		out->callchain = (const uint64_t *)c.p;
-		c.p += out->nr_callchain * 8;
-	}
-	/* Registers and the stack copy follow; nobody here needs them decoded. */
-	return 0;
-}
-
-size_t sampler_id_size(const struct perf_event_attr *attr)
-{
-	uint64_t t = attr->sample_type;
-	size_t n = 0;
-
-	if (!attr->sample_id_all)
-		return 0;
-	if (t & PERF_SAMPLE_TID)
-		n += 8;
-	if (t & PERF_SAMPLE_TIME)
-		n += 8;
-	if (t & PERF_SAMPLE_ID)
-		n += 8;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		n += 8;
-	if (t & PERF_SAMPLE_CPU)
-		n += 8;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		n += 8;
-	return n;
-}
-
-int sampler_parse_id(const struct perf_event_attr *attr, const struct perf_event_header *rec,
-		     uint32_t *pid, uint32_t *tid, uint64_t *time)
-{
-	size_t n = sampler_id_size(attr);
-	struct cursor c;
-	uint32_t pair[2] = { 0, 0 };
-
-	*pid = *tid = 0;
-	*time = 0;
-	if (!n || rec->size < sizeof(*rec) + n)
-		return -1;
-	c.p = (const unsigned char *)rec + rec->size - n;
-	c.end = (const unsigned char *)rec + rec->size;
-	if ((attr->sample_type & PERF_SAMPLE_TID) && take(&c, pair, 8))
-		return -1;
-	if ((attr->sample_type & PERF_SAMPLE_TIME) && take(&c, time, 8))
-		return -1;
-	*pid = pair[0];
-	*tid = pair[1];
-	return 0;
-}
 
 const char *sampler_event_names(void)
 {

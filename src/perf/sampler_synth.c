@@ -6,7 +6,7 @@
  * executable mapping of /proc/PID/maps.  Each carries a zeroed sample_id
  * trailer (time 0 sorts it before every real event).
  */
-#include "perf/sampler.h"
+#include "perf/sampler_synth.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/line_reader.h"
@@ -22,8 +22,8 @@
 #define MAX_RECORD 8192		/* bytes; paths longer than this are cut */
 
 struct synth {
-	struct sampler *s;
-	struct sampler_tool *tool;
+	const struct sampler_synth_target *s;
+	struct perf_tool *tool;
 	unsigned char buf[MAX_RECORD];
 };
 
@@ -31,7 +31,9 @@ struct synth {
 static int emit(struct synth *y, size_t fixed, const char *name, uint32_t pid, uint32_t tid)
 {
 	struct perf_event_header *h = (void *)y->buf;
-	size_t id = sampler_id_size(&y->s->attr);
+	size_t id = perf_sample_id_size(y->s->attr);
+	struct perf_tool_event ev = { y->s->attr, y->s->event, NULL };
+	const char *why;
 	size_t len = strlen(name) + 1, padded;
 
 	if (fixed + len + id + 8 > sizeof(y->buf))
@@ -39,13 +41,15 @@ static int emit(struct synth *y, size_t fixed, const char *name, uint32_t pid, u
 	padded = (len + 7) & ~(size_t)7;
 	memset(y->buf + fixed, 0, padded + id);
 	memcpy(y->buf + fixed, name, len - 1);
-	if (id && (y->s->attr.sample_type & PERF_SAMPLE_TID)) {
+	if (id && (y->s->attr->sample_type & PERF_SAMPLE_TID)) {
 		uint32_t pair[2] = { pid, tid };
 
 		memcpy(y->buf + fixed + padded, pair, sizeof(pair));
 	}
 	h->size = (uint16_t)(fixed + padded + id);
-	return sampler_tool_dispatch(y->tool, h);
+	if (perf_tool_deliver(y->tool, &ev, h, &why) && why)
+		return trail_error("cannot describe '%s' to the recorder: %s", name, why);
+	return 0;
 }
 
 static int synth_kernel(struct synth *y)
@@ -59,7 +63,7 @@ static int synth_kernel(struct synth *y)
 	uint32_t pid = UINT32_MAX, tid = 0;
 	uint64_t v;
 
-	if (y->s->attr.exclude_kernel)
+	if (y->s->attr->exclude_kernel)
 		return 0;
 	if (line_reader_open(&r, "/proc/kallsyms"))
 		return 0;	/* kernel frames stay [unknown]; not fatal */
@@ -138,7 +142,7 @@ static int synth_map_line(struct synth *y, pid_t pid, char *line)
 	while (name && *name == ' ')
 		name++;
 	/* perf synthesizes executable mappings only, unless data mappings are wanted */
-	if (strlen(f[1]) < 4 || (f[1][2] != 'x' && !y->s->attr.mmap_data))
+	if (strlen(f[1]) < 4 || (f[1][2] != 'x' && !y->s->attr->mmap_data))
 		return 0;
 	dash = strchr(f[0], '-');
 	colon = strchr(f[3], ':');
@@ -201,7 +205,7 @@ static int synth_process(struct synth *y)
 	return ret;
 }
 
-int sampler_synthesize(struct sampler *s, struct sampler_tool *tool)
+int sampler_synthesize(const struct sampler_synth_target *s, struct perf_tool *tool)
 {
 	struct synth *y = xcalloc(1, sizeof(*y));
 	int ret;
@@ -209,7 +213,7 @@ int sampler_synthesize(struct sampler *s, struct sampler_tool *tool)
 	y->s = s;
 	y->tool = tool;
 	ret = synth_kernel(y);
-	if (!ret && !s->is_command)
+	if (!ret && s->attached)
 		ret = synth_process(y);
 	free(y);
 	return ret;

@@ -46,7 +46,7 @@ struct unwinder {
 	struct space spaces[MAX_SPACES];
 	uint64_t clock;
 	/* the sample being unwound */
-	const struct perfdata_sample *s;
+	const struct perf_sample *s;
 	uint32_t tid;
 	uint64_t sp;
 	uint64_t *ips;
@@ -61,7 +61,7 @@ enum {
 	PR_R8 = 16,
 };
 
-static int reg_value(const struct perfdata_sample *s, int reg, uint64_t *out)
+static int reg_value(const struct perf_sample *s, int reg, uint64_t *out)
 {
 	uint64_t below;
 
@@ -102,7 +102,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 }
 
 /* The sampled registers in DWARF x86-64 order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip); 0 when not sampled. */
-static void dwarf_registers(const struct perfdata_sample *s, uint64_t regs[CFI_NREGS])
+static void dwarf_registers(const struct perf_sample *s, uint64_t regs[CFI_NREGS])
 {
 	static const int map[CFI_NREGS] = {
 		PR_AX, PR_DX, PR_CX, PR_BX, PR_SI, PR_DI, PR_BP, PR_SP,
@@ -484,7 +484,7 @@ static int fast_unwind(struct unwinder *u, struct space *sp)
 	}
 }
 
-size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfdata_sample *s,
+size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		       uint64_t *ips, size_t max)
 {
 	struct space *sp;

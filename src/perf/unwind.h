@@ -13,7 +13,7 @@
 
 struct machine;
 struct thread;
-struct perfdata_sample;
+struct perf_sample;
 struct unwinder;
 
 struct unwinder *unwinder_new(struct machine *m);
@@ -24,7 +24,7 @@ void unwinder_free(struct unwinder *u);
  * first entry is the sampled user IP.  Returns the number of frames (0
  * when the sample has no usable registers).
  */
-size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perfdata_sample *s,
+size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		       uint64_t *ips, size_t max);
 
 #endif

@@ -2,6 +2,8 @@
 # files and their prepared copies, build-ids, kallsyms, demangling.
 LIB_OBJS += src/symbols/build_id.o
 LIB_OBJS += src/symbols/debuginfo.o
+LIB_OBJS += src/symbols/kallsyms.o
+LIB_OBJS += src/symbols/symtab.o
 LIB_OBJS += src/symbols/symbols.o
 
 UNIT_TESTS += tests/unit/test_build_id

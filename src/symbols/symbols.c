@@ -8,6 +8,8 @@
  */
 #include "symbols/symbols.h"
 #include "symbols/build_id.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symtab.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file_map.h"
@@ -32,6 +34,50 @@
 
 #define CACHE_MIN (1u << 12)
 
+/* ---- remembered lookups ---------------------------------------------------- */
+
+/*
+ * Fibonacci hashing (Knuth 6.4): the top half of one multiplication is
+ * mixed enough for addresses, and this runs once per frame.
+ */
+static uint32_t sym_cache_hash(uint32_t dso, uint64_t addr)
+{
+	return (uint32_t)(((addr ^ ((uint64_t)dso << 47)) * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/*
+ * The entry remembered for (dso, addr), or NULL with *it where a new one
+ * goes (sym_cache_add).
+ */
+static struct sym_cache_entry *sym_cache_find(struct sym_cache *c, uint32_t dso, uint64_t addr,
+					      struct hashmap_iter *it)
+{
+	uint32_t id;
+
+	for (id = hashmap_first(&c->index, sym_cache_hash(dso, addr), it);
+	     id != HASHMAP_NONE; id = hashmap_next(it))
+		if (c->v[id].key_addr == addr && c->v[id].key_dso == dso)
+			return &c->v[id];
+	return NULL;
+}
+
+static void sym_cache_add(struct sym_cache *c, struct hashmap_iter *it, uint32_t dso,
+			  uint64_t addr, int32_t sym)
+{
+	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	c->v[c->nr].key_addr = addr;
+	c->v[c->nr].key_dso = dso;
+	c->v[c->nr].sym = sym;
+	hashmap_add_at(&c->index, it, (uint32_t)c->nr++);
+}
+
+static void sym_cache_release(struct sym_cache *c)
+{
+	free(c->v);
+	hashmap_release(&c->index);
+	memset(c, 0, sizeof(*c));
+}
+
 void symbolizer_init(struct symbolizer *s)
 {
 	const char *home = getenv("HOME");
@@ -40,12 +86,9 @@ void symbolizer_init(struct symbolizer *s)
 	s->demangle = 1;
 	s->home_debug = xstrfmt("%s/.debug", home && *home ? home : "/root");
 	s->kallsyms_path = "/proc/kallsyms";
-	s->dso_mask = 63;
-	s->dso_slots = xcalloc(s->dso_mask + 1, sizeof(*s->dso_slots));
-	s->cache_mask = CACHE_MIN - 1;
-	s->cache = xcalloc(CACHE_MIN, sizeof(*s->cache));
-	s->icache_mask = CACHE_MIN - 1;
-	s->icache = xcalloc(CACHE_MIN, sizeof(*s->icache));
+	hashmap_init(&s->dso_index, 64);
+	hashmap_init(&s->cache.index, CACHE_MIN);
+	hashmap_init(&s->icache.index, CACHE_MIN);
 	elf_version(EV_CURRENT);
 }
 
@@ -82,9 +125,9 @@ void symbolizer_release(struct symbolizer *s)
 	for (i = 0; i < s->nr_dsos; i++)
 		dso_free(s->dsos[i]);
 	free(s->dsos);
-	free(s->dso_slots);
-	free(s->cache);
-	free(s->icache);
+	hashmap_release(&s->dso_index);
+	sym_cache_release(&s->cache);
+	sym_cache_release(&s->icache);
 	for (i = 0; i < s->nr_inames; i++)
 		if ((uintptr_t)s->inames[i] > 4096)
 			free((char *)s->inames[i]);
@@ -95,35 +138,17 @@ void symbolizer_release(struct symbolizer *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void dso_rehash(struct symbolizer *s)
-{
-	size_t i, mask = s->dso_mask * 2 + 1;
-	uint32_t *slots = xcalloc(mask + 1, sizeof(*slots));
-
-	for (i = 0; i < s->nr_dsos; i++) {
-		const char *p = s->dsos[i]->path;
-		size_t h = intern_hash(p, strlen(p)) & mask;
-
-		while (slots[h])
-			h = (h + 1) & mask;
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(s->dso_slots);
-	s->dso_slots = slots;
-	s->dso_mask = mask;
-}
-
 struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind kind)
 {
-	size_t len = strlen(path), h = intern_hash(path, len) & s->dso_mask;
+	size_t len = strlen(path);
+	struct hashmap_iter it;
 	struct dso *d;
+	uint32_t id;
 
-	while (s->dso_slots[h]) {
-		d = s->dsos[s->dso_slots[h] - 1];
-		if (!strcmp(d->path, path))
-			return d;
-		h = (h + 1) & s->dso_mask;
-	}
+	for (id = hashmap_first(&s->dso_index, hashmap_hash_bytes(path, len), &it);
+	     id != HASHMAP_NONE; id = hashmap_next(&it))
+		if (s->dsos[id]->path_len == len && !memcmp(s->dsos[id]->path, path, len))
+			return s->dsos[id];
 	d = xcalloc(1, sizeof(*d));
 	d->id = (uint32_t)s->nr_dsos;
 	d->kind = kind;
@@ -133,9 +158,7 @@ struct dso *symbolizer_dso(struct symbolizer *s, const char *path, enum dso_kind
 	d->translate = kind == DSO_ELF;
 	ALLOC_GROW(s->dsos, s->nr_dsos + 1, s->alloc_dsos);
 	s->dsos[s->nr_dsos++] = d;
-	s->dso_slots[h] = d->id + 1;
-	if (s->nr_dsos * 2 > s->dso_mask)
-		dso_rehash(s);
+	hashmap_add_at(&s->dso_index, &it, d->id);
 	return d;
 }
 
@@ -152,161 +175,6 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size)
 		size = sizeof(d->build_id);
 	memcpy(d->build_id, id, size);
 	d->build_id_size = (uint8_t)size;
-}
-
-/* ---- fixups (perf util/symbol.c) ------------------------------------------ */
-
-/* Bytes of sym's raw name. */
-static size_t symbol_name_len(const struct symbol *sym)
-{
-	size_t n = 0;
-
-	if (!sym->unterminated)
-		return strlen(sym->name);
-	while (sym->name[n] && sym->name[n] != '\t' && sym->name[n] != '\n')
-		n++;
-	return n;
-}
-
-static int prefix_underscores(const char *s)
-{
-	int n = 0;
-
-	while (*s++ == '_')
-		n++;
-	return n;
-}
-
-/* perf's choose_best_symbol(): 1 when a wins, 0 when b wins. */
-static int choose_a(const struct symbol *a, const struct symbol *b)
-{
-	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	int wa, wb;
-	size_t na, nb;
-
-	if (!lb && la)
-		return 1;
-	if (!la && lb)
-		return 0;
-	wa = a->binding == STB_WEAK;
-	wb = b->binding == STB_WEAK;
-	if (wb && !wa)
-		return 1;
-	if (wa && !wb)
-		return 0;
-	wa = a->binding == STB_GLOBAL;
-	wb = b->binding == STB_GLOBAL;
-	if (wa && !wb)
-		return 1;
-	if (wb && !wa)
-		return 0;
-	wa = prefix_underscores(a->name);
-	wb = prefix_underscores(b->name);
-	if (wb > wa)
-		return 1;
-	if (wa > wb)
-		return 0;
-	na = symbol_name_len(a);
-	nb = symbol_name_len(b);
-	if (na > nb)
-		return 1;
-	if (na < nb)
-		return 0;
-	return 1;
-}
-
-static uint64_t roundup_page(uint64_t v)
-{
-	return (v + 4095) & ~(uint64_t)4095;
-}
-
-size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod)
-{
-	struct symbol *v;
-	const char **km = NULL;
-	size_t i, n = 0;
-
-	if (!nr)
-		return 0;
-	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
-		;
-	if (i < nr) {
-		/* sort small keys (stable: ties keep table order), then move
-		 * the symbols once */
-		struct radix_pair *keys = xmallocarray(nr, sizeof(*keys));
-
-		for (i = 0; i < nr; i++) {
-			keys[i].key = syms[i].start;
-			keys[i].val = i;
-		}
-		radix_sort_pairs(keys, nr);
-		v = xmallocarray(nr, sizeof(*v));
-		if (kmod)
-			km = xmallocarray(nr, sizeof(*km));
-		for (i = 0; i < nr; i++) {
-			v[i] = syms[keys[i].val];
-			if (kmod)
-				km[i] = kmod[keys[i].val];
-		}
-		memcpy(syms, v, nr * sizeof(*v));
-		if (kmod)
-			memcpy(kmod, km, nr * sizeof(*km));
-		free(v);
-		free(km);
-		free(keys);
-	}
-	/* symbols__fixup_end: zero-sized symbols run to the next one */
-	for (i = 0; i + 1 < nr; i++) {
-		struct symbol *prev = &syms[i];
-
-		if (prev->end != prev->start)
-			continue;
-		if (is_kallsyms && kmod && (!kmod[i] != !kmod[i + 1]))
-			prev->end = roundup_page(prev->end + 4096);
-		else
-			prev->end = syms[i + 1].start;
-	}
-	if (syms[nr - 1].end == syms[nr - 1].start)
-		syms[nr - 1].end = roundup_page(syms[nr - 1].start) + 4096;
-	/* symbols__fixup_duplicate: one symbol per start address */
-	for (i = 0; i < nr; i++) {
-		if (n && syms[n - 1].start == syms[i].start) {
-			if (!choose_a(&syms[n - 1], &syms[i])) {
-				syms[n - 1] = syms[i];
-				if (kmod)
-					kmod[n - 1] = kmod[i];
-			}
-			continue;
-		}
-		syms[n] = syms[i];
-		if (kmod)
-			kmod[n] = kmod[i];
-		n++;
-	}
-	return n;
-}
-
-const struct symbol *symbols_search(const struct symbol *syms, size_t nr, uint64_t addr)
-{
-	size_t lo = 0, hi = nr, k;
-
-	/* last symbol with start <= addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* a few steps back for symbols nested in a bigger one */
-	for (k = 0; k < 4 && lo > 0; k++, lo--) {
-		const struct symbol *sym = &syms[lo - 1];
-
-		if (addr < sym->end || addr == sym->start)
-			return sym;
-	}
-	return NULL;
 }
 
 /* ---- ELF -------------------------------------------------------------------- */
@@ -741,123 +609,6 @@ static void load_elf(struct symbolizer *s, struct dso *d)
 /* ---- kernel, JIT, vdso ---------------------------------------------------- */
 
 /* kallsyms types perf keeps: text, weak, data, bss (either case). */
-static int kallsyms_type_ok(char t)
-{
-	t = (char)(t & ~0x20);
-	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
-}
-
-static uint8_t kallsyms_binding(char t)
-{
-	if (t == 'W' || t == 'w')
-		return STB_WEAK;
-	return t >= 'A' && t <= 'Z' ? STB_GLOBAL : STB_LOCAL;
-}
-
-static int hex_digit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Turn module ids (index + 1 in d->kmod) into strings living as long as d. */
-static void kallsyms_module_names(struct dso *d, struct intern *mods)
-{
-	size_t i, total = 0;
-	char **names = xcalloc(mods->nr + 1, sizeof(*names));
-	char *q;
-
-	for (i = 0; i < mods->nr; i++)
-		total += intern_len(mods, (uint32_t)i) + 1;
-	d->kmod_names = xmalloc(total + 1);
-	q = d->kmod_names;
-	for (i = 0; i < mods->nr; i++) {
-		size_t len = intern_len(mods, (uint32_t)i);
-
-		memcpy(q, intern_str(mods, (uint32_t)i), len);
-		q[len] = 0;
-		names[i] = q;
-		q += len + 1;
-	}
-	for (i = 0; i < d->nr_syms; i++)
-		if (d->kmod[i])
-			d->kmod[i] = names[(uintptr_t)d->kmod[i] - 1];
-	free(names);
-}
-
-/*
- * "ADDR TYPE NAME[\t[MODULE]]" per line.  The text is mapped, not copied,
- * and never written: names point into it and end at a tab or newline
- * (symbol.unterminated); symbolizer_name() copies the few that are used.
- * A last line without newline gets its name copied.  The table is sized
- * from the line count and huge-page backed: 120,000 symbols fill it with
- * a handful of page faults.
- */
-static void load_kallsyms(struct symbolizer *s, struct dso *d)
-{
-	const char *p, *end;
-	size_t lines = 1;
-	struct intern mods;
-
-	if (file_map_path(&d->text, s->kallsyms_path, FILE_MAP_POPULATE | FILE_MAP_SEQUENTIAL))
-		return;
-	p = (const char *)d->text.data;
-	end = p + d->text.size;
-	for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		lines++;
-	d->syms = xmalloc_huge(st_mult(lines, sizeof(*d->syms)));
-	intern_init(&mods);
-	while (p < end) {
-		const char *line = p, *nl = memchr(p, '\n', (size_t)(end - p)), *name, *mod;
-		uint64_t addr = 0;
-		int digit;
-		char type;
-		struct symbol *sym;
-
-		if (!nl)
-			nl = end;
-		p = nl + 1;
-		while (line < nl && (digit = hex_digit((unsigned char)*line)) >= 0) {
-			addr = addr << 4 | (uint64_t)digit;
-			line++;
-		}
-		if (nl - line < 4 || line[0] != ' ' || line[2] != ' ')
-			continue;
-		type = line[1];
-		if (!kallsyms_type_ok(type))
-			continue;
-		name = line + 3;
-		if (name[0] == '$' || name[0] == '\t')
-			continue;
-		sym = &d->syms[d->nr_syms];
-		sym->start = sym->end = addr;
-		sym->name = name;
-		sym->unterminated = 1;
-		if (nl == end) {	/* no newline after it: copy */
-			sym->name = arena_strndup(&s->arena, name, (size_t)(nl - name));
-			sym->unterminated = 0;
-		}
-		sym->demangled = sym->unterminated ? NULL : sym->name;
-		sym->demangled_len = 0;
-		sym->binding = kallsyms_binding(type);
-		sym->type = STT_FUNC;
-		mod = memchr(name, '\t', (size_t)(nl - name));
-		if (mod && mod[1] == '[') {
-			uint32_t id = intern_add(&mods, mod + 1, (size_t)(nl - mod - 1), NULL);
-
-			if (!d->kmod)
-				d->kmod = xcalloc(lines, sizeof(*d->kmod));
-			d->kmod[d->nr_syms] = (const char *)(uintptr_t)(id + 1);
-		}
-		d->nr_syms++;
-	}
-	if (d->kmod)
-		kallsyms_module_names(d, &mods);
-	intern_release(&mods);
-}
-
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex numbers. */
 static void load_jit_map(struct symbolizer *s, struct dso *d)
 {
@@ -918,9 +669,17 @@ static void dso_load(struct symbolizer *s, struct dso *d)
 	case DSO_ELF:
 		load_elf(s, d);
 		break;
-	case DSO_KERNEL:
-		load_kallsyms(s, d);
-		break;
+	case DSO_KERNEL: {
+		struct kallsyms k;
+
+		kallsyms_load(&k, s->kallsyms_path, &s->arena);	/* sorted and fixed up already */
+		d->syms = k.syms;
+		d->nr_syms = k.nr_syms;
+		d->kmod = k.kmod;
+		d->kmod_names = k.kmod_names;
+		d->text = k.text;
+		return;
+	}
 	case DSO_JIT:
 		load_jit_map(s, d);
 		break;
@@ -946,54 +705,20 @@ static uint64_t translate(const struct dso *d, uint64_t off)
 	return off;
 }
 
-static size_t cache_hash(uint32_t dso, uint64_t addr)
-{
-	uint64_t h = (addr ^ ((uint64_t)dso << 47)) * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 20);
-}
-
-static void cache_grow(struct sym_cache_entry **cache, size_t *cmask)
-{
-	size_t i, mask = *cmask * 2 + 1;
-	struct sym_cache_entry *c = xcalloc(mask + 1, sizeof(*c)), *old = *cache;
-
-	for (i = 0; i <= *cmask; i++) {
-		size_t h;
-
-		if (!old[i].key_dso)
-			continue;
-		h = cache_hash(old[i].key_dso, old[i].key_addr) & mask;
-		while (c[h].key_dso)
-			h = (h + 1) & mask;
-		c[h] = old[i];
-	}
-	free(old);
-	*cache = c;
-	*cmask = mask;
-}
-
 const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr)
 {
-	uint32_t key = d->id + 1;
-	size_t h = cache_hash(key, addr) & s->cache_mask;
+	struct hashmap_iter it;
+	const struct sym_cache_entry *e = sym_cache_find(&s->cache, d->id, addr, &it);
 	const struct symbol *sym;
 
 	s->lookups++;
-	while (s->cache[h].key_dso) {
-		if (s->cache[h].key_dso == key && s->cache[h].key_addr == addr)
-			return s->cache[h].sym < 0 ? NULL : &d->syms[s->cache[h].sym];
-		h = (h + 1) & s->cache_mask;
-	}
+	if (e)
+		return e->sym < 0 ? NULL : &d->syms[e->sym];
 	s->misses++;
 	if (!d->loaded)
 		dso_load(s, d);
 	sym = symbols_search(d->syms, d->nr_syms, addr);
-	s->cache[h].key_dso = key;
-	s->cache[h].key_addr = addr;
-	s->cache[h].sym = sym ? (int32_t)(sym - d->syms) : -1;
-	if (++s->cache_used * 2 > s->cache_mask)
-		cache_grow(&s->cache, &s->cache_mask);
+	sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
 	return sym;
 }
 
@@ -1278,27 +1003,20 @@ static size_t inline_chain(struct symbolizer *s, struct dso *d, uint64_t vaddr)
 size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
 			  const char *const **names)
 {
-	uint32_t key = d->id + 1;
-	size_t h = cache_hash(key, addr) & s->icache_mask, at;
+	struct hashmap_iter it;
+	const struct sym_cache_entry *e = sym_cache_find(&s->icache, d->id, addr, &it);
+	size_t at;
 	int32_t v;
 
-	while (s->icache[h].key_dso) {
-		if (s->icache[h].key_dso == key && s->icache[h].key_addr == addr) {
-			v = s->icache[h].sym;
-			goto found;
-		}
-		h = (h + 1) & s->icache_mask;
+	if (e) {
+		v = e->sym;
+	} else {
+		if (!d->loaded)
+			dso_load(s, d);
+		at = inline_chain(s, d, d->translate ? translate(d, addr) : addr);
+		v = at == SIZE_MAX || at > INT32_MAX ? -1 : (int32_t)at;
+		sym_cache_add(&s->icache, &it, d->id, addr, v);
 	}
-	if (!d->loaded)
-		dso_load(s, d);
-	at = inline_chain(s, d, d->translate ? translate(d, addr) : addr);
-	v = at == SIZE_MAX || at > INT32_MAX ? -1 : (int32_t)at;
-	s->icache[h].key_dso = key;
-	s->icache[h].key_addr = addr;
-	s->icache[h].sym = v;
-	if (++s->icache_used * 2 > s->icache_mask)
-		cache_grow(&s->icache, &s->icache_mask);
-found:
 	if (v < 0)
 		return 0;
 	*names = s->inames + v + 1;

@@ -14,8 +14,10 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/hashmap.h"
 #include "core/file_map.h"
 #include "symbols/debuginfo.h"
+#include "symbols/symtab.h"
 
 enum dso_kind {
 	DSO_ELF,		/* a file mapped from disk */
@@ -25,15 +27,6 @@ enum dso_kind {
 	DSO_NONE,		/* [heap], [stack], ... : no symbols */
 };
 
-struct symbol {
-	uint64_t start, end;	/* for files: file offsets (perf's adjusted symbols); end exclusive */
-	const char *name;	/* raw (mangled) name: in an ELF string table kept open, or the arena */
-	const char *demangled;	/* filled on first use; NULL until then */
-	uint32_t demangled_len;	/* bytes of demangled, once filled */
-	uint8_t binding;	/* STB_* */
-	uint8_t type;		/* STT_* */
-	uint8_t unterminated;	/* name ends at a tab or newline (kallsyms text) */
-};
 
 /* File-offset to link-address translation of one PT_LOAD segment. */
 struct dso_segment {
@@ -69,27 +62,32 @@ struct dso {
 	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 
+/* One remembered lookup: (dso, address) -> symbol or inline chain. */
 struct sym_cache_entry {
 	uint64_t key_addr;
-	uint32_t key_dso;	/* dso id + 1; 0 = empty slot */
-	int32_t sym;		/* index into dso->syms, -1 = none */
+	uint32_t key_dso;	/* dso id */
+	int32_t sym;		/* index into dso->syms (or s->inames), -1 = none */
+};
+
+/* Lookups remembered: entries found through core/hashmap. */
+struct sym_cache {
+	struct sym_cache_entry *v;
+	size_t nr, alloc;
+	struct hashmap index;	/* hash of (dso, addr) -> index in v */
 };
 
 struct symbolizer {
 	struct dso **dsos;
 	size_t nr_dsos, alloc_dsos;
-	uint32_t *dso_slots;	/* path hash -> id + 1 */
-	size_t dso_mask;
+	struct hashmap dso_index;	/* path hash -> dso id */
 	struct dso *kernel;	/* created on demand */
 	struct arena arena;	/* symbol names */
-	struct sym_cache_entry *cache;
-	size_t cache_mask, cache_used;
+	struct sym_cache cache;		/* (dso, addr) -> symbol */
 	int demangle;		/* demangle C++/Rust names (perf's default: yes) */
 	char *home_debug;	/* ~/.debug, the build-id cache */
 	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
 	uint64_t lookups, misses;	/* statistics */
-	struct sym_cache_entry *icache;	/* (dso, addr) -> inline chain (sym = index) */
-	size_t icache_mask, icache_used;
+	struct sym_cache icache;	/* (dso, addr) -> inline chain (sym = index) */
 	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
 	const char **inames;	/* inline chains: count, then names */
 	size_t nr_inames, alloc_inames;
@@ -153,13 +151,5 @@ const char *symbolizer_kmod(const struct dso *d, const struct symbol *sym);
 size_t symbolizer_inlines(struct symbolizer *s, struct dso *d, uint64_t addr,
 			  const char *const **names);
 
-/*
- * Symbol table helpers, exposed for tests: sort syms by start, drop
- * same-start duplicates keeping perf's choice, and give zero-sized symbols
- * the end perf gives them.  Returns the new count.
- */
-size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod);
-/* Binary search as perf's symbols__find does. */
-const struct symbol *symbols_search(const struct symbol *syms, size_t nr, uint64_t addr);
 
 #endif

@@ -22,8 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	size_t i;
 
-	if (!path[0])
+	if (!path[0]) {
+		/* the parsed-table cache (one file for this path) stays out of the user's */
+		char cache[64];
+
 		snprintf(path, sizeof(path), "/tmp/trail-fuzz-kallsyms.%ld", (long)getpid());
+		snprintf(cache, sizeof(cache), "/tmp/trail-fuzz-cache.%ld", (long)getpid());
+		setenv("XDG_CACHE_HOME", cache, 1);
+	}
 	f = fopen(path, "wb");
 	if (!f)
 		return 0;

@@ -9,23 +9,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-static int on_sample(void *ctx, const struct perfdata_sample *s)
+struct sink {
+	struct perf_tool tool;	/* first member: the callbacks get it back */
+	uint64_t sum;
+};
+
+static int on_sample(struct perf_tool *t, const struct perf_event_header *rec,
+		     const struct perf_sample *s)
 {
-	uint64_t *sum = ctx, i;
+	uint64_t *sum = &((struct sink *)t)->sum, i;
 
 	/* touch what the reader handed out, so bad bounds show up */
 	for (i = 0; i < s->nr_callchain; i++)
 		*sum += s->callchain[i];
 	if (s->stack && s->stack_size)
 		*sum += s->stack[s->stack_size - 1];
+	(void)rec;	/* may be unaligned: read it only through core/unaligned.h */
 	return 0;
 }
 
-static int on_mmap(void *ctx, const struct perfdata_mmap *m)
+static int on_mmap(struct perf_tool *t, const struct perf_event_header *rec,
+		   const struct perf_mmap *m)
 {
-	uint64_t *sum = ctx;
+	uint64_t *sum = &((struct sink *)t)->sum;
 	const char *f;
 
+	(void)rec;
 	for (f = m->filename; *f; f++)
 		*sum += (unsigned char)*f;
 	return 0;
@@ -34,9 +43,8 @@ static int on_mmap(void *ctx, const struct perfdata_mmap *m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct perfdata_ops ops = { .sample = on_sample, .mmap = on_mmap };
+	struct sink k = { { .sample = on_sample, .mmap = on_mmap }, 0 };
 	struct perfdata pd;
-	uint64_t sum = 0;
 
 	trail_quiet = 1;
 	error_set_program("fuzz");
@@ -47,8 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the BUILD_ID section's names point into the image */
 		for (i = 0; i < pd.nr_build_ids; i++)
 			for (f = pd.build_ids[i].filename; *f; f++)
-				sum += (unsigned char)*f + pd.build_ids[i].id[pd.build_ids[i].size ? pd.build_ids[i].size - 1 : 0];
-		perfdata_process(&pd, &ops, &sum);
+				k.sum += (unsigned char)*f + pd.build_ids[i].id[pd.build_ids[i].size ? pd.build_ids[i].size - 1 : 0];
+		perfdata_process(&pd, &k.tool);
 	}
 	perfdata_close(&pd);
 	return 0;

@@ -18,7 +18,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int drop(struct sampler_tool *t, const struct perf_event_header *rec)
+static int drop(struct perf_tool *t, const struct perf_event_header *rec)
 {
 	(void)t;
 	(void)rec;
@@ -28,20 +28,20 @@ static int drop(struct sampler_tool *t, const struct perf_event_header *rec)
 static int each(void *ctx, const struct perf_event_header *rec)
 {
 	struct offcpu *o = ctx;
-	struct sampler_sample s;
+	struct perf_tool_event ev = { &o->attr, "cpu-clock", NULL };
 	uint32_t pid, tid;
 	uint64_t t;
+	const char *why;
 
-	(void)sampler_parse_sample(&o->attr, rec, &s);
-	(void)sampler_parse_id(&o->attr, rec, &pid, &tid, &t);
-	return sampler_tool_dispatch(&o->tool, rec);
+	(void)perf_sample_parse_id(&o->attr, rec, &pid, &tid, &t);
+	return perf_tool_deliver(&o->tool, &ev, rec, &why);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned char mem[PAGE + DATA] __attribute__((aligned(8)));
 	struct perf_event_mmap_page *pc = (void *)mem;
-	struct sampler_tool next = { .other = drop };
+	struct perf_tool next = { .other = drop };
 	struct perf_event_attr attr;
 	struct sampler_ring r;
 	struct offcpu o;

@@ -4,14 +4,20 @@
  * against real perf are tests/cli/50-perfdata.sh).
  */
 #include "harness.h"
+#include "core/alloc.h"
 #include "core/error.h"
+#include "core/strbuf.h"
 #include "perf/maps.h"
 #include "perf/perfdata.h"
 #include "perf/stack_memo.h"
 #include "perf/time_order.h"
 #include "symbols/symbols.h"
 
+#include <dirent.h>
 #include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdint.h>
 
 TEST(magic_detected)
@@ -21,13 +27,19 @@ TEST(magic_detected)
 	CHECK(!perfdata_is_magic("PERFILE3", 8));
 }
 
-static int count_samples(void *ctx, const struct perfdata_sample *s)
-{
-	int *n = ctx;
+struct counter {
+	struct perf_tool tool;	/* first member: the callback gets it back */
+	int samples;
+};
 
+static int count_samples(struct perf_tool *t, const struct perf_event_header *rec,
+			 const struct perf_sample *s)
+{
+	(void)rec;
 	CHECK_INT(s->nr_callchain, 2);
 	CHECK_INT(s->period, 1000);
-	(*n)++;
+	CHECK_STREQ(s->event, "cycles");
+	((struct counter *)t)->samples++;
 	return 0;
 }
 
@@ -74,14 +86,13 @@ TEST(reads_a_minimal_file)
 	static unsigned char buf[4096];
 	size_t n = build_file(buf, 0);
 	struct perfdata pd;
-	struct perfdata_ops ops = { .sample = count_samples };
-	int samples = 0;
+	struct counter k = { { .sample = count_samples }, 0 };
 
 	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
 	CHECK_INT(pd.nr_evsel, 1);
 	CHECK_STREQ(pd.evsel[0].name, "cycles");
-	CHECK(!perfdata_process(&pd, &ops, &samples));
-	CHECK_INT(samples, 1);
+	CHECK(!perfdata_process(&pd, &k.tool));
+	CHECK_INT(k.samples, 1);
 	perfdata_close(&pd);
 }
 
@@ -90,13 +101,12 @@ TEST(truncated_record_is_an_error)
 	static unsigned char buf[4096];
 	size_t n = build_file(buf, 1);
 	struct perfdata pd;
-	struct perfdata_ops ops = { .sample = count_samples };
-	int samples = 0;
+	struct counter k = { { .sample = count_samples }, 0 };
 
 	trail_quiet = 1;
 	CHECK(!perfdata_open_buffer(&pd, buf, n, "mini.data"));
-	CHECK(perfdata_process(&pd, &ops, &samples) == -1);
-	CHECK_INT(samples, 0);
+	CHECK(perfdata_process(&pd, &k.tool) == -1);
+	CHECK_INT(k.samples, 0);
 	perfdata_close(&pd);
 	/* a header cut short */
 	CHECK(perfdata_open_buffer(&pd, buf, 40, "short.data") == -1);
@@ -188,6 +198,121 @@ TEST(kallsyms_parsed_in_place)
 	unlink(path);
 }
 
+/* The symbols of a kallsyms file as "start end name [module]" lines. */
+static void kallsyms_table(const char *path, struct strbuf *out)
+{
+	struct symbolizer s;
+	struct dso *k;
+	size_t i;
+
+	symbolizer_init(&s);
+	s.kallsyms_path = path;
+	k = symbolizer_kernel(&s);
+	(void)symbolizer_find(&s, k, 0xffffffff81000000);
+	strbuf_reset(out);
+	for (i = 0; i < k->nr_syms; i++) {
+		const char *mod = symbolizer_kmod(k, &k->syms[i]);
+
+		strbuf_addf(out, "%llx %llx %s %d %s\n", (unsigned long long)k->syms[i].start,
+			    (unsigned long long)k->syms[i].end, symbolizer_name(&s, &k->syms[i]),
+			    k->syms[i].binding, mod ? mod : "-");
+	}
+	symbolizer_release(&s);
+}
+
+static int files_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * A kallsyms file that stays as it is (perf's build-id copy) is parsed
+ * once: the second load comes from the cache and is the same table; a
+ * changed file or a damaged cache file is parsed again.  Upper-case and
+ * bad hex digits go through the 8-digits-at-a-time reader.
+ */
+TEST(kallsyms_cache_serves_the_parsed_table)
+{
+	static const char text[] =
+		"ffffffff81000200 T second\n"
+		"ffffffff81000100 T first\n"
+		"ffffffff81000100 t __first_alias\n"
+		"FFFFFFFF81000400 W upper_case\n"
+		"ffffffff8100g000 T bad_digit\n"
+		"ffffffff81000180 r rodata_skipped\n"
+		"ffffffffc0000000 t mod_func\t[ext4]\n"
+		"ffffffffc0001000 t other_mod\t[xfs]\n";
+	char dir[] = "/tmp/trail-test-kcache.XXXXXX", *path, *cache, *old_cache = NULL;
+	struct strbuf first = STRBUF_INIT, again = STRBUF_INIT;
+	const char *old_env = getenv("XDG_CACHE_HOME");
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	path = xstrfmt("%s/kallsyms", dir);
+	cache = xstrfmt("%s/trail/kallsyms-1", dir);
+	if (old_env)
+		old_cache = xstrdup(old_env);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	f = fopen(path, "w");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f));
+	kallsyms_table(path, &first);
+	CHECK_STREQ(first.buf,
+		    "ffffffff81000100 ffffffff81000200 __first_alias 0 -\n"
+		    "ffffffff81000200 ffffffff81000400 second 1 -\n"
+		    "ffffffff81000400 ffffffff81002000 upper_case 2 -\n"
+		    "ffffffffc0000000 ffffffffc0001000 mod_func 0 [ext4]\n"
+		    "ffffffffc0001000 ffffffffc0002000 other_mod 0 [xfs]\n");
+	CHECK_INT(files_in(cache), 1);
+	kallsyms_table(path, &again);
+	CHECK_STREQ(again.buf, first.buf);
+	/* a different file under the same name is not served the old table */
+	f = fopen(path, "w");
+	CHECK(f && fputs("ffffffff81000100 T renamed\n", f) >= 0 && !fclose(f));
+	kallsyms_table(path, &again);
+	CHECK_STREQ(again.buf, "ffffffff81000100 ffffffff81002000 renamed 1 -\n");
+	CHECK_INT(files_in(cache), 1);	/* its entry replaced, not a second one */
+	/* a damaged cache file is ignored (and replaced) */
+	{
+		DIR *d = opendir(cache);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.') {
+				char *p = xstrfmt("%s/%s", cache, e->d_name);
+
+				CHECK(!truncate(p, 70));
+				free(p);
+			}
+		if (d)
+			closedir(d);
+	}
+	kallsyms_table(path, &again);
+	CHECK_STREQ(again.buf, "ffffffff81000100 ffffffff81002000 renamed 1 -\n");
+	if (old_cache)
+		setenv("XDG_CACHE_HOME", old_cache, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(old_cache);
+	{
+		char *rm = xstrfmt("rm -rf '%s'", dir);
+
+		CHECK(!system(rm));
+		free(rm);
+	}
+	free(path);
+	free(cache);
+	strbuf_release(&first);
+	strbuf_release(&again);
+}
+
 TEST(stack_memo_finds_repeats)
 {
 	struct stack_memo m;
@@ -271,4 +396,5 @@ TEST(time_order_sort_matches_a_full_sort)
 
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
+	  kallsyms_cache_serves_the_parsed_table,
 	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort)

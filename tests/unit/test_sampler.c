@@ -159,25 +159,42 @@ TEST(sample_decoding)
 {
 	struct perf_event_attr a = test_attr();
 	uint64_t buf[16];
-	struct sampler_sample s;
+	struct perf_sample s;
 	struct perf_event_header *h = (void *)buf;
+	const char *why;
 
 	make_sample(buf, 42, 1000, 7);
-	CHECK_INT(sampler_parse_sample(&a, h, &s), 0);
+	CHECK_INT(perf_sample_parse(&a, h, NULL, &s, &why), 0);
 	CHECK_INT(s.tid, 42);
 	CHECK_INT(s.time, 1000);
 	CHECK_INT(s.cpu, 1);
 	CHECK_INT(s.period, 7);
 	CHECK_INT(s.nr_callchain, 3);
 	CHECK(s.callchain[2] == 0x402000);
-	CHECK_INT(sampler_period_offset(&a), 8 + 32);
+	CHECK_INT(perf_sample_period_offset(&a), 8 + 32);
+	CHECK_INT(perf_sample_time_offset(&a), 8 + 16);
 	/* A chain longer than the record is malformed. */
 	buf[6] = 1000;
-	CHECK_INT(sampler_parse_sample(&a, h, &s), -1);
-	/* Fields trail never asks for are refused rather than misread. */
+	CHECK_INT(perf_sample_parse(&a, h, NULL, &s, &why), -1);
+	CHECK_STREQ(why, "callchain longer than its sample record");
+	/* A field the attr announces but the record lacks is truncation, not a misread. */
 	buf[6] = 3;
 	a.sample_type |= PERF_SAMPLE_RAW;
-	CHECK_INT(sampler_parse_sample(&a, h, &s), -1);
+	CHECK_INT(perf_sample_parse(&a, h, NULL, &s, &why), -1);
+	CHECK_STREQ(why, "truncated sample record");
+	/* A record that is not 8-byte aligned needs somewhere to copy its chain. */
+	{
+		uint64_t shifted[17];
+		struct perf_sample_buf b = { { NULL, NULL }, { 0, 0 } };
+		const struct perf_event_header *u = (const void *)((unsigned char *)shifted + 4);
+
+		a.sample_type &= ~(uint64_t)PERF_SAMPLE_RAW;
+		memcpy((unsigned char *)shifted + 4, buf, 8 * 10);
+		CHECK_INT(perf_sample_parse(&a, u, NULL, &s, &why), -1);
+		CHECK_INT(perf_sample_parse(&a, u, &b, &s, &why), 0);
+		CHECK(s.callchain[2] == 0x402000);
+		perf_sample_buf_release(&b);
+	}
 }
 
 /* PERF_RECORD_SWITCH with the test_attr() trailer. */
@@ -200,12 +217,12 @@ TEST(sample_id_trailer)
 	uint32_t pid, tid;
 	uint64_t t;
 
-	CHECK_INT(sampler_id_size(&a), 24);
-	CHECK_INT(sampler_parse_id(&a, make_switch(buf, 9, 555, 0), &pid, &tid, &t), 0);
+	CHECK_INT(perf_sample_id_size(&a), 24);
+	CHECK_INT(perf_sample_parse_id(&a, make_switch(buf, 9, 555, 0), &pid, &tid, &t), 0);
 	CHECK_INT(tid, 9);
 	CHECK_INT(t, 555);
 	a.sample_id_all = 0;
-	CHECK_INT(sampler_id_size(&a), 0);
+	CHECK_INT(perf_sample_id_size(&a), 0);
 }
 
 TEST(open_errors_say_the_fix)
@@ -234,25 +251,34 @@ TEST(open_errors_say_the_fix)
 }
 
 struct sink_tool {
-	struct sampler_tool tool;
+	struct perf_tool tool;
 	int n;
 	uint64_t period[8], time[8];
 	uint32_t tid[8];
 };
 
-static int sink_sample(struct sampler_tool *t, const struct perf_event_header *rec)
+static int sink_sample(struct perf_tool *t, const struct perf_event_header *rec,
+		       const struct perf_sample *s)
 {
 	struct sink_tool *k = (struct sink_tool *)t;
-	struct perf_event_attr a = test_attr();
-	struct sampler_sample s;
 
-	if (sampler_parse_sample(&a, rec, &s) || k->n >= 8)
+	(void)rec;
+	if (k->n >= 8)
 		return -1;
-	k->period[k->n] = s.period;
-	k->time[k->n] = s.time;
-	k->tid[k->n] = s.tid;
+	k->period[k->n] = s->period;
+	k->time[k->n] = s->time;
+	k->tid[k->n] = s->tid;
 	k->n++;
 	return 0;
+}
+
+/* What the sampler does with each record it reads. */
+static int dispatch(struct offcpu *o, const void *rec)
+{
+	struct perf_tool_event ev = { &o->attr, "offcpu-time", NULL };
+	const char *why;
+
+	return perf_tool_deliver(&o->tool, &ev, rec, &why);
 }
 
 TEST(offcpu_weights_blocked_time)
@@ -267,18 +293,18 @@ TEST(offcpu_weights_blocked_time)
 	offcpu_init(&o, &a, &k.tool);
 	/* Thread 5 blocks at 100, runs again at 1100 (seen out of order). */
 	make_sample(buf, 5, 100, 1);
-	CHECK_INT(sampler_tool_dispatch(&o.tool, (void *)buf), 0);
-	CHECK_INT(sampler_tool_dispatch(&o.tool, make_switch(buf, 5, 1100, 0)), 0);
-	CHECK_INT(sampler_tool_dispatch(&o.tool, make_switch(buf, 5, 101, PERF_RECORD_MISC_SWITCH_OUT)), 0);
+	CHECK_INT(dispatch(&o, (void *)buf), 0);
+	CHECK_INT(dispatch(&o, make_switch(buf, 5, 1100, 0)), 0);
+	CHECK_INT(dispatch(&o, make_switch(buf, 5, 101, PERF_RECORD_MISC_SWITCH_OUT)), 0);
 	/* Thread 6 is preempted at 200 (still runnable): not off-CPU time. */
 	make_sample(buf, 6, 200, 1);
-	sampler_tool_dispatch(&o.tool, (void *)buf);
-	sampler_tool_dispatch(&o.tool, make_switch(buf, 6, 201,
+	dispatch(&o, (void *)buf);
+	dispatch(&o, make_switch(buf, 6, 201,
 			      PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT));
-	sampler_tool_dispatch(&o.tool, make_switch(buf, 6, 900, 0));
+	dispatch(&o, make_switch(buf, 6, 900, 0));
 	/* Thread 7 blocks and never comes back before the end. */
 	make_sample(buf, 7, 300, 1);
-	sampler_tool_dispatch(&o.tool, (void *)buf);
+	dispatch(&o, (void *)buf);
 	CHECK_INT(o.tool.round(&o.tool), 0);
 	CHECK_INT(k.n, 0);		/* nothing is final after one round */
 	CHECK_INT(offcpu_flush(&o), 0);
@@ -305,10 +331,10 @@ TEST(offcpu_many_threads)
 	/* Enough threads to grow the tid map several times; all but 8 never return. */
 	for (tid = 1; tid <= 500; tid++) {
 		make_sample(buf, tid, tid * 10, 1);
-		sampler_tool_dispatch(&o.tool, (void *)buf);
+		dispatch(&o, (void *)buf);
 	}
 	for (tid = 1; tid <= 8; tid++)
-		sampler_tool_dispatch(&o.tool, make_switch(buf, tid * 50, 100000 + tid, 0));
+		dispatch(&o, make_switch(buf, tid * 50, 100000 + tid, 0));
 	CHECK_INT(offcpu_flush(&o), 0);
 	CHECK_INT(k.n, 8);
 	CHECK_INT(k.period[0], 100000 + 1 - 500);
