@@ -2,7 +2,8 @@
  * history.c - 'trail history': profiles per commit stored as git notes
  * (refs/notes/trail), their change points, and a CI guard.  This file
  * holds the option table, the dispatch and the subcommands that measure
- * (record, backfill, guard); show, plot and detect are in history_view.c.
+ * (record, backfill, guard); show, plot and detect are in history_view.c,
+ * detect --bisect in history_bisect.c, what they share in history_common.c.
  * The engine is src/history/ (store, series, change points, plot) over
  * trail flame's clone, builds and capture (src/flame/).  See docs/history.md.
  */
@@ -43,132 +44,6 @@ static const char *const history_usage[] = {
 	NULL
 };
 
-int history_cmd_parse_metric(const char *name, enum flame_metric *m)
-{
-	static const struct { const char *name; enum flame_metric m; } metrics[] = {
-		{ "cpu", FLAME_METRIC_CPU }, { "wall", FLAME_METRIC_WALL },
-		{ "rss", FLAME_METRIC_RSS }, { "alloc", FLAME_METRIC_ALLOC },
-	};
-	size_t i;
-
-	*m = FLAME_METRIC_CPU;
-	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
-		if (!strcmp(name, metrics[i].name)) {
-			*m = metrics[i].m;
-			return 0;
-		}
-	return trail_error("unknown metric '%s' (cpu, wall, rss, alloc)", name);
-}
-
-void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o)
-{
-	cp_params_init(&o->cp);
-	o->cp.alpha = h->alpha;
-	o->cp.min_effect = h->min_effect / 100;
-	o->cp.simulations = (unsigned)h->simulations;
-	o->min_share = h->min_share / 100;
-}
-
-static int open_clone(struct history_cmd *h)
-{
-	if (h->repo_open)
-		return 0;
-	if (child_group_begin() || flame_repo_open(&h->repo, h->top_dir, h->cache_root))
-		return -1;
-	h->repo_open = 1;
-	h->scratch = tempdir_create("trail-history");
-	return h->scratch ? 0 : -1;
-}
-
-static void measure_opts(struct history_cmd *h, const char *build, const char *run,
-			 enum flame_metric m, struct history_measure_opts *mo)
-{
-	memset(mo, 0, sizeof(*mo));
-	mo->build_cmd = build;
-	mo->metric = m;
-	mo->repeat = (unsigned)h->repeat;
-	mo->build_timeout = h->build_timeout;
-	mo->top = (unsigned)h->top;
-	mo->cap.run_cmd = run;
-	mo->cap.freq = (unsigned)h->freq;
-	mo->cap.discard = h->discard / 100;
-	mo->cap.timeout = h->run_timeout;
-	mo->cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
-	mo->cap.profile = flame_metric_profile(m, 0, h->profiler);
-	mo->cap.scratch = h->scratch;
-	mo->cap.profiler = h->profiler;
-	mo->cap.trail_exe = h->trail_exe;
-}
-
-/* The environment key a measurement with these commands gets here. */
-static void planned_key(struct history_cmd *h, const char *build, const char *run,
-			enum flame_metric m, char key[17])
-{
-	struct history_measure_opts mo;
-	struct history_env env;
-	char desc[200];
-
-	measure_opts(h, build, run, m, &mo);
-	history_env_collect(&env, build, run, flame_profiler_describe(&mo.cap, desc, sizeof(desc)),
-			    mo.cap.freq, mo.cap.discard);
-	memcpy(key, env.key, 17);
-	history_env_release(&env);
-}
-
-int history_measure_store(struct history_cmd *h, const char *id, const struct history_result *like,
-			  const char *want_key, const struct history_result **out)
-{
-	const char *build = h->build_cmd ? h->build_cmd : like ? like->env.build : NULL;
-	const char *run = h->run_cmd ? h->run_cmd : like ? like->env.run : NULL;
-	const char *metric = like ? like->metric : h->metric_name;
-	struct string_list keep = STRING_LIST_INIT;
-	struct history_measure_opts mo;
-	struct history_result res;
-	enum flame_metric m;
-	size_t i;
-	int ret = -1;
-
-	if (!build || !*build || !run || !*run)
-		return trail_error("--build and --run are needed to measure %.12s", id);
-	if (history_cmd_parse_metric(metric, &m) || open_clone(h))
-		return -1;
-	for (i = 0; like && i < like->nfuncs; i++)
-		string_list_append(&keep, like->funcs[i].name);
-	measure_opts(h, build, run, m, &mo);
-	mo.keep = &keep;
-	if (history_measure(&h->repo, id, &mo, &res))
-		goto out;
-	if (want_key && strcmp(res.env.key, want_key)) {
-		trail_error("measuring %.12s here gives environment %s, not the series' %s (another "
-			    "machine, compiler, CFLAGS or command): it would start a new series", id,
-			    res.env.key, want_key);
-		history_result_release(&res);
-		goto out;
-	}
-	if (!history_store_put(&h->store, id, &res)) {
-		ret = 0;
-		if (out)
-			*out = history_store_get(&h->store, id, res.env.key, res.metric);
-	}
-	history_result_release(&res);
-out:
-	string_list_clear(&keep);
-	return ret;
-}
-
-int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
-		       struct history_series *s)
-{
-	if (history_series_build(s, &h->store, commits, h->env_key, h->metric_name, h->all_envs))
-		return trail_error("no results stored for %s%s%s in this range (trail history record "
-				   "or backfill first)", h->metric_name ? "--metric " : "any metric",
-				   h->metric_name ? h->metric_name : "",
-				   h->env_key ? " and that --env" : "");
-	if (s->other_keys && !h->all_envs)
-		note("showing environment %s; %zu other environment(s) have results here "
-		     "(--env KEY to choose, --all-envs to mix them)", s->key, s->other_keys);
-	return 0;
-}
 
 static void print_stored(const char *id, const struct history_result *r)
 {
@@ -278,7 +153,7 @@ static int history_record(struct history_cmd *h)
 	}
 	if (history_cmd_parse_metric(h->metric_name, &m))
 		return EXIT_USAGE;
-	planned_key(h, h->build_cmd, h->run_cmd, m, key);
+	history_cmd_planned_key(h, h->build_cmd, h->run_cmd, m, key);
 	like = previous(h, id, key, h->metric_name);
 	if (history_measure_store(h, id, like, NULL, &r) || !r)
 		return EXIT_FAILURE_;
@@ -329,11 +204,11 @@ static int backfill_measure(struct history_cmd *h, const struct string_list *tod
 	unsigned round;
 	int ret = -1;
 
-	if (open_clone(h))
+	if (history_cmd_open_clone(h))
 		goto out_free;
 	for (i = 0; like && i < like->nfuncs; i++)
 		string_list_append(&keep, like->funcs[i].name);
-	measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
+	history_cmd_measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
 	mo.keep = &keep;
 	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
 	for (i = 0; i < todo->nr; i++, started++) {
@@ -382,7 +257,7 @@ static int history_backfill(struct history_cmd *h)
 		return EXIT_USAGE;
 	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
-	planned_key(h, h->build_cmd, h->run_cmd, m, key);
+	history_cmd_planned_key(h, h->build_cmd, h->run_cmd, m, key);
 	for (i = 0; i < ids.nr; i++) {
 		if (i % h->every && i + 1 != ids.nr)
 			continue;
@@ -515,7 +390,7 @@ static int history_guard(struct history_cmd *h)
 	if (!h->env_key && h->build_cmd && h->run_cmd) {
 		if (history_cmd_parse_metric(h->metric_name ? h->metric_name : "cpu", &m))
 			goto out;
-		planned_key(h, h->build_cmd, h->run_cmd, m, key);
+		history_cmd_planned_key(h, h->build_cmd, h->run_cmd, m, key);
 		h->env_key = key;
 	}
 	if (history_cmd_series(h, &ids, &s))

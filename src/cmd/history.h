@@ -53,6 +53,14 @@ int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 
 /* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
 int history_cmd_parse_metric(const char *name, enum flame_metric *m);
+/* trail flame's clone and a scratch directory, opened once per invocation; 0 or -1. */
+int history_cmd_open_clone(struct history_cmd *h);
+/* The measurement options of the command line for build, run and metric m. */
+void history_cmd_measure_opts(struct history_cmd *h, const char *build, const char *run,
+			      enum flame_metric m, struct history_measure_opts *mo);
+/* The environment key a measurement with these commands gets here. */
+void history_cmd_planned_key(struct history_cmd *h, const char *build, const char *run,
+			     enum flame_metric m, char key[17]);
 /*
  * detect --bisect: name the commit of change c of s (ids: the range's
  * first-parent commits) - trail flame's session and report for a

@@ -10,6 +10,8 @@
 #ifndef TRAIL_HISTORY_CHANGEPOINT_H
 #define TRAIL_HISTORY_CHANGEPOINT_H
 
+#include "history/cp_split.h"	/* the split and its test */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,35 +46,5 @@ struct cp_point {
  */
 size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp_point *out,
 		 size_t max);
-
-/*
- * The E-Divisive statistic of splitting x[0..n-1] before k (m = k, r = n - k):
- * (m r / n) (2/(m r) sum|x_i - y_j| - 1/C(m,2) sum|x_i - x_i'| - 1/C(r,2) sum|y_j - y_j'|),
- * with exponent 1.  Exposed for the unit tests.
- */
-double cp_statistic(const double *x, size_t n, size_t k);
-
-/*
- * E-Divisive's best split of x[0..n-1] over every split point and right
- * end, min_size points a side: its statistic Q; the sides are [0, *at) and
- * [*at, *end).  *at is 0 when n is too short to split.
- */
-double cp_best_split(const double *x, size_t n, size_t min_size, size_t *at, size_t *end);
-
-/*
- * The test of the split before k of x[0..n) with sides [0, k) and [k, end):
- * the smaller two-sided p-value of Student's pooled t of [k, end) against
- * [0, k), and (a bump, end < n) against [0, k) and [end, n) together, with
- * min_effect (relative to the other side's mean when relative) taken off
- * the absolute difference of the means: 1 when it is within min_effect.
- */
-double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
-		       int relative);
-
-/*
- * Student's two-sample t-test with pooled variance (one benchmark's noise
- * on both sides): the two-sided p-value of mean(a) = mean(b); na + nb >= 3.
- */
-double cp_student_p(const double *a, size_t na, const double *b, size_t nb);
 
 #endif

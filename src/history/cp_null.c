@@ -9,7 +9,7 @@
 #include "history/cp_null.h"
 
 #include "core/alloc.h"
-#include "history/changepoint.h"
+#include "history/cp_split.h"
 
 #include <math.h>
 #include <stdlib.h>

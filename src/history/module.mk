@@ -2,6 +2,7 @@
 # change points (E-Divisive means), the plot.
 LIB_OBJS += src/history/changepoint.o
 LIB_OBJS += src/history/cp_null.o
+LIB_OBJS += src/history/cp_split.o
 LIB_OBJS += src/history/measure.o
 LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o
