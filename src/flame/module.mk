@@ -21,9 +21,16 @@ LIB_OBJS += src/flame/suspects.o
 LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
 LIB_OBJS += src/flame/estimate.o
+LIB_OBJS += src/flame/hosts.o
+LIB_OBJS += src/flame/kary.o
+LIB_OBJS += src/flame/remote.o
+LIB_OBJS += src/flame/probe_json.o
+LIB_OBJS += src/flame/fleet_jobs.o
+LIB_OBJS += src/flame/fleet.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_report
 UNIT_TESTS += tests/unit/test_flame_record_cmd
+UNIT_TESTS += tests/unit/test_flame_fleet
