@@ -354,9 +354,9 @@ int cmd_flame(int argc, const char **argv)
 
 		for (h = 0; h < hosts.nr && hosts.items[h].dest; h++)
 			;
-		if (h == hosts.nr)
+		if (h == hosts.nr && (jobs > 1 || !hosts_file))
 			flame_hosts_add_local(&hosts, (unsigned)jobs);
-		else if (jobs > 1) {	/* --jobs sets the slots of the file's ':' */
+		else if (h < hosts.nr && jobs > 1) {	/* --jobs sets the slots of the file's ':' */
 			hosts.slots += (unsigned)jobs - hosts.items[h].slots;
 			hosts.items[h].slots = (unsigned)jobs;
 		}

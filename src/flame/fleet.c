@@ -262,6 +262,12 @@ static void record(struct flame_session *s, struct flame_probe_result *r, const 
 	     r->why[0] ? ": " : "", r->why);
 }
 
+/* An end's probe measured a value (undecided against the session's threshold is fine). */
+static int end_measured(const struct flame_probe_result *r)
+{
+	return r->runs && (r->verdict != FLAME_SKIP || !strncmp(r->why, "undecided", 9));
+}
+
 /*
  * Every remote host measures the good and bad ends itself, at once; its
  * threshold is their midpoint.  A host whose bad end is not clearly above
@@ -296,12 +302,13 @@ static void measure_ends(struct flame_session *s)
 		size_t nres = 0;
 		char why[400];
 
+		/* a fixed window: "undecided" against the session's threshold is fine */
 		if (flame_probe_json_read(j->out.buf ? j->out.buf : "", j->out.len, r->name, &res,
-					  &nres) || nres != 2 || res[0].verdict == FLAME_SKIP ||
-		    res[1].verdict == FLAME_SKIP) {
+					  &nres) || nres != 2 || !end_measured(&res[0]) ||
+		    !end_measured(&res[1])) {
 			if (nres == 2)
 				snprintf(why, sizeof(why), "cannot measure the ends: %s",
-					 res[res[0].verdict == FLAME_SKIP ? 0 : 1].why);
+					 res[end_measured(&res[0]) ? 1 : 0].why);
 			else
 				job_failure(j, "measuring the ends", why, sizeof(why));
 			drop_host(s, j->host_index, why);

@@ -96,11 +96,11 @@ static int parse_line(const char *line, const char *name, unsigned lineno, struc
 		goto fail;
 	}
 	h->dest = xstrdup(words.items[words.nr - 1]);
+	/* named by where it goes: the login and its port, not the key files */
 	strbuf_addstr(&sb, h->dest);
-	for (i = 1; i < h->ssh.nr; i++) {
-		strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, h->ssh.items[i]);
-	}
+	for (i = 1; i + 1 < h->ssh.nr; i++)
+		if (!strcmp(h->ssh.items[i], "-p"))
+			strbuf_addf(&sb, " -p %s", h->ssh.items[i + 1]);
 	h->name = strbuf_detach(&sb, NULL);
 	string_list_clear(&words);
 	return 0;

@@ -51,7 +51,7 @@ TEST(hosts_sshloginfile_forms)
 {
 	struct flame_hosts h = FLAME_HOSTS_INIT;
 
-	CHECK_INT(parse("# build machines\n\nbox1\n4/alice@box2\n  2/ssh -p 2222 bob@box3  \n"
+	CHECK_INT(parse("# build machines\n\nbox1\n4/alice@box2\n  2/ssh -i key -p 2222 bob@box3  \n"
 			":\n3/:\n/usr/bin/ssh -F /tmp/cfg box4\r\n", &h), 0);
 	CHECK_INT(h.nr, 6);
 	CHECK_STREQ(h.items[0].dest, "box1");
@@ -62,9 +62,9 @@ TEST(hosts_sshloginfile_forms)
 	CHECK_INT(h.items[1].slots, 4);
 	CHECK_STREQ(h.items[2].dest, "bob@box3");
 	CHECK_INT(h.items[2].slots, 2);
-	CHECK_INT(h.items[2].ssh.nr, 3);
-	CHECK_STREQ(h.items[2].ssh.items[1], "-p");
-	CHECK_STREQ(h.items[2].ssh.items[2], "2222");
+	CHECK_INT(h.items[2].ssh.nr, 5);
+	CHECK_STREQ(h.items[2].ssh.items[3], "-p");
+	CHECK_STREQ(h.items[2].ssh.items[4], "2222");
 	CHECK_STREQ(h.items[2].name, "bob@box3 -p 2222");
 	CHECK(h.items[3].dest == NULL);
 	CHECK_STREQ(h.items[3].name, "local");
