@@ -16,18 +16,14 @@
 #include "flame/steps.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/json_writer.h"
 #include "core/cleanup.h"
 #include "core/shell_quote.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define CPUS_PER_PROBE 2	/* the workload and trail's sampler */
 
 struct fleet_slot {
 	size_t host;		/* index into hosts */
@@ -53,53 +49,6 @@ static double now(void)
 int flame_fleet_configured(const struct flame_session *s)
 {
 	return s->req.hosts && s->req.hosts->nr;
-}
-
-static int allowed_cpus(int *cpus, int max)
-{
-	cpu_set_t set;
-	int i, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (i = 0; i < CPU_SETSIZE && n < max; i++)
-		if (CPU_ISSET(i, &set))
-			cpus[n++] = i;
-	return n;
-}
-
-int flame_fleet_check_local(unsigned slots, char *why, size_t n)
-{
-	int cpus[CPU_SETSIZE];
-	int have = allowed_cpus(cpus, CPU_SETSIZE);
-
-	if (slots <= 1)
-		return 0;
-	if ((unsigned)have >= slots * CPUS_PER_PROBE)
-		return 0;
-	snprintf(why, n, "%u probes at once on this machine need %u CPUs (%d each: the workload "
-		 "and trail's sampler, pinned apart with taskset), and it has %d: probes sharing "
-		 "CPUs slow each other down unevenly and corrupt each other's measurements; use at "
-		 "most %d local slot%s, or --hosts with other machines", slots,
-		 slots * CPUS_PER_PROBE, CPUS_PER_PROBE, have,
-		 have / CPUS_PER_PROBE > 1 ? have / CPUS_PER_PROBE : 1,
-		 have / CPUS_PER_PROBE > 1 ? "s" : "");
-	return -1;
-}
-
-/* A local slot's CPUs: the k-th of slots equal shares of the allowed ones. */
-static void local_cpus(unsigned k, unsigned slots, char *buf, size_t n)
-{
-	int cpus[CPU_SETSIZE];
-	int have = allowed_cpus(cpus, CPU_SETSIZE), per, i;
-	size_t len = 0;
-
-	buf[0] = '\0';
-	if (slots <= 1 || have < (int)slots)
-		return;
-	per = have / (int)slots;
-	for (i = 0; i < per && len + 12 < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "", cpus[(int)k * per + i]);
 }
 
 /* The probe command for host k: the session's probe with id, threshold and clone. */
@@ -238,7 +187,7 @@ static void setup_hosts(struct flame_session *s, const char *bundle)
 			if (p) {
 				unsigned long cpus = strtoul(p + strlen("trail-flame-nproc "), NULL, 10);
 
-				if (cpus < (unsigned long)j->host->slots * CPUS_PER_PROBE)
+				if (cpus < (unsigned long)j->host->slots * FLAME_CPUS_PER_PROBE)
 					warning("host %s: %u probes at once on %lu CPUs share them: its "
 						"measurements are noisier (more runs per probe)",
 						j->host->name, j->host->slots, cpus);
@@ -273,60 +222,88 @@ static int end_measured(const struct flame_probe_result *r)
  * threshold is their midpoint.  A host whose bad end is not clearly above
  * its good one cannot judge probes and is dropped.
  */
+/* Judge host k's ends from its probes' output; drop it when they do not do. */
+static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *out,
+		       const struct fleet_job *failed)
+{
+	struct flame_fleet_host_report *r = &s->st.fleet->rep[k];
+	struct flame_probe_result *res = NULL;
+	double z = flame_z_for(s->req.confidence);
+	size_t nres = 0;
+	char why[400];
+
+	/* a fixed window: "undecided" against the session's threshold is fine */
+	if (flame_probe_json_read(out->buf ? out->buf : "", out->len, r->name, &res, &nres) ||
+	    nres != 2 || !end_measured(&res[0]) || !end_measured(&res[1])) {
+		if (nres == 2)
+			snprintf(why, sizeof(why), "cannot measure the ends: %s",
+				 res[end_measured(&res[0]) ? 1 : 0].why);
+		else
+			job_failure(failed, "measuring the ends", why, sizeof(why));
+		drop_host(s, k, why);
+	} else if (res[1].value - res[0].value <= z * hypot(res[0].se, res[1].se)) {
+		snprintf(why, sizeof(why), "its bad end (%.4g) is not clearly above its good end "
+			 "(%.4g): the slowdown does not show there", res[1].value, res[0].value);
+		drop_host(s, k, why);
+	} else {
+		r->good = res[0].value;
+		r->bad = res[1].value;
+		r->threshold = flame_threshold(r->good, r->bad);
+		note("narrow: host %s: good %.4g, bad %.4g: its threshold %.4g", r->name, r->good,
+		     r->bad, r->threshold);
+	}
+	free(res);
+}
+
+/*
+ * Every remote host measures the good and bad ends itself, all hosts at
+ * once (on two of its slots when it has two, else one after the other);
+ * its threshold is their midpoint.  A host whose bad end is not clearly
+ * above its good one cannot judge probes and is dropped.
+ */
 static void measure_ends(struct flame_session *s)
 {
 	const struct flame_hosts *h = s->req.hosts;
-	struct fleet_job *jobs = xcalloc(h->nr, sizeof(*jobs));
-	double z = flame_z_for(s->req.confidence);
-	size_t i, n = 0;
+	struct fleet_job *jobs = xcalloc(2 * h->nr + 1, sizeof(*jobs));
+	size_t i, j, n = 0;
 
 	for (i = 0; i < h->nr; i++) {
-		struct string_list cmds = STRING_LIST_INIT;
+		const char *ends[2] = { s->ans.good, s->ans.bad };
+		size_t e, per = h->items[i].slots >= 2 ? 1 : 2;
 
 		if (!h->items[i].dest || !host_alive(s, i))
 			continue;
-		string_list_append_nodup(&cmds, probe_command(s, i, s->ans.good, s->ans.threshold, 1));
-		string_list_append_nodup(&cmds, probe_command(s, i, s->ans.bad, s->ans.threshold, 1));
-		fleet_job_init(&jobs[n]);
-		jobs[n].host = &h->items[i];
-		jobs[n].host_index = i;
-		jobs[n].script = flame_remote_probe_script(&cmds);
-		string_list_clear(&cmds);
-		n++;
+		for (e = 0; e < 2; e += per) {
+			struct string_list cmds = STRING_LIST_INIT;
+			size_t q;
+
+			for (q = e; q < e + per; q++)
+				string_list_append_nodup(&cmds, probe_command(s, i, ends[q],
+									 s->ans.threshold, 1));
+			fleet_job_init(&jobs[n]);
+			jobs[n].host = &h->items[i];
+			jobs[n].host_index = i;
+			jobs[n].script = flame_remote_probe_script(&cmds);
+			string_list_clear(&cmds);
+			n++;
+		}
 	}
 	fleet_jobs_run(jobs, n, s->st.scratch);
-	for (i = 0; i < n; i++) {
-		struct fleet_job *j = &jobs[i];
-		struct flame_fleet_host_report *r = &s->st.fleet->rep[j->host_index];
-		struct flame_probe_result *res = NULL;
-		size_t nres = 0;
-		char why[400];
+	for (i = 0; i < n; i = j) {
+		struct strbuf out = STRBUF_INIT;
+		const struct fleet_job *failed = &jobs[i];
 
-		/* a fixed window: "undecided" against the session's threshold is fine */
-		if (flame_probe_json_read(j->out.buf ? j->out.buf : "", j->out.len, r->name, &res,
-					  &nres) || nres != 2 || !end_measured(&res[0]) ||
-		    !end_measured(&res[1])) {
-			if (nres == 2)
-				snprintf(why, sizeof(why), "cannot measure the ends: %s",
-					 res[end_measured(&res[0]) ? 1 : 0].why);
-			else
-				job_failure(j, "measuring the ends", why, sizeof(why));
-			drop_host(s, j->host_index, why);
-		} else if (res[1].value - res[0].value <= z * hypot(res[0].se, res[1].se)) {
-			snprintf(why, sizeof(why), "its bad end (%.4g) is not clearly above its good "
-				 "end (%.4g): the slowdown does not show there", res[1].value,
-				 res[0].value);
-			drop_host(s, j->host_index, why);
-		} else {
-			r->good = res[0].value;
-			r->bad = res[1].value;
-			r->threshold = flame_threshold(r->good, r->bad);
-			note("narrow: host %s: good %.4g, bad %.4g: its threshold %.4g", r->name,
-			     r->good, r->bad, r->threshold);
+		/* the host's jobs are adjacent: good's output, then bad's */
+		for (j = i; j < n && jobs[j].host_index == jobs[i].host_index; j++) {
+			strbuf_add(&out, jobs[j].out.buf, jobs[j].out.len);
+			if (jobs[j].code)
+				failed = &jobs[j];
 		}
-		free(res);
-		fleet_job_release(j);
+		judge_ends(s, jobs[i].host_index, &out, failed);
+		strbuf_release(&out);
 	}
+	for (i = 0; i < n; i++)
+		fleet_job_release(&jobs[i]);
 	free(jobs);
 }
 
@@ -376,7 +353,7 @@ static int fleet_ready(struct flame_session *s, const char *bad)
 		for (k = 0; k < h->items[i].slots; k++) {
 			f->slots[f->nslots].host = i;
 			if (!h->items[i].dest)
-				local_cpus(k, h->items[i].slots, f->slots[f->nslots].cpus,
+				flame_fleet_local_cpus(k, h->items[i].slots, f->slots[f->nslots].cpus,
 					   sizeof(f->slots[0].cpus));
 			f->nslots++;
 		}
@@ -387,38 +364,117 @@ static int fleet_ready(struct flame_session *s, const char *bad)
 	return 0;
 }
 
-/* Slots whose host is still alive. */
+/* Slots whose host is still alive, their indices into idx (may be NULL). */
 static size_t alive_slots(struct flame_session *s, size_t *idx)
 {
 	struct flame_fleet *f = s->st.fleet;
 	size_t i, n = 0;
 
 	for (i = 0; i < f->nslots; i++)
-		if (host_alive(s, f->slots[i].host))
-			idx[n++] = i;
+		if (host_alive(s, f->slots[i].host)) {
+			if (idx)
+				idx[n] = i;
+			n++;
+		}
 	return n;
 }
 
-/* Points of a round still to probe, and the hosts each may not use. */
+/* A point of a round still to probe, and the hosts that failed its build. */
 struct pending {
-	int point;
-	unsigned char *tried;	/* hosts that failed its build */
+	int point;		/* index into the round's points; -1 - it while a job has it */
+	int answered;
+	unsigned char *tried;	/* one flag a host */
 };
 
+/* One job a free slot, each with a pending point its host has not failed. */
+static size_t start_wave(struct flame_session *s, const char *const *ids, const int *pts,
+			 struct pending *todo, size_t ntodo, struct fleet_job *jobs)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct flame_fleet *f = s->st.fleet;
+	size_t *slots = xcalloc(f->nslots + 1, sizeof(*slots));
+	size_t nslots = alive_slots(s, slots), n = 0, i, j;
+
+	for (j = 0; j < nslots; j++) {
+		size_t k = f->slots[slots[j]].host;
+		struct string_list cmds = STRING_LIST_INIT;
+
+		for (i = 0; i < ntodo; i++)
+			if (todo[i].point >= 0 && !todo[i].tried[k])
+				break;
+		if (i == ntodo)
+			continue;
+		fleet_job_init(&jobs[n]);
+		jobs[n].host = &h->items[k];
+		jobs[n].host_index = k;
+		jobs[n].slot = slots[j];
+		jobs[n].point = todo[i].point;
+		jobs[n].cpus = f->slots[slots[j]].cpus[0] ? f->slots[slots[j]].cpus : NULL;
+		string_list_append_nodup(&cmds, probe_command(s, k, ids[pts[todo[i].point]],
+							 f->rep[k].threshold, 0));
+		jobs[n].script = flame_remote_probe_script(&cmds);
+		string_list_clear(&cmds);
+		todo[i].point = -1 - todo[i].point;
+		n++;
+	}
+	free(slots);
+	return n;
+}
+
 /*
- * Probe ids[pts[0..m-1]] at once, one per slot; a slot whose host fails
- * hands its point to the next wave on the remaining hosts.  v[] gets the
- * verdicts; -1 when no host is left.
+ * A finished job: its verdict into v[], or its host dropped; the point
+ * goes back to the pending ones when there is no answer, or when the
+ * build failed there and another host may build it.
+ */
+static void collect(struct flame_session *s, struct fleet_job *jb, struct pending *todo,
+		    size_t ntodo, enum flame_verdict *v)
+{
+	struct flame_fleet_host_report *r = &s->st.fleet->rep[jb->host_index];
+	struct flame_probe_result *res = NULL;
+	size_t nres = 0, i;
+	char dir[300], why[400];
+	int p = jb->point, back = 0;
+
+	fleet_job_dir(jb, dir, sizeof(dir));
+	if (flame_probe_json_read(jb->out.buf ? jb->out.buf : "", jb->out.len, r->name, &res,
+				  &nres) || nres != 1) {
+		job_failure(jb, "probing", why, sizeof(why));
+		drop_host(s, jb->host_index, why);
+		back = 1;
+	} else {
+		res[0].seconds = jb->seconds;
+		record(s, &res[0], r->name, r->threshold, dir);
+		r->probes++;
+		s->ans.fleet.probes++;
+		s->ans.fleet.probe_seconds += jb->seconds;
+		v[p] = res[0].verdict;
+		back = flame_probe_build_failed(&res[0]);
+	}
+	free(res);
+	for (i = 0; i < ntodo; i++) {
+		if (todo[i].point != -1 - p)
+			continue;
+		todo[i].point = p;
+		if (!back)
+			todo[i].answered = 1;
+		else if (nres == 1)	/* another machine may build it */
+			todo[i].tried[jb->host_index] = 1;
+	}
+}
+
+/*
+ * Probe ids[pts[0..m-1]] at once, one per slot, in waves: a slot whose
+ * host fails hands its point to the next wave on the remaining hosts.
+ * v[] gets the verdicts (skip: no living host could build it); -1 when
+ * no host is left.
  */
 static int run_round(struct flame_session *s, const char *const *ids, const int *pts, size_t m,
 		     enum flame_verdict *v)
 {
 	const struct flame_hosts *h = s->req.hosts;
-	struct flame_fleet *f = s->st.fleet;
-	struct pending *todo = xcalloc(m, sizeof(*todo));
-	struct fleet_job *jobs = xcalloc(f->nslots, sizeof(*jobs));
-	size_t *slots = xcalloc(f->nslots, sizeof(*slots));
-	size_t ntodo = m, i, j;
+	struct pending *todo = xcalloc(m + 1, sizeof(*todo));
+	struct fleet_job *jobs = xcalloc(s->st.fleet->nslots + 1, sizeof(*jobs));
+	size_t ntodo = m, i, j, n;
 	int ret = 0;
 
 	for (i = 0; i < m; i++) {
@@ -426,110 +482,36 @@ static int run_round(struct flame_session *s, const char *const *ids, const int 
 		todo[i].tried = xcalloc(h->nr, 1);
 	}
 	while (ntodo) {
-		size_t nslots = alive_slots(s, slots), n = 0, keep = 0;
-
-		if (!nslots) {
+		if (!alive_slots(s, NULL)) {
 			ret = trail_error("every host failed; no probe slot is left");
 			break;
 		}
-		/* one pending point per slot whose host has not failed its build */
-		for (j = 0; j < nslots; j++) {
-			size_t k = f->slots[slots[j]].host;
-
-			for (i = 0; i < ntodo; i++)
-				if (todo[i].point >= 0 && !todo[i].tried[k])
-					break;
-			if (i == ntodo)
-				continue;
-			fleet_job_init(&jobs[n]);
-			jobs[n].host = &h->items[k];
-			jobs[n].host_index = k;
-			jobs[n].slot = slots[j];
-			jobs[n].point = todo[i].point;
-			jobs[n].cpus = f->slots[slots[j]].cpus[0] ? f->slots[slots[j]].cpus : NULL;
-			{
-				struct string_list cmds = STRING_LIST_INIT;
-
-				string_list_append_nodup(&cmds, probe_command(s, k, ids[pts[todo[i].point]],
-									 f->rep[k].threshold, 0));
-				jobs[n].script = flame_remote_probe_script(&cmds);
-				string_list_clear(&cmds);
-			}
-			todo[i].point = -1 - todo[i].point;	/* taken by this wave */
-			n++;
-		}
-		if (!n) {
-			/* every host left failed to build them: they are skips */
-			for (i = 0; i < ntodo; i++) {
-				int p = todo[i].point < 0 ? -1 - todo[i].point : todo[i].point;
-
-				v[p] = FLAME_SKIP;
-			}
-			break;
-		}
+		n = start_wave(s, ids, pts, todo, ntodo, jobs);
 		fleet_jobs_run(jobs, n, s->st.scratch);
 		for (j = 0; j < n; j++) {
-			struct fleet_job *jb = &jobs[j];
-			struct flame_fleet_host_report *r = &f->rep[jb->host_index];
-			struct flame_probe_result *res = NULL;
-			size_t nres = 0;
-			char dir[300], why[400];
-			int p = jb->point, back = 0;
-
-			fleet_job_dir(jb, dir, sizeof(dir));
-			if (flame_probe_json_read(jb->out.buf ? jb->out.buf : "", jb->out.len, r->name,
-						  &res, &nres) || nres != 1) {
-				job_failure(jb, "probing", why, sizeof(why));
-				drop_host(s, jb->host_index, why);
-				back = 1;
-			} else {
-				res[0].seconds = jb->seconds;
-				record(s, &res[0], r->name, r->threshold, dir);
-				r->probes++;
-				s->ans.fleet.probes++;
-				s->ans.fleet.probe_seconds += jb->seconds;
-				v[p] = res[0].verdict;
-				if (flame_probe_build_failed(&res[0])) {
-					/* another machine may build it: try one that has not */
-					for (i = 0; i < ntodo; i++)
-						if (todo[i].point == -1 - p)
-							todo[i].tried[jb->host_index] = 1;
-					back = 1;
-				}
-			}
-			free(res);
-			for (i = 0; i < ntodo; i++)
-				if (todo[i].point == -1 - p)
-					todo[i].point = back ? p : INT32_MIN;
-			fleet_job_release(jb);
+			collect(s, &jobs[j], todo, ntodo, v);
+			fleet_job_release(&jobs[j]);
 		}
-		/* keep what has no answer yet */
-		for (i = 0; i < ntodo; i++) {
-			if (todo[i].point == INT32_MIN) {
-				free(todo[i].tried);
-				continue;
-			}
-			todo[keep++] = todo[i];
-		}
-		ntodo = keep;
-		/* a point every living host failed to build is a skip */
-		for (i = 0; i < ntodo; i++) {
+		/* keep what has no answer yet and a living host that may build it */
+		for (i = j = 0; i < ntodo; i++) {
 			size_t k, left = 0;
 
 			for (k = 0; k < h->nr; k++)
 				left += host_alive(s, k) && !todo[i].tried[k];
-			if (!left) {
-				v[todo[i].point] = FLAME_SKIP;
+			if (!todo[i].answered && !left && alive_slots(s, NULL))
+				v[todo[i].point] = FLAME_SKIP;	/* no host left can build it */
+			if (todo[i].answered || (!left && alive_slots(s, NULL))) {
 				free(todo[i].tried);
-				todo[i--] = todo[--ntodo];
+				continue;
 			}
+			todo[j++] = todo[i];
 		}
+		ntodo = j;
 	}
 	for (i = 0; i < ntodo; i++)
 		free(todo[i].tried);
 	free(todo);
 	free(jobs);
-	free(slots);
 	return ret;
 }
 
@@ -562,10 +544,8 @@ static int search(struct flame_session *s, const char *const *ids, int n, const 
 	     "in a row)", n, what, s->st.fleet->nslots, s->st.fleet->nslots == 1 ? "" : "s", est,
 	     est == 1 ? "" : "s", flame_kary_rounds(n, 1));
 	while ((done = flame_kary_done(&k, found)) < 0) {
-		size_t *idx = xcalloc(s->st.fleet->nslots + 1, sizeof(*idx));
-		size_t alive = alive_slots(s, idx);
+		size_t alive = alive_slots(s, NULL);
 
-		free(idx);
 		m = flame_kary_next(&k, (unsigned)alive, pts);
 		note("narrow: round %u: probing %zu of the %d commits after %.12s up to %.12s at once",
 		     k.rounds + 1, m, k.hi - k.lo, k.lo < 0 ? s->ans.good : ids[k.lo],
@@ -697,40 +677,4 @@ void flame_fleet_release(struct flame_session *s)
 		free(f);
 	}
 	s->st.fleet = NULL;
-}
-
-void flame_fleet_report_json(struct json_writer *w, const struct flame_fleet_report *r)
-{
-	size_t i;
-
-	json_writer_key(w, "fleet");
-	if (!r->used) {
-		json_writer_null(w);
-		return;
-	}
-	json_writer_begin_object(w);
-	json_writer_key_uint(w, "slots", r->slots);
-	json_writer_key_uint(w, "rounds", r->rounds);
-	json_writer_key_uint(w, "probes", r->probes);
-	json_writer_key_uint(w, "sequential_probes", r->sequential_probes);
-	json_writer_key_number(w, "seconds", r->seconds);
-	json_writer_key_number(w, "setup_seconds", r->setup_seconds);
-	json_writer_key_number(w, "probe_seconds", r->probe_seconds);
-	json_writer_key(w, "hosts");
-	json_writer_begin_array(w);
-	for (i = 0; i < r->nhosts; i++) {
-		const struct flame_fleet_host_report *h = &r->hosts[i];
-
-		json_writer_begin_object(w);
-		json_writer_key_string(w, "name", h->name);
-		json_writer_key_uint(w, "slots", h->slots);
-		json_writer_key_uint(w, "probes", h->probes);
-		json_writer_key_number(w, "good", h->good);
-		json_writer_key_number(w, "bad", h->bad);
-		json_writer_key_number(w, "threshold", h->threshold);
-		json_writer_key_string(w, "dropped", h->dropped);
-		json_writer_end(w);
-	}
-	json_writer_end(w);
-	json_writer_end(w);
 }

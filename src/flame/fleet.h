@@ -65,6 +65,11 @@ int flame_fleet_suspects(struct flame_session *s);
  */
 int flame_fleet_check_local(unsigned slots, char *why, size_t n);
 
+/* CPUs a probe needs to itself: the workload and trail's sampler. */
+#define FLAME_CPUS_PER_PROBE 2
+/* The taskset CPU list of local slot k of slots ("" when not pinned). */
+void flame_fleet_local_cpus(unsigned k, unsigned slots, char *buf, size_t n);
+
 /* --clean-hosts: remove the build caches on every host of h; 0 or -1. */
 int flame_fleet_clean(const struct flame_hosts *h);
 

@@ -27,6 +27,8 @@ LIB_OBJS += src/flame/remote.o
 LIB_OBJS += src/flame/probe_json.o
 LIB_OBJS += src/flame/fleet_jobs.o
 LIB_OBJS += src/flame/fleet.o
+LIB_OBJS += src/flame/fleet_cpus.o
+LIB_OBJS += src/flame/fleet_report.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate

@@ -147,6 +147,10 @@ else
 fi
 grep -q "round 1: probing 4 of" "$T/remote.err" && pass "over ssh: 4 probes at once, rounds printed" ||
 	fail "over ssh: 4 probes at once, rounds printed"
+# host 2 was building when it went away: its probe failed and ran elsewhere
+grep -q "probing failed: ssh could not reach it or lost the connection" "$T/remote.err" &&
+	pass "killed sshd: the probe under way is rescheduled" ||
+	fail "killed sshd: the probe under way is rescheduled" "$(grep "warning" "$T/remote.err")"
 # every private directory the hosts reported existed under their TMPDIR and is gone
 dirs=$(grep -o "$T/host[12]/tmp/trail-flame\.[A-Za-z0-9]*" "$T/remote.err" | sort -u)
 [ -n "$dirs" ] && pass "over ssh: private directories on the hosts" || fail "over ssh: private directories on the hosts"
@@ -166,19 +170,31 @@ gone && pass "over ssh: private directories removed, also on the killed host" ||
 # Ctrl-C while host 1 probes: its probes are cancelled and their directories removed
 if [ -z "${TRAIL_SANITIZED:-}" ]; then
 	printf '%s -p %s 127.0.0.1\n' "$SSHCMD" "${PORT[1]}" >"$T/hosts1"
-	git -C "$T/repo" commit -q --allow-empty -m "another commit"
-	(cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad HEAD --build "$BUILD --always-make" --run "$RUN" \
-		--out "$T/int" "${FAST[@]}" --hosts "$T/hosts1" --remote-trail "$TRAIL") >/dev/null 2>"$T/int.err" &
+	# another build command (nothing is cached), which takes 30 s once round 1
+	# starts: removed within 10 s, the directories were removed by the cancel
+	(cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad "$BAD" \
+		--build "$BUILD && { [ ! -e $T/slow ] || sleep 30; }" \
+		--run "$RUN" --out "$T/int" "${FAST[@]}" --hosts "$T/hosts1" --remote-trail "$TRAIL") \
+		>/dev/null 2>"$T/int.err" &
 	tp=$!
 	for _ in $(seq 1200); do
 		grep -q "round 1:" "$T/int.err" 2>/dev/null && break
 		kill -0 $tp 2>/dev/null || break
 		sleep 0.1
 	done
-	sleep 0.5
+	touch "$T/slow"
+	# the probe's private directory appears on the host once ssh is connected
+	during=0
+	for _ in $(seq 100); do
+		during=$(find "$T/host1/tmp" -mindepth 1 -maxdepth 1 -name 'trail-flame.*' | wc -l)
+		[ "$during" -ge 1 ] && break
+		sleep 0.1
+	done
 	kill -INT $tp
 	wait $tp
 	rc=$?
+	[ "$during" -ge 1 ] && pass "Ctrl-C: probes were running in private directories on the host" ||
+		fail "Ctrl-C: probes were running in private directories on the host" "$(tail -5 "$T/int.err")"
 	[ $rc -ne 0 ] && pass "Ctrl-C: trail stops" || fail "Ctrl-C: trail stops" "exit $rc"
 	gone && pass "Ctrl-C: the host's private directories removed" ||
 		fail "Ctrl-C: the host's private directories removed" "$(find "$T/host1/tmp" -mindepth 1)"
