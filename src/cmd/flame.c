@@ -408,6 +408,7 @@ int cmd_flame(int argc, const char **argv)
 	if (!base) {
 		error_errno("cannot find the directory '%s'", s.req.dir);
 		strbuf_release(&cmdline);
+		flame_hosts_release(&hosts);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.dir = base;
@@ -443,6 +444,7 @@ int cmd_flame(int argc, const char **argv)
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
 		free(looped);
+		flame_hosts_release(&hosts);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.command_line = cmdline.buf;

@@ -96,7 +96,7 @@ if ! start_sshd 1 "" || ! start_sshd 2 "TRAIL_TEST_HOLD=1"; then
 	exit 0
 fi
 SSHCMD="ssh -F /dev/null -i $K/id -o UserKnownHostsFile=$K/known -o StrictHostKeyChecking=no"
-printf '# two loopback build hosts\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n' \
+printf '# two loopback build hosts and this machine\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n:\n' \
 	"$SSHCMD" "${PORT[1]}" "$SSHCMD" "${PORT[2]}" >"$T/hosts"
 
 "$ROOT/tests/e2e/make-history" "$T/repo" --shape slowdown --commits 8 --seed 11 --scale 0.35 >"$T/env" ||
@@ -136,17 +136,19 @@ if [ -f "$R" ]; then
 		"$(json "$R" 'd["suspect"]["commit"]')" = "$(json "$T/local/report.json" 'd["suspect"]["commit"]')"
 	json "$R" 'any(p["host"] == "127.0.0.1 -p '"${PORT[1]}"'" for p in d["probes"])' | grep -q True &&
 		pass "over ssh: probes name their host" || fail "over ssh: probes name their host"
-	json "$R" 'd["fleet"]["slots"] == 4 and d["fleet"]["rounds"] >= 1 and d["fleet"]["sequential_probes"] == 3' |
+	json "$R" 'any(p["host"] == "local" for p in d["probes"])' | grep -q True &&
+		pass "over ssh: ':' probes on this machine too" || fail "over ssh: ':' probes on this machine too"
+	json "$R" 'd["fleet"]["slots"] == 5 and d["fleet"]["rounds"] >= 1 and d["fleet"]["sequential_probes"] == 3' |
 		grep -q True && pass "over ssh: rounds and slots reported" ||
 		fail "over ssh: rounds and slots reported" "$(json "$R" 'd["fleet"]')"
-	json "$R" '[h["dropped"] is not None for h in d["fleet"]["hosts"]] == [False, True]' | grep -q True &&
+	json "$R" '[h["dropped"] is not None for h in d["fleet"]["hosts"]] == [False, True, False]' | grep -q True &&
 		pass "killed sshd: host reported, others went on" ||
 		fail "killed sshd: host reported, others went on" "$(json "$R" 'd["fleet"]["hosts"]')"
 else
 	fail "over ssh: report.json written"
 fi
-grep -q "round 1: probing 4 of" "$T/remote.err" && pass "over ssh: 4 probes at once, rounds printed" ||
-	fail "over ssh: 4 probes at once, rounds printed"
+grep -q "round 1: probing 5 of" "$T/remote.err" && pass "over ssh: 5 probes at once, rounds printed" ||
+	fail "over ssh: 5 probes at once, rounds printed"
 # host 2 was building when it went away: its probe failed and ran elsewhere
 grep -q "probing failed: ssh could not reach it or lost the connection" "$T/remote.err" &&
 	pass "killed sshd: the probe under way is rescheduled" ||
@@ -174,7 +176,8 @@ if [ -z "${TRAIL_SANITIZED:-}" ]; then
 	# starts: removed within 10 s, the directories were removed by the cancel
 	(cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad "$BAD" \
 		--build "$BUILD && { [ ! -e $T/slow ] || sleep 30; }" \
-		--run "$RUN" --out "$T/int" "${FAST[@]}" --hosts "$T/hosts1" --remote-trail "$TRAIL") \
+		--run "$RUN" --out "$T/int" "${FAST[@]}" --hosts "$T/hosts1" --remote-trail "$TRAIL" \
+		--remote-repo "file://$T/repo") \
 		>/dev/null 2>"$T/int.err" &
 	tp=$!
 	for _ in $(seq 1200); do
@@ -193,6 +196,8 @@ if [ -z "${TRAIL_SANITIZED:-}" ]; then
 	kill -INT $tp
 	wait $tp
 	rc=$?
+	grep -q "host 127.0.0.1 -p ${PORT[1]}: build cache" "$T/int.err" &&
+		pass "--remote-repo: the host fetched the history" || fail "--remote-repo: the host fetched the history"
 	[ "$during" -ge 1 ] && pass "Ctrl-C: probes were running in private directories on the host" ||
 		fail "Ctrl-C: probes were running in private directories on the host" "$(tail -5 "$T/int.err")"
 	[ $rc -ne 0 ] && pass "Ctrl-C: trail stops" || fail "Ctrl-C: trail stops" "exit $rc"
