@@ -91,19 +91,21 @@ start_sshd() {
 	return 1
 }
 declare -A SPID
-if ! start_sshd 1 "" || ! start_sshd 2 "TRAIL_TEST_HOLD=1"; then
+if ! start_sshd 1 "" || ! start_sshd 2 "TRAIL_TEST_HOLD=1" || ! start_sshd 3 "TRAIL_TEST_BREAK=1"; then
 	skip "flame over ssh" "sshd does not start here: $(tail -1 "$T/host1/log" "$T/host2/log" 2>/dev/null | tr '\n' ' ')"
 	exit 0
 fi
 SSHCMD="ssh -F /dev/null -i $K/id -o UserKnownHostsFile=$K/known -o StrictHostKeyChecking=no"
-printf '# two loopback build hosts and this machine\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n:\n' \
-	"$SSHCMD" "${PORT[1]}" "$SSHCMD" "${PORT[2]}" >"$T/hosts"
+printf '# three loopback build hosts and this machine\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n%s -p %s 127.0.0.1\n:\n' \
+	"$SSHCMD" "${PORT[1]}" "$SSHCMD" "${PORT[2]}" "$SSHCMD" "${PORT[3]}" >"$T/hosts"
 
 "$ROOT/tests/e2e/make-history" "$T/repo" --shape slowdown --commits 8 --seed 11 --scale 0.35 >"$T/env" ||
 	{ fail "generate history"; exit 0; }
 . "$T/env"
-# host 2 builds slowly (1 s more a build), so it is surely mid-build when killed
-BUILD="$BUILD && { [ -z \"\${TRAIL_TEST_HOLD:-}\" ] || sleep 1; }"
+# host 2 builds slowly (1 s more a build), so it is surely mid-build when
+# killed; host 3 cannot build any commit but the ends (a missing compiler)
+BUILD="$BUILD && { [ -z \"\${TRAIL_TEST_HOLD:-}\" ] || sleep 1; } && case \$(git rev-parse HEAD) in
+$GOOD|$BAD) ;; *) [ -z \"\${TRAIL_TEST_BREAK:-}\" ] ;; esac"
 FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --strategy bisect --cache "$T/cache")
 
 (cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
@@ -138,17 +140,22 @@ if [ -f "$R" ]; then
 		pass "over ssh: probes name their host" || fail "over ssh: probes name their host"
 	json "$R" 'any(p["host"] == "local" for p in d["probes"])' | grep -q True &&
 		pass "over ssh: ':' probes on this machine too" || fail "over ssh: ':' probes on this machine too"
-	json "$R" 'd["fleet"]["slots"] == 5 and d["fleet"]["rounds"] >= 1 and d["fleet"]["sequential_probes"] == 3' |
+	json "$R" 'd["fleet"]["slots"] == 6 and d["fleet"]["rounds"] >= 1 and d["fleet"]["sequential_probes"] == 3' |
 		grep -q True && pass "over ssh: rounds and slots reported" ||
 		fail "over ssh: rounds and slots reported" "$(json "$R" 'd["fleet"]')"
-	json "$R" '[h["dropped"] is not None for h in d["fleet"]["hosts"]] == [False, True, False]' | grep -q True &&
+	json "$R" '[h["dropped"] is not None for h in d["fleet"]["hosts"]] == [False, True, False, False]' | grep -q True &&
 		pass "killed sshd: host reported, others went on" ||
 		fail "killed sshd: host reported, others went on" "$(json "$R" 'd["fleet"]["hosts"]')"
+	# host 3's failed build is reported and the commit probed on another host
+	json "$R" '[p["commit"] for p in d["probes"] if p["host"].endswith(" '"${PORT[3]}"'") and p["verdict"] == "skip"]' >"$T/broken"
+	json "$R" 'all(any(q["commit"] == c and q["verdict"] != "skip" for q in d["probes"]) for c in '"$(cat "$T/broken")"') and len('"$(cat "$T/broken")"') >= 1' |
+		grep -q True && pass "failed build: reported and probed on another host" ||
+		fail "failed build: reported and probed on another host" "$(cat "$T/broken")"
 else
 	fail "over ssh: report.json written"
 fi
-grep -q "round 1: probing 5 of" "$T/remote.err" && pass "over ssh: 5 probes at once, rounds printed" ||
-	fail "over ssh: 5 probes at once, rounds printed"
+grep -q "round 1: probing 6 of" "$T/remote.err" && pass "over ssh: 6 probes at once, rounds printed" ||
+	fail "over ssh: 6 probes at once, rounds printed"
 # host 2 was building when it went away: its probe failed and ran elsewhere
 grep -q "probing failed: ssh could not reach it or lost the connection" "$T/remote.err" &&
 	pass "killed sshd: the probe under way is rescheduled" ||
