@@ -115,14 +115,27 @@ check "local run names the culprit" test "$(json "$T/local/report.json" 'd["susp
 (cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
 	--out "$T/remote" "${FAST[@]}" --hosts "$T/hosts" --remote-trail "$TRAIL") >"$T/remote.out" 2>"$T/remote.err" &
 tp=$!
-# stop host 2 (its sshd and every session of it) once round 1 is under way
+# stop host 2 (its sshd and every session of it) once a probe of round 1
+# is under way there (its private directory exists; its builds take 1 s more)
 for _ in $(seq 1200); do
-	grep -q "round 1:" "$T/remote.err" 2>/dev/null && break
+	grep -q "round 1:" "$T/remote.err" 2>/dev/null &&
+		[ -n "$(find "$T/host2/tmp" -mindepth 1 -maxdepth 1 -name 'trail-flame.*' 2>/dev/null)" ] && break
 	kill -0 $tp 2>/dev/null || break
 	sleep 0.1
 done
-kids=$(ps -o pid= --ppid "${SPID[2]}" 2>/dev/null)
-kill "${SPID[2]}" $kids 2>/dev/null || true
+# sshd_below PID: the sshd processes below PID (each session's), not the
+# shells and probes they run: those see the connection drop, as when a
+# host's sshd dies, and must clean up after themselves
+sshd_below() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		[ "$(ps -o comm= -p "$c" 2>/dev/null)" = sshd ] || continue
+		echo "$c"
+		sshd_below "$c"
+	done
+}
+sessions=$(sshd_below "${SPID[2]}")
+kill "${SPID[2]}" $sessions 2>/dev/null || true
 wait $tp
 rc=$?
 if [ $rc -ne 0 ]; then
