@@ -66,6 +66,7 @@ char *flame_remote_setup_script(const char *key, const char *url, const char *ba
 		"mkdir -p \"$c\"\n"
 		"d=$(mktemp -d \"${TMPDIR:-/tmp}/trail-flame.XXXXXX\")\n"
 		"trap 'rm -rf \"$d\"' EXIT\n"
+		"trap 'exit 141' PIPE HUP TERM\n"
 		"echo \"trail-flame-dir $d\" >&2\n"
 		"[ -d \"$c/clone/.git\" ] || git init -q \"$c/clone\"\n");
 	if (url) {
@@ -97,11 +98,14 @@ char *flame_remote_probe_script(const struct string_list *cmds)
 	/*
 	 * fd 3 keeps the session's stdin for the watcher (an asynchronous
 	 * list's stdin is /dev/null otherwise); setsid gives the probes a
-	 * process group of their own to kill at its EOF.
+	 * process group of their own to kill at its EOF.  Nothing is written
+	 * to the connection before the watcher runs, and a write to a
+	 * dropped one (SIGPIPE, trapped, not ignored: the probes must not
+	 * inherit an ignored SIGPIPE) removes the directory too.
 	 */
 	strbuf_addstr(&sb,
 		"d=$(mktemp -d \"${TMPDIR:-/tmp}/trail-flame.XXXXXX\") || exit 255\n"
-		"echo \"trail-flame-dir $d\" >&2\n"
+		"trap 'rm -rf \"$d\"; exit 141' PIPE HUP TERM\n"
 		"exec 3<&0\n"
 		"TRAIL_DIR=$d TMPDIR=$d setsid sh -c ");
 	strbuf_add_shell_quoted(&sb, inner.buf);
@@ -112,11 +116,12 @@ char *flame_remote_probe_script(const struct string_list *cmds)
 		">/dev/null 2>&1 &\n"
 		"w=$!\n"
 		"exec 3<&-\n"
+		"echo \"trail-flame-dir $d\" >&2\n"
 		"wait $p\n"
 		"rc=$?\n"
-		"kill $w 2>/dev/null\n"
 		"cat \"$d/err\" >&2\n"
 		"cat \"$d/out\"\n"
+		"kill $w 2>/dev/null\n"
 		"rm -rf \"$d\"\n"
 		"exit $rc\n");
 	strbuf_release(&inner);
