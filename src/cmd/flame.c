@@ -15,7 +15,10 @@
 #include "core/escape.h"
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
+#include "flame/fleet.h"
+#include "flame/hosts.h"
 #include "flame/probe.h"
+#include "flame/probe_json.h"
 #include "flame/report.h"
 #include "flame/session.h"
 
@@ -131,6 +134,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 	struct string_list exclude = STRING_LIST_INIT;
 	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
 	char *trail_exe = NULL;
+	int json = 0;
 	uint64_t runs = 3, max_runs = 9, freq = 999, alloc_interval = 0;
 	double threshold = -1, discard = 10, confidence = 0.95, percentile = 50;
 	double run_timeout = 300, build_timeout = 600;
@@ -155,6 +159,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
 		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
+		OPT_FLAG(0, "json", &json, "print the result as one line of JSON on stdout (trail flame --hosts reads it)"),
 		OPT_STRING(0, "profiler", &profiler, "NAME",
 			   "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE"),
 		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
@@ -226,6 +231,17 @@ static int cmd_flame_probe(int argc, const char **argv)
 		goto out_tmp;
 	if (log && flame_probe_log_append(log, &res))
 		goto out_tmp;
+	if (json) {
+		struct strbuf sb = STRBUF_INIT;
+
+		flame_probe_json_write(&sb, &res);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		strbuf_release(&sb);
+		if (fflush(stdout) || ferror(stdout)) {
+			error_errno("cannot write the result");
+			goto out_tmp;
+		}
+	}
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
 	     flame_verdict_name(res.verdict), o.function ? measure : metric, res.value, res.se,
 	     threshold, res.runs, res.why[0] ? ": " : "", res.why);
@@ -252,7 +268,10 @@ int cmd_flame(int argc, const char **argv)
 	double min_effect = 3, budget = 180;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
-	int ret, i, submodules = 1;
+	int ret, i, submodules = 1, clean_hosts = 0;
+	const char *hosts_file = NULL;
+	struct flame_hosts hosts = FLAME_HOSTS_INIT;
+	uint64_t jobs = 1;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
 		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
@@ -288,6 +307,12 @@ int cmd_flame(int argc, const char **argv)
 		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
+		OPT_GROUP("many machines"),
+		OPT_STRING(0, "hosts", &hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
+		OPT_U64('j', "jobs", &jobs, "K", "probes at once on this machine, each pinned to CPUs of its own (refused when it has fewer than 2 CPUs per probe; default 1)", 1, 1024),
+		OPT_STRING(0, "remote-trail", &s.req.remote_trail, "PATH", "trail on the hosts (default: trail on their PATH)"),
+		OPT_STRING(0, "remote-repo", &s.req.remote_repo, "URL", "hosts git fetch the history from URL (default: a git bundle sent over ssh)"),
+		OPT_FLAG(0, "clean-hosts", &clean_hosts, "remove trail's build caches on the --hosts machines, and exit"),
 		OPT_GROUP("output"),
 		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default: outside the work tree, $XDG_STATE_HOME/trail/flame/REPO-HASH; relative to -C DIR)"),
 		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
@@ -309,6 +334,39 @@ int cmd_flame(int argc, const char **argv)
 	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
 		trail_error("unexpected argument (the workload goes in --run)");
 		goto usage;
+	}
+	if (hosts_file && flame_hosts_read(hosts_file, &hosts))
+		goto usage;
+	if (clean_hosts) {
+		strbuf_release(&cmdline);
+		if (!hosts_file) {
+			trail_error("--clean-hosts needs --hosts FILE");
+			return FLAME_EXIT_USAGE;
+		}
+		ret = flame_fleet_clean(&hosts) ? FLAME_EXIT_FAILURE : EXIT_OK;
+		flame_hosts_release(&hosts);
+		return ret;
+	}
+	if (jobs > 1 || hosts_file) {
+		size_t h;
+		unsigned local = 0;
+		char why[400];
+
+		for (h = 0; h < hosts.nr && hosts.items[h].dest; h++)
+			;
+		if (h == hosts.nr && (jobs > 1 || !hosts_file))
+			flame_hosts_add_local(&hosts, (unsigned)jobs);
+		else if (h < hosts.nr && jobs > 1) {	/* --jobs sets the slots of the file's ':' */
+			hosts.slots += (unsigned)jobs - hosts.items[h].slots;
+			hosts.items[h].slots = (unsigned)jobs;
+		}
+		for (h = 0; h < hosts.nr; h++)
+			local += hosts.items[h].dest ? 0 : hosts.items[h].slots;
+		if (flame_fleet_check_local(local, why, sizeof(why))) {
+			trail_error("%s", why);
+			goto usage;
+		}
+		s.req.hosts = &hosts;
 	}
 	if (!s.req.good_rev || !s.req.bad_rev || !s.req.build_cmd || !s.req.run_cmd) {
 		trail_error("--good, --bad, --build and --run are required");
@@ -350,6 +408,7 @@ int cmd_flame(int argc, const char **argv)
 	if (!base) {
 		error_errno("cannot find the directory '%s'", s.req.dir);
 		strbuf_release(&cmdline);
+		flame_hosts_release(&hosts);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.dir = base;
@@ -385,6 +444,7 @@ int cmd_flame(int argc, const char **argv)
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		strbuf_release(&cmdline);
 		free(looped);
+		flame_hosts_release(&hosts);
 		return FLAME_EXIT_FAILURE;
 	}
 	s.req.command_line = cmdline.buf;
@@ -410,6 +470,7 @@ int cmd_flame(int argc, const char **argv)
 		strbuf_release(&wt);
 	}
 	flame_session_release(&s);
+	flame_hosts_release(&hosts);
 	free(base);
 	free(out_abs);
 	free(cache_abs);
@@ -418,5 +479,6 @@ int cmd_flame(int argc, const char **argv)
 	return ret;
 usage:
 	strbuf_release(&cmdline);
+	flame_hosts_release(&hosts);
 	return FLAME_EXIT_USAGE;
 }

@@ -6,6 +6,7 @@
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
+#include "flame/fleet.h"
 #include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -286,6 +287,13 @@ out:
 	return ret;
 }
 
+/* git bisect run here, or the k-ary bisection on the hosts (fleet.h). */
+static int bisect(struct flame_session *s, const char *good, const char *bad)
+{
+	return flame_fleet_configured(s) ? flame_fleet_bisect(s, good, bad)
+					 : run_git_bisect(s, good, bad);
+}
+
 /* Binary search over the suspects alone (oldest first): the first slow one. */
 static int probe_suspects(struct flame_session *s)
 {
@@ -295,6 +303,8 @@ static int probe_suspects(struct flame_session *s)
 	size_t done = 0;
 	int ret = 0;
 
+	if (flame_fleet_configured(s))
+		return flame_fleet_suspects(s);
 	narrow_progress_start(&pr, "suspects", s->ans.nsuspects + 1);
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2, probe = mid;
@@ -555,7 +565,7 @@ static int narrow_after_revert(struct flame_session *s)
 			string_list_append(&s->ans.reverted, s->ans.culprit);
 		s->ans.culprit[0] = '\0';
 		string_list_clear(&s->ans.ambiguous);
-		rc = run_git_bisect(s, revert, s->ans.bad);
+		rc = bisect(s, revert, s->ans.bad);
 		if (rc < 0)
 			return -1;
 		if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
@@ -596,7 +606,7 @@ int flame_step_narrow(struct flame_session *s)
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
 		flame_step_narrow_restart(s);
 	}
-	rc = run_git_bisect(s, s->ans.good, s->ans.bad);
+	rc = bisect(s, s->ans.good, s->ans.bad);
 	if (rc < 0)
 		return -1;
 	if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {

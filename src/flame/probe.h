@@ -53,6 +53,7 @@ struct flame_probe_result {
 	int build_cached;	/* the build came from the cache */
 	double seconds;		/* time the probe took */
 	char why[160];		/* reason of a skip */
+	char host[80];		/* where it ran (fleet.h); "" = this machine */
 };
 
 /* Probe commit id.  Returns 0 (result filled, any verdict) or -1 on error. */

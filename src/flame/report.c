@@ -177,6 +177,7 @@ static void json_probe(struct json_writer *w, const struct flame_session *s, siz
 	json_writer_key_uint(w, "runs", p->runs);
 	json_writer_key_bool(w, "cached_build", p->build_cached);
 	json_writer_key_number(w, "seconds", p->seconds);
+	json_writer_key_string(w, "host", p->host[0] ? p->host : "local");
 }
 
 static void json_reproduce(const struct flame_session *s, struct json_writer *w)
@@ -300,6 +301,7 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_writer_key_string(&w, "strategy", s->ans.strategy_used);
 	json_writer_key_string(&w, "strategy_reason", s->ans.strategy_used ? s->ans.strategy_reason : NULL);
 	json_object_array(&w, "probes", s->ans.nprobes, s, json_probe);
+	flame_fleet_report_json(&w, &s->ans.fleet);
 	json_writer_key(&w, "recommendation");
 	if (s->ans.recommendation) {
 		json_writer_begin_object(&w);

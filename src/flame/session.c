@@ -44,6 +44,7 @@ void flame_session_init(struct flame_session *s)
 	s->st.repo.lock_fd = -1;
 	s->req.measure_share = 1;
 	s->req.profiler = "trail";
+	s->req.remote_trail = "trail";
 }
 
 int flame_session_range_index(const struct flame_session *s, const char *id)
@@ -367,6 +368,7 @@ void flame_session_release(struct flame_session *s)
 	string_list_clear(&s->ans.reverted);
 	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
+	flame_fleet_release(s);
 	if (s->st.scratch && s->req.keep)
 		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */
 	else if (s->st.scratch)

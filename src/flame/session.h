@@ -14,6 +14,7 @@
 #include "core/string_list.h"
 #include "flame/capture.h"
 #include "flame/estimate.h"
+#include "flame/fleet.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
 #include "flame/shares.h"
@@ -62,6 +63,9 @@ struct flame_request {
 	int keep;
 	int force_narrow;		/* bisect on a notable share shift when the total is undecided */
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
+	const struct flame_hosts *hosts;	/* probe slots (--hosts, --jobs), or NULL */
+	const char *remote_trail;	/* trail on the hosts ("trail": on their PATH) */
+	const char *remote_repo;	/* hosts fetch from this URL, NULL: a git bundle */
 };
 
 /* Working data of the steps; not shown in the report as such. */
@@ -73,6 +77,7 @@ struct flame_state {
 	struct string_list exclude;	/* other changed functions, left out of the share */
 	struct string_list range;	/* good..bad, oldest first */
 	unsigned confirmations_planned;	/* suspect/parent re-probes that may run (alpha split) */
+	struct flame_fleet *fleet;	/* the hosts' state once set up (fleet.c) */
 };
 
 /* What the report (report.h) and the command's three lines show. */
@@ -125,6 +130,7 @@ struct flame_answer {
 	char message[400];		/* the one-line explanation of the verdict */
 	int builds, cached_builds;
 	double seconds;
+	struct flame_fleet_report fleet;	/* rounds, slots, hosts (fleet.h) */
 };
 
 struct flame_session {

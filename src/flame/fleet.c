@@ -1,0 +1,680 @@
+/*
+ * fleet.c - trail flame's probe slots on many machines (see fleet.h):
+ * set the hosts up (a git bundle of the range, or --remote-repo), measure
+ * each host's ends, then run the k-ary bisection's rounds (kary.h), each
+ * round's probes at once, one per slot, over ssh or on this machine;
+ * failed hosts are dropped and their probes run elsewhere.  The child
+ * processes and their output files are fleet_jobs.c's.
+ */
+#include "flame/fleet.h"
+#include "flame/fleet_jobs.h"
+#include "flame/decide.h"
+#include "flame/kary.h"
+#include "flame/probe_cmd.h"
+#include "flame/probe_json.h"
+#include "flame/remote.h"
+#include "flame/steps.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/cleanup.h"
+#include "core/shell_quote.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct fleet_slot {
+	size_t host;		/* index into hosts */
+	char cpus[64];		/* taskset list for a local slot, "" = not pinned */
+};
+
+struct flame_fleet {
+	struct flame_fleet_host_report *rep;	/* = s->ans.fleet.hosts */
+	char **clone;				/* each host's clone; NULL until set up */
+	struct fleet_slot *slots;
+	size_t nslots;
+	int ready;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int flame_fleet_configured(const struct flame_session *s)
+{
+	return s->req.hosts && s->req.hosts->nr;
+}
+
+/* The probe command for host k: the session's probe with id, threshold and clone. */
+static char *probe_command(struct flame_session *s, size_t k, const char *id, double threshold,
+			   int fixed)
+{
+	const struct flame_host *h = &s->req.hosts->items[k];
+	const char *exe = h->dest ? s->req.remote_trail : s->req.trail_exe;
+	struct string_list argv = STRING_LIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	char num[64];
+
+	flame_probe_argv(s, exe, NULL, &argv);
+	snprintf(num, sizeof(num), "%.17g", threshold);
+	for (i = 0; i + 1 < argv.nr; i++) {
+		const char *v = NULL;
+
+		if (!strcmp(argv.items[i], "--rev"))
+			v = id;
+		else if (!strcmp(argv.items[i], "--threshold"))
+			v = num;
+		if (v) {
+			free(argv.items[i + 1]);
+			argv.items[i + 1] = xstrdup(v);
+		}
+	}
+	string_list_append(&argv, "-C");
+	string_list_append(&argv, s->st.fleet->clone[k]);
+	string_list_append(&argv, "--json");
+	if (fixed) {
+		/* the ends of a host: a fixed window of runs, no sequential looks */
+		snprintf(num, sizeof(num), "%u", s->req.probe_runs);
+		string_list_append(&argv, "--max-runs");
+		string_list_append(&argv, num);
+	}
+	if (h->dest) {
+		/* the run's identity and --no-submodules travel with the command */
+		const char *vars[] = { FLAME_RUN_ENV, FLAME_SUBMODULES_ENV, NULL };
+		const char *const *v;
+
+		for (v = vars; *v; v++) {
+			const char *val = getenv(*v);
+
+			if (!val)
+				continue;
+			strbuf_addf(&sb, "%s=", *v);
+			strbuf_add_shell_quoted(&sb, val);
+			strbuf_addch(&sb, ' ');
+		}
+	}
+	strbuf_add_shell_argv(&sb, (const char *const *)argv.items);
+	string_list_clear(&argv);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void drop_host(struct flame_session *s, size_t k, const char *why)
+{
+	struct flame_fleet_host_report *r = &s->st.fleet->rep[k];
+
+	if (r->dropped)
+		return;
+	r->dropped = xstrdup(why);
+	warning("host %s: %s; its probes go to the other hosts", r->name, why);
+}
+
+static int host_alive(const struct flame_session *s, size_t k)
+{
+	return s->st.fleet->clone[k] && !s->st.fleet->rep[k].dropped;
+}
+
+/* Why a job gave no answer, for the report. */
+static void job_failure(const struct fleet_job *j, const char *what, char *buf, size_t n)
+{
+	char last[220];
+
+	fleet_job_last_error(j, last, sizeof(last));
+	snprintf(buf, n, "%s %s (%s)%s%s", what,
+		 j->code == 255 ? "failed: ssh could not reach it or lost the connection" : "failed",
+		 j->code < 0 ? "not started" : child_describe_status(j->code), last[0] ? ": " : "",
+		 last);
+}
+
+/* A bundle of the history up to bad, made in the private clone. */
+static char *make_bundle(struct flame_session *s, const char *bad)
+{
+	char *path = xstrfmt("%s/range.bundle", s->st.scratch);
+	const char *ref[] = { "update-ref", "refs/trail-flame/bad", bad, NULL };
+	const char *create[] = { "bundle", "create", "-q", path, "refs/trail-flame/bad", NULL };
+
+	if (flame_git(&s->st.repo, NULL, ref) || flame_git(&s->st.repo, NULL, create)) {
+		trail_error("cannot make a git bundle of %.12s in '%s'", bad, s->st.repo.clone);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Fetch the history into every remote host's build cache, at once. */
+static void setup_hosts(struct flame_session *s, const char *bundle)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct fleet_job *jobs = xcalloc(h->nr, sizeof(*jobs));
+	const char *key = strrchr(s->st.repo.cache, '/');
+	size_t i, n = 0;
+
+	key = key ? key + 1 : "repo";
+	for (i = 0; i < h->nr; i++) {
+		if (!h->items[i].dest)
+			continue;
+		fleet_job_init(&jobs[n]);
+		jobs[n].host = &h->items[i];
+		jobs[n].host_index = i;
+		jobs[n].script = flame_remote_setup_script(key, s->req.remote_repo, s->ans.bad,
+							   s->req.remote_trail);
+		jobs[n].stdin_path = s->req.remote_repo ? "/dev/null" : bundle;
+		n++;
+	}
+	fleet_jobs_run(jobs, n, s->st.scratch);
+	for (i = 0; i < n; i++) {
+		struct fleet_job *j = &jobs[i];
+		const char *c = strstr(j->out.buf ? j->out.buf : "", "trail-flame-clone ");
+		const char *p = strstr(j->out.buf ? j->out.buf : "", "trail-flame-nproc ");
+		char why[400], dir[300];
+
+		fleet_job_dir(j, dir, sizeof(dir));
+		if (j->code != 0 || !c) {
+			job_failure(j, "setting it up", why, sizeof(why));
+			drop_host(s, j->host_index, why);
+		} else {
+			c += strlen("trail-flame-clone ");
+			s->st.fleet->clone[j->host_index] = xstrndup(c, strcspn(c, "\n"));
+			note("narrow: host %s: build cache %s%s%s%s", j->host->name,
+			     s->st.fleet->clone[j->host_index], dir[0] ? ", set up in " : "", dir,
+			     dir[0] ? " (removed)" : "");
+			if (p) {
+				unsigned long cpus = strtoul(p + strlen("trail-flame-nproc "), NULL, 10);
+
+				if (cpus < (unsigned long)j->host->slots * FLAME_CPUS_PER_PROBE)
+					warning("host %s: %u probes at once on %lu CPUs share them: its "
+						"measurements are noisier (more runs per probe)",
+						j->host->name, j->host->slots, cpus);
+			}
+		}
+		fleet_job_release(j);
+	}
+	free(jobs);
+}
+
+/* Record a probe in the answer, with its host, and say so. */
+static void record(struct flame_session *s, struct flame_probe_result *r, const char *host,
+		   double threshold, const char *dir)
+{
+	snprintf(r->host, sizeof(r->host), "%s", host);
+	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
+	s->ans.probes[s->ans.nprobes++] = *r;
+	note("narrow: probe %zu: %.12s %s (%.4g, threshold %.4g, %u runs%s) on %s%s%s%s%s",
+	     s->ans.nprobes, r->id, flame_verdict_name(r->verdict), r->value, threshold, r->runs,
+	     r->build_cached ? ", cached build" : "", host, dir[0] ? " in " : "", dir,
+	     r->why[0] ? ": " : "", r->why);
+}
+
+/* An end's probe measured a value (undecided against the session's threshold is fine). */
+static int end_measured(const struct flame_probe_result *r)
+{
+	return r->runs && (r->verdict != FLAME_SKIP || !strncmp(r->why, "undecided", 9));
+}
+
+/*
+ * Every remote host measures the good and bad ends itself, at once; its
+ * threshold is their midpoint.  A host whose bad end is not clearly above
+ * its good one cannot judge probes and is dropped.
+ */
+/* Judge host k's ends from its probes' output; drop it when they do not do. */
+static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *out,
+		       const struct fleet_job *failed)
+{
+	struct flame_fleet_host_report *r = &s->st.fleet->rep[k];
+	struct flame_probe_result *res = NULL;
+	double z = flame_z_for(s->req.confidence);
+	size_t nres = 0;
+	char why[400];
+
+	/* a fixed window: "undecided" against the session's threshold is fine */
+	if (flame_probe_json_read(out->buf ? out->buf : "", out->len, r->name, &res, &nres) ||
+	    nres != 2 || !end_measured(&res[0]) || !end_measured(&res[1])) {
+		if (nres == 2)
+			snprintf(why, sizeof(why), "cannot measure the ends: %s",
+				 res[end_measured(&res[0]) ? 1 : 0].why);
+		else
+			job_failure(failed, "measuring the ends", why, sizeof(why));
+		drop_host(s, k, why);
+	} else if (res[1].value - res[0].value <= z * hypot(res[0].se, res[1].se)) {
+		snprintf(why, sizeof(why), "its bad end (%.4g) is not clearly above its good end "
+			 "(%.4g): the slowdown does not show there", res[1].value, res[0].value);
+		drop_host(s, k, why);
+	} else {
+		r->good = res[0].value;
+		r->bad = res[1].value;
+		r->threshold = flame_threshold(r->good, r->bad);
+		note("narrow: host %s: good %.4g, bad %.4g: its threshold %.4g", r->name, r->good,
+		     r->bad, r->threshold);
+	}
+	free(res);
+}
+
+/*
+ * Every remote host measures the good and bad ends itself, all hosts at
+ * once (on two of its slots when it has two, else one after the other);
+ * its threshold is their midpoint.  A host whose bad end is not clearly
+ * above its good one cannot judge probes and is dropped.
+ */
+static void measure_ends(struct flame_session *s)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct fleet_job *jobs = xcalloc(2 * h->nr + 1, sizeof(*jobs));
+	size_t i, j, n = 0;
+
+	for (i = 0; i < h->nr; i++) {
+		const char *ends[2] = { s->ans.good, s->ans.bad };
+		size_t e, per = h->items[i].slots >= 2 ? 1 : 2;
+
+		if (!h->items[i].dest || !host_alive(s, i))
+			continue;
+		for (e = 0; e < 2; e += per) {
+			struct string_list cmds = STRING_LIST_INIT;
+			size_t q;
+
+			for (q = e; q < e + per; q++)
+				string_list_append_nodup(&cmds, probe_command(s, i, ends[q],
+									 s->ans.threshold, 1));
+			fleet_job_init(&jobs[n]);
+			jobs[n].host = &h->items[i];
+			jobs[n].host_index = i;
+			jobs[n].script = flame_remote_probe_script(&cmds);
+			string_list_clear(&cmds);
+			n++;
+		}
+	}
+	fleet_jobs_run(jobs, n, s->st.scratch);
+	for (i = 0; i < n; i = j) {
+		struct strbuf out = STRBUF_INIT;
+		const struct fleet_job *failed = &jobs[i];
+
+		/* the host's jobs are adjacent: good's output, then bad's */
+		for (j = i; j < n && jobs[j].host_index == jobs[i].host_index; j++) {
+			strbuf_add(&out, jobs[j].out.buf, jobs[j].out.len);
+			if (jobs[j].code)
+				failed = &jobs[j];
+		}
+		judge_ends(s, jobs[i].host_index, &out, failed);
+		strbuf_release(&out);
+	}
+	for (i = 0; i < n; i++)
+		fleet_job_release(&jobs[i]);
+	free(jobs);
+}
+
+/* Set every host up, once per session; -1 when no slot is left. */
+static int fleet_ready(struct flame_session *s, const char *bad)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct flame_fleet *f = s->st.fleet;
+	size_t i;
+	unsigned k;
+	double t0 = now();
+	int remote = 0;
+
+	if (f && f->ready)
+		return f->nslots ? 0 : -1;
+	f = s->st.fleet = xcalloc(1, sizeof(*f));
+	f->clone = xcalloc(h->nr, sizeof(*f->clone));
+	f->rep = s->ans.fleet.hosts = xcalloc(h->nr, sizeof(*f->rep));
+	s->ans.fleet.nhosts = h->nr;
+	s->ans.fleet.used = 1;
+	for (i = 0; i < h->nr; i++) {
+		f->rep[i].name = xstrdup(h->items[i].name);
+		f->rep[i].slots = h->items[i].slots;
+		if (h->items[i].dest) {
+			remote = 1;
+			continue;
+		}
+		f->clone[i] = xstrdup(s->st.repo.clone);
+		f->rep[i].good = s->ans.share[0];
+		f->rep[i].bad = s->ans.share[1];
+		f->rep[i].threshold = s->ans.threshold;
+	}
+	if (remote) {
+		char *bundle = s->req.remote_repo ? NULL : make_bundle(s, bad);
+
+		if (!s->req.remote_repo && !bundle)
+			return -1;
+		setup_hosts(s, bundle);
+		free(bundle);
+		measure_ends(s);
+	}
+	f->ready = 1;
+	f->slots = xcalloc(h->slots ? h->slots : 1, sizeof(*f->slots));
+	for (i = 0; i < h->nr; i++) {
+		if (!host_alive(s, i))
+			continue;
+		for (k = 0; k < h->items[i].slots; k++) {
+			f->slots[f->nslots].host = i;
+			if (!h->items[i].dest)
+				flame_fleet_local_cpus(k, h->items[i].slots, f->slots[f->nslots].cpus,
+					   sizeof(f->slots[0].cpus));
+			f->nslots++;
+		}
+	}
+	s->ans.fleet.setup_seconds += now() - t0;
+	if (!f->nslots)
+		return trail_error("no host could be used for probing (see the warnings above)");
+	return 0;
+}
+
+/* Slots whose host is still alive, their indices into idx (may be NULL). */
+static size_t alive_slots(struct flame_session *s, size_t *idx)
+{
+	struct flame_fleet *f = s->st.fleet;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nslots; i++)
+		if (host_alive(s, f->slots[i].host)) {
+			if (idx)
+				idx[n] = i;
+			n++;
+		}
+	return n;
+}
+
+/* A point of a round still to probe, and the hosts that failed its build. */
+struct pending {
+	int point;		/* index into the round's points; -1 - it while a job has it */
+	int answered;
+	unsigned char *tried;	/* one flag a host */
+};
+
+/* One job a free slot, each with a pending point its host has not failed. */
+static size_t start_wave(struct flame_session *s, const char *const *ids, const int *pts,
+			 struct pending *todo, size_t ntodo, struct fleet_job *jobs)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct flame_fleet *f = s->st.fleet;
+	size_t *slots = xcalloc(f->nslots + 1, sizeof(*slots));
+	size_t nslots = alive_slots(s, slots), n = 0, i, j;
+
+	for (j = 0; j < nslots; j++) {
+		size_t k = f->slots[slots[j]].host;
+		struct string_list cmds = STRING_LIST_INIT;
+
+		for (i = 0; i < ntodo; i++)
+			if (todo[i].point >= 0 && !todo[i].tried[k])
+				break;
+		if (i == ntodo)
+			continue;
+		fleet_job_init(&jobs[n]);
+		jobs[n].host = &h->items[k];
+		jobs[n].host_index = k;
+		jobs[n].slot = slots[j];
+		jobs[n].point = todo[i].point;
+		jobs[n].cpus = f->slots[slots[j]].cpus[0] ? f->slots[slots[j]].cpus : NULL;
+		string_list_append_nodup(&cmds, probe_command(s, k, ids[pts[todo[i].point]],
+							 f->rep[k].threshold, 0));
+		jobs[n].script = flame_remote_probe_script(&cmds);
+		string_list_clear(&cmds);
+		todo[i].point = -1 - todo[i].point;
+		n++;
+	}
+	free(slots);
+	return n;
+}
+
+/*
+ * A finished job: its verdict into v[], or its host dropped; the point
+ * goes back to the pending ones when there is no answer, or when the
+ * build failed there and another host may build it.
+ */
+static void collect(struct flame_session *s, struct fleet_job *jb, struct pending *todo,
+		    size_t ntodo, enum flame_verdict *v)
+{
+	struct flame_fleet_host_report *r = &s->st.fleet->rep[jb->host_index];
+	struct flame_probe_result *res = NULL;
+	size_t nres = 0, i;
+	char dir[300], why[400];
+	int p = jb->point, back = 0;
+
+	fleet_job_dir(jb, dir, sizeof(dir));
+	if (flame_probe_json_read(jb->out.buf ? jb->out.buf : "", jb->out.len, r->name, &res,
+				  &nres) || nres != 1) {
+		job_failure(jb, "probing", why, sizeof(why));
+		drop_host(s, jb->host_index, why);
+		back = 1;
+	} else {
+		res[0].seconds = jb->seconds;
+		record(s, &res[0], r->name, r->threshold, dir);
+		r->probes++;
+		s->ans.fleet.probes++;
+		s->ans.fleet.probe_seconds += jb->seconds;
+		v[p] = res[0].verdict;
+		back = flame_probe_build_failed(&res[0]);
+	}
+	free(res);
+	for (i = 0; i < ntodo; i++) {
+		if (todo[i].point != -1 - p)
+			continue;
+		todo[i].point = p;
+		if (!back)
+			todo[i].answered = 1;
+		else if (nres == 1)	/* another machine may build it */
+			todo[i].tried[jb->host_index] = 1;
+	}
+}
+
+/*
+ * Probe ids[pts[0..m-1]] at once, one per slot, in waves: a slot whose
+ * host fails hands its point to the next wave on the remaining hosts.
+ * v[] gets the verdicts (skip: no living host could build it); -1 when
+ * no host is left.
+ */
+static int run_round(struct flame_session *s, const char *const *ids, const int *pts, size_t m,
+		     enum flame_verdict *v)
+{
+	const struct flame_hosts *h = s->req.hosts;
+	struct pending *todo = xcalloc(m + 1, sizeof(*todo));
+	struct fleet_job *jobs = xcalloc(s->st.fleet->nslots + 1, sizeof(*jobs));
+	size_t ntodo = m, i, j, n;
+	int ret = 0;
+
+	for (i = 0; i < m; i++) {
+		todo[i].point = (int)i;
+		todo[i].tried = xcalloc(h->nr, 1);
+	}
+	while (ntodo) {
+		if (!alive_slots(s, NULL)) {
+			ret = trail_error("every host failed; no probe slot is left");
+			break;
+		}
+		n = start_wave(s, ids, pts, todo, ntodo, jobs);
+		fleet_jobs_run(jobs, n, s->st.scratch);
+		for (j = 0; j < n; j++) {
+			collect(s, &jobs[j], todo, ntodo, v);
+			fleet_job_release(&jobs[j]);
+		}
+		/* keep what has no answer yet and a living host that may build it */
+		for (i = j = 0; i < ntodo; i++) {
+			size_t k, left = 0;
+
+			for (k = 0; k < h->nr; k++)
+				left += host_alive(s, k) && !todo[i].tried[k];
+			if (!todo[i].answered && !left && alive_slots(s, NULL))
+				v[todo[i].point] = FLAME_SKIP;	/* no host left can build it */
+			if (todo[i].answered || (!left && alive_slots(s, NULL))) {
+				free(todo[i].tried);
+				continue;
+			}
+			todo[j++] = todo[i];
+		}
+		ntodo = j;
+	}
+	for (i = 0; i < ntodo; i++)
+		free(todo[i].tried);
+	free(todo);
+	free(jobs);
+	return ret;
+}
+
+/*
+ * k-ary search over ids[0..n-1] (oldest first; position n is the bad
+ * end, -1 the good): 1 with *found (n: nothing slow), 0 when skipped
+ * commits next to *found could be it too (listed in ans.ambiguous), -1
+ * on error.
+ */
+static int search(struct flame_session *s, const char *const *ids, int n, const char *bad,
+		  const char *what, int *found)
+{
+	struct flame_kary k;
+	int *pts;
+	enum flame_verdict *v;
+	double t0 = now();
+	size_t m, i;
+	int rc = -1, done = -1;
+	unsigned est;
+
+	if (fleet_ready(s, bad))
+		return -1;
+	flame_kary_init(&k, n);
+	pts = xcalloc(s->st.fleet->nslots + 1, sizeof(*pts));
+	v = xcalloc(s->st.fleet->nslots + 1, sizeof(*v));
+	s->ans.fleet.slots = (unsigned)s->st.fleet->nslots;
+	s->ans.fleet.sequential_probes += flame_kary_rounds(n, 1);
+	est = flame_kary_rounds(n, (unsigned)s->st.fleet->nslots);
+	note("narrow: k-ary bisection of %d %s on %zu slot%s: about %u round%s (one slot: %u probes "
+	     "in a row)", n, what, s->st.fleet->nslots, s->st.fleet->nslots == 1 ? "" : "s", est,
+	     est == 1 ? "" : "s", flame_kary_rounds(n, 1));
+	while ((done = flame_kary_done(&k, found)) < 0) {
+		size_t alive = alive_slots(s, NULL);
+
+		m = flame_kary_next(&k, (unsigned)alive, pts);
+		note("narrow: round %u: probing %zu of the %d commits after %.12s up to %.12s at once",
+		     k.rounds + 1, m, k.hi - k.lo, k.lo < 0 ? s->ans.good : ids[k.lo],
+		     k.hi >= n ? bad : ids[k.hi]);
+		for (i = 0; i < m; i++)
+			v[i] = FLAME_SKIP;
+		if (run_round(s, ids, pts, m, v))
+			goto out;
+		flame_kary_update(&k, pts, v, m);
+		s->ans.fleet.rounds++;
+	}
+	if (!done)
+		for (i = (size_t)(k.lo + 1); (int)i < k.hi; i++)
+			string_list_append(&s->ans.ambiguous, ids[i]);
+	rc = done;
+	note("narrow: %u round%s of up to %zu probes at once; the wall time %.1f s, the probes' own "
+	     "time %.1f s", k.rounds, k.rounds == 1 ? "" : "s", s->st.fleet->nslots, now() - t0,
+	     s->ans.fleet.probe_seconds);
+out:
+	s->ans.fleet.seconds += now() - t0;
+	flame_kary_release(&k);
+	free(pts);
+	free(v);
+	return rc;
+}
+
+int flame_fleet_bisect(struct flame_session *s, const char *good, const char *bad)
+{
+	struct string_list range = STRING_LIST_INIT;
+	int found, rc;
+
+	if (flame_repo_range(&s->st.repo, good, bad, &range))
+		return -1;
+	if (!range.nr) {
+		string_list_clear(&range);
+		return trail_error("no commits in %.12s..%.12s", good, bad);
+	}
+	/* the last commit of the range is the bad end itself */
+	rc = search(s, (const char *const *)range.items, (int)range.nr - 1, bad, "commits", &found);
+	if (rc >= 0) {
+		const char *id = found >= (int)range.nr - 1 ? bad : range.items[found];
+
+		if (rc == 0)	/* as git bisect's "could be any of": the slow one last */
+			string_list_append(&s->ans.ambiguous, id);
+		else
+			memcpy(s->ans.culprit, id, 41);
+		rc = 0;
+	}
+	string_list_clear(&range);
+	return rc;
+}
+
+int flame_fleet_suspects(struct flame_session *s)
+{
+	const char **ids = xcalloc(s->ans.nsuspects + 1, sizeof(*ids));
+	size_t i;
+	int found, rc;
+
+	for (i = 0; i < s->ans.nsuspects; i++)
+		ids[i] = s->ans.suspects[i].commit.id;
+	rc = search(s, ids, (int)s->ans.nsuspects, s->ans.bad, "suspects", &found);
+	free(ids);
+	string_list_clear(&s->ans.ambiguous);
+	if (rc < 0)
+		return -1;
+	if (found >= (int)s->ans.nsuspects)
+		return 1;	/* no suspect is slow: the suspect set missed it */
+	memcpy(s->ans.culprit, s->ans.suspects[found].commit.id, 41);
+	return 0;
+}
+
+int flame_fleet_clean(const struct flame_hosts *h)
+{
+	struct fleet_job *jobs = xcalloc(h->nr ? h->nr : 1, sizeof(*jobs));
+	char *tmp = tempdir_create("trail-flame-clean");
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (!tmp) {
+		free(jobs);
+		return -1;
+	}
+	for (i = 0; i < h->nr; i++) {
+		if (!h->items[i].dest)
+			continue;
+		fleet_job_init(&jobs[n]);
+		jobs[n].host = &h->items[i];
+		jobs[n].script = flame_remote_clean_script(NULL);
+		jobs[n].stdin_path = "/dev/null";
+		n++;
+	}
+	fleet_jobs_run(jobs, n, tmp);
+	for (i = 0; i < n; i++) {
+		char why[400];
+
+		if (jobs[i].code) {
+			job_failure(&jobs[i], "cleaning", why, sizeof(why));
+			trail_error("host %s: %s", jobs[i].host->name, why);
+			ret = -1;
+		} else {
+			note("host %s: %.*s", jobs[i].host->name,
+			     (int)strcspn(jobs[i].out.buf ? jobs[i].out.buf : "", "\n"),
+			     jobs[i].out.buf ? jobs[i].out.buf : "");
+		}
+		fleet_job_release(&jobs[i]);
+	}
+	tempdir_remove(tmp);
+	free(tmp);
+	free(jobs);
+	return ret;
+}
+
+void flame_fleet_release(struct flame_session *s)
+{
+	struct flame_fleet *f = s->st.fleet;
+	size_t i;
+
+	for (i = 0; i < s->ans.fleet.nhosts; i++) {
+		free(s->ans.fleet.hosts[i].name);
+		free(s->ans.fleet.hosts[i].dropped);
+		if (f)
+			free(f->clone[i]);
+	}
+	free(s->ans.fleet.hosts);
+	memset(&s->ans.fleet, 0, sizeof(s->ans.fleet));
+	if (f) {
+		free(f->clone);
+		free(f->slots);
+		free(f);
+	}
+	s->st.fleet = NULL;
+}

@@ -1,0 +1,85 @@
+/*
+ * fleet.h - trail flame on many machines: probe slots on the build hosts
+ * of --hosts (over ssh, remote.c) and on this machine (--jobs), driven by
+ * the k-ary bisection of kary.h.  Each remote host first measures the
+ * good and bad ends itself and judges its probes against its own
+ * threshold (shares are compared within a host, never one host's value
+ * against another's threshold); a host that cannot be reached, drops its
+ * connection or cannot build is reported and its probe rescheduled on
+ * another.  The suspect/parent confirmation stays on this machine, the
+ * one host where both ends were captured (narrow.c).
+ */
+#ifndef TRAIL_FLAME_FLEET_H
+#define TRAIL_FLAME_FLEET_H
+
+#include <stddef.h>
+
+#include "flame/hosts.h"
+
+struct flame_session;
+struct json_writer;
+
+struct flame_fleet_host_report {
+	char *name;		/* hosts.h's name, "local" for this machine */
+	unsigned slots;		/* probes at once */
+	unsigned probes;	/* probes it answered */
+	double good, bad;	/* the ends' values it measured (this machine: the capture's) */
+	double threshold;	/* their midpoint: its probes are judged against it */
+	char *dropped;		/* why it was given up, or NULL */
+};
+
+/* What report.json's "fleet" shows. */
+struct flame_fleet_report {
+	int used;
+	unsigned slots;			/* probe slots over all hosts */
+	unsigned rounds;		/* k-ary rounds */
+	unsigned probes;		/* probes of the rounds (the hosts' ends not counted) */
+	unsigned sequential_probes;	/* probes binary search on one slot would take (log2) */
+	double seconds;			/* wall time of the search, hosts' setup and ends included */
+	double setup_seconds;		/* of which setting the hosts up and measuring their ends */
+	double probe_seconds;		/* the rounds' probes' own times, summed */
+	struct flame_fleet_host_report *hosts;
+	size_t nhosts;
+};
+
+/* --hosts or --jobs K > 1 was given: narrow.c probes through the fleet. */
+int flame_fleet_configured(const struct flame_session *s);
+
+/*
+ * k-ary bisection of good..bad, as narrow.c's git bisect run: 0 with
+ * ans.culprit set, or ans.ambiguous listing commits that could not be
+ * tested next to it; -1 on error (every host failed).  Probes are
+ * recorded in ans.probes with their host.
+ */
+int flame_fleet_bisect(struct flame_session *s, const char *good, const char *bad);
+/*
+ * The suspects (oldest first) by k-ary search: 0 with ans.culprit set, 1
+ * when none of them is slow (the suspect set missed it), -1 on error.
+ */
+int flame_fleet_suspects(struct flame_session *s);
+
+/*
+ * Can slots probes run at once on this machine, each pinned to CPUs of its
+ * own?  A probe needs two (the workload and trail's sampler); 0, or -1
+ * with why saying how many CPUs there are and how many are needed.
+ */
+int flame_fleet_check_local(unsigned slots, char *why, size_t n);
+
+/* CPUs a probe needs to itself: the workload and trail's sampler. */
+#define FLAME_CPUS_PER_PROBE 2
+/* The taskset CPU list of local slot k of slots ("" when not pinned). */
+void flame_fleet_local_cpus(unsigned k, unsigned slots, char *buf, size_t n);
+
+/* --clean-hosts: remove the build caches on every host of h; 0 or -1. */
+int flame_fleet_clean(const struct flame_hosts *h);
+
+/*
+ * report.json's "fleet": {slots, rounds, probes, sequential_probes,
+ * seconds, setup_seconds, probe_seconds, hosts: [{name, slots, probes,
+ * good, bad, threshold, dropped}]}, or null when no hosts were used.
+ */
+void flame_fleet_report_json(struct json_writer *w, const struct flame_fleet_report *r);
+
+void flame_fleet_release(struct flame_session *s);
+
+#endif
