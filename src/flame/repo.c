@@ -30,38 +30,6 @@ static int path_exists(const char *p)
 	return !stat(p, &st);
 }
 
-static int git_in(const char *dir, struct strbuf *out, const char *const *argv)
-{
-	struct string_list args = STRING_LIST_INIT;
-	struct child c = CHILD_INIT;
-	struct strbuf sink = STRBUF_INIT;
-	int code;
-
-	string_list_append(&args, "git");
-	string_list_append(&args, "-C");
-	string_list_append(&args, dir);
-	for (; *argv; argv++)
-		string_list_append(&args, *argv);
-	c.argv = (const char *const *)args.items;
-	c.err = CHILD_DEVNULL;
-	if (getenv("TRAIL_FLAME_DEBUG"))
-		c.err = CHILD_INHERIT;
-	code = child_capture(&c, out ? out : &sink);
-	strbuf_release(&sink);
-	string_list_clear(&args);
-	return code;
-}
-
-int flame_git_in(const char *dir, struct strbuf *out, const char *const *argv)
-{
-	return git_in(dir, out, argv);
-}
-
-int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv)
-{
-	return git_in(r->clone, out, argv);
-}
-
 static int lock_cache(struct flame_repo *r)
 {
 	char *path = xstrfmt("%s/lock", r->cache);
@@ -95,10 +63,10 @@ static int clone_usable(struct flame_repo *r)
 	const char *tips[] = { "rev-list", "--no-walk", "--all", NULL };
 	const char *objects[] = { "rev-parse", "--git-path", "objects/info/alternates", NULL };
 	struct strbuf sb = STRBUF_INIT, alt = STRBUF_INIT;
-	int ok = git_in(r->clone, &sb, tips) == 0;
+	int ok = flame_git_in(r->clone, &sb, tips) == 0;
 
 	/* The alternates must still name this repository's object store. */
-	if (ok && git_in(r->clone, &alt, objects) == 0) {
+	if (ok && flame_git_in(r->clone, &alt, objects) == 0) {
 		char *path;
 
 		strbuf_rtrim(&alt);
@@ -124,7 +92,7 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 
 	memset(r, 0, sizeof(*r));
 	r->lock_fd = -1;
-	if (git_in(dir, &sb, toplevel) != 0 || !sb.len) {
+	if (flame_git_in(dir, &sb, toplevel) != 0 || !sb.len) {
 		strbuf_release(&sb);
 		return trail_error("'%s' is not inside a git work tree", dir);
 	}
@@ -164,13 +132,13 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 		const char *cfg2[] = { "config", "advice.detachedHead", "false", NULL };
 
 		remove_tree(tmp);
-		if (git_in(r->cache, NULL, clone) != 0) {
+		if (flame_git_in(r->cache, NULL, clone) != 0) {
 			trail_error("cannot clone '%s' into '%s'", r->user_top, tmp);
 			free(tmp);
 			goto out;
 		}
-		git_in(tmp, NULL, cfg1);
-		git_in(tmp, NULL, cfg2);
+		flame_git_in(tmp, NULL, cfg1);
+		flame_git_in(tmp, NULL, cfg2);
 		if (rename(tmp, r->clone)) {
 			error_errno("cannot rename '%s'", tmp);
 			free(tmp);
@@ -193,7 +161,7 @@ int flame_repo_open_clone(struct flame_repo *r, const char *clone_dir)
 
 	memset(r, 0, sizeof(*r));
 	r->lock_fd = -1;
-	if (git_in(clone_dir, &sb, toplevel) != 0 || !sb.len) {
+	if (flame_git_in(clone_dir, &sb, toplevel) != 0 || !sb.len) {
 		strbuf_release(&sb);
 		return trail_error("'%s' is not a trail flame clone", clone_dir);
 	}
@@ -228,7 +196,7 @@ static int resolve_in(const char *dir, const char *rev, char out[41])
 
 	strbuf_addf(&spec, "%s^{commit}", rev);
 	argv[4] = spec.buf;
-	code = git_in(dir, &sb, argv);
+	code = flame_git_in(dir, &sb, argv);
 	strbuf_rtrim(&sb);
 	if (code != 0 || sb.len != 40) {
 		strbuf_release(&spec);
