@@ -63,34 +63,3 @@ out:
 	folded_profile_release(&p);
 	return ret;
 }
-
-int collapse_profile_file(const char *path, const char *sample_type, const char *scratch_path,
-			  struct folded_profile *p)
-{
-	struct collapse_session s;
-	struct collapse_input in;
-	struct fold_options fo;
-	const struct collapser *c;
-	int ret = -1;
-
-	if (collapse_input_open(&in, path) < 0)
-		return -1;
-	memset(&fo, 0, sizeof(fo));
-	collapse_session_init(&s, &fo);
-	s.opts.sample_type = sample_type;
-	c = collapse_guess(in.head, in.head_len, NULL);
-	if (!c) {
-		trail_error("cannot tell the format of the profile '%s' (trail collapse --format list)",
-		      path);
-		goto out;
-	}
-	if (c->read(&s, &in, s.folders[0]) < 0)
-		goto out;
-	if (folder_write_file(s.folders, s.nr_folders, scratch_path))
-		goto out;
-	ret = folded_profile_read(p, scratch_path);
-out:
-	collapse_session_release(&s);
-	collapse_input_close(&in);
-	return ret;
-}
