@@ -13,6 +13,7 @@ LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/report_facts.o
 LIB_OBJS += src/flame/report_handoffs.o
 LIB_OBJS += src/flame/report_html.o
+LIB_OBJS += src/flame/report_culprits.o
 LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
@@ -21,6 +22,8 @@ LIB_OBJS += src/flame/suspects.o
 LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
 LIB_OBJS += src/flame/estimate.o
+LIB_OBJS += src/flame/segment.o
+LIB_OBJS += src/flame/culprits.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate
