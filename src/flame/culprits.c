@@ -83,6 +83,7 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 	if (flame_repo_parent(&c->s->st.repo, id_at(c->s, pos), parent))
 		return -1;
 	o.alpha = alpha;
+	o.part = MIN_EXPLAINS;
 	o.effect_se = c->effect_se;
 	o.effect_df = c->effect_df;
 	o.runs = o.runs > 3 ? o.runs : 3;

@@ -28,5 +28,6 @@ LIB_OBJS += src/flame/culprits.o
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate
 UNIT_TESTS += tests/unit/test_flame_calibrate
+UNIT_TESTS += tests/unit/test_flame_segment
 UNIT_TESTS += tests/unit/test_flame_report
 UNIT_TESTS += tests/unit/test_flame_record_cmd

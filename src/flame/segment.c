@@ -63,12 +63,13 @@ static int pick(struct flame_segmentation *g, const struct flame_segment_ops *op
 	size_t mid = l + (h - l) / 2, d, best = 0;
 	double threshold = (g->level[l].value + g->level[h].value) / 2;
 
-	for (d = 0; mid + d < h || mid - d > l; d++) {
+	/* mid - d > l, written so that it cannot wrap: d < mid - l */
+	for (d = 0; mid + d < h || d < mid - l; d++) {
 		if (mid + d < h && g->level[mid + d].state == FLAME_LEVEL_KNOWN) {
 			best = mid + d;
 			break;
 		}
-		if (d && mid - d > l && g->level[mid - d].state == FLAME_LEVEL_KNOWN) {
+		if (d && d < mid - l && g->level[mid - d].state == FLAME_LEVEL_KNOWN) {
 			best = mid - d;
 			break;
 		}
@@ -77,8 +78,8 @@ static int pick(struct flame_segmentation *g, const struct flame_segment_ops *op
 		*m = best;
 		return 0;
 	}
-	for (d = 0; mid + d < h || mid - d > l; d++) {
-		size_t cand[2] = { mid + d, mid - d };
+	for (d = 0; mid + d < h || d < mid - l; d++) {
+		size_t cand[2] = { mid + d, d < mid - l ? mid - d : h };
 		int k;
 
 		for (k = 0; k < (d ? 2 : 1); k++) {
