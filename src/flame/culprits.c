@@ -330,7 +330,8 @@ static void culprit_merge(struct flame_session *s, const char *id, const char *f
  * among the samples outside the other changed functions and the suspect's
  * (so neither their changes nor a speed-up elsewhere moves it).
  */
-static int search_function(struct flame_session *s, const char *func)
+static int search_function(struct flame_session *s, const char *func,
+			   struct string_list *searched)
 {
 	struct string_list ex = STRING_LIST_INIT;
 	struct flame_segmentation g;
@@ -347,13 +348,22 @@ static int search_function(struct flame_session *s, const char *func)
 		string_list_append(&ex, s->ans.function);
 	if (s->ans.frame)
 		string_list_append(&ex, s->ans.frame);
+	/* a library frame and its caller are one function: searched once */
+	caller = repository_caller(s, func);
+	if (string_list_has(searched, caller ? caller : func)) {
+		free(caller);
+		string_list_clear(&ex);
+		return 0;
+	}
 	ends_level(s, func, &ex, ends);
 	/* Worth a search: a real rise of at least --confirm points, as a hotspot's. */
 	if (!flame_segment_has_step(&ends[0], &ends[1], 1, 0, 0, 1 - s->req.confidence, 0, &a) ||
 	    ends[1].value - ends[0].value < s->req.confirm) {
+		free(caller);
 		string_list_clear(&ex);
 		return 0;
 	}
+	string_list_append(searched, caller ? caller : func);
 	shown = escape_term_dup(func);
 	note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% -> "
 	     "%.1f%%: segmenting the range on it", shown, 100 * ends[0].value, 100 * ends[1].value);
@@ -369,7 +379,6 @@ static int search_function(struct flame_session *s, const char *func)
 		ret = -1;
 		goto out;
 	}
-	caller = repository_caller(s, func);
 	for (i = 0; i < g.nculprits; i++) {
 		const char *id = id_at(s, g.culprits[i].pos);
 
@@ -416,7 +425,8 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 
 int flame_step_culprits(struct flame_session *s)
 {
-	int pos = flame_session_range_index(s, s->ans.culprit);
+	struct string_list searched = STRING_LIST_INIT;
+	int pos = flame_session_range_index(s, s->ans.culprit), ret = 0;
 	size_t i, nprimary;
 
 	if (pos < 0 || !flame_culprit_accepted(&s->ans.pair.step, MIN_EXPLAINS))
@@ -427,14 +437,19 @@ int flame_step_culprits(struct flame_session *s)
 		return -1;
 	nprimary = s->ans.nculprits;
 	s->ans.culprits_split = together_explain(s, nprimary);
-	for (i = 0; i < s->st.exclude.nr && i < MAX_OTHER_FUNCTIONS; i++) {
+	if (s->ans.function)
+		string_list_append(&searched, s->ans.function);
+	for (i = 0; i < s->st.exclude.nr && searched.nr <= MAX_OTHER_FUNCTIONS; i++) {
 		if (s->ans.nculprits >= MAX_CULPRITS)
 			break;
-		if (s->ans.function && !strcmp(s->st.exclude.items[i], s->ans.function))
-			continue;
-		if (search_function(s, s->st.exclude.items[i]))
-			return -1;
+		if (search_function(s, s->st.exclude.items[i], &searched)) {
+			ret = -1;
+			break;
+		}
 	}
+	string_list_clear(&searched);
+	if (ret)
+		return -1;
 	for (i = 1; i < s->ans.nculprits; i++) {
 		struct flame_culprit *c = &s->ans.culprits[i];
 		struct flame_commit info;
