@@ -471,12 +471,20 @@ void flame_culprits_message(struct flame_session *s)
 
 	for (i = 1; i < s->ans.nculprits; i++) {
 		const struct flame_culprit *c = &s->ans.culprits[i];
+		const char *fn = c->function ? c->function : s->ans.function ? s->ans.function :
+				 flame_metric_name(s->req.metric);
 
 		len = strlen(s->ans.message);
 		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-			 "%s%.12s made %s slower", i == 1 ? "; " : ", ", c->id,
-			 c->function ? c->function : s->ans.function ? s->ans.function :
-			 flame_metric_name(s->req.metric));
+			 "%s%.12s made %s slower", i == 1 ? "; " : ", ", c->id, fn);
+		/* the recommendation is for the suspect: the others need theirs */
+		if (!s->ans.recommendation)
+			continue;
+		len = strlen(s->ans.recommendation_reason);
+		snprintf(s->ans.recommendation_reason + len,
+			 sizeof(s->ans.recommendation_reason) - len,
+			 "%s%.12s (%s)", i == 1 ? "; the other culprits need a fix of their own: "
+			 : ", ", c->id, fn);
 	}
 }
 
