@@ -51,7 +51,7 @@ grep -q "^## Culprits (2 commits" "$T/report/report.md" && grep -q "${other:0:12
 	pass "report.md lists both" || fail "report.md lists both"
 grep -q 'id="culprits"' "$T/report/report.html" && grep -q "${other:0:12}" "$T/report/report.html" &&
 	pass "report.html lists both" || fail "report.html lists both"
-json "$R" '"'"${other:0:12}"'" in (d["recommendation"] or {}).get("reason", "") and
-	"'"${other:0:12}"'" in d["message"]' | grep -q True &&
+json "$R" '("'"${other:0:12}"'" in (d["recommendation"] or {}).get("reason", "") and
+	"'"${other:0:12}"'" in d["message"])' | grep -q True &&
 	pass "message and recommendation name the other culprit" ||
 	fail "message and recommendation name the other culprit" "$(json "$R" '(d["message"], d["recommendation"])')"
