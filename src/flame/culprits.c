@@ -433,7 +433,12 @@ int flame_step_culprits(struct flame_session *s)
 		return 0;
 	culprit_add(s, s->ans.culprit, NULL, NULL, &s->ans.pair.step)->confidence =
 		s->ans.suspect_confidence;
-	if (search_remainder(s, (size_t)pos + 1))
+	/*
+	 * The rest of the change is searched only when the suspect is shown
+	 * not to explain all of it: a sub-range whose change is explained
+	 * costs no probes (levels measured apart differ by the load alone).
+	 */
+	if (s->ans.pair.step.explains_hi < 1 && search_remainder(s, (size_t)pos + 1))
 		return -1;
 	nprimary = s->ans.nculprits;
 	s->ans.culprits_split = together_explain(s, nprimary);
