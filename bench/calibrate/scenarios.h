@@ -3,7 +3,8 @@
  * (issue 17): simulated runs fed to the real decision functions of
  * libtrail.a (flame/estimate.h, flame/decide.h) along the same look
  * schedules as ends.c and probe.c, counting how often each decision is
- * wrong.  Shared by bench/calibrate/calibrate.c (2,000+ trials) and
+ * wrong; and the search for every culprit (flame/segment.h) run on a
+ * simulated range of commits.  Shared by bench/calibrate/calibrate.c (2,000+ trials) and
  * tests/unit/test_flame_calibrate.c (a few hundred, in make check).
  */
 #ifndef TRAIL_BENCH_CALIBRATE_SCENARIOS_H
@@ -11,6 +12,7 @@
 
 #include "flame/decide.h"
 #include "flame/estimate.h"
+#include "flame/segment.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -239,6 +241,154 @@ static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
 	}
 }
 
+/*
+ * A simulated range for the search of every culprit (flame/segment.h):
+ * n commits after the good end, the share stepping up at the culprits.
+ * Each measurement (a probe, a pair, the ends) shares one load offset of
+ * drift among its runs: levels measured apart differ by it, the two sides
+ * of an ABBA pair do not.
+ */
+struct cal_range {
+	struct cal_rng *r;
+	struct cal_pair c;	/* the noise, runs and budget of a probe */
+	size_t n, nsteps;
+	size_t pos[4];		/* culprits' positions, 1..n */
+	double step[4];		/* their true steps */
+	double drift;		/* load offset per measurement, share points */
+	double effect_se, effect_df;
+};
+
+static double cal_range_level(const struct cal_range *g, size_t pos)
+{
+	double v = g->c.share;
+	size_t k;
+
+	for (k = 0; k < g->nsteps; k++)
+		if (g->pos[k] <= pos)
+			v += g->step[k];
+	return v;
+}
+
+static void cal_level_of(const double *x, unsigned n, double samples, struct flame_level *lv)
+{
+	cal_summarise(x, n, samples, &lv->value, &lv->se);
+	lv->df = n > 1 ? n - 1.0 : 1;
+}
+
+/* flame_probe's schedule: runs, then half as many again until decided or at max_runs. */
+static int cal_range_probe(void *ctx, size_t pos, double threshold, struct flame_level *out)
+{
+	struct cal_range *g = ctx;
+	double x[64], off = g->drift * cal_normal(g->r), level = cal_range_level(g, pos);
+	unsigned n = 0, max = g->c.max_runs > g->c.runs ? g->c.max_runs : g->c.runs, i;
+	size_t prev = 0;
+
+	for (;;) {
+		unsigned want = n ? (g->c.runs + 1) / 2 : g->c.runs;
+		double a, t;
+
+		for (i = 0; i < want && n < max; i++)
+			x[n++] = cal_share_run(g->r, &g->c, level + off);
+		cal_level_of(x, n, g->c.samples, out);
+		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
+		prev = n;
+		t = flame_t_quantile(a / 2, n - 1.0);
+		if (fabs(out->value - threshold) > t * out->se || n >= max)
+			return 0;
+	}
+}
+
+/* flame_probe_pair's schedule, deciding on part of the change (culprits.c). */
+static int cal_range_pair(void *ctx, size_t pos, double effect, double alpha,
+			  struct flame_step_assessment *a, struct flame_level *slow,
+			  struct flame_level *fast)
+{
+	struct cal_range *g = ctx;
+	unsigned first = flame_even_pairs(g->c.runs), max, n = 0, i;
+	double s[64], f[64], off = g->drift * cal_normal(g->r);
+	double ls = cal_range_level(g, pos), lf = cal_range_level(g, pos - 1);
+	size_t prev = 0;
+
+	max = flame_even_pairs(g->c.max_runs > first ? g->c.max_runs : first);
+	for (;;) {
+		unsigned want = n ? 2 : first;
+
+		for (i = 0; i < want && n < max; i++, n++) {
+			s[n] = cal_share_run(g->r, &g->c, ls + off);
+			f[n] = cal_share_run(g->r, &g->c, lf + off);
+		}
+		cal_level_of(s, n, g->c.samples, slow);
+		cal_level_of(f, n, g->c.samples, fast);
+		flame_step_assess(slow->value - fast->value, hypot(slow->se, fast->se),
+				  flame_welch_df(slow->se, n - 1.0, fast->se, n - 1.0), effect,
+				  g->effect_se, g->effect_df, flame_alpha_look(alpha, prev, n, max, 0), a);
+		prev = n;
+		if (flame_pair_decide_part(a, 0.2) != FLAME_PAIR_UNDECIDED || n >= max)
+			return 0;
+	}
+}
+
+/*
+ * One search over the range (as culprits.c sets it up, from the ends on):
+ * found[k] = 1 for each true culprit named; the number of commits named
+ * that are not culprits.
+ */
+static unsigned cal_run_range(struct cal_range *g, int found[4])
+{
+	struct flame_segmentation s;
+	struct flame_segment_ops ops = { g, cal_range_probe, cal_range_pair };
+	double eg[64] = { 0 }, eb[64] = { 0 }, off = g->drift * cal_normal(g->r);
+	unsigned i, wrong = 0;
+	size_t k, j;
+
+	flame_segmentation_init(&s, g->n);
+	for (i = 0; i < g->c.ends_runs; i++) {
+		eg[i] = cal_share_run(g->r, &g->c, cal_range_level(g, 0) + off);
+		eb[i] = cal_share_run(g->r, &g->c, cal_range_level(g, g->n) + off);
+	}
+	cal_level_of(eg, g->c.ends_runs, g->c.samples, &s.level[0]);
+	cal_level_of(eb, g->c.ends_runs, g->c.samples, &s.level[g->n]);
+	s.level[0].state = s.level[g->n].state = FLAME_LEVEL_KNOWN;
+	s.effect_se = g->effect_se = hypot(s.level[0].se, s.level[g->n].se);
+	s.effect_df = g->effect_df = flame_welch_df(s.level[0].se, s.level[0].df,
+						    s.level[g->n].se, s.level[g->n].df);
+	s.alpha = CAL_ALPHA;
+	s.pair_alpha = CAL_ALPHA / 4;
+	s.min_explains = 0.2;
+	s.max_probes = 3 * flame_steps_left(g->n + 1) + 2;
+	memset(found, 0, 4 * sizeof(int));
+	if (flame_segment_search(&s, &ops, 0, g->n))
+		wrong = 1000;
+	for (k = 0; k < s.nculprits; k++) {
+		int hit = 0;
+
+		for (j = 0; j < g->nsteps; j++)
+			if (s.culprits[k].pos == g->pos[j])
+				hit = found[j] = 1;
+		wrong += !hit;
+	}
+	flame_segmentation_release(&s);
+	return wrong;
+}
+
+/* nsteps culprits at distinct random positions of 1..n, each step/nsteps of effect. */
+static void cal_range_draw(struct cal_range *g, size_t nsteps, double effect)
+{
+	size_t k, j;
+
+	g->nsteps = nsteps;
+	for (k = 0; k < nsteps; k++) {
+		int dup;
+
+		do {
+			g->pos[k] = 1 + (size_t)(cal_uniform(g->r) * (double)g->n);
+			for (dup = 0, j = 0; j < k; j++)
+				dup |= g->pos[j] == g->pos[k];
+		} while (dup);
+		g->step[k] = effect / (double)nsteps;
+	}
+}
+
 static int cal_is_regression(enum flame_outcome o)
 {
 	return o == FLAME_OUTCOME_REGRESSION || o == FLAME_OUTCOME_SMALL_REGRESSION;
@@ -247,6 +397,7 @@ static int cal_is_regression(enum flame_outcome o)
 enum cal_scenario {
 	CAL_NO_CHANGE, CAL_AT_MIN_EFFECT, CAL_SMALL_REAL, CAL_INNOCENT, CAL_HALF_STEP,
 	CAL_FULL_CULPRIT, CAL_TAIL_NULL, CAL_TAIL_ONLY, CAL_OVERDISPERSED, CAL_ON_THRESHOLD,
+	CAL_SEG_ONE, CAL_SEG_TWO_WRONG, CAL_SEG_TWO, CAL_SEG_THREE, CAL_SEG_TWO_NOISY,
 	CAL_NSCENARIOS
 };
 
@@ -257,9 +408,15 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 	struct cal_ends ends = { .sigma = 0.05, .drift = 0.05, .pct = 50, .first = 6, .max = 40 };
 	struct cal_pair pair = { .share = 0.30, .effect = 0.10, .sigma = 0.04, .ends_runs = 10,
 				 .runs = 3, .max_runs = 9 };
+	struct cal_range range = { .r = &r, .n = 12, .drift = 0.01 };
 	struct flame_step_assessment a;
+	int found[4];
 	unsigned i;
 
+	/* shares 2 points apart run to run, a change of 16 points, 1 point of load */
+	range.c = pair;
+	range.c.sigma = 0.02;
+	range.c.effect = 0.16;
 	memset(out, 0, sizeof(*out));
 	out->trials = trials;
 	out->nominal = CAL_ALPHA / 2;
@@ -333,6 +490,43 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->event = "decided fast or slow";
 			out->nominal = CAL_ALPHA;
 			out->events += cal_probe_on_threshold(&r, &pair);
+			break;
+		case CAL_SEG_ONE:
+			out->name = "every culprit: one culprit (E = 16 pp) in 12 commits";
+			out->event = "an innocent commit named";
+			cal_range_draw(&range, 1, range.c.effect);
+			out->events += cal_run_range(&range, found) > 0;
+			break;
+		case CAL_SEG_TWO_WRONG:
+			out->name = "every culprit: two culprits of E/2 in 12 commits";
+			out->event = "an innocent commit named";
+			cal_range_draw(&range, 2, range.c.effect);
+			out->events += cal_run_range(&range, found) > 0;
+			break;
+		case CAL_SEG_TWO:
+			out->name = "every culprit: two culprits of E/2 in 12 commits";
+			out->event = "both named (power)";
+			out->nominal = -1;
+			cal_range_draw(&range, 2, range.c.effect);
+			cal_run_range(&range, found);
+			out->events += found[0] && found[1];
+			break;
+		case CAL_SEG_THREE:
+			out->name = "every culprit: three culprits of E/3 in 12 commits";
+			out->event = "all three named (power)";
+			out->nominal = -1;
+			cal_range_draw(&range, 3, range.c.effect);
+			cal_run_range(&range, found);
+			out->events += found[0] && found[1] && found[2];
+			break;
+		case CAL_SEG_TWO_NOISY:
+			out->name = "every culprit: two of E/2, shares 4 points apart run to run";
+			out->event = "both named (power)";
+			out->nominal = -1;
+			range.c.sigma = 0.04;
+			cal_range_draw(&range, 2, range.c.effect);
+			cal_run_range(&range, found);
+			out->events += found[0] && found[1];
 			break;
 		default:
 			break;

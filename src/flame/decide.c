@@ -168,9 +168,15 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
 
 enum flame_pair_decision flame_pair_decide(const struct flame_step_assessment *a)
 {
-	if (a->real && a->explains >= 0.5)
+	return flame_pair_decide_part(a, 0.5);
+}
+
+enum flame_pair_decision flame_pair_decide_part(const struct flame_step_assessment *a,
+						double part)
+{
+	if (a->real && a->explains >= part)
 		return FLAME_PAIR_SPLIT;
-	if (a->small)
+	if (a->effect > 0 && a->hi < part * a->effect)
 		return FLAME_PAIR_NO_SPLIT;
 	return FLAME_PAIR_UNDECIDED;
 }

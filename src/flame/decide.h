@@ -108,6 +108,13 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
  * below half of that change; otherwise undecided.
  */
 enum flame_pair_decision flame_pair_decide(const struct flame_step_assessment *a);
+/*
+ * The same for a commit that may explain only a part of the change (every
+ * culprit, segment.h): a split when the step is real and explains at
+ * least part of it, none when its interval lies below part of it.
+ */
+enum flame_pair_decision flame_pair_decide_part(const struct flame_step_assessment *a,
+						double part);
 /* The split reproduced: the pair decided on it. */
 int flame_split_confirmed(const struct flame_pair_result *pair);
 

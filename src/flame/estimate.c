@@ -321,6 +321,7 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 
 	memset(out, 0, sizeof(*out));
 	out->step = step;
+	out->effect = effect;
 	out->se = se;
 	out->df = df > 0 ? df : 1;
 	t = flame_t_quantile(alpha / 2, out->df);

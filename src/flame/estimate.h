@@ -131,6 +131,7 @@ double flame_welch_df(double se_a, double df_a, double se_b, double df_b);
  */
 struct flame_step_assessment {
 	double step, se, df;
+	double effect;			/* the change between the ends it is set against */
 	double lo, hi;			/* the step's interval at alpha */
 	double confidence;		/* 1 - p of the one-sided t test of step <= 0 */
 	double explains;		/* step / effect */

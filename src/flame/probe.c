@@ -273,7 +273,8 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		t = flame_t_quantile(a / 2, (double)fs.nr - 1);
 		flame_step_assess(pair->diff, pair->se, df, effect, o->effect_se, o->effect_df, a,
 				  &pair->step);
-		pair->decision = flame_pair_decide(&pair->step);
+		pair->decision = o->part > 0 ? flame_pair_decide_part(&pair->step, o->part)
+					     : flame_pair_decide(&pair->step);
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;
 	}

@@ -41,6 +41,7 @@ struct flame_probe_opts {
 	double effect_se;		/* pair: standard error of the ends' difference */
 	double effect_df;		/* and its degrees of freedom (0: exact) */
 	double percentile;		/* metric: the statistic compared, 50 = median */
+	double part;			/* pair: the part of effect a split explains; 0 = half */
 };
 
 struct flame_probe_result {

@@ -220,28 +220,44 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 	json_writer_end(w);
 }
 
+/* One entry of culprits: a commit and its step beside its parent. */
+static void json_culprit(const struct flame_session *s, struct json_writer *w, const char *id,
+			 const char *function, const char *frame,
+			 const struct flame_step_assessment *a, double confidence)
+{
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "commit", id);
+	json_writer_key_string(w, "function", function ? function : flame_session_named_function(s));
+	json_writer_key_string(w, "frame", frame ? frame : s->ans.frame ? s->ans.frame :
+			       flame_session_named_function(s));
+	json_writer_key_number(w, "step", a->step);
+	json_writer_key_pair(w, "step_interval", a->lo, a->hi);
+	json_writer_key_number(w, "explains", a->explains);
+	json_writer_key_pair(w, "interval", a->explains_lo, a->explains_hi);
+	json_writer_key_number(w, "confidence", confidence);
+	json_writer_end(w);
+}
+
 /*
- * Every culprit found, largest step first; suspect is the first.  One
- * bisection finds one culprit: the list has one entry or none.
+ * Every culprit found (culprits.c), the suspect first, then the others
+ * by the part of their measure's change they explain; empty unless the
+ * verdict is regression.
  */
 static void json_culprits(const struct flame_session *s, struct json_writer *w)
 {
-	const struct flame_step_assessment *a = &s->ans.pair.step;
+	size_t i;
 
 	json_writer_key(w, "culprits");
 	json_writer_begin_array(w);
 	if (s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.culprit_info.id[0]) {
-		json_writer_begin_object(w);
-		json_writer_key_string(w, "commit", s->ans.culprit_info.id);
-		json_writer_key_string(w, "function", flame_session_named_function(s));
-		json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame :
-				       flame_session_named_function(s));
-		json_writer_key_number(w, "step", a->step);
-		json_writer_key_pair(w, "step_interval", a->lo, a->hi);
-		json_writer_key_number(w, "explains", a->explains);
-		json_writer_key_pair(w, "interval", a->explains_lo, a->explains_hi);
-		json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
-		json_writer_end(w);
+		if (!s->ans.nculprits)
+			json_culprit(s, w, s->ans.culprit_info.id, NULL, NULL, &s->ans.pair.step,
+				     s->ans.suspect_confidence);
+		for (i = 0; i < s->ans.nculprits; i++) {
+			const struct flame_culprit *c = &s->ans.culprits[i];
+
+			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence);
+		}
 	}
 	json_writer_end(w);
 }
@@ -421,6 +437,7 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 			strbuf_addch(sb, '\n');
 		}
 	}
+	flame_report_md_culprits(s, sb);
 	if (s->ans.blocked_function) {
 		strbuf_addstr(sb, "- blocks longer: ");
 		md_code(sb, s->ans.blocked_function, WHOLE, 0);
@@ -541,6 +558,7 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
 		term(out, a->verdict);
 		strbuf_addstr(out, ")\n");
+		flame_report_summary_culprits(s, out);
 	} else {
 		term(out, a->verdict);
 		strbuf_addstr(out, ": ");

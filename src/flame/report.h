@@ -30,6 +30,15 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 void flame_report_md_handoffs(const struct flame_session *s, const struct flame_report_facts *f,
 			      struct strbuf *sb);
 
+/*
+ * Every culprit when more than one commit explains the change
+ * (report_culprits.c): a table in report.md and report.html, and an
+ * "also culprit:" line each in the terminal's answer.
+ */
+void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb);
+void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb);
+void flame_report_summary_culprits(const struct flame_session *s, struct strbuf *out);
+
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);
 

@@ -544,6 +544,7 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 		strbuf_addstr(sb, "<a href=\"#commit\">Commit</a>");
 	strbuf_addstr(sb, "<a href=\"#handoffs\">Handoffs</a><a href=\"#reproduce\">Reproduce</a></nav>\n");
 	write_answer(s, sb);
+	flame_report_html_culprits(s, sb);
 	write_graph(s, f, diff_svg, sb);
 	write_hotspots(s, sb);
 	flame_report_html_suspects(s, sb);

@@ -278,6 +278,8 @@ target:
 	default:
 		goto out;
 	}
+	if (flame_step_culprits(s))
+		goto out;
 	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
 		goto out;
 	flame_step_changed_function(s);
@@ -289,7 +291,7 @@ target:
 		     s->ans.changed_function, s->ans.function);
 	flame_step_merge(s);
 	flame_step_recommend(s);
-	if (flame_split_confirmed(&s->ans.pair)) {
+	if (flame_split_confirmed(&s->ans.pair) || s->ans.culprits_split) {
 		flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
 		if (!s->ans.function && s->ans.blocked_function)
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made the workload "
@@ -299,6 +301,7 @@ target:
 			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
 				 s->ans.culprit, s->ans.function ? s->ans.function :
 				 flame_metric_name(s->req.metric));
+		flame_culprits_message(s);
 		if (s->ans.reverted.nr) {
 			size_t len = strlen(s->ans.message);
 
@@ -357,6 +360,7 @@ void flame_session_release(struct flame_session *s)
 		flame_commit_release(&s->ans.suspects[i].commit);
 	free(s->ans.suspects);
 	free(s->ans.probes);
+	flame_culprits_release(&s->ans);
 	free(s->ans.function);
 	free(s->ans.frame);
 	free(s->ans.def_file);

@@ -29,6 +29,16 @@ enum flame_exit {
 	FLAME_EXIT_SMALL_REGRESSION = EXIT_SMALL_REGRESSION,
 };
 
+/* One commit that explains a real part of the change (culprits.c). */
+struct flame_culprit {
+	char id[41];
+	char *function;			/* its measure's function; NULL: the session's */
+	char *frame;			/* where its time is spent; NULL: the session's */
+	char *subject;			/* NULL for the suspect (culprit_info has it) */
+	struct flame_step_assessment step;	/* beside its parent, against its measure's change */
+	double confidence;		/* P(step > 0) */
+};
+
 struct flame_suspect {
 	struct flame_commit commit;
 	int touches_function;	/* git log -L of the hot function names it */
@@ -120,6 +130,10 @@ struct flame_answer {
 	struct flame_probe_result confirm_slow, confirm_fast;
 	double suspect_confidence;	/* P(step > 0): 1 - p of the pair's t test */
 	struct flame_pair_result pair;	/* the suspect/parent re-probe (probe.h) */
+	struct flame_culprit *culprits;	/* every culprit, the suspect first (culprits.c) */
+	size_t nculprits, culprits_alloc;
+	int culprits_split;		/* the culprits of the measure bisected on together
+					 * explain at least half of its change */
 	char confidence_how[800];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
 	struct string_list reverted;	/* confirmed culprits reverted later in the range */

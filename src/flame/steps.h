@@ -76,4 +76,15 @@ int flame_find_revert(struct flame_session *s, char revert[41]);
  */
 int flame_step_narrow(struct flame_session *s);
 
+/*
+ * culprits.c: every culprit: segment the measure on both sides of the
+ * confirmed suspect and each other function whose time rose along the
+ * range (segment.h); fills ans.culprits (the suspect first) and
+ * ans.culprits_split.  0, -1 on error.
+ */
+int flame_step_culprits(struct flame_session *s);
+/* culprits.c: append the culprits besides the suspect to ans.message. */
+void flame_culprits_message(struct flame_session *s);
+void flame_culprits_release(struct flame_answer *a);
+
 #endif

@@ -31,6 +31,18 @@ TEST(tail_only_change_is_rarely_no_regression) { check_scenario(CAL_TAIL_ONLY); 
 TEST(overdispersed_shares_rarely_a_step) { check_scenario(CAL_OVERDISPERSED); }
 TEST(probe_on_threshold_rarely_decided) { check_scenario(CAL_ON_THRESHOLD); }
 
+TEST(segmentation_rarely_names_an_innocent) { check_scenario(CAL_SEG_ONE); }
+TEST(segmentation_of_two_rarely_names_an_innocent) { check_scenario(CAL_SEG_TWO_WRONG); }
+
+TEST(segmentation_finds_both_halves)
+{
+	struct cal_result c;
+
+	/* two culprits of half the change each, 4 run-to-run sd apart: both named */
+	cal_run(CAL_SEG_TWO, TRIALS, SEED, &c);
+	CHECK(cal_rate(&c) > 0.9);
+}
+
 TEST(full_culprit_is_found)
 {
 	struct cal_result c;
@@ -44,4 +56,6 @@ TEST_MAIN("flame-calibrate", no_change_is_rarely_a_regression,
 	  change_at_min_effect_is_rarely_no_regression, innocent_commit_rarely_confirmed,
 	  half_step_rarely_claims_most, tail_no_change_is_rarely_a_regression,
 	  tail_only_change_is_rarely_no_regression, overdispersed_shares_rarely_a_step,
-	  probe_on_threshold_rarely_decided, full_culprit_is_found)
+	  probe_on_threshold_rarely_decided, segmentation_rarely_names_an_innocent,
+	  segmentation_of_two_rarely_names_an_innocent, segmentation_finds_both_halves,
+	  full_culprit_is_found)

@@ -1,0 +1,508 @@
+/*
+ * culprits.c - the CULPRITS step of trail flame: every commit of the range
+ * that explains a real part of the change, not only the one the narrowing
+ * named.  The measure bisected on is segmented along the range (segment.h)
+ * on both sides of that culprit, its probes reused as levels; then each
+ * other function whose own time rose is segmented on its share.  Fills
+ * ans.culprits, the suspect first.
+ */
+#include "flame/steps.h"
+#include "flame/decide.h"
+#include "flame/segment.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/escape.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Functions besides the one bisected on whose rise is searched. */
+#define MAX_OTHER_FUNCTIONS 3
+/* Culprits in all, the suspect included. */
+#define MAX_CULPRITS 4
+/* A culprit explains at least this part of its measure's change. */
+#define MIN_EXPLAINS 0.2
+
+/* One measure searched: what a probe measures, and the positions' commits. */
+struct seg_ctx {
+	struct flame_session *s;
+	struct flame_probe_opts o;
+	double effect_se, effect_df;
+};
+
+static const char *id_at(const struct flame_session *s, size_t pos)
+{
+	return pos ? s->st.range.items[pos - 1] : s->ans.good;
+}
+
+static void keep_probe(struct flame_session *s, const struct flame_probe_result *r)
+{
+	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
+	s->ans.probes[s->ans.nprobes++] = *r;
+	note("culprits: probe %zu: %.12s %s (%.4g, %u runs%s)%s%s", s->ans.nprobes, r->id,
+	     flame_verdict_name(r->verdict), r->value, r->runs,
+	     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
+}
+
+static void level_of(const struct flame_probe_result *r, struct flame_level *lv)
+{
+	lv->value = r->value;
+	lv->se = r->se;
+	lv->df = r->runs > 1 ? (double)r->runs - 1 : 1;
+}
+
+static int seg_probe(void *ctx, size_t pos, double threshold, struct flame_level *out)
+{
+	struct seg_ctx *c = ctx;
+	struct flame_probe_opts o = c->o;
+	struct flame_probe_result r;
+
+	o.threshold = threshold;
+	if (flame_probe(&c->s->st.repo, id_at(c->s, pos), &o, &r))
+		return -1;
+	keep_probe(c->s, &r);
+	if (!r.runs)
+		return 1;	/* not built or not run: no level */
+	level_of(&r, out);
+	return 0;
+}
+
+static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
+		    struct flame_step_assessment *a, struct flame_level *slow,
+		    struct flame_level *fast)
+{
+	struct seg_ctx *c = ctx;
+	struct flame_probe_opts o = c->o;
+	struct flame_probe_result rs, rf;
+	struct flame_pair_result pair;
+	char parent[41];
+	int rc;
+
+	if (flame_repo_parent(&c->s->st.repo, id_at(c->s, pos), parent))
+		return -1;
+	o.alpha = alpha;
+	o.part = MIN_EXPLAINS;
+	o.effect_se = c->effect_se;
+	o.effect_df = c->effect_df;
+	o.runs = o.runs > 3 ? o.runs : 3;
+	o.max_runs = o.max_runs > o.runs ? o.max_runs : o.runs;
+	rc = flame_probe_pair(&c->s->st.repo, id_at(c->s, pos), parent, &o, effect, &rs, &rf,
+			      &pair);
+	if (rc < 0)
+		return -1;
+	keep_probe(c->s, &rs);
+	keep_probe(c->s, &rf);
+	if (rc)
+		return 1;
+	*a = pair.step;
+	level_of(&rs, slow);
+	level_of(&rf, fast);
+	return 0;
+}
+
+/* The probe options of the narrowing, measuring function (NULL: the metric). */
+static struct flame_probe_opts measure_opts(struct flame_session *s)
+{
+	struct flame_probe_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.build_cmd = s->req.build_cmd;
+	o.build_timeout = s->req.build_timeout;
+	o.cap = flame_session_capture_opts(s);
+	o.metric = s->req.metric;
+	o.function = s->ans.function;
+	o.share = s->ans.measure_share;
+	o.total = s->ans.measure_total;
+	o.exclude = &s->st.exclude;
+	o.runs = s->req.probe_runs;
+	o.max_runs = s->req.probe_max_runs;
+	o.alpha = 1 - s->req.confidence;
+	o.percentile = s->req.percentile;
+	return o;
+}
+
+static void segmentation_setup(struct flame_session *s, struct flame_segmentation *g,
+			       struct seg_ctx *c, const struct flame_level ends[2])
+{
+	size_t n = s->st.range.nr;
+
+	flame_segmentation_init(g, n);
+	g->level[0] = ends[0];
+	g->level[n] = ends[1];
+	g->level[0].state = g->level[n].state = FLAME_LEVEL_KNOWN;
+	g->effect_se = hypot(ends[0].se, ends[1].se);
+	g->effect_df = flame_welch_df(ends[0].se, ends[0].df, ends[1].se, ends[1].df);
+	g->alpha = 1 - s->req.confidence;
+	/* Bonferroni over the culprits that may be confirmed. */
+	g->pair_alpha = g->alpha / MAX_CULPRITS;
+	g->min_explains = MIN_EXPLAINS;
+	g->max_probes = 3 * flame_steps_left(n + 1) + 2;
+	c->effect_se = g->effect_se;
+	c->effect_df = g->effect_df;
+}
+
+static struct flame_culprit *culprit_add(struct flame_session *s, const char *id,
+					 const char *function, const char *frame,
+					 const struct flame_step_assessment *a)
+{
+	struct flame_culprit *c;
+
+	ALLOC_GROW(s->ans.culprits, s->ans.nculprits + 1, s->ans.culprits_alloc);
+	c = &s->ans.culprits[s->ans.nculprits++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->function = function ? xstrdup(function) : NULL;
+	c->frame = frame ? xstrdup(frame) : NULL;
+	c->step = *a;
+	return c;
+}
+
+static int culprit_listed(const struct flame_session *s, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < s->ans.nculprits; i++)
+		if (!strcmp(s->ans.culprits[i].id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The rest of the change of the measure bisected on: segment both sides
+ * of the suspect, the narrowing's probes and re-probe as known levels.
+ */
+static int search_remainder(struct flame_session *s, size_t pos)
+{
+	struct flame_segmentation g;
+	struct flame_level ends[2];
+	struct seg_ctx c = { .s = s };
+	size_t i;
+	int ret = 0;
+
+	ends[0] = (struct flame_level){ s->ans.share[0], s->ans.share_se[0],
+					(double)s->st.nruns[0] - 1, FLAME_LEVEL_KNOWN };
+	ends[1] = (struct flame_level){ s->ans.share[1], s->ans.share_se[1],
+					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
+	c.o = measure_opts(s);
+	segmentation_setup(s, &g, &c, ends);
+	g.max_culprits = MAX_CULPRITS - 1;
+	/* oldest first: the re-probes, recorded last, overwrite bisection probes */
+	for (i = 0; i < s->ans.nprobes; i++) {
+		const struct flame_probe_result *r = &s->ans.probes[i];
+		int k = flame_session_range_index(s, r->id);
+
+		if (k < 0 || (size_t)k + 1 >= g.n || !r->runs)
+			continue;
+		level_of(r, &g.level[k + 1]);
+		g.level[k + 1].state = FLAME_LEVEL_KNOWN;
+	}
+	if (flame_segment_search(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair }, 0,
+				 pos - 1) ||
+	    flame_segment_search(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair }, pos,
+				 g.n)) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < g.nculprits; i++)
+		if (!culprit_listed(s, id_at(s, g.culprits[i].pos)))
+			culprit_add(s, id_at(s, g.culprits[i].pos), s->ans.function, s->ans.frame,
+				    &g.culprits[i].step);
+	if (g.truncated)
+		note("culprits: the search of the rest of the change stopped at its budget "
+		     "(%zu probes, %zu culprits)", g.probes, g.nculprits);
+out:
+	flame_segmentation_release(&g);
+	return ret;
+}
+
+/* The ends' level of func's share among the samples outside exclude. */
+static void ends_level(struct flame_session *s, const char *func, const struct string_list *ex,
+		       struct flame_level ends[2])
+{
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		struct folded_profile **p = xcalloc(s->st.nruns[side] + 1, sizeof(*p));
+		struct flame_share m;
+		size_t k;
+
+		for (k = 0; k < s->st.nruns[side]; k++)
+			p[k] = &s->st.runs[side][k].folded;
+		flame_relative_share_over_runs(p, s->st.nruns[side], func, ex, &m);
+		ends[side] = (struct flame_level){ m.mean, m.se, m.df, FLAME_LEVEL_KNOWN };
+		free(p);
+	}
+}
+
+/*
+ * The program's function a library or kernel frame's time is spent
+ * under: in the bad runs' stacks that end in frame, the innermost frame
+ * the repository defines, by samples (as hotdiff.c attributes the top
+ * frame); NULL when frame is the program's own or none is found.
+ */
+static char *repository_caller(struct flame_session *s, const char *frame)
+{
+	struct string_list names = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	double *count = NULL;
+	char *best = NULL;
+	size_t k, i, pass;
+
+	string_list_append(&names, frame);
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < s->st.nruns[1]; k++) {
+			const struct folded_profile *p = &s->st.runs[1][k].folded;
+			uint32_t id;
+
+			for (id = 0; id < p->stacks.nr; id++) {
+				const char *st = intern_str(&p->stacks, id);
+				size_t len = intern_len(&p->stacks, id), fl = strlen(frame), end = len;
+
+				if (len < fl || strncmp(st + len - fl, frame, fl) ||
+				    (len > fl && st[len - fl - 1] != ';'))
+					continue;
+				end = len > fl ? len - fl - 1 : 0;
+				while (end > 0) {
+					size_t b = end;
+					char *name;
+
+					while (b > 0 && st[b - 1] != ';')
+						b--;
+					name = xstrndup(st + b, end - b);
+					if (!pass) {
+						string_list_add_unique_n(&names, name, strlen(name), 4096);
+					} else if (string_list_has(&defined, name)) {
+						for (i = 0; i < defined.nr; i++)
+							if (!strcmp(defined.items[i], name))
+								count[i] += (double)p->counts[0][id];
+						free(name);
+						break;
+					}
+					free(name);
+					end = b > 0 ? b - 1 : 0;
+				}
+			}
+		}
+		if (!pass) {
+			if (flame_repo_defined(&s->st.repo, s->ans.bad, &names, &defined) ||
+			    string_list_has(&defined, frame) || !defined.nr)
+				goto out;
+			count = xcalloc(defined.nr, sizeof(*count));
+		}
+	}
+	for (i = 0, k = 0; i < defined.nr; i++)
+		if (count[i] > count[k])
+			k = i;
+	best = count[k] > 0 ? xstrdup(defined.items[k]) : NULL;
+out:
+	free(count);
+	string_list_clear(&names);
+	string_list_clear(&defined);
+	return best;
+}
+
+/*
+ * A commit found again on another measure: it is named by the function
+ * whose change it explains the larger part of (the suspect keeps its own).
+ */
+static void culprit_merge(struct flame_session *s, const char *id, const char *function,
+			  const char *frame, const struct flame_step_assessment *a)
+{
+	size_t i;
+
+	for (i = 1; i < s->ans.nculprits; i++) {
+		struct flame_culprit *c = &s->ans.culprits[i];
+
+		if (strcmp(c->id, id) || c->step.explains >= a->explains)
+			continue;
+		free(c->function);
+		free(c->frame);
+		c->function = xstrdup(function);
+		c->frame = xstrdup(frame);
+		c->step = *a;
+	}
+}
+
+/*
+ * Another function whose own time rose (st.exclude holds the functions
+ * whose samples per run changed): segment the whole range on its share
+ * among the samples outside the other changed functions and the suspect's
+ * (so neither their changes nor a speed-up elsewhere moves it).
+ */
+static int search_function(struct flame_session *s, const char *func,
+			   struct string_list *searched)
+{
+	struct string_list ex = STRING_LIST_INIT;
+	struct flame_segmentation g;
+	struct flame_step_assessment a;
+	struct flame_level ends[2];
+	struct seg_ctx c = { .s = s };
+	char *shown, *caller = NULL;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->st.exclude.nr; i++)
+		string_list_append(&ex, s->st.exclude.items[i]);
+	if (s->ans.function)
+		string_list_append(&ex, s->ans.function);
+	if (s->ans.frame)
+		string_list_append(&ex, s->ans.frame);
+	/* a library frame and its caller are one function: searched once */
+	caller = repository_caller(s, func);
+	if (string_list_has(searched, caller ? caller : func)) {
+		free(caller);
+		string_list_clear(&ex);
+		return 0;
+	}
+	ends_level(s, func, &ex, ends);
+	/* Worth a search: a real rise of at least --confirm points, as a hotspot's. */
+	if (!flame_segment_has_step(&ends[0], &ends[1], 1, 0, 0, 1 - s->req.confidence, 0, &a) ||
+	    ends[1].value - ends[0].value < s->req.confirm) {
+		free(caller);
+		string_list_clear(&ex);
+		return 0;
+	}
+	string_list_append(searched, caller ? caller : func);
+	shown = escape_term_dup(func);
+	note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% -> "
+	     "%.1f%%: segmenting the range on it", shown, 100 * ends[0].value, 100 * ends[1].value);
+	c.o = measure_opts(s);
+	c.o.function = func;
+	c.o.share = 1;
+	c.o.total = 0;
+	c.o.exclude = &ex;
+	segmentation_setup(s, &g, &c, ends);
+	g.max_culprits = MAX_CULPRITS > s->ans.nculprits ? MAX_CULPRITS - s->ans.nculprits : 0;
+	if (flame_segment_search(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair }, 0,
+				 g.n)) {
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < g.nculprits; i++) {
+		const char *id = id_at(s, g.culprits[i].pos);
+
+		if (culprit_listed(s, id)) {
+			note("culprits: %.12s also made %s slower", id, shown);
+			culprit_merge(s, id, caller ? caller : func, func, &g.culprits[i].step);
+		} else {
+			culprit_add(s, id, caller ? caller : func, func, &g.culprits[i].step);
+		}
+	}
+out:
+	free(caller);
+	free(shown);
+	flame_segmentation_release(&g);
+	string_list_clear(&ex);
+	return ret;
+}
+
+/*
+ * The culprits of the measure bisected on together: their summed step
+ * (errors added in quadrature, the smallest df) against the change; 1
+ * when real and at least half of it (flame_pair_decide()'s rule).
+ */
+static int together_explain(struct flame_session *s, size_t nprimary)
+{
+	double step = 0, var = 0, df = 1e9;
+	struct flame_step_assessment a;
+	size_t i;
+
+	for (i = 0; i < nprimary; i++) {
+		const struct flame_step_assessment *c = &s->ans.culprits[i].step;
+
+		step += c->step;
+		var += c->se * c->se;
+		df = c->df < df ? c->df : df;
+	}
+	flame_step_assess(step, sqrt(var), df, s->ans.share[1] - s->ans.share[0],
+			  hypot(s->ans.share_se[0], s->ans.share_se[1]),
+			  flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
+					 s->ans.share_se[1], (double)s->st.nruns[1] - 1),
+			  (1 - s->req.confidence) / MAX_CULPRITS, &a);
+	return a.real && a.explains >= 0.5;
+}
+
+int flame_step_culprits(struct flame_session *s)
+{
+	struct string_list searched = STRING_LIST_INIT;
+	int pos = flame_session_range_index(s, s->ans.culprit), ret = 0;
+	size_t i, nprimary;
+
+	if (pos < 0 || !flame_culprit_accepted(&s->ans.pair.step, MIN_EXPLAINS))
+		return 0;
+	culprit_add(s, s->ans.culprit, NULL, NULL, &s->ans.pair.step)->confidence =
+		s->ans.suspect_confidence;
+	/*
+	 * The rest of the change is searched only when the suspect is shown
+	 * not to explain all of it: a sub-range whose change is explained
+	 * costs no probes (levels measured apart differ by the load alone).
+	 */
+	if (s->ans.pair.step.explains_hi < 1 && search_remainder(s, (size_t)pos + 1))
+		return -1;
+	nprimary = s->ans.nculprits;
+	s->ans.culprits_split = together_explain(s, nprimary);
+	if (s->ans.function)
+		string_list_append(&searched, s->ans.function);
+	for (i = 0; i < s->st.exclude.nr && searched.nr <= MAX_OTHER_FUNCTIONS; i++) {
+		if (s->ans.nculprits >= MAX_CULPRITS)
+			break;
+		if (search_function(s, s->st.exclude.items[i], &searched)) {
+			ret = -1;
+			break;
+		}
+	}
+	string_list_clear(&searched);
+	if (ret)
+		return -1;
+	for (i = 1; i < s->ans.nculprits; i++) {
+		struct flame_culprit *c = &s->ans.culprits[i];
+		struct flame_commit info;
+
+		c->confidence = c->step.confidence;
+		memset(&info, 0, sizeof(info));
+		if (!flame_repo_commit(&s->st.repo, c->id, &info) && info.subject)
+			c->subject = xstrdup(info.subject);
+		flame_commit_release(&info);
+	}
+	if (s->ans.nculprits > 1)
+		note("culprits: %zu commits each explain part of the change", s->ans.nculprits);
+	return 0;
+}
+
+void flame_culprits_message(struct flame_session *s)
+{
+	size_t i, len;
+
+	for (i = 1; i < s->ans.nculprits; i++) {
+		const struct flame_culprit *c = &s->ans.culprits[i];
+		const char *fn = c->function ? c->function : s->ans.function ? s->ans.function :
+				 flame_metric_name(s->req.metric);
+
+		len = strlen(s->ans.message);
+		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+			 "%s%.12s made %s slower", i == 1 ? "; " : ", ", c->id, fn);
+		/* the recommendation is for the suspect: the others need theirs */
+		if (!s->ans.recommendation)
+			continue;
+		len = strlen(s->ans.recommendation_reason);
+		snprintf(s->ans.recommendation_reason + len,
+			 sizeof(s->ans.recommendation_reason) - len,
+			 "%s%.12s (%s)", i == 1 ? "; the other culprits need a fix of their own: "
+			 : ", ", c->id, fn);
+	}
+}
+
+void flame_culprits_release(struct flame_answer *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nculprits; i++) {
+		free(a->culprits[i].function);
+		free(a->culprits[i].frame);
+		free(a->culprits[i].subject);
+	}
+	free(a->culprits);
+	a->culprits = NULL;
+	a->nculprits = a->culprits_alloc = 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * report_culprits.c - the list of every culprit (ans.culprits, culprits.c)
+ * in report.md, report.html and the terminal's answer: each commit with
+ * its function, its step beside its parent and its interval, the part of
+ * its measure's change it explains and P(step > 0).  Shown when more than
+ * one commit explains the change; the suspect's own sections say the rest.
+ */
+#include "flame/report.h"
+#include "core/escape.h"
+
+#include <string.h>
+
+static const char *culprit_function(const struct flame_session *s, const struct flame_culprit *c)
+{
+	const char *f = c->function ? c->function : flame_session_named_function(s);
+
+	return f ? f : flame_metric_name(s->req.metric);
+}
+
+static const char *culprit_subject(const struct flame_session *s, const struct flame_culprit *c)
+{
+	if (c->subject)
+		return c->subject;
+	return !strcmp(c->id, s->ans.culprit_info.id) ? s->ans.culprit_info.subject : NULL;
+}
+
+static int listed(const struct flame_session *s)
+{
+	return s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.nculprits > 1;
+}
+
+/* "+12.3 pp [+10.1, +14.5]" or "+42.0 samples/run [...]" or the metric's unit. */
+static void step_text(const struct flame_session *s, const struct flame_culprit *c,
+		      struct strbuf *sb)
+{
+	const struct flame_step_assessment *a = &c->step;
+
+	if (c->function || (s->ans.function && s->ans.measure_share))
+		strbuf_addf(sb, "%+.1f pp [%+.1f, %+.1f]", 100 * a->step, 100 * a->lo, 100 * a->hi);
+	else if (s->ans.function)
+		strbuf_addf(sb, "%+.1f samples/run [%+.1f, %+.1f]", a->step, a->lo, a->hi);
+	else
+		strbuf_addf(sb, "%+.4g [%+.4g, %+.4g] %s", a->step, a->lo, a->hi,
+			    flame_metric_unit(s->req.metric));
+}
+
+void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
+{
+	size_t i;
+
+	if (!listed(s))
+		return;
+	strbuf_addf(sb, "\n## Culprits (%zu commits, each beside its parent)\n\n"
+		    "| commit | subject | function | step [interval] | explains [interval] | "
+		    "P(step > 0) |\n| --- | --- | --- | --- | ---: | ---: |\n", s->ans.nculprits);
+	for (i = 0; i < s->ans.nculprits; i++) {
+		const struct flame_culprit *c = &s->ans.culprits[i];
+		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+
+		strbuf_addstr(sb, "| `");
+		escape_md_code(sb, c->id, 12, 1);
+		strbuf_addstr(sb, "` | ");
+		if (subj)
+			escape_md_text(sb, subj, strlen(subj));
+		strbuf_addstr(sb, " | `");
+		escape_md_code(sb, fn, strlen(fn), 1);
+		strbuf_addstr(sb, "` | ");
+		step_text(s, c, sb);
+		strbuf_addf(sb, " | %.0f%% [%.0f%%, %.0f%%] | %.3f |\n", 100 * c->step.explains,
+			    100 * c->step.explains_lo, 100 * c->step.explains_hi, c->confidence);
+	}
+	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
+		      "between the ends (the share among the functions that did not change).\n");
+}
+
+void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb)
+{
+	size_t i;
+
+	if (!listed(s))
+		return;
+	strbuf_addf(sb, "<section id=\"culprits\"><h2>Culprits</h2>\n<p>%zu commits each explain a "
+		    "real part of the change, each measured beside its parent in ABBA pairs.</p>\n"
+		    "<table><tr><th>commit</th><th>subject</th><th>function</th><th>step "
+		    "[interval]</th><th>explains [interval]</th><th>P(step &gt; 0)</th></tr>\n",
+		    s->ans.nculprits);
+	for (i = 0; i < s->ans.nculprits; i++) {
+		const struct flame_culprit *c = &s->ans.culprits[i];
+		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+		struct strbuf st = STRBUF_INIT;
+
+		strbuf_addstr(sb, "<tr><td><code>");
+		escape_html_text(sb, c->id, strnlen(c->id, 12));
+		strbuf_addstr(sb, "</code></td><td>");
+		if (subj)
+			escape_html_text(sb, subj, strlen(subj));
+		strbuf_addstr(sb, "</td><td><code>");
+		escape_html_text(sb, fn, strlen(fn));
+		strbuf_addstr(sb, "</code></td><td>");
+		step_text(s, c, &st);
+		escape_html_text(sb, st.buf, st.len);
+		strbuf_addf(sb, "</td><td>%.0f%% [%.0f%%, %.0f%%]</td><td>%.3f</td></tr>\n",
+			    100 * c->step.explains, 100 * c->step.explains_lo,
+			    100 * c->step.explains_hi, c->confidence);
+		strbuf_release(&st);
+	}
+	strbuf_addstr(sb, "</table></section>\n");
+}
+
+void flame_report_summary_culprits(const struct flame_session *s, struct strbuf *out)
+{
+	size_t i;
+
+	if (!listed(s))
+		return;
+	for (i = 1; i < s->ans.nculprits; i++) {
+		const struct flame_culprit *c = &s->ans.culprits[i];
+		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+
+		strbuf_addstr(out, "also culprit:   ");
+		escape_term(out, c->id, strnlen(c->id, 12));
+		strbuf_addch(out, ' ');
+		escape_term(out, subj ? subj : "?", strlen(subj ? subj : "?"));
+		strbuf_addstr(out, " (");
+		escape_term(out, fn, strlen(fn));
+		strbuf_addf(out, ", explains %.0f%%, confidence %.2f)\n", 100 * c->step.explains,
+			    c->confidence);
+	}
+}
