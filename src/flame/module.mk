@@ -22,6 +22,7 @@ LIB_OBJS += src/flame/report_html_probes.o
 LIB_OBJS += src/flame/report_html_text.o
 LIB_OBJS += src/flame/report_culprits.o
 LIB_OBJS += src/flame/session.o
+LIB_OBJS += src/flame/session_query.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
 LIB_OBJS += src/flame/hotdiff.o

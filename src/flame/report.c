@@ -611,10 +611,3 @@ out:
 	flame_report_facts_release(&facts);
 	return ret;
 }
-
-const char *flame_session_named_function(const struct flame_session *s)
-{
-	if (s->ans.function)
-		return s->ans.function;
-	return s->ans.blocked_function ? s->ans.blocked_function : s->ans.changed_function;
-}

@@ -47,16 +47,6 @@ void flame_session_init(struct flame_session *s)
 	s->req.remote_trail = "trail";
 }
 
-int flame_session_range_index(const struct flame_session *s, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < s->st.range.nr; i++)
-		if (!strcmp(s->st.range.items[i], id))
-			return (int)i;
-	return -1;
-}
-
 void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o)
 {
 	s->ans.outcome = o;
