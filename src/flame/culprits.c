@@ -102,27 +102,6 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 	return 0;
 }
 
-/* The probe options of the narrowing, measuring function (NULL: the metric). */
-static struct flame_probe_opts measure_opts(struct flame_session *s)
-{
-	struct flame_probe_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.build_cmd = s->req.build_cmd;
-	o.build_timeout = s->req.build_timeout;
-	o.cap = flame_session_capture_opts(s);
-	o.metric = s->req.metric;
-	o.function = s->ans.function;
-	o.share = s->ans.measure_share;
-	o.total = s->ans.measure_total;
-	o.exclude = &s->st.exclude;
-	o.runs = s->req.probe_runs;
-	o.max_runs = s->req.probe_max_runs;
-	o.alpha = 1 - s->req.confidence;
-	o.percentile = s->req.percentile;
-	return o;
-}
-
 static void segmentation_setup(struct flame_session *s, struct flame_segmentation *g,
 			       struct seg_ctx *c, const struct flame_level ends[2])
 {
@@ -185,7 +164,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 					(double)s->st.nruns[0] - 1, FLAME_LEVEL_KNOWN };
 	ends[1] = (struct flame_level){ s->ans.share[1], s->ans.share_se[1],
 					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
-	c.o = measure_opts(s);
+	c.o = flame_session_probe_opts(s);
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS - 1;
 	/* oldest first: the re-probes, recorded last, overwrite bisection probes */
@@ -367,7 +346,7 @@ static int search_function(struct flame_session *s, const char *func,
 	shown = escape_term_dup(func);
 	note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% -> "
 	     "%.1f%%: segmenting the range on it", shown, 100 * ends[0].value, 100 * ends[1].value);
-	c.o = measure_opts(s);
+	c.o = flame_session_probe_opts(s);
 	c.o.function = func;
 	c.o.share = 1;
 	c.o.total = 0;

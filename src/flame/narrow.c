@@ -24,23 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The session's probe options, judged against the narrowing's threshold. */
 static struct flame_probe_opts probe_opts(struct flame_session *s)
 {
-	struct flame_probe_opts o;
+	struct flame_probe_opts o = flame_session_probe_opts(s);
 
-	memset(&o, 0, sizeof(o));
-	o.build_cmd = s->req.build_cmd;
-	o.cap = flame_session_capture_opts(s);
-	o.metric = s->req.metric;
-	o.function = s->ans.function;
-	o.share = s->ans.measure_share;
-	o.total = s->ans.measure_total;
-	o.exclude = &s->st.exclude;
 	o.threshold = s->ans.threshold;
-	o.runs = s->req.probe_runs;
-	o.max_runs = s->req.probe_max_runs;
 	o.z = flame_z_for(s->req.confidence);
-	o.alpha = 1 - s->req.confidence;
 	return o;
 }
 

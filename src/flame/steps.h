@@ -13,6 +13,12 @@
 struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s);
 /* Position of commit id in the range (oldest first), -1 when outside. */
 int flame_session_range_index(const struct flame_session *s, const char *id);
+/*
+ * The options of a probe of the measure the narrowing uses (its function's
+ * share or samples, else the metric at --percentile), with the request's
+ * build command, build timeout, runs and alpha; no threshold.
+ */
+struct flame_probe_opts flame_session_probe_opts(struct flame_session *s);
 
 /* ends.c: build both ends (dirs[0] good, dirs[1] bad; caller frees); 0 or -1. */
 int flame_step_build(struct flame_session *s, char *dirs[2]);
