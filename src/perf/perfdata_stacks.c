@@ -38,6 +38,13 @@ struct stacks_ctx {
 	struct stack_memo memo;	/* with opts->memo */
 	uint64_t *key;		/* scratch for a raw stack's memo key */
 	size_t alloc_key;
+	/*
+	 * The recording mapped the kernel's text (perf record and trail record
+	 * write "[kernel.kallsyms]_text" when /proc/kallsyms shows addresses),
+	 * or the user named a kallsyms file: without either, perf script has
+	 * no kernel map and prints kernel frames as [unknown], and so do we.
+	 */
+	int kernel_mapped;
 };
 
 static struct stacks_ctx *from_tool(struct perf_tool *t)
@@ -79,6 +86,10 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 	 */
 	if (cpumode == PERF_RECORD_MISC_USER && ip >= KERNEL_SPACE_START && !thread_find_map(t, ip))
 		cpumode = PERF_RECORD_MISC_KERNEL;
+	if (cpumode == PERF_RECORD_MISC_KERNEL && !c->kernel_mapped) {
+		(*nr)++;	/* no kernel map: [unknown], as perf script */
+		return;
+	}
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		struct dso *k = symbolizer_kernel(&c->sym);
 		const char *mod;
@@ -267,8 +278,12 @@ static int on_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
 
 	/* kernel and module maps: kernel frames resolve through kallsyms */
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    mm->pid == UINT32_MAX)
+	    mm->pid == UINT32_MAX) {
+		if (cpumode == PERF_RECORD_MISC_KERNEL &&
+		    !strncmp(mm->filename, "[kernel.kallsyms]", 17))
+			c->kernel_mapped = 1;
 		return 0;
+	}
 	if (mm->prot || mm->flags)
 		exec = !!(mm->prot & PROT_EXEC);
 	else
@@ -326,6 +341,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->sym.demangle = !opts->no_demangle;
 	if (opts->kallsyms) {
 		c->sym.kallsyms_path = opts->kallsyms;
+		c->kernel_mapped = 1;
 	} else {
 		/*
 		 * perf record keeps a copy of kallsyms under the kernel's

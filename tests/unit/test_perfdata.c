@@ -9,6 +9,7 @@
 #include "core/strbuf.h"
 #include "perf/maps.h"
 #include "perf/perfdata.h"
+#include "perf/perfdata_stacks.h"
 #include "perf/stack_memo.h"
 #include "perf/time_order.h"
 #include "symbols/symbols.h"
@@ -94,6 +95,117 @@ TEST(reads_a_minimal_file)
 	CHECK(!perfdata_process(&pd, &k.tool));
 	CHECK_INT(k.samples, 1);
 	perfdata_close(&pd);
+}
+
+/* Appends one record (header + body) at *off. */
+static void put_rec(unsigned char *buf, size_t *off, uint32_t type, uint16_t misc,
+		    const void *body, size_t len)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)(sizeof(h) + len) };
+
+	memcpy(buf + *off, &h, sizeof(h));
+	memcpy(buf + *off + sizeof(h), body, len);
+	*off += sizeof(h) + len;
+}
+
+/*
+ * A recording of one kernel-mode sample (two kernel frames, one user
+ * frame), with or without the kernel text mapping that perf record and
+ * trail record write when /proc/kallsyms shows addresses.
+ */
+static size_t build_kernel_sample(unsigned char *buf, int kernel_map)
+{
+	struct perf_file_header h;
+	struct perf_event_attr attr;
+	size_t off = sizeof(h), data;
+	uint64_t sample[9] = { UINT64_C(0xffffffff81000100), 42 | (42ULL << 32), 1000, 4,
+			       (uint64_t)PERF_CONTEXT_KERNEL, UINT64_C(0xffffffff81000100),
+			       UINT64_C(0xffffffff81000200), (uint64_t)PERF_CONTEXT_USER, 0x401000 };
+	unsigned char comm[16] = { 42, 0, 0, 0, 42, 0, 0, 0, 's', 'h' };
+	unsigned char mm[32 + 24];
+	uint32_t ids[2] = { UINT32_MAX, 0 };
+	uint64_t range[3] = { UINT64_C(0xffffffff81000000), 0x1000000, UINT64_C(0xffffffff81000000) };
+
+	memset(&h, 0, sizeof(h));
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+			   PERF_SAMPLE_CALLCHAIN;
+	h.magic = PERF_FILE_MAGIC;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(attr) + 16;
+	h.attrs.offset = off;
+	h.attrs.size = h.attr_size;
+	memcpy(buf + off, &attr, sizeof(attr));
+	memset(buf + off + sizeof(attr), 0, 16);
+	off += h.attr_size;
+	data = off;
+	put_rec(buf, &off, PERF_RECORD_COMM, 0, comm, sizeof(comm));
+	if (kernel_map) {
+		memset(mm, 0, sizeof(mm));
+		memcpy(mm, ids, 8);
+		memcpy(mm + 8, range, 24);
+		memcpy(mm + 32, "[kernel.kallsyms]_text", 23);
+		put_rec(buf, &off, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, mm, sizeof(mm));
+	}
+	put_rec(buf, &off, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, sample, sizeof(sample));
+	h.data.offset = data;
+	h.data.size = off - data;
+	memcpy(buf, &h, sizeof(h));
+	return off;
+}
+
+struct kernel_frames {
+	size_t nr, with_dso;
+	char dso[64];
+};
+
+static int note_kernel_frames(void *ctx, const struct perfdata_stack *st)
+{
+	struct kernel_frames *k = ctx;
+	size_t i;
+
+	k->nr = st->nr;
+	for (i = 0; i < st->nr; i++)
+		if (st->frames[i].dso && st->frames[i].addr >= UINT64_C(0xffff800000000000)) {
+			k->with_dso++;
+			snprintf(k->dso, sizeof(k->dso), "%.*s", (int)st->frames[i].dso_len,
+				 st->frames[i].dso);
+		}
+	return 0;
+}
+
+/*
+ * perf script prints kernel frames as "[unknown] ([unknown])" when the
+ * recording has no kernel map (kallsyms hidden while recording), even if
+ * the reading machine's /proc/kallsyms could name them; the native reader
+ * must agree, or 'trail collapse' and 'perf script | trail collapse' differ.
+ */
+TEST(kernel_frames_need_the_kernel_map)
+{
+	static unsigned char buf[4096];
+	struct perfdata_stacks_opts opts;
+	struct kernel_frames k;
+	struct perfdata pd;
+	int with_map;
+
+	for (with_map = 0; with_map <= 1; with_map++) {
+		size_t n = build_kernel_sample(buf, with_map);
+
+		memset(&opts, 0, sizeof(opts));
+		memset(&k, 0, sizeof(k));
+		CHECK(!perfdata_open_buffer(&pd, buf, n, "kernel.data"));
+		CHECK(!perfdata_stacks(&pd, &opts, note_kernel_frames, &k, NULL));
+		CHECK(k.nr >= 2);
+		if (with_map) {
+			CHECK_INT(k.with_dso, 2);
+			CHECK(strstr(k.dso, "kernel") != NULL || strstr(k.dso, ".ko") != NULL);
+		} else {
+			CHECK_INT(k.with_dso, 0);
+		}
+		perfdata_close(&pd);
+	}
 }
 
 TEST(truncated_record_is_an_error)
@@ -394,7 +506,7 @@ TEST(time_order_sort_matches_a_full_sort)
 	free(tmp);
 }
 
-TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, truncated_record_is_an_error,
+TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
 	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort)
