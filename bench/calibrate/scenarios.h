@@ -329,11 +329,12 @@ static int cal_range_pair(void *ctx, size_t pos, double effect, double alpha,
 }
 
 /*
- * One search over the range (as culprits.c sets it up, from the ends on):
- * found[k] = 1 for each true culprit named; the number of commits named
- * that are not culprits.
+ * One search over the range (as culprits.c sets it up, from the ends on;
+ * with from > 0, starting from the commit suspected on another measure,
+ * as culprits.c searches another function): found[k] = 1 for each true
+ * culprit named; the number of commits named that are not culprits.
  */
-static unsigned cal_run_range(struct cal_range *g, int found[4])
+static unsigned cal_run_range(struct cal_range *g, int found[4], size_t from)
 {
 	struct flame_segmentation s;
 	struct flame_segment_ops ops = { g, cal_range_probe, cal_range_pair };
@@ -357,7 +358,7 @@ static unsigned cal_run_range(struct cal_range *g, int found[4])
 	s.min_explains = 0.2;
 	s.max_probes = 3 * flame_steps_left(g->n + 1) + 2;
 	memset(found, 0, 4 * sizeof(int));
-	if (flame_segment_search(&s, &ops, 0, g->n))
+	if (from ? flame_segment_search_from(&s, &ops, from) : flame_segment_search(&s, &ops, 0, g->n))
 		wrong = 1000;
 	for (k = 0; k < s.nculprits; k++) {
 		int hit = 0;
@@ -398,7 +399,7 @@ enum cal_scenario {
 	CAL_NO_CHANGE, CAL_AT_MIN_EFFECT, CAL_SMALL_REAL, CAL_INNOCENT, CAL_HALF_STEP,
 	CAL_FULL_CULPRIT, CAL_TAIL_NULL, CAL_TAIL_ONLY, CAL_OVERDISPERSED, CAL_ON_THRESHOLD,
 	CAL_SEG_ONE, CAL_SEG_TWO_WRONG, CAL_SEG_TWO, CAL_SEG_THREE, CAL_SEG_TWO_NOISY,
-	CAL_NSCENARIOS
+	CAL_SEG_FROM_INNOCENT, CAL_SEG_FROM_CULPRIT, CAL_NSCENARIOS
 };
 
 /* Run scenario k for trials trials from seed; fills out. */
@@ -495,20 +496,20 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->name = "every culprit: one culprit (E = 16 pp) in 12 commits";
 			out->event = "an innocent commit named";
 			cal_range_draw(&range, 1, range.c.effect);
-			out->events += cal_run_range(&range, found) > 0;
+			out->events += cal_run_range(&range, found, 0) > 0;
 			break;
 		case CAL_SEG_TWO_WRONG:
 			out->name = "every culprit: two culprits of E/2 in 12 commits";
 			out->event = "an innocent commit named";
 			cal_range_draw(&range, 2, range.c.effect);
-			out->events += cal_run_range(&range, found) > 0;
+			out->events += cal_run_range(&range, found, 0) > 0;
 			break;
 		case CAL_SEG_TWO:
 			out->name = "every culprit: two culprits of E/2 in 12 commits";
 			out->event = "both named (power)";
 			out->nominal = -1;
 			cal_range_draw(&range, 2, range.c.effect);
-			cal_run_range(&range, found);
+			cal_run_range(&range, found, 0);
 			out->events += found[0] && found[1];
 			break;
 		case CAL_SEG_THREE:
@@ -516,7 +517,7 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->event = "all three named (power)";
 			out->nominal = -1;
 			cal_range_draw(&range, 3, range.c.effect);
-			cal_run_range(&range, found);
+			cal_run_range(&range, found, 0);
 			out->events += found[0] && found[1] && found[2];
 			break;
 		case CAL_SEG_TWO_NOISY:
@@ -525,8 +526,22 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->nominal = -1;
 			range.c.sigma = 0.04;
 			cal_range_draw(&range, 2, range.c.effect);
-			cal_run_range(&range, found);
+			cal_run_range(&range, found, 0);
 			out->events += found[0] && found[1];
+			break;
+		case CAL_SEG_FROM_INNOCENT:
+			out->name = "every culprit from a suspect innocent on this measure (one culprit elsewhere)";
+			out->event = "an innocent commit named";
+			cal_range_draw(&range, 2, range.c.effect);
+			range.nsteps = 1;	/* the second draw: a position that is not the culprit */
+			range.step[0] = range.c.effect;
+			out->events += cal_run_range(&range, found, range.pos[1]) > 0;
+			break;
+		case CAL_SEG_FROM_CULPRIT:
+			out->name = "every culprit from the suspect, the one culprit";
+			out->event = "an innocent commit named";
+			cal_range_draw(&range, 1, range.c.effect);
+			out->events += cal_run_range(&range, found, range.pos[0]) > 0;
 			break;
 		default:
 			break;

@@ -307,9 +307,11 @@ static void culprit_merge(struct flame_session *s, const char *id, const char *f
  * Another function whose own time rose (st.exclude holds the functions
  * whose samples per run changed): segment the whole range on its share
  * among the samples outside the other changed functions and the suspect's
- * (so neither their changes nor a speed-up elsewhere moves it).
+ * (so neither their changes nor a speed-up elsewhere moves it), starting
+ * from the suspect (suspect_pos), so that a commit which slowed several
+ * functions costs one pair for each, not a search of the range.
  */
-static int search_function(struct flame_session *s, const char *func,
+static int search_function(struct flame_session *s, const char *func, size_t suspect_pos,
 			   struct string_list *searched)
 {
 	struct string_list ex = STRING_LIST_INIT;
@@ -353,8 +355,9 @@ static int search_function(struct flame_session *s, const char *func,
 	c.o.exclude = &ex;
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS > s->ans.nculprits ? MAX_CULPRITS - s->ans.nculprits : 0;
-	if (flame_segment_search(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair }, 0,
-				 g.n)) {
+	/* the suspect first: one change often slows several functions */
+	if (flame_segment_search_from(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair },
+				      suspect_pos)) {
 		ret = -1;
 		goto out;
 	}
@@ -426,7 +429,7 @@ int flame_step_culprits(struct flame_session *s)
 	for (i = 0; i < s->st.exclude.nr && searched.nr <= MAX_OTHER_FUNCTIONS; i++) {
 		if (s->ans.nculprits >= MAX_CULPRITS)
 			break;
-		if (search_function(s, s->st.exclude.items[i], &searched)) {
+		if (search_function(s, s->st.exclude.items[i], (size_t)pos + 1, &searched)) {
 			ret = -1;
 			break;
 		}

@@ -185,6 +185,51 @@ int flame_segment_search(struct flame_segmentation *g, const struct flame_segmen
 	return flame_segment_search(g, ops, c, hi);
 }
 
+/*
+ * The pair at pos confirmed first, then each side searched only when the
+ * commit does not explain all of the change (levels measured apart differ
+ * by the load alone: an explained side costs no probes).
+ */
+int flame_segment_search_from(struct flame_segmentation *g, const struct flame_segment_ops *ops,
+			      size_t pos)
+{
+	struct flame_step_assessment a;
+	struct flame_level slow, fast;
+	int rc;
+
+	if (!pos || pos > g->n || g->level[0].state != FLAME_LEVEL_KNOWN ||
+	    g->level[g->n].state != FLAME_LEVEL_KNOWN)
+		return flame_segment_search(g, ops, 0, g->n);
+	if (!flame_segment_has_step(&g->level[0], &g->level[g->n], flame_segmentation_effect(g),
+				    g->effect_se, g->effect_df, g->alpha, g->min_explains, &a))
+		return 0;
+	if (g->nculprits >= g->max_culprits) {
+		g->truncated = 1;
+		return 0;
+	}
+	memset(&slow, 0, sizeof(slow));
+	memset(&fast, 0, sizeof(fast));
+	g->pairs++;
+	rc = ops->pair(ops->ctx, pos, flame_segmentation_effect(g), g->pair_alpha, &a, &slow, &fast);
+	if (rc < 0)
+		return -1;
+	if (rc)
+		return flame_segment_search(g, ops, 0, g->n);	/* untestable: no seed */
+	slow.state = fast.state = FLAME_LEVEL_KNOWN;
+	if (pos < g->n)
+		g->level[pos] = slow;
+	if (pos - 1 > 0)
+		g->level[pos - 1] = fast;
+	if (flame_culprit_accepted(&a, g->min_explains)) {
+		add_culprit(g, pos, &a);
+		if (a.explains_hi >= 1)
+			return 0;
+	}
+	if (pos - 1 > 0 && flame_segment_search(g, ops, 0, pos - 1))
+		return -1;
+	return flame_segment_search(g, ops, pos, g->n);
+}
+
 static int cmp_explains(const void *pa, const void *pb)
 {
 	const struct flame_segment_culprit *a = pa, *b = pb;

@@ -89,6 +89,16 @@ int flame_culprit_accepted(const struct flame_step_assessment *a, double min_exp
 int flame_segment_search(struct flame_segmentation *g, const struct flame_segment_ops *ops,
 			 size_t lo, size_t hi);
 
+/*
+ * The same search over the whole range, starting from a commit already
+ * suspected (pos): it is confirmed beside its parent first, and when it
+ * explains the whole change no other commit is probed; otherwise both
+ * sides of it are searched with its pair's levels known.  An untestable
+ * pos falls back to flame_segment_search(g, ops, 0, g->n).
+ */
+int flame_segment_search_from(struct flame_segmentation *g, const struct flame_segment_ops *ops,
+			      size_t pos);
+
 /* Sort g->culprits by the part of the change they explain, largest first. */
 void flame_segment_sort(struct flame_segmentation *g);
 

@@ -33,6 +33,8 @@ TEST(probe_on_threshold_rarely_decided) { check_scenario(CAL_ON_THRESHOLD); }
 
 TEST(segmentation_rarely_names_an_innocent) { check_scenario(CAL_SEG_ONE); }
 TEST(segmentation_of_two_rarely_names_an_innocent) { check_scenario(CAL_SEG_TWO_WRONG); }
+TEST(search_from_an_innocent_suspect_rarely_names_it) { check_scenario(CAL_SEG_FROM_INNOCENT); }
+TEST(search_from_the_culprit_rarely_names_another) { check_scenario(CAL_SEG_FROM_CULPRIT); }
 
 TEST(segmentation_finds_both_halves)
 {
@@ -57,5 +59,7 @@ TEST_MAIN("flame-calibrate", no_change_is_rarely_a_regression,
 	  half_step_rarely_claims_most, tail_no_change_is_rarely_a_regression,
 	  tail_only_change_is_rarely_no_regression, overdispersed_shares_rarely_a_step,
 	  probe_on_threshold_rarely_decided, segmentation_rarely_names_an_innocent,
-	  segmentation_of_two_rarely_names_an_innocent, segmentation_finds_both_halves,
+	  segmentation_of_two_rarely_names_an_innocent,
+	  search_from_an_innocent_suspect_rarely_names_it,
+	  search_from_the_culprit_rarely_names_another, segmentation_finds_both_halves,
 	  full_culprit_is_found)

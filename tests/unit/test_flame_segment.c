@@ -100,6 +100,63 @@ TEST(one_step_is_bisected)
 	flame_segmentation_release(&g);
 }
 
+TEST(search_from_the_suspect_costs_one_pair)
+{
+	struct mock m;
+	struct flame_segmentation g;
+	size_t pos[] = { 11 };
+	double step[] = { 0.2 };
+
+	mock_range(&m, &g, 16, pos, step, 1);
+	CHECK_INT(flame_segment_search_from(&g, &(struct flame_segment_ops){ &m, mock_probe,
+					    mock_pair }, 11), 0);
+	CHECK_INT(g.nculprits, 1);
+	CHECK(named(&g, 11));
+	CHECK_INT(m.nprobes, 0);
+	CHECK_INT(m.npairs, 1);
+	flame_segmentation_release(&g);
+}
+
+TEST(search_from_the_suspect_still_finds_the_other_half)
+{
+	struct mock m;
+	struct flame_segmentation g;
+	size_t pos[] = { 3, 9 };
+	double step[] = { 0.1, 0.1 };
+
+	mock_range(&m, &g, 12, pos, step, 2);
+	CHECK_INT(flame_segment_search_from(&g, &(struct flame_segment_ops){ &m, mock_probe,
+					    mock_pair }, 9), 0);
+	CHECK_INT(g.nculprits, 2);
+	CHECK(named(&g, 3) && named(&g, 9));
+	flame_segmentation_release(&g);
+}
+
+TEST(search_from_an_innocent_suspect_searches_the_range)
+{
+	struct mock m;
+	struct flame_segmentation g;
+	size_t pos[] = { 5 };
+	double step[] = { 0.2 };
+
+	/* the commit suspected on another measure did not move this one */
+	mock_range(&m, &g, 16, pos, step, 1);
+	CHECK_INT(flame_segment_search_from(&g, &(struct flame_segment_ops){ &m, mock_probe,
+					    mock_pair }, 12), 0);
+	CHECK_INT(g.nculprits, 1);
+	CHECK(named(&g, 5));
+	CHECK(!named(&g, 12));
+	/* and an untestable suspect falls back to the plain search */
+	flame_segmentation_release(&g);
+	mock_range(&m, &g, 16, pos, step, 1);
+	m.untestable[12] = 1;
+	CHECK_INT(flame_segment_search_from(&g, &(struct flame_segment_ops){ &m, mock_probe,
+					    mock_pair }, 12), 0);
+	CHECK_INT(g.nculprits, 1);
+	CHECK(named(&g, 5));
+	flame_segmentation_release(&g);
+}
+
 TEST(two_halves_in_one_measure_are_both_named)
 {
 	struct mock m;
@@ -253,7 +310,9 @@ TEST(pair_decides_on_a_part)
 	CHECK_INT(flame_pair_decide_part(&a, 0.2), FLAME_PAIR_UNDECIDED);
 }
 
-TEST_MAIN("flame-segment", one_step_is_bisected, two_halves_in_one_measure_are_both_named,
+TEST_MAIN("flame-segment", search_from_the_suspect_costs_one_pair,
+	  search_from_the_suspect_still_finds_the_other_half,
+	  search_from_an_innocent_suspect_searches_the_range, one_step_is_bisected, two_halves_in_one_measure_are_both_named,
 	  three_thirds_and_largest_first, known_levels_are_reused, no_step_spends_nothing,
 	  small_step_below_the_minimum_is_not_a_culprit, untestable_commit_is_stepped_over,
 	  culprit_cap_stops_the_search, callback_error_is_returned, pair_decides_on_a_part)
