@@ -43,8 +43,12 @@ struct stacks_ctx {
 	 * write "[kernel.kallsyms]_text" when /proc/kallsyms shows addresses),
 	 * or the user named a kallsyms file: without either, perf script has
 	 * no kernel map and prints kernel frames as [unknown], and so do we.
+	 * Kernel-mode addresses below the map's start are [unknown] too: the
+	 * kernel sometimes follows a PERF_CONTEXT_KERNEL marker with user
+	 * addresses (seen at exec), which perf finds in no kernel map.
 	 */
 	int kernel_mapped;
+	uint64_t kernel_start;
 };
 
 static struct stacks_ctx *from_tool(struct perf_tool *t)
@@ -86,8 +90,8 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 	 */
 	if (cpumode == PERF_RECORD_MISC_USER && ip >= KERNEL_SPACE_START && !thread_find_map(t, ip))
 		cpumode = PERF_RECORD_MISC_KERNEL;
-	if (cpumode == PERF_RECORD_MISC_KERNEL && !c->kernel_mapped) {
-		(*nr)++;	/* no kernel map: [unknown], as perf script */
+	if (cpumode == PERF_RECORD_MISC_KERNEL && (!c->kernel_mapped || ip < c->kernel_start)) {
+		(*nr)++;	/* in no kernel map: [unknown], as perf script */
 		return;
 	}
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
@@ -280,8 +284,10 @@ static int on_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    mm->pid == UINT32_MAX) {
 		if (cpumode == PERF_RECORD_MISC_KERNEL &&
-		    !strncmp(mm->filename, "[kernel.kallsyms]", 17))
+		    !strncmp(mm->filename, "[kernel.kallsyms]", 17) && !c->kernel_mapped) {
 			c->kernel_mapped = 1;
+			c->kernel_start = mm->start;
+		}
 		return 0;
 	}
 	if (mm->prot || mm->flags)
@@ -342,6 +348,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	if (opts->kallsyms) {
 		c->sym.kallsyms_path = opts->kallsyms;
 		c->kernel_mapped = 1;
+		c->kernel_start = KERNEL_SPACE_START;
 	} else {
 		/*
 		 * perf record keeps a copy of kallsyms under the kernel's
