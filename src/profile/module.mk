@@ -4,6 +4,8 @@
 LIB_OBJS += src/profile/folded.o
 LIB_OBJS += src/profile/units.o
 LIB_OBJS += src/profile/fold.o
+LIB_OBJS += src/profile/fold_frames.o
+LIB_OBJS += src/profile/fold_write.o
 LIB_OBJS += src/profile/flat.o
 LIB_OBJS += src/profile/explain.o
 LIB_OBJS += src/profile/pprof_write.o
