@@ -177,130 +177,156 @@ static int write_folded(struct collapse_session *s)
 	return collapse_session_write(s, stdout);
 }
 
-int cmd_collapse(int argc, const char **argv)
-{
-	int include_pid = 0, include_tid = 0, kernel = 0, jit = 0, all = 0, addrs = 0, strict = 0;
-	const char *event_filter = NULL, *format = NULL, *ghc_cost = NULL;
-	const char *sample_type = NULL, *output = "folded";
+/* The command line as given, and what check_options() made of it. */
+struct collapse_cmd {
+	int include_pid, include_tid, kernel, jit, all, addrs, strict;
+	const char *event_filter, *format, *ghc_cost;
+	const char *sample_type, *output, *weight_name;
+	double discard;		/* percent */
+	int count_samples, include_offset, no_modules;
+	int ghc_flag[3];	/* --time, --ticks, --bytes */
+	int inlines;		/* -1: perf script's default, 1: --inline, 0: --no-inline */
+	struct string_list skip_after;
+	uint64_t jobs;		/* threads */
+
+	/* check_options() */
 	const struct profile_writer *writer;
-	double discard = 0;	/* percent */
-	int count_samples = 0, include_offset = 0, no_modules = 0, read_perfdata = 0;
-	int ghc_flag[3] = { 0, 0, 0 };	/* --time, --ticks, --bytes */
-	static const char *const ghc_names[3] = { "time", "ticks", "bytes" };
-	const char *weight_name = NULL;
-	enum folded_weight weight = FOLDED_WEIGHT_PERIOD;
-	int inlines = -1;	/* -1: perf script's default, 1: --inline, 0: --no-inline */
-	struct string_list skip_after = STRING_LIST_INIT;
+	const struct collapser *named;	/* --format, or NULL: guessed per input */
+	enum folded_weight weight;
+	enum ghc_cost ghc;
+
+	/* read_inputs() */
+	int user_filter;	/* --event-filter was given (not empty) */
+	int read_perfdata;	/* an input was perf.data */
+	int unknown_input;	/* an input's format could not be told */
+};
+
+static void collapse_cmd_init(struct collapse_cmd *o)
+{
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t jobs = cpus > 0 ? (uint64_t)cpus : 1;
-	const char *chunk_env = getenv("TRAIL_COLLAPSE_CHUNK");
+
+	memset(o, 0, sizeof(*o));
+	o->output = "folded";
+	o->weight = FOLDED_WEIGHT_PERIOD;
+	o->inlines = -1;
+	o->jobs = cpus > 0 ? (uint64_t)cpus : 1;
+}
+
+/* Returns the number of FILE arguments left at the front of argv. */
+static int parse_collapse_options(int argc, const char **argv, struct collapse_cmd *o)
+{
 	struct option opts[] = {
-		OPT_STRING(0, "format", &format, "NAME",
+		OPT_STRING(0, "format", &o->format, "NAME",
 			   "input format (default: guessed per input; 'list' lists them)"),
 		OPT_GROUP("what the root frame says"),
-		OPT_FLAG(0, "pid", &include_pid, "add the PID to the process name (comm-PID)"),
-		OPT_FLAG(0, "tid", &include_tid, "add PID and TID to the process name (comm-PID/TID)"),
+		OPT_FLAG(0, "pid", &o->include_pid, "add the PID to the process name (comm-PID)"),
+		OPT_FLAG(0, "tid", &o->include_tid, "add PID and TID to the process name (comm-PID/TID)"),
 		OPT_GROUP("annotations"),
-		OPT_FLAG(0, "kernel", &kernel, "mark kernel functions with _[k]"),
-		OPT_FLAG(0, "jit", &jit, "mark JIT functions (perf map, jitdump) with _[j]"),
-		OPT_FLAG(0, "all", &all, "all annotations (--kernel --jit)"),
-		OPT_FLAG(0, "addrs", &addrs, "show raw addresses for unknown symbols"),
+		OPT_FLAG(0, "kernel", &o->kernel, "mark kernel functions with _[k]"),
+		OPT_FLAG(0, "jit", &o->jit, "mark JIT functions (perf map, jitdump) with _[j]"),
+		OPT_FLAG(0, "all", &o->all, "all annotations (--kernel --jit)"),
+		OPT_FLAG(0, "addrs", &o->addrs, "show raw addresses for unknown symbols"),
 		OPT_GROUP("filtering"),
-		OPT_STRING(0, "event-filter", &event_filter, "EVENT",
+		OPT_STRING(0, "event-filter", &o->event_filter, "EVENT",
 			   "keep only samples of EVENT (default: the first event type seen)"),
-		OPT_STRING_LIST(0, "skip-after", &skip_after, "FUNC",
+		OPT_STRING_LIST(0, "skip-after", &o->skip_after, "FUNC",
 				"cut each stack at FUNC, dropping its callers (repeatable)"),
 		OPT_GROUP("perf.data input"),
-		OPT_DOUBLE(0, "discard", &discard, "PERCENT",
+		OPT_DOUBLE(0, "discard", &o->discard, "PERCENT",
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
-		OPT_STRING(0, "weight", &weight_name, "W",
+		OPT_STRING(0, "weight", &o->weight_name, "W",
 			   "period (default, as stackcollapse-perf.pl) or samples (counts)"),
-		OPT_FLAG(0, "samples", &count_samples, "the same as --weight samples"),
-		OPT_FLAG(0, "inline", &inlines,
+		OPT_FLAG(0, "samples", &o->count_samples, "the same as --weight samples"),
+		OPT_FLAG(0, "inline", &o->inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other formats"),
-		OPT_FLAG(0, "includeoffset", &include_offset, "dtrace: keep +0x offsets on functions"),
-		OPT_FLAG(0, "no-modules", &no_modules, "sample, vtune: drop the module` part of each frame"),
-		OPT_STRING(0, "ghc-cost", &ghc_cost, "COST",
+		OPT_FLAG(0, "includeoffset", &o->include_offset, "dtrace: keep +0x offsets on functions"),
+		OPT_FLAG(0, "no-modules", &o->no_modules, "sample, vtune: drop the module` part of each frame"),
+		OPT_STRING(0, "ghc-cost", &o->ghc_cost, "COST",
 			   "ghcprof: time (default), ticks or bytes"),
 		/* inferno-collapse-ghcprof's spellings of --ghc-cost */
-		OPT_FLAG(0, "time", &ghc_flag[0], "ghcprof: the same as --ghc-cost time"),
-		OPT_FLAG(0, "ticks", &ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
-		OPT_FLAG(0, "bytes", &ghc_flag[2], "ghcprof: the same as --ghc-cost bytes"),
-		OPT_STRING(0, "sample-type", &sample_type, "NAME",
+		OPT_FLAG(0, "time", &o->ghc_flag[0], "ghcprof: the same as --ghc-cost time"),
+		OPT_FLAG(0, "ticks", &o->ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
+		OPT_FLAG(0, "bytes", &o->ghc_flag[2], "ghcprof: the same as --ghc-cost bytes"),
+		OPT_STRING(0, "sample-type", &o->sample_type, "NAME",
 			   "pprof: sample type (e.g. alloc_space); jfr: event type "
 			   "(default: the profile's default type; jdk.ExecutionSample)"),
 		OPT_GROUP("output"),
-		OPT_STRING(0, "output", &output, "FORMAT", "folded (default), pprof or speedscope"),
+		OPT_STRING(0, "output", &o->output, "FORMAT", "folded (default), pprof or speedscope"),
 		OPT_GROUP("limits (hostile input)"),
 		INPUT_LIMIT_OPTIONS,
 		OPT_GROUP("other"),
-		OPT_FLAG(0, "strict", &strict, "exit 1 when any input line was not understood"),
-		OPT_U64('j', "jobs", &jobs, "N", "threads for large files (default: number of CPUs)",
+		OPT_FLAG(0, "strict", &o->strict, "exit 1 when any input line was not understood"),
+		OPT_U64('j', "jobs", &o->jobs, "N", "threads for large files (default: number of CPUs)",
 			1, 1024),
-		OPT_ALIAS_U64('n', "nthreads", &jobs, "N", 1, 1024),	/* inferno-collapse-perf's -j */
+		OPT_ALIAS_U64('n', "nthreads", &o->jobs, "N", 1, 1024),	/* inferno-collapse-perf's -j */
 		OPT_END()
 	};
-	const struct collapser *named = NULL;
-	struct fold_options fo;
-	struct collapse_session s;
-	int n, i, status = EXIT_OK, user_filter = 0, unknown_input = 0;
-	static char outbuf[1 << 20];
 
-	n = cmd_parse_options(argc, argv, opts, collapse_usage, 0);
-	if (format && !strcmp(format, "list")) {
-		list_formats();
-		string_list_clear(&skip_after);
-		return fflush(stdout) ? EXIT_FAILURE_ : EXIT_OK;
-	}
-	if (!(writer = profile_writer_find(output)))
-		die_usage("--output must be %s, not '%s'", profile_writer_names(), output);
-	if (writer->binary && isatty(STDOUT_FILENO))
-		die_usage("--output %s writes binary data; redirect it to a file", output);
-	if (format && !(named = collapser_find(format)))
-		die_usage("unknown format '%s' (trail collapse --format list)", format);
-	if (weight_name && (folded_weight_parse(weight_name, &weight) ||
-			    weight == FOLDED_WEIGHT_TIME))
-		die_usage("--weight: expected period or samples, not '%s'", weight_name);
-	if (count_samples) {
-		if (weight_name && weight != FOLDED_WEIGHT_SAMPLES)
-			die_usage("--samples contradicts --weight %s", weight_name);
-		weight = FOLDED_WEIGHT_SAMPLES;
-	}
-	memset(&fo, 0, sizeof(fo));
-	fo.include_pid = include_pid;
-	fo.include_tid = include_tid;
-	fo.annotate_kernel = kernel || all;
-	fo.annotate_jit = jit || all;
-	fo.include_addrs = addrs;
-	fo.skip_after = &skip_after;
-	fo.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	return cmd_parse_options(argc, argv, opts, collapse_usage, 0);
+}
 
-	collapse_session_init(&s, &fo);
-	s.opts.jobs = (unsigned)jobs;
-	s.opts.skip_fraction = discard / 100;
-	s.opts.count_samples = weight == FOLDED_WEIGHT_SAMPLES;
-	s.opts.inlines = inlines < 0 ? 0 : inlines ? 1 : -1;
-	s.opts.include_offset = include_offset;
-	s.opts.no_modules = no_modules;
-	s.opts.sample_type = sample_type;
+/* Options that contradict each other or name nothing known: exit 2 (die_usage). */
+static void check_options(struct collapse_cmd *o)
+{
+	static const char *const ghc_names[3] = { "time", "ticks", "bytes" };
+
+	if (!(o->writer = profile_writer_find(o->output)))
+		die_usage("--output must be %s, not '%s'", profile_writer_names(), o->output);
+	if (o->writer->binary && isatty(STDOUT_FILENO))
+		die_usage("--output %s writes binary data; redirect it to a file", o->output);
+	if (o->format && !(o->named = collapser_find(o->format)))
+		die_usage("unknown format '%s' (trail collapse --format list)", o->format);
+	if (o->weight_name && (folded_weight_parse(o->weight_name, &o->weight) ||
+			       o->weight == FOLDED_WEIGHT_TIME))
+		die_usage("--weight: expected period or samples, not '%s'", o->weight_name);
+	if (o->count_samples) {
+		if (o->weight_name && o->weight != FOLDED_WEIGHT_SAMPLES)
+			die_usage("--samples contradicts --weight %s", o->weight_name);
+		o->weight = FOLDED_WEIGHT_SAMPLES;
+	}
 	for (int k = 0; k < 3; k++) {
-		if (!ghc_flag[k])
+		if (!o->ghc_flag[k])
 			continue;
-		if (ghc_cost && strcmp(ghc_cost, ghc_names[k]))
-			die_usage("--%s contradicts --ghc-cost %s", ghc_names[k], ghc_cost);
-		ghc_cost = ghc_names[k];
+		if (o->ghc_cost && strcmp(o->ghc_cost, ghc_names[k]))
+			die_usage("--%s contradicts --ghc-cost %s", ghc_names[k], o->ghc_cost);
+		o->ghc_cost = ghc_names[k];
 	}
-	if (!ghc_cost || !strcmp(ghc_cost, "time"))
-		s.opts.ghc_cost = GHC_COST_TIME;
-	else if (!strcmp(ghc_cost, "ticks"))
-		s.opts.ghc_cost = GHC_COST_TICKS;
-	else if (!strcmp(ghc_cost, "bytes"))
-		s.opts.ghc_cost = GHC_COST_BYTES;
+	if (!o->ghc_cost || !strcmp(o->ghc_cost, "time"))
+		o->ghc = GHC_COST_TIME;
+	else if (!strcmp(o->ghc_cost, "ticks"))
+		o->ghc = GHC_COST_TICKS;
+	else if (!strcmp(o->ghc_cost, "bytes"))
+		o->ghc = GHC_COST_BYTES;
 	else
-		die_usage("--ghc-cost takes time, ticks or bytes, not '%s'", ghc_cost);
+		die_usage("--ghc-cost takes time, ticks or bytes, not '%s'", o->ghc_cost);
+}
+
+/* The collapse session (and the fold options it points to) the options ask for. */
+static void plan_session(struct collapse_cmd *o, struct fold_options *fo,
+			 struct collapse_session *s)
+{
+	const char *chunk_env = getenv("TRAIL_COLLAPSE_CHUNK");
+
+	memset(fo, 0, sizeof(*fo));
+	fo->include_pid = o->include_pid;
+	fo->include_tid = o->include_tid;
+	fo->annotate_kernel = o->kernel || o->all;
+	fo->annotate_jit = o->jit || o->all;
+	fo->include_addrs = o->addrs;
+	fo->skip_after = &o->skip_after;
+	fo->count_samples = o->weight == FOLDED_WEIGHT_SAMPLES;
+
+	collapse_session_init(s, fo);
+	s->opts.jobs = (unsigned)o->jobs;
+	s->opts.skip_fraction = o->discard / 100;
+	s->opts.count_samples = o->weight == FOLDED_WEIGHT_SAMPLES;
+	s->opts.inlines = o->inlines < 0 ? 0 : o->inlines ? 1 : -1;
+	s->opts.include_offset = o->include_offset;
+	s->opts.no_modules = o->no_modules;
+	s->opts.sample_type = o->sample_type;
+	s->opts.ghc_cost = o->ghc;
 	if (chunk_env) {
 		/* a test knob: small work items make the threaded path testable */
 		uint64_t v;
@@ -308,13 +334,20 @@ int cmd_collapse(int argc, const char **argv)
 		if (parse_u64(chunk_env, &v) || v < 1)
 			die_usage("TRAIL_COLLAPSE_CHUNK must be a positive number of bytes, not '%s'",
 				  chunk_env);
-		s.opts.chunk_size = (size_t)v;
+		s->opts.chunk_size = (size_t)v;
 	}
 	/* like Perl, an empty --event-filter means "the first event type seen" */
-	if (event_filter && *event_filter) {
-		s.event_filter = strdup(event_filter);
-		user_filter = 1;
+	if (o->event_filter && *o->event_filter) {
+		s->event_filter = strdup(o->event_filter);
+		o->user_filter = 1;
 	}
+}
+
+/* Every input (n paths, or standard input) into the session: EXIT_OK or EXIT_FAILURE_. */
+static int read_inputs(struct collapse_cmd *o, struct collapse_session *s, int n,
+		       const char **argv)
+{
+	int i, status = EXIT_OK;
 
 	for (i = 0; i < (n ? n : 1); i++) {
 		const char *path = n ? argv[i] : "-";
@@ -325,31 +358,37 @@ int cmd_collapse(int argc, const char **argv)
 			status = EXIT_FAILURE_;
 			continue;
 		}
-		if (pick_format(named, &in, &c)) {
-			unknown_input = 1;	/* exit 2: no valid input, as flamegraph and diff */
+		if (pick_format(o->named, &in, &c)) {
+			o->unknown_input = 1;	/* exit 2: no valid input, as flamegraph and diff */
 		} else if (c) {
 			/* perf script text has the inline frames perf script printed */
-			if (inlines >= 0 && strcmp(c->name, "perfdata"))
+			if (o->inlines >= 0 && strcmp(c->name, "perfdata"))
 				die_usage("--%s applies to perf.data input, and %s%s%s is %s input; %s",
-					  inlines ? "inline" : "no-inline",
+					  o->inlines ? "inline" : "no-inline",
 					  in.plain_path ? "'" : "", in.plain_path ? path : in.name,
 					  in.plain_path ? "'" : "", c->name,
-					  inlines ? "give trail collapse the perf.data file instead" :
+					  o->inlines ? "give trail collapse the perf.data file instead" :
 					  "run perf script --no-inline instead");
-			if (c->read(&s, &in, s.folders[0]) < 0)
+			if (c->read(s, &in, s->folders[0]) < 0)
 				status = EXIT_FAILURE_;
-			read_perfdata |= !strcmp(c->name, "perfdata");
+			o->read_perfdata |= !strcmp(c->name, "perfdata");
 		}
 		collapse_input_close(&in);
 	}
+	return status;
+}
 
-	if (s.unrecognized > s.warned)
+/* What was read, summed up on stderr and written to stdout: the exit status. */
+static int write_result(struct collapse_cmd *o, struct collapse_session *s, int status,
+			const char *name)
+{
+	if (s->unrecognized > s->warned)
 		warning("%llu more unrecognized lines not shown",
-			(unsigned long long)(s.unrecognized - s.warned));
-	if (s.filter_defaulted && s.other_event)
+			(unsigned long long)(s->unrecognized - s->warned));
+	if (s->filter_defaulted && s->other_event)
 		note("kept only '%s' events, skipped '%s' and any others; choose with --event-filter",
-		     s.event_filter, s.other_event);
-	if (status == EXIT_OK && unknown_input)
+		     s->event_filter, s->other_event);
+	if (status == EXIT_OK && o->unknown_input)
 		status = EXIT_USAGE;
 	/*
 	 * An input that could not be read to its end (a truncated gzip, a
@@ -358,26 +397,46 @@ int cmd_collapse(int argc, const char **argv)
 	 */
 	if (status != EXIT_OK) {
 		note("no stacks written: an input could not be read completely");
-		goto out;
+		return status;
 	}
-	if (status == EXIT_OK && no_samples(&s, user_filter)) {
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (read_perfdata && weight == FOLDED_WEIGHT_PERIOD)
-		period_units(&s.weight, s.event_filter);
-	else if (read_perfdata)
-		memset(&s.weight, 0, sizeof(s.weight));
-	if (strcmp(writer->name, "folded") ? write_as(&s, writer, n ? argv[0] : "stdin") < 0 :
-	    write_folded(&s) < 0)
+	if (status == EXIT_OK && no_samples(s, o->user_filter))
+		return EXIT_USAGE;
+	if (o->read_perfdata && o->weight == FOLDED_WEIGHT_PERIOD)
+		period_units(&s->weight, s->event_filter);
+	else if (o->read_perfdata)
+		memset(&s->weight, 0, sizeof(s->weight));
+	if (strcmp(o->writer->name, "folded") ? write_as(s, o->writer, name) < 0 :
+	    write_folded(s) < 0)
 		status = EXIT_FAILURE_;
-	if (strict && s.unrecognized && status == EXIT_OK) {
+	if (o->strict && s->unrecognized && status == EXIT_OK) {
 		trail_error("%llu input lines were not understood (--strict)",
-		      (unsigned long long)s.unrecognized);
+		      (unsigned long long)s->unrecognized);
 		status = EXIT_FAILURE_;
 	}
-out:
+	return status;
+}
+
+int cmd_collapse(int argc, const char **argv)
+{
+	struct collapse_cmd o;
+	struct fold_options fo;
+	struct collapse_session s;
+	int n, status;
+	static char outbuf[1 << 20];
+
+	collapse_cmd_init(&o);
+	n = parse_collapse_options(argc, argv, &o);
+	if (o.format && !strcmp(o.format, "list")) {
+		list_formats();
+		string_list_clear(&o.skip_after);
+		return fflush(stdout) ? EXIT_FAILURE_ : EXIT_OK;
+	}
+	check_options(&o);
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	plan_session(&o, &fo, &s);
+	status = read_inputs(&o, &s, n, argv);
+	status = write_result(&o, &s, status, n ? argv[0] : "stdin");
 	collapse_session_release(&s);
-	string_list_clear(&skip_after);
+	string_list_clear(&o.skip_after);
 	return status;
 }

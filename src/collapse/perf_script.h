@@ -15,7 +15,7 @@
 
 /* ---- the line grammar (exposed for unit tests and the fuzzer) ---- */
 
-/* An event line (the regex in perf_script.c), with Perl's captures. */
+/* An event line (the regex in perf_script_grammar.c), with Perl's captures. */
 struct perf_event_line {
 	const char *comm;
 	size_t comm_len;

@@ -7,6 +7,7 @@ LIB_OBJS += src/perf/perf_tool.o
 LIB_OBJS += src/perf/cfi_rows.o
 LIB_OBJS += src/perf/maps.o
 LIB_OBJS += src/perf/perfdata.o
+LIB_OBJS += src/perf/perfdata_records.o
 LIB_OBJS += src/perf/perfdata_stacks.o
 LIB_OBJS += src/perf/stack_memo.o
 LIB_OBJS += src/perf/time_order.o

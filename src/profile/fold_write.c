@@ -1,0 +1,225 @@
+/*
+ * fold_write.c - writing folders as folded text: the stacks of every
+ * folder merged, sorted in byte order of their text without building it,
+ * and written line by line.
+ */
+#include "profile/fold.h"
+#include "profile/fold_parts.h"
+#include "core/error.h"
+#include "core/intern.h"
+#include "core/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writing ---- */
+
+/*
+ * The output is sorted in byte order of each stack's text ("a;b;c"), but
+ * that text is never built for all stacks at once: it was as large as the
+ * stacks themselves again (2.2x the output at the peak).  Stacks are
+ * sorted as (folder, stack) references by a comparator that walks the
+ * two texts frame by frame through the interned names, and each line is
+ * written from its frames.
+ */
+struct out_ref {
+	uint32_t folder;	/* index into the folders given to folder_write */
+	uint32_t stack;		/* index into that folder's stacks */
+};
+
+/* A position in a stack's text: frame k of ids, byte i of its name. */
+struct text_pos {
+	const struct intern *names;
+	const uint32_t *ids;
+	uint32_t n, k;		/* frames; the current one */
+	const char *s;		/* the current frame's name, len bytes */
+	uint32_t len, i;
+};
+
+static void text_load(struct text_pos *t)
+{
+	t->s = intern_str(t->names, t->ids[t->k]);
+	t->len = intern_len(t->names, t->ids[t->k]);
+	t->i = 0;
+}
+
+/* Start at frame k (after the ';' before it, which both texts share). */
+static void text_start(struct text_pos *t, const struct folder *f, const struct fold_stack *st,
+		       uint32_t k)
+{
+	t->names = &f->names;
+	t->ids = f->stack_ids + st->off;
+	t->n = st->len;
+	t->k = k;
+	t->s = NULL;
+	t->len = t->i = 0;
+	if (k < t->n)
+		text_load(t);
+	else if (k)
+		t->k = k - 1;	/* at the end of the last frame */
+}
+
+/* The next byte outside the current frame's rest: ';' or -1 at the end. */
+static int text_step(struct text_pos *t)
+{
+	if (t->k + 1 >= t->n)
+		return -1;
+	t->k++;
+	text_load(t);
+	return ';';
+}
+
+static int cmp_ref(const void *pa, const void *pb, void *ctx)
+{
+	struct folder *const *folders = ctx;
+	const struct out_ref *ra = pa, *rb = pb;
+	const struct folder *fa = folders[ra->folder], *fb = folders[rb->folder];
+	const struct fold_stack *a = &fa->stacks[ra->stack], *b = &fb->stacks[rb->stack];
+	struct text_pos x, y;
+	uint32_t k = 0;
+
+	if (fa == fb) {
+		/* one folder, one id per name: equal leading ids are equal text */
+		const uint32_t *ia = fa->stack_ids + a->off, *ib = fa->stack_ids + b->off;
+
+		while (k < a->len && k < b->len && ia[k] == ib[k])
+			k++;
+		if (k == a->len && k == b->len)
+			return 0;
+	}
+	text_start(&x, fa, a, k);
+	text_start(&y, fb, b, k);
+	for (;;) {
+		size_t m = x.len - x.i < y.len - y.i ? x.len - x.i : y.len - y.i;
+		int c, cx, cy;
+
+		if (m) {
+			c = memcmp(x.s + x.i, y.s + y.i, m);
+			if (c)
+				return c;
+			x.i += (uint32_t)m;
+			y.i += (uint32_t)m;
+		}
+		cx = x.i < x.len ? (unsigned char)x.s[x.i++] : text_step(&x);
+		cy = y.i < y.len ? (unsigned char)y.s[y.i++] : text_step(&y);
+		if (cx != cy)
+			return (cx > cy) - (cx < cy);
+		if (cx < 0)
+			return 0;
+	}
+}
+
+/* " COUNT\n" at p; returns its length. */
+static size_t put_count(char *p, uint64_t count)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	size_t n;
+
+	*--d = '\n';
+	do {
+		*--d = (char)('0' + count % 10);
+		count /= 10;
+	} while (count);
+	*--d = ' ';
+	n = (size_t)(digits + sizeof(digits) - d);
+	memcpy(p, d, n);
+	return n;
+}
+
+/*
+ * Append one folded line to sb.  Lines are gathered and written in 64 KiB
+ * blocks: an fwrite per frame was 6% of collapsing a 460,000-sample JIT
+ * perf.data (400,000 calls through stdio's locking and bookkeeping).
+ */
+static void write_stack(struct strbuf *sb, const struct folder *f, const struct fold_stack *st,
+			uint64_t count)
+{
+	const uint32_t *ids = f->stack_ids + st->off;
+	size_t need = st->len + 24;	/* separators, the count and its newline */
+	char *p;
+	uint32_t k;
+
+	for (k = 0; k < st->len; k++)
+		need += intern_len(&f->names, ids[k]);
+	strbuf_grow(sb, need);
+	p = sb->buf + sb->len;
+	for (k = 0; k < st->len; k++) {
+		size_t len = intern_len(&f->names, ids[k]);
+
+		if (k)
+			*p++ = ';';
+		memcpy(p, intern_str(&f->names, ids[k]), len);
+		p += len;
+	}
+	p += put_count(p, count);
+	strbuf_setlen(sb, (size_t)(p - sb->buf));
+}
+
+/* Write sb out and empty it; 0 or -1. */
+static int flush_lines(struct strbuf *sb, FILE *out)
+{
+	int ok = fwrite(sb->buf, 1, sb->len, out) == sb->len;
+
+	strbuf_reset(sb);
+	return ok ? 0 : -1;
+}
+
+int folder_write(struct folder *const *folders, size_t n, FILE *out)
+{
+	struct out_ref *refs;
+	struct strbuf sb = STRBUF_INIT;
+	size_t nr = 0, total = 0, i, j;
+	int ret = 0;
+
+	if (n > UINT32_MAX)
+		die("too many folders");
+	for (i = 0; i < n; i++)
+		total += folders[i]->nr_stacks;
+	refs = xmallocarray(total ? total : 1, sizeof(*refs));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < folders[i]->nr_stacks; j++) {
+			refs[nr].folder = (uint32_t)i;
+			refs[nr].stack = (uint32_t)j;
+			nr++;
+		}
+	qsort_r(refs, nr, sizeof(*refs), cmp_ref, (void *)folders);
+	for (i = 0; i < nr; i = j) {
+		const struct folder *f = folders[refs[i].folder];
+		const struct fold_stack *st = &f->stacks[refs[i].stack];
+		uint64_t count = st->count;
+
+		/* one stack string can come from several folders or id sequences */
+		for (j = i + 1; j < nr && !cmp_ref(&refs[i], &refs[j], (void *)folders); j++) {
+			uint64_t c = folders[refs[j].folder]->stacks[refs[j].stack].count;
+
+			count = count + c < count ? UINT64_MAX : count + c;
+		}
+		write_stack(&sb, f, st, count);
+		if (sb.len >= 1 << 16 && flush_lines(&sb, out)) {
+			ret = error_errno("cannot write the folded stacks");
+			break;
+		}
+	}
+	if (!ret && sb.len && flush_lines(&sb, out))
+		ret = error_errno("cannot write the folded stacks");
+	strbuf_release(&sb);
+	free(refs);
+	return ret;
+}
+
+int folder_write_file(struct folder *const *folders, size_t n, const char *path)
+{
+	FILE *out = fopen(path, "w");
+
+	if (!out)
+		return error_errno("cannot create '%s'", path);
+	if (folder_write(folders, n, out)) {
+		fclose(out);
+		return -1;
+	}
+	if (fclose(out))
+		return error_errno("cannot write '%s'", path);
+	return 0;
+}
+
