@@ -18,6 +18,7 @@
 
 struct flame_session;
 struct json_writer;
+struct strbuf;
 
 struct flame_fleet_host_report {
 	char *name;		/* hosts.h's name, "local" for this machine */
@@ -79,6 +80,17 @@ int flame_fleet_clean(const struct flame_hosts *h);
  * good, bad, threshold, dropped}]}, or null when no hosts were used.
  */
 void flame_fleet_report_json(struct json_writer *w, const struct flame_fleet_report *r);
+/*
+ * Sequential probing's estimated wall time: sequential_probes probes in a
+ * row at the mean time of the rounds' probes (0 without probes).
+ */
+double flame_fleet_sequential_seconds(const struct flame_fleet_report *r);
+/* report.md's "Hosts" section and report.html's; nothing when no hosts were used. */
+void flame_fleet_report_md(const struct flame_fleet_report *r, struct strbuf *sb);
+void flame_fleet_report_html(const struct flame_fleet_report *r, struct strbuf *sb);
+/* The probe table's host cell (" `host` |") when hosts were used, else nothing. */
+void flame_fleet_md_host_cell(const struct flame_fleet_report *r, const char *host,
+			      struct strbuf *sb);
 
 void flame_fleet_release(struct flame_session *s);
 

@@ -164,6 +164,23 @@ if [ -f "$R" ]; then
 	json "$R" 'all(any(q["commit"] == c and q["verdict"] != "skip" for q in d["probes"]) for c in '"$(cat "$T/broken")"') and len('"$(cat "$T/broken")"') >= 1' |
 		grep -q True && pass "failed build: reported and probed on another host" ||
 		fail "failed build: reported and probed on another host" "$(cat "$T/broken")"
+	# report.md and report.html: the Hosts section and the probes' host column
+	M=$T/remote/report.md
+	grep -q "^## Hosts (k-ary bisection)" "$M" &&
+		grep -q "round.* of up to 6 probes at once (6 slots on 4 hosts)" "$M" &&
+		grep -q "Sequential probing: 3 probes in a row" "$M" &&
+		pass "report.md: hosts, rounds, slots, sequential estimate" ||
+		fail "report.md: hosts, rounds, slots, sequential estimate" "$(sed -n '/## Hosts/,$p' "$M" | head -12)"
+	grep -q "^| commit | measured | stderr | share | verdict | runs | host |" "$M" &&
+		grep -q "| \`127.0.0.1 -p ${PORT[1]}\` |$" "$M" &&
+		pass "report.md: the probe table has a host column" ||
+		fail "report.md: the probe table has a host column" "$(grep "^| " "$M" | head -20)"
+	grep -q "| \`127.0.0.1 -p ${PORT[2]}\` | 2 | .* | .*lost the connection" "$M" &&
+		pass "report.md: the killed host and why" || fail "report.md: the killed host and why" "$(grep "${PORT[2]}" "$M")"
+	H=$T/remote/report.html
+	grep -q '<section id="hosts"><h2>Hosts</h2>' "$H" && grep -q '<th>host</th></tr>' "$H" &&
+		grep -q "<td><code>127.0.0.1 -p ${PORT[1]}</code></td></tr>" "$H" &&
+		pass "report.html: Hosts section and host column" || fail "report.html: Hosts section and host column"
 else
 	fail "over ssh: report.json written"
 fi
