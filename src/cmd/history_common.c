@@ -45,7 +45,9 @@ int history_cmd_open_clone(struct history_cmd *h)
 {
 	if (h->repo_open)
 		return 0;
-	if (child_group_begin() || flame_repo_open(&h->repo, h->top_dir, h->cache_root))
+	/* --print runs in a clone of trail flame's (a host's build cache): no lock of its own */
+	if (child_group_begin() || (h->print ? flame_repo_open_clone(&h->repo, h->top_dir) :
+				    flame_repo_open(&h->repo, h->top_dir, h->cache_root)))
 		return -1;
 	h->repo_open = 1;
 	h->scratch = tempdir_create("trail-history");
