@@ -238,7 +238,8 @@ static void collect(struct history_cmd *h, struct fleet_job *j, struct bf_host *
 {
 	struct bf_host *bh = &b[j->host_index];
 	char *line = j->out.buf, *nl;
-	char why[400];
+	char why[400], dir[300];
+	size_t before = bh->measured;
 
 	for (; line && (nl = strchr(line, '\n')); line = nl + 1) {
 		struct history_result r;
@@ -265,6 +266,9 @@ static void collect(struct history_cmd *h, struct fleet_job *j, struct bf_host *
 		}
 		history_result_release(&r);
 	}
+	fleet_job_dir(j, dir, sizeof(dir));
+	note("backfill: host %s measured %zu commit(s) in %.1f s%s%s%s", j->host->name,
+	     bh->measured - before, j->seconds, dir[0] ? " in " : "", dir, dir[0] ? " (removed)" : "");
 	if (j->code) {
 		flame_fleet_job_failure(j, "measuring", why, sizeof(why));
 		drop(bh, j->host, why);
@@ -392,9 +396,6 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 	*done = todo.nr;
 	ret = measure(h, &hs, b, key, &todo, failed);
 	*done -= todo.nr;
-	for (i = 0; i < hs.nr; i++)
-		if (b[i].measured)
-			note("backfill: host %s measured %zu commit(s)", hs.items[i].name, b[i].measured);
 out:
 	for (i = 0; i < hs.nr; i++) {
 		free(b[i].clone);

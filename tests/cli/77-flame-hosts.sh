@@ -37,65 +37,20 @@ check_exit "--clean-hosts needs --hosts" 2 "$TRAIL" flame --clean-hosts
 "$TRAIL" flame probe -h | grep -q -- "--json" && pass "probe -h lists --json" || fail "probe -h lists --json"
 
 # --- real sshd ---
-SSHD=/usr/sbin/sshd
-if [ ! -x "$SSHD" ] || ! have ssh || ! have ssh-keygen || ! have setsid; then
-	skip "flame over ssh" "needs openssh-server, ssh and setsid (scripts/install-deps --test)"; exit 0
-fi
-if [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
-	skip "flame over ssh" "sshd as root needs its privilege separation directory /run/sshd"; exit 0
-fi
+. "$(dirname "$0")/sshd-hosts.sh"
+why=$(sshd_hosts_check)
+[ -z "$why" ] || { skip "flame over ssh" "$why"; exit 0; }
 if ! have perf || ! have python3 || ! have make || ! have cc; then
 	skip "flame over ssh" "needs perf, python3, make and cc"; exit 0
 fi
 if ! perf record -q -o "$T/check.data" true >/dev/null 2>&1; then
 	skip "flame over ssh" "perf record cannot sample here (perf_event_paranoid?)"; exit 0
 fi
-K=$T/keys
-mkdir -p "$K"
-ssh-keygen -q -t ed25519 -N '' -f "$K/host" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" &&
-	cp "$K/id.pub" "$K/authorized_keys" || { skip "flame over ssh" "ssh-keygen failed"; exit 0; }
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
-
-# start_sshd N EXTRA_ENV: host N on a free port; sets PORT[N]
-declare -A PORT
-start_sshd() {
-	local n=$1 env=$2 port d=$T/host$1 try
-	mkdir -p "$d/tmp" "$d/cache"
-	for try in 1 2 3 4 5; do
-		port=$((20000 + (RANDOM % 20000)))
-		cat >"$d/sshd_config" <<-EOF
-		Port $port
-		ListenAddress 127.0.0.1
-		HostKey $K/host
-		AuthorizedKeysFile $K/authorized_keys
-		PidFile $d/sshd.pid
-		StrictModes no
-		PasswordAuthentication no
-		KbdInteractiveAuthentication no
-		UsePAM no
-		PermitRootLogin prohibit-password
-		SetEnv XDG_CACHE_HOME=$d/cache TMPDIR=$d/tmp PATH=$PATH $env
-		EOF
-		"$SSHD" -D -e -f "$d/sshd_config" 2>"$d/log" &
-		SPID[$n]=$!
-		PIDS+=("${SPID[$n]}")
-		for _ in $(seq 50); do
-			ssh -F /dev/null -i "$K/id" -o UserKnownHostsFile="$K/known" -o StrictHostKeyChecking=no \
-				-o BatchMode=yes -p "$port" 127.0.0.1 true 2>/dev/null && { PORT[$n]=$port; return 0; }
-			kill -0 "${SPID[$n]}" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill "${SPID[$n]}" 2>/dev/null || true
-	done
-	return 1
-}
-declare -A SPID
+sshd_keys || { skip "flame over ssh" "ssh-keygen failed"; exit 0; }
 if ! start_sshd 1 "" || ! start_sshd 2 "TRAIL_TEST_HOLD=1" || ! start_sshd 3 "TRAIL_TEST_BREAK=1"; then
 	skip "flame over ssh" "sshd does not start here: $(tail -1 "$T/host1/log" "$T/host2/log" 2>/dev/null | tr '\n' ' ')"
 	exit 0
 fi
-SSHCMD="ssh -F /dev/null -i $K/id -o UserKnownHostsFile=$K/known -o StrictHostKeyChecking=no"
 printf '# three loopback build hosts and this machine\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n%s -p %s 127.0.0.1\n:\n' \
 	"$SSHCMD" "${PORT[1]}" "$SSHCMD" "${PORT[2]}" "$SSHCMD" "${PORT[3]}" >"$T/hosts"
 
@@ -123,17 +78,6 @@ for _ in $(seq 1200); do
 	kill -0 $tp 2>/dev/null || break
 	sleep 0.1
 done
-# sshd_below PID: the sshd processes below PID (each session's), not the
-# shells and probes they run: those see the connection drop, as when a
-# host's sshd dies, and must clean up after themselves
-sshd_below() {
-	local c
-	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-		[ "$(ps -o comm= -p "$c" 2>/dev/null)" = sshd ] || continue
-		echo "$c"
-		sshd_below "$c"
-	done
-}
 sessions=$(sshd_below "${SPID[2]}")
 kill "${SPID[2]}" $sessions 2>/dev/null || true
 wait $tp
