@@ -378,7 +378,7 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 		return -2;
 	for (i = 0; i < hs.nr; i++)
 		local += hs.items[i].dest ? 0 : hs.items[i].slots;
-	if (flame_fleet_check_local((unsigned)local, why, sizeof(why))) {
+	if (flame_fleet_check_local((unsigned)local, 0, why, sizeof(why))) {
 		flame_hosts_release(&hs);
 		trail_error("%s", why);
 		return -2;

@@ -61,11 +61,12 @@ int flame_fleet_bisect(struct flame_session *s, const char *good, const char *ba
 int flame_fleet_suspects(struct flame_session *s);
 
 /*
- * Can slots probes run at once on this machine, each pinned to CPUs of its
- * own?  A probe needs two (the workload and trail's sampler); 0, or -1
- * with why saying how many CPUs there are and how many are needed.
+ * Can slots probes run at once on this machine, each pinned to per CPUs
+ * of its own (0: FLAME_CPUS_PER_PROBE, the workload and trail's sampler;
+ * --cpus-per-job)?  0, or -1 with why saying how many CPUs there are and
+ * how many are needed.
  */
-int flame_fleet_check_local(unsigned slots, char *why, size_t n);
+int flame_fleet_check_local(unsigned slots, unsigned per, char *why, size_t n);
 
 /* CPUs a probe needs to itself: the workload and trail's sampler. */
 #define FLAME_CPUS_PER_PROBE 2

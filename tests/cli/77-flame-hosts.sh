@@ -67,6 +67,46 @@ FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --strategy bisect --cache "$T/ca
 	--out "$T/local" "${FAST[@]}") >"$T/local.out" 2>"$T/local.err"
 check "local run names the culprit" test "$(json "$T/local/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
 
+# --jobs 2 --cpus-per-job 1 (this machine has 2 CPUs): two local probe
+# slots, each pinned to CPUs of its own.  Each probe's build records its
+# affinity; the first two pinned builds (round 1) wait for each other, so
+# "together" shows they ran at once (the wait only bounds a deadlock).
+all=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
+JBUILD="$BUILD && a=\$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status) &&
+	echo \"\$a\" >>$T/aff && if [ \"\$a\" != '$all' ] && [ \$(grep -vcx '$all' $T/aff) -le 2 ]; then
+	for i in \$(seq 600); do [ \$(grep -vcx '$all' $T/aff) -ge 2 ] && { echo yes >>$T/together; break; }; sleep 0.1; done; fi"
+if [ "$(nproc)" -ge 2 ]; then
+	(cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$JBUILD" --run "$RUN" \
+		--out "$T/jobs" "${FAST[@]}" --jobs 2 --cpus-per-job 1) >"$T/jobs.out" 2>"$T/jobs.err"
+	check "--jobs 2: names the culprit" test "$(json "$T/jobs/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
+	python3 - "$T/aff" "$all" <<-'PY' && pass "--jobs 2: probes pinned to disjoint CPUs" ||
+		import sys
+		def cpus(t):
+		    s = set()
+		    for part in t.split(","):
+		        a, _, b = part.partition("-")
+		        s.update(range(int(a), int(b or a) + 1))
+		    return s
+		every = cpus(sys.argv[2])
+		pinned = {frozenset(cpus(l)) for l in open(sys.argv[1]).read().split() if cpus(l) != every}
+		ok = len(pinned) == 2 and all(p < every for p in pinned) and not set.intersection(*map(set, pinned))
+		sys.exit(0 if ok else 1)
+	PY
+		fail "--jobs 2: probes pinned to disjoint CPUs" "all $all; $(sort "$T/aff" | uniq -c | tr '\n' ' ')"
+	[ -s "$T/together" ] && grep -q "round 1: probing 2 of" "$T/jobs.err" &&
+		pass "--jobs 2: two probes at once" || fail "--jobs 2: two probes at once" "$(grep round "$T/jobs.err")"
+	json "$T/jobs/report.json" '[(h["name"], h["slots"]) for h in d["fleet"]["hosts"]] == [("local", 2)]' |
+		grep -q True && pass "--jobs 2: report.json's fleet: local, 2 slots" ||
+		fail "--jobs 2: report.json's fleet: local, 2 slots" "$(json "$T/jobs/report.json" 'd["fleet"]')"
+fi
+if [ "$(nproc)" -lt 3 ]; then
+	"$TRAIL" flame --good A --bad B --build true --run true --jobs 3 --cpus-per-job 1 >/dev/null 2>"$T/j3.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "need 3 CPUs (1 each" "$T/j3.err" &&
+		pass "--jobs 3 --cpus-per-job 1 beyond the CPUs: refused" ||
+		fail "--jobs 3 --cpus-per-job 1 beyond the CPUs: refused" "exit $rc: $(cat "$T/j3.err")"
+fi
+
 (cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
 	--out "$T/remote" "${FAST[@]}" --hosts "$T/hosts" --remote-trail "$TRAIL") >"$T/remote.out" 2>"$T/remote.err" &
 tp=$!

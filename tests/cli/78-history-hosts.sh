@@ -2,13 +2,13 @@
 # tests/cli/78-history-hosts.sh - trail history backfill --hosts: a
 # backfill's commits dealt out over build hosts over plain ssh (the real
 # sshd's of tests/cli/sshd-hosts.sh, as 77-flame-hosts).  Host 1 has two
-# slots; host 2's measuring job dies (its build kills the job's process
+# slots; host 2's measuring job dies (its build kills the job's
 # session), so its commits must be measured on host 1; host 3 has other
 # CFLAGS, so another environment fingerprint: it must be left out, not
 # start a series of its own.  Every commit of a 7-commit history must be
 # stored once, in this machine's environment (identical "machines"), the
-# hosts' private directories removed, their build caches kept.  Small
-# builds, two runs a commit: seconds.  Nothing asserts a time.
+# hosts' private directories removed (also on Ctrl-C), their build caches
+# kept.  Small builds, two runs a commit: seconds.  Nothing asserts a time.
 . "$(dirname "$0")/lib.sh"
 
 # --- usage: no ssh needed ---
@@ -92,3 +92,33 @@ grep -q "^backfill: 0 commit(s) measured, $ncommits already stored" "$T/.out" &&
 	pass "again: every commit already stored" || fail "again: every commit already stored" "$(cat "$T/.out")"
 check_exit "--env KEY no host has: exit 1" 1 "$TRAIL" history backfill -C "$R" --range "$BAD" \
 	--build "$BUILD" --run "$RUN" --hosts "$T/hosts" --remote-trail "$TRAIL" --env 0123456789abcdef
+
+# Ctrl-C while host 1 measures: its job is cancelled and its directory removed
+if [ -z "${TRAIL_SANITIZED:-}" ]; then
+	printf '%s -p %s 127.0.0.1\n' "$SSHCMD" "${PORT[1]}" >"$T/hosts1"
+	"$TRAIL" history backfill -C "$R" --range "$BAD" --build "$BUILD && sleep 30" --run "$RUN" \
+		--repeat 2 --hosts "$T/hosts1" --remote-trail "$TRAIL" --remote-repo "file://$R" \
+		>/dev/null 2>"$T/int.err" &
+	tp=$!
+	during=0
+	for _ in $(seq 600); do
+		grep -q "commit(s) on " "$T/int.err" 2>/dev/null &&
+			during=$(find "$T/host1/tmp" -mindepth 1 -maxdepth 1 -name 'trail-flame.*' | wc -l)
+		[ "$during" -ge 1 ] && break
+		kill -0 $tp 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -INT $tp
+	wait $tp
+	rc=$?
+	[ "$during" -ge 1 ] && pass "Ctrl-C: the host measured in a private directory" ||
+		fail "Ctrl-C: the host measured in a private directory" "$(tail -5 "$T/int.err")"
+	[ $rc -ne 0 ] && pass "Ctrl-C: trail stops" || fail "Ctrl-C: trail stops" "exit $rc"
+	gone=1
+	for _ in $(seq 100); do
+		[ -z "$(find "$T/host1/tmp" -mindepth 1 2>/dev/null | head -1)" ] && { gone=0; break; }
+		sleep 0.1
+	done
+	[ $gone -eq 0 ] && pass "Ctrl-C: the host's private directory removed" ||
+		fail "Ctrl-C: the host's private directory removed" "$(find "$T/host1/tmp" -mindepth 1)"
+fi
