@@ -162,31 +162,6 @@ static int history_record(struct history_cmd *h)
 }
 
 /*
- * Measure in bit-reversed order (van der Corput: 0, n/2, n/4, 3n/4 ...),
- * not oldest first: with the round-robin runs of backfill_measure(), a
- * machine that is busier for a while spreads noise over the whole range
- * instead of drawing a step into it.
- */
-void history_scramble(struct string_list *l)
-{
-	char **tmp = xmallocarray(l->nr + 1, sizeof(char *));
-	size_t bits = 0, i, k = 0, j;
-
-	while (((size_t)1 << bits) < l->nr)
-		bits++;
-	for (i = 0; i < ((size_t)1 << bits); i++) {
-		size_t r = 0;
-
-		for (j = 0; j < bits; j++)
-			r |= ((i >> j) & 1) << (bits - 1 - j);
-		if (r < l->nr)
-			tmp[k++] = l->items[r];
-	}
-	memcpy(l->items, tmp, l->nr * sizeof(char *));
-	free(tmp);
-}
-
-/*
  * Build every commit of todo, then take their runs round-robin (one run of
  * each per round), then store them: a load that comes and goes during the
  * backfill then lands on every commit's runs alike, not on a block of
