@@ -152,9 +152,12 @@ int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
  */
 void history_scramble(struct string_list *l)
 {
-	char **tmp = xmallocarray(l->nr + 1, sizeof(char *));
+	char **tmp;
 	size_t bits = 0, i, k = 0, j;
 
+	if (l->nr < 2)
+		return;	/* nothing to reorder (and no array when empty) */
+	tmp = xmallocarray(l->nr + 1, sizeof(char *));
 	while (((size_t)1 << bits) < l->nr)
 		bits++;
 	for (i = 0; i < ((size_t)1 << bits); i++) {

@@ -374,8 +374,10 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 	size_t i, local = 0;
 	int ret = -1;
 
-	if (flame_hosts_read(h->hosts_file, &hs))
+	if (flame_hosts_read(h->hosts_file, &hs)) {
+		flame_hosts_release(&hs);
 		return -2;
+	}
 	for (i = 0; i < hs.nr; i++)
 		local += hs.items[i].dest ? 0 : hs.items[i].slots;
 	if (flame_fleet_check_local((unsigned)local, 0, why, sizeof(why))) {
