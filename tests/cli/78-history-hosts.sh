@@ -2,8 +2,8 @@
 # tests/cli/78-history-hosts.sh - trail history backfill --hosts: a
 # backfill's commits dealt out over build hosts over plain ssh (the real
 # sshd's of tests/cli/sshd-hosts.sh, as 77-flame-hosts).  Host 1 has two
-# slots; host 2's measuring job dies (its build kills the job's
-# session), so its commits must be measured on host 1; host 3 has other
+# slots; host 2's measuring job dies (its build kills the trail
+# running it), so its commits must be measured on host 1; host 3 has other
 # CFLAGS, so another environment fingerprint: it must be left out, not
 # start a series of its own.  Every commit of a 7-commit history must be
 # stored once, in this machine's environment (identical "machines"), the
@@ -44,9 +44,9 @@ R=$T/repo
 "$ROOT/tests/e2e/gen-kinds" "$R" --kind dominant --seed 1 --commits 5 --scale 0.05 >"$T/gen.env" ||
 	{ fail "generate"; exit 0; }
 . "$T/gen.env"
-# on host 2 the build kills the measuring job's session (the private
-# directory's shell survives, as when trail dies there): the host is lost mid-run
-BUILD="$BUILD && { [ -z \"\${TRAIL_TEST_LOSE:-}\" ] || kill -KILL -\$(ps -o sid= -p \$\$); }"
+# on host 2 the build kills the trail that runs it (its parent): the
+# host's job dies mid-run, as when trail crashes or is killed there
+BUILD="$BUILD && { [ -z \"\${TRAIL_TEST_LOSE:-}\" ] || kill -KILL \$PPID; }"
 ncommits=$(git -C "$R" rev-list --first-parent "$BAD" | wc -l)
 key=$("$TRAIL" history backfill --print -C "$R" --build "$BUILD" --run "$RUN" | sed -n 's/^trail-history-env \([0-9a-f]*\).*/\1/p')
 
