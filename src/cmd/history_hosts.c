@@ -331,7 +331,7 @@ static int measure(struct history_cmd *h, const struct flame_hosts *hs, struct b
 
 /* Set the hosts up and learn their environments; 0 with key set, or -1. */
 static int prepare(struct history_cmd *h, const struct flame_hosts *hs, struct bf_host *b,
-		   const char *tip, char key[17])
+		   const struct string_list *sel, char key[17])
 {
 	struct flame_fleet_setup o;
 	char **clone = xcalloc(hs->nr + 1, sizeof(*clone)), **why = xcalloc(hs->nr + 1, sizeof(*why));
@@ -340,12 +340,16 @@ static int prepare(struct history_cmd *h, const struct flame_hosts *hs, struct b
 	size_t i;
 	int ret = -1;
 
-	if (!h->remote_repo && !(bundle = flame_fleet_bundle(&h->repo, h->scratch, tip)))
+	/* a range's commits are the last one's ancestors; --commit's need not be */
+	if (!h->remote_repo &&
+	    !(bundle = flame_fleet_bundle(&h->repo, h->scratch, (const char *const *)sel->items +
+					  (h->commits.nr ? 0 : sel->nr - 1),
+					  h->commits.nr ? sel->nr : 1)))
 		goto out;
 	o.key = name ? name + 1 : "repo";
 	o.url = h->remote_repo;
 	o.bundle = bundle;
-	o.tip = tip;
+	o.tip = sel->items[sel->nr - 1];
 	o.trail = h->remote_trail;
 	o.scratch = h->scratch;
 	flame_fleet_setup_hosts(hs, &o, clone, why);
@@ -386,7 +390,7 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 		return -2;
 	}
 	b = xcalloc(hs.nr + 1, sizeof(*b));
-	if (history_cmd_open_clone(h) || prepare(h, &hs, b, sel->items[sel->nr - 1], key))
+	if (history_cmd_open_clone(h) || prepare(h, &hs, b, sel, key))
 		goto out;
 	for (i = 0; i < sel->nr; i++) {
 		if (history_store_get(&h->store, sel->items[i], key, h->metric_name))

@@ -284,7 +284,7 @@ static int fleet_ready(struct flame_session *s, const char *bad)
 	}
 	if (remote) {
 		char *bundle = s->req.remote_repo ? NULL :
-			       flame_fleet_bundle(&s->st.repo, s->st.scratch, bad);
+			       flame_fleet_bundle(&s->st.repo, s->st.scratch, &bad, 1);
 
 		if (!s->req.remote_repo && !bundle)
 			return -1;

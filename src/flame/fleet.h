@@ -91,8 +91,12 @@ struct flame_fleet_setup {
  */
 void flame_fleet_setup_hosts(const struct flame_hosts *h, const struct flame_fleet_setup *o,
 			     char **clone, char **why);
-/* A git bundle of the history up to tip, made in repo's clone: its path (malloc'd) or NULL. */
-char *flame_fleet_bundle(struct flame_repo *repo, const char *scratch, const char *tip);
+/*
+ * A git bundle of the history up to tips[0..n-1] (n >= 1), made in repo's
+ * clone: its path (malloc'd) or NULL.
+ */
+char *flame_fleet_bundle(struct flame_repo *repo, const char *scratch, const char *const *tips,
+			 size_t n);
 struct fleet_job;
 /* Why job j gave no answer, "<what> failed (...): <its last stderr line>". */
 void flame_fleet_job_failure(const struct fleet_job *j, const char *what, char *buf, size_t n);

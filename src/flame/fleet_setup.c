@@ -27,17 +27,32 @@ void flame_fleet_job_failure(const struct fleet_job *j, const char *what, char *
 		 last);
 }
 
-char *flame_fleet_bundle(struct flame_repo *repo, const char *scratch, const char *tip)
+char *flame_fleet_bundle(struct flame_repo *repo, const char *scratch, const char *const *tips,
+			 size_t n)
 {
 	char *path = xstrfmt("%s/range.bundle", scratch);
-	const char *ref[] = { "update-ref", "refs/trail-flame/bad", tip, NULL };
-	const char *create[] = { "bundle", "create", "-q", path, "refs/trail-flame/bad", NULL };
+	struct string_list create = STRING_LIST_INIT;
+	size_t i;
+	int bad = 0;
 
-	if (flame_git(repo, NULL, ref) || flame_git(repo, NULL, create)) {
-		trail_error("cannot make a git bundle of %.12s in '%s'", tip, repo->clone);
-		free(path);
-		return NULL;
+	string_list_append(&create, "bundle");
+	string_list_append(&create, "create");
+	string_list_append(&create, "-q");
+	string_list_append(&create, path);
+	/* one ref a tip: a bundle carries the history of its refs */
+	for (i = 0; i < n && !bad; i++) {
+		char *ref = i ? xstrfmt("refs/trail-flame/tip-%zu", i) : xstrdup("refs/trail-flame/bad");
+		const char *update[] = { "update-ref", ref, tips[i], NULL };
+
+		bad = flame_git(repo, NULL, update);
+		string_list_append_nodup(&create, ref);
 	}
+	if (bad || flame_git(repo, NULL, (const char *const *)create.items)) {
+		trail_error("cannot make a git bundle of %.12s in '%s'", tips[i ? i - 1 : 0],
+			    repo->clone);
+		FREE_AND_NULL(path);
+	}
+	string_list_clear(&create);
 	return path;
 }
 

@@ -93,9 +93,20 @@ grep -q "^backfill: 0 commit(s) measured, $ncommits already stored" "$T/.out" &&
 check_exit "--env KEY no host has: exit 1" 1 "$TRAIL" history backfill -C "$R" --range "$BAD" \
 	--build "$BUILD" --run "$RUN" --hosts "$T/hosts" --remote-trail "$TRAIL" --env 0123456789abcdef
 
+# --commit: commits that are not ancestors of the last one given reach the host too
+printf '%s -p %s 127.0.0.1\n' "$SSHCMD" "${PORT[1]}" >"$T/hosts1"
+side=$(git -C "$R" commit-tree -p "$GOOD" -m "a side branch" "$GOOD^{tree}") &&
+	git -C "$R" update-ref refs/heads/side "$side"
+check "--commit over ssh: a side branch's commit and an older one" "$TRAIL" history backfill -C "$R" \
+	--commit "$side" --commit "$GOOD" --build "$BUILD" --run "$RUN" --repeat 2 --hosts "$T/hosts1" \
+	--remote-trail "$TRAIL"
+grep -q "^backfill: 1 commit(s) measured, 1 already stored, 0 failed" "$T/.out" &&
+	git -C "$R" notes --ref=trail show "$side" | grep -q "\"key\":\"$key\"" &&
+	pass "--commit over ssh: the side commit stored" ||
+	fail "--commit over ssh: the side commit stored" "$(cat "$T/.out" "$T/.err" | tail -5)"
+
 # Ctrl-C while host 1 measures: its job is cancelled and its directory removed
 if [ -z "${TRAIL_SANITIZED:-}" ]; then
-	printf '%s -p %s 127.0.0.1\n' "$SSHCMD" "${PORT[1]}" >"$T/hosts1"
 	"$TRAIL" history backfill -C "$R" --range "$BAD" --build "$BUILD && sleep 30" --run "$RUN" \
 		--repeat 2 --hosts "$T/hosts1" --remote-trail "$TRAIL" --remote-repo "file://$R" \
 		>/dev/null 2>"$T/int.err" &
