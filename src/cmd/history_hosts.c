@@ -17,6 +17,7 @@
 #include "flame/fleet.h"
 #include "flame/fleet_jobs.h"
 #include "flame/remote.h"
+#include "history/env_pick.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -171,25 +172,6 @@ static void ask_envs(struct history_cmd *h, const struct flame_hosts *hs, struct
 	free(jobs);
 }
 
-/* What of a's description differs from b's: "kernel, CPU" ... */
-static void env_difference(const char *a, const char *b, char *buf, size_t n)
-{
-	static const char *const names[] = { "kernel", "CPU model", "compiler", "CFLAGS" };
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < 4; i++) {
-		size_t la = strcspn(a, "\t"), lb = strcspn(b, "\t");
-
-		if ((la != lb || strncmp(a, b, la)) && len + 20 < n)
-			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", names[i]);
-		a += la + (a[la] == '\t');
-		b += lb + (b[lb] == '\t');
-	}
-	if (!len)
-		snprintf(buf, n, "the profiler or trail's sampling setup");
-}
-
 /*
  * The environment the backfill measures in: --env KEY, else the key most
  * hosts share (ties: the first in the file).  Hosts in another one are
@@ -198,31 +180,26 @@ static void env_difference(const char *a, const char *b, char *buf, size_t n)
 static int choose_env(struct history_cmd *h, const struct flame_hosts *hs, struct bf_host *b,
 		      char key[17])
 {
-	size_t i, j, best = hs->nr, best_count = 0;
+	const char **keys = xcalloc(hs->nr + 1, sizeof(*keys));
+	size_t i, best, best_count = 0;
 
-	for (i = 0; i < hs->nr; i++) {
-		size_t count = 0;
-
-		if (!b[i].key || (h->env_key && strcmp(b[i].key, h->env_key)))
-			continue;
-		for (j = 0; j < hs->nr; j++)
-			count += b[j].key && !strcmp(b[j].key, b[i].key);
-		if (count > best_count) {
-			best = i;
-			best_count = count;
-		}
-	}
+	for (i = 0; i < hs->nr; i++)
+		keys[i] = b[i].key;
+	best = history_env_pick(keys, hs->nr, h->env_key);
+	free(keys);
 	if (best == hs->nr)
 		return trail_error(h->env_key ? "no host measures in environment %s (see the "
 			"warnings above)" : "no host could be used (see the warnings above)",
 			h->env_key);
 	snprintf(key, 17, "%s", b[best].key);
+	for (i = 0; i < hs->nr; i++)
+		best_count += b[i].key && !strcmp(b[i].key, key);
 	for (i = 0; i < hs->nr; i++) {
 		char diff[200], why[400];
 
 		if (!b[i].key || !strcmp(b[i].key, key))
 			continue;
-		env_difference(b[i].desc, b[best].desc, diff, sizeof(diff));
+		history_env_difference(b[i].desc, b[best].desc, diff, sizeof(diff));
 		snprintf(why, sizeof(why), "its environment %s is not %s's %s (its %s differ%s): its "
 			 "results would start a series of their own", b[i].key, hs->items[best].name,
 			 key, diff, strchr(diff, ',') ? "" : "s");
