@@ -271,7 +271,7 @@ int cmd_flame(int argc, const char **argv)
 	int ret, i, submodules = 1, clean_hosts = 0;
 	const char *hosts_file = NULL;
 	struct flame_hosts hosts = FLAME_HOSTS_INIT;
-	uint64_t jobs = 1;
+	uint64_t jobs = 1, cpus_per_job = FLAME_CPUS_PER_PROBE;
 	struct option opts[] = {
 		OPT_GROUP("the question"),
 		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
@@ -310,6 +310,7 @@ int cmd_flame(int argc, const char **argv)
 		OPT_GROUP("many machines"),
 		OPT_STRING(0, "hosts", &hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
 		OPT_U64('j', "jobs", &jobs, "K", "probes at once on this machine, each pinned to CPUs of its own (refused when it has fewer than 2 CPUs per probe; default 1)", 1, 1024),
+		OPT_U64(0, "cpus-per-job", &cpus_per_job, "N", "--jobs: CPUs each local probe is pinned to (default 2: its workload and trail's sampler; 1 puts the sampler on its workload's CPU)", 1, 1024),
 		OPT_STRING(0, "remote-trail", &s.req.remote_trail, "PATH", "trail on the hosts (default: trail on their PATH)"),
 		OPT_STRING(0, "remote-repo", &s.req.remote_repo, "URL", "hosts git fetch the history from URL (default: a git bundle sent over ssh)"),
 		OPT_FLAG(0, "clean-hosts", &clean_hosts, "remove trail's build caches on the --hosts machines, and exit"),
@@ -362,7 +363,7 @@ int cmd_flame(int argc, const char **argv)
 		}
 		for (h = 0; h < hosts.nr; h++)
 			local += hosts.items[h].dest ? 0 : hosts.items[h].slots;
-		if (flame_fleet_check_local(local, why, sizeof(why))) {
+		if (flame_fleet_check_local(local, (unsigned)cpus_per_job, why, sizeof(why))) {
 			trail_error("%s", why);
 			goto usage;
 		}

@@ -29,7 +29,7 @@
 static const char *const history_usage[] = {
 	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc] [--repeat N]",
 	"trail history record --rev REV --profile FILE [--value X --unit U]",
-	"trail history backfill --range A..B [--every K] --build CMD --run CMD [options]",
+	"trail history backfill --range A..B [--every K] --build CMD --run CMD [--hosts FILE] [options]",
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
@@ -162,31 +162,6 @@ static int history_record(struct history_cmd *h)
 }
 
 /*
- * Measure in bit-reversed order (van der Corput: 0, n/2, n/4, 3n/4 ...),
- * not oldest first: with the round-robin runs of backfill_measure(), a
- * machine that is busier for a while spreads noise over the whole range
- * instead of drawing a step into it.
- */
-static void scramble(struct string_list *l)
-{
-	char **tmp = xmallocarray(l->nr + 1, sizeof(char *));
-	size_t bits = 0, i, k = 0, j;
-
-	while (((size_t)1 << bits) < l->nr)
-		bits++;
-	for (i = 0; i < ((size_t)1 << bits); i++) {
-		size_t r = 0;
-
-		for (j = 0; j < bits; j++)
-			r |= ((i >> j) & 1) << (bits - 1 - j);
-		if (r < l->nr)
-			tmp[k++] = l->items[r];
-	}
-	memcpy(l->items, tmp, l->nr * sizeof(char *));
-	free(tmp);
-}
-
-/*
  * Build every commit of todo, then take their runs round-robin (one run of
  * each per round), then store them: a load that comes and goes during the
  * backfill then lands on every commit's runs alike, not on a block of
@@ -225,7 +200,9 @@ static int backfill_measure(struct history_cmd *h, const struct string_list *tod
 	for (i = 0; i < todo->nr; i++) {
 		history_measure_finish(&mo, &ms[i]);
 		*failed += ms[i].res.status != HISTORY_OK;
-		if (history_store_put(&h->store, todo->items[i], &ms[i].res))
+		if (h->print)
+			history_hosts_print_result(todo->items[i], &ms[i].res);
+		else if (history_store_put(&h->store, todo->items[i], &ms[i].res))
 			goto out;
 	}
 	ret = 0;
@@ -239,46 +216,90 @@ out_free:
 	return ret;
 }
 
+/* The commits backfill measures: --commit's, or every --every-th of --range's. */
+static int backfill_selection(struct history_cmd *h, struct string_list *sel)
+{
+	struct string_list ids = STRING_LIST_INIT;
+	size_t i;
+	char id[41];
+
+	for (i = 0; i < h->commits.nr; i++) {
+		if (resolve(h, h->commits.items[i], id))
+			return -1;
+		string_list_append(sel, id);
+	}
+	if (h->commits.nr)
+		return 0;
+	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
+		return -1;
+	for (i = 0; i < ids.nr; i++)
+		if (!(i % h->every) || i + 1 == ids.nr)
+			string_list_append(sel, ids.items[i]);
+	string_list_clear(&ids);
+	return 0;
+}
+
 static int history_backfill(struct history_cmd *h)
 {
-	struct string_list ids = STRING_LIST_INIT, todo = STRING_LIST_INIT;
+	struct string_list sel = STRING_LIST_INIT, todo = STRING_LIST_INIT;
 	const struct history_result *like = NULL;
 	enum flame_metric m;
 	size_t i, skipped = 0, failed = 0, done = 0;
-	double t0;
+	double t0 = clock_monotonic();
 	char key[17];
-	int ret = EXIT_FAILURE_;
+	int ret = EXIT_FAILURE_, rc;
 
-	if (!h->range || !h->build_cmd || !h->run_cmd) {
-		trail_error("backfill needs --range, --build and --run");
+	if ((!h->range && !h->commits.nr && !h->print) || !h->build_cmd || !h->run_cmd ||
+	    (h->range && h->commits.nr) || (h->print && h->hosts_file)) {
+		trail_error("backfill needs --range (or --commit), --build and --run; --print "
+			    "does not go with --hosts");
 		return EXIT_USAGE;
 	}
 	if (history_cmd_parse_metric(h->metric_name, &m))
 		return EXIT_USAGE;
-	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
-		return EXIT_FAILURE_;
+	if (h->print && !h->range && !h->commits.nr) {
+		history_hosts_print_env(h, m);	/* what a host of --hosts is asked first */
+		return EXIT_OK;
+	}
+	if (backfill_selection(h, &sel))
+		goto out;
+	if (h->hosts_file && sel.nr) {
+		rc = history_backfill_hosts(h, &sel, &done, &skipped, &failed);
+		if (rc == -2)
+			ret = EXIT_USAGE;
+		else if (!rc)
+			ret = EXIT_OK;
+		goto out;
+	}
 	history_cmd_planned_key(h, h->build_cmd, h->run_cmd, m, key);
-	for (i = 0; i < ids.nr; i++) {
-		if (i % h->every && i + 1 != ids.nr)
-			continue;
-		if (history_store_get(&h->store, ids.items[i], key, h->metric_name))
+	for (i = 0; i < sel.nr; i++) {
+		if (!h->print && history_store_get(&h->store, sel.items[i], key, h->metric_name))
 			skipped++;
 		else
-			string_list_append(&todo, ids.items[i]);
+			string_list_append(&todo, sel.items[i]);
 	}
-	if (todo.nr)
+	if (todo.nr && !h->print)
 		like = previous(h, todo.items[0], key, h->metric_name);
-	scramble(&todo);
-	t0 = clock_monotonic();
+	if (!h->commits.nr)
+		history_scramble(&todo);
 	if (todo.nr && backfill_measure(h, &todo, like, m, &failed))
 		goto out;
 	done = todo.nr;
 	ret = EXIT_OK;
 out:
-	printf("backfill: %zu commit(s) measured, %zu already stored, %zu failed to build or run; "
-	       "%.2f s per commit\n", done, skipped, failed,
-	       done ? (clock_monotonic() - t0) / (double)done : 0.0);
-	string_list_clear(&ids);
+	if (ret != EXIT_USAGE) {
+		char line[300];
+
+		/* with --print, stdout is the results' */
+		snprintf(line, sizeof(line), "backfill: %zu commit(s) measured, %zu already stored, "
+			 "%zu failed to build or run; %.2f s per commit", done, skipped, failed,
+			 done ? (clock_monotonic() - t0) / (double)done : 0.0);
+		if (h->print)
+			note("%s", line);
+		else
+			printf("%s\n", line);
+	}
+	string_list_clear(&sel);
 	string_list_clear(&todo);
 	return ret;
 }
@@ -501,7 +522,12 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "range", &h.range, "A..B", "first-parent commits of A..B (or all of B's); default HEAD"),
 		OPT_U64(0, "every", &h.every, "K", "backfill: every K-th commit of the range (default 1)", 1, 1000000),
 		OPT_STRING('C', NULL, &h.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING_LIST(0, "commit", &h.commits, "REV", "backfill: this commit instead of --range (repeatable)"),
 		OPT_STRING(0, "cache", &h.cache_root, "DIR", "trail flame's cache (private clone, builds)"),
+		OPT_STRING(0, "hosts", &h.hosts_file, "FILE", "backfill: measure on these machines over ssh (trail flame's --hosts file), those in one environment"),
+		OPT_STRING(0, "remote-trail", &h.remote_trail, "PATH", "backfill --hosts: trail on the hosts (default: trail on their PATH)"),
+		OPT_STRING(0, "remote-repo", &h.remote_repo, "URL", "backfill --hosts: hosts git fetch the history from URL (default: a git bundle sent over ssh)"),
+		OPT_FLAG(0, "print", &h.print, "backfill: store nothing, print each result after its commit id (what a host of --hosts runs)"),
 		OPT_GROUP("measuring"),
 		OPT_STRING(0, "build", &h.build_cmd, "CMD", "build command (sh -c, in a private worktree)"),
 		OPT_STRING(0, "run", &h.run_cmd, "CMD", "workload command (sh -c, in the same worktree)"),
@@ -548,6 +574,7 @@ int cmd_history(int argc, const char **argv)
 	h.simulations = 4999;
 	h.window = 10;
 	h.profiler = "trail";
+	h.remote_trail = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
 	if (!sub || n != 0) {
@@ -586,5 +613,6 @@ out:
 	free(h.trail_exe);
 	string_list_clear(&h.values);
 	string_list_clear(&h.functions);
+	string_list_clear(&h.commits);
 	return ret;
 }

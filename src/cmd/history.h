@@ -23,10 +23,11 @@ struct history_cmd {
 	/* the command line */
 	const char *dir, *cache_root, *rev, *range, *build_cmd, *run_cmd, *metric_name;
 	const char *profile_path, *unit, *out, *env_key, *profiler;
-	struct string_list values, functions;
+	const char *hosts_file, *remote_trail, *remote_repo;
+	struct string_list values, functions, commits;
 	uint64_t repeat, every, freq, top, simulations, window;
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
-	int json, bisect, all_envs;
+	int json, bisect, all_envs, print;
 
 	/* the invocation */
 	char *top_dir;			/* the user's repository */
@@ -69,6 +70,21 @@ void history_cmd_planned_key(struct history_cmd *h, const char *build, const cha
  */
 int history_bisect(struct history_cmd *h, const struct history_series *s,
 		   const struct string_list *ids, struct history_change *c);
+
+/* Put l in bit-reversed order (van der Corput), so any prefix spreads over the range. */
+void history_scramble(struct string_list *l);
+/*
+ * backfill --hosts (history_hosts.c): measure the commits of sel (oldest
+ * first) not stored yet on the hosts of --hosts, in the environment most
+ * of them share (or --env's); *done, *skipped and *failed count them.
+ * 0, -1 on error, -2 on a usage error (bad hosts file, too many local
+ * slots); errors printed.
+ */
+int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel, size_t *done,
+			   size_t *skipped, size_t *failed);
+/* backfill --print: the environment line a host answers with, and a result line. */
+void history_hosts_print_env(struct history_cmd *h, enum flame_metric m);
+void history_hosts_print_result(const char *id, const struct history_result *r);
 
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);

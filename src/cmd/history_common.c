@@ -2,8 +2,8 @@
  * history_common.c - what the 'trail history' subcommands share (see
  * cmd/history.h): the metric's name, detection options from the command
  * line, trail flame's clone opened once, the measurement options and
- * environment key of a commit, measuring one commit into the store, and
- * the series of a range.
+ * environment key of a commit, measuring one commit into the store, the
+ * series of a range, and the order backfill measures in.
  */
 #include "cmd/history.h"
 #include "core/alloc.h"
@@ -45,7 +45,9 @@ int history_cmd_open_clone(struct history_cmd *h)
 {
 	if (h->repo_open)
 		return 0;
-	if (child_group_begin() || flame_repo_open(&h->repo, h->top_dir, h->cache_root))
+	/* --print runs in a clone of trail flame's (a host's build cache): no lock of its own */
+	if (child_group_begin() || (h->print ? flame_repo_open_clone(&h->repo, h->top_dir) :
+				    flame_repo_open(&h->repo, h->top_dir, h->cache_root)))
 		return -1;
 	h->repo_open = 1;
 	h->scratch = tempdir_create("trail-history");
@@ -140,4 +142,32 @@ int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		note("showing environment %s; %zu other environment(s) have results here "
 		     "(--env KEY to choose, --all-envs to mix them)", s->key, s->other_keys);
 	return 0;
+}
+
+/*
+ * Measure in bit-reversed order (van der Corput: 0, n/2, n/4, 3n/4 ...),
+ * not oldest first: with the round-robin runs of backfill_measure(), a
+ * machine that is busier for a while spreads noise over the whole range
+ * instead of drawing a step into it.
+ */
+void history_scramble(struct string_list *l)
+{
+	char **tmp;
+	size_t bits = 0, i, k = 0, j;
+
+	if (l->nr < 2)
+		return;	/* nothing to reorder (and no array when empty) */
+	tmp = xmallocarray(l->nr + 1, sizeof(char *));
+	while (((size_t)1 << bits) < l->nr)
+		bits++;
+	for (i = 0; i < ((size_t)1 << bits); i++) {
+		size_t r = 0;
+
+		for (j = 0; j < bits; j++)
+			r |= ((i >> j) & 1) << (bits - 1 - j);
+		if (r < l->nr)
+			tmp[k++] = l->items[r];
+	}
+	memcpy(l->items, tmp, l->nr * sizeof(char *));
+	free(tmp);
 }

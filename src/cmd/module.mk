@@ -11,6 +11,7 @@ CMD_OBJS += src/cmd/history.o
 CMD_OBJS += src/cmd/history_bisect.o
 CMD_OBJS += src/cmd/history_view.o
 CMD_OBJS += src/cmd/history_common.o
+CMD_OBJS += src/cmd/history_hosts.o
 CMD_OBJS += src/cmd/option_values.o
 CMD_OBJS += src/cmd/record.o
 CMD_OBJS += src/cmd/top.o

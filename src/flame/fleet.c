@@ -120,82 +120,28 @@ static int host_alive(const struct flame_session *s, size_t k)
 	return s->st.fleet->clone[k] && !s->st.fleet->rep[k].dropped;
 }
 
-/* Why a job gave no answer, for the report. */
-static void job_failure(const struct fleet_job *j, const char *what, char *buf, size_t n)
-{
-	char last[220];
-
-	fleet_job_last_error(j, last, sizeof(last));
-	snprintf(buf, n, "%s %s (%s)%s%s", what,
-		 j->code == 255 ? "failed: ssh could not reach it or lost the connection" : "failed",
-		 j->code < 0 ? "not started" : child_describe_status(j->code), last[0] ? ": " : "",
-		 last);
-}
-
-/* A bundle of the history up to bad, made in the private clone. */
-static char *make_bundle(struct flame_session *s, const char *bad)
-{
-	char *path = xstrfmt("%s/range.bundle", s->st.scratch);
-	const char *ref[] = { "update-ref", "refs/trail-flame/bad", bad, NULL };
-	const char *create[] = { "bundle", "create", "-q", path, "refs/trail-flame/bad", NULL };
-
-	if (flame_git(&s->st.repo, NULL, ref) || flame_git(&s->st.repo, NULL, create)) {
-		trail_error("cannot make a git bundle of %.12s in '%s'", bad, s->st.repo.clone);
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
 /* Fetch the history into every remote host's build cache, at once. */
 static void setup_hosts(struct flame_session *s, const char *bundle)
 {
 	const struct flame_hosts *h = s->req.hosts;
-	struct fleet_job *jobs = xcalloc(h->nr, sizeof(*jobs));
 	const char *key = strrchr(s->st.repo.cache, '/');
-	size_t i, n = 0;
+	struct flame_fleet_setup o;
+	char **why = xcalloc(h->nr + 1, sizeof(*why));
+	size_t i;
 
-	key = key ? key + 1 : "repo";
+	o.key = key ? key + 1 : "repo";
+	o.url = s->req.remote_repo;
+	o.bundle = bundle;
+	o.tip = s->ans.bad;
+	o.trail = s->req.remote_trail;
+	o.scratch = s->st.scratch;
+	flame_fleet_setup_hosts(h, &o, s->st.fleet->clone, why);
 	for (i = 0; i < h->nr; i++) {
-		if (!h->items[i].dest)
-			continue;
-		fleet_job_init(&jobs[n]);
-		jobs[n].host = &h->items[i];
-		jobs[n].host_index = i;
-		jobs[n].script = flame_remote_setup_script(key, s->req.remote_repo, s->ans.bad,
-							   s->req.remote_trail);
-		jobs[n].stdin_path = s->req.remote_repo ? "/dev/null" : bundle;
-		n++;
+		if (why[i])
+			drop_host(s, i, why[i]);
+		free(why[i]);
 	}
-	fleet_jobs_run(jobs, n, s->st.scratch);
-	for (i = 0; i < n; i++) {
-		struct fleet_job *j = &jobs[i];
-		const char *c = strstr(j->out.buf ? j->out.buf : "", "trail-flame-clone ");
-		const char *p = strstr(j->out.buf ? j->out.buf : "", "trail-flame-nproc ");
-		char why[400], dir[300];
-
-		fleet_job_dir(j, dir, sizeof(dir));
-		if (j->code != 0 || !c) {
-			job_failure(j, "setting it up", why, sizeof(why));
-			drop_host(s, j->host_index, why);
-		} else {
-			c += strlen("trail-flame-clone ");
-			s->st.fleet->clone[j->host_index] = xstrndup(c, strcspn(c, "\n"));
-			note("narrow: host %s: build cache %s%s%s%s", j->host->name,
-			     s->st.fleet->clone[j->host_index], dir[0] ? ", set up in " : "", dir,
-			     dir[0] ? " (removed)" : "");
-			if (p) {
-				unsigned long cpus = strtoul(p + strlen("trail-flame-nproc "), NULL, 10);
-
-				if (cpus < (unsigned long)j->host->slots * FLAME_CPUS_PER_PROBE)
-					warning("host %s: %u probes at once on %lu CPUs share them: its "
-						"measurements are noisier (more runs per probe)",
-						j->host->name, j->host->slots, cpus);
-			}
-		}
-		fleet_job_release(j);
-	}
-	free(jobs);
+	free(why);
 }
 
 /* Record a probe in the answer, with its host, and say so. */
@@ -239,7 +185,7 @@ static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *o
 			snprintf(why, sizeof(why), "cannot measure the ends: %s",
 				 res[end_measured(&res[0]) ? 1 : 0].why);
 		else
-			job_failure(failed, "measuring the ends", why, sizeof(why));
+			flame_fleet_job_failure(failed, "measuring the ends", why, sizeof(why));
 		drop_host(s, k, why);
 	} else if (res[1].value - res[0].value <= z * hypot(res[0].se, res[1].se)) {
 		snprintf(why, sizeof(why), "its bad end (%.4g) is not clearly above its good end "
@@ -337,7 +283,8 @@ static int fleet_ready(struct flame_session *s, const char *bad)
 		f->rep[i].threshold = s->ans.threshold;
 	}
 	if (remote) {
-		char *bundle = s->req.remote_repo ? NULL : make_bundle(s, bad);
+		char *bundle = s->req.remote_repo ? NULL :
+			       flame_fleet_bundle(&s->st.repo, s->st.scratch, &bad, 1);
 
 		if (!s->req.remote_repo && !bundle)
 			return -1;
@@ -438,7 +385,7 @@ static void collect(struct flame_session *s, struct fleet_job *jb, struct pendin
 	fleet_job_dir(jb, dir, sizeof(dir));
 	if (flame_probe_json_read(jb->out.buf ? jb->out.buf : "", jb->out.len, r->name, &res,
 				  &nres) || nres != 1) {
-		job_failure(jb, "probing", why, sizeof(why));
+		flame_fleet_job_failure(jb, "probing", why, sizeof(why));
 		drop_host(s, jb->host_index, why);
 		back = 1;
 	} else {
@@ -642,7 +589,7 @@ int flame_fleet_clean(const struct flame_hosts *h)
 		char why[400];
 
 		if (jobs[i].code) {
-			job_failure(&jobs[i], "cleaning", why, sizeof(why));
+			flame_fleet_job_failure(&jobs[i], "cleaning", why, sizeof(why));
 			trail_error("host %s: %s", jobs[i].host->name, why);
 			ret = -1;
 		} else {

@@ -1,8 +1,9 @@
 /*
  * fleet_cpus.c - which CPUs the local probe slots of trail flame --jobs K
  * get: K equal shares of the CPUs this process may run on
- * (sched_getaffinity), each at least FLAME_CPUS_PER_PROBE, pinned with
- * taskset; fewer CPUs than that is refused (fleet.h).
+ * (sched_getaffinity), each at least FLAME_CPUS_PER_PROBE (or
+ * --cpus-per-job's), pinned with taskset; fewer CPUs than that is refused
+ * (fleet.h).
  */
 #include "flame/fleet.h"
 
@@ -22,22 +23,23 @@ static int allowed_cpus(int *cpus, int max)
 	return n;
 }
 
-int flame_fleet_check_local(unsigned slots, char *why, size_t n)
+int flame_fleet_check_local(unsigned slots, unsigned per, char *why, size_t n)
 {
 	int cpus[CPU_SETSIZE];
 	int have = allowed_cpus(cpus, CPU_SETSIZE);
 
 	if (slots <= 1)
 		return 0;
-	if ((unsigned)have >= slots * FLAME_CPUS_PER_PROBE)
+	if (!per)
+		per = FLAME_CPUS_PER_PROBE;
+	if ((unsigned)have >= slots * per)
 		return 0;
-	snprintf(why, n, "%u probes at once on this machine need %u CPUs (%d each: the workload "
-		 "and trail's sampler, pinned apart with taskset), and it has %d: probes sharing "
-		 "CPUs slow each other down unevenly and corrupt each other's measurements; use at "
-		 "most %d local slot%s, or --hosts with other machines", slots,
-		 slots * FLAME_CPUS_PER_PROBE, FLAME_CPUS_PER_PROBE, have,
-		 have / FLAME_CPUS_PER_PROBE > 1 ? have / FLAME_CPUS_PER_PROBE : 1,
-		 have / FLAME_CPUS_PER_PROBE > 1 ? "s" : "");
+	snprintf(why, n, "%u probes at once on this machine need %u CPUs (%u each%s, pinned apart "
+		 "with taskset), and it has %d: probes sharing CPUs slow each other down unevenly "
+		 "and corrupt each other's measurements; use at most %d local slot%s, or --hosts "
+		 "with other machines", slots, slots * per, per,
+		 per == FLAME_CPUS_PER_PROBE ? ": the workload and trail's sampler" : "", have,
+		 have / (int)per > 1 ? have / (int)per : 1, have / (int)per > 1 ? "s" : "");
 	return -1;
 }
 

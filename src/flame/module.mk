@@ -39,6 +39,7 @@ LIB_OBJS += src/flame/fleet_jobs.o
 LIB_OBJS += src/flame/fleet.o
 LIB_OBJS += src/flame/fleet_cpus.o
 LIB_OBJS += src/flame/fleet_report.o
+LIB_OBJS += src/flame/fleet_setup.o
 LIB_OBJS += src/flame/segment.o
 LIB_OBJS += src/flame/culprits.o
 

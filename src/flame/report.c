@@ -480,8 +480,10 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		strbuf_addstr(sb, ": ");
 		md_text(sb, s->ans.strategy_reason);
 		strbuf_addf(sb, ")\n\nThreshold between fast and slow: %.4g "
-			    "(the midpoint of good and bad).\n\n| commit | measured | stderr | share | verdict | runs |\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |\n", s->ans.threshold);
+			    "(the midpoint of good and bad%s).\n\n| commit | measured | stderr | share | verdict | runs |%s\n"
+			    "| --- | ---: | ---: | ---: | --- | ---: |%s\n", s->ans.threshold,
+			    s->ans.fleet.used ? "; each host judges its probes by the midpoint of its own ends, under Hosts" : "",
+			    s->ans.fleet.used ? " host |" : "", s->ans.fleet.used ? " --- |" : "");
 		for (i = 0; i < s->ans.nprobes; i++) {
 			const struct flame_probe_result *p = &s->ans.probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
@@ -492,10 +494,13 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 				strbuf_addch(sb, ' ');
 				md_text(sb, subj);
 			}
-			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |\n", p->value, p->se,
+			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |", p->value, p->se,
 				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
+			flame_fleet_md_host_cell(&s->ans.fleet, p->host[0] ? p->host : "local", sb);
+			strbuf_addch(sb, '\n');
 		}
 	}
+	flame_fleet_report_md(&s->ans.fleet, sb);
 	flame_report_md_handoffs(s, f, sb);
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",

@@ -538,6 +538,8 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 		strbuf_addstr(sb, "<a href=\"#suspects\">Suspects</a>");
 	if (s->ans.nprobes)
 		strbuf_addstr(sb, "<a href=\"#probes\">Probes</a>");
+	if (s->ans.fleet.used)
+		strbuf_addstr(sb, "<a href=\"#hosts\">Hosts</a>");
 	if (f->reading.len)
 		strbuf_addstr(sb, "<a href=\"#reading\">Reading aids</a>");
 	if (f->culprit_diff.len)
@@ -549,6 +551,7 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 	write_hotspots(s, sb);
 	flame_report_html_suspects(s, sb);
 	flame_report_html_probes(s, sb);
+	flame_fleet_report_html(&s->ans.fleet, sb);
 	write_reading(f, sb);
 	write_commit_diff(s, f, sb);
 	write_handoffs(s, f, sb);

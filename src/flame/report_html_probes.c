@@ -197,8 +197,9 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, " (the midpoint of good and bad).</p>\n");
 	write_chart(s, order, sb);
 	strbuf_addstr(sb, "<table class=\"probes\"><thead><tr><th>commit</th><th>subject</th><th>measured</th>"
-			  "<th>&plusmn; se</th><th>share</th><th>verdict</th><th>runs</th><th>build</th></tr>"
-			  "</thead><tbody>\n");
+			  "<th>&plusmn; se</th><th>share</th><th>verdict</th><th>runs</th><th>build</th>");
+	strbuf_addstr(sb, s->ans.fleet.used ? "<th>host</th></tr></thead><tbody>\n" :
+					      "</tr></thead><tbody>\n");
 	for (i = 0; i < s->ans.nprobes; i++) {
 		const struct flame_probe_result *p = &s->ans.probes[order[i]];
 		const char *v = flame_verdict_name(p->verdict);
@@ -220,8 +221,14 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 			flame_html_text(sb, p->why);
 			strbuf_addstr(sb, "</span>");
 		}
-		strbuf_addf(sb, "</td><td class=\"n\">%u</td><td>%s</td></tr>\n", p->runs,
+		strbuf_addf(sb, "</td><td class=\"n\">%u</td><td>%s</td>", p->runs,
 			    p->build_cached ? "cached" : "built");
+		if (s->ans.fleet.used) {
+			strbuf_addstr(sb, "<td><code>");
+			flame_html_text(sb, p->host[0] ? p->host : "local");
+			strbuf_addstr(sb, "</code></td>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");
 	free(order);

@@ -3,6 +3,7 @@
 LIB_OBJS += src/history/changepoint.o
 LIB_OBJS += src/history/cp_null.o
 LIB_OBJS += src/history/cp_split.o
+LIB_OBJS += src/history/env_pick.o
 LIB_OBJS += src/history/measure.o
 LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o
@@ -11,3 +12,4 @@ LIB_OBJS += src/history/store.o
 
 UNIT_TESTS += tests/unit/test_history
 UNIT_TESTS += tests/unit/test_history_calibrate
+UNIT_TESTS += tests/unit/test_history_env_pick

@@ -37,65 +37,20 @@ check_exit "--clean-hosts needs --hosts" 2 "$TRAIL" flame --clean-hosts
 "$TRAIL" flame probe -h | grep -q -- "--json" && pass "probe -h lists --json" || fail "probe -h lists --json"
 
 # --- real sshd ---
-SSHD=/usr/sbin/sshd
-if [ ! -x "$SSHD" ] || ! have ssh || ! have ssh-keygen || ! have setsid; then
-	skip "flame over ssh" "needs openssh-server, ssh and setsid (scripts/install-deps --test)"; exit 0
-fi
-if [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
-	skip "flame over ssh" "sshd as root needs its privilege separation directory /run/sshd"; exit 0
-fi
+. "$(dirname "$0")/sshd-hosts.sh"
+why=$(sshd_hosts_check)
+[ -z "$why" ] || { skip "flame over ssh" "$why"; exit 0; }
 if ! have perf || ! have python3 || ! have make || ! have cc; then
 	skip "flame over ssh" "needs perf, python3, make and cc"; exit 0
 fi
 if ! perf record -q -o "$T/check.data" true >/dev/null 2>&1; then
 	skip "flame over ssh" "perf record cannot sample here (perf_event_paranoid?)"; exit 0
 fi
-K=$T/keys
-mkdir -p "$K"
-ssh-keygen -q -t ed25519 -N '' -f "$K/host" && ssh-keygen -q -t ed25519 -N '' -f "$K/id" &&
-	cp "$K/id.pub" "$K/authorized_keys" || { skip "flame over ssh" "ssh-keygen failed"; exit 0; }
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
-
-# start_sshd N EXTRA_ENV: host N on a free port; sets PORT[N]
-declare -A PORT
-start_sshd() {
-	local n=$1 env=$2 port d=$T/host$1 try
-	mkdir -p "$d/tmp" "$d/cache"
-	for try in 1 2 3 4 5; do
-		port=$((20000 + (RANDOM % 20000)))
-		cat >"$d/sshd_config" <<-EOF
-		Port $port
-		ListenAddress 127.0.0.1
-		HostKey $K/host
-		AuthorizedKeysFile $K/authorized_keys
-		PidFile $d/sshd.pid
-		StrictModes no
-		PasswordAuthentication no
-		KbdInteractiveAuthentication no
-		UsePAM no
-		PermitRootLogin prohibit-password
-		SetEnv XDG_CACHE_HOME=$d/cache TMPDIR=$d/tmp PATH=$PATH $env
-		EOF
-		"$SSHD" -D -e -f "$d/sshd_config" 2>"$d/log" &
-		SPID[$n]=$!
-		PIDS+=("${SPID[$n]}")
-		for _ in $(seq 50); do
-			ssh -F /dev/null -i "$K/id" -o UserKnownHostsFile="$K/known" -o StrictHostKeyChecking=no \
-				-o BatchMode=yes -p "$port" 127.0.0.1 true 2>/dev/null && { PORT[$n]=$port; return 0; }
-			kill -0 "${SPID[$n]}" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill "${SPID[$n]}" 2>/dev/null || true
-	done
-	return 1
-}
-declare -A SPID
+sshd_keys || { skip "flame over ssh" "ssh-keygen failed"; exit 0; }
 if ! start_sshd 1 "" || ! start_sshd 2 "TRAIL_TEST_HOLD=1" || ! start_sshd 3 "TRAIL_TEST_BREAK=1"; then
 	skip "flame over ssh" "sshd does not start here: $(tail -1 "$T/host1/log" "$T/host2/log" 2>/dev/null | tr '\n' ' ')"
 	exit 0
 fi
-SSHCMD="ssh -F /dev/null -i $K/id -o UserKnownHostsFile=$K/known -o StrictHostKeyChecking=no"
 printf '# three loopback build hosts and this machine\n\n2/%s -p %s 127.0.0.1\n2/%s -p %s 127.0.0.1\n%s -p %s 127.0.0.1\n:\n' \
 	"$SSHCMD" "${PORT[1]}" "$SSHCMD" "${PORT[2]}" "$SSHCMD" "${PORT[3]}" >"$T/hosts"
 
@@ -112,6 +67,46 @@ FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --strategy bisect --cache "$T/ca
 	--out "$T/local" "${FAST[@]}") >"$T/local.out" 2>"$T/local.err"
 check "local run names the culprit" test "$(json "$T/local/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
 
+# --jobs 2 --cpus-per-job 1 (this machine has 2 CPUs): two local probe
+# slots, each pinned to CPUs of its own.  Each probe's build records its
+# affinity; the first two pinned builds (round 1) wait for each other, so
+# "together" shows they ran at once (the wait only bounds a deadlock).
+all=$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status)
+JBUILD="$BUILD && a=\$(sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status) &&
+	echo \"\$a\" >>$T/aff && if [ \"\$a\" != '$all' ] && [ \$(grep -vcx '$all' $T/aff) -le 2 ]; then
+	for i in \$(seq 600); do [ \$(grep -vcx '$all' $T/aff) -ge 2 ] && { echo yes >>$T/together; break; }; sleep 0.1; done; fi"
+if [ "$(nproc)" -ge 2 ]; then
+	(cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$JBUILD" --run "$RUN" \
+		--out "$T/jobs" "${FAST[@]}" --jobs 2 --cpus-per-job 1) >"$T/jobs.out" 2>"$T/jobs.err"
+	check "--jobs 2: names the culprit" test "$(json "$T/jobs/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
+	python3 - "$T/aff" "$all" <<-'PY' && pass "--jobs 2: probes pinned to disjoint CPUs" ||
+		import sys
+		def cpus(t):
+		    s = set()
+		    for part in t.split(","):
+		        a, _, b = part.partition("-")
+		        s.update(range(int(a), int(b or a) + 1))
+		    return s
+		every = cpus(sys.argv[2])
+		pinned = {frozenset(cpus(l)) for l in open(sys.argv[1]).read().split() if cpus(l) != every}
+		ok = len(pinned) == 2 and all(p < every for p in pinned) and not set.intersection(*map(set, pinned))
+		sys.exit(0 if ok else 1)
+	PY
+		fail "--jobs 2: probes pinned to disjoint CPUs" "all $all; $(sort "$T/aff" | uniq -c | tr '\n' ' ')"
+	[ -s "$T/together" ] && grep -q "round 1: probing 2 of" "$T/jobs.err" &&
+		pass "--jobs 2: two probes at once" || fail "--jobs 2: two probes at once" "$(grep round "$T/jobs.err")"
+	json "$T/jobs/report.json" '[(h["name"], h["slots"]) for h in d["fleet"]["hosts"]] == [("local", 2)]' |
+		grep -q True && pass "--jobs 2: report.json's fleet: local, 2 slots" ||
+		fail "--jobs 2: report.json's fleet: local, 2 slots" "$(json "$T/jobs/report.json" 'd["fleet"]')"
+fi
+if [ "$(nproc)" -lt 3 ]; then
+	"$TRAIL" flame --good A --bad B --build true --run true --jobs 3 --cpus-per-job 1 >/dev/null 2>"$T/j3.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "need 3 CPUs (1 each" "$T/j3.err" &&
+		pass "--jobs 3 --cpus-per-job 1 beyond the CPUs: refused" ||
+		fail "--jobs 3 --cpus-per-job 1 beyond the CPUs: refused" "exit $rc: $(cat "$T/j3.err")"
+fi
+
 (cd "$T/repo" && exec "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
 	--out "$T/remote" "${FAST[@]}" --hosts "$T/hosts" --remote-trail "$TRAIL") >"$T/remote.out" 2>"$T/remote.err" &
 tp=$!
@@ -123,17 +118,6 @@ for _ in $(seq 1200); do
 	kill -0 $tp 2>/dev/null || break
 	sleep 0.1
 done
-# sshd_below PID: the sshd processes below PID (each session's), not the
-# shells and probes they run: those see the connection drop, as when a
-# host's sshd dies, and must clean up after themselves
-sshd_below() {
-	local c
-	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-		[ "$(ps -o comm= -p "$c" 2>/dev/null)" = sshd ] || continue
-		echo "$c"
-		sshd_below "$c"
-	done
-}
 sessions=$(sshd_below "${SPID[2]}")
 kill "${SPID[2]}" $sessions 2>/dev/null || true
 wait $tp
@@ -164,6 +148,23 @@ if [ -f "$R" ]; then
 	json "$R" 'all(any(q["commit"] == c and q["verdict"] != "skip" for q in d["probes"]) for c in '"$(cat "$T/broken")"') and len('"$(cat "$T/broken")"') >= 1' |
 		grep -q True && pass "failed build: reported and probed on another host" ||
 		fail "failed build: reported and probed on another host" "$(cat "$T/broken")"
+	# report.md and report.html: the Hosts section and the probes' host column
+	M=$T/remote/report.md
+	grep -q "^## Hosts (k-ary bisection)" "$M" &&
+		grep -q "round.* of up to 6 probes at once (6 slots on 4 hosts)" "$M" &&
+		grep -q "Sequential probing: 3 probes in a row" "$M" &&
+		pass "report.md: hosts, rounds, slots, sequential estimate" ||
+		fail "report.md: hosts, rounds, slots, sequential estimate" "$(sed -n '/## Hosts/,$p' "$M" | head -12)"
+	grep -q "^| commit | measured | stderr | share | verdict | runs | host |" "$M" &&
+		grep -q "| \`127.0.0.1 -p ${PORT[1]}\` |$" "$M" &&
+		pass "report.md: the probe table has a host column" ||
+		fail "report.md: the probe table has a host column" "$(grep "^| " "$M" | head -20)"
+	grep -q "| \`127.0.0.1 -p ${PORT[2]}\` | 2 | .* | .*lost the connection" "$M" &&
+		pass "report.md: the killed host and why" || fail "report.md: the killed host and why" "$(grep "${PORT[2]}" "$M")"
+	H=$T/remote/report.html
+	grep -q '<section id="hosts"><h2>Hosts</h2>' "$H" && grep -q '<th>host</th></tr>' "$H" &&
+		grep -q "<td><code>127.0.0.1 -p ${PORT[1]}</code></td></tr>" "$H" &&
+		pass "report.html: Hosts section and host column" || fail "report.html: Hosts section and host column"
 else
 	fail "over ssh: report.json written"
 fi

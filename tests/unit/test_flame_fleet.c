@@ -3,10 +3,12 @@
  * the hosts file (GNU parallel's --sshloginfile syntax, errors with
  * file:line), the k-ary bisection's choices and range updates on
  * constructed verdicts (every culprit position, every K), the probe's JSON
- * line both ways, and the ssh command line.
+ * line both ways, the ssh command line, and the reports' Hosts section
+ * (report.md and report.html) on a constructed fleet.
  */
 #include "harness.h"
 #include "core/strbuf.h"
+#include "flame/fleet.h"
 #include "flame/hosts.h"
 #include "flame/kary.h"
 #include "flame/probe_json.h"
@@ -289,6 +291,44 @@ TEST(ssh_command_line)
 	flame_hosts_release(&h);
 }
 
+/* Two hosts, one dropped, a name with Markdown and HTML in it. */
+TEST(report_hosts_section)
+{
+	struct flame_fleet_host_report hosts[2] = {
+		{ (char *)"a|b <x>@box", 2, 5, 0.1, 0.3, 0.2, NULL },
+		{ (char *)"local", 1, 1, 0.1, 0.3, 0.2, (char *)"probing failed" },
+	};
+	struct flame_fleet_report r = { 1, 3, 2, 6, 6, 20.0, 5.0, 12.0, hosts, 2 };
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
+
+	/* 6 probes in a row at 12 / 6 = 2 s each: 12 s against 20 s */
+	CHECK_NEAR(flame_fleet_sequential_seconds(&r), 12.0, 1e-9);
+	flame_fleet_report_md(&r, &md);
+	CHECK(strstr(md.buf, "## Hosts") != NULL);
+	CHECK(strstr(md.buf, "2 rounds of up to 3 probes at once (3 slots on 2 hosts): 6 probes in "
+			     "20.0 s of wall time, 5.0 s of it") != NULL);
+	CHECK(strstr(md.buf, "6 probes in a row, about 12.0 s at the mean probe time; the fleet "
+			     "took longer by 8.0 s.") != NULL);
+	CHECK(strstr(md.buf, "a|b <x>") == NULL);	/* a raw | would split the table's row */
+	CHECK(strstr(md.buf, "| 1 | 1 | 0.1 | 0.3 | 0.2 | probing failed |") != NULL);
+	flame_fleet_report_html(&r, &html);
+	CHECK(strstr(html.buf, "<section id=\"hosts\">") != NULL);
+	CHECK(strstr(html.buf, "a|b &lt;x&gt;@box") != NULL);
+	CHECK(strstr(html.buf, "<x>") == NULL);
+	r.probe_seconds = 3.0;	/* 0.5 s a probe: 3 s in a row against 2 s */
+	r.seconds = 2.0;
+	strbuf_reset(&md);
+	flame_fleet_report_md(&r, &md);
+	CHECK(strstr(md.buf, "about 3.0 s at the mean probe time; saved 1.0 s.") != NULL);
+	strbuf_reset(&md);
+	r.used = 0;
+	flame_fleet_report_md(&r, &md);
+	flame_fleet_md_host_cell(&r, "x", &md);
+	CHECK_INT((int)md.len, 0);
+	strbuf_release(&md);
+	strbuf_release(&html);
+}
+
 TEST_MAIN("flame-fleet", hosts_sshloginfile_forms, hosts_bad_lines,
 	  kary_finds_every_culprit_within_the_bound, kary_points_are_spread, kary_skips,
-	  probe_json_round_trip, ssh_command_line)
+	  probe_json_round_trip, ssh_command_line, report_hosts_section)
