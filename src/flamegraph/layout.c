@@ -109,8 +109,10 @@ void fg_layout_build(struct fg_layout *l, const struct fg_input *in,
 		/* frames shared with the previous stack stay open */
 		if (prev) {
 			limit = len < prev->len ? len : prev->len;
+			/* the bytes the sort found shared with prev (the loop
+			 * below would extend a count that fell short) */
 			if (in->lcp)
-				common = in->lcp[i];	/* the sort compared these bytes */
+				common = in->lcp[i] < limit ? in->lcp[i] : limit;
 			while (common + 8 <= limit && !memcmp(s + common, prev->s + common, 8))
 				common += 8;
 			while (common < limit && s[common] == prev->s[common])
