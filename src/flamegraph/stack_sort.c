@@ -190,6 +190,36 @@ static int key_cmp_r(const void *a, const void *b, void *arg)
 }
 
 /*
+ * The first offset from j on where a and b differ, or m: eight bytes at a
+ * time, the differing byte found from the xor of the words (a byte loop
+ * after the first differing chunk was a tenth of the sort's instructions).
+ */
+static inline size_t mismatch(const char *a, const char *b, size_t j, size_t m)
+{
+	const unsigned char *ua = (const unsigned char *)a, *ub = (const unsigned char *)b;
+
+	/* sixteen bytes a turn while equal: half the loop's instructions */
+	for (; j + 16 <= m; j += 16) {
+		uint64_t x = load_le(ua + j) ^ load_le(ub + j);
+		uint64_t y = load_le(ua + j + 8) ^ load_le(ub + j + 8);
+
+		if (x)
+			return j + (size_t)__builtin_ctzll(x) / 8;
+		if (y)
+			return j + 8 + (size_t)__builtin_ctzll(y) / 8;
+	}
+	for (; j + 8 <= m; j += 8) {
+		uint64_t x = load_le(ua + j) ^ load_le(ub + j);
+
+		if (x)
+			return j + (size_t)__builtin_ctzll(x) / 8;
+	}
+	while (j < m && a[j] == b[j])
+		j++;
+	return j;
+}
+
+/*
  * Bytes from d on that every stack of k[0..n) shares with the first one:
  * one sequential pass over each, so a prefix of hundreds of bytes costs a
  * streaming read per stack, not a cache miss per eight bytes.
@@ -208,11 +238,7 @@ static size_t common_prefix(const struct sort_key *k, size_t n, size_t d)
 			for (size_t b = d; b < end && b < d + PREFETCH_BYTES; b += 64)
 				__builtin_prefetch(ahead + b);
 		}
-		while (j + 16 <= m && !memcmp(k[0].s + j, k[i].s + j, 16))
-			j += 16;
-		while (j < m && k[0].s[j] == k[i].s[j])
-			j++;
-		end = j;
+		end = mismatch(k[0].s, k[i].s, j, m);
 	}
 	return end;
 }
@@ -227,13 +253,9 @@ static uint64_t median3_u64(uint64_t a, uint64_t b, uint64_t c)
 /* Bytes a and b share, knowing they share the first d. */
 static size_t shared_bytes(const struct sort_key *a, const struct sort_key *b, size_t d)
 {
-	size_t m = a->len < b->len ? a->len : b->len, j = d;
+	size_t m = a->len < b->len ? a->len : b->len;
 
-	while (j + 8 <= m && !memcmp(a->s + j, b->s + j, 8))
-		j += 8;
-	while (j < m && a->s[j] == b->s[j])
-		j++;
-	return j;
+	return mismatch(a->s, b->s, d, m);
 }
 
 /* Bytes shared by two stacks that share the first d and whose keys at d differ. */
