@@ -422,6 +422,10 @@ void fg_input_sort(struct fg_input *in)
 	if (in->sorted)
 		return;
 	fg_input_forget_lcp(in);
+	if (in->nr < 2) {
+		in->sorted = 1;
+		return;
+	}
 	if (in->descents != SIZE_MAX) {
 		merge_runs(in);
 		in->sorted = 1;
