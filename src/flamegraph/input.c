@@ -16,25 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t n = alen < blen ? alen : blen, i = 0;
-	unsigned ca, cb;
-
-	/* find the first difference (16 bytes at a time while equal), then
-	 * rank ';' below every other byte so frames compare one by one */
-	while (i + 16 <= n && !memcmp(a + i, b + i, 16))
-		i += 16;
-	while (i < n && a[i] == b[i])
-		i++;
-	if (i == n)
-		return (alen > blen) - (alen < blen);
-	ca = a[i] == ';' ? 0 : (unsigned char)a[i] + 1u;
-	cb = b[i] == ';' ? 0 : (unsigned char)b[i] + 1u;
-	return (ca > cb) - (ca < cb);
-}
-
 void fg_input_init(struct fg_input *in, const struct fg_input_options *opts)
 {
 	memset(in, 0, sizeof(*in));
@@ -52,7 +33,7 @@ void fg_input_release(struct fg_input *in)
 		line_map_close(&in->maps[i]);
 	free(in->maps);
 	free(in->stacks);
-	fg_input_forget_lcp(in);
+	free(in->lcp);
 	arena_release(&in->text);
 	memset(in, 0, sizeof(*in));
 }

@@ -1,10 +1,10 @@
 /*
- * stack_sort.c - putting the stacks of an input in stack order (see
- * fg_input_sort in input.h): a few sorted runs (byte-sorted input) are
- * merged; shuffled input is sorted by multikey quicksort on 8-byte keys,
- * which also hands the layout how many bytes each stack shares with the
- * one before it (fg_input.lcp), so the layout does not reread those
- * prefixes out of memory order.
+ * stack_sort.c - stack order (fg_stack_cmp) and putting an input's stacks
+ * in it (fg_input_sort; see input.h): a few sorted runs (byte-sorted
+ * input) are merged; shuffled input is sorted by multikey quicksort on
+ * 8-byte keys, which also hands the layout how many bytes each stack
+ * shares with the one before it (fg_input.lcp), so the layout does not
+ * reread those prefixes out of memory order.
  */
 #include "flamegraph/input.h"
 #include "core/alloc.h"
@@ -14,6 +14,24 @@
 
 #define PREFETCH_AHEAD 16	/* stacks */
 #define PREFETCH_BYTES 512	/* of each */
+
+int fg_stack_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen, i = 0;
+	unsigned ca, cb;
+
+	/* find the first difference (16 bytes at a time while equal), then
+	 * rank ';' below every other byte so frames compare one by one */
+	while (i + 16 <= n && !memcmp(a + i, b + i, 16))
+		i += 16;
+	while (i < n && a[i] == b[i])
+		i++;
+	if (i == n)
+		return (alen > blen) - (alen < blen);
+	ca = a[i] == ';' ? 0 : (unsigned char)a[i] + 1u;
+	cb = b[i] == ';' ? 0 : (unsigned char)b[i] + 1u;
+	return (ca > cb) - (ca < cb);
+}
 
 static int cmp_stack_rec(const void *pa, const void *pb)
 {
