@@ -232,6 +232,12 @@ static inline size_t mismatch(const char *a, const char *b, size_t j, size_t m)
 		if (x)
 			return j + (size_t)__builtin_ctzll(x) / 8;
 	}
+	if (j < m && m >= 8) {
+		/* the last bytes from the words that end at m, shifted down */
+		uint64_t x = (load_le(ua + m - 8) ^ load_le(ub + m - 8)) >> (8 * (8 - (m - j)));
+
+		return x ? j + (size_t)__builtin_ctzll(x) / 8 : m;
+	}
 	while (j < m && a[j] == b[j])
 		j++;
 	return j;
