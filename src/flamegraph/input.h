@@ -44,6 +44,8 @@ struct fg_input {
 	uint64_t dropped;	/* stacks without the --base frame */
 	struct folded_weight_info weight;	/* a '# trail-folded' header's; samples without */
 	struct fg_input_options opts;
+	uint32_t *lcp;		/* after fg_input_sort sorted shuffled stacks: the bytes
+				 * stacks[i] shares with stacks[i - 1] ([0] = 0); NULL otherwise */
 };
 
 void fg_input_init(struct fg_input *in, const struct fg_input_options *opts);
@@ -59,8 +61,10 @@ void fg_input_add(struct fg_input *in, const char *stack, size_t len,
 int fg_input_read(struct fg_input *in, const char *path);
 /* Parse a buffer of folded lines (for the fuzzer and unit tests); silent. */
 void fg_input_read_buffer(struct fg_input *in, const char *buf, size_t len);
-/* Put the stacks in fg_stack_cmp order (unless they already are). */
+/* Put the stacks in fg_stack_cmp order (unless they already are); stack_sort.c. */
 void fg_input_sort(struct fg_input *in);
+/* Drop in->lcp (the stacks were changed after sorting). */
+void fg_input_forget_lcp(struct fg_input *in);
 
 /*
  * Frame-by-frame order: stacks sharing a prefix of frames are adjacent, a

@@ -44,8 +44,9 @@ struct fg_layout {
 
 /*
  * Lay out the stacks of in, which must be in fg_stack_cmp order (see
- * fg_input_sort) except for a flame chart.  l is overwritten; its names
- * point into in, which must outlive it.
+ * fg_input_sort) except for a flame chart; in->lcp, when the sort left
+ * it, spares comparing the prefixes stacks share.  l is overwritten; its
+ * names point into in, which must outlive it.
  */
 void fg_layout_build(struct fg_layout *l, const struct fg_input *in,
 		     const struct fg_layout_options *o);

@@ -3,6 +3,7 @@
 # colours is diff/significance.h) and the embedded script (script.js, turned into a C
 # string at build time by the rule below).
 LIB_OBJS += src/flamegraph/input.o
+LIB_OBJS += src/flamegraph/stack_sort.o
 LIB_OBJS += src/flamegraph/layout.o
 LIB_OBJS += src/flamegraph/nameattr.o
 LIB_OBJS += src/flamegraph/palette.o

@@ -68,6 +68,7 @@ void fg_merge_roots(struct fg_input *in)
 		}
 	}
 	in->sorted = 0;
+	fg_input_forget_lcp(in);
 }
 
 /*

@@ -370,9 +370,19 @@ TEST(palette_map_round_trip)
  * (';' against the bytes just below and above it, 0xff, blanks), after a
  * shared prefix of prefix_len bytes, come out in fg_stack_cmp order.
  */
+static uint32_t shared_prefix(const struct fg_stack *a, const struct fg_stack *b)
+{
+	uint32_t n = 0;
+
+	while (n < a->len && n < b->len && a->s[n] == b->s[n])
+		n++;
+	return n;
+}
+
 static int sorts_in_stack_order(const char *alphabet, size_t nalpha, size_t prefix_len,
 				size_t maxlen)
 {
+	int has_nul = memchr(alphabet, '\0', nalpha) != NULL;
 	struct fg_input in;
 	size_t per = prefix_len + maxlen, pos = 0, i;
 	char *text = xmalloc(20000 * per);
@@ -401,6 +411,11 @@ static int sorts_in_stack_order(const char *alphabet, size_t nalpha, size_t pref
 				 in.stacks[i].len) > 0)
 			break;
 	ok = ok && i == in.nr && in.nr == 20000;
+	/* the shared prefixes the sort hands the layout are exact: one byte
+	 * too many would merge two frames that differ */
+	for (i = 1; ok && in.lcp && i < in.nr; i++)
+		ok = in.lcp[i] == shared_prefix(&in.stacks[i - 1], &in.stacks[i]);
+	ok = ok && (in.lcp != NULL) == !has_nul;
 	fg_input_release(&in);
 	free(text);
 	return ok;
