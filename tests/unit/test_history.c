@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/strbuf.h"
 #include "history/changepoint.h"
+#include "history/cp_null.h"
 #include "history/measure.h"
 #include "history/result.h"
 #include "history/series.h"
@@ -104,6 +105,43 @@ TEST(min_effect_and_alpha_honoured)
 	CHECK_INT(cp_detect(x, 20, &p, out, 4), 0);
 	/* short series: nothing to split */
 	CHECK_INT(cp_detect(x, 3, &p, out, 4), 0);
+}
+
+/*
+ * With each point's variance from its runs: a split whose few points
+ * agree by chance is judged by the runs' larger noise, and one whose runs
+ * agree gets their degrees of freedom; without wv, the plain test.
+ */
+TEST(split_test_with_runs)
+{
+	/* 2 points before, 8 after: a step of 10 with the points' spread about 1.5 */
+	double x[10] = { 20, 22, 31, 33, 30, 32, 34, 31, 33, 32 };
+	double quiet[10], loud[10];
+	double plain, with_quiet, with_loud;
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		quiet[i] = 1.5 * 1.5;	/* the runs' variance of a point's mean: about the points' own spread, 40 df */
+		loud[i] = 6.0 * 6.0;	/* runs far noisier than the points happen to be */
+	}
+	plain = cp_split_test_p(x, 10, 2, 10, 0, 0);
+	CHECK_NEAR(cp_split_test_p_runs(x, NULL, 5, 10, 2, 10, 0, 0), plain, 0);
+	CHECK_NEAR(cp_split_test_p_runs(x, quiet, 1, 10, 2, 10, 0, 0), plain, 0);	/* one run: no wv */
+	with_quiet = cp_split_test_p_runs(x, quiet, 5, 10, 2, 10, 0, 0);
+	with_loud = cp_split_test_p_runs(x, loud, 5, 10, 2, 10, 0, 0);
+	CHECK(with_quiet < plain / 10);
+	CHECK(with_loud > plain * 10);
+	/* the two-sample form */
+	CHECK_NEAR(cp_runs_t_p(x, quiet, 2, x + 2, quiet + 2, 8, 5), with_quiet, 1e-12);
+	/* the null of the runs' test is its own table */
+	{
+		struct cp_null_cache c;
+
+		cp_null_cache_init(&c, 999, 7);
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) != cp_null_p(&c, 10, 2, 5, 0, 1e-2));
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) >= cp_null_p(&c, 10, 2, 5, 5, 1e-4));
+		cp_null_cache_release(&c);
+	}
 }
 
 static void sample_result(struct history_result *r)
@@ -401,7 +439,7 @@ TEST(dominant_function_named)
 }
 
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
-	  result_run_counts_round_trip, run_counts_kept,
+	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
 	  dominant_function_named)
