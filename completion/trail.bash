@@ -1,7 +1,8 @@
 # completion/trail.bash - bash completion for trail.  The commands and
 # their options come from the binary itself ('trail help --commands',
 # 'trail help --options CMD', both printed from the option tables; option
-# values from 'trail help --values CMD OPT'), so the
+# values from 'trail help --values CMD OPT', a command's subcommands -
+# history's - from 'trail help --subcommands CMD'), so the
 # completion always matches the trail being run.  Installed by 'make
 # install' as share/bash-completion/completions/trail.
 _trail()
@@ -26,6 +27,15 @@ _trail()
 	if [[ $cmd == help ]]; then
 		COMPREPLY=($(compgen -W "$("$trail" help --commands 2>/dev/null)" -- "$cur"))
 		return 0
+	fi
+	# the word right after a command with subcommands (trail history det)
+	if ((COMP_CWORD == i + 1)) && [[ $cur != -* ]]; then
+		local subs
+		subs=$("$trail" help --subcommands "$cmd" 2>/dev/null)
+		if [[ -n $subs ]]; then
+			COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+			return 0
+		fi
 	fi
 	local options
 	options=$("$trail" help --options "$cmd" 2>/dev/null)

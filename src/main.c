@@ -98,7 +98,8 @@ int main(int argc, const char **argv)
 		/*
 		 * For the completion scripts: "trail help --commands" lists the
 		 * commands, "trail help --options CMD" CMD's options, one a line,
-		 * "trail help --values CMD OPTION" the values of one option.
+		 * "trail help --values CMD OPTION" the values of one option,
+		 * "trail help --subcommands CMD" CMD's subcommands (history's).
 		 */
 		if (i + 1 < argc && !strcmp(argv[i + 1], "--commands")) {
 			for (c = commands; c->name; c++)
@@ -108,6 +109,8 @@ int main(int argc, const char **argv)
 		/* "trail help --values CMD OPTION": the values OPTION takes */
 		if (i + 3 < argc && !strcmp(argv[i + 1], "--values"))
 			return finish_stdout(cmd_print_option_values(argv[i + 2], argv[i + 3]));
+		if (i + 2 < argc && !strcmp(argv[i + 1], "--subcommands"))
+			return finish_stdout(cmd_print_subcommands(argv[i + 2]));
 		/* "trail help exit-codes": the one table (core/exit_codes.h). */
 		if (i + 1 < argc && !strcmp(argv[i + 1], "exit-codes")) {
 			const struct trail_exit_code *e;

@@ -69,6 +69,10 @@ struct hcal_setup {
 	double load_share;	/* render_frame's time grows by this times the load */
 	double samples;		/* profile samples per run */
 	int changes;		/* 0 steady; 1 the three changes of --kind history */
+	int pooled_only;	/* notes without per-run counts (written before trail kept them) */
+	double func_sd;		/* each function's own run-to-run noise, log scale (a busy
+				 * neighbour's cache misses slow one memory-bound function) */
+	double layout_sd;	/* each build's speed of each function (code layout), log scale */
 };
 
 /* One simulated history, stored as the notes would hold it. */
@@ -98,9 +102,12 @@ static void hcal_positions(struct hcal_rng *rng, size_t n, size_t at[3])
 
 static void hcal_release(struct hcal_history *h)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < h->stored; i++) {
+		for (k = 0; k < HCAL_MAXF; k++)
+			free(h->r[i].funcs[k].run_self);
+		free(h->r[i].run_samples);
 		free(h->r[i].runs);
 		free(h->r[i].funcs);
 	}
@@ -126,7 +133,7 @@ static void hcal_times(const struct hcal_setup *s, const struct hcal_history *h,
 static void hcal_measure(struct hcal_rng *rng, const struct hcal_setup *s, struct hcal_history *h)
 {
 	size_t idx[64], i, j, k, q;
-	double load = 0, build[64], spread[64];
+	double load = 0, build[64], spread[64], layout[64][HCAL_MAXF];
 
 	h->n = s->commits > 64 ? 64 : s->commits;
 	for (i = h->stored = 0; i < h->n; i++)
@@ -137,8 +144,13 @@ static void hcal_measure(struct hcal_rng *rng, const struct hcal_setup *s, struc
 		h->r[i].runs = xmallocarray(s->runs, sizeof(double));
 		h->r[i].funcs = xcalloc(HCAL_MAXF, sizeof(struct history_func));
 		h->r[i].nfuncs = HCAL_MAXF;
-		for (k = 0; k < HCAL_MAXF; k++)
+		for (k = 0; k < HCAL_MAXF; k++) {
 			h->r[i].funcs[k].name = (char *)hcal_names[k];
+			h->r[i].funcs[k].run_self = s->pooled_only ? NULL : xcalloc(s->runs, sizeof(double));
+			layout[i][k] = exp(s->layout_sd * hcal_normal(rng));
+		}
+		h->r[i].run_samples = s->pooled_only ? NULL : xcalloc(s->runs, sizeof(double));
+		h->r[i].nrun_samples = s->pooled_only ? 0 : s->runs;
 		build[i] = s->build_sd * hcal_normal(rng);
 		spread[i] = exp(s->sd_spread * (2 * hcal_uniform(rng) - 1));
 	}
@@ -165,15 +177,24 @@ static void hcal_measure(struct hcal_rng *rng, const struct hcal_setup *s, struc
 				f *= 1 + s->burst * hcal_uniform(rng);
 			hcal_times(s, h, c, t);
 			t[7] *= 1 + s->load_share * (f - 1) * 10;
-			for (k = 0; k < HCAL_MAXF; k++)
+			for (k = 0; k < HCAL_MAXF; k++) {
+				t[k] *= layout[order[j]][k];
+				if (s->func_sd > 0)
+					t[k] *= exp(s->func_sd * hcal_normal(rng));
 				sum += t[k];
+			}
 			r->runs[r->nruns++] = sum * f;
 			for (k = 0; k < HCAL_MAXF; k++) {
 				double m = s->samples * t[k] / sum, x = m + sqrt(m) * hcal_normal(rng);
 
-				r->funcs[k].self += x > 0 ? x : 0;
+				x = x > 0 ? x : 0;
+				r->funcs[k].self += x;
 				r->funcs[k].total = r->funcs[k].self;
-				r->samples += x > 0 ? x : 0;
+				r->samples += x;
+				if (r->run_samples) {
+					r->funcs[k].run_self[q] = x;
+					r->run_samples[q] += x;
+				}
 			}
 		}
 	}
@@ -244,8 +265,14 @@ enum hcal_scenario {
 	HCAL_STEADY_ORDER_DRIFT,
 	HCAL_STEADY_SPARSE,
 	HCAL_STEADY_LONG,
+	HCAL_STEADY_FUNC_NOISE,
+	HCAL_STEADY_FUNC_NOISE_SPARSE,
+	HCAL_STEADY_LAYOUT,
+	HCAL_STEADY_POOLED,
 	HCAL_CHANGES_ALL,
 	HCAL_CHANGES_SPARSE,
+	HCAL_CHANGES_FUNC_NOISE_SPARSE,
+	HCAL_CHANGES_FUNC_NOISE_SPARSE_POOLED,
 	HCAL_NSCENARIOS
 };
 
@@ -256,15 +283,24 @@ enum hcal_scenario {
  */
 #define HCAL_BUSY 0.03, 0.10, 0.30, 0.005, 0, 0.01, 0.7, 0.5, 3000
 static const struct hcal_setup hcal_setups[HCAL_NSCENARIOS] = {
-	{ "steady, quiet machine, 33 commits", 33, 1, 3, 0.01, 0, 0, 0.001, 0, 0.003, 0, 0, 3000, 0 },
-	{ "steady, busy machine, 33 commits", 33, 1, 3, HCAL_BUSY, 0 },
-	{ "steady, busy, 1 run per commit", 33, 1, 1, HCAL_BUSY, 0 },
+	{ "steady, quiet machine, 33 commits", 33, 1, 3, 0.01, 0, 0, 0.001, 0, 0.003, 0, 0, 3000, 0, 0, 0, 0 },
+	{ "steady, busy machine, 33 commits", 33, 1, 3, HCAL_BUSY, 0, 0, 0, 0 },
+	{ "steady, busy, 1 run per commit", 33, 1, 1, HCAL_BUSY, 0, 0, 0, 0 },
 	{ "steady, busy, 2 % drift along the commits", 33, 1, 3, 0.03, 0.10, 0.30, 0.005, 0.02, 0.01,
-	  0.7, 0.5, 3000, 0 },
-	{ "steady, busy, --every 4 (9 stored)", 33, 4, 3, HCAL_BUSY, 0 },
-	{ "steady, busy, 64 commits", 64, 1, 3, HCAL_BUSY, 0 },
-	{ "three changes, busy, every commit", 33, 1, 3, HCAL_BUSY, 1 },
-	{ "three changes, busy, --every 4", 33, 4, 3, HCAL_BUSY, 1 },
+	  0.7, 0.5, 3000, 0, 0, 0, 0 },
+	{ "steady, busy, --every 4 (9 stored)", 33, 4, 3, HCAL_BUSY, 0, 0, 0, 0 },
+	{ "steady, busy, 64 commits", 64, 1, 3, HCAL_BUSY, 0, 0, 0, 0 },
+	/* functions' own noise, as measured live at load 10: checksum_table's share of a run 15 % off */
+	{ "steady, busy, each function 15 % off per run, 5 runs", 33, 1, 5, HCAL_BUSY, 0, 0, 0.15, 0 },
+	{ "steady, busy, each function 15 % off per run, --every 4", 33, 4, 5, HCAL_BUSY, 0, 0, 0.15, 0 },
+	/* each build's own speed of each function: commits differ more than their runs say */
+	{ "steady, busy, each function's build 3 % off, 5 runs", 33, 1, 5, HCAL_BUSY, 0, 0, 0.05, 0.03 },
+	{ "steady, busy, notes without per-run counts", 33, 1, 3, HCAL_BUSY, 0, 1, 0, 0 },
+	{ "three changes, busy, every commit", 33, 1, 3, HCAL_BUSY, 1, 0, 0, 0 },
+	{ "three changes, busy, --every 4", 33, 4, 3, HCAL_BUSY, 1, 0, 0, 0 },
+	{ "three changes, busy, functions 15 % off per run, --every 4, 5 runs", 33, 4, 5, HCAL_BUSY, 1, 0,
+	  0.15, 0 },
+	{ "the same, notes without per-run counts", 33, 4, 5, HCAL_BUSY, 1, 1, 0.15, 0 },
 };
 
 struct hcal_result {

@@ -36,6 +36,10 @@ int cmd_history(int argc, const char **argv);
 void cmd_print_version(void);
 /* 'trail help --values CMD OPTION': the values OPTION takes, one a line (none: nothing). */
 int cmd_print_option_values(const char *cmd, const char *opt);
+/* 'trail help --subcommands CMD': CMD's subcommands, one a line (none: nothing). */
+int cmd_print_subcommands(const char *cmd);
+/* history's subcommands, one a line (the table that dispatches them). */
+void cmd_history_print_subcommands(void);
 
 /*
  * parse_options() for commands: exits 0 after --help or --version and 2 (with a hint to

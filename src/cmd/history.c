@@ -492,16 +492,26 @@ static void clear_git_env(void)
 		unsetenv(*v);
 }
 
+/* The subcommands, in the order --help and the completion list them. */
+static const struct {
+	const char *name;
+	int (*fn)(struct history_cmd *);
+} subs[] = {
+	{ "record", history_record }, { "backfill", history_backfill },
+	{ "show", history_show }, { "plot", history_plot },
+	{ "detect", history_detect_cmd }, { "guard", history_guard },
+};
+
+void cmd_history_print_subcommands(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		printf("%s\n", subs[i].name);
+}
+
 static int run_sub(struct history_cmd *h, const char *sub)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(struct history_cmd *);
-	} subs[] = {
-		{ "record", history_record }, { "backfill", history_backfill },
-		{ "show", history_show }, { "plot", history_plot },
-		{ "detect", history_detect_cmd }, { "guard", history_guard },
-	};
 	size_t i;
 
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)

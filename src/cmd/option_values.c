@@ -1,8 +1,10 @@
 /*
- * option_values.c - the values an option takes, for the completion
- * scripts ('trail help --values CMD OPTION': one a line).  Lists come
- * from the tables that parse them where such a table exists (events,
- * output writers, input formats, palettes), so completion follows them.
+ * option_values.c - the values an option takes and a command's
+ * subcommands, for the completion scripts ('trail help --values CMD
+ * OPTION', 'trail help --subcommands CMD': one a line).  Lists come from
+ * the tables that parse them where such a table exists (events, output
+ * writers, input formats, palettes, history's dispatch), so completion
+ * follows them.
  */
 #include "cmd/commands.h"
 #include "alloc/alloc_read.h"
@@ -68,6 +70,8 @@ static const struct option_values table[] = {
 	{ "flamegraph", "--by", "time share", NULL },
 	{ "flamegraph", "--colors", NULL, fg_palette_names },
 	{ "top", "-s --sort", "self total name", NULL },
+	{ "history", "--metric", "cpu wall rss alloc", NULL },
+	{ "history", "--profiler", "trail perf", NULL },
 };
 
 /* Whether opt is one of the ' '-separated spellings. */
@@ -106,4 +110,11 @@ int cmd_print_option_values(const char *cmd, const char *opt)
 		return 0;
 	}
 	return 0;	/* an option without a list: nothing to offer */
+}
+
+int cmd_print_subcommands(const char *cmd)
+{
+	if (!strcmp(cmd, "history"))
+		cmd_history_print_subcommands();
+	return 0;	/* a command without subcommands: nothing to offer */
 }

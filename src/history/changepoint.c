@@ -30,6 +30,8 @@ void cp_params_init(struct cp_params *p)
 	p->seed = 0x9e3779b97f4a7c15ULL;
 	p->cache = NULL;
 	p->tails = 3;
+	p->wv = NULL;
+	p->runs = 0;
 }
 
 
@@ -57,11 +59,14 @@ static double median_of(const double *x, size_t n, double *tmp)
  * looked up in the null distribution of that statistic at the best split
  * (cp_null.c), which accounts for the search over every split and end.
  */
-static double split_p(const double *x, size_t n, size_t k, size_t end, const struct cp_params *p,
-		      struct cp_null_cache *cache)
+static double split_p(const double *x, const double *wv, size_t n, size_t k, size_t end,
+		      const struct cp_params *p, struct cp_null_cache *cache)
 {
-	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails,
-			 cp_split_test_p(x, n, k, end, p->min_effect, p->relative));
+	unsigned runs = p->wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
+
+	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails, runs,
+			 cp_split_test_p_runs(x, runs ? wv : NULL, runs, n, k, end, p->min_effect,
+					      p->relative));
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -102,7 +107,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		after = median_of(x + lo + k, end - k, tmp);
 		if (fabs(after - before) < p->min_effect * (p->relative ? fabs(before) : 1))
 			continue;
-		pv = split_p(x + lo, len, k, end, p, cache);
+		pv = split_p(x + lo, p->wv ? p->wv + lo : NULL, len, k, end, p, cache);
 		if (pv > p->alpha)
 			continue;
 		out[found].index = lo + k;

@@ -29,6 +29,9 @@ struct cp_params {
 	struct cp_null_cache *cache;	/* shared null tables, or NULL (one per call) */
 	unsigned tails;		/* the null's points: Student's t with this many degrees
 				 * of freedom (3; 5 when each point is a median of 3+ runs) */
+	const double *wv;	/* each point's variance from its runs (the series'
+				 * length), or NULL: see cp_split_test_p_runs */
+	unsigned runs;		/* runs per point behind wv */
 };
 
 /* alpha 0.01, 3 % relative effect, 4999 simulations, 2 points a side, a fixed seed. */

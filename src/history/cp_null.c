@@ -1,10 +1,11 @@
 /*
  * cp_null.c - the null tables of the split test (cp_null.h): series of n
- * independent standard normal points, E-Divisive's best split of each
- * (cp_best_split) and the t-test p-value of that split, sorted.  The
- * points are drawn from Student's t (3 or 5 degrees of freedom): heavier
- * tails than per-commit medians show; bench/history-calibrate measures the
- * false-alarm rate under load bursts, unequal variance and drift.
+ * independent points, E-Divisive's best split of each (cp_best_split) and
+ * the t-test p-value of that split, sorted.  The points (or, when each
+ * point is the mean of m runs, the runs) are drawn from Student's t (3
+ * or 5 degrees of freedom): heavier tails than per-commit medians show;
+ * bench/history-calibrate measures the false-alarm rate under load
+ * bursts, unequal variance and drift.
  */
 #include "history/cp_null.h"
 
@@ -79,38 +80,65 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Point i of a simulated series: a draw, or the mean of m draws and its variance (wv). */
+static void draw_point(uint64_t *rng, unsigned df, unsigned m, double *x, double *wv)
+{
+	double sum = 0, ss = 0, mean;
+	double r[CP_NULL_MAX_RUNS];
+	unsigned j;
+
+	if (m < 2) {
+		*x = heavy(rng, df);
+		return;
+	}
+	for (j = 0; j < m; j++) {
+		r[j] = heavy(rng, df);
+		sum += r[j];
+	}
+	mean = sum / m;
+	for (j = 0; j < m; j++)
+		ss += (r[j] - mean) * (r[j] - mean);
+	*x = mean;
+	*wv = ss / (m - 1) / m;
+}
+
 static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size_t min_size,
-					 unsigned df)
+					 unsigned df, unsigned m)
 {
 	struct cp_null_table *t;
-	double *x;
+	double *x, *wv;
 	uint64_t rng = c->seed ^ ((uint64_t)n * UINT64_C(0x2545f4914f6cdd1d)) ^ min_size ^
-		       ((uint64_t)df << 32);
+		       ((uint64_t)df << 32) ^ ((uint64_t)m << 40);
 	size_t i, b, k, end;
 
 	for (i = 0; i < c->nr; i++)
-		if (c->t[i].n == n && c->t[i].min_size == min_size && c->t[i].df == df)
+		if (c->t[i].n == n && c->t[i].min_size == min_size && c->t[i].df == df &&
+		    c->t[i].runs == m)
 			return &c->t[i];
 	c->t = xreallocarray(c->t, c->nr + 1, sizeof(*c->t));
 	t = &c->t[c->nr++];
 	t->n = n;
 	t->min_size = min_size;
 	t->df = df;
+	t->runs = m;
 	t->nu = c->sims;
 	t->u = xmallocarray(t->nu, sizeof(double));
 	x = xmallocarray(n, sizeof(double));
+	wv = xcalloc(n, sizeof(double));
 	for (b = 0; b < t->nu; b++) {
 		for (i = 0; i < n; i++)
-			x[i] = heavy(&rng, df);
+			draw_point(&rng, df, m, &x[i], &wv[i]);
 		cp_best_split(x, n, min_size, &k, &end);
-		t->u[b] = k ? cp_split_test_p(x, n, k, end, 0, 0) : 1;
+		t->u[b] = k ? cp_split_test_p_runs(x, m >= 2 ? wv : NULL, m, n, k, end, 0, 0) : 1;
 	}
 	free(x);
+	free(wv);
 	qsort(t->u, t->nu, sizeof(double), cmp_double);
 	return t;
 }
 
-double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, double u)
+double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, unsigned runs,
+		 double u)
 {
 	const struct cp_null_table *t;
 	size_t lo = 0, hi, m = min_size ? min_size : 1;
@@ -123,7 +151,7 @@ double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df
 
 		return fmin(1, u * splits);
 	}
-	t = table(c, n, m, df ? df : 3);
+	t = table(c, n, m, df ? df : 3, runs >= 2 && runs <= CP_NULL_MAX_RUNS ? runs : 0);
 	/* how many simulated p-values are <= u */
 	hi = t->nu;
 	while (lo < hi) {

@@ -15,10 +15,13 @@
 
 /* Past this many points a table costs too much: Bonferroni over the splits searched. */
 #define CP_NULL_MAX_N 160
+/* Runs per point simulated at most; with more, points are judged by their spread alone. */
+#define CP_NULL_MAX_RUNS 64
 
 struct cp_null_table {
 	size_t n, min_size;
 	unsigned df;		/* of the Student's t the points are drawn from */
+	unsigned runs;		/* each point the mean of this many runs (wv known), or 0 */
 	double *u;		/* sorted: the simulated series' split p-values */
 	size_t nu;
 };
@@ -35,10 +38,14 @@ void cp_null_cache_release(struct cp_null_cache *c);
 
 /*
  * P(u_null <= u): the probability that a series of n points without a
- * change, drawn from Student's t with df degrees of freedom (0: 3), gives a split whose t-test p-value is u or less,
- * (1 + #{simulated <= u}) / (1 + sims).  Past CP_NULL_MAX_N points,
- * u times the number of splits searched (Bonferroni), at most 1.
+ * change, drawn from Student's t with df degrees of freedom (0: 3), gives
+ * a split whose t-test p-value is u or less, (1 + #{simulated <= u}) /
+ * (1 + sims).  runs >= 2: each point is the mean of that many such draws,
+ * tested with their variance (cp_split_test_p_runs); 0 or 1: plain points.
+ * Past CP_NULL_MAX_N points, u times the number of splits searched
+ * (Bonferroni), at most 1.
  */
-double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, double u);
+double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, unsigned runs,
+		 double u);
 
 #endif

@@ -178,36 +178,84 @@ static double sum_over(const double *x, size_t a0, size_t a1, size_t a2, size_t 
 }
 
 /*
+ * The variance of one point's mean from its runs: wv[i], the mean over
+ * [a0, a1) and [a2, a3) (0 without wv).
+ */
+static double mean_wv(const double *wv, size_t a0, size_t a1, size_t a2, size_t a3)
+{
+	return wv ? sum_over(wv, a0, a1, a2, a3, 0, 0) / (double)(a1 - a0 + a3 - a2) : 0;
+}
+
+/*
  * Pooled t of group B = [b0, b1) against group A = [a0, a1) u [a2, a3),
  * min_effect (of A's mean when relative) taken off |mean B - mean A|:
  * its two-sided p-value, 1 when the difference is within the effect.
+ * With wv (each point a mean of m runs, wv[i] its variance from them),
+ * the noise of a point is the larger of the points' spread and the
+ * runs' (with (na + nb)(m - 1) degrees of freedom): a few points that
+ * agree by chance cannot look surer than their runs allow, and points
+ * that differ more than their runs say (a build's own speed) are judged
+ * by their spread, as without runs.
  */
-static double group_t_p(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, size_t b0,
-			size_t b1, double min_effect, int relative)
+static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0, size_t a1,
+			size_t a2, size_t a3, size_t b0, size_t b1, double min_effect, int relative)
 {
-	double na = (double)(a1 - a0 + a3 - a2), nb = (double)(b1 - b0), ma, mb, ss, se, d;
+	double na = (double)(a1 - a0 + a3 - a2), nb = (double)(b1 - b0), ma, mb, ss, v, w, df, se, d;
 
 	if (na < 1 || nb < 1 || na + nb < 3)
 		return 1;
 	ma = sum_over(x, a0, a1, a2, a3, 0, 0) / na;
 	mb = sum_over(x, b0, b1, 0, 0, 0, 0) / nb;
 	ss = sum_over(x, a0, a1, a2, a3, ma, 1) + sum_over(x, b0, b1, 0, 0, mb, 1);
-	se = sqrt(ss / (na + nb - 2) * (1 / na + 1 / nb));
+	v = ss / (na + nb - 2);
+	df = na + nb - 2;
+	if (wv && m >= 2) {
+		w = (mean_wv(wv, a0, a1, a2, a3) * na + mean_wv(wv, b0, b1, 0, 0) * nb) / (na + nb);
+		if (w > v) {
+			v = w;
+			df = (na + nb) * (double)(m - 1);
+		}
+	}
+	se = sqrt(v * (1 / na + 1 / nb));
 	d = fabs(mb - ma) - min_effect * (relative ? fabs(ma) : 1);
 	if (!(d > 0))
 		return 1;
 	if (!(se > 0))
 		return 0;
-	return bench_student_t_p(d / se, na + nb - 2);
+	return bench_student_t_p(d / se, df);
+}
+
+double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,
+			    size_t end, double min_effect, int relative)
+{
+	double step = group_t_p(x, wv, m, 0, k, 0, 0, k, end, min_effect, relative);
+
+	if (end >= n || k < 1)
+		return step;
+	/* a bump: [k, end) against both sides, when they agree */
+	return fmin(step, group_t_p(x, wv, m, 0, k, end, n, k, end, min_effect, relative));
 }
 
 double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
 		       int relative)
 {
-	double step = group_t_p(x, 0, k, 0, 0, k, end, min_effect, relative);
+	return cp_split_test_p_runs(x, NULL, 0, n, k, end, min_effect, relative);
+}
 
-	if (end >= n || k < 1)
-		return step;
-	/* a bump: [k, end) against both sides, when they agree */
-	return fmin(step, group_t_p(x, 0, k, end, n, k, end, min_effect, relative));
+double cp_runs_t_p(const double *a, const double *wa, size_t na, const double *b, const double *wb,
+		   size_t nb, unsigned m)
+{
+	double *x = xmallocarray(na + nb + 1, sizeof(double)), *w = NULL, p;
+
+	memcpy(x, a, na * sizeof(double));
+	memcpy(x + na, b, nb * sizeof(double));
+	if (wa && wb) {
+		w = xmallocarray(na + nb + 1, sizeof(double));
+		memcpy(w, wa, na * sizeof(double));
+		memcpy(w + na, wb, nb * sizeof(double));
+	}
+	p = group_t_p(x, w, m, 0, na, 0, 0, na, na + nb, 0, 0);
+	free(x);
+	free(w);
+	return p;
 }

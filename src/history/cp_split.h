@@ -1,7 +1,7 @@
 /*
  * cp_split.h - one split of a series: E-Divisive's statistic and best
  * split, and the Student's t test of the split's sides beyond a minimum
- * effect.  changepoint.c segments with them; cp_null.c calibrates them.
+ * effect (with each point's variance from its runs, when known).  changepoint.c segments with them; cp_null.c calibrates them.
  */
 #ifndef TRAIL_HISTORY_CP_SPLIT_H
 #define TRAIL_HISTORY_CP_SPLIT_H
@@ -31,6 +31,22 @@ double cp_best_split(const double *x, size_t n, size_t min_size, size_t *at, siz
  */
 double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
 		       int relative);
+
+/*
+ * The same when each point is the mean of m runs and wv[i] is the
+ * variance of point i's mean from its runs (their variance / m): a side's
+ * noise is the larger of its points' spread and its runs' (then with
+ * (points)(m - 1) degrees of freedom).  wv NULL or m < 2: as above.
+ */
+double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,
+			    size_t end, double min_effect, int relative);
+
+/*
+ * That test of b[0..nb) against a[0..na) (wa, wb: their wv, or NULL), no
+ * minimum effect: the two-sided p-value.
+ */
+double cp_runs_t_p(const double *a, const double *wa, size_t na, const double *b, const double *wb,
+		   size_t nb, unsigned m);
 
 /*
  * Student's two-sample t-test with pooled variance (one benchmark's noise

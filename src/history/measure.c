@@ -191,6 +191,7 @@ void history_result_set_functions(struct history_result *out, const struct folde
 			f->name = xstrndup(intern_str(&fc.names, (uint32_t)i), intern_len(&fc.names, (uint32_t)i));
 			f->self = fc.self[i];
 			f->total = fc.total[i];
+			f->run_self = NULL;
 		}
 	qsort(out->funcs, out->nfuncs, sizeof(*out->funcs), cmp_func);
 	out->samples = p->total[0];
@@ -201,6 +202,40 @@ void history_result_set_functions(struct history_result *out, const struct folde
 	intern_release(&fc.names);
 }
 
+void history_result_set_run_counts(struct history_result *out, const struct folded_profile *runs,
+				   size_t n)
+{
+	size_t i, k;
+
+	if (!n)
+		return;
+	out->run_samples = xmallocarray(n, sizeof(double));
+	out->nrun_samples = n;
+	for (k = 0; k < out->nfuncs; k++)
+		out->funcs[k].run_self = xcalloc(n, sizeof(double));
+	for (i = 0; i < n; i++) {
+		const struct folded_profile *p = &runs[i];
+		struct func_counts fc;
+		size_t j;
+
+		memset(&fc, 0, sizeof(fc));
+		intern_init(&fc.names);
+		for (j = 0; j < p->stacks.nr; j++)
+			count_stack(&fc, intern_str(&p->stacks, (uint32_t)j),
+				    intern_len(&p->stacks, (uint32_t)j), p->counts[0][j]);
+		out->run_samples[i] = p->total[0];
+		for (k = 0; k < out->nfuncs; k++) {
+			uint32_t id = intern_find(&fc.names, out->funcs[k].name, strlen(out->funcs[k].name));
+
+			if (id != UINT32_MAX && id < fc.alloc)
+				out->funcs[k].run_self[i] = fc.self[id];
+		}
+		free(fc.self);
+		free(fc.total);
+		intern_release(&fc.names);
+	}
+}
+
 static void add_profile(struct folded_profile *into, const struct folded_profile *p)
 {
 	size_t i;
@@ -208,6 +243,17 @@ static void add_profile(struct folded_profile *into, const struct folded_profile
 	for (i = 0; i < p->stacks.nr; i++)
 		folded_profile_add(into, intern_str(&p->stacks, (uint32_t)i),
 				   intern_len(&p->stacks, (uint32_t)i), 0, p->counts[0][i]);
+}
+
+static void release_each(struct history_measurement *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nruns_each; i++)
+		folded_profile_release(&m->each[i]);
+	free(m->each);
+	m->each = NULL;
+	m->nruns_each = 0;
 }
 
 int history_measure_start(struct flame_repo *r, const char *id, const struct history_measure_opts *o,
@@ -250,6 +296,9 @@ int history_measure_run(const struct history_measure_opts *o, struct history_mea
 	if (!code) {
 		m->res.runs[m->res.nruns++] = flame_run_metric(&run, o->metric);
 		add_profile(&m->pooled, &run.folded);
+		m->each = xreallocarray(m->each, m->nruns_each + 1, sizeof(*m->each));
+		folded_profile_init(&m->each[m->nruns_each]);
+		add_profile(&m->each[m->nruns_each++], &run.folded);
 	}
 	flame_run_release(&run);
 	if (code > 0) {
@@ -264,8 +313,10 @@ void history_measure_finish(const struct history_measure_opts *o, struct history
 {
 	if (m->res.status == HISTORY_OK) {
 		history_result_set_functions(&m->res, &m->pooled, o->top, o->keep);
+		history_result_set_run_counts(&m->res, m->each, m->nruns_each);
 		m->res.profiles = (double)m->res.nruns;
 	}
+	release_each(m);
 	folded_profile_release(&m->pooled);	/* leaves it empty: releasing again is harmless */
 	free(m->dir);
 	m->dir = NULL;
@@ -273,6 +324,7 @@ void history_measure_finish(const struct history_measure_opts *o, struct history
 
 void history_measurement_release(struct history_measurement *m)
 {
+	release_each(m);
 	history_result_release(&m->res);
 	folded_profile_release(&m->pooled);
 	free(m->dir);

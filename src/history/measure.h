@@ -44,6 +44,8 @@ int history_measure(struct flame_repo *r, const char *id, const struct history_m
 struct history_measurement {
 	struct history_result res;	/* filled as runs come */
 	struct folded_profile pooled;	/* every run's profile */
+	struct folded_profile *each;	/* each run's profile, for its per-run counts */
+	size_t nruns_each;
 	char *dir;			/* the build's worktree */
 	int done;			/* failed to build or run: no more runs */
 };
@@ -63,5 +65,13 @@ void history_measurement_release(struct history_measurement *m);
  */
 void history_result_set_functions(struct history_result *out, const struct folded_profile *p,
 				  unsigned top, const struct string_list *keep);
+
+/*
+ * Each profiled run's samples and each of out's functions' self samples
+ * in it (runs[0..n)): out->run_samples and funcs[].run_self.  After
+ * history_result_set_functions().
+ */
+void history_result_set_run_counts(struct history_result *out, const struct folded_profile *runs,
+				   size_t n);
 
 #endif

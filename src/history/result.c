@@ -1,9 +1,12 @@
 /*
  * result.c - a commit's stored result and its one-line JSON form:
  *   {"v":1,"status":"ok","time":T,"metric":"cpu","unit":"us","runs":[..],
- *    "samples":N,"functions":[["name",self,total],..],"env":{..}}
- * Unknown members are ignored (a later trail may add some); a member of
- * the wrong type is an error naming the note.
+ *    "samples":N,"functions":[["name",self,total],..],"env":{..},
+ *    "run_samples":[..],"run_self":[[..],..]}
+ * The last two, each profiled run's samples and each function's self
+ * samples in it (functions in order), came later: a note without them is
+ * read as before.  Unknown members are ignored (a later trail may add
+ * some); a member of the wrong type is an error naming the note.
  */
 #include "history/result.h"
 
@@ -46,9 +49,12 @@ void history_result_release(struct history_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nfuncs; i++)
+	for (i = 0; i < r->nfuncs; i++) {
 		free(r->funcs[i].name);
+		free(r->funcs[i].run_self);
+	}
 	free(r->funcs);
+	free(r->run_samples);
 	free(r->runs);
 	free(r->metric);
 	free(r->unit);
@@ -59,6 +65,18 @@ void history_result_release(struct history_result *r)
 static char *dup_or_empty(const char *s)
 {
 	return xstrdup(s ? s : "");
+}
+
+static double *copy_doubles(const double *x, size_t n)
+{
+	double *y;
+
+	if (!x)
+		return NULL;
+	y = xmallocarray(n + 1, sizeof(double));
+	if (n)
+		memcpy(y, x, n * sizeof(double));
+	return y;
 }
 
 void history_result_copy(struct history_result *dst, const struct history_result *src)
@@ -75,7 +93,9 @@ void history_result_copy(struct history_result *dst, const struct history_result
 	for (i = 0; i < src->nfuncs; i++) {
 		dst->funcs[i] = src->funcs[i];
 		dst->funcs[i].name = xstrdup(src->funcs[i].name);
+		dst->funcs[i].run_self = copy_doubles(src->funcs[i].run_self, src->nrun_samples);
 	}
+	dst->run_samples = copy_doubles(src->run_samples, src->nrun_samples);
 	dst->env.kernel = dup_or_empty(src->env.kernel);
 	dst->env.cpu = dup_or_empty(src->env.cpu);
 	dst->env.compiler = dup_or_empty(src->env.compiler);
@@ -108,6 +128,16 @@ void history_env_set_key(struct history_env *e)
 	snprintf(num, sizeof(num), "%.17g/%.17g", e->freq, e->discard);
 	fnv_add(&h, num);
 	snprintf(e->key, sizeof(e->key), "%016llx", (unsigned long long)h);
+}
+
+static void write_numbers(struct json_writer *w, const double *x, size_t n)
+{
+	size_t i;
+
+	json_writer_begin_array(w);
+	for (i = 0; i < n; i++)
+		json_writer_number(w, x[i]);
+	json_writer_end(w);
 }
 
 void history_result_write(const struct history_result *r, struct strbuf *out)
@@ -153,6 +183,16 @@ void history_result_write(const struct history_result *r, struct strbuf *out)
 	json_writer_key_number(&w, "freq", r->env.freq);
 	json_writer_key_number(&w, "discard", r->env.discard);
 	json_writer_end(&w);
+	if (r->run_samples) {
+		json_writer_key(&w, "run_samples");
+		write_numbers(&w, r->run_samples, r->nrun_samples);
+		json_writer_key(&w, "run_self");
+		json_writer_begin_array(&w);
+		for (i = 0; i < r->nfuncs; i++)
+			write_numbers(&w, r->funcs[i].run_self,
+				      r->funcs[i].run_self && r->funcs[i].self > 0 ? r->nrun_samples : 0);
+		json_writer_end(&w);
+	}
 	json_writer_end(&w);
 	json_writer_release(&w);
 }
@@ -228,7 +268,49 @@ static int parse_funcs(const struct json_value *f, const char *name, struct hist
 		r->funcs[i].name = xstrdup(e->items[0].string);
 		r->funcs[i].self = e->items[1].number;
 		r->funcs[i].total = e->items[2].number;
+		r->funcs[i].run_self = NULL;
 		r->nfuncs++;
+	}
+	return 0;
+}
+
+/* An array of n numbers (n == SIZE_MAX: any length, set) into a new *out. */
+static int get_numbers(const struct json_value *a, size_t *n, double **out)
+{
+	size_t i;
+
+	if (a->type != JSON_ARRAY || (*n != SIZE_MAX && a->len != *n))
+		return -1;
+	*n = a->len;
+	*out = xmallocarray(a->len + 1, sizeof(double));
+	for (i = 0; i < a->len; i++) {
+		if (a->items[i].type != JSON_NUMBER)
+			return -1;
+		(*out)[i] = a->items[i].number;
+	}
+	return 0;
+}
+
+/* run_samples and run_self (optional; both or neither), after the functions. */
+static int parse_run_counts(const struct json_value *o, const char *name, struct history_result *r)
+{
+	const struct json_value *rs = json_get(o, "run_samples"), *self = json_get(o, "run_self");
+	size_t i, n = SIZE_MAX;
+
+	if ((!rs || rs->type == JSON_NULL) && (!self || self->type == JSON_NULL))
+		return 0;
+	if (!rs || !self || get_numbers(rs, &n, &r->run_samples))
+		return trail_error("%s: 'run_samples' is not an array of numbers beside 'run_self'", name);
+	r->nrun_samples = n;
+	if (self->type != JSON_ARRAY || self->len != r->nfuncs)
+		return trail_error("%s: 'run_self' does not hold one array per function", name);
+	for (i = 0; i < r->nfuncs; i++) {
+		size_t m = self->items[i].type == JSON_ARRAY && !self->items[i].len ? 0 : n;
+
+		if (!m)
+			continue;	/* a function without per-run counts */
+		if (get_numbers(&self->items[i], &m, &r->funcs[i].run_self))
+			return trail_error("%s: run_self of function %zu is not %zu numbers", name, i + 1, n);
 	}
 	return 0;
 }
@@ -270,7 +352,7 @@ static int parse_object(const struct json_value *o, const char *name, struct his
 		r->runs[r->nruns++] = runs->items[i].number;
 	}
 	if (parse_funcs(json_get(o, "functions"), name, r) ||
-	    parse_env(json_get(o, "env"), name, &r->env))
+	    parse_run_counts(o, name, r) || parse_env(json_get(o, "env"), name, &r->env))
 		goto out;
 	ret = 0;
 out:

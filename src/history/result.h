@@ -31,6 +31,8 @@ struct history_env {
 struct history_func {
 	char *name;
 	double self, total;	/* samples summed over the profiled runs */
+	double *run_self;	/* self samples of each profiled run (the result's
+				 * nrun_samples of them), or NULL when not stored */
 };
 
 enum history_status {
@@ -50,6 +52,9 @@ struct history_result {
 	double profiles;	/* profiled runs those samples come from */
 	struct history_func *funcs;	/* top functions plus any that moved, by name */
 	size_t nfuncs;
+	double *run_samples;	/* all samples of each profiled run, or NULL (notes
+				 * written before trail kept them, --profile results) */
+	size_t nrun_samples;
 	struct history_env env;
 };
 

@@ -119,6 +119,64 @@ double history_point_rate(const struct history_point *p, const char *func, int t
 	return history_result_count(p->r, func, total) / p->profiles;
 }
 
+/*
+ * The profiled runs every point of s stored per-run counts for, alike,
+ * or 0 (fewer than 3, or notes written before trail kept them): then a
+ * function's share is judged by its spread over the commits alone.
+ */
+static size_t common_runs(const struct history_series *s)
+{
+	size_t i, n = s->nr ? s->pts[0].r->nrun_samples : 0;
+
+	for (i = 0; i < s->nr; i++)
+		if (!s->pts[i].r->run_samples || s->pts[i].r->nrun_samples != n)
+			return 0;
+	return n >= 3 ? n : 0;
+}
+
+static const struct history_func *find_func(const struct history_result *r, const char *func)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfuncs; i++)
+		if (!strcmp(r->funcs[i].name, func))
+			return &r->funcs[i];
+	return NULL;
+}
+
+/* func's self samples in run i of p, over the run's samples when share. */
+static double run_value(const struct history_point *p, const struct history_func *f, size_t i,
+			int share)
+{
+	if (!f || !f->run_self)
+		return 0;	/* no self samples in any run */
+	if (!share)
+		return f->run_self[i];
+	return p->r->run_samples[i] > 0 ? f->run_self[i] / p->r->run_samples[i] : 0;
+}
+
+/*
+ * The variance of the mean over p's runs of func's self samples per run
+ * (over all samples of each run when share, and divided by each run's
+ * scale[] when given): how much the point could move by its runs alone
+ * (runs: common_runs()).
+ */
+static double run_variance(const struct history_point *p, const char *func, size_t runs, int share,
+			   const double *scale)
+{
+	const struct history_func *f = find_func(p->r, func);
+	double mean = 0, ss = 0, v;
+	size_t i;
+
+	for (i = 0; i < runs; i++)
+		mean += run_value(p, f, i, share) / (scale ? scale[i] : 1) / (double)runs;
+	for (i = 0; i < runs; i++) {
+		v = run_value(p, f, i, share) / (scale ? scale[i] : 1);
+		ss += (v - mean) * (v - mean);
+	}
+	return ss / (double)(runs - 1) / (double)runs;
+}
+
 static int cmp_moved(const void *a, const void *b)
 {
 	const struct history_moved *x = a, *y = b;
@@ -178,7 +236,41 @@ struct share_table {
 	size_t a, n;			/* points [a, a + n) */
 	double *raw, *norm;		/* [k * n + (i - a)], fractions */
 	double *scale;			/* [i - a] */
+	double *wv;			/* [k * n + (i - a)]: norm's variance from the
+					 * point's runs, or NULL (runs == 0) */
+	size_t runs;			/* common_runs() */
 };
+
+/*
+ * t->wv: the variance of each normalised share from the point's runs,
+ * each run's shares divided by that run's own scale (the median over the
+ * functions of share / ref), so that the scale's noise is in it too.
+ */
+static void run_scales_variance(const struct history_series *s, struct share_table *t,
+				const double *ref, double min_share)
+{
+	double *rs = xmallocarray(t->runs + 1, sizeof(double));
+	double *tmp = xmallocarray(t->names.nr + 1, sizeof(double));
+	size_t i, k, r, m;
+
+	for (i = 0; i < t->n; i++) {
+		const struct history_point *p = &s->pts[t->a + i];
+
+		for (r = 0; r < t->runs; r++) {
+			for (k = m = 0; k < t->names.nr; k++)
+				if (ref[k] >= min_share)
+					tmp[m++] = run_value(p, find_func(p->r, t->names.items[k]), r, 1) /
+						   ref[k];
+			rs[r] = m >= 3 ? median_sorting(tmp, m) : 1;
+			if (!(rs[r] > 0))
+				rs[r] = 1;
+		}
+		for (k = 0; k < t->names.nr; k++)
+			t->wv[k * t->n + i] = run_variance(p, t->names.items[k], t->runs, 1, rs);
+	}
+	free(rs);
+	free(tmp);
+}
 
 static void share_table_build(const struct history_series *s, size_t a, size_t c, double min_share,
 			      struct share_table *t)
@@ -212,6 +304,10 @@ static void share_table_build(const struct history_series *s, size_t a, size_t c
 			t->norm[k * n + i] = t->raw[k * n + i] / t->scale[i];
 	}
 	free(tmp);
+	t->runs = common_runs(s);
+	t->wv = t->runs ? xmallocarray(t->names.nr * n + 1, sizeof(double)) : NULL;
+	if (t->wv)
+		run_scales_variance(s, t, ref, min_share);
 	free(ref);
 }
 
@@ -221,6 +317,7 @@ static void share_table_release(struct share_table *t)
 	free(t->raw);
 	free(t->norm);
 	free(t->scale);
+	free(t->wv);
 }
 
 /*
@@ -232,22 +329,26 @@ static void share_table_release(struct share_table *t)
  * (Bonferroni over the two).
  */
 static double moved_p(const struct history_series *s, size_t a, size_t nl, size_t nr,
-		      const char *func, const double *norm, double own)
+		      const char *func, const double *norm, const double *wv, size_t runs, double own)
 {
 	double *rate = xmallocarray(nl + nr, sizeof(double)), pr = 1, ps, mb = 0, ma = 0;
+	double *rwv = runs ? xmallocarray(nl + nr, sizeof(double)) : NULL;
 	size_t i;
 
-	ps = cp_student_p(norm, nl, norm + nl, nr);
+	ps = cp_runs_t_p(norm, wv, nl, norm + nl, wv ? wv + nl : NULL, nr, (unsigned)runs);
 	for (i = 0; i < nl + nr; i++) {
 		rate[i] = history_point_rate(&s->pts[a + i], func, 0);
+		if (rwv)
+			rwv[i] = run_variance(&s->pts[a + i], func, runs, 0, NULL);
 		if (i < nl)
 			mb += rate[i] / (double)nl;
 		else
 			ma += rate[i] / (double)nr;
 	}
 	if ((ma > mb) == (own > 0))
-		pr = cp_student_p(rate, nl, rate + nl, nr);
+		pr = cp_runs_t_p(rate, rwv, nl, rate + nl, rwv ? rwv + nl : NULL, nr, (unsigned)runs);
 	free(rate);
+	free(rwv);
 	return fmin(1, 2 * fmin(ps, pr));
 }
 
@@ -290,11 +391,12 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		    fabs(own) < top / 4)
 			continue;
 		if (nl >= 2 && nrt >= 2) {
-			if (moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n, own) > o->cp.alpha)
+			if (moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n,
+				    t.wv ? t.wv + k * t.n : NULL, t.runs, own) > o->cp.alpha)
 				continue;
 		} else if (fabs(own) < 2 * o->min_share &&
 			   (nl + nrt < 3 || moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n,
-						    own) > o->cp.alpha)) {
+						    t.wv ? t.wv + k * t.n : NULL, t.runs, own) > o->cp.alpha)) {
 			/* one commit on a side (guard's): a larger step, or the test with the other side's variance */
 			continue;
 		}
@@ -368,7 +470,9 @@ static size_t change_indices(const struct history_series *s, const struct histor
 	/* a function's (normalised) share must move by min_share of all samples */
 	fp.relative = 0;
 	fp.min_effect = o->min_share;
+	fp.runs = (unsigned)t.runs;
 	for (k = 0; k < t.names.nr; k++) {
+		fp.wv = t.wv ? t.wv + k * t.n : NULL;
 		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
 		for (i = 0; i < m; i++) {
 			double p = fmin(1, cp[i].p * nseries);

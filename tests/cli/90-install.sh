@@ -76,6 +76,15 @@ if have bash; then
 		[ "$(printf '%s\n' "$out" | sed -n 2,3p)" = "$(printf 'speedscope\npeak-heap')" ] &&
 		pass "bash completion: option values (record -e, --output, --metric)" ||
 		fail "bash completion: option values (record -e, --output, --metric)" "$out"
+	# history's subcommands (from its dispatch table), then their options and values
+	out=$(PATH=$D$P/bin:$PATH bash -c '. "$1"; COMP_WORDS=(trail history ""); COMP_CWORD=2; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail history de); COMP_CWORD=2; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail -q history detect --bis); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(trail history backfill --metric w); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}"' _ \
+		"$D$P/share/bash-completion/completions/trail" 2>&1)
+	[ "$out" = "$(printf 'record backfill show plot detect guard\ndetect\n--bisect\nwall')" ] &&
+		pass "bash completion: history subcommands, options and values" ||
+		fail "bash completion: history subcommands, options and values" "$out"
 fi
 [ -f "$D$P/share/zsh/site-functions/_trail" ] && pass "zsh completion installed" || fail "zsh completion installed"
 if have zsh; then
@@ -87,8 +96,10 @@ if have zsh; then
 		words=(trail top --s); CURRENT=3; PREFIX=--s; source $1 | grep -x -- --sort
 		words=(trail record -o x); CURRENT=4; PREFIX=; source $1
 		words=(trail top --sort x); CURRENT=4; PREFIX=; source $1
+		words=(trail history g); CURRENT=3; PREFIX=g; source $1 | grep -x guard
+		words=(trail history guard --max); CURRENT=4; PREFIX=--max; source $1 | grep -x -- --max-regression
 		print end' _ "$D$P/share/zsh/site-functions/_trail" 2>&1)
-	[ "$out" = "$(printf 'explain\n--sort\nFILES\nself\ntotal\nname\nend')" ] &&
+	[ "$out" = "$(printf 'explain\n--sort\nFILES\nself\ntotal\nname\nguard\n--max-regression\nend')" ] &&
 		pass "zsh completion: commands, options, files only for FILE values" ||
 		fail "zsh completion" "$out"	# --sort's values: self total name
 else

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/strbuf.h"
 #include "history/changepoint.h"
+#include "history/cp_null.h"
 #include "history/measure.h"
 #include "history/result.h"
 #include "history/series.h"
@@ -106,6 +107,43 @@ TEST(min_effect_and_alpha_honoured)
 	CHECK_INT(cp_detect(x, 3, &p, out, 4), 0);
 }
 
+/*
+ * With each point's variance from its runs: a split whose few points
+ * agree by chance is judged by the runs' larger noise, and one whose runs
+ * agree gets their degrees of freedom; without wv, the plain test.
+ */
+TEST(split_test_with_runs)
+{
+	/* 2 points before, 8 after: a step of 10 with the points' spread about 1.5 */
+	double x[10] = { 20, 22, 31, 33, 30, 32, 34, 31, 33, 32 };
+	double quiet[10], loud[10];
+	double plain, with_quiet, with_loud;
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		quiet[i] = 1.5 * 1.5;	/* the runs' variance of a point's mean: about the points' own spread, 40 df */
+		loud[i] = 6.0 * 6.0;	/* runs far noisier than the points happen to be */
+	}
+	plain = cp_split_test_p(x, 10, 2, 10, 0, 0);
+	CHECK_NEAR(cp_split_test_p_runs(x, NULL, 5, 10, 2, 10, 0, 0), plain, 0);
+	CHECK_NEAR(cp_split_test_p_runs(x, quiet, 1, 10, 2, 10, 0, 0), plain, 0);	/* one run: no wv */
+	with_quiet = cp_split_test_p_runs(x, quiet, 5, 10, 2, 10, 0, 0);
+	with_loud = cp_split_test_p_runs(x, loud, 5, 10, 2, 10, 0, 0);
+	CHECK(with_quiet < plain / 10);
+	CHECK(with_loud > plain * 10);
+	/* the two-sample form */
+	CHECK_NEAR(cp_runs_t_p(x, quiet, 2, x + 2, quiet + 2, 8, 5), with_quiet, 1e-12);
+	/* the null of the runs' test is its own table */
+	{
+		struct cp_null_cache c;
+
+		cp_null_cache_init(&c, 999, 7);
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) != cp_null_p(&c, 10, 2, 5, 0, 1e-2));
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) >= cp_null_p(&c, 10, 2, 5, 5, 1e-4));
+		cp_null_cache_release(&c);
+	}
+}
+
 static void sample_result(struct history_result *r)
 {
 	history_result_init(r);
@@ -120,8 +158,8 @@ static void sample_result(struct history_result *r)
 	r->samples = 300;
 	r->profiles = 3;
 	r->funcs = xmallocarray(2, sizeof(*r->funcs));
-	r->funcs[0] = (struct history_func){ xstrdup("main"), 0, 300 };
-	r->funcs[1] = (struct history_func){ xstrdup("odd \"name\"\n"), 120, 150 };
+	r->funcs[0] = (struct history_func){ xstrdup("main"), 0, 300, NULL };
+	r->funcs[1] = (struct history_func){ xstrdup("odd \"name\"\n"), 120, 150, NULL };
 	r->nfuncs = 2;
 	r->env.kernel = xstrdup("6.1");
 	r->env.cpu = xstrdup("Some CPU");
@@ -158,6 +196,38 @@ TEST(result_round_trip)
 	strbuf_release(&b);
 }
 
+/* Each run's samples and each function's in it survive the note; a note without them reads as before. */
+TEST(result_run_counts_round_trip)
+{
+	static const char *const old_note = "{\"v\":1,\"status\":\"ok\",\"runs\":[1],\"samples\":3,"
+		"\"functions\":[[\"f\",2,3]],\"env\":{\"key\":\"0123456789abcdef\"}}";
+	struct history_result r, back;
+	struct strbuf a = STRBUF_INIT;
+	size_t i;
+
+	sample_result(&r);
+	r.run_samples = xmallocarray(3, sizeof(double));
+	r.nrun_samples = 3;
+	for (i = 0; i < 3; i++) {
+		r.run_samples[i] = 100;
+		r.funcs[1].run_self = i ? r.funcs[1].run_self : xmallocarray(3, sizeof(double));
+		r.funcs[1].run_self[i] = 30 + 15 * (double)i;
+	}
+	history_result_write(&r, &a);
+	CHECK(!history_result_parse(a.buf, a.len, "t", &back));
+	CHECK_INT(back.nrun_samples, 3);
+	CHECK(back.funcs[0].run_self == NULL);	/* main has no self samples: not written */
+	CHECK(back.funcs[1].run_self != NULL);
+	if (back.funcs[1].run_self)
+		CHECK_NEAR(back.funcs[1].run_self[2], 60, 0);
+	history_result_release(&back);
+	CHECK(!history_result_parse(old_note, strlen(old_note), "t", &back));
+	CHECK(back.run_samples == NULL && back.nrun_samples == 0 && back.funcs[0].run_self == NULL);
+	history_result_release(&back);
+	history_result_release(&r);
+	strbuf_release(&a);
+}
+
 TEST(key_follows_environment)
 {
 	struct history_result r;
@@ -187,6 +257,15 @@ TEST(result_parse_rejects)
 		"{\"v\":1,\"status\":\"ok\"}",
 		"[1,2]",
 		"{\"v\":1,",
+		/* per-run counts: both members, one array per function, one count per run */
+		"{\"v\":1,\"status\":\"ok\",\"functions\":[[\"f\",1,1]],\"run_samples\":[1,2],"
+		"\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"functions\":[[\"f\",1,1]],\"run_samples\":[1,2],"
+		"\"run_self\":[],\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"functions\":[[\"f\",1,1]],\"run_samples\":[1,2],"
+		"\"run_self\":[[1]],\"env\":{\"key\":\"0123456789abcdef\"}}",
+		"{\"v\":1,\"status\":\"ok\",\"functions\":[[\"f\",1,1]],\"run_samples\":[1,\"x\"],"
+		"\"run_self\":[[1,0]],\"env\":{\"key\":\"0123456789abcdef\"}}",
 	};
 	struct history_result r;
 	size_t i;
@@ -221,6 +300,38 @@ TEST(functions_kept)
 	string_list_clear(&keep);
 }
 
+/* Each run's samples, and each kept function's self samples in each run. */
+TEST(run_counts_kept)
+{
+	struct folded_profile runs[2], pooled;
+	struct history_result r;
+	size_t i;
+
+	folded_profile_init(&pooled);
+	for (i = 0; i < 2; i++) {
+		folded_profile_init(&runs[i]);
+		folded_profile_add(&runs[i], "main;a;b", 8, 0, 10 + 20 * (double)i);
+		folded_profile_add(&runs[i], "main;a", 6, 0, 5);
+		folded_profile_add(&pooled, "main;a;b", 8, 0, 10 + 20 * (double)i);
+		folded_profile_add(&pooled, "main;a", 6, 0, 5);
+	}
+	history_result_init(&r);
+	history_result_set_functions(&r, &pooled, 5, NULL);
+	history_result_set_run_counts(&r, runs, 2);
+	CHECK_INT(r.nrun_samples, 2);
+	CHECK_NEAR(r.run_samples[0], 15, 0);
+	CHECK_NEAR(r.run_samples[1], 35, 0);
+	for (i = 0; i < r.nfuncs; i++)
+		if (!strcmp(r.funcs[i].name, "b"))
+			CHECK(r.funcs[i].run_self[0] == 10 && r.funcs[i].run_self[1] == 30);
+		else if (!strcmp(r.funcs[i].name, "a"))
+			CHECK(r.funcs[i].run_self[0] == 5 && r.funcs[i].run_self[1] == 5);
+	history_result_release(&r);
+	for (i = 0; i < 2; i++)
+		folded_profile_release(&runs[i]);
+	folded_profile_release(&pooled);
+}
+
 /*
  * A series of 24 commits: f doubles at 8, g rises 16 % at 16 (its share by
  * about 3 points: the change must be beyond --min-share, 1 point here, not
@@ -246,9 +357,9 @@ TEST(series_changes_name_functions)
 			res[i].runs[res[i].nruns++] = noisy(f + g + h, 0.005, &st);
 		res[i].profiles = 5;
 		res[i].funcs = xmallocarray(3, sizeof(*res[i].funcs));
-		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 5 * noisy(f, 0.01, &st), 0 };
-		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 5 * noisy(g, 0.01, &st), 0 };
-		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 5 * noisy(h, 0.01, &st), 0 };
+		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 5 * noisy(f, 0.01, &st), 0, NULL };
+		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 5 * noisy(g, 0.01, &st), 0, NULL };
+		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 5 * noisy(h, 0.01, &st), 0, NULL };
 		res[i].nfuncs = 3;
 		res[i].samples = 5 * (f + g + h);
 		s.pts[i].r = &res[i];
@@ -301,9 +412,9 @@ TEST(dominant_function_named)
 			res[i].runs[res[i].nruns++] = noisy(f + g + h, 0.01, &st);
 		res[i].profiles = 3;
 		res[i].funcs = xmallocarray(3, sizeof(*res[i].funcs));
-		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 3 * noisy(f, 0.01, &st), 0 };
-		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 3 * noisy(g, 0.01, &st), 0 };
-		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 3 * noisy(h, 0.01, &st), 0 };
+		res[i].funcs[0] = (struct history_func){ xstrdup("f"), 3 * noisy(f, 0.01, &st), 0, NULL };
+		res[i].funcs[1] = (struct history_func){ xstrdup("g"), 3 * noisy(g, 0.01, &st), 0, NULL };
+		res[i].funcs[2] = (struct history_func){ xstrdup("h"), 3 * noisy(h, 0.01, &st), 0, NULL };
 		res[i].nfuncs = 3;
 		res[i].samples = res[i].funcs[0].self + res[i].funcs[1].self + res[i].funcs[2].self;
 		s.pts[i].r = &res[i];
@@ -328,6 +439,7 @@ TEST(dominant_function_named)
 }
 
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
+	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
 	  dominant_function_named)

@@ -27,6 +27,9 @@ TEST(steady_busy) { check_steady(HCAL_STEADY_BUSY); }
 TEST(steady_busy_one_run) { check_steady(HCAL_STEADY_BUSY_ONE_RUN); }
 TEST(steady_drift_below_min_effect) { check_steady(HCAL_STEADY_ORDER_DRIFT); }
 TEST(steady_sparse) { check_steady(HCAL_STEADY_SPARSE); }
+/* per-run counts: each function's own run-to-run noise, each build's own speed of each function */
+TEST(steady_function_noise) { check_steady(HCAL_STEADY_FUNC_NOISE_SPARSE); }
+TEST(steady_function_layout) { check_steady(HCAL_STEADY_LAYOUT); }
 
 TEST(three_changes_found)
 {
@@ -38,4 +41,5 @@ TEST(three_changes_found)
 }
 
 TEST_MAIN("history-calibrate", steady_quiet, steady_busy, steady_busy_one_run,
-	  steady_drift_below_min_effect, steady_sparse, three_changes_found)
+	  steady_drift_below_min_effect, steady_sparse, steady_function_noise, steady_function_layout,
+	  three_changes_found)
