@@ -91,19 +91,18 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 
 /*
  * Fold perf.data file data with pf's options (its chosen/other event names
- * are freed) through scratch_path into p; 0 or -1 (error printed).
+ * are freed) straight into p (no folded text on the way); 0 or -1 (error
+ * printed).
  */
 struct perfdata_fold;
-int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *scratch_path,
-			struct folded_profile *p);
+int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, struct folded_profile *p);
 /*
  * Fold a recording (perf.data from trail record or perf record) in-process
  * into p, every sample counting 1, dropping the samples before the first
  * discard fraction of its time span (perf script --time N%-100%, N = 100 *
- * discard); scratch_path receives the folded text on the way.  0 or -1.
+ * discard).  0 or -1.
  */
-int flame_fold_recording(const char *data, double discard, const char *scratch_path,
-			 struct folded_profile *p);
+int flame_fold_recording(const char *data, double discard, struct folded_profile *p);
 
 /*
  * Run the workload under a recorder (argv, e.g. from flame_record_argv();
