@@ -57,25 +57,6 @@ static void isolate_git_env(void)
 		unsetenv(*v);
 }
 
-static int parse_metric(const char *name, enum flame_metric *m)
-{
-	if (!strcmp(name, "cpu"))
-		*m = FLAME_METRIC_CPU;
-	else if (!strcmp(name, "wall"))
-		*m = FLAME_METRIC_WALL;
-	else if (!strcmp(name, "rss"))
-		*m = FLAME_METRIC_RSS;
-	else if (!strcmp(name, "offcpu"))
-		*m = FLAME_METRIC_OFFCPU;
-	else if (!strcmp(name, "alloc"))
-		*m = FLAME_METRIC_ALLOC;
-	else if (!strcmp(name, "peak-heap"))
-		*m = FLAME_METRIC_PEAK_HEAP;
-	else
-		return trail_error("unknown metric '%s' (cpu, wall, offcpu, rss, alloc, peak-heap)", name);
-	return 0;
-}
-
 /*
  * auto means trail's own sampler (trail record); perf record on request;
  * a command (with a blank or '$') is the user's own profiler.
@@ -186,7 +167,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		trail_error("--build, --run and --threshold are required");
 		return EXIT_PROBE_ABORT;
 	}
-	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
+	if (flame_metric_parse(metric, &m) || check_profiler(profiler, &profiler_name))
 		return EXIT_PROBE_ABORT;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
@@ -218,10 +199,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.timeout = run_timeout;
 	o.build_timeout = build_timeout;
 	o.percentile = percentile;
-	o.cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
-	o.cap.profile = flame_metric_profile(m, 0, profiler_name);
+	flame_metric_capture(m, 0, profiler_name, &o.cap);
 	o.cap.alloc_interval = alloc_interval;
-	o.cap.alloc_peak = m == FLAME_METRIC_PEAK_HEAP;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;
@@ -378,7 +357,7 @@ int cmd_flame(int argc, const char **argv)
 		setenv(FLAME_SUBMODULES_ENV, "0", 1);
 	else
 		unsetenv(FLAME_SUBMODULES_ENV);
-	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
+	if (flame_metric_parse(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
 		goto usage;
 	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {
 		trail_error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);

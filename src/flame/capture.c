@@ -19,30 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *flame_metric_name(enum flame_metric m)
-{
-	switch (m) {
-	case FLAME_METRIC_WALL: return "wall";
-	case FLAME_METRIC_RSS: return "rss";
-	case FLAME_METRIC_OFFCPU: return "offcpu";
-	case FLAME_METRIC_ALLOC: return "alloc";
-	case FLAME_METRIC_PEAK_HEAP: return "peak-heap";
-	default: return "cpu";
-	}
-}
-
-const char *flame_metric_unit(enum flame_metric m)
-{
-	switch (m) {
-	case FLAME_METRIC_WALL: return "s";
-	case FLAME_METRIC_RSS: return "KiB";
-	case FLAME_METRIC_OFFCPU: return "s";
-	case FLAME_METRIC_ALLOC: return "bytes";
-	case FLAME_METRIC_PEAK_HEAP: return "bytes";
-	default: return "us";
-	}
-}
-
 double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 {
 	switch (m) {

@@ -24,10 +24,8 @@ struct flame_capture_opts flame_session_capture_opts(const struct flame_session 
 	o.freq = s->req.freq;
 	o.discard = s->req.discard;
 	o.timeout = s->req.run_timeout;
-	o.timed = s->req.metric != FLAME_METRIC_CPU && !flame_metric_from_profile(s->req.metric);
-	o.profile = flame_metric_profile(s->req.metric, s->ans.offcpu_profile, s->req.profiler);
+	flame_metric_capture(s->req.metric, s->ans.offcpu_profile, s->req.profiler, &o);
 	o.alloc_interval = s->req.alloc_interval;
-	o.alloc_peak = s->req.metric == FLAME_METRIC_PEAK_HEAP;
 	o.scratch = s->st.scratch;
 	o.profiler = s->req.profiler;
 	o.trail_exe = s->req.trail_exe;

@@ -715,6 +715,37 @@ TEST(decide_recommend)
  * exclusions, timeouts), and the report's line is that argv, quoted so sh
  * reads back the same words - a --run with quotes and $ included.
  */
+/*
+ * One table owns the metrics: every name parses back to its metric (what
+ * the probe's --metric relies on), an unknown one is refused, and the
+ * capture of each records and times what its row says.
+ */
+TEST(metric_table_round_trip)
+{
+	static const enum flame_metric all[] = { FLAME_METRIC_CPU, FLAME_METRIC_WALL,
+		FLAME_METRIC_RSS, FLAME_METRIC_OFFCPU, FLAME_METRIC_ALLOC, FLAME_METRIC_PEAK_HEAP };
+	struct flame_capture_opts o;
+	enum flame_metric m;
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		m = FLAME_METRIC_CPU;
+		CHECK(flame_metric_parse(flame_metric_name(all[i]), &m) == 0);
+		CHECK_INT(m, all[i]);
+		CHECK_INT(flame_metric_def(all[i])->metric, all[i]);
+	}
+	CHECK(flame_metric_parse("cycles", &m) < 0);
+	memset(&o, 0, sizeof(o));
+	flame_metric_capture(FLAME_METRIC_CPU, 0, "trail", &o);
+	CHECK(!o.timed && o.profile == FLAME_PROFILE_CPU && !o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_WALL, 1, "trail", &o);
+	CHECK(o.timed && o.profile == FLAME_PROFILE_OFFCPU && !o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_PEAK_HEAP, 0, "trail", &o);
+	CHECK(!o.timed && o.profile == FLAME_PROFILE_ALLOC && o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_RSS, 0, "trail", &o);
+	CHECK(o.timed && o.profile == FLAME_PROFILE_FAULTS && !o.alloc_peak);
+}
+
 /* Memory metrics: which profile they record, and the probe keeps the interval. */
 TEST(memory_metrics_profiles)
 {
@@ -1064,4 +1095,4 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, revert_of_the_culprit_found,
 	  merged_commits_touching_the_function,
-	  memory_metrics_profiles, scope_names_the_profiler_and_its_sampling)
+	  memory_metrics_profiles, metric_table_round_trip, scope_names_the_profiler_and_its_sampling)
