@@ -428,7 +428,7 @@ int cmd_flame(int argc, const char **argv)
 	}
 	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
-	if (s.ans.verdict) {
+	if (s.ans.outcome != FLAME_OUTCOME_NONE) {
 		struct strbuf summary = STRBUF_INIT;
 
 		flame_report_summary(&s, &summary);

@@ -269,7 +269,7 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_string(&w, "verdict", s->ans.verdict);
+	json_writer_key_string(&w, "verdict", flame_outcome_name(s->ans.outcome));
 	json_writer_key_string(&w, "message", s->ans.message);
 	json_writer_key_string(&w, "good", s->ans.good);
 	json_writer_key_string(&w, "bad", s->ans.bad);
@@ -355,7 +355,8 @@ static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
 /* The verdict, the two ends, the metric and what the profiles count. */
 static void md_summary(const struct flame_session *s, struct strbuf *sb)
 {
-	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ", s->ans.verdict);
+	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ",
+		    flame_outcome_name(s->ans.outcome));
 	md_text(sb, s->ans.message);
 	strbuf_addstr(sb, "\n\n- good: ");
 	md_code(sb, s->ans.good, WHOLE, 0);
@@ -591,11 +592,11 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		strbuf_addstr(out, " (");
 		term(out, a->culprit_info.author);
 		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
-		term(out, a->verdict);
+		term(out, flame_outcome_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);
 	} else {
-		term(out, a->verdict);
+		term(out, flame_outcome_name(a->outcome));
 		strbuf_addstr(out, ": ");
 		term(out, a->message);
 		strbuf_addch(out, '\n');

@@ -50,7 +50,6 @@ void flame_session_init(struct flame_session *s)
 void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o)
 {
 	s->ans.outcome = o;
-	s->ans.verdict = flame_outcome_name(o);
 }
 
 int flame_outcome_exit(enum flame_outcome o)
@@ -203,7 +202,7 @@ int flame_session_run(struct flame_session *s)
 	}
 	{
 		const struct flame_interval *iv = &s->ans.change_iv;
-		enum flame_outcome v = s->ans.outcome;
+		enum flame_outcome v = s->ans.ends_outcome;
 
 		s->ans.change = iv->estimate;
 		s->ans.change_hi = iv->hi;

@@ -716,6 +716,36 @@ TEST(decide_recommend)
  * reads back the same words - a --run with quotes and $ included.
  */
 /*
+ * One type per verdict, one name for each: a probe's (fast, slow, skip)
+ * reads back from its word (the probe JSON of --hosts), the session's is
+ * published only by flame_session_set_outcome() - what the ends decided
+ * is not yet the session's answer.
+ */
+TEST(verdicts_one_type_one_name)
+{
+	static const enum flame_verdict all[] = { FLAME_FAST, FLAME_SLOW, FLAME_SKIP };
+	struct flame_session s;
+	enum flame_verdict v;
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		v = FLAME_SKIP;
+		CHECK(flame_verdict_parse(flame_verdict_name(all[i]), &v) == 0);
+		CHECK_INT(v, all[i]);
+	}
+	CHECK(flame_verdict_parse("maybe", &v) < 0);
+	CHECK(flame_outcome_name(FLAME_OUTCOME_NONE) == NULL);
+	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_SMALL_REGRESSION), "regression");
+	flame_session_init(&s);
+	s.ans.ends_outcome = FLAME_OUTCOME_REGRESSION;
+	CHECK_INT(s.ans.outcome, FLAME_OUTCOME_NONE);
+	flame_session_set_outcome(&s, FLAME_OUTCOME_NO_REGRESSION);
+	CHECK_STREQ(flame_outcome_name(s.ans.outcome), "no-regression");
+	CHECK_INT(flame_outcome_exit(s.ans.outcome), FLAME_EXIT_NO_REGRESSION);
+	flame_session_release(&s);
+}
+
+/*
  * One table owns the metrics: every name parses back to its metric (what
  * the probe's --metric relies on), an unknown one is refused, and the
  * capture of each records and times what its row says.
@@ -1095,4 +1125,4 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, revert_of_the_culprit_found,
 	  merged_commits_touching_the_function,
-	  memory_metrics_profiles, metric_table_round_trip, scope_names_the_profiler_and_its_sampling)
+	  memory_metrics_profiles, metric_table_round_trip, verdicts_one_type_one_name, scope_names_the_profiler_and_its_sampling)
