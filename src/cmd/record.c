@@ -275,11 +275,10 @@ static void sample_units(struct folded_weight_info *wi, const struct sampler *s)
  * (counts, no header), periods (a header names the event, or ns for the
  * clocks), or time in microseconds (from a clock's or off-CPU's ns).
  */
-static int fold_recording(const char *data, const char *dir, const char *out,
+static int fold_recording(const char *data, const char *out,
 			  const struct folded_weight_info *wi, struct perfdata_fold *pf)
 {
 	char header[96];
-	char *folded = xstrfmt("%s/stacks.folded", dir);
 	struct fold_options fo;
 	struct folder *fd;
 	struct folded_profile prof;
@@ -294,19 +293,8 @@ static int fold_recording(const char *data, const char *dir, const char *out,
 	pf->count_samples = wi->weight == FOLDED_WEIGHT_SAMPLES;
 	if (perfdata_fold_file(data, fd, pf))
 		goto out;
-	f = fopen(folded, "w");
-	if (!f) {
-		error_errno("cannot create '%s'", folded);
-		goto out;
-	}
-	if (folder_write(&fd, 1, f) | fclose(f)) {
-		f = NULL;
-		trail_error("cannot write '%s'", folded);
-		goto out;
-	}
-	f = NULL;
-	if (folded_profile_read(&prof, folded))
-		goto out;
+	/* the stacks as they would read back from folder_write()'s text, without it */
+	folder_to_profile(&fd, 1, &prof);
 	f = out ? fopen(out, "w") : stdout;
 	if (!f) {
 		error_errno("cannot create '%s'", out);
@@ -348,7 +336,6 @@ out:
 	free(pf->chosen_event);
 	free(pf->other_event);
 	pf->chosen_event = pf->other_event = NULL;
-	free(folded);
 	return ret;
 }
 
@@ -553,7 +540,7 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 			 view == ALLOC_VIEW_SPACE ? "alloc_space" : view == ALLOC_VIEW_OBJECTS ?
 			 "alloc_objects" : alloc_view_name((enum alloc_view)view));
 		memset(&pf, 0, sizeof(pf));
-		if (fold_recording(path, tmpdir, o->output, &wi, &pf))
+		if (fold_recording(path, o->output, &wi, &pf))
 			goto out;
 	}
 done:
@@ -736,7 +723,7 @@ int cmd_record(int argc, const char **argv)
 		intern_init(&ms.names);
 		pf.frame_hook = count_frame;
 		pf.hook_ctx = &ms;
-		failed = fold_recording(path, tmpdir, o.output, &wi, &pf);
+		failed = fold_recording(path, o.output, &wi, &pf);
 		if (!failed)
 			report_symbols(&ms);
 		intern_release(&ms.names);
