@@ -522,7 +522,7 @@ static void md_files(const struct flame_session *s, const struct flame_report_fa
 	struct strbuf cmd = STRBUF_INIT;
 
 	flame_report_md_handoffs(s, f, sb);
-	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
+	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph, `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.offcpu_profile ? "off-CPU " : "",
 		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
