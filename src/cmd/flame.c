@@ -57,25 +57,6 @@ static void isolate_git_env(void)
 		unsetenv(*v);
 }
 
-static int parse_metric(const char *name, enum flame_metric *m)
-{
-	if (!strcmp(name, "cpu"))
-		*m = FLAME_METRIC_CPU;
-	else if (!strcmp(name, "wall"))
-		*m = FLAME_METRIC_WALL;
-	else if (!strcmp(name, "rss"))
-		*m = FLAME_METRIC_RSS;
-	else if (!strcmp(name, "offcpu"))
-		*m = FLAME_METRIC_OFFCPU;
-	else if (!strcmp(name, "alloc"))
-		*m = FLAME_METRIC_ALLOC;
-	else if (!strcmp(name, "peak-heap"))
-		*m = FLAME_METRIC_PEAK_HEAP;
-	else
-		return trail_error("unknown metric '%s' (cpu, wall, offcpu, rss, alloc, peak-heap)", name);
-	return 0;
-}
-
 /*
  * auto means trail's own sampler (trail record); perf record on request;
  * a command (with a blank or '$') is the user's own profiler.
@@ -186,7 +167,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		trail_error("--build, --run and --threshold are required");
 		return EXIT_PROBE_ABORT;
 	}
-	if (parse_metric(metric, &m) || check_profiler(profiler, &profiler_name))
+	if (flame_metric_parse(metric, &m) || check_profiler(profiler, &profiler_name))
 		return EXIT_PROBE_ABORT;
 	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
 	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
@@ -218,10 +199,8 @@ static int cmd_flame_probe(int argc, const char **argv)
 	o.cap.timeout = run_timeout;
 	o.build_timeout = build_timeout;
 	o.percentile = percentile;
-	o.cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
-	o.cap.profile = flame_metric_profile(m, 0, profiler_name);
+	flame_metric_capture(m, 0, profiler_name, &o.cap);
 	o.cap.alloc_interval = alloc_interval;
-	o.cap.alloc_peak = m == FLAME_METRIC_PEAK_HEAP;
 	o.cap.scratch = scratch;
 	o.cap.profiler = profiler_name;
 	o.cap.trail_exe = trail_exe;
@@ -256,70 +235,240 @@ out:
 	return ret;
 }
 
+/* What cmd_flame's options hold before they become the request (s->req). */
+struct flame_cli {
+	const char *metric, *profiler, *measure, *hosts_file;
+	uint64_t repeat, max_repeat, warmup, freq, probe_runs, probe_max, alloc_interval;
+	uint64_t loop, jobs, cpus_per_job;
+	double percentile, discard, min_delta, confirm, confidence;	/* percent, points, P */
+	double min_effect, budget;	/* percent, seconds */
+	int submodules, clean_hosts;
+	struct flame_hosts hosts;
+};
+
+static void flame_cli_init(struct flame_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->metric = "cpu";
+	c->profiler = "auto";
+	c->measure = "share";
+	c->warmup = 1;
+	c->freq = 999;
+	c->probe_runs = 3;
+	c->probe_max = 9;
+	c->loop = 1;
+	c->jobs = 1;
+	c->cpus_per_job = FLAME_CPUS_PER_PROBE;
+	c->percentile = 50;
+	c->discard = 10;
+	c->min_delta = 1;
+	c->confirm = 2;
+	c->confidence = 0.95;
+	c->min_effect = 3;
+	c->budget = 180;
+	c->submodules = 1;
+	c->hosts = (struct flame_hosts)FLAME_HOSTS_INIT;
+}
+
+/* Parse argv into s->req and c; 0, or -1 (said) for a usage error. */
+static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
+			   struct flame_cli *c)
+{
+	struct option opts[] = {
+		OPT_GROUP("the question"),
+		OPT_STRING(0, "good", &s->req.good_rev, "REV", "a revision known to be fast"),
+		OPT_STRING(0, "bad", &s->req.bad_rev, "REV", "a later revision known to be slow"),
+		OPT_STRING(0, "build", &s->req.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
+		OPT_STRING(0, "run", &s->req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
+		OPT_STRING('C', NULL, &s->req.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_GROUP("scope"),
+		OPT_STRING(0, "metric", &c->metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
+		OPT_DOUBLE(0, "percentile", &c->percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
+		OPT_U64(0, "repeat", &c->repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
+		OPT_U64(0, "max-repeat", &c->max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
+		OPT_DOUBLE(0, "budget", &c->budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
+		OPT_U64(0, "loop", &c->loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
+		OPT_U64(0, "warmup-runs", &c->warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
+		OPT_DOUBLE(0, "discard", &c->discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_STRING(0, "profiler", &c->profiler, "NAME",
+			   "auto (default: trail record), trail, perf (perf record), or a command "
+			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
+		OPT_DOUBLE(0, "timeout", &s->req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
+		OPT_DOUBLE(0, "build-timeout", &s->req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
+		OPT_FLAG(0, "submodules", &c->submodules, "check out the submodules in each build (default; --no-submodules: leave them empty)"),
+		OPT_U64('F', "freq", &c->freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_U64(0, "alloc-interval", &c->alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
+		OPT_GROUP("diff"),
+		OPT_DOUBLE(0, "min-effect", &c->min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
+		OPT_DOUBLE(0, "min-delta", &c->min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
+		OPT_DOUBLE(0, "confirm", &c->confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
+		OPT_DOUBLE(0, "confidence", &c->confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
+		OPT_GROUP("narrow"),
+		OPT_STRING(0, "measure", &c->measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
+		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
+		OPT_STRING(0, "strategy", &s->req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
+		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3)", 1, 1000),
+		OPT_U64(0, "probe-max-runs", &c->probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
+		OPT_GROUP("many machines"),
+		OPT_STRING(0, "hosts", &c->hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
+		OPT_U64('j', "jobs", &c->jobs, "K", "probes at once on this machine, each pinned to CPUs of its own (refused when it has fewer than 2 CPUs per probe; default 1)", 1, 1024),
+		OPT_U64(0, "cpus-per-job", &c->cpus_per_job, "N", "--jobs: CPUs each local probe is pinned to (default 2: its workload and trail's sampler; 1 puts the sampler on its workload's CPU)", 1, 1024),
+		OPT_STRING(0, "remote-trail", &s->req.remote_trail, "PATH", "trail on the hosts (default: trail on their PATH)"),
+		OPT_STRING(0, "remote-repo", &s->req.remote_repo, "URL", "hosts git fetch the history from URL (default: a git bundle sent over ssh)"),
+		OPT_FLAG(0, "clean-hosts", &c->clean_hosts, "remove trail's build caches on the --hosts machines, and exit"),
+		OPT_GROUP("output"),
+		OPT_STRING('o', "out", &s->req.out_dir, "DIR", "report directory (default: outside the work tree, $XDG_STATE_HOME/trail/flame/REPO-HASH; relative to -C DIR)"),
+		OPT_STRING(0, "cache", &s->req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
+		OPT_FLAG(0, "keep", &s->req.keep, "keep the scratch directory (probe logs, bisect log), say where, and list the worktrees"),
+		OPT_END()
+	};
+
+	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0)
+		return trail_error("unexpected argument (the workload goes in --run)");
+	if (c->hosts_file && flame_hosts_read(c->hosts_file, &c->hosts))
+		return -1;
+	return 0;
+}
+
+/*
+ * --hosts and --jobs: the machines the probes run on (this one's slots
+ * from --jobs), into s->req.hosts; 0, or -1 (said) when this machine
+ * cannot give each probe CPUs of its own.
+ */
+static int use_hosts(struct flame_session *s, struct flame_cli *c)
+{
+	struct flame_hosts *hosts = &c->hosts;
+	size_t h;
+	unsigned local = 0;
+	char why[400];
+
+	if (c->jobs <= 1 && !c->hosts_file)
+		return 0;
+	for (h = 0; h < hosts->nr && hosts->items[h].dest; h++)
+		;
+	if (h == hosts->nr && (c->jobs > 1 || !c->hosts_file))
+		flame_hosts_add_local(hosts, (unsigned)c->jobs);
+	else if (h < hosts->nr && c->jobs > 1) {	/* --jobs sets the slots of the file's ':' */
+		hosts->slots += (unsigned)c->jobs - hosts->items[h].slots;
+		hosts->items[h].slots = (unsigned)c->jobs;
+	}
+	for (h = 0; h < hosts->nr; h++)
+		local += hosts->items[h].dest ? 0 : hosts->items[h].slots;
+	if (flame_fleet_check_local(local, (unsigned)c->cpus_per_job, why, sizeof(why)))
+		return trail_error("%s", why);
+	s->req.hosts = hosts;
+	return 0;
+}
+
+/* The options' words and combinations, checked into s->req; 0, or -1 (said). */
+static int read_choices(struct flame_session *s, const struct flame_cli *c)
+{
+	if (!s->req.good_rev || !s->req.bad_rev || !s->req.build_cmd || !s->req.run_cmd) {
+		trail_error("--good, --bad, --build and --run are required");
+		fprintf(stderr, "see 'trail flame --help'\n");
+		return -1;
+	}
+	/* for this process and the bisect's probes (flame/repo.h) */
+	if (!c->submodules)
+		setenv(FLAME_SUBMODULES_ENV, "0", 1);
+	else
+		unsetenv(FLAME_SUBMODULES_ENV);
+	if (flame_metric_parse(c->metric, &s->req.metric) ||
+	    check_profiler(c->profiler, &s->req.profiler))
+		return -1;
+	if (strcmp(s->req.strategy, "auto") && strcmp(s->req.strategy, "bisect") &&
+	    strcmp(s->req.strategy, "suspects"))
+		return trail_error("unknown strategy '%s' (auto, bisect, suspects)", s->req.strategy);
+	if (strcmp(c->measure, "samples") && strcmp(c->measure, "share"))
+		return trail_error("--measure must be samples or share");
+	s->req.measure_share = !strcmp(c->measure, "share");
+	if (c->percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
+		return trail_error("--percentile applies to --metric wall");
+	if (c->max_repeat && c->max_repeat < c->repeat)
+		return trail_error("--max-repeat (%llu) is below --repeat (%llu)",
+				   (unsigned long long)c->max_repeat, (unsigned long long)c->repeat);
+	return 0;
+}
+
+/*
+ * -C DIR means "as if started in DIR": relative --out and --cache are
+ * taken from there, once, so no later chdir or git -C can reinterpret
+ * them.  The absolute paths go to s->req and into the three (caller
+ * frees); 0 or -1 (said).
+ */
+static int resolve_dirs(struct flame_session *s, char **base, char **out_abs, char **cache_abs)
+{
+	*base = realpath(s->req.dir, NULL);
+	if (!*base)
+		return error_errno("cannot find the directory '%s'", s->req.dir);
+	s->req.dir = *base;
+	*out_abs = s->req.out_dir ? absolute_from(*base, s->req.out_dir) : default_out(*base);
+	s->req.out_dir = *out_abs;
+	if (s->req.cache_root) {
+		*cache_abs = absolute_from(*base, s->req.cache_root);
+		s->req.cache_root = *cache_abs;
+	}
+	return 0;
+}
+
+/* The numbers of c in the request's units; *looped: the --loop command (caller frees). */
+static void fill_request(struct flame_session *s, const struct flame_cli *c, char **looped)
+{
+	if (c->loop > 1) {
+		/* One measurement, N runs: the probes get the same command. */
+		*looped = xstrfmt("i=0; while [ $i -lt %llu ]; do { %s\n} || exit; i=$((i + 1)); done",
+				  (unsigned long long)c->loop, s->req.run_cmd);
+		s->req.run_cmd = *looped;
+	}
+	s->req.percentile = c->percentile;
+	s->req.repeat = (unsigned)c->repeat;
+	s->req.max_repeat = (unsigned)c->max_repeat;
+	s->req.warmup_runs = (unsigned)c->warmup;
+	s->req.freq = (unsigned)c->freq;
+	s->req.alloc_interval = c->alloc_interval;
+	s->req.discard = c->discard / 100;
+	s->req.min_delta = c->min_delta / 100;
+	s->req.min_effect = c->min_effect / 100;
+	s->req.budget = c->budget;
+	s->req.confirm = c->confirm / 100;
+	s->req.confidence = c->confidence;
+	s->req.probe_runs = (unsigned)c->probe_runs;
+	s->req.probe_max_runs = (unsigned)(c->probe_max > c->probe_runs ? c->probe_max
+									  : c->probe_runs);
+}
+
+/* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */
+static void print_outcome(struct flame_session *s)
+{
+	if (s->ans.outcome != FLAME_OUTCOME_NONE) {
+		struct strbuf summary = STRBUF_INIT;
+
+		flame_report_summary(s, &summary);
+		fputs(summary.buf, stdout);
+		strbuf_release(&summary);
+	}
+	if (s->req.keep && s->st.scratch) {
+		const char *list[] = { "worktree", "list", NULL };
+		struct strbuf wt = STRBUF_INIT;
+
+		note("kept: scratch directory %s (perf data, bisect log)", s->st.scratch);
+		if (!flame_git(&s->st.repo, &wt, list)) {
+			/* (as long as the list is: not through note()'s fixed buffer) */
+			note("worktrees (the build cache; remove %s to reclaim the space):",
+			     s->st.repo.cache);
+			escape_term_lines_to(stderr, wt.buf, wt.len);
+		}
+		strbuf_release(&wt);
+	}
+}
+
 int cmd_flame(int argc, const char **argv)
 {
 	struct flame_session s;
-	const char *metric = "cpu", *profiler = "auto", *measure = "share";
-	uint64_t repeat = 0, max_repeat = 0, warmup = 1, freq = 999, probe_runs = 3, probe_max = 9;
-	uint64_t alloc_interval = 0;
-	uint64_t loop = 1;
-	char *looped = NULL;
-	double percentile = 50, discard = 10, min_delta = 1, confirm = 2, confidence = 0.95;
-	double min_effect = 3, budget = 180;
+	struct flame_cli c;
 	struct strbuf cmdline = STRBUF_INIT;
-	char *exe, *base = NULL, *out_abs = NULL, *cache_abs = NULL;
-	int ret, i, submodules = 1, clean_hosts = 0;
-	const char *hosts_file = NULL;
-	struct flame_hosts hosts = FLAME_HOSTS_INIT;
-	uint64_t jobs = 1, cpus_per_job = FLAME_CPUS_PER_PROBE;
-	struct option opts[] = {
-		OPT_GROUP("the question"),
-		OPT_STRING(0, "good", &s.req.good_rev, "REV", "a revision known to be fast"),
-		OPT_STRING(0, "bad", &s.req.bad_rev, "REV", "a later revision known to be slow"),
-		OPT_STRING(0, "build", &s.req.build_cmd, "CMD", "build command, run with sh -c in a checkout of each revision"),
-		OPT_STRING(0, "run", &s.req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
-		OPT_STRING('C', NULL, &s.req.dir, "DIR", "run as if started in DIR (the repository)"),
-		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
-		OPT_DOUBLE(0, "percentile", &percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
-		OPT_U64(0, "repeat", &repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
-		OPT_DOUBLE(0, "budget", &budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
-		OPT_U64(0, "loop", &loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
-		OPT_U64(0, "warmup-runs", &warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
-		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_STRING(0, "profiler", &profiler, "NAME",
-			   "auto (default: trail record), trail, perf (perf record), or a command "
-			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
-		OPT_DOUBLE(0, "timeout", &s.req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
-		OPT_DOUBLE(0, "build-timeout", &s.req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
-		OPT_FLAG(0, "submodules", &submodules, "check out the submodules in each build (default; --no-submodules: leave them empty)"),
-		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
-		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
-		OPT_GROUP("diff"),
-		OPT_DOUBLE(0, "min-effect", &min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
-		OPT_DOUBLE(0, "min-delta", &min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
-		OPT_DOUBLE(0, "confirm", &confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
-		OPT_DOUBLE(0, "confidence", &confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
-		OPT_GROUP("narrow"),
-		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
-		OPT_FLAG(0, "force-narrow", &s.req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
-		OPT_STRING(0, "strategy", &s.req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
-		OPT_U64(0, "probe-runs", &probe_runs, "N", "runs per probe (default 3)", 1, 1000),
-		OPT_U64(0, "probe-max-runs", &probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
-		OPT_GROUP("many machines"),
-		OPT_STRING(0, "hosts", &hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
-		OPT_U64('j', "jobs", &jobs, "K", "probes at once on this machine, each pinned to CPUs of its own (refused when it has fewer than 2 CPUs per probe; default 1)", 1, 1024),
-		OPT_U64(0, "cpus-per-job", &cpus_per_job, "N", "--jobs: CPUs each local probe is pinned to (default 2: its workload and trail's sampler; 1 puts the sampler on its workload's CPU)", 1, 1024),
-		OPT_STRING(0, "remote-trail", &s.req.remote_trail, "PATH", "trail on the hosts (default: trail on their PATH)"),
-		OPT_STRING(0, "remote-repo", &s.req.remote_repo, "URL", "hosts git fetch the history from URL (default: a git bundle sent over ssh)"),
-		OPT_FLAG(0, "clean-hosts", &clean_hosts, "remove trail's build caches on the --hosts machines, and exit"),
-		OPT_GROUP("output"),
-		OPT_STRING('o', "out", &s.req.out_dir, "DIR", "report directory (default: outside the work tree, $XDG_STATE_HOME/trail/flame/REPO-HASH; relative to -C DIR)"),
-		OPT_STRING(0, "cache", &s.req.cache_root, "DIR", "cache directory (default ~/.cache/trail/flame; relative to -C DIR)"),
-		OPT_FLAG(0, "keep", &s.req.keep, "keep the scratch directory (probe logs, bisect log), say where, and list the worktrees"),
-		OPT_END()
-	};
+	char *exe = NULL, *base = NULL, *out_abs = NULL, *cache_abs = NULL, *looped = NULL;
+	int ret = FLAME_EXIT_USAGE, i;
 
 	if (argc > 1 && !strcmp(argv[1], "probe")) {
 		error_set_program("trail flame probe");
@@ -327,159 +476,45 @@ int cmd_flame(int argc, const char **argv)
 	}
 	flame_session_init(&s);
 	s.req.out_dir = NULL;	/* not given: default_out() */
+	flame_cli_init(&c);
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {
 		strbuf_addch(&cmdline, ' ');
 		strbuf_add_shell_quoted(&cmdline, argv[i]);
 	}
-	if (cmd_parse_options(argc, argv, opts, flame_usage, 0) != 0) {
-		trail_error("unexpected argument (the workload goes in --run)");
-		goto usage;
-	}
-	if (hosts_file && flame_hosts_read(hosts_file, &hosts))
-		goto usage;
-	if (clean_hosts) {
-		strbuf_release(&cmdline);
-		if (!hosts_file) {
+	if (parse_flame_cli(argc, argv, &s, &c))
+		goto out;
+	if (c.clean_hosts) {
+		if (!c.hosts_file)
 			trail_error("--clean-hosts needs --hosts FILE");
-			return FLAME_EXIT_USAGE;
-		}
-		ret = flame_fleet_clean(&hosts) ? FLAME_EXIT_FAILURE : EXIT_OK;
-		flame_hosts_release(&hosts);
-		return ret;
+		else
+			ret = flame_fleet_clean(&c.hosts) ? FLAME_EXIT_FAILURE : EXIT_OK;
+		goto out;
 	}
-	if (jobs > 1 || hosts_file) {
-		size_t h;
-		unsigned local = 0;
-		char why[400];
-
-		for (h = 0; h < hosts.nr && hosts.items[h].dest; h++)
-			;
-		if (h == hosts.nr && (jobs > 1 || !hosts_file))
-			flame_hosts_add_local(&hosts, (unsigned)jobs);
-		else if (h < hosts.nr && jobs > 1) {	/* --jobs sets the slots of the file's ':' */
-			hosts.slots += (unsigned)jobs - hosts.items[h].slots;
-			hosts.items[h].slots = (unsigned)jobs;
-		}
-		for (h = 0; h < hosts.nr; h++)
-			local += hosts.items[h].dest ? 0 : hosts.items[h].slots;
-		if (flame_fleet_check_local(local, (unsigned)cpus_per_job, why, sizeof(why))) {
-			trail_error("%s", why);
-			goto usage;
-		}
-		s.req.hosts = &hosts;
-	}
-	if (!s.req.good_rev || !s.req.bad_rev || !s.req.build_cmd || !s.req.run_cmd) {
-		trail_error("--good, --bad, --build and --run are required");
-		fprintf(stderr, "see 'trail flame --help'\n");
-		goto usage;
-	}
-	/* for this process and the bisect's probes (flame/repo.h) */
-	if (!submodules)
-		setenv(FLAME_SUBMODULES_ENV, "0", 1);
-	else
-		unsetenv(FLAME_SUBMODULES_ENV);
-	if (parse_metric(metric, &s.req.metric) || check_profiler(profiler, &s.req.profiler))
-		goto usage;
-	if (strcmp(s.req.strategy, "auto") && strcmp(s.req.strategy, "bisect") && strcmp(s.req.strategy, "suspects")) {
-		trail_error("unknown strategy '%s' (auto, bisect, suspects)", s.req.strategy);
-		goto usage;
-	}
-	if (strcmp(measure, "samples") && strcmp(measure, "share")) {
-		trail_error("--measure must be samples or share");
-		goto usage;
-	}
-	s.req.measure_share = !strcmp(measure, "share");
-	if (percentile != 50 && s.req.metric != FLAME_METRIC_WALL) {
-		trail_error("--percentile applies to --metric wall");
-		goto usage;
-	}
-	if (max_repeat && max_repeat < repeat) {
-		trail_error("--max-repeat (%llu) is below --repeat (%llu)",
-		      (unsigned long long)max_repeat, (unsigned long long)repeat);
-		goto usage;
-	}
+	if (use_hosts(&s, &c) || read_choices(&s, &c))
+		goto out;
 	isolate_git_env();
-	/*
-	 * -C DIR means "as if started in DIR": relative --out and --cache
-	 * are taken from there, once, so no later chdir or git -C can
-	 * reinterpret them.
-	 */
-	base = realpath(s.req.dir, NULL);
-	if (!base) {
-		error_errno("cannot find the directory '%s'", s.req.dir);
-		strbuf_release(&cmdline);
-		flame_hosts_release(&hosts);
-		return FLAME_EXIT_FAILURE;
-	}
-	s.req.dir = base;
-	out_abs = s.req.out_dir ? absolute_from(base, s.req.out_dir) : default_out(base);
-	s.req.out_dir = out_abs;
-	if (s.req.cache_root) {
-		cache_abs = absolute_from(base, s.req.cache_root);
-		s.req.cache_root = cache_abs;
-	}
-	if (loop > 1) {
-		/* One measurement, N runs: the probes get the same command. */
-		looped = xstrfmt("i=0; while [ $i -lt %llu ]; do { %s\n} || exit; i=$((i + 1)); done",
-				 (unsigned long long)loop, s.req.run_cmd);
-		s.req.run_cmd = looped;
-	}
-	s.req.percentile = percentile;
-	s.req.repeat = (unsigned)repeat;
-	s.req.max_repeat = (unsigned)max_repeat;
-	s.req.warmup_runs = (unsigned)warmup;
-	s.req.freq = (unsigned)freq;
-	s.req.alloc_interval = alloc_interval;
-	s.req.discard = discard / 100;
-	s.req.min_delta = min_delta / 100;
-	s.req.min_effect = min_effect / 100;
-	s.req.budget = budget;
-	s.req.confirm = confirm / 100;
-	s.req.confidence = confidence;
-	s.req.probe_runs = (unsigned)probe_runs;
-	s.req.probe_max_runs = (unsigned)(probe_max > probe_runs ? probe_max : probe_runs);
+	ret = FLAME_EXIT_FAILURE;
+	if (resolve_dirs(&s, &base, &out_abs, &cache_abs))
+		goto out;
+	fill_request(&s, &c, &looped);
 	exe = child_self_exe();
 	s.req.trail_exe = exe;
 	if (!exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
-		strbuf_release(&cmdline);
-		free(looped);
-		flame_hosts_release(&hosts);
-		return FLAME_EXIT_FAILURE;
+		goto out;
 	}
 	s.req.command_line = cmdline.buf;
 	ret = flame_session_run(&s);
-	if (s.ans.verdict) {
-		struct strbuf summary = STRBUF_INIT;
-
-		flame_report_summary(&s, &summary);
-		fputs(summary.buf, stdout);
-		strbuf_release(&summary);
-	}
-	if (s.req.keep && s.st.scratch) {
-		const char *list[] = { "worktree", "list", NULL };
-		struct strbuf wt = STRBUF_INIT;
-
-		note("kept: scratch directory %s (perf data, bisect log)", s.st.scratch);
-		if (!flame_git(&s.st.repo, &wt, list)) {
-			/* (as long as the list is: not through note()'s fixed buffer) */
-			note("worktrees (the build cache; remove %s to reclaim the space):",
-			     s.st.repo.cache);
-			escape_term_lines_to(stderr, wt.buf, wt.len);
-		}
-		strbuf_release(&wt);
-	}
+	print_outcome(&s);
+out:
 	flame_session_release(&s);
-	flame_hosts_release(&hosts);
+	flame_hosts_release(&c.hosts);
 	free(base);
 	free(out_abs);
 	free(cache_abs);
+	free(looped);
 	free(exe);
 	strbuf_release(&cmdline);
 	return ret;
-usage:
-	strbuf_release(&cmdline);
-	flame_hosts_release(&hosts);
-	return FLAME_EXIT_USAGE;
 }

@@ -67,8 +67,7 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 	mo->cap.freq = (unsigned)h->freq;
 	mo->cap.discard = h->discard / 100;
 	mo->cap.timeout = h->run_timeout;
-	mo->cap.timed = m != FLAME_METRIC_CPU && !flame_metric_from_profile(m);
-	mo->cap.profile = flame_metric_profile(m, 0, h->profiler);
+	flame_metric_capture(m, 0, h->profiler, &mo->cap);
 	mo->cap.scratch = h->scratch;
 	mo->cap.profiler = h->profiler;
 	mo->cap.trail_exe = h->trail_exe;

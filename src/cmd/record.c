@@ -275,11 +275,10 @@ static void sample_units(struct folded_weight_info *wi, const struct sampler *s)
  * (counts, no header), periods (a header names the event, or ns for the
  * clocks), or time in microseconds (from a clock's or off-CPU's ns).
  */
-static int fold_recording(const char *data, const char *dir, const char *out,
+static int fold_recording(const char *data, const char *out,
 			  const struct folded_weight_info *wi, struct perfdata_fold *pf)
 {
 	char header[96];
-	char *folded = xstrfmt("%s/stacks.folded", dir);
 	struct fold_options fo;
 	struct folder *fd;
 	struct folded_profile prof;
@@ -294,19 +293,8 @@ static int fold_recording(const char *data, const char *dir, const char *out,
 	pf->count_samples = wi->weight == FOLDED_WEIGHT_SAMPLES;
 	if (perfdata_fold_file(data, fd, pf))
 		goto out;
-	f = fopen(folded, "w");
-	if (!f) {
-		error_errno("cannot create '%s'", folded);
-		goto out;
-	}
-	if (folder_write(&fd, 1, f) | fclose(f)) {
-		f = NULL;
-		trail_error("cannot write '%s'", folded);
-		goto out;
-	}
-	f = NULL;
-	if (folded_profile_read(&prof, folded))
-		goto out;
+	/* the stacks as they would read back from folder_write()'s text, without it */
+	folder_to_profile(&fd, 1, &prof);
 	f = out ? fopen(out, "w") : stdout;
 	if (!f) {
 		error_errno("cannot create '%s'", out);
@@ -348,7 +336,6 @@ out:
 	free(pf->chosen_event);
 	free(pf->other_event);
 	pf->chosen_event = pf->other_event = NULL;
-	free(folded);
 	return ret;
 }
 
@@ -553,7 +540,7 @@ static int record_alloc(const struct record_opts *o, const char **cmd,
 			 view == ALLOC_VIEW_SPACE ? "alloc_space" : view == ALLOC_VIEW_OBJECTS ?
 			 "alloc_objects" : alloc_view_name((enum alloc_view)view));
 		memset(&pf, 0, sizeof(pf));
-		if (fold_recording(path, tmpdir, o->output, &wi, &pf))
+		if (fold_recording(path, o->output, &wi, &pf))
 			goto out;
 	}
 done:
@@ -568,121 +555,108 @@ out:
 	return ret;
 }
 
-int cmd_record(int argc, const char **argv)
+/*
+ * The options' combinations, n the words left after them (the command):
+ * NULL with *pid and *weight filled, or what is wrong.
+ */
+static const char *check_options(const struct record_opts *o, int n, uint64_t *pid,
+				 enum folded_weight *weight)
 {
-	struct record_opts o = { 0 };
-	struct option opts[] = {
-		OPT_STRING('o', "output", &o.output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
-		OPT_FLAG(0, "folded", &o.folded, "write folded stacks (also when FILE ends in .folded)"),
-		OPT_STRING(0, "weight", &o.weight, "W", "folded counts: samples (default), period or time (us; offcpu's default)"),
-		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
-		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
-		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
-		OPT_U64('c', "count", &o.count, "N", "sample every N events instead of -F", 1, UINT64_C(1) << 62),
-		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
-		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
-		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),
-		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 65536; 1 = every one)", 1, UINT64_C(1) << 40),
-		OPT_STRING(0, "view", &o.view, "VIEW", "-e alloc: alloc-space (default), alloc-objects, inuse-peak or inuse-exit"),
-		OPT_END()
-	};
-	struct sampler_opts so = { 0 };
+	const char *usage_err = NULL;
+
+	if (o->pid && n > 0)
+		usage_err = "give either -p PID or a command, not both";
+	else if (!o->pid && n == 0)
+		usage_err = "no command to record (trail record [options] -- CMD [ARGS...], or -p PID)";
+	else if (o->pid && (parse_u64(o->pid, pid) || *pid == 0 || *pid > INT32_MAX))
+		usage_err = "-p: not a process id";
+	else if (o->freq && o->count)
+		usage_err = "give -F or -c, not both";
+	else if (o->mmap_pages & (o->mmap_pages - 1))
+		usage_err = "-m: the number of pages must be a power of two";
+	else if (o->weight && folded_weight_parse(o->weight, weight))
+		usage_err = "--weight: expected samples, period or time";
+	else if (o->weight && !o->folded && !(o->output && ends_with(o->output, ".folded")))
+		usage_err = "--weight applies to folded output (--folded or -o FILE.folded)";
+	else if (o->weight && *weight == FOLDED_WEIGHT_TIME &&
+		 !(o->event && is_time_event(o->event, !strcmp(o->event, "offcpu"))))
+		usage_err = "--weight time needs a clock: -e cpu-clock, -e task-clock or -e offcpu";
+	/* an off-CPU profile measures time blocked: that is its default weight */
+	if (!o->weight && o->event && !strcmp(o->event, "offcpu"))
+		*weight = FOLDED_WEIGHT_TIME;
+	return usage_err;
+}
+
+/*
+ * --folded: the recording at path (from sampler s) folded to o->output or
+ * standard output in weight's units, then the symbol report; 0 or -1.
+ */
+static int write_folded(const struct record_opts *o, const struct sampler *s, const char *path,
+			enum folded_weight weight)
+{
+	struct perfdata_fold pf;
+	struct module_stats ms;
+	struct folded_weight_info wi;
+	int failed;
+
+	memset(&wi, 0, sizeof(wi));
+	wi.weight = weight;
+	if (weight == FOLDED_WEIGHT_TIME)
+		snprintf(wi.unit, sizeof(wi.unit), "us");
+	else if (weight == FOLDED_WEIGHT_PERIOD)
+		snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
+			 is_time_event(s->event_name, s->offcpu) ? "ns" : s->event_name);
+	sample_units(&wi, s);
+	memset(&pf, 0, sizeof(pf));
+	memset(&ms, 0, sizeof(ms));
+	intern_init(&ms.names);
+	pf.frame_hook = count_frame;
+	pf.hook_ctx = &ms;
+	failed = fold_recording(path, o->output, &wi, &pf);
+	if (!failed)
+		report_symbols(&ms);
+	intern_release(&ms.names);
+	free(ms.frames);
+	free(ms.unknown);
+	return failed ? -1 : 0;
+}
+
+/*
+ * Sample the command args (or the running process pid) as o and so ask,
+ * into the perf.data file path (for --folded a scratch file, then
+ * folded); cmdline goes into its header.  The command's exit status, or
+ * a failure.
+ */
+static int record_events(const struct record_opts *o, struct sampler_opts *so,
+			 const char **args, pid_t pid, const char *path,
+			 const struct string_list *cmdline, enum folded_weight weight)
+{
 	struct sampler s;
 	struct record_writer rw;
 	struct offcpu oc;
 	struct perf_tool *first;
-	struct string_list cmdline = STRING_LIST_INIT;
-	const char **args, *usage_err = NULL;
-	char *tmpdir = NULL, *data_path = NULL;
-	const char *path;
-	uint64_t pid = 0;
-	enum folded_weight weight = FOLDED_WEIGHT_SAMPLES;
-	int n, i, hits_ready = 0, ret = EXIT_FAILURE_;
-	int moved_old = 0, opened = 0, finished = 0;
+	int hits_ready = 0, moved_old = 0, opened = 0, finished = 0, ret = EXIT_FAILURE_;
 
-	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
-	args = xmallocarray((size_t)argc + 1, sizeof(*args));
-	memcpy(args, argv, (size_t)argc * sizeof(*args));
-	args[argc] = NULL;
-	n = cmd_parse_options(argc, args, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	if (o.pid && n > 0)
-		usage_err = "give either -p PID or a command, not both";
-	else if (!o.pid && n == 0)
-		usage_err = "no command to record (trail record [options] -- CMD [ARGS...], or -p PID)";
-	else if (o.pid && (parse_u64(o.pid, &pid) || pid == 0 || pid > INT32_MAX))
-		usage_err = "-p: not a process id";
-	else if (o.freq && o.count)
-		usage_err = "give -F or -c, not both";
-	else if (o.mmap_pages & (o.mmap_pages - 1))
-		usage_err = "-m: the number of pages must be a power of two";
-	else if (o.weight && folded_weight_parse(o.weight, &weight))
-		usage_err = "--weight: expected samples, period or time";
-	else if (o.weight && !o.folded && !(o.output && ends_with(o.output, ".folded")))
-		usage_err = "--weight applies to folded output (--folded or -o FILE.folded)";
-	else if (o.weight && weight == FOLDED_WEIGHT_TIME &&
-		 !(o.event && is_time_event(o.event, !strcmp(o.event, "offcpu"))))
-		usage_err = "--weight time needs a clock: -e cpu-clock, -e task-clock or -e offcpu";
-	/* an off-CPU profile measures time blocked: that is its default weight */
-	if (!o.weight && o.event && !strcmp(o.event, "offcpu"))
-		weight = FOLDED_WEIGHT_TIME;
-	if (usage_err || parse_callgraph(o.callgraph, &so)) {
-		if (usage_err)
-			trail_error("%s", usage_err);
-		fprintf(stderr, "see '%s --help'\n", error_program());
-		free(args);
-		return EXIT_USAGE;
-	}
-	string_list_append(&cmdline, "trail");
-	for (i = 0; i < argc; i++)
-		string_list_append(&cmdline, argv[i]);
-	if (o.event && !strcmp(o.event, "alloc")) {
-		ret = record_alloc(&o, args, &cmdline);
-		string_list_clear(&cmdline);
-		free(args);
-		return ret;
-	}
-	if (o.alloc_interval || o.view) {
-		trail_error("--alloc-interval and --view are for -e alloc");
-		fprintf(stderr, "see '%s --help'\n", error_program());
-		string_list_clear(&cmdline);
-		free(args);
-		return EXIT_USAGE;
-	}
-	so.event = o.event;
-	so.freq = o.freq;
-	so.period = o.count;
-	so.mmap_pages = (size_t)o.mmap_pages;
-	so.duration = o.duration;
-	if (o.output && ends_with(o.output, ".folded"))
-		o.folded = 1;
-	if (o.folded) {
-		tmpdir = tempdir_create("trail-record");
-		if (!tmpdir) {
-			free(args);
-			string_list_clear(&cmdline);
-			return EXIT_FAILURE_;
-		}
-		data_path = xstrfmt("%s/perf.data", tmpdir);
-		path = data_path;
-	} else {
-		path = o.output ? o.output : "perf.data";
-	}
-
-	sampler_init(&s, &so);
+	so->event = o->event;
+	so->freq = o->freq;
+	so->period = o->count;
+	so->mmap_pages = (size_t)o->mmap_pages;
+	so->duration = o->duration;
+	sampler_init(&s, so);
 	memset(&rw, 0, sizeof(rw));
 	rw.w.fd = -1;
 	memset(&oc, 0, sizeof(oc));
-	if (o.pid ? sampler_attach(&s, (pid_t)pid) : sampler_prepare_command(&s, args))
+	if (o->pid ? sampler_attach(&s, pid) : sampler_prepare_command(&s, args))
 		goto out;
 	if (sampler_open(&s))
 		goto out;
-	if (!o.folded)
+	if (!o->folded)
 		moved_old = move_old_output(path);
 	if (perfdata_writer_open(&rw.w, path))
 		goto out;
 	opened = 1;
 	rw.attr = &s.attr;
-	dso_hits_init(&rw.hits, &s.attr, so.callchain == SAMPLER_CALLCHAIN_DWARF);
+	dso_hits_init(&rw.hits, &s.attr, so->callchain == SAMPLER_CALLCHAIN_DWARF);
 	hits_ready = 1;
 	rw.tool.sample = write_sample;
 	rw.tool.other = write_other;
@@ -712,39 +686,13 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (dso_hits_build_ids(&rw.hits, add_build_id, &rw.w))
 		goto out;
-	if (perfdata_writer_finish(&rw.w, (int)cmdline.nr, (const char *const *)cmdline.items))
+	if (perfdata_writer_finish(&rw.w, (int)cmdline->nr, (const char *const *)cmdline->items))
 		goto out;
 	finished = 1;
-	report(&s, &rw, s.offcpu ? &oc : NULL, o.folded ? (o.output ? o.output : "standard output") : path,
-	       o.folded);
-	if (o.folded) {
-		struct perfdata_fold pf;
-		struct module_stats ms;
-		struct folded_weight_info wi;
-		int failed;
-
-		memset(&wi, 0, sizeof(wi));
-		wi.weight = weight;
-		if (weight == FOLDED_WEIGHT_TIME)
-			snprintf(wi.unit, sizeof(wi.unit), "us");
-		else if (weight == FOLDED_WEIGHT_PERIOD)
-			snprintf(wi.unit, sizeof(wi.unit), "%.*s", (int)sizeof(wi.unit) - 1,
-				 is_time_event(s.event_name, s.offcpu) ? "ns" : s.event_name);
-		sample_units(&wi, &s);
-		memset(&pf, 0, sizeof(pf));
-		memset(&ms, 0, sizeof(ms));
-		intern_init(&ms.names);
-		pf.frame_hook = count_frame;
-		pf.hook_ctx = &ms;
-		failed = fold_recording(path, tmpdir, o.output, &wi, &pf);
-		if (!failed)
-			report_symbols(&ms);
-		intern_release(&ms.names);
-		free(ms.frames);
-		free(ms.unknown);
-		if (failed)
-			goto out;
-	}
+	report(&s, &rw, s.offcpu ? &oc : NULL, o->folded ? (o->output ? o->output : "standard output") : path,
+	       o->folded);
+	if (o->folded && write_folded(o, &s, path, weight))
+		goto out;
 	ret = EXIT_OK;
 out:
 	sampler_release(&s);
@@ -752,13 +700,87 @@ out:
 	if (s.is_command && (ret == EXIT_OK || s.exec_errno))
 		ret = s.exit_code;
 	perfdata_writer_release(&rw.w);
-	if (opened && !finished && !o.folded)
+	if (opened && !finished && !o->folded)
 		drop_unfinished_output(path, moved_old);
 	if (hits_ready)
 		dso_hits_release(&rw.hits);
 	fp_check_release(&rw.fp);
 	if (s.offcpu)
 		offcpu_release(&oc);
+	return ret;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct record_opts o = { 0 };
+	struct option opts[] = {
+		OPT_STRING('o', "output", &o.output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
+		OPT_FLAG(0, "folded", &o.folded, "write folded stacks (also when FILE ends in .folded)"),
+		OPT_STRING(0, "weight", &o.weight, "W", "folded counts: samples (default), period or time (us; offcpu's default)"),
+		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
+		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
+		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
+		OPT_U64('c', "count", &o.count, "N", "sample every N events instead of -F", 1, UINT64_C(1) << 62),
+		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
+		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
+		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),
+		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 65536; 1 = every one)", 1, UINT64_C(1) << 40),
+		OPT_STRING(0, "view", &o.view, "VIEW", "-e alloc: alloc-space (default), alloc-objects, inuse-peak or inuse-exit"),
+		OPT_END()
+	};
+	struct sampler_opts so = { 0 };
+	struct string_list cmdline = STRING_LIST_INIT;
+	const char **args, *usage_err;
+	char *tmpdir = NULL, *data_path = NULL;
+	const char *path;
+	uint64_t pid = 0;
+	enum folded_weight weight = FOLDED_WEIGHT_SAMPLES;
+	int n, i, ret;
+
+	/* Parse a copy: HEADER_CMDLINE gets the command line as typed. */
+	args = xmallocarray((size_t)argc + 1, sizeof(*args));
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = NULL;
+	n = cmd_parse_options(argc, args, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	usage_err = check_options(&o, n, &pid, &weight);
+	if (usage_err || parse_callgraph(o.callgraph, &so)) {
+		if (usage_err)
+			trail_error("%s", usage_err);
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		free(args);
+		return EXIT_USAGE;
+	}
+	string_list_append(&cmdline, "trail");
+	for (i = 0; i < argc; i++)
+		string_list_append(&cmdline, argv[i]);
+	if (o.event && !strcmp(o.event, "alloc")) {
+		ret = record_alloc(&o, args, &cmdline);
+		string_list_clear(&cmdline);
+		free(args);
+		return ret;
+	}
+	if (o.alloc_interval || o.view) {
+		trail_error("--alloc-interval and --view are for -e alloc");
+		fprintf(stderr, "see '%s --help'\n", error_program());
+		string_list_clear(&cmdline);
+		free(args);
+		return EXIT_USAGE;
+	}
+	if (o.output && ends_with(o.output, ".folded"))
+		o.folded = 1;
+	if (o.folded) {
+		tmpdir = tempdir_create("trail-record");
+		if (!tmpdir) {
+			free(args);
+			string_list_clear(&cmdline);
+			return EXIT_FAILURE_;
+		}
+		data_path = xstrfmt("%s/perf.data", tmpdir);
+		path = data_path;
+	} else {
+		path = o.output ? o.output : "perf.data";
+	}
+	ret = record_events(&o, &so, args, (pid_t)pid, path, &cmdline, weight);
 	string_list_clear(&cmdline);
 	free(args);
 	if (tmpdir)

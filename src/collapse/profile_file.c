@@ -11,8 +11,7 @@
 
 #include <string.h>
 
-int collapse_profile_file(const char *path, const char *sample_type, const char *scratch_path,
-			  struct folded_profile *p)
+int collapse_profile_file(const char *path, const char *sample_type, struct folded_profile *p)
 {
 	struct collapse_session s;
 	struct collapse_input in;
@@ -33,9 +32,9 @@ int collapse_profile_file(const char *path, const char *sample_type, const char 
 	}
 	if (c->read(&s, &in, s.folders[0]) < 0)
 		goto out;
-	if (folder_write_file(s.folders, s.nr_folders, scratch_path))
-		goto out;
-	ret = folded_profile_read(p, scratch_path);
+	/* the stacks folder_write() would print, without the text */
+	folder_to_profile(s.folders, s.nr_folders, p);
+	ret = 0;
 out:
 	collapse_session_release(&s);
 	collapse_input_close(&in);

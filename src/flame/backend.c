@@ -49,21 +49,6 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 	return ret;
 }
 
-enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler)
-{
-	if (m == FLAME_METRIC_ALLOC || m == FLAME_METRIC_PEAK_HEAP)
-		return FLAME_PROFILE_ALLOC;
-	/* the user's own profiler profiles CPU time, as before */
-	if (m == FLAME_METRIC_RSS && !flame_profiler_is_command(profiler))
-		return FLAME_PROFILE_FAULTS;
-	return offcpu ? FLAME_PROFILE_OFFCPU : FLAME_PROFILE_CPU;
-}
-
-int flame_metric_from_profile(enum flame_metric m)
-{
-	return m == FLAME_METRIC_ALLOC || m == FLAME_METRIC_PEAK_HEAP;
-}
-
 const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n)
 {
 	const struct flame_backend *b = flame_backend_of(o);

@@ -47,10 +47,10 @@ static int command_check(const struct flame_capture_opts *o)
 	return 0;	/* the user's own profiler: its first run will tell */
 }
 
-/* Fold one file the profiler left into run->folded (through folded, a scratch path). */
-static int read_profile(const char *path, const char *folded, struct flame_run *run)
+/* Fold one file the profiler left into run->folded. */
+static int read_profile(const char *path, struct flame_run *run)
 {
-	return collapse_profile_file(path, "unit=count", folded, &run->folded) < 0 ? -1 : 0;
+	return collapse_profile_file(path, "unit=count", &run->folded) < 0 ? -1 : 0;
 }
 
 static int command_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
@@ -58,7 +58,6 @@ static int command_capture(const struct flame_capture_opts *o, const char *dir, 
 {
 	char *file = xstrfmt("%s/profile", o->scratch);
 	char *pdir = xstrfmt("%s/profile.d", o->scratch);
-	char *folded = xstrfmt("%s/run.folded", o->scratch);
 	char *env_file = xstrfmt("TRAIL_PROFILE=%s", file);
 	char *env_dir = xstrfmt("TRAIL_PROFILE_DIR=%s", pdir);
 	char *env_run = xstrfmt("TRAIL_RUN=%s", o->run_cmd);
@@ -79,7 +78,7 @@ static int command_capture(const struct flame_capture_opts *o, const char *dir, 
 		goto out;
 	if (!access(file, F_OK)) {
 		found = 1;
-		ret = read_profile(file, folded, run);
+		ret = read_profile(file, run);
 	}
 	d = opendir(pdir);
 	while (!ret && d && (de = readdir(d))) {
@@ -89,7 +88,7 @@ static int command_capture(const struct flame_capture_opts *o, const char *dir, 
 			continue;
 		path = xstrfmt("%s/%s", pdir, de->d_name);
 		found = 1;
-		ret = read_profile(path, folded, run);
+		ret = read_profile(path, run);
 		free(path);
 	}
 	if (d)
@@ -99,11 +98,9 @@ static int command_capture(const struct flame_capture_opts *o, const char *dir, 
 			    "$TRAIL_PROFILE_DIR (log: %s)", log);
 out:
 	unlink(file);
-	unlink(folded);
 	remove_tree(pdir);
 	free(file);
 	free(pdir);
-	free(folded);
 	free(env_file);
 	free(env_dir);
 	free(env_run);

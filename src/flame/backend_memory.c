@@ -53,12 +53,12 @@ static void alloc_record_argv(const struct flame_capture_opts *o, const char *ou
 }
 
 /* Fold an allocation recording by its periods (interval units per stack). */
-static int fold_periods(const char *data, const char *folded, struct folded_profile *p)
+static int fold_periods(const char *data, struct folded_profile *p)
 {
 	struct perfdata_fold pf;
 
 	memset(&pf, 0, sizeof(pf));
-	return flame_fold_perfdata(data, &pf, folded, p);
+	return flame_fold_perfdata(data, &pf, p);
 }
 
 static int alloc_run(const struct flame_capture_opts *o, const char *dir, const char *log,
@@ -66,7 +66,6 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 {
 	char *raw = xstrfmt("%s/alloc-raw", o->scratch);
 	char *data = xstrfmt("%s/alloc.data", o->scratch);
-	char *folded = xstrfmt("%s/alloc.folded", o->scratch);
 	struct string_list argv = STRING_LIST_INIT;
 	char *env[ALLOC_ENV_SLOTS] = { NULL };
 	struct alloc_run r;
@@ -109,7 +108,7 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 		      "or does it clear LD_PRELOAD? (log: %s)", log);
 		goto out;
 	}
-	if (t.samples_written && fold_periods(data, folded, &run->folded))
+	if (t.samples_written && fold_periods(data, &run->folded))
 		goto out;
 	ret = 0;
 out:
@@ -117,11 +116,9 @@ out:
 	alloc_env_release(env);
 	remove_tree(raw);
 	unlink(data);
-	unlink(folded);
 	free((char *)r.preload);
 	free(raw);
 	free(data);
-	free(folded);
 	return ret;
 }
 

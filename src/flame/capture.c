@@ -19,30 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *flame_metric_name(enum flame_metric m)
-{
-	switch (m) {
-	case FLAME_METRIC_WALL: return "wall";
-	case FLAME_METRIC_RSS: return "rss";
-	case FLAME_METRIC_OFFCPU: return "offcpu";
-	case FLAME_METRIC_ALLOC: return "alloc";
-	case FLAME_METRIC_PEAK_HEAP: return "peak-heap";
-	default: return "cpu";
-	}
-}
-
-const char *flame_metric_unit(enum flame_metric m)
-{
-	switch (m) {
-	case FLAME_METRIC_WALL: return "s";
-	case FLAME_METRIC_RSS: return "KiB";
-	case FLAME_METRIC_OFFCPU: return "s";
-	case FLAME_METRIC_ALLOC: return "bytes";
-	case FLAME_METRIC_PEAK_HEAP: return "bytes";
-	default: return "us";
-	}
-}
-
 double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 {
 	switch (m) {
@@ -161,8 +137,7 @@ int flame_profiler_is_command(const char *profiler)
 	return profiler && strpbrk(profiler, " \t$") != NULL;
 }
 
-int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *scratch_path,
-			struct folded_profile *p)
+int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, struct folded_profile *p)
 {
 	struct fold_options fo;
 	struct folder *f;
@@ -170,8 +145,10 @@ int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *
 
 	memset(&fo, 0, sizeof(fo));
 	f = folder_new(&fo);
-	if (!perfdata_fold_file(data, f, pf) && !folder_write_file(&f, 1, scratch_path))
-		ret = folded_profile_read(p, scratch_path);
+	if (!perfdata_fold_file(data, f, pf)) {
+		folder_to_profile(&f, 1, p);
+		ret = 0;
+	}
 	free(pf->chosen_event);
 	free(pf->other_event);
 	pf->chosen_event = pf->other_event = NULL;
@@ -179,8 +156,7 @@ int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *
 	return ret;
 }
 
-int flame_fold_recording(const char *data, double discard, const char *scratch_path,
-			 struct folded_profile *p)
+int flame_fold_recording(const char *data, double discard, struct folded_profile *p)
 {
 	struct perfdata_fold pf;
 
@@ -193,7 +169,7 @@ int flame_fold_recording(const char *data, double discard, const char *scratch_p
 	 * with the function it was inlined into, as with frame pointers).
 	 */
 	pf.inlines = -1;
-	return flame_fold_perfdata(data, &pf, scratch_path, p);
+	return flame_fold_perfdata(data, &pf, p);
 }
 
 void flame_run_release(struct flame_run *run)

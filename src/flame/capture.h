@@ -8,26 +8,8 @@
 #ifndef TRAIL_FLAME_CAPTURE_H
 #define TRAIL_FLAME_CAPTURE_H
 
+#include "flame/metric.h"
 #include "profile/folded.h"
-
-enum flame_metric {
-	FLAME_METRIC_CPU,	/* CPU time (user + sys) per run, us */
-	FLAME_METRIC_WALL,	/* run time, seconds */
-	FLAME_METRIC_RSS,	/* peak resident set, KiB */
-	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
-	FLAME_METRIC_ALLOC,	/* bytes allocated per run (the interposer's estimate) */
-	FLAME_METRIC_PEAK_HEAP,	/* peak live heap bytes per run (the interposer's estimate) */
-};
-
-/* What the profiled run records. */
-enum flame_profile {
-	FLAME_PROFILE_CPU,	/* on-CPU samples; counts are samples */
-	FLAME_PROFILE_OFFCPU,	/* where threads block (trail record -e offcpu); counts are us */
-	FLAME_PROFILE_NONE,	/* no profiled run: the timed run only (a metric probe) */
-	FLAME_PROFILE_ALLOC,	/* allocation sites (trail record -e alloc, backend_memory.c);
-				 * counts are sampled allocations */
-	FLAME_PROFILE_FAULTS,	/* page faults (-e page-faults, backend_memory.c); counts are faults */
-};
 
 struct flame_capture_opts {
 	enum flame_profile profile;
@@ -73,8 +55,6 @@ int flame_capture_run(const struct flame_capture_opts *o, const char *dir,
 void flame_run_release(struct flame_run *run);
 /* The metric's value for a run (CPU time in us for cpu). */
 double flame_run_metric(const struct flame_run *run, enum flame_metric m);
-const char *flame_metric_name(enum flame_metric m);
-const char *flame_metric_unit(enum flame_metric m);
 
 /* Whether --profiler names a command of the user's rather than trail or perf. */
 int flame_profiler_is_command(const char *profiler);
@@ -91,19 +71,18 @@ int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, si
 
 /*
  * Fold perf.data file data with pf's options (its chosen/other event names
- * are freed) through scratch_path into p; 0 or -1 (error printed).
+ * are freed) straight into p (no folded text on the way); 0 or -1 (error
+ * printed).
  */
 struct perfdata_fold;
-int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, const char *scratch_path,
-			struct folded_profile *p);
+int flame_fold_perfdata(const char *data, struct perfdata_fold *pf, struct folded_profile *p);
 /*
  * Fold a recording (perf.data from trail record or perf record) in-process
  * into p, every sample counting 1, dropping the samples before the first
  * discard fraction of its time span (perf script --time N%-100%, N = 100 *
- * discard); scratch_path receives the folded text on the way.  0 or -1.
+ * discard).  0 or -1.
  */
-int flame_fold_recording(const char *data, double discard, const char *scratch_path,
-			 struct folded_profile *p);
+int flame_fold_recording(const char *data, double discard, struct folded_profile *p);
 
 /*
  * Run the workload under a recorder (argv, e.g. from flame_record_argv();
@@ -124,14 +103,6 @@ int flame_timed_run(const struct flame_capture_opts *o, const char *dir, struct 
 struct string_list;
 int flame_record_check(const struct string_list *argv);
 
-/*
- * backend.c: the profile a metric's runs record (alloc and
- * peak-heap: allocation sites; rss: page faults unless profiler is the
- * user's command; else CPU, or off-CPU when offcpu is set), and whether the metric itself comes from that profiled
- * run rather than from an unprofiled timed one.
- */
-enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler);
-int flame_metric_from_profile(enum flame_metric m);
 /* What the profiles count, for the scope note and the report. */
 const char *flame_profile_describe(const struct flame_capture_opts *o, char *buf, size_t n);
 /*

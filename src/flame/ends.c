@@ -24,10 +24,8 @@ struct flame_capture_opts flame_session_capture_opts(const struct flame_session 
 	o.freq = s->req.freq;
 	o.discard = s->req.discard;
 	o.timeout = s->req.run_timeout;
-	o.timed = s->req.metric != FLAME_METRIC_CPU && !flame_metric_from_profile(s->req.metric);
-	o.profile = flame_metric_profile(s->req.metric, s->ans.offcpu_profile, s->req.profiler);
+	flame_metric_capture(s->req.metric, s->ans.offcpu_profile, s->req.profiler, &o);
 	o.alloc_interval = s->req.alloc_interval;
-	o.alloc_peak = s->req.metric == FLAME_METRIC_PEAK_HEAP;
 	o.scratch = s->st.scratch;
 	o.profiler = s->req.profiler;
 	o.trail_exe = s->req.trail_exe;
@@ -165,12 +163,12 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		s->ans.alpha_look = flame_alpha_look(alpha, prev, n, max, last);
 		if (flame_ends_interval(s, n, s->ans.alpha_look, &iv)) {
 			memset(&s->ans.change_iv, 0, sizeof(s->ans.change_iv));
-			s->ans.outcome = FLAME_OUTCOME_INCONCLUSIVE;
+			s->ans.ends_outcome = FLAME_OUTCOME_INCONCLUSIVE;
 			break;
 		}
 		s->ans.change_iv = iv;
-		s->ans.outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
-		if (s->ans.outcome != FLAME_OUTCOME_INCONCLUSIVE || last)
+		s->ans.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
+		if (s->ans.ends_outcome != FLAME_OUTCOME_INCONCLUSIVE || last)
 			break;
 		prev = n;
 		target += flame_look_step(first, max);

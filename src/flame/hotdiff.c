@@ -38,67 +38,85 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
 	}
 }
 
-static int write_folded(const struct folded_profile *a, const struct folded_profile *b,
-			const char *path, int offcpu, int same_runs)
+/*
+ * The units of a good, bad (b NULL) or differential folded profile, for
+ * its header and its graph: off-CPU counts are us blocked (named, so no
+ * noise test reads them as samples); CPU samples carry their period, so
+ * the differential graph compares time (trail diff's default) - when both
+ * sides sum the same number of runs of one period, else shares.
+ */
+static void profile_units(const struct folded_profile *a, const struct folded_profile *b,
+			  int offcpu, int same_runs, struct folded_weight_info *w)
 {
-	char header[192] = "";
-	struct strbuf sb = STRBUF_INIT;
-	struct folded_profile all;
-	uint32_t *order, i;
-	int ret;
+	memset(w, 0, sizeof(*w));
+	if (offcpu && a->weight.weight == FOLDED_WEIGHT_SAMPLES) {
+		w->weight = FOLDED_WEIGHT_TIME;
+		snprintf(w->unit, sizeof(w->unit), "us");
+	} else if (!b || (same_runs && a->weight.period == b->weight.period &&
+			  a->weight.weight == b->weight.weight)) {
+		*w = a->weight;
+	}
+}
 
-	/*
-	 * The runs' units: off-CPU counts are us blocked (named, so no noise
-	 * test reads them as samples); CPU samples carry their period, so the
-	 * differential graph compares time (trail diff's default) - when both
-	 * sides sum the same number of runs of one period, else shares.
-	 */
-	if (offcpu && a->weight.weight == FOLDED_WEIGHT_SAMPLES)
-		strbuf_addstr(&sb, FOLDED_HEADER_PREFIX "weight=time unit=us\n");
-	else if (!b || (same_runs && a->weight.period == b->weight.period &&
-			a->weight.weight == b->weight.weight))
-		folded_header_format(header, sizeof(header), &a->weight);
-	strbuf_addstr(&sb, header);
-	folded_profile_init(&all);
+/* a in column 0 and b (unless NULL) in column 1 of all, stacks merged. */
+static void combine(const struct folded_profile *a, const struct folded_profile *b,
+		    struct folded_profile *all)
+{
+	uint32_t i;
+
+	folded_profile_init(all);
 	for (i = 0; i < a->stacks.nr; i++)
-		folded_profile_add(&all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
+		folded_profile_add(all, intern_str(&a->stacks, i), intern_len(&a->stacks, i), 0,
 				   a->counts[0][i]);
 	if (b)
 		for (i = 0; i < b->stacks.nr; i++)
-			folded_profile_add(&all, intern_str(&b->stacks, i),
+			folded_profile_add(all, intern_str(&b->stacks, i),
 					   intern_len(&b->stacks, i), 1, b->counts[0][i]);
-	order = folded_profile_sorted(&all);
-	for (i = 0; i < all.stacks.nr; i++) {
+}
+
+/* all (columns 1 or 2) as folded text at path, with w's header; 0 or -1. */
+static int write_folded(const struct folded_profile *all, const uint32_t *order, int columns,
+			const struct folded_weight_info *w, const char *path)
+{
+	char header[192];
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t i;
+	int ret;
+
+	folded_header_format(header, sizeof(header), w);
+	strbuf_addstr(&sb, header);
+	for (i = 0; i < all->stacks.nr; i++) {
 		char c0[64], c1[64];
 		uint32_t id = order[i];
 
-		folded_format_count(c0, sizeof(c0), all.counts[0][id]);
-		strbuf_add(&sb, intern_str(&all.stacks, id), intern_len(&all.stacks, id));
-		if (b) {
-			folded_format_count(c1, sizeof(c1), all.counts[1][id]);
+		folded_format_count(c0, sizeof(c0), all->counts[0][id]);
+		strbuf_add(&sb, intern_str(&all->stacks, id), intern_len(&all->stacks, id));
+		if (columns == 2) {
+			folded_format_count(c1, sizeof(c1), all->counts[1][id]);
 			strbuf_addf(&sb, " %s %s\n", c0, c1);
 		} else {
 			strbuf_addf(&sb, " %s\n", c0);
 		}
 	}
 	ret = strbuf_write_file(&sb, path);
-	free(order);
 	strbuf_release(&sb);
-	folded_profile_release(&all);
 	return ret;
 }
 
 /*
- * Draw a folded file as 'trail flamegraph' would, in-process; off-CPU
- * profiles count microseconds, in flamegraph.pl's io palette.  A graph
- * that cannot be drawn is noted, not an error: the report stands without it.
+ * Draw all (in the order of its folded file) as 'trail flamegraph' draws
+ * that file, in-process and from memory; off-CPU profiles count
+ * microseconds, in flamegraph.pl's io palette.  A graph that cannot be
+ * drawn is noted, not an error: the report stands without it.
  */
-static void render_svg(struct flame_session *s, const char *folded, const char *svg,
-		       const char *title)
+static void render_svg(struct flame_session *s, const struct folded_profile *all,
+		       const uint32_t *order, int columns, const struct folded_weight_info *w,
+		       const char *svg, const char *title)
 {
 	struct fg_input_options io = { 0 };
 	struct fg_render r;
 	struct fg_input in;
+	uint32_t i;
 	FILE *f;
 	int code = EXIT_FAILURE_;
 
@@ -111,54 +129,71 @@ static void render_svg(struct flame_session *s, const char *folded, const char *
 			r.svg.palette = fg_palette_find("io");
 	}
 	fg_input_init(&in, &io);
+	for (i = 0; i < all->stacks.nr; i++) {
+		uint32_t id = order[i];
+		double c[2] = { all->counts[0][id], columns == 2 ? all->counts[1][id] : 0 };
+
+		fg_input_add(&in, intern_str(&all->stacks, id), intern_len(&all->stacks, id), c,
+			     columns);
+	}
+	in.weight = *w;
 	f = fopen(svg, "w");
 	/* nothing to draw (no run sampled anything): noted below, not an error */
-	if (f && !fg_input_read(&in, folded) && (in.total[0] > 0 || in.total[1] > 0))
+	if (f && (in.total[0] > 0 || in.total[1] > 0))
 		code = fg_render(&in, &r, f);
 	if (f && fclose(f))
 		code = EXIT_FAILURE_;
 	fg_input_release(&in);
 	if (code != EXIT_OK) {
 		unlink(svg);
-		note("diff: no SVG for %s", folded);
+		note("diff: no SVG %s", svg);
 	}
+}
+
+/*
+ * One of good, bad (b NULL) and diff: its folded file for the user and,
+ * unless it is empty (a revision that never blocked), its graph drawn
+ * from the same profile.  0, or -1 when the folded file cannot be written.
+ */
+static int write_output(struct flame_session *s, const struct folded_profile *a,
+			const struct folded_profile *b, const char *name, const char *title)
+{
+	char *path = xstrfmt("%s/%s.folded", s->req.out_dir, name);
+	char *svg = xstrfmt("%s/%s.svg", s->req.out_dir, name);
+	struct folded_weight_info w;
+	struct folded_profile all;
+	uint32_t *order;
+	int columns = b ? 2 : 1, ret;
+
+	profile_units(a, b, s->ans.offcpu_profile, s->st.nruns[0] == s->st.nruns[1], &w);
+	combine(a, b, &all);
+	order = folded_profile_sorted(&all);
+	ret = write_folded(&all, order, columns, &w, path);
+	if (b || a->stacks.nr)
+		render_svg(s, &all, order, columns, &w, svg, title);
+	free(order);
+	folded_profile_release(&all);
+	free(path);
+	free(svg);
+	return ret;
 }
 
 int flame_step_write_profiles(struct flame_session *s)
 {
 	struct folded_profile m[2];
-	char *p;
-	int ret = 0;
+	int off = s->ans.offcpu_profile, ret = 0;
 
 	merge_runs(s, 0, &m[0]);
 	merge_runs(s, 1, &m[1]);
 	if (make_dirs(s->req.out_dir))
 		ret = -1;
-#define OUT(name) (free(p), p = xstrfmt("%s/%s", s->req.out_dir, name))
-	p = NULL;
 	if (!ret) {
-		char *svg;
-
-		ret |= write_folded(&m[0], NULL, OUT("good.folded"), s->ans.offcpu_profile, 1);
-		ret |= write_folded(&m[1], NULL, OUT("bad.folded"), s->ans.offcpu_profile, 1);
-		ret |= write_folded(&m[0], &m[1], OUT("diff.folded"), s->ans.offcpu_profile,
-				    s->st.nruns[0] == s->st.nruns[1]);
-		/* An empty profile (a revision that never blocked) has no graph. */
-		svg = xstrfmt("%s/good.svg", s->req.out_dir);
-		if (m[0].stacks.nr)
-			render_svg(s, OUT("good.folded"), svg, s->ans.offcpu_profile ? "good: off-CPU time" : "good");
-		free(svg);
-		svg = xstrfmt("%s/bad.svg", s->req.out_dir);
-		if (m[1].stacks.nr)
-			render_svg(s, OUT("bad.folded"), svg, s->ans.offcpu_profile ? "bad: off-CPU time" : "bad");
-		free(svg);
-		svg = xstrfmt("%s/diff.svg", s->req.out_dir);
-		render_svg(s, OUT("diff.folded"), svg, s->ans.offcpu_profile ?
-			   "off-CPU time, good -> bad (differential)" : "good -> bad (differential)");
-		free(svg);
+		ret |= write_output(s, &m[0], NULL, "good", off ? "good: off-CPU time" : "good");
+		ret |= write_output(s, &m[1], NULL, "bad", off ? "bad: off-CPU time" : "bad");
+		ret |= write_output(s, &m[0], &m[1], "diff", off ?
+				    "off-CPU time, good -> bad (differential)" :
+				    "good -> bad (differential)");
 	}
-#undef OUT
-	free(p);
 	folded_profile_release(&m[0]);
 	folded_profile_release(&m[1]);
 	return ret;

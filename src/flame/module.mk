@@ -2,6 +2,7 @@
 # private clone, capture, shares, probe, narrowing, report.
 LIB_OBJS += src/flame/blockers.o
 LIB_OBJS += src/flame/capture.o
+LIB_OBJS += src/flame/metric.o
 LIB_OBJS += src/flame/backend.o
 LIB_OBJS += src/flame/backend_cpu.o
 LIB_OBJS += src/flame/backend_command.o

@@ -20,13 +20,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct {
+	enum flame_verdict v;
+	const char *name;
+} verdicts[] = { { FLAME_FAST, "fast" }, { FLAME_SLOW, "slow" }, { FLAME_SKIP, "skip" } };
+
 const char *flame_verdict_name(enum flame_verdict v)
 {
-	switch (v) {
-	case FLAME_FAST: return "fast";
-	case FLAME_SLOW: return "slow";
-	default: return "skip";
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (verdicts[i].v == v)
+			return verdicts[i].name;
+	return "skip";
+}
+
+int flame_verdict_parse(const char *name, enum flame_verdict *v)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (!strcmp(verdicts[i].name, name)) {
+			*v = verdicts[i].v;
+			return 0;
+		}
+	return -1;
 }
 
 /* One commit's side of a probe: its build and the runs measured so far. */

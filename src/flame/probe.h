@@ -98,6 +98,8 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 int flame_probe_log_append(const char *path, const struct flame_probe_result *res);
 /* Read such a log back, in order (caller frees *out). */
 int flame_probe_log_read(const char *path, struct flame_probe_result **out, size_t *nr);
+/* A probe's verdict as a word ("fast", "slow", "skip") and back (0, or -1 for another word). */
 const char *flame_verdict_name(enum flame_verdict v);
+int flame_verdict_parse(const char *name, enum flame_verdict *v);
 
 #endif

@@ -67,13 +67,7 @@ static int from_object(const struct json_value *o, struct flame_probe_result *r)
 	    runs < 0 || runs > 1e6)
 		return -1;
 	memcpy(r->id, id->string, 41);
-	if (!strcmp(verdict->string, "fast"))
-		r->verdict = FLAME_FAST;
-	else if (!strcmp(verdict->string, "slow"))
-		r->verdict = FLAME_SLOW;
-	else if (!strcmp(verdict->string, "skip"))
-		r->verdict = FLAME_SKIP;
-	else
+	if (flame_verdict_parse(verdict->string, &r->verdict))
 		return -1;
 	r->runs = (unsigned)runs;
 	r->build_cached = cached && cached->type == JSON_TRUE;

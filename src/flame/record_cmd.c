@@ -79,16 +79,13 @@ int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_
 			  double discard, const char *dir, const char *log, struct flame_run *run)
 {
 	char *data = xstrfmt("%s/perf.data", o->scratch);
-	char *folded = xstrfmt("%s/run.folded", o->scratch);
 	int ret = flame_record_with(o, build, data, dir, log, run);
 
 	/* Read in-process: no perf script, so the trail profiler needs no perf. */
-	if (!ret && flame_fold_recording(data, discard, folded, &run->folded))
+	if (!ret && flame_fold_recording(data, discard, &run->folded))
 		ret = -1;
 	unlink(data);
-	unlink(folded);
 	free(data);
-	free(folded);
 	return ret;
 }
 

@@ -269,7 +269,7 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_string(&w, "verdict", s->ans.verdict);
+	json_writer_key_string(&w, "verdict", flame_outcome_name(s->ans.outcome));
 	json_writer_key_string(&w, "message", s->ans.message);
 	json_writer_key_string(&w, "good", s->ans.good);
 	json_writer_key_string(&w, "bad", s->ans.bad);
@@ -352,13 +352,11 @@ static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
 
 #define WHOLE ((size_t)-1)
 
-static void write_md(const struct flame_session *s, const struct flame_report_facts *f,
-		     struct strbuf *sb)
+/* The verdict, the two ends, the metric and what the profiles count. */
+static void md_summary(const struct flame_session *s, struct strbuf *sb)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	size_t i;
-
-	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ", s->ans.verdict);
+	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ",
+		    flame_outcome_name(s->ans.outcome));
 	md_text(sb, s->ans.message);
 	strbuf_addstr(sb, "\n\n- good: ");
 	md_code(sb, s->ans.good, WHOLE, 0);
@@ -376,67 +374,79 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		md_text(sb, flame_profile_describe(&o, what, sizeof(what)));
 		strbuf_addch(sb, '\n');
 	}
-	if (s->ans.culprit_info.subject) {
-		strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
-		md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
-		strbuf_addstr(sb, "\n- subject: ");
-		md_text(sb, s->ans.culprit_info.subject);
-		strbuf_addstr(sb, "\n- author: ");
-		md_text(sb, s->ans.culprit_info.author);
-		strbuf_addstr(sb, ", ");
-		md_text(sb, s->ans.culprit_info.date);
-		strbuf_addstr(sb, "\n- function: ");
-		md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
-							    : flame_metric_name(s->req.metric), WHOLE, 0);
-		if (s->ans.def_file) {
-			strbuf_addstr(sb, " in ");
-			md_text(sb, s->ans.def_file);
-		}
-		strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
-		md_text(sb, s->ans.confidence_how);
-		strbuf_addch(sb, '\n');
-		if (s->ans.function && s->ans.changed_function &&
-		    !flame_same_source_name(s->ans.function, s->ans.changed_function)) {
-			strbuf_addstr(sb, "- changed: the commit changed ");
-			md_code(sb, s->ans.changed_function, WHOLE, 0);
-			strbuf_addstr(sb, ", not ");
-			md_code(sb, s->ans.function, WHOLE, 0);
-			strbuf_addstr(sb, " itself, where the time rose");
-			if (s->ans.frame) {
-				strbuf_addstr(sb, " (in ");
-				md_code(sb, s->ans.frame, WHOLE, 0);
-				strbuf_addch(sb, ')');
-			}
-			strbuf_addstr(sb, "; it calls it or uses what it produces\n");
-		}
-		if (s->ans.frame) {
-			strbuf_addstr(sb, "- hot frame: ");
-			md_code(sb, s->ans.frame, WHOLE, 0);
-			strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
-			md_code(sb, s->ans.function, WHOLE, 0);
-			strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
-				      "bisection measured that function's inclusive share)\n");
-		}
-		if (s->ans.culprit_is_merge) {
-			strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
-				    "that touched ");
-			if (flame_session_named_function(s))
-				md_code(sb, flame_session_named_function(s), WHOLE, 0);
-			else
-				strbuf_addstr(sb, "the code");
-			strbuf_addch(sb, ':');
-			for (i = 0; i < s->ans.merged.nr; i++) {
-				strbuf_addch(sb, ' ');
-				md_code(sb, s->ans.merged.items[i], 12, 0);
-			}
-			strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
-		}
-		if (s->ans.recommendation) {
-			strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);
-			md_text(sb, s->ans.recommendation_reason);
-			strbuf_addch(sb, '\n');
-		}
+}
+
+/* The suspect commit: who, which function, how sure, what to do. */
+static void md_suspect(const struct flame_session *s, struct strbuf *sb)
+{
+	size_t i;
+
+	strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
+	md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
+	strbuf_addstr(sb, "\n- subject: ");
+	md_text(sb, s->ans.culprit_info.subject);
+	strbuf_addstr(sb, "\n- author: ");
+	md_text(sb, s->ans.culprit_info.author);
+	strbuf_addstr(sb, ", ");
+	md_text(sb, s->ans.culprit_info.date);
+	strbuf_addstr(sb, "\n- function: ");
+	md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
+						    : flame_metric_name(s->req.metric), WHOLE, 0);
+	if (s->ans.def_file) {
+		strbuf_addstr(sb, " in ");
+		md_text(sb, s->ans.def_file);
 	}
+	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
+	md_text(sb, s->ans.confidence_how);
+	strbuf_addch(sb, '\n');
+	if (s->ans.function && s->ans.changed_function &&
+	    !flame_same_source_name(s->ans.function, s->ans.changed_function)) {
+		strbuf_addstr(sb, "- changed: the commit changed ");
+		md_code(sb, s->ans.changed_function, WHOLE, 0);
+		strbuf_addstr(sb, ", not ");
+		md_code(sb, s->ans.function, WHOLE, 0);
+		strbuf_addstr(sb, " itself, where the time rose");
+		if (s->ans.frame) {
+			strbuf_addstr(sb, " (in ");
+			md_code(sb, s->ans.frame, WHOLE, 0);
+			strbuf_addch(sb, ')');
+		}
+		strbuf_addstr(sb, "; it calls it or uses what it produces\n");
+	}
+	if (s->ans.frame) {
+		strbuf_addstr(sb, "- hot frame: ");
+		md_code(sb, s->ans.frame, WHOLE, 0);
+		strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
+		md_code(sb, s->ans.function, WHOLE, 0);
+		strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
+			      "bisection measured that function's inclusive share)\n");
+	}
+	if (s->ans.culprit_is_merge) {
+		strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
+			    "that touched ");
+		if (flame_session_named_function(s))
+			md_code(sb, flame_session_named_function(s), WHOLE, 0);
+		else
+			strbuf_addstr(sb, "the code");
+		strbuf_addch(sb, ':');
+		for (i = 0; i < s->ans.merged.nr; i++) {
+			strbuf_addch(sb, ' ');
+			md_code(sb, s->ans.merged.items[i], 12, 0);
+		}
+		strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
+	}
+	if (s->ans.recommendation) {
+		strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);
+		md_text(sb, s->ans.recommendation_reason);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+/* The culprit list, what blocks longer and the hotter functions' table. */
+static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
+{
+	size_t i;
+
 	flame_report_md_culprits(s, sb);
 	if (s->ans.blocked_function) {
 		strbuf_addstr(sb, "- blocks longer: ");
@@ -464,6 +474,13 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 	}
 	if (!s->ans.hot.nr)
 		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->req.min_delta);
+}
+
+/* The suspects searched and the probes run. */
+static void md_probes(const struct flame_session *s, struct strbuf *sb)
+{
+	size_t i;
+
 	if (s->ans.nsuspects) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
 		for (i = 0; i < s->ans.nsuspects; i++) {
@@ -501,8 +518,16 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		}
 	}
 	flame_fleet_report_md(&s->ans.fleet, sb);
+}
+
+/* The hand-offs, the files written and the command lines to reproduce it. */
+static void md_files(const struct flame_session *s, const struct flame_report_facts *f,
+		     struct strbuf *sb)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
 	flame_report_md_handoffs(s, f, sb);
-	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (when `trail flamegraph` is available), `good.svg`, `bad.svg`\n"
+	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph, `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.offcpu_profile ? "off-CPU " : "",
 		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
@@ -514,6 +539,17 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 	}
 	escape_md_code_block(sb, cmd.buf, cmd.len, "sh");
 	strbuf_release(&cmd);
+}
+
+static void write_md(const struct flame_session *s, const struct flame_report_facts *f,
+		     struct strbuf *sb)
+{
+	md_summary(s, sb);
+	if (s->ans.culprit_info.subject)
+		md_suspect(s, sb);
+	md_hotspots(s, sb);
+	md_probes(s, sb);
+	md_files(s, f, sb);
 }
 
 /* escape_term() of s, "?" for NULL */
@@ -561,11 +597,11 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		strbuf_addstr(out, " (");
 		term(out, a->culprit_info.author);
 		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
-		term(out, a->verdict);
+		term(out, flame_outcome_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);
 	} else {
-		term(out, a->verdict);
+		term(out, flame_outcome_name(a->outcome));
 		strbuf_addstr(out, ": ");
 		term(out, a->message);
 		strbuf_addch(out, '\n');

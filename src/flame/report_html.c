@@ -70,22 +70,17 @@ static void write_head(struct strbuf *sb)
 	strbuf_addstr(sb, "</style></head>\n<body>\n");
 }
 
-static const char *verdict_label(const char *v)
+static const char *verdict_label(enum flame_outcome o)
 {
-	if (v && !strcmp(v, "regression"))
+	switch (o) {
+	case FLAME_OUTCOME_REGRESSION:
+	case FLAME_OUTCOME_SMALL_REGRESSION:
 		return "Regression found";
-	if (v && !strcmp(v, "no-regression"))
+	case FLAME_OUTCOME_NO_REGRESSION:
 		return "No regression";
-	return "Inconclusive";
-}
-
-static const char *verdict_class(const char *v)
-{
-	if (v && !strcmp(v, "regression"))
-		return "v-regression";
-	if (v && !strcmp(v, "no-regression"))
-		return "v-no-regression";
-	return "v-inconclusive";
+	default:
+		return "Inconclusive";
+	}
 }
 
 
@@ -525,12 +520,15 @@ static void write_reproduce(const struct flame_session *s, struct strbuf *sb)
 void flame_report_html(const struct flame_session *s, const struct flame_report_facts *f,
 		       const char *diff_svg, struct strbuf *sb)
 {
+	const char *v = flame_outcome_name(s->ans.outcome);
+
 	write_head(sb);
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n");
-	strbuf_addf(sb, "<div class=\"verdict %s\" id=\"verdict\" data-verdict=\"",
-		    verdict_class(s->ans.verdict));
-	flame_html_attr(sb, s->ans.verdict);
-	strbuf_addf(sb, "\"><div class=\"label\">%s</div><p>", verdict_label(s->ans.verdict));
+	/* the class is the verdict's name: v-regression, v-no-regression, v-inconclusive */
+	strbuf_addf(sb, "<div class=\"verdict v-%s\" id=\"verdict\" data-verdict=\"",
+		    v ? v : "inconclusive");
+	flame_html_attr(sb, v);
+	strbuf_addf(sb, "\"><div class=\"label\">%s</div><p>", verdict_label(s->ans.outcome));
 	flame_html_text(sb, s->ans.message);
 	strbuf_addstr(sb, "</p></div>\n<nav><a href=\"#answer\">Answer</a><a href=\"#graph\">Flame graph</a>"
 			  "<a href=\"#hotspots\">Hotspots</a>");

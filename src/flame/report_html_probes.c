@@ -137,7 +137,7 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		const struct flame_probe_result *p = &s->ans.probes[order[i]];
 		long k = range_index(s, p->id);
 		const char *subj = suspect_subject(s, p->id);
-		const char *cls = p->verdict == FLAME_FAST ? "fast" : p->verdict == FLAME_SLOW ? "slow" : "skip";
+		const char *cls = flame_verdict_name(p->verdict);
 
 		if (k < 0)
 			k = (long)i;
@@ -213,7 +213,7 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "</td><td class=\"n\">");
 		flame_html_value(sb, s, p->se);
 		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"%s\"><strong>", 100 * p->share,
-			    p->verdict == FLAME_FAST ? "fast" : p->verdict == FLAME_SLOW ? "slow" : "skip");
+			    flame_verdict_name(p->verdict));
 		flame_html_text(sb, v);
 		strbuf_addstr(sb, "</strong>");
 		if (p->verdict == FLAME_SKIP && p->why[0]) {

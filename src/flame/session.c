@@ -50,7 +50,6 @@ void flame_session_init(struct flame_session *s)
 void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o)
 {
 	s->ans.outcome = o;
-	s->ans.verdict = flame_outcome_name(o);
 }
 
 int flame_outcome_exit(enum flame_outcome o)
@@ -119,11 +118,14 @@ static void describe_total(struct flame_session *s)
 	}
 }
 
-int flame_session_run(struct flame_session *s)
+/*
+ * Open the repository, resolve good and bad (good must be an ancestor),
+ * list the range and make the scratch directory: 0, or an exit status.
+ */
+static int session_open(struct flame_session *s)
 {
-	char *dirs[2] = { NULL, NULL };
-	double t0 = clock_monotonic();
-	int ret = FLAME_EXIT_FAILURE, is_anc;
+	char token[64];
+	int is_anc;
 
 	/*
 	 * Every child (builds, trail record, the workload, git bisect run and
@@ -133,12 +135,8 @@ int flame_session_run(struct flame_session *s)
 	if (child_group_begin())
 		return FLAME_EXIT_FAILURE;
 	/* Build failures are remembered for this run only (flame/repo.h). */
-	{
-		char token[64];
-
-		snprintf(token, sizeof(token), "%ld.%.0f", (long)getpid(), 1e6 * clock_monotonic());
-		setenv(FLAME_RUN_ENV, token, 1);
-	}
+	snprintf(token, sizeof(token), "%ld.%.0f", (long)getpid(), 1e6 * clock_monotonic());
+	setenv(FLAME_RUN_ENV, token, 1);
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))
 		return FLAME_EXIT_FAILURE;
 	if (flame_repo_resolve(&s->st.repo, s->req.good_rev, s->ans.good) ||
@@ -158,11 +156,23 @@ int flame_session_run(struct flame_session *s)
 	s->st.scratch = tempdir_create("trail-flame");
 	if (!s->st.scratch)
 		return FLAME_EXIT_FAILURE;
+	return 0;
+}
+
+/*
+ * Which profiles (off-CPU ones when asked and possible), whether their
+ * profiler can sample here, and the scope note: 0, or -1 when it cannot.
+ */
+static int session_scope(struct flame_session *s)
+{
+	struct flame_capture_opts o;
+	char what[300], prof[400];
+
 	if (s->req.metric == FLAME_METRIC_OFFCPU) {
 		/* Off-CPU profiles show where the time went; without them, CPU ones. */
-		struct flame_capture_opts o = flame_session_capture_opts(s);
 		char why[200];
 
+		o = flame_session_capture_opts(s);
 		if (!flame_capture_offcpu_check(&o, why, sizeof(why)))
 			s->ans.offcpu_profile = 1;
 		else
@@ -170,108 +180,154 @@ int flame_session_run(struct flame_session *s)
 			     "offcpu': %s); capturing CPU profiles instead, and the report names "
 			     "the function the suspect commit changed", why);
 	}
+	o = flame_session_capture_opts(s);
 	if (!s->ans.offcpu_profile) {
-		struct flame_capture_opts o = flame_session_capture_opts(s);
-		char what[300];
-
 		if (flame_capture_check(&o))
-			return FLAME_EXIT_FAILURE;
+			return -1;
 		if (flame_profile_counts_memory(&o))
 			note("scope: profiles of %s; the diff and the bisection use their shares "
 			     "as CPU shares are used", flame_profile_describe(&o, what, sizeof(what)));
 	}
-	{
-		struct flame_capture_opts o = flame_session_capture_opts(s);
-		char prof[400];
+	flame_profiler_describe(&o, prof, sizeof(prof));
+	note("scope: metric %s%s, profiler %s, %zu commits in %.12s..%.12s",
+	     flame_metric_name(s->req.metric),
+	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
+	     prof, s->st.range.nr, s->ans.good, s->ans.bad);
+	return 0;
+}
 
-		flame_profiler_describe(&o, prof, sizeof(prof));
-		note("scope: metric %s%s, profiler %s, %zu commits in %.12s..%.12s",
-		     flame_metric_name(s->req.metric),
-		     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
-		     prof, s->st.range.nr, s->ans.good, s->ans.bad);
-	}
+/* What follows the verdict on the total. */
+enum after_total {
+	NARROW,		/* a regression: diff the ends and narrow */
+	NARROW_ON_SHARE,	/* undecided, --force-narrow on a share that moved: narrow */
+	REPORT,		/* the verdict stands: report it */
+};
 
-	if (flame_step_build(s, dirs) || flame_step_capture(s, dirs))
-		goto out;
+/*
+ * The ends' verdict on the total (and, for the cpu metric, whether only
+ * the wall time rose): anything but a regression is the session's answer,
+ * reported with the profiles and hotspots (*ret its exit status), unless
+ * --force-narrow asks to narrow a small regression or a share that moved.
+ */
+static enum after_total decide_total(struct flame_session *s, int *ret)
+{
+	const struct flame_interval *iv = &s->ans.change_iv;
+	enum flame_outcome v;
+
 	if (!flame_step_confirm(s) && s->req.metric == FLAME_METRIC_CPU &&
 	    flame_step_wall_regressed(s)) {
 		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
 		flame_step_write_profiles(s);
 		flame_step_rank_hotspots(s);
-		ret = FLAME_EXIT_INCONCLUSIVE;
-		goto report;
+		*ret = FLAME_EXIT_INCONCLUSIVE;
+		return REPORT;
 	}
-	{
-		const struct flame_interval *iv = &s->ans.change_iv;
-		enum flame_outcome v = s->ans.outcome;
-
-		s->ans.change = iv->estimate;
-		s->ans.change_hi = iv->hi;
-		if (v == FLAME_OUTCOME_SMALL_REGRESSION && s->req.force_narrow) {
-			note("confirm: the %s rose %+.1f%% [%+.1f%%, %+.1f%%], below the %.0f%% "
-			     "minimum; --force-narrow: narrowing it", flame_metric_name(s->req.metric),
-			     100 * iv->estimate, 100 * iv->lo, 100 * iv->hi, 100 * s->req.min_effect);
-			v = FLAME_OUTCOME_REGRESSION;
-		}
-		if (v != FLAME_OUTCOME_REGRESSION) {
-			flame_session_set_outcome(s, v);
-			describe_total(s);
-			flame_step_write_profiles(s);
-			flame_step_rank_hotspots(s);
-			/*
-			 * The total is undecided but one repository function's
-			 * share moved far beyond its noise: say so, and with
-			 * --force-narrow bisect on it.
-			 */
-			if (v == FLAME_OUTCOME_INCONCLUSIVE && s->ans.hot.nr &&
-			    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
-						      s->ans.hot.items[0].se_self)) {
-				const struct flame_hotspot *h = &s->ans.hot.items[0];
-				size_t len = strlen(s->ans.message);
-
-				note("confirm: the total is undecided, but %s's share rose %.1f%% -> "
-				     "%.1f%% (%+.1f pp, z = %.1f)%s", h->name, 100 * h->good_self.mean,
-				     100 * h->bad_self.mean, 100 * h->delta_self,
-				     h->delta_self / h->se_self, s->req.force_narrow ?
-				     "; --force-narrow: bisecting on it" :
-				     "; --force-narrow bisects on it");
-				if (s->req.force_narrow) {
-					flame_session_set_outcome(s, FLAME_OUTCOME_NONE);
-					s->ans.message[0] = '\0';
-					goto target;
-				}
-				snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-					 "; %s's share rose %+.1f pp (z = %.0f): --force-narrow "
-					 "bisects on it", h->name, 100 * h->delta_self,
-					 h->delta_self / h->se_self);
-			}
-			ret = flame_outcome_exit(v);
-			goto report;
-		}
+	v = s->ans.ends_outcome;
+	s->ans.change = iv->estimate;
+	s->ans.change_hi = iv->hi;
+	if (v == FLAME_OUTCOME_SMALL_REGRESSION && s->req.force_narrow) {
+		note("confirm: the %s rose %+.1f%% [%+.1f%%, %+.1f%%], below the %.0f%% "
+		     "minimum; --force-narrow: narrowing it", flame_metric_name(s->req.metric),
+		     100 * iv->estimate, 100 * iv->lo, 100 * iv->hi, 100 * s->req.min_effect);
+		v = FLAME_OUTCOME_REGRESSION;
 	}
-	if (flame_step_write_profiles(s))
-		goto out;
+	if (v == FLAME_OUTCOME_REGRESSION)
+		return NARROW;
+	flame_session_set_outcome(s, v);
+	describe_total(s);
+	flame_step_write_profiles(s);
 	flame_step_rank_hotspots(s);
-target:
+	/*
+	 * The total is undecided but one repository function's share moved
+	 * far beyond its noise: say so, and with --force-narrow bisect on it.
+	 */
+	if (v == FLAME_OUTCOME_INCONCLUSIVE && s->ans.hot.nr &&
+	    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
+				      s->ans.hot.items[0].se_self)) {
+		const struct flame_hotspot *h = &s->ans.hot.items[0];
+		size_t len = strlen(s->ans.message);
+
+		note("confirm: the total is undecided, but %s's share rose %.1f%% -> "
+		     "%.1f%% (%+.1f pp, z = %.1f)%s", h->name, 100 * h->good_self.mean,
+		     100 * h->bad_self.mean, 100 * h->delta_self,
+		     h->delta_self / h->se_self, s->req.force_narrow ?
+		     "; --force-narrow: bisecting on it" :
+		     "; --force-narrow bisects on it");
+		if (s->req.force_narrow) {
+			flame_session_set_outcome(s, FLAME_OUTCOME_NONE);
+			s->ans.message[0] = '\0';
+			return NARROW_ON_SHARE;
+		}
+		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+			 "; %s's share rose %+.1f pp (z = %.0f): --force-narrow "
+			 "bisects on it", h->name, 100 * h->delta_self,
+			 h->delta_self / h->se_self);
+	}
+	*ret = flame_outcome_exit(v);
+	return REPORT;
+}
+
+/* The answer's message once the suspect is confirmed: what it made slower, and how. */
+static void describe_culprit(struct flame_session *s)
+{
+	if (!s->ans.function && s->ans.blocked_function)
+		snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made the workload "
+			 "spend more time off-CPU, in %s", s->ans.culprit,
+			 s->ans.blocked_function);
+	else
+		snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
+			 s->ans.culprit, s->ans.function ? s->ans.function :
+			 flame_metric_name(s->req.metric));
+	flame_culprits_message(s);
+	if (s->ans.reverted.nr) {
+		size_t len = strlen(s->ans.message);
+
+		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+			 " (it relands %.12s, which a later commit reverted)",
+			 s->ans.reverted.items[s->ans.reverted.nr - 1]);
+	}
+	if (s->ans.culprit_is_merge) {
+		size_t len = strlen(s->ans.message), i;
+
+		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+			 " (a merge; of the commits it merged, %zu touched the function%s",
+			 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+		for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
+			len = strlen(s->ans.message);
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
+				 s->ans.merged.items[i]);
+		}
+		len = strlen(s->ans.message);
+		snprintf(s->ans.message + len, sizeof(s->ans.message) - len, "%s)",
+			 s->ans.merged.nr > 5 ? " ..." : "");
+	}
+}
+
+/*
+ * From the ranked hotspots to the answer: the target, the narrowing, the
+ * culprits, the function the suspect changed, merges and the
+ * recommendation.  The exit status to report, or -1 when a step failed
+ * (nothing to report).
+ */
+static int narrow_to_culprit(struct flame_session *s)
+{
 	if (flame_step_target(s)) {
 		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
-		ret = FLAME_EXIT_INCONCLUSIVE;
-		goto report;
+		return FLAME_EXIT_INCONCLUSIVE;
 	}
 	switch (flame_step_narrow(s)) {
 	case 0:
 		break;
 	case 1:
 		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
-		ret = FLAME_EXIT_INCONCLUSIVE;
-		goto report;
+		return FLAME_EXIT_INCONCLUSIVE;
 	default:
-		goto out;
+		return -1;
 	}
 	if (flame_step_culprits(s))
-		goto out;
+		return -1;
 	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
-		goto out;
+		return -1;
 	flame_step_changed_function(s);
 	if (s->ans.function && s->ans.changed_function &&
 	    !flame_same_source_name(s->ans.function, s->ans.changed_function))
@@ -283,47 +339,47 @@ target:
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.pair) || s->ans.culprits_split) {
 		flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
-		if (!s->ans.function && s->ans.blocked_function)
-			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made the workload "
-				 "spend more time off-CPU, in %s", s->ans.culprit,
-				 s->ans.blocked_function);
-		else
-			snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
-				 s->ans.culprit, s->ans.function ? s->ans.function :
-				 flame_metric_name(s->req.metric));
-		flame_culprits_message(s);
-		if (s->ans.reverted.nr) {
-			size_t len = strlen(s->ans.message);
+		describe_culprit(s);
+		return FLAME_EXIT_FOUND;
+	}
+	flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+	snprintf(s->ans.message, sizeof(s->ans.message),
+		 "re-probing %.12s beside its parent did not show a step explaining at "
+		 "least half of the change: it explains %.0f%% [%.0f%%, %.0f%%], P(step > 0) "
+		 "= %.3f", s->ans.culprit, 100 * s->ans.pair.step.explains,
+		 100 * s->ans.pair.step.explains_lo, 100 * s->ans.pair.step.explains_hi,
+		 s->ans.suspect_confidence);
+	return FLAME_EXIT_INCONCLUSIVE;
+}
 
-			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-				 " (it relands %.12s, which a later commit reverted)",
-				 s->ans.reverted.items[s->ans.reverted.nr - 1]);
-		}
-		if (s->ans.culprit_is_merge) {
-			size_t len = strlen(s->ans.message), i;
+int flame_session_run(struct flame_session *s)
+{
+	char *dirs[2] = { NULL, NULL };
+	double t0 = clock_monotonic();
+	int ret = session_open(s);
 
-			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-				 " (a merge; of the commits it merged, %zu touched the function%s",
-				 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
-			for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
-				len = strlen(s->ans.message);
-				snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
-					 s->ans.merged.items[i]);
-			}
-			len = strlen(s->ans.message);
-			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, "%s)",
-				 s->ans.merged.nr > 5 ? " ..." : "");
-		}
-		ret = FLAME_EXIT_FOUND;
-	} else {
-		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
-		snprintf(s->ans.message, sizeof(s->ans.message),
-			 "re-probing %.12s beside its parent did not show a step explaining at "
-			 "least half of the change: it explains %.0f%% [%.0f%%, %.0f%%], P(step > 0) "
-			 "= %.3f", s->ans.culprit, 100 * s->ans.pair.step.explains,
-			 100 * s->ans.pair.step.explains_lo, 100 * s->ans.pair.step.explains_hi,
-			 s->ans.suspect_confidence);
-		ret = FLAME_EXIT_INCONCLUSIVE;
+	if (ret)
+		return ret;
+	if (session_scope(s))
+		return FLAME_EXIT_FAILURE;
+	ret = FLAME_EXIT_FAILURE;
+	if (flame_step_build(s, dirs) || flame_step_capture(s, dirs))
+		goto out;
+	switch (decide_total(s, &ret)) {
+	case REPORT:
+		goto report;
+	case NARROW:
+		if (flame_step_write_profiles(s))
+			goto out;
+		flame_step_rank_hotspots(s);
+		break;
+	case NARROW_ON_SHARE:
+		break;
+	}
+	ret = narrow_to_culprit(s);
+	if (ret < 0) {
+		ret = FLAME_EXIT_FAILURE;
+		goto out;
 	}
 report:
 	s->ans.seconds = clock_monotonic() - t0;

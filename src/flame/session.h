@@ -99,12 +99,13 @@ struct flame_answer {
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
 	struct flame_interval change_iv;	/* the change and its interval (estimate.h) */
-	enum flame_outcome outcome;	/* the verdict; verdict is its name */
+	enum flame_outcome outcome;	/* the session's verdict (flame_outcome_name());
+					 * NONE until flame_session_set_outcome() */
+	enum flame_outcome ends_outcome;	/* the ends' interval's verdict on the total (ends.c) */
 	unsigned looks;			/* looks the ends' sequential design took */
 	double alpha_look;		/* two-sided alpha of the last look */
 	double share_se[2];		/* standard error of share[], good and bad */
 	struct flame_hotspots hot;
-	const char *verdict;		/* "regression", "no-regression", "inconclusive" */
 	char *function;			/* what was bisected on, NULL = the metric */
 	char *frame;			/* where its extra time is spent: a library or
 					 * kernel frame under it, or NULL (function itself) */
@@ -154,7 +155,7 @@ struct flame_session {
 };
 
 void flame_session_init(struct flame_session *s);
-/* Set the verdict (ans.outcome and its name, ans.verdict). */
+/* Set the session's verdict, ans.outcome. */
 void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o);
 /* The exit status of a verdict (core/exit_codes.h). */
 int flame_outcome_exit(enum flame_outcome o);

@@ -140,6 +140,13 @@ int folder_write(struct folder *const *folders, size_t n, FILE *out);
  * 0, or -1 when it cannot be created or written (error printed).
  */
 int folder_write_file(struct folder *const *folders, size_t n, const char *path);
+/*
+ * Add the stacks of all n folders, merged and in the order folder_write()
+ * writes them, to p's column 0: the same profile as reading that text
+ * back, without the text.
+ */
+struct folded_profile;
+void folder_to_profile(struct folder *const *folders, size_t n, struct folded_profile *p);
 
 /* The kernel and JIT module rules behind --kernel and --jit (exposed for tests). */
 int fold_module_is_kernel(const char *module, size_t len);

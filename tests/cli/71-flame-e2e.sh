@@ -59,8 +59,35 @@ expect_suspect() {
 		fail "$name: three-line summary"
 }
 
+# same_graphs NAME: the graphs trail flame drew from its profiles in memory
+# are, byte for byte, what trail flamegraph draws from the folded files it
+# wrote beside them (off-CPU: microseconds, the io palette but for diff).
+same_graphs() {
+	local name=$1 out=$T/report-$1 side ok=1
+	local -a opts
+	for side in good bad diff; do
+		[ -f "$out/$side.folded" ] || { ok=0; continue; }
+		case $name:$side in
+		sleep-offcpu:diff) opts=(--title "off-CPU time, good -> bad (differential)" --countname us) ;;
+		sleep-offcpu:*) opts=(--title "$side: off-CPU time" --countname us --colors io) ;;
+		*:diff) opts=(--title "good -> bad (differential)") ;;
+		*) opts=(--title "$side") ;;
+		esac
+		if [ -f "$out/$side.svg" ]; then
+			"$TRAIL" flamegraph "${opts[@]}" "$out/$side.folded" >"$T/$name-$side.svg" 2>/dev/null &&
+				cmp -s "$out/$side.svg" "$T/$name-$side.svg" || ok=0
+		else
+			# no graph only for a profile without a stack (nothing sampled)
+			grep -qv '^#' "$out/$side.folded" && ok=0
+		fi
+	done
+	[ $ok = 1 ] && pass "$name: graphs drawn in memory = trail flamegraph on the folded files" ||
+		fail "$name: graphs drawn in memory = trail flamegraph on the folded files"
+}
+
 if shape slowdown slowdown 11 0; then
 	expect_suspect slowdown
+	same_graphs slowdown
 	json "$T/report-slowdown/report.json" 'd["hotspots"][0]["function"]' | grep -qx checksum_block &&
 		pass "slowdown: top hotspot" || fail "slowdown: top hotspot"
 	json "$T/report-slowdown/report.json" 'len(d["probes"]) > 0 and all(p["verdict"] in ("fast","slow","skip") for p in d["probes"])' |
@@ -106,6 +133,7 @@ if shape sleep-offcpu sleep 17 0 --metric offcpu --repeat 8 --probe-runs 3; then
 		skip "sleep-offcpu: off-CPU profiles" "trail record -e offcpu cannot record here"
 		exit 0
 	fi
+	same_graphs sleep-offcpu
 	[ "$(json "$R" 'd["suspect"]["function_source"]')" = "off-CPU profile" ] &&
 		pass "sleep-offcpu: named from the off-CPU profile" ||
 		fail "sleep-offcpu: named from the off-CPU profile" "$(json "$R" 'd["suspect"]')"

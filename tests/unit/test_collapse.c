@@ -6,11 +6,13 @@
  */
 #include "harness.h"
 #include "profile/fold.h"
+#include "profile/folded.h"
 #include "collapse/collapser.h"
 #include "collapse/perf_script.h"
 #include "core/string_list.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 static int eq(const char *s, size_t len, const char *want)
 {
@@ -327,6 +329,58 @@ TEST(fold_sorts_by_text_not_by_frames)
 	folder_free(f[1]);
 }
 
+/*
+ * folder_to_profile() is the written text read back, without the text:
+ * the same stacks in the same (byte) order, merged across folders, with
+ * the same counts (flame's stages pass profiles this way).
+ */
+TEST(fold_to_profile_is_the_text_read_back)
+{
+	struct fold_options o = { 0 };
+	struct folder *f[2] = { folder_new(&o), folder_new(&o) };
+	struct fold_frame ab[] = { frame("b", "/m", "1"), frame("a", "/m", "2") };
+	struct fold_frame a = frame("a", "/m", "2"), adash = frame("a-b", "/m", "3");
+	struct folded_profile mem, text;
+	char path[] = "/tmp/trail-test-fold-XXXXXX", *out;
+	uint32_t id;
+	FILE *fp;
+	int fd;
+
+	add(f[0], "p", NULL, "1", 1, ab, 2);
+	add(f[0], "p", NULL, "1", 7, &a, 1);
+	add(f[1], "p", NULL, "1", 1, &adash, 1);
+	add(f[1], "p", NULL, "1", 2, ab, 2);
+	add(f[1], "q", NULL, "1", 1, &a, 1);
+	folded_profile_init(&mem);
+	folded_profile_init(&text);
+	folder_to_profile(f, 2, &mem);
+	out = write_folders(f, 2);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	fp = fdopen(fd, "w");
+	fputs(out, fp);
+	fclose(fp);
+	CHECK(folded_profile_read(&text, path) == 0);
+	unlink(path);
+	CHECK_INT(mem.stacks.nr, 4);
+	CHECK_INT(mem.stacks.nr, text.stacks.nr);
+	CHECK_INT(mem.columns, text.columns);
+	CHECK(mem.total[0] == text.total[0]);
+	for (id = 0; id < mem.stacks.nr && id < text.stacks.nr; id++) {
+		CHECK_INT(intern_len(&mem.stacks, id), intern_len(&text.stacks, id));
+		CHECK(!memcmp(intern_str(&mem.stacks, id), intern_str(&text.stacks, id),
+			      intern_len(&text.stacks, id)));
+		CHECK(mem.counts[0][id] == text.counts[0][id]);
+	}
+	CHECK(intern_len(&mem.stacks, 0) == 3 && !memcmp(intern_str(&mem.stacks, 0), "p;a", 3));
+	CHECK(mem.counts[0][0] == 7);
+	free(out);
+	folded_profile_release(&mem);
+	folded_profile_release(&text);
+	folder_free(f[0]);
+	folder_free(f[1]);
+}
+
 TEST(fold_frames_that_vanish)
 {
 	struct fold_options o = { 0 };
@@ -461,6 +515,7 @@ TEST(fold_keyed_frames_fold_as_text)
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,
 	  grammar_matches_perl_on_random_lines, fold_names_and_annotations, fold_pid_tid_addrs,
 	  fold_skip_after, fold_merges_and_sorts_across_folders,
-	  fold_sorts_by_text_not_by_frames, fold_frames_that_vanish, module_rules,
+	  fold_sorts_by_text_not_by_frames, fold_to_profile_is_the_text_read_back,
+	  fold_frames_that_vanish, module_rules,
 	  threads_give_the_same_output,
 	  buffer_reader_counts_unrecognized_lines, fold_keyed_frames_fold_as_text)

@@ -715,6 +715,67 @@ TEST(decide_recommend)
  * exclusions, timeouts), and the report's line is that argv, quoted so sh
  * reads back the same words - a --run with quotes and $ included.
  */
+/*
+ * One type per verdict, one name for each: a probe's (fast, slow, skip)
+ * reads back from its word (the probe JSON of --hosts), the session's is
+ * published only by flame_session_set_outcome() - what the ends decided
+ * is not yet the session's answer.
+ */
+TEST(verdicts_one_type_one_name)
+{
+	static const enum flame_verdict all[] = { FLAME_FAST, FLAME_SLOW, FLAME_SKIP };
+	struct flame_session s;
+	enum flame_verdict v;
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		v = FLAME_SKIP;
+		CHECK(flame_verdict_parse(flame_verdict_name(all[i]), &v) == 0);
+		CHECK_INT(v, all[i]);
+	}
+	CHECK(flame_verdict_parse("maybe", &v) < 0);
+	CHECK(flame_outcome_name(FLAME_OUTCOME_NONE) == NULL);
+	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_SMALL_REGRESSION), "regression");
+	flame_session_init(&s);
+	s.ans.ends_outcome = FLAME_OUTCOME_REGRESSION;
+	CHECK_INT(s.ans.outcome, FLAME_OUTCOME_NONE);
+	flame_session_set_outcome(&s, FLAME_OUTCOME_NO_REGRESSION);
+	CHECK_STREQ(flame_outcome_name(s.ans.outcome), "no-regression");
+	CHECK_INT(flame_outcome_exit(s.ans.outcome), FLAME_EXIT_NO_REGRESSION);
+	flame_session_release(&s);
+}
+
+/*
+ * One table owns the metrics: every name parses back to its metric (what
+ * the probe's --metric relies on), an unknown one is refused, and the
+ * capture of each records and times what its row says.
+ */
+TEST(metric_table_round_trip)
+{
+	static const enum flame_metric all[] = { FLAME_METRIC_CPU, FLAME_METRIC_WALL,
+		FLAME_METRIC_RSS, FLAME_METRIC_OFFCPU, FLAME_METRIC_ALLOC, FLAME_METRIC_PEAK_HEAP };
+	struct flame_capture_opts o;
+	enum flame_metric m;
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		m = FLAME_METRIC_CPU;
+		CHECK(flame_metric_parse(flame_metric_name(all[i]), &m) == 0);
+		CHECK_INT(m, all[i]);
+		CHECK_INT(flame_metric_def(all[i])->metric, all[i]);
+	}
+	CHECK(flame_metric_parse("cycles", &m) < 0);
+	memset(&o, 0, sizeof(o));
+	flame_metric_capture(FLAME_METRIC_CPU, 0, "trail", &o);
+	CHECK(!o.timed && o.profile == FLAME_PROFILE_CPU && !o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_WALL, 1, "trail", &o);
+	CHECK(o.timed && o.profile == FLAME_PROFILE_OFFCPU && !o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_PEAK_HEAP, 0, "trail", &o);
+	CHECK(!o.timed && o.profile == FLAME_PROFILE_ALLOC && o.alloc_peak);
+	flame_metric_capture(FLAME_METRIC_RSS, 0, "trail", &o);
+	CHECK(o.timed && o.profile == FLAME_PROFILE_FAULTS && !o.alloc_peak);
+}
+
 /* Memory metrics: which profile they record, and the probe keeps the interval. */
 TEST(memory_metrics_profiles)
 {
@@ -1064,4 +1125,4 @@ TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_ra
 	  probe_argv_is_the_reproduce_line, metric_estimate_uses_the_percentile,
 	  narrow_restart_keeps_the_measure, revert_of_the_culprit_found,
 	  merged_commits_touching_the_function,
-	  memory_metrics_profiles, scope_names_the_profiler_and_its_sampling)
+	  memory_metrics_profiles, metric_table_round_trip, verdicts_one_type_one_name, scope_names_the_profiler_and_its_sampling)
