@@ -79,7 +79,6 @@ static char *host_command(struct history_cmd *h, const struct flame_host *host, 
 	static const char *const forwarded[] = { "CC", "CFLAGS", NULL };
 	struct string_list a = STRING_LIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	const char *const *v;
 	size_t i;
 
 	string_list_append(&a, host->dest ? h->remote_trail : h->trail_exe);
@@ -105,15 +104,8 @@ static char *host_command(struct history_cmd *h, const struct flame_host *host, 
 	for (i = 0; i < n; i++)
 		string_list_append_nodup(&a, xstrfmt("--commit=%s", ids[i]));
 	/* the compiler and flags of this shell are part of the fingerprint: they travel */
-	for (v = forwarded; host->dest && *v; v++) {
-		const char *val = getenv(*v);
-
-		if (!val)
-			continue;
-		strbuf_addf(&sb, "%s=", *v);
-		strbuf_add_shell_quoted(&sb, val);
-		strbuf_addch(&sb, ' ');
-	}
+	if (host->dest)
+		strbuf_add_env_assignments(&sb, forwarded);
 	strbuf_add_shell_argv(&sb, (const char *const *)a.items);
 	string_list_clear(&a);
 	return strbuf_detach(&sb, NULL);

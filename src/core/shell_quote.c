@@ -5,6 +5,8 @@
  */
 #include "core/shell_quote.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 static int is_safe(const char *w)
@@ -41,5 +43,20 @@ void strbuf_add_shell_argv(struct strbuf *sb, const char *const *argv)
 		if (a != argv)
 			strbuf_addch(sb, ' ');
 		strbuf_add_shell_quoted(sb, *a);
+	}
+}
+
+void strbuf_add_env_assignments(struct strbuf *sb, const char *const *names)
+{
+	const char *const *v;
+
+	for (v = names; *v; v++) {
+		const char *val = getenv(*v);
+
+		if (!val)
+			continue;
+		strbuf_addf(sb, "%s=", *v);
+		strbuf_add_shell_quoted(sb, val);
+		strbuf_addch(sb, ' ');
 	}
 }

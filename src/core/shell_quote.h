@@ -14,5 +14,11 @@
 void strbuf_add_shell_quoted(struct strbuf *sb, const char *word);
 /* Append the NULL-terminated argv, words separated by one space. */
 void strbuf_add_shell_argv(struct strbuf *sb, const char *const *argv);
+/*
+ * Append "NAME=VALUE " (VALUE quoted) for each of the NULL-terminated
+ * names that is set in this process's environment: variables that travel
+ * in front of a command run elsewhere (over ssh).
+ */
+void strbuf_add_env_assignments(struct strbuf *sb, const char *const *names);
 
 #endif

@@ -88,17 +88,8 @@ static char *probe_command(struct flame_session *s, size_t k, const char *id, do
 	if (h->dest) {
 		/* the run's identity and --no-submodules travel with the command */
 		const char *vars[] = { FLAME_RUN_ENV, FLAME_SUBMODULES_ENV, NULL };
-		const char *const *v;
 
-		for (v = vars; *v; v++) {
-			const char *val = getenv(*v);
-
-			if (!val)
-				continue;
-			strbuf_addf(&sb, "%s=", *v);
-			strbuf_add_shell_quoted(&sb, val);
-			strbuf_addch(&sb, ' ');
-		}
+		strbuf_add_env_assignments(&sb, vars);
 	}
 	strbuf_add_shell_argv(&sb, (const char *const *)argv.items);
 	string_list_clear(&argv);

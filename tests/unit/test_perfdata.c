@@ -44,27 +44,39 @@ static int count_samples(struct perf_tool *t, const struct perf_event_header *re
 	return 0;
 }
 
+/*
+ * A file-mode header and one attr (IP|TID|PERIOD|CALLCHAIN of the given
+ * type) at buf; h is written back at buf once the data is known.  Returns
+ * where the data starts.
+ */
+static size_t put_header(unsigned char *buf, struct perf_file_header *h, uint32_t type)
+{
+	struct perf_event_attr attr;
+	size_t off = sizeof(*h);
+
+	memset(h, 0, sizeof(*h));
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+			   PERF_SAMPLE_CALLCHAIN;
+	h->magic = PERF_FILE_MAGIC;
+	h->size = sizeof(*h);
+	h->attr_size = sizeof(attr) + 16;
+	h->attrs.offset = off;
+	h->attrs.size = h->attr_size;
+	memcpy(buf + off, &attr, sizeof(attr));
+	memset(buf + off + sizeof(attr), 0, 16);
+	return off + h->attr_size;
+}
+
 /* A file-mode image: header, one attr (IP|TID|PERIOD|CALLCHAIN), one sample. */
 static size_t build_file(unsigned char *buf, int truncate_data)
 {
 	struct perf_file_header h;
-	struct perf_event_attr attr;
 	uint64_t rec[7];
-	size_t off = sizeof(h);
+	size_t off = put_header(buf, &h, PERF_TYPE_HARDWARE);
 
-	memset(&h, 0, sizeof(h));
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
-			   PERF_SAMPLE_CALLCHAIN;
-	h.magic = PERF_FILE_MAGIC;
-	h.size = sizeof(h);
-	h.attr_size = sizeof(attr) + 16;
-	h.attrs.offset = off;
-	h.attrs.size = h.attr_size;
-	memcpy(buf + off, &attr, sizeof(attr));
-	memset(buf + off + sizeof(attr), 0, 16);
-	off += h.attr_size;
 	/* sample: header, ip, pid/tid, period, nr, 2 ips */
 	rec[0] = PERF_RECORD_SAMPLE | ((uint64_t)PERF_RECORD_MISC_USER << 32) |
 		 ((uint64_t)(8 * 7) << 48);
@@ -116,8 +128,7 @@ static void put_rec(unsigned char *buf, size_t *off, uint32_t type, uint16_t mis
 static size_t build_kernel_sample(unsigned char *buf, int kernel_map)
 {
 	struct perf_file_header h;
-	struct perf_event_attr attr;
-	size_t off = sizeof(h), data;
+	size_t off = put_header(buf, &h, PERF_TYPE_SOFTWARE), data;
 	/*
 	 * Two kernel frames, then a user address after a second kernel marker
 	 * (the kernel writes such chains at exec): no kernel map holds it.
@@ -131,20 +142,6 @@ static size_t build_kernel_sample(unsigned char *buf, int kernel_map)
 	uint32_t ids[2] = { UINT32_MAX, 0 };
 	uint64_t range[3] = { UINT64_C(0xffffffff81000000), 0x1000000, UINT64_C(0xffffffff81000000) };
 
-	memset(&h, 0, sizeof(h));
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
-			   PERF_SAMPLE_CALLCHAIN;
-	h.magic = PERF_FILE_MAGIC;
-	h.size = sizeof(h);
-	h.attr_size = sizeof(attr) + 16;
-	h.attrs.offset = off;
-	h.attrs.size = h.attr_size;
-	memcpy(buf + off, &attr, sizeof(attr));
-	memset(buf + off + sizeof(attr), 0, 16);
-	off += h.attr_size;
 	data = off;
 	put_rec(buf, &off, PERF_RECORD_COMM, 0, comm, sizeof(comm));
 	if (kernel_map) {
