@@ -10,6 +10,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,19 +18,24 @@
 
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
-	static const struct { const char *name; enum flame_metric m; } metrics[] = {
-		{ "cpu", FLAME_METRIC_CPU }, { "wall", FLAME_METRIC_WALL },
-		{ "rss", FLAME_METRIC_RSS }, { "alloc", FLAME_METRIC_ALLOC },
-	};
+	/* the metrics history stores (docs/history.md), named by flame's table */
+	static const enum flame_metric stored[] = { FLAME_METRIC_CPU, FLAME_METRIC_WALL,
+						    FLAME_METRIC_RSS, FLAME_METRIC_ALLOC };
+	struct strbuf known = STRBUF_INIT;
 	size_t i;
 
 	*m = FLAME_METRIC_CPU;
-	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
-		if (!strcmp(name, metrics[i].name)) {
-			*m = metrics[i].m;
+	for (i = 0; i < sizeof(stored) / sizeof(stored[0]); i++) {
+		if (!strcmp(name, flame_metric_name(stored[i]))) {
+			*m = stored[i];
+			strbuf_release(&known);
 			return 0;
 		}
-	return trail_error("unknown metric '%s' (cpu, wall, rss, alloc)", name);
+		strbuf_addf(&known, "%s%s", i ? ", " : "", flame_metric_name(stored[i]));
+	}
+	trail_error("unknown metric '%s' for trail history (%s)", name, known.buf);
+	strbuf_release(&known);
+	return -1;
 }
 
 void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o)
