@@ -46,8 +46,8 @@ struct stacks_ctx {
 	 * Kernel-mode addresses below the map's start are [unknown] too: the
 	 * kernel sometimes follows a PERF_CONTEXT_KERNEL marker with user
 	 * addresses (seen at exec), which perf finds in no kernel map.
+	 * UINT64_MAX until the kernel is mapped: then every address is below.
 	 */
-	int kernel_mapped;
 	uint64_t kernel_start;
 };
 
@@ -90,7 +90,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 	 */
 	if (cpumode == PERF_RECORD_MISC_USER && ip >= KERNEL_SPACE_START && !thread_find_map(t, ip))
 		cpumode = PERF_RECORD_MISC_KERNEL;
-	if (cpumode == PERF_RECORD_MISC_KERNEL && (!c->kernel_mapped || ip < c->kernel_start)) {
+	if (cpumode == PERF_RECORD_MISC_KERNEL && ip < c->kernel_start) {
 		(*nr)++;	/* in no kernel map: [unknown], as perf script */
 		return;
 	}
@@ -284,8 +284,8 @@ static int on_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    mm->pid == UINT32_MAX) {
 		if (cpumode == PERF_RECORD_MISC_KERNEL &&
-		    !strncmp(mm->filename, "[kernel.kallsyms]", 17) && !c->kernel_mapped) {
-			c->kernel_mapped = 1;
+		    !strncmp(mm->filename, "[kernel.kallsyms]", 17) &&
+		    c->kernel_start == UINT64_MAX) {
 			c->kernel_start = mm->start;
 		}
 		return 0;
@@ -341,13 +341,13 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->tool.fork = on_fork;
 	c->pd = pd;
 	c->opts = opts;
+	c->kernel_start = UINT64_MAX;	/* no kernel map yet */
 	c->fn = fn;
 	c->fn_ctx = ctx;
 	symbolizer_init(&c->sym);
 	c->sym.demangle = !opts->no_demangle;
 	if (opts->kallsyms) {
 		c->sym.kallsyms_path = opts->kallsyms;
-		c->kernel_mapped = 1;
 		c->kernel_start = KERNEL_SPACE_START;
 	} else {
 		/*
