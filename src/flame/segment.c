@@ -142,43 +142,52 @@ static void add_culprit(struct flame_segmentation *g, size_t pos,
 	g->nculprits++;
 }
 
+/*
+ * Confirm the commit at c beside its parent (ops->pair): its pair's
+ * levels replace the older ones (the ends stay), and it is a culprit when
+ * accepted.  0 (*a filled), 1 untestable, -1 error.
+ */
+static int confirm_at(struct flame_segmentation *g, const struct flame_segment_ops *ops, size_t c,
+		      struct flame_step_assessment *a)
+{
+	struct flame_level slow, fast;
+	int rc;
+
+	memset(&slow, 0, sizeof(slow));
+	memset(&fast, 0, sizeof(fast));
+	g->pairs++;
+	rc = ops->pair(ops->ctx, c, flame_segmentation_effect(g), g->pair_alpha, a, &slow, &fast);
+	if (rc)
+		return rc;
+	/* The pair's levels are fresher than any probe's; the ends stay. */
+	slow.state = fast.state = FLAME_LEVEL_KNOWN;
+	if (c < g->n)
+		g->level[c] = slow;
+	if (c - 1 > 0)
+		g->level[c - 1] = fast;
+	if (flame_culprit_accepted(a, g->min_explains))
+		add_culprit(g, c, a);
+	return 0;
+}
+
 int flame_segment_search(struct flame_segmentation *g, const struct flame_segment_ops *ops,
 			 size_t lo, size_t hi)
 {
 	struct flame_step_assessment a;
-	struct flame_level slow, fast;
-	double effect = flame_segmentation_effect(g);
 	size_t c;
-	int rc;
 
 	if (hi <= lo || hi > g->n || g->level[lo].state != FLAME_LEVEL_KNOWN ||
 	    g->level[hi].state != FLAME_LEVEL_KNOWN)
 		return 0;
-	if (!flame_segment_has_step(&g->level[lo], &g->level[hi], effect, g->effect_se,
-				    g->effect_df, g->alpha, g->min_explains, &a))
+	if (!flame_segment_has_step(&g->level[lo], &g->level[hi], flame_segmentation_effect(g),
+				    g->effect_se, g->effect_df, g->alpha, g->min_explains, &a))
 		return 0;
 	if (g->nculprits >= g->max_culprits) {
 		g->truncated = 1;
 		return 0;
 	}
-	if (locate(g, ops, lo, hi, &c))
+	if (locate(g, ops, lo, hi, &c) || confirm_at(g, ops, c, &a) < 0)
 		return -1;
-	memset(&slow, 0, sizeof(slow));
-	memset(&fast, 0, sizeof(fast));
-	g->pairs++;
-	rc = ops->pair(ops->ctx, c, effect, g->pair_alpha, &a, &slow, &fast);
-	if (rc < 0)
-		return -1;
-	if (!rc) {
-		/* The pair's levels are fresher than any probe's; the ends stay. */
-		slow.state = fast.state = FLAME_LEVEL_KNOWN;
-		if (c < g->n)
-			g->level[c] = slow;
-		if (c - 1 > 0)
-			g->level[c - 1] = fast;
-		if (flame_culprit_accepted(&a, g->min_explains))
-			add_culprit(g, c, &a);
-	}
 	/* Either way, each side may hold a step of its own. */
 	if (c - 1 > lo && flame_segment_search(g, ops, lo, c - 1))
 		return -1;
@@ -194,7 +203,6 @@ int flame_segment_search_from(struct flame_segmentation *g, const struct flame_s
 			      size_t pos)
 {
 	struct flame_step_assessment a;
-	struct flame_level slow, fast;
 	int rc;
 
 	if (!pos || pos > g->n || g->level[0].state != FLAME_LEVEL_KNOWN ||
@@ -207,24 +215,13 @@ int flame_segment_search_from(struct flame_segmentation *g, const struct flame_s
 		g->truncated = 1;
 		return 0;
 	}
-	memset(&slow, 0, sizeof(slow));
-	memset(&fast, 0, sizeof(fast));
-	g->pairs++;
-	rc = ops->pair(ops->ctx, pos, flame_segmentation_effect(g), g->pair_alpha, &a, &slow, &fast);
+	rc = confirm_at(g, ops, pos, &a);
 	if (rc < 0)
 		return -1;
 	if (rc)
 		return flame_segment_search(g, ops, 0, g->n);	/* untestable: no seed */
-	slow.state = fast.state = FLAME_LEVEL_KNOWN;
-	if (pos < g->n)
-		g->level[pos] = slow;
-	if (pos - 1 > 0)
-		g->level[pos - 1] = fast;
-	if (flame_culprit_accepted(&a, g->min_explains)) {
-		add_culprit(g, pos, &a);
-		if (a.explains_hi >= 1)
-			return 0;
-	}
+	if (flame_culprit_accepted(&a, g->min_explains) && a.explains_hi >= 1)
+		return 0;
 	if (pos - 1 > 0 && flame_segment_search(g, ops, 0, pos - 1))
 		return -1;
 	return flame_segment_search(g, ops, pos, g->n);
