@@ -7,7 +7,6 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/fleet.h"
-#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
