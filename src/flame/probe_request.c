@@ -27,7 +27,7 @@ struct field {
 	short short_name;	/* 0: none */
 	const char *name;	/* long option; NULL for the local fields */
 	size_t offset, size;
-	int always;		/* written even when unset (NULL, 0) */
+	int always;		/* a number written even when 0 (words: when not NULL) */
 	const char *argh, *help;
 	double min, max;	/* numbers' accepted range */
 };
@@ -338,34 +338,49 @@ static const struct field *field_named(const char *name)
 	return NULL;
 }
 
+/* Field k as the reader's option o, over raw[k]. */
+static void reader_option(struct flame_probe_reader *rd, size_t k, struct option *o)
+{
+	const struct field *f = &fields[k];
+	union raw_value *raw = rd->raw;
+
+	raw[k] = to_raw(&rd->req, f);
+	o->type = option_type(f->kind);
+	o->short_name = f->short_name;
+	o->long_name = f->name;
+	o->value = f->kind == FLAME_PROBE_FIELD_LIST ? (void *)&rd->exclude :
+		   f->kind == FLAME_PROBE_FIELD_FLAG ? (void *)&raw[k].flag :
+		   o->type == OPTION_U64 ? (void *)&raw[k].u :
+		   o->type == OPTION_DOUBLE ? (void *)&raw[k].d : (void *)&raw[k].s;
+	o->argh = f->argh;
+	o->help = f->help;
+	o->min = f->min;
+	o->max = f->max;
+	o->defval = 1;
+}
+
 void flame_probe_reader_init(struct flame_probe_reader *rd)
 {
-	union raw_value *raw = xcalloc(NR_FIELDS, sizeof(*raw));
-	size_t i, n = 0;
+	unsigned char placed[NR_FIELDS];
+	size_t i, k, n = 0;
 
 	memset(rd, 0, sizeof(*rd));
+	memset(placed, 0, sizeof(placed));
 	flame_probe_request_init(&rd->req);
-	rd->raw = raw;
+	rd->raw = xcalloc(NR_FIELDS, sizeof(union raw_value));
 	rd->opts = xcalloc(NR_FIELDS + 1, sizeof(*rd->opts));
 	for (i = 0; help_order[i]; i++) {
 		const struct field *f = field_named(help_order[i]);
-		size_t k = (size_t)(f - fields);
-		struct option *o = &rd->opts[n++];
 
-		raw[k] = to_raw(&rd->req, f);
-		o->type = option_type(f->kind);
-		o->short_name = f->short_name;
-		o->long_name = f->name;
-		o->value = f->kind == FLAME_PROBE_FIELD_LIST ? (void *)&rd->exclude :
-			   f->kind == FLAME_PROBE_FIELD_FLAG ? (void *)&raw[k].flag :
-			   o->type == OPTION_U64 ? (void *)&raw[k].u :
-			   o->type == OPTION_DOUBLE ? (void *)&raw[k].d : (void *)&raw[k].s;
-		o->argh = f->argh;
-		o->help = f->help;
-		o->min = f->min;
-		o->max = f->max;
-		o->defval = 1;
+		if (f && !placed[k = (size_t)(f - fields)]) {
+			reader_option(rd, k, &rd->opts[n++]);
+			placed[k] = 1;
+		}
 	}
+	/* a field help_order forgot is still read, listed last */
+	for (k = 0; k < NR_FIELDS; k++)
+		if (!placed[k] && fields[k].kind != FLAME_PROBE_FIELD_LOCAL)
+			reader_option(rd, k, &rd->opts[n++]);
 	rd->opts[n].type = OPTION_END;
 }
 
