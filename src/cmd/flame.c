@@ -5,7 +5,6 @@
  * Options -> struct flame_session -> flame_session_run(); see docs/flame.md
  * and docs/flame-probe.md.
  */
-#include "bench/stats.h"
 #include "cmd/commands.h"
 #include "core/cache_dir.h"
 #include "core/alloc.h"
@@ -18,6 +17,7 @@
 #include "flame/fleet.h"
 #include "flame/hosts.h"
 #include "flame/probe.h"
+#include "flame/probe_request.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
 #include "flame/session.h"
@@ -57,28 +57,6 @@ static void isolate_git_env(void)
 		unsetenv(*v);
 }
 
-/*
- * auto means trail's own sampler (trail record); perf record on request;
- * a command (with a blank or '$') is the user's own profiler.
- */
-static int check_profiler(const char *p, const char **out)
-{
-	if (!strcmp(p, "auto") || !strcmp(p, "trail")) {
-		*out = "trail";
-		return 0;
-	}
-	if (!strcmp(p, "perf")) {
-		*out = "perf";
-		return 0;
-	}
-	if (flame_profiler_is_command(p)) {
-		*out = p;	/* the user's own: it writes $TRAIL_PROFILE */
-		return 0;
-	}
-	return trail_error("unknown profiler '%s' (auto, trail, perf, or a command that writes "
-		     "$TRAIL_PROFILE)", p);
-}
-
 /* path made absolute: a relative one is taken from base (absolute). */
 static char *absolute_from(const char *base, const char *path)
 {
@@ -108,45 +86,6 @@ static char *default_out(const char *repo)
 
 static int cmd_flame_probe(int argc, const char **argv)
 {
-	struct flame_probe_opts o;
-	struct flame_probe_result res;
-	struct flame_repo repo;
-	const char *rev = "HEAD", *log = NULL, *metric = "cpu", *measure = "share";
-	struct string_list exclude = STRING_LIST_INIT;
-	const char *dir = ".", *profiler = "auto", *profiler_name = "trail";
-	char *trail_exe = NULL;
-	int json = 0;
-	uint64_t runs = 3, max_runs = 9, freq = 999, alloc_interval = 0;
-	double threshold = -1, discard = 10, confidence = 0.95, percentile = 50;
-	double run_timeout = 300, build_timeout = 600;
-	enum flame_metric m;
-	char id[41], *scratch;
-	int ret = EXIT_PROBE_ABORT;
-	struct option opts[] = {
-		OPT_STRING(0, "build", &o.build_cmd, "CMD", "build command (sh -c, in the worktree)"),
-		OPT_STRING(0, "run", &o.cap.run_cmd, "CMD", "workload command (sh -c, in the worktree)"),
-		OPT_STRING(0, "function", &o.function, "NAME", "measure this function's share of samples"),
-		OPT_STRING(0, "measure", &measure, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples"),
-		OPT_STRING_LIST(0, "exclude", &exclude, "NAME", "leave samples whose leaf is NAME out of the share (repeatable)"),
-		OPT_STRING(0, "metric", &metric, "cpu|wall|offcpu|rss|alloc|peak-heap", "measure this metric when no --function"),
-		OPT_DOUBLE(0, "threshold", &threshold, "X", "slow above X (share as a fraction, or metric unit)", 0, 1e300),
-		OPT_STRING(0, "rev", &rev, "REV", "commit to probe (default HEAD; BISECT_HEAD under --no-checkout)"),
-		OPT_STRING('C', NULL, &dir, "DIR", "the trail flame clone (default: current directory)"),
-		OPT_U64(0, "runs", &runs, "N", "runs in the first window (default 3)", 1, 1000),
-		OPT_U64(0, "max-runs", &max_runs, "N", "runs before answering skip (default 9)", 1, 1000),
-		OPT_U64('F', "freq", &freq, "HZ", "sampling frequency (default 999)", 1, 100000),
-		OPT_U64(0, "alloc-interval", &alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES (default 65536)", 1, UINT64_C(1) << 40),
-		OPT_DOUBLE(0, "discard", &discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
-		OPT_DOUBLE(0, "percentile", &percentile, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
-		OPT_DOUBLE(0, "confidence", &confidence, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
-		OPT_STRING(0, "log", &log, "FILE", "append the result to FILE"),
-		OPT_FLAG(0, "json", &json, "print the result as one line of JSON on stdout (trail flame --hosts reads it)"),
-		OPT_STRING(0, "profiler", &profiler, "NAME",
-			   "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE"),
-		OPT_DOUBLE(0, "timeout", &run_timeout, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
-		OPT_DOUBLE(0, "build-timeout", &build_timeout, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
-		OPT_END()
-	};
 	static const char *const usage[] = {
 		"trail flame probe --build CMD --run CMD --threshold X [--function F] [options]",
 		"",
@@ -157,60 +96,40 @@ static int cmd_flame_probe(int argc, const char **argv)
 		"255 the probe itself failed (git bisect run stops).",
 		NULL
 	};
+	struct flame_probe_reader rd;
+	struct flame_probe_request *o = &rd.req;
+	struct flame_probe_result res;
+	struct flame_repo repo;
+	char *trail_exe = NULL, id[41], *scratch;
+	int ret = EXIT_PROBE_ABORT;
 
-	memset(&o, 0, sizeof(o));
-	if (cmd_parse_options(argc, argv, opts, usage, 0) != 0) {
+	flame_probe_reader_init(&rd);
+	if (cmd_parse_options(argc, argv, rd.opts, usage, 0) != 0) {
 		trail_error("unexpected argument");
-		return EXIT_PROBE_ABORT;
+		goto out_args;
 	}
-	if (!o.build_cmd || !o.cap.run_cmd || threshold < 0) {
-		trail_error("--build, --run and --threshold are required");
-		return EXIT_PROBE_ABORT;
-	}
-	if (flame_metric_parse(metric, &m) || check_profiler(profiler, &profiler_name))
-		return EXIT_PROBE_ABORT;
-	if (strcmp(measure, "samples") && strcmp(measure, "share") &&
-	    strcmp(measure, "total-samples") && strcmp(measure, "total-share")) {
-		trail_error("--measure must be samples, share, total-samples or total-share");
-		return EXIT_PROBE_ABORT;
-	}
+	if (flame_probe_reader_finish(&rd))
+		goto out_args;
 	isolate_git_env();
-	if (flame_repo_open_clone(&repo, dir))
-		return EXIT_PROBE_ABORT;
+	if (flame_repo_open_clone(&repo, o->clone ? o->clone : "."))
+		goto out_args;
 	trail_exe = child_self_exe();
 	if (!trail_exe) {
 		trail_error("cannot find the trail executable (/proc/self/exe)");
 		goto out;
 	}
-	if (flame_clone_resolve(&repo, rev, id))
+	if (flame_clone_resolve(&repo, o->rev, id))
 		goto out;
 	scratch = tempdir_create("trail-probe");
 	if (!scratch)
 		goto out;
-	o.metric = m;
-	o.total = !strncmp(measure, "total", 5);
-	o.share = strstr(measure, "share") != NULL;
-	o.exclude = &exclude;
-	o.threshold = threshold;
-	o.runs = (unsigned)runs;
-	o.max_runs = (unsigned)(max_runs > runs ? max_runs : runs);
-	o.cap.freq = (unsigned)freq;
-	o.cap.discard = discard / 100;
-	o.cap.timeout = run_timeout;
-	o.build_timeout = build_timeout;
-	o.percentile = percentile;
-	flame_metric_capture(m, 0, profiler_name, &o.cap);
-	o.cap.alloc_interval = alloc_interval;
-	o.cap.scratch = scratch;
-	o.cap.profiler = profiler_name;
-	o.cap.trail_exe = trail_exe;
-	o.z = bench_normal_quantile((1 - confidence) / 2);
-	o.alpha = 1 - confidence;
-	if (flame_probe(&repo, id, &o, &res))
+	o->scratch = scratch;
+	o->trail_exe = trail_exe;
+	if (flame_probe(&repo, id, o, &res))
 		goto out_tmp;
-	if (log && flame_probe_log_append(log, &res))
+	if (o->log && flame_probe_log_append(o->log, &res))
 		goto out_tmp;
-	if (json) {
+	if (o->json) {
 		struct strbuf sb = STRBUF_INIT;
 
 		flame_probe_json_write(&sb, &res);
@@ -222,15 +141,17 @@ static int cmd_flame_probe(int argc, const char **argv)
 		}
 	}
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o.function ? measure : metric, res.value, res.se,
-	     threshold, res.runs, res.why[0] ? ": " : "", res.why);
+	     flame_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
+	     flame_metric_name(o->metric), res.value, res.se, o->threshold, res.runs,
+	     res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
 out_tmp:
 	tempdir_remove(scratch);
 	free(scratch);
 out:
 	flame_repo_release(&repo);
-	string_list_clear(&exclude);
+out_args:
+	flame_probe_reader_release(&rd);
 	free(trail_exe);
 	return ret;
 }
@@ -374,7 +295,7 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 	else
 		unsetenv(FLAME_SUBMODULES_ENV);
 	if (flame_metric_parse(c->metric, &s->req.metric) ||
-	    check_profiler(c->profiler, &s->req.profiler))
+	    flame_profiler_parse(c->profiler, &s->req.profiler))
 		return -1;
 	if (strcmp(s->req.strategy, "auto") && strcmp(s->req.strategy, "bisect") &&
 	    strcmp(s->req.strategy, "suspects"))

@@ -11,6 +11,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "flame/probe_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,20 +64,26 @@ int history_cmd_open_clone(struct history_cmd *h)
 void history_cmd_measure_opts(struct history_cmd *h, const char *build, const char *run,
 			      enum flame_metric m, struct history_measure_opts *mo)
 {
+	struct flame_probe_request r;
+
 	memset(mo, 0, sizeof(*mo));
 	mo->build_cmd = build;
 	mo->metric = m;
 	mo->repeat = (unsigned)h->repeat;
 	mo->build_timeout = h->build_timeout;
 	mo->top = (unsigned)h->top;
-	mo->cap.run_cmd = run;
-	mo->cap.freq = (unsigned)h->freq;
-	mo->cap.discard = h->discard / 100;
-	mo->cap.timeout = h->run_timeout;
-	flame_metric_capture(m, 0, h->profiler, &mo->cap);
-	mo->cap.scratch = h->scratch;
-	mo->cap.profiler = h->profiler;
-	mo->cap.trail_exe = h->trail_exe;
+	/* captured as trail flame's probes capture (one metric -> backend mapping) */
+	flame_probe_request_init(&r);
+	r.run_cmd = run;
+	r.freq = (unsigned)h->freq;
+	r.discard = h->discard / 100;
+	r.run_timeout = h->run_timeout;
+	r.metric = m;
+	r.profiler = h->profiler;
+	r.alloc_interval = 0;	/* the interposer's default */
+	r.scratch = h->scratch;
+	r.trail_exe = h->trail_exe;
+	flame_probe_request_capture(&r, &mo->cap);
 }
 
 /* The environment key a measurement with these commands gets here. */

@@ -28,7 +28,7 @@
 /* One measure searched: what a probe measures, and the positions' commits. */
 struct seg_ctx {
 	struct flame_session *s;
-	struct flame_probe_opts o;
+	struct flame_probe_request o;
 	double effect_se, effect_df;
 };
 
@@ -56,7 +56,7 @@ static void level_of(const struct flame_probe_result *r, struct flame_level *lv)
 static int seg_probe(void *ctx, size_t pos, double threshold, struct flame_level *out)
 {
 	struct seg_ctx *c = ctx;
-	struct flame_probe_opts o = c->o;
+	struct flame_probe_request o = c->o;
 	struct flame_probe_result r;
 
 	o.threshold = threshold;
@@ -74,7 +74,8 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 		    struct flame_level *fast)
 {
 	struct seg_ctx *c = ctx;
-	struct flame_probe_opts o = c->o;
+	struct flame_probe_request o = c->o;
+	struct flame_pair_goal goal = { effect, c->effect_se, c->effect_df, MIN_EXPLAINS, alpha };
 	struct flame_probe_result rs, rf;
 	struct flame_pair_result pair;
 	char parent[41];
@@ -82,13 +83,9 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 
 	if (flame_repo_parent(&c->s->st.repo, id_at(c->s, pos), parent))
 		return -1;
-	o.alpha = alpha;
-	o.part = MIN_EXPLAINS;
-	o.effect_se = c->effect_se;
-	o.effect_df = c->effect_df;
 	o.runs = o.runs > 3 ? o.runs : 3;
 	o.max_runs = o.max_runs > o.runs ? o.max_runs : o.runs;
-	rc = flame_probe_pair(&c->s->st.repo, id_at(c->s, pos), parent, &o, effect, &rs, &rf,
+	rc = flame_probe_pair(&c->s->st.repo, id_at(c->s, pos), parent, &o, &goal, &rs, &rf,
 			      &pair);
 	if (rc < 0)
 		return -1;
@@ -164,7 +161,8 @@ static int search_remainder(struct flame_session *s, size_t pos)
 					(double)s->st.nruns[0] - 1, FLAME_LEVEL_KNOWN };
 	ends[1] = (struct flame_level){ s->ans.share[1], s->ans.share_se[1],
 					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
-	c.o = flame_session_probe_opts(s);
+	c.o = flame_session_probe_request(s);
+	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS - 1;
 	/* oldest first: the re-probes, recorded last, overwrite bisection probes */
@@ -348,10 +346,10 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	shown = escape_term_dup(func);
 	note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% -> "
 	     "%.1f%%: segmenting the range on it", shown, 100 * ends[0].value, 100 * ends[1].value);
-	c.o = flame_session_probe_opts(s);
+	c.o = flame_session_probe_request(s);
+	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	c.o.function = func;
-	c.o.share = 1;
-	c.o.total = 0;
+	c.o.measure = FLAME_MEASURE_SHARE;
 	c.o.exclude = &ex;
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS > s->ans.nculprits ? MAX_CULPRITS - s->ans.nculprits : 0;

@@ -15,23 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s)
-{
-	struct flame_capture_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.run_cmd = s->req.run_cmd;
-	o.freq = s->req.freq;
-	o.discard = s->req.discard;
-	o.timeout = s->req.run_timeout;
-	flame_metric_capture(s->req.metric, s->ans.offcpu_profile, s->req.profiler, &o);
-	o.alloc_interval = s->req.alloc_interval;
-	o.scratch = s->st.scratch;
-	o.profiler = s->req.profiler;
-	o.trail_exe = s->req.trail_exe;
-	return o;
-}
-
 static int build_end(struct flame_session *s, const char *id, const char *name, char **dir)
 {
 	int cached, code = flame_build(&s->st.repo, id, s->req.build_cmd, s->req.build_timeout,

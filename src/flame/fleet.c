@@ -10,7 +10,6 @@
 #include "flame/fleet_jobs.h"
 #include "flame/decide.h"
 #include "flame/kary.h"
-#include "flame/probe_cmd.h"
 #include "flame/probe_json.h"
 #include "flame/remote.h"
 #include "flame/steps.h"
@@ -51,40 +50,27 @@ int flame_fleet_configured(const struct flame_session *s)
 	return s->req.hosts && s->req.hosts->nr;
 }
 
-/* The probe command for host k: the session's probe with id, threshold and clone. */
+/*
+ * The probe command for host k: the session's probe request at id against
+ * threshold, in the host's clone, answering in JSON; fixed: a window of
+ * exactly --probe-runs runs (the ends of a host, no sequential looks).
+ */
 static char *probe_command(struct flame_session *s, size_t k, const char *id, double threshold,
 			   int fixed)
 {
 	const struct flame_host *h = &s->req.hosts->items[k];
 	const char *exe = h->dest ? s->req.remote_trail : s->req.trail_exe;
+	struct flame_probe_request r = flame_session_probe_request(s);
 	struct string_list argv = STRING_LIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	char num[64];
 
-	flame_probe_argv(s, exe, NULL, &argv);
-	snprintf(num, sizeof(num), "%.17g", threshold);
-	for (i = 0; i + 1 < argv.nr; i++) {
-		const char *v = NULL;
-
-		if (!strcmp(argv.items[i], "--rev"))
-			v = id;
-		else if (!strcmp(argv.items[i], "--threshold"))
-			v = num;
-		if (v) {
-			free(argv.items[i + 1]);
-			argv.items[i + 1] = xstrdup(v);
-		}
-	}
-	string_list_append(&argv, "-C");
-	string_list_append(&argv, s->st.fleet->clone[k]);
-	string_list_append(&argv, "--json");
-	if (fixed) {
-		/* the ends of a host: a fixed window of runs, no sequential looks */
-		snprintf(num, sizeof(num), "%u", s->req.probe_runs);
-		string_list_append(&argv, "--max-runs");
-		string_list_append(&argv, num);
-	}
+	r.rev = id;
+	r.threshold = threshold;
+	r.clone = s->st.fleet->clone[k];
+	r.json = 1;
+	if (fixed)
+		r.max_runs = r.runs;
+	flame_probe_request_argv(&r, exe, &argv);
 	if (h->dest) {
 		/* the run's identity and --no-submodules travel with the command */
 		const char *vars[] = { FLAME_RUN_ENV, FLAME_SUBMODULES_ENV, NULL };

@@ -57,7 +57,9 @@ int flame_metric_from_profile(enum flame_metric m);
 
 /*
  * Set what o records and times for metric m (profile, timed, alloc_peak),
- * offcpu and profiler as for flame_metric_profile().
+ * offcpu and profiler as for flame_metric_profile().  Called by
+ * flame_probe_request_capture() alone: the ends, the probes and history
+ * all capture through a probe request (probe_request.h).
  */
 struct flame_capture_opts;
 void flame_metric_capture(enum flame_metric m, int offcpu, const char *profiler,

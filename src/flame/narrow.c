@@ -7,7 +7,6 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/fleet.h"
-#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
@@ -23,16 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The session's probe options, judged against the narrowing's threshold. */
-static struct flame_probe_opts probe_opts(struct flame_session *s)
-{
-	struct flame_probe_opts o = flame_session_probe_opts(s);
-
-	o.threshold = s->ans.threshold;
-	o.z = flame_z_for(s->req.confidence);
-	return o;
-}
 
 static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
 {
@@ -213,9 +202,12 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 		struct child c = CHILD_INIT;
 		const char *const *a;
 
+		struct flame_probe_request r = flame_session_probe_request(s);
+
 		for (a = head; *a; a++)
 			string_list_append(&args, *a);
-		flame_probe_argv(s, s->req.trail_exe, log, &args);
+		r.log = log;
+		flame_probe_request_argv(&r, s->req.trail_exe, &args);
 		c.argv = (const char *const *)args.items;
 		c.in = CHILD_DEVNULL;
 		c.out_path = blog;
@@ -288,7 +280,7 @@ static int bisect(struct flame_session *s, const char *good, const char *bad)
 static int probe_suspects(struct flame_session *s)
 {
 	int lo = -1, hi = (int)s->ans.nsuspects;	/* lo fast (good), hi slow (bad) */
-	struct flame_probe_opts o = probe_opts(s);
+	struct flame_probe_request o = flame_session_probe_request(s);
 	struct progress pr;
 	size_t done = 0;
 	int ret = 0;
@@ -379,30 +371,33 @@ static int choose_culprit_from_ambiguous(struct flame_session *s)
  */
 static int confirm_suspect(struct flame_session *s)
 {
-	struct flame_probe_opts o = probe_opts(s);
+	struct flame_probe_request o = flame_session_probe_request(s);
 	struct flame_pair_result pair;
+	struct flame_pair_goal goal = { 0 };
 	double effect = s->ans.share[1] - s->ans.share[0];
 	char parent[41], cur[41], d[48], e[48];
 	int hops, untested = 0, rc = 1;
 
 	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
 	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
-	o.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
-	o.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
-				     s->ans.share_se[1], (double)s->st.nruns[1] - 1);
+	goal.effect = effect;
+	goal.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
+	goal.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
+					s->ans.share_se[1], (double)s->st.nruns[1] - 1);
+	goal.alpha = 1 - s->req.confidence;
 	/*
 	 * Suspects first, then the whole range when they fail: two chances
 	 * to confirm, so each gets half of alpha (Bonferroni), not a second
 	 * uncorrected one.
 	 */
 	if (s->st.confirmations_planned > 1)
-		o.alpha /= s->st.confirmations_planned;
+		goal.alpha /= s->st.confirmations_planned;
 	memset(&pair, 0, sizeof(pair));
 	memcpy(cur, s->ans.culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
 		if (flame_repo_parent(&s->st.repo, cur, parent))
 			return -1;
-		rc = flame_probe_pair(&s->st.repo, s->ans.culprit, parent, &o, effect,
+		rc = flame_probe_pair(&s->st.repo, s->ans.culprit, parent, &o, &goal,
 				      &s->ans.confirm_slow, &s->ans.confirm_fast, &pair);
 		if (rc < 0)
 			return -1;
@@ -441,7 +436,7 @@ static int confirm_suspect(struct flame_session *s)
 		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, pair.looks,
 		 pair.looks == 1 ? "" : "s", d, pair.se, pair.step.df, e,
 		 100 * pair.step.explains, 100 * pair.step.explains_lo,
-		 100 * pair.step.explains_hi, s->ans.suspect_confidence, o.alpha,
+		 100 * pair.step.explains_hi, s->ans.suspect_confidence, goal.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }

@@ -66,10 +66,11 @@ static void side_release(struct probe_side *side)
 	memset(side, 0, sizeof(*side));
 }
 
-static struct flame_capture_opts probe_capture_opts(const struct flame_probe_opts *o)
+static struct flame_capture_opts probe_capture_opts(const struct flame_probe_request *o)
 {
-	struct flame_capture_opts cap = o->cap;
+	struct flame_capture_opts cap;
 
+	flame_probe_request_capture(o, &cap);
 	/* A metric from unprofiled runs needs no profile: do not record one. */
 	if (!o->function && o->metric != FLAME_METRIC_CPU && !flame_metric_from_profile(o->metric))
 		cap.profile = FLAME_PROFILE_NONE;
@@ -88,7 +89,7 @@ static void result_init(struct flame_probe_result *out, const char *id)
 	out->verdict = FLAME_SKIP;
 }
 
-static int side_build(struct flame_repo *r, const struct flame_probe_opts *o,
+static int side_build(struct flame_repo *r, const struct flame_probe_request *o,
 		      struct probe_side *side, struct flame_probe_result *out)
 {
 	int code;
@@ -129,7 +130,7 @@ static int side_run(const struct flame_capture_opts *cap, struct probe_side *sid
 }
 
 /* The value compared (share, samples per run or metric) over the side's runs. */
-static void side_estimate(const struct flame_probe_opts *o, const struct probe_side *side,
+static void side_estimate(const struct flame_probe_request *o, const struct probe_side *side,
 			  struct flame_probe_result *out)
 {
 	struct folded_profile **profiles = xcalloc(side->nr, sizeof(*profiles));
@@ -141,14 +142,15 @@ static void side_estimate(const struct flame_probe_opts *o, const struct probe_s
 		values[i] = flame_run_metric(&side->runs[i], o->metric);
 	}
 	if (o->function) {
+		int total = flame_measure_total(o->measure), share = flame_measure_share(o->measure);
 		struct flame_share s;
 
-		flame_share_over_runs(profiles, side->nr, o->function, o->total, &s);
+		flame_share_over_runs(profiles, side->nr, o->function, total, &s);
 		out->share = s.mean;
-		if (o->share && o->exclude && o->exclude->nr && !o->total)
+		if (share && o->exclude && o->exclude->nr && !total)
 			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
-		else if (!o->share)
-			flame_samples_over_runs(profiles, side->nr, o->function, o->total, &s);
+		else if (!share)
+			flame_samples_over_runs(profiles, side->nr, o->function, total, &s);
 		out->value = s.mean;
 		out->se = s.se;
 	} else {
@@ -160,27 +162,20 @@ static void side_estimate(const struct flame_probe_opts *o, const struct probe_s
 	free(values);
 }
 
-/* The two-sided error rate of the whole probe: alpha, or the one of z. */
-static double probe_alpha(const struct flame_probe_opts *o)
-{
-	if (o->alpha > 0)
-		return o->alpha;
-	return o->z > 0 ? 2 * (1 - flame_normal_cdf(o->z)) : 0.05;
-}
-
 /*
  * The t of a look at n runs (the previous look at prev, the budget max):
- * the look's share of alpha, Student's t on n - 1 degrees of freedom.
+ * the look's share of the probe's alpha (1 - confidence), Student's t on
+ * n - 1 degrees of freedom.
  */
-static double look_t(const struct flame_probe_opts *o, size_t prev, size_t n, size_t max)
+static double look_t(const struct flame_probe_request *o, size_t prev, size_t n, size_t max)
 {
-	double a = flame_alpha_look(probe_alpha(o), prev, n, max, 0);
+	double a = flame_alpha_look(1 - o->confidence, prev, n, max, 0);
 
 	return flame_t_quantile(a / 2, n > 1 ? (double)(n - 1) : 1);
 }
 
 /* fast, slow or (undecided) skip against the threshold, t standard errors wide. */
-static enum flame_verdict against_threshold(const struct flame_probe_opts *o,
+static enum flame_verdict against_threshold(const struct flame_probe_request *o,
 					    const struct flame_probe_result *res, double t)
 {
 	if (res->value > o->threshold + t * res->se)
@@ -190,7 +185,7 @@ static enum flame_verdict against_threshold(const struct flame_probe_opts *o,
 	return FLAME_SKIP;
 }
 
-int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
+int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_request *o,
 		struct flame_probe_result *out)
 {
 	struct flame_capture_opts cap = probe_capture_opts(o);
@@ -237,7 +232,7 @@ out:
  * alike) until the difference decides, or the budget of runs is spent.
  */
 int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast_id,
-		     const struct flame_probe_opts *o, double effect,
+		     const struct flame_probe_request *o, const struct flame_pair_goal *goal,
 		     struct flame_probe_result *slow, struct flame_probe_result *fast,
 		     struct flame_pair_result *pair)
 {
@@ -286,13 +281,13 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		pair->se = hypot(slow->se, fast->se);
 		/* Welch's t on the per-run values: each side's run-to-run spread. */
 		df = flame_welch_df(slow->se, (double)ss.nr - 1, fast->se, (double)fs.nr - 1);
-		a = flame_alpha_look(probe_alpha(o), prev, fs.nr, max, 0);
+		a = flame_alpha_look(goal->alpha, prev, fs.nr, max, 0);
 		prev = fs.nr;
 		t = flame_t_quantile(a / 2, (double)fs.nr - 1);
-		flame_step_assess(pair->diff, pair->se, df, effect, o->effect_se, o->effect_df, a,
-				  &pair->step);
-		pair->decision = o->part > 0 ? flame_pair_decide_part(&pair->step, o->part)
-					     : flame_pair_decide(&pair->step);
+		flame_step_assess(pair->diff, pair->se, df, goal->effect, goal->effect_se,
+				  goal->effect_df, a, &pair->step);
+		pair->decision = goal->part > 0 ? flame_pair_decide_part(&pair->step, goal->part)
+						: flame_pair_decide(&pair->step);
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;
 	}

@@ -16,6 +16,7 @@
 #include "core/string_list.h"
 #include "flame/capture.h"
 #include "flame/estimate.h"
+#include "flame/probe_request.h"
 #include "flame/repo.h"
 
 enum flame_verdict {
@@ -24,25 +25,15 @@ enum flame_verdict {
 	FLAME_SKIP = EXIT_PROBE_SKIP,	/* cannot build, cannot run or cannot decide */
 };
 
-struct flame_probe_opts {
-	const char *build_cmd;
-	double build_timeout;		/* seconds, 0 = none; a build past it failed */
-	struct flame_capture_opts cap;
-	enum flame_metric metric;	/* measured when function is NULL */
-	const char *function;		/* the function whose share is measured */
-	int total;			/* inclusive share instead of self */
-	int share;			/* measure the share, not samples per run */
-	const struct string_list *exclude;	/* share among samples not in these leaves */
-	double threshold;		/* slow above it (share fraction or metric unit) */
-	unsigned runs;			/* runs in the first window */
-	unsigned max_runs;		/* budget of runs before answering skip */
-	double z;			/* standard errors needed to decide (when alpha is 0) */
-	double alpha;			/* two-sided error rate over all looks; 0: from z */
-	double effect_se;		/* pair: standard error of the ends' difference */
-	double effect_df;		/* and its degrees of freedom (0: exact) */
-	double percentile;		/* metric: the statistic compared, 50 = median */
-	double part;			/* pair: the part of effect a split explains; 0 = half */
+/* What a suspect/parent re-probe is judged against (flame_probe_pair). */
+struct flame_pair_goal {
+	double effect;		/* the measure's change between the ends (bad - good) */
+	double effect_se;	/* its standard error */
+	double effect_df;	/* and its degrees of freedom (0: exact) */
+	double part;		/* the part of effect a split explains; 0 = half */
+	double alpha;		/* two-sided error rate over all looks */
 };
+
 
 struct flame_probe_result {
 	char id[41];
@@ -57,8 +48,12 @@ struct flame_probe_result {
 	char host[80];		/* where it ran (fleet.h); "" = this machine */
 };
 
-/* Probe commit id.  Returns 0 (result filled, any verdict) or -1 on error. */
-int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_opts *o,
+/*
+ * Probe commit id as req asks (its rev, clone, log and json are the
+ * caller's business).  Returns 0 (result filled, any verdict) or -1 on
+ * error.
+ */
+int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_request *req,
 		struct flame_probe_result *out);
 
 /* What re-probing a suspect beside its parent says of the split between them. */
@@ -82,15 +77,15 @@ struct flame_pair_result {
  * interleaved, and decide on the difference between them rather than on
  * each against the threshold: a machine whose load changed since the ends
  * were measured moves both alike, and the difference stays.  The split is
- * confirmed when the suspect's step is significant and at least half of
- * effect (bad end minus good end), decide.h's flame_pair_decide(), at the
- * alpha spent by the look (estimate.h); the pairs run in ABBA order, an
+ * confirmed when the suspect's step is significant and at least goal's
+ * part (half) of its effect, decide.h's flame_pair_decide(), at the share
+ * of goal->alpha spent by the look (estimate.h); the pairs run in ABBA order, an
  * even number of them.  slow and fast get verdicts (slow/fast when split;
  * each against the threshold otherwise).  Returns 0, 1 when the
  * suspect cannot be built or run, 2 when the parent cannot, -1 on error.
  */
 int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast_id,
-		     const struct flame_probe_opts *o, double effect,
+		     const struct flame_probe_request *req, const struct flame_pair_goal *goal,
 		     struct flame_probe_result *slow, struct flame_probe_result *fast,
 		     struct flame_pair_result *pair);
 

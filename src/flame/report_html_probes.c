@@ -4,7 +4,6 @@
  * report_html_parts.h).
  */
 #include "flame/report_html_parts.h"
-#include "flame/probe_cmd.h"
 #include "core/alloc.h"
 #include "core/escape.h"
 #include "core/strbuf.h"

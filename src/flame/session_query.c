@@ -1,8 +1,9 @@
 /*
  * session_query.c - questions every step and every report writer asks of
  * a session (declared in steps.h and report.h): where a commit is in the
- * range, which function the answer names, and the options of a probe of
- * the narrowing's measure.  Kept apart so the steps
+ * range, which function the answer names, and the one request of a probe
+ * of the narrowing's measure (probe_request.h), which the ends' capture
+ * options come from too.  Kept apart so the steps
  * and the writers need not call back into the driver (session.c) or the
  * report (report.c).
  */
@@ -29,22 +30,40 @@ const char *flame_session_named_function(const struct flame_session *s)
 	return s->ans.blocked_function ? s->ans.blocked_function : s->ans.changed_function;
 }
 
-struct flame_probe_opts flame_session_probe_opts(struct flame_session *s)
+struct flame_probe_request flame_session_probe_request(const struct flame_session *s)
 {
-	struct flame_probe_opts o;
+	struct flame_probe_request r;
 
-	memset(&o, 0, sizeof(o));
-	o.build_cmd = s->req.build_cmd;
-	o.build_timeout = s->req.build_timeout;
-	o.cap = flame_session_capture_opts(s);
-	o.metric = s->req.metric;
-	o.function = s->ans.function;
-	o.share = s->ans.measure_share;
-	o.total = s->ans.measure_total;
-	o.exclude = &s->st.exclude;
-	o.runs = s->req.probe_runs;
-	o.max_runs = s->req.probe_max_runs;
-	o.alpha = 1 - s->req.confidence;
-	o.percentile = s->req.percentile;
+	flame_probe_request_init(&r);
+	r.rev = "BISECT_HEAD";	/* git bisect run --no-checkout's commit */
+	r.build_cmd = s->req.build_cmd;
+	r.run_cmd = s->req.run_cmd;
+	r.profiler = s->req.profiler;
+	r.function = s->ans.function;
+	r.exclude = &s->st.exclude;
+	r.threshold = s->ans.threshold;
+	r.discard = s->req.discard;
+	r.confidence = s->req.confidence;
+	r.percentile = s->req.percentile;
+	r.run_timeout = s->req.run_timeout;
+	r.build_timeout = s->req.build_timeout;
+	r.alloc_interval = s->req.alloc_interval;
+	r.runs = s->req.probe_runs;
+	r.max_runs = s->req.probe_max_runs;
+	r.freq = s->req.freq;
+	r.metric = s->req.metric;
+	r.measure = flame_measure_of(s->ans.measure_total, s->ans.measure_share);
+	r.offcpu = s->ans.offcpu_profile;
+	r.scratch = s->st.scratch;
+	r.trail_exe = s->req.trail_exe;
+	return r;
+}
+
+struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s)
+{
+	struct flame_probe_request r = flame_session_probe_request(s);
+	struct flame_capture_opts o;
+
+	flame_probe_request_capture(&r, &o);
 	return o;
 }

@@ -9,16 +9,18 @@
 
 #include "flame/session.h"
 
-/* How the workload is captured, from the request and state. */
+/* How the workload is captured: the probe request's capture (session_query.c). */
 struct flame_capture_opts flame_session_capture_opts(const struct flame_session *s);
 /* Position of commit id in the range (oldest first), -1 when outside. */
 int flame_session_range_index(const struct flame_session *s, const char *id);
 /*
- * The options of a probe of the measure the narrowing uses (its function's
- * share or samples, else the metric at --percentile), with the request's
- * build command, build timeout, runs and alpha; no threshold.
+ * The request of a probe of the measure the narrowing uses (its function's
+ * share or samples, else the metric at --percentile) against ans.threshold,
+ * on BISECT_HEAD: what git bisect run, the hosts and the reproduce line
+ * write (flame_probe_request_argv()) and the in-process probes run.  The
+ * one builder of a probe request besides the probe's reader.
  */
-struct flame_probe_opts flame_session_probe_opts(struct flame_session *s);
+struct flame_probe_request flame_session_probe_request(const struct flame_session *s);
 
 /* ends.c: build both ends (dirs[0] good, dirs[1] bad; caller frees); 0 or -1. */
 int flame_step_build(struct flame_session *s, char *dirs[2]);

@@ -97,6 +97,19 @@ if shape slowdown slowdown 11 0; then
 	# stderr is a file here: notes only, no progress line (tests/cli/73 checks a terminal).
 	grep -q $'\033\[K' "$T/slowdown.err" && fail "slowdown: no progress line off a terminal" ||
 		pass "slowdown: no progress line off a terminal"
+	# The report's bisect-run line is the probe's request as written
+	# (flame/probe_request.c): pasted into sh, in the clone, at the culprit,
+	# 'trail flame probe' reads every word of it and answers.
+	line=$(json "$T/report-slowdown/report.json" 'd["reproduce"][1]')
+	clone=${line#git -C }; clone=${clone%% bisect start*}
+	(eval "cd $clone" && eval "${line#* bisect run } --rev $CULPRIT --json") \
+		>"$T/probe.json" 2>"$T/probe.err"
+	rc=$?
+	{ [ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 125 ]; } && ! grep -q "error" "$T/probe.err" &&
+		[ "$(json "$T/probe.json" 'd["commit"]')" = "$CULPRIT" ] &&
+		pass "slowdown: the reproduce line's probe reads back and answers" ||
+		fail "slowdown: the reproduce line's probe reads back and answers" \
+			"exit $rc: $(tail -3 "$T/probe.err")"
 fi
 if shape none none 12 3; then
 	[ "$(json "$T/report-none/report.json" 'd["suspect"]')" = None ] && pass "none: no false suspect" ||

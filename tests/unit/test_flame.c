@@ -808,7 +808,11 @@ TEST(memory_metrics_profiles)
 	s.req.metric = FLAME_METRIC_ALLOC;
 	s.req.alloc_interval = 4096;
 	s.ans.threshold = 0.25;
-	flame_probe_argv(&s, "trail", NULL, &argv);
+	{
+		struct flame_probe_request r = flame_session_probe_request(&s);
+
+		flame_probe_request_argv(&r, "trail", &argv);
+	}
 	for (i = 0; i + 1 < argv.nr; i++)
 		found |= !strcmp(argv.items[i], "--alloc-interval") &&
 			 !strcmp(argv.items[i + 1], "4096");
@@ -866,7 +870,11 @@ TEST(probe_argv_is_the_reproduce_line)
 	memset(s.ans.good, 'a', 40);
 	memset(s.ans.bad, 'b', 40);
 	string_list_append(&s.st.exclude, "sort");
-	flame_probe_argv(&s, "trail", NULL, &argv);
+	{
+		struct flame_probe_request r = flame_session_probe_request(&s);
+
+		flame_probe_request_argv(&r, "trail", &argv);
+	}
 #define HAS(a, b) do { int found_ = 0; \
 	for (i = 0; i + 1 < argv.nr; i++) \
 		found_ |= !strcmp(argv.items[i], a) && !strcmp(argv.items[i + 1], b); \
