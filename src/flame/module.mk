@@ -11,6 +11,7 @@ LIB_OBJS += src/flame/backend_memory.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/record_cmd.o
+LIB_OBJS += src/flame/sample_run.o
 LIB_OBJS += src/flame/git.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
