@@ -26,4 +26,5 @@ LIB_OBJS += src/perf/dso_hits.o
 LIB_OBJS += src/perf/record_hints.o
 LIB_OBJS += src/perf/recorder.o
 UNIT_TESTS += tests/unit/test_sampler
+UNIT_TESTS += tests/unit/test_sampler_launch
 UNIT_TESTS += tests/unit/test_perfdata_write
