@@ -9,7 +9,6 @@
 #include "flame/sample_run.h"
 #include "collapse/perfdata_fold.h"
 #include "core/alloc.h"
-#include "core/child.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 
@@ -47,38 +46,30 @@ static void offcpu_record_argv(const struct flame_capture_opts *o, const char *o
 	flame_record_add_workload(o, check, 1, argv);
 }
 
+/* trail record -e offcpu -g dwarf's options: offcpu_record_argv()'s line. */
+static void offcpu_sampler(struct sampler_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->event = "offcpu";
+	so->callchain = SAMPLER_CALLCHAIN_DWARF;
+	so->stack_bytes = 8192;
+}
+
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
 {
-	char *out = xstrfmt("%s/check.folded", o->scratch);
-	char *err = xstrfmt("%s/check.err", o->scratch);
 	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
-	struct string_list argv = STRING_LIST_INIT;
-	struct child c = CHILD_INIT;
-	struct strbuf msg = STRBUF_INIT;
-	int code;
+	struct sampler_opts so;
+	int ret;
 
 	offcpu.profile = FLAME_PROFILE_OFFCPU;
-	offcpu_record_argv(&offcpu, out, 1, &argv);
-	c.argv = (const char *const *)argv.items;
-	c.in = CHILD_DEVNULL;
-	c.out_path = err;
-	c.err_to_out = 1;
-	code = child_run(&c);
-	if (code) {
-		char *nl;
-
-		strbuf_read_file(&msg, err);
-		if (msg.len && (nl = strchr(msg.buf, '\n')))
-			*nl = '\0';
-		snprintf(why, n, "%s", msg.len ? msg.buf : child_describe_status(code));
-	}
-	strbuf_release(&msg);
-	string_list_clear(&argv);
-	unlink(out);
-	unlink(err);
-	free(out);
-	free(err);
-	return code ? -1 : 0;
+	offcpu_sampler(&so);
+	/* the sampler's complaint is the caller's to word: kept, not printed */
+	error_capture(why, n);
+	ret = flame_sample_check(&offcpu, offcpu_record_argv, &so, "offcpu");
+	error_capture(NULL, 0);
+	if (ret && !why[0])
+		snprintf(why, n, "it failed");
+	return ret ? -1 : 0;
 }
 
 static int offcpu_check(const struct flame_capture_opts *o)
@@ -136,11 +127,7 @@ static int offcpu_capture(const struct flame_capture_opts *o, const char *dir, c
 	struct sampler_opts so;
 	int ret;
 
-	/* trail record -e offcpu -g dwarf: offcpu_record_argv()'s line */
-	memset(&so, 0, sizeof(so));
-	so.event = "offcpu";
-	so.callchain = SAMPLER_CALLCHAIN_DWARF;
-	so.stack_bytes = 8192;
+	offcpu_sampler(&so);
 	ret = flame_sample_run(o, offcpu_record_argv, &so, data, dir, log, run);
 	if (!ret && fold_blocked_us(data, &run->folded))
 		ret = -1;
