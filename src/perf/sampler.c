@@ -94,32 +94,6 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* The child: wait for the go, apply the launch spec, exec; errors go back on err. */
-static void run_child(const struct sampler *s, const char *const *argv, char **envp, int go,
-		      int err)
-{
-	enum sampler_launch_stage stage = SAMPLER_LAUNCH_EXEC;
-	int report[2];
-	char c;
-
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
-	/* Wait until the events exist; EOF means the parent gave up. */
-	if (read(go, &c, 1) != 1)
-		_exit(127);
-	if (!s->launch || !sampler_launch_apply(s->launch, &stage)) {
-		stage = SAMPLER_LAUNCH_EXEC;
-		if (envp)
-			execvpe(argv[0], (char *const *)argv, envp);
-		else
-			execvp(argv[0], (char *const *)argv);
-	}
-	report[0] = errno;
-	report[1] = (int)stage;
-	if (write(err, report, sizeof(report)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 int sampler_prepare_command(struct sampler *s, const char *const *argv)
 {
 	return sampler_launch_command(s, argv, NULL);
@@ -152,7 +126,7 @@ int sampler_launch_command(struct sampler *s, const char *const *argv,
 	if (pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		run_child(s, argv, s->envp, go[0], err[1]);
+		sampler_launch_child(launch, &s->old_mask, argv, s->envp, go[0], err[1]);
 	}
 	/* Both sides set it, so it holds whichever runs first. */
 	if (launch && launch->pgid > 0)

@@ -9,9 +9,13 @@
 #include "core/alloc.h"
 #include "core/error.h"
 
+#include <stdnoreturn.h>
+
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -120,4 +124,45 @@ int sampler_launch_error(const struct sampler *s, enum sampler_launch_stage stag
 	default:
 		return error_errno("cannot run '%s'", cmd);
 	}
+}
+
+noreturn void sampler_launch_child(const struct sampler_launch *l, const sigset_t *mask,
+				   const char *const *argv, char **envp, int go, int err)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	enum sampler_launch_stage stage = SAMPLER_LAUNCH_EXEC;
+	int report[2];
+	size_t i;
+	char c;
+
+	/*
+	 * Our handlers (trail's cleanup: temp dirs, the process group) must
+	 * not run in the child before its exec; exec would reset them anyway.
+	 * An ignored signal stays ignored, as exec keeps it.
+	 */
+	for (i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		struct sigaction sa;
+
+		if (sigaction(caught[i], NULL, &sa))
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) ||
+		    (sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL))
+			signal(caught[i], SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* Wait until the events exist; EOF means the parent gave up. */
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	if (!l || !sampler_launch_apply(l, &stage)) {
+		stage = SAMPLER_LAUNCH_EXEC;
+		if (envp)
+			execvpe(argv[0], (char *const *)argv, envp);
+		else
+			execvp(argv[0], (char *const *)argv);
+	}
+	report[0] = errno;
+	report[1] = (int)stage;
+	if (write(err, report, sizeof(report)) < 0)
+		_exit(127);
+	_exit(127);
 }

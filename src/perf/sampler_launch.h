@@ -9,6 +9,9 @@
 
 #include "perf/sampler.h"
 
+#include <signal.h>
+#include <stdnoreturn.h>
+
 /*
  * The environment the command execs with, NULL-terminated and malloc'd
  * (the strings borrowed from l and environ), or NULL for ours unchanged.
@@ -29,6 +32,15 @@ enum sampler_launch_stage {
  * with errno and *stage set.  Async-signal-safe calls only.
  */
 int sampler_launch_apply(const struct sampler_launch *l, enum sampler_launch_stage *stage);
+
+/*
+ * The forked child's side: our own signal handlers reset and mask
+ * restored, wait for the go byte on go (EOF: exit), apply l (NULL:
+ * nothing), exec argv (envp, or NULL: ours); on failure { errno, stage }
+ * is written to err and it exits 127.  Never returns.
+ */
+noreturn void sampler_launch_child(const struct sampler_launch *l, const sigset_t *mask,
+				   const char *const *argv, char **envp, int go, int err);
 
 /* The error for a command that could not be started (errno in s->exec_errno). */
 int sampler_launch_error(const struct sampler *s, enum sampler_launch_stage stage);
