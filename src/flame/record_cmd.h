@@ -1,9 +1,11 @@
 /*
  * record_cmd.h - the command line a capture runs the workload under
- * (trail record or perf record, for CPU, off-CPU and page-fault profiles;
- * sh -c alone under the allocation interposer), and the short recording
- * that checks a recorder can sample here.  Each backend (flame/backend.h)
- * writes its recorder's words; the workload's part is written here.
+ * (perf record, or trail record's line - which trail's sampler runs in
+ * this process, flame/sample_run.h - for CPU, off-CPU and page-fault
+ * profiles; sh -c alone under the allocation interposer), and the short
+ * recording that checks a recorder can sample here.  Each backend
+ * (flame/backend.h) writes its recorder's words; the workload's part is
+ * written here.
  */
 #ifndef TRAIL_FLAME_RECORD_CMD_H
 #define TRAIL_FLAME_RECORD_CMD_H
