@@ -13,14 +13,12 @@
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/string_list.h"
-#include "perf/dso_hits.h"
 #include "profile/folded.h"
 #include "perf/offcpu.h"
 #include "collapse/perfdata_fold.h"
 #include "perf/perfdata_stacks.h"
-#include "perf/perfdata_write.h"
 #include "perf/record_hints.h"
-#include "perf/sampler.h"
+#include "perf/recorder.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -68,62 +66,6 @@ struct record_opts {
 	uint64_t alloc_interval;	/* bytes */
 	const char *view;
 };
-
-/* The last tool in the chain: statistics, then the perf.data writer. */
-struct record_writer {
-	struct perf_tool tool;
-	struct perfdata_writer w;
-	struct dso_hits hits;		/* modules that get a BUILD_ID entry */
-	const struct perf_event_attr *attr;
-	uint64_t since_round;		/* records written since the last FINISHED_ROUND */
-	struct fp_check fp;		/* where frame-pointer walks stopped */
-	uint64_t samples;		/* samples written */
-};
-
-static struct record_writer *writer_of(struct perf_tool *t)
-{
-	return (struct record_writer *)((char *)t - offsetof(struct record_writer, tool));
-}
-
-static int write_sample(struct perf_tool *t, const struct perf_event_header *rec,
-			const struct perf_sample *smp)
-{
-	struct record_writer *rw = writer_of(t);
-
-	if (dso_hits_add(&rw->hits, rec))
-		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
-	fp_check_sample(&rw->fp, &rw->hits.machine, smp);	/* after: the maps know its module */
-	rw->samples++;
-	rw->since_round++;
-	return perfdata_writer_add(&rw->w, rec, smp->time ? smp->time : 1);
-}
-
-static int write_other(struct perf_tool *t, const struct perf_event_header *rec)
-{
-	struct record_writer *rw = writer_of(t);
-
-	rw->since_round++;
-	dso_hits_add(&rw->hits, rec);
-	return perfdata_writer_add(&rw->w, rec, 0);
-}
-
-static int write_round(struct perf_tool *t)
-{
-	struct record_writer *rw = writer_of(t);
-
-	if (!rw->since_round)
-		return 0;
-	rw->since_round = 0;
-	return perfdata_writer_round(&rw->w);
-}
-
-static int add_build_id(void *ctx, const char *name, int kernel, const uint8_t *id, size_t size)
-{
-	/* pid -1: the host (perf's HOST_KERNEL_ID_PID), for user modules too */
-	return perfdata_writer_add_build_id(ctx, -1, kernel ? PERF_RECORD_MISC_KERNEL
-							  : PERF_RECORD_MISC_USER,
-					    id, size, name);
-}
 
 static int parse_callgraph(const char *arg, struct sampler_opts *so)
 {
@@ -193,9 +135,10 @@ static void drop_unfinished_output(const char *path, int moved_old)
 	}
 }
 
-static void report(const struct sampler *s, const struct record_writer *rw,
-		   const struct offcpu *oc, const char *path, int folded)
+static void report(const struct recorder *rw, const char *path, int folded)
 {
+	const struct sampler *s = &rw->s;
+	const struct offcpu *oc = s->offcpu ? &rw->oc : NULL;
 	double secs = s->end_time - s->start_time;
 	char rate[48] = "";
 	struct strbuf msg = STRBUF_INIT;
@@ -631,82 +574,34 @@ static int record_events(const struct record_opts *o, struct sampler_opts *so,
 			 const char **args, pid_t pid, const char *path,
 			 const struct string_list *cmdline, enum folded_weight weight)
 {
-	struct sampler s;
-	struct record_writer rw;
-	struct offcpu oc;
-	struct perf_tool *first;
-	int hits_ready = 0, moved_old = 0, opened = 0, finished = 0, ret = EXIT_FAILURE_;
+	struct recorder r;
+	int moved_old = 0, ret = EXIT_FAILURE_;
 
 	so->event = o->event;
 	so->freq = o->freq;
 	so->period = o->count;
 	so->mmap_pages = (size_t)o->mmap_pages;
 	so->duration = o->duration;
-	sampler_init(&s, so);
-	memset(&rw, 0, sizeof(rw));
-	rw.w.fd = -1;
-	memset(&oc, 0, sizeof(oc));
-	if (o->pid ? sampler_attach(&s, pid) : sampler_prepare_command(&s, args))
+	recorder_init(&r, so);
+	if (o->pid ? sampler_attach(&r.s, pid) : sampler_prepare_command(&r.s, args))
 		goto out;
-	if (sampler_open(&s))
+	if (sampler_open(&r.s))
 		goto out;
 	if (!o->folded)
 		moved_old = move_old_output(path);
-	if (perfdata_writer_open(&rw.w, path))
+	if (recorder_write(&r, path, (int)cmdline->nr, (const char *const *)cmdline->items))
 		goto out;
-	opened = 1;
-	rw.attr = &s.attr;
-	dso_hits_init(&rw.hits, &s.attr, so->callchain == SAMPLER_CALLCHAIN_DWARF);
-	hits_ready = 1;
-	rw.tool.sample = write_sample;
-	rw.tool.other = write_other;
-	rw.tool.round = write_round;
-	{
-		struct perf_event_attr file_attr = s.attr;
-
-		if (s.offcpu) {
-			/* What the file holds: samples weighted by blocked ns, as perf's offcpu-time. */
-			file_attr.type = PERF_TYPE_SOFTWARE;
-			file_attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-		}
-		perfdata_writer_add_event(&rw.w, &file_attr, s.event_name, s.ids, s.nr_fds);
-	}
-	if (perfdata_writer_start(&rw.w))
-		goto out;
-	first = &rw.tool;
-	if (s.offcpu) {
-		offcpu_init(&oc, &s.attr, &rw.tool);
-		first = &oc.tool;
-	}
-	if (sampler_run(&s, first))
-		goto out;
-	if (s.offcpu && offcpu_flush(&oc))
-		goto out;
-	if (write_round(&rw.tool))
-		goto out;
-	if (dso_hits_build_ids(&rw.hits, add_build_id, &rw.w))
-		goto out;
-	if (perfdata_writer_finish(&rw.w, (int)cmdline->nr, (const char *const *)cmdline->items))
-		goto out;
-	finished = 1;
-	report(&s, &rw, s.offcpu ? &oc : NULL, o->folded ? (o->output ? o->output : "standard output") : path,
-	       o->folded);
-	if (o->folded && write_folded(o, &s, path, weight))
+	report(&r, o->folded ? (o->output ? o->output : "standard output") : path, o->folded);
+	if (o->folded && write_folded(o, &r.s, path, weight))
 		goto out;
 	ret = EXIT_OK;
 out:
-	sampler_release(&s);
+	recorder_release(&r);
 	/* The command's status passes through, like a shell's (127: not found). */
-	if (s.is_command && (ret == EXIT_OK || s.exec_errno))
-		ret = s.exit_code;
-	perfdata_writer_release(&rw.w);
-	if (opened && !finished && !o->folded)
+	if (r.s.is_command && (ret == EXIT_OK || r.s.exec_errno))
+		ret = r.s.exit_code;
+	if (r.opened && !r.finished && !o->folded)
 		drop_unfinished_output(path, moved_old);
-	if (hits_ready)
-		dso_hits_release(&rw.hits);
-	fp_check_release(&rw.fp);
-	if (s.offcpu)
-		offcpu_release(&oc);
 	return ret;
 }
 

@@ -138,11 +138,8 @@ static pid_t parent_of(const char *pid)
 	return (pid_t)pp;
 }
 
-/*
- * SIGKILL pid and every process descending from it (parent links read from
- * /proc), twice, so one that forked in between is caught too.
- */
-static void kill_tree(pid_t root)
+/* Twice (see child.h), so one that forked in between is caught too. */
+void child_kill_tree(pid_t root)
 {
 	int pass;
 
@@ -393,7 +390,7 @@ int child_wait(struct child *c)
 
 	c->timed_out = 0;
 	if (c->timeout > 0 && wait_timeout(c->pid, c->timeout)) {
-		kill_tree(c->pid);
+		child_kill_tree(c->pid);
 		c->timed_out = 1;
 	}
 	do

@@ -97,6 +97,12 @@ pid_t child_group_id(void);
 void child_adopt_orphans(void);
 int child_kill_orphans(void);
 
+/*
+ * SIGKILL pid and every process descending from it (parent links read
+ * from /proc): what a timeout does to a child and all it started.
+ */
+void child_kill_tree(pid_t pid);
+
 /* The path of trail's own binary (malloc'd; NULL when /proc cannot say), to re-run it. */
 char *child_self_exe(void);
 

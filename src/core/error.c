@@ -12,12 +12,30 @@
 
 int trail_quiet;
 int trail_verbose;
+static char *capture_buf;	/* error_capture(): the first error goes here */
+static size_t capture_len;
+
+void error_capture(char *buf, size_t n)
+{
+	capture_buf = n ? buf : NULL;
+	capture_len = n;
+	if (capture_buf)
+		capture_buf[0] = '\0';
+}
+
 __attribute__((format(printf, 2, 0)))
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (capture_buf && kind) {
+		/* errors and warnings are the caller's to word: keep the first error */
+		if (!capture_buf[0] && !strcmp(kind, "error"))
+			snprintf(capture_buf, capture_len, "%s%s%s", msg, err ? ": " : "",
+				 err ? strerror(err) : "");
+		return;
+	}
 	/*
 	 * Messages carry names from outside (symbols, paths, commit subjects):
 	 * control characters are shown escaped, never sent to the terminal.
@@ -89,6 +107,7 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	capture_buf = NULL;	/* the end: always said */
 	va_start(ap, fmt);
 	report("error", fmt, ap, 0);
 	va_end(ap);
@@ -100,6 +119,7 @@ void die_errno(const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
+	capture_buf = NULL;	/* the end: always said */
 	va_start(ap, fmt);
 	report("error", fmt, ap, err);
 	va_end(ap);
@@ -110,6 +130,7 @@ void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
+	capture_buf = NULL;	/* the end: always said */
 	va_start(ap, fmt);
 	report("error", fmt, ap, 0);
 	va_end(ap);

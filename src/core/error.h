@@ -14,6 +14,7 @@
 #define TRAIL_CORE_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdnoreturn.h>
 
 /* Documented exit codes shared by every command: core/exit_codes.h. */
@@ -30,6 +31,14 @@ int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "PROGRAM: MSG" (a note, hint or progress message) to stderr. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Until error_capture(NULL, 0): the first trail_error()/error_errno()
+ * message (no prefix, no newline) goes into buf of n bytes ("" if none),
+ * and no error or warning is printed - for a check whose failure the
+ * caller words itself (die() still prints).
+ */
+void error_capture(char *buf, size_t n);
 
 /* Print the error and exit with status 1 (die) or 2 (die_usage). */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -30,6 +30,7 @@ LIB_OBJS += src/core/strbuf_io.o
 LIB_OBJS += src/core/string_list.o
 
 UNIT_TESTS += tests/unit/test_core
+UNIT_TESTS += tests/unit/test_error
 UNIT_TESTS += tests/unit/test_escape
 UNIT_TESTS += tests/unit/test_hashmap
 UNIT_TESTS += tests/unit/test_json_writer

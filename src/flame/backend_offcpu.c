@@ -1,12 +1,14 @@
 /*
- * backend_offcpu.c - the off-CPU backend (see backend.h): trail record
- * -e offcpu, which folds its own recording (blocked microseconds, the
- * whole run), and the check that it can record here.
+ * backend_offcpu.c - the off-CPU backend (see backend.h): trail's sampler
+ * on -e offcpu, in this process, its recording folded as trail record
+ * --folded folds it (blocked microseconds, the whole run), and the check
+ * that it can record here.
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
+#include "flame/sample_run.h"
+#include "collapse/perfdata_fold.h"
 #include "core/alloc.h"
-#include "core/child.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 
@@ -44,38 +46,30 @@ static void offcpu_record_argv(const struct flame_capture_opts *o, const char *o
 	flame_record_add_workload(o, check, 1, argv);
 }
 
+/* trail record -e offcpu -g dwarf's options: offcpu_record_argv()'s line. */
+static void offcpu_sampler(struct sampler_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->event = "offcpu";
+	so->callchain = SAMPLER_CALLCHAIN_DWARF;
+	so->stack_bytes = 8192;
+}
+
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
 {
-	char *out = xstrfmt("%s/check.folded", o->scratch);
-	char *err = xstrfmt("%s/check.err", o->scratch);
 	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
-	struct string_list argv = STRING_LIST_INIT;
-	struct child c = CHILD_INIT;
-	struct strbuf msg = STRBUF_INIT;
-	int code;
+	struct sampler_opts so;
+	int ret;
 
 	offcpu.profile = FLAME_PROFILE_OFFCPU;
-	offcpu_record_argv(&offcpu, out, 1, &argv);
-	c.argv = (const char *const *)argv.items;
-	c.in = CHILD_DEVNULL;
-	c.out_path = err;
-	c.err_to_out = 1;
-	code = child_run(&c);
-	if (code) {
-		char *nl;
-
-		strbuf_read_file(&msg, err);
-		if (msg.len && (nl = strchr(msg.buf, '\n')))
-			*nl = '\0';
-		snprintf(why, n, "%s", msg.len ? msg.buf : child_describe_status(code));
-	}
-	strbuf_release(&msg);
-	string_list_clear(&argv);
-	unlink(out);
-	unlink(err);
-	free(out);
-	free(err);
-	return code ? -1 : 0;
+	offcpu_sampler(&so);
+	/* the sampler's complaint is the caller's to word: kept, not printed */
+	error_capture(why, n);
+	ret = flame_sample_check(&offcpu, offcpu_record_argv, &so, "offcpu");
+	error_capture(NULL, 0);
+	if (ret && !why[0])
+		snprintf(why, n, "it failed");
+	return ret ? -1 : 0;
 }
 
 static int offcpu_check(const struct flame_capture_opts *o)
@@ -87,16 +81,58 @@ static int offcpu_check(const struct flame_capture_opts *o)
 	return 0;
 }
 
+/*
+ * The off-CPU recording data as 'trail record -e offcpu --folded' writes
+ * it, into p: each stack's blocked ns summed, in us rounded (stacks that
+ * round to 0 left out), under its header's weight (time, us, off-cpu).
+ */
+static int fold_blocked_us(const char *data, struct folded_profile *p)
+{
+	struct folded_weight_info wi;
+	struct folded_profile ns;
+	struct perfdata_fold pf;
+	char header[96];
+	uint32_t *order;
+	size_t i;
+
+	memset(&pf, 0, sizeof(pf));	/* count_samples 0: the periods, blocked ns */
+	folded_profile_init(&ns);
+	if (flame_fold_perfdata(data, &pf, &ns)) {
+		folded_profile_release(&ns);
+		return -1;
+	}
+	memset(&wi, 0, sizeof(wi));
+	wi.weight = FOLDED_WEIGHT_TIME;
+	snprintf(wi.unit, sizeof(wi.unit), "us");
+	snprintf(wi.type, sizeof(wi.type), "off-cpu");
+	folded_header_format(header, sizeof(header), &wi);
+	folded_header_parse(header, strcspn(header, "\n"), &p->weight);
+	order = folded_profile_sorted(&ns);
+	for (i = 0; i < folded_profile_size(&ns); i++) {
+		double us = (double)(uint64_t)(ns.counts[0][order[i]] / 1000 + 0.5);
+		const char *stack = intern_str(&ns.stacks, order[i]);
+
+		if (us > 0)
+			folded_profile_add(p, stack, strlen(stack), 0, us);
+	}
+	free(order);
+	folded_profile_release(&ns);
+	return 0;
+}
+
 static int offcpu_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
 			  struct flame_run *run)
 {
-	char *folded = xstrfmt("%s/run.folded", o->scratch);
-	int ret = flame_record_with(o, offcpu_record_argv, folded, dir, log, run);
+	char *data = xstrfmt("%s/offcpu.data", o->scratch);
+	struct sampler_opts so;
+	int ret;
 
-	if (!ret && folded_profile_read(&run->folded, folded))
+	offcpu_sampler(&so);
+	ret = flame_sample_run(o, offcpu_record_argv, &so, data, dir, log, run);
+	if (!ret && fold_blocked_us(data, &run->folded))
 		ret = -1;
-	unlink(folded);
-	free(folded);
+	unlink(data);
+	free(data);
 	return ret;
 }
 

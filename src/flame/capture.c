@@ -100,7 +100,8 @@ int flame_record_run(const struct flame_capture_opts *o, const char *const *argv
 	/*
 	 * The cpu metric comes from the same runs as the profile (ends and
 	 * probes alike): user + sys of the recorder's process tree, the
-	 * workload and the sampler's own few percent.
+	 * workload and the recorder's own few percent (a recorder program:
+	 * perf record, the user's; trail's sampler: flame/sample_run.c).
 	 */
 	if (!o->timed) {
 		run->wall = wall;

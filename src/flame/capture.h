@@ -26,7 +26,7 @@ struct flame_capture_opts {
 	 * format 'trail collapse' reads (flame_profiler_is_command()).
 	 */
 	const char *profiler;
-	const char *trail_exe;	/* this binary, for "trail record" */
+	const char *trail_exe;	/* this binary: what trail record's line names */
 	unsigned long long alloc_interval;	/* bytes per sampled allocation (alloc profiles) */
 	int alloc_peak;		/* alloc profiles of the bytes live at the peak (peak-heap) */
 };
@@ -36,7 +36,8 @@ struct flame_run {
 	double rss;		/* peak RSS of the workload, KiB (when timed) */
 	double cpu;		/* user + sys time of the workload, seconds (when timed) */
 	double cpu_us;		/* the cpu metric: user + sys of the run's process
-				 * tree (profiled: with the sampler's own few %), us */
+				 * tree, us (trail's sampler: the workload's tree;
+				 * a recorder program: with its own few %) */
 	double samples;		/* folded total: on-CPU samples after the warm-up
 				 * discard, or blocked us for an off-CPU profile */
 	struct folded_profile folded;	/* after discarding */
@@ -64,8 +65,9 @@ int flame_profiler_is_perf(const char *profiler);
 /* 0 when the profiler can sample here, else -1 with the reason printed. */
 int flame_capture_check(const struct flame_capture_opts *o);
 /*
- * 0 when trail record -e offcpu can record here, else -1 and why gets
- * trail record's first line of complaint (nothing printed).
+ * 0 when trail's sampler can record -e offcpu here (in this process,
+ * as trail record would), else -1 and why gets its first complaint
+ * (nothing printed).
  */
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n);
 

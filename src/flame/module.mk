@@ -12,6 +12,7 @@ LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
 LIB_OBJS += src/flame/probe_request.o
 LIB_OBJS += src/flame/record_cmd.o
+LIB_OBJS += src/flame/sample_run.o
 LIB_OBJS += src/flame/git.o
 LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o

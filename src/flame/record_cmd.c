@@ -5,6 +5,7 @@
  * profiler backend (backend_*.c) writes its own recorder's words.
  */
 #include "flame/record_cmd.h"
+#include "flame/sample_run.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
@@ -76,10 +77,12 @@ int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *
 }
 
 int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			  double discard, const char *dir, const char *log, struct flame_run *run)
+			  const struct sampler_opts *so, double discard, const char *dir,
+			  const char *log, struct flame_run *run)
 {
 	char *data = xstrfmt("%s/perf.data", o->scratch);
-	int ret = flame_record_with(o, build, data, dir, log, run);
+	int ret = so ? flame_sample_run(o, build, so, data, dir, log, run)
+		     : flame_record_with(o, build, data, dir, log, run);
 
 	/* Read in-process: no perf script, so the trail profiler needs no perf. */
 	if (!ret && flame_fold_recording(data, discard, &run->folded))
@@ -90,12 +93,15 @@ int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_
 }
 
 int flame_record_check_sampler(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			       int perf, const char *event)
+			       const struct sampler_opts *so, int perf, const char *event)
 {
 	struct string_list argv = STRING_LIST_INIT;
-	char *data = xstrfmt("%s/check.data", o->scratch);
+	char *data;
 	int code;
 
+	if (so)
+		return flame_sample_check(o, build, so, event);
+	data = xstrfmt("%s/check.data", o->scratch);
 	build(o, data, 1, &argv);
 	code = flame_record_check(&argv);
 	string_list_clear(&argv);

@@ -1,9 +1,11 @@
 /*
  * record_cmd.h - the command line a capture runs the workload under
- * (trail record or perf record, for CPU, off-CPU and page-fault profiles;
- * sh -c alone under the allocation interposer), and the short recording
- * that checks a recorder can sample here.  Each backend (flame/backend.h)
- * writes its recorder's words; the workload's part is written here.
+ * (perf record, or trail record's line - which trail's sampler runs in
+ * this process, flame/sample_run.h - for CPU, off-CPU and page-fault
+ * profiles; sh -c alone under the allocation interposer), and the short
+ * recording that checks a recorder can sample here.  Each backend
+ * (flame/backend.h) writes its recorder's words; the workload's part is
+ * written here.
  */
 #ifndef TRAIL_FLAME_RECORD_CMD_H
 #define TRAIL_FLAME_RECORD_CMD_H
@@ -33,19 +35,25 @@ typedef void flame_record_argv_fn(const struct flame_capture_opts *o, const char
 int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
 		      const char *out, const char *dir, const char *log, struct flame_run *run);
 /*
- * flame_record_with() into a perf.data under o->scratch, folded in-process
- * into run->folded after the first discard fraction of its time span
- * (flame_fold_recording()); the recording is removed.
+ * A recording into a perf.data under o->scratch, folded in-process into
+ * run->folded after the first discard fraction of its time span
+ * (flame_fold_recording()); the recording is removed.  With so, trail's
+ * sampler records it in this process (flame/sample_run.h; build's line
+ * only says what it runs); without, build's recorder program runs
+ * (flame_record_with()).
  */
+struct sampler_opts;
 int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			  double discard, const char *dir, const char *log, struct flame_run *run);
+			  const struct sampler_opts *so, double discard, const char *dir,
+			  const char *log, struct flame_run *run);
 /*
- * A short recording under the sampler build makes (perf record when
- * perf is set, else trail record; event names the event in the message):
- * 0, or -1 with what is missing or not allowed said.
+ * A short recording under the sampler build makes (with so: trail's, in
+ * this process; else build's program, perf record when perf is set;
+ * event names the event in the message): 0, or -1 with what is missing
+ * or not allowed said.
  */
 int flame_record_check_sampler(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			       int perf, const char *event);
+			       const struct sampler_opts *so, int perf, const char *event);
 
 /* Append the NULL-terminated words. */
 void flame_record_add_words(struct string_list *argv, const char *const *words);

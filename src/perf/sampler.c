@@ -6,8 +6,10 @@
  * drains the rings and watches the target, the clock and the signals.
  */
 #include "perf/sampler.h"
+#include "perf/sampler_launch.h"
 #include "perf/sampler_synth.h"
 #include "core/alloc.h"
+#include "core/child.h"
 #include "core/error.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
@@ -94,9 +96,16 @@ static int open_pidfd(pid_t pid)
 
 int sampler_prepare_command(struct sampler *s, const char *const *argv)
 {
+	return sampler_launch_command(s, argv, NULL);
+}
+
+int sampler_launch_command(struct sampler *s, const char *const *argv,
+			   const struct sampler_launch *launch)
+{
 	int go[2], err[2];
 	pid_t pid;
 
+	s->launch = launch;
 	if (block_signals(s))
 		return -1;
 	if (pipe2(go, O_CLOEXEC))
@@ -106,6 +115,7 @@ int sampler_prepare_command(struct sampler *s, const char *const *argv)
 		close(go[1]);
 		return error_errno("cannot create a pipe");
 	}
+	s->envp = sampler_launch_envp(launch);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -114,21 +124,13 @@ int sampler_prepare_command(struct sampler *s, const char *const *argv)
 		return -1;
 	}
 	if (pid == 0) {
-		char c;
-		int e;
-
 		close(go[1]);
 		close(err[0]);
-		sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
-		/* Wait until the events exist; EOF means the parent gave up. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
+		sampler_launch_child(launch, &s->old_mask, argv, s->envp, go[0], err[1]);
 	}
+	/* Both sides set it, so it holds whichever runs first. */
+	if (launch && launch->pgid > 0)
+		setpgid(pid, launch->pgid);
 	close(go[0]);
 	close(err[1]);
 	s->go_fd = go[1];
@@ -539,7 +541,7 @@ static int target_gone(struct sampler *s)
 
 		if (s->reaped)
 			return 1;
-		r = waitpid(s->pid, &status, WNOHANG);
+		r = wait4(s->pid, &status, WNOHANG, &s->rusage);
 		if (r == s->pid) {
 			s->reaped = 1;
 			set_exit_code(s, status);
@@ -556,7 +558,7 @@ static int start_target(struct sampler *s)
 
 	if (s->is_command) {
 		char c = 1;
-		int e = 0;
+		int e[2] = { 0, 0 };
 		ssize_t n;
 
 		if (write(s->go_fd, &c, 1) != 1)
@@ -566,18 +568,20 @@ static int start_target(struct sampler *s)
 		s->go_fd = -1;
 		/* EOF: exec succeeded (the pipe is close-on-exec). */
 		do
-			n = read(s->err_fd, &e, sizeof(e));
+			n = read(s->err_fd, e, sizeof(e));
 		while (n < 0 && errno == EINTR);
 		close(s->err_fd);
 		s->err_fd = -1;
 		if (n == (ssize_t)sizeof(e)) {
 			int status;
 
-			waitpid(s->pid, &status, 0);
+			wait4(s->pid, &status, 0, &s->rusage);
 			s->reaped = 1;
-			s->exit_code = e == ENOENT ? 127 : 126;
-			s->exec_errno = e;
-			errno = e;
+			s->exit_code = e[0] == ENOENT ? 127 : 126;
+			if (e[1] != SAMPLER_LAUNCH_EXEC)
+				s->exit_code = 127;
+			s->exec_errno = e[0];
+			s->exec_stage = e[1];
 			return -2;
 		}
 		return 0;
@@ -599,6 +603,11 @@ static void handle_signal(struct sampler *s)
 		s->stop_signal = (int)si.ssi_signo;
 		if (!s->is_command || s->reaped)
 			continue;
+		/* The caller stops everything: the command's tree goes now. */
+		if (s->launch && s->launch->signal_stops_caller) {
+			child_kill_tree(s->pid);
+			continue;
+		}
 		/*
 		 * A terminal's Ctrl-C already reached the whole foreground
 		 * group; forward only what was sent to us alone.  A second
@@ -630,7 +639,7 @@ int sampler_run(struct sampler *s, struct perf_tool *tool)
 {
 	struct pollfd *pfd;
 	size_t nr = 0, c, i;
-	double deadline = 0, kill_at = 0;
+	double deadline = 0, kill_at = 0, timeout_at = 0;
 	int ret = 0, rc;
 
 	pfd = xcalloc(s->nr_cpus + 2, sizeof(*pfd));
@@ -648,7 +657,7 @@ int sampler_run(struct sampler *s, struct perf_tool *tool)
 	s->start_time = clock_monotonic();
 	rc = start_target(s);
 	if (rc == -2) {
-		error_errno("cannot run '%s'", s->argv0 ? s->argv0 : "the command");
+		sampler_launch_error(s, (enum sampler_launch_stage)s->exec_stage);
 		free(pfd);
 		return -1;
 	}
@@ -658,6 +667,8 @@ int sampler_run(struct sampler *s, struct perf_tool *tool)
 	}
 	if (s->opts.duration > 0)
 		deadline = s->start_time + s->opts.duration;
+	if (s->launch && s->launch->timeout > 0)
+		timeout_at = s->start_time + s->launch->timeout;
 	if (synthesize(s, tool)) {
 		free(pfd);
 		return -1;
@@ -678,6 +689,17 @@ int sampler_run(struct sampler *s, struct perf_tool *tool)
 			}
 			if ((deadline - now) * 1000 < timeout)
 				timeout = (int)((deadline - now) * 1000) + 1;
+		}
+		if (timeout_at && s->stopped == SAMPLER_STOP_NONE) {
+			if (now >= timeout_at) {
+				/* a failed run, not a short one: the whole tree, at once */
+				s->stopped = SAMPLER_STOP_TIMEOUT;
+				if (!s->reaped)
+					child_kill_tree(s->pid);
+				continue;
+			}
+			if ((timeout_at - now) * 1000 < timeout)
+				timeout = (int)((timeout_at - now) * 1000) + 1;
 		}
 		if (kill_at && now >= kill_at) {
 			kill(s->pid, SIGKILL);
@@ -728,7 +750,7 @@ void sampler_release(struct sampler *s)
 		if (s->started && !target_gone(s))
 			kill(s->pid, SIGTERM);
 
-		if (waitpid(s->pid, &status, 0) == s->pid)
+		if (wait4(s->pid, &status, 0, &s->rusage) == s->pid)
 			set_exit_code(s, status);
 		s->reaped = 1;
 	}
@@ -738,6 +760,7 @@ void sampler_release(struct sampler *s)
 		close(s->sigfd);
 	if (s->mask_saved)
 		sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	FREE_AND_NULL(s->envp);
 	s->go_fd = s->err_fd = s->pidfd = s->sigfd = -1;
 	s->mask_saved = 0;
 }

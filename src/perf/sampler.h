@@ -6,8 +6,10 @@
  * polls the ring buffers and hands each record to the callbacks of a
  * struct perf_tool (perf_tool.h), decoded, as perfdata_process() does for files.
  *
- * Lifetime: sampler_init() -> sampler_prepare_command() or
- * sampler_attach() -> sampler_open() -> sampler_run() -> sampler_release().  All state of a run is in the
+ * Lifetime: sampler_init() -> sampler_prepare_command() (or
+ * sampler_launch_command(), which starts the command as a struct
+ * sampler_launch says) or sampler_attach() -> sampler_open() ->
+ * sampler_run() -> sampler_release().  All state of a run is in the
  * struct; nothing is global.
  */
 #ifndef TRAIL_PERF_SAMPLER_H
@@ -17,6 +19,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "core/strbuf.h"
@@ -45,7 +48,45 @@ enum sampler_stop {
 	SAMPLER_STOP_EXITED,		/* the command or process ended */
 	SAMPLER_STOP_DURATION,		/* --duration elapsed */
 	SAMPLER_STOP_SIGNAL,		/* SIGINT/SIGTERM/SIGHUP */
+	SAMPLER_STOP_TIMEOUT,		/* launch->timeout elapsed: the command was killed */
 };
+
+#define SAMPLER_FD_INHERIT (-1)		/* the command gets our descriptor */
+#define SAMPLER_FD_DEVNULL (-2)		/* the command gets /dev/null */
+
+/*
+ * How a library caller (trail flame) starts the command, where trail
+ * record starts it as trail itself runs.  Zero-initialised except the
+ * descriptors (SAMPLER_LAUNCH_INIT); every pointer is borrowed until
+ * sampler_release().  Applied in the child after the start handshake,
+ * nothing else of the command's is touched (signals, other descriptors).
+ */
+struct sampler_launch {
+	const char *dir;		/* working directory, or NULL: ours */
+	int in, out, err;		/* its 0/1/2: a descriptor of ours, or SAMPLER_FD_* */
+	const char *out_path;		/* if set, stdout goes to this file (created/truncated) */
+	int err_to_out;			/* stderr goes where stdout goes */
+	const char *const *env;		/* "NAME=value" entries added to ours (or to envp) */
+	const char *const *envp;	/* the whole environment instead of ours, or NULL */
+	pid_t pgid;			/* join this process group (e.g. child_group_id()); 0: ours */
+	/*
+	 * Seconds; 0 = none.  Past it the command and its descendants are
+	 * SIGKILLed and the run ends SAMPLER_STOP_TIMEOUT (a failure for the
+	 * caller to report), where opts.duration stops it with SIGTERM as
+	 * a success.
+	 */
+	double timeout;
+	/*
+	 * On SIGINT/SIGTERM/SIGHUP: kill the command's tree at once and end
+	 * the run with stop_signal set, for the caller to stop everything
+	 * (e.g. re-raise it after sampler_release()); instead of trail
+	 * record's forwarding the signal and recording on until it exits.
+	 */
+	int signal_stops_caller;
+};
+
+#define SAMPLER_LAUNCH_INIT { .in = SAMPLER_FD_INHERIT, .out = SAMPLER_FD_INHERIT, \
+			      .err = SAMPLER_FD_INHERIT }
 
 struct sampler {
 	struct sampler_opts opts;
@@ -77,6 +118,11 @@ struct sampler {
 	int started;			/* the command was told to exec */
 	int exit_code;			/* the command's: code, or 128+signal */
 	int exec_errno;			/* why the command could not be run, or 0 */
+	int exec_stage;			/* what failed with exec_errno (sampler_launch.h) */
+	char **envp;			/* the command's environment, or NULL: ours */
+	const struct sampler_launch *launch;	/* borrowed, or NULL */
+	struct rusage rusage;		/* the command's, with the descendants it
+					 * waited for (its process tree), once reaped */
 	enum sampler_stop stopped;
 	int stop_signal;		/* the signal that stopped us, if any */
 
@@ -91,6 +137,14 @@ void sampler_init(struct sampler *s, const struct sampler_opts *opts);
  * searched in PATH.  0 or -1 (error printed).
  */
 int sampler_prepare_command(struct sampler *s, const char *const *argv);
+/*
+ * The same, started as launch says (NULL: as sampler_prepare_command());
+ * launch must outlive the sampler.  A command that cannot be started
+ * (directory, descriptors, exec) makes sampler_run() fail with
+ * exec_errno and exec_stage set and exit_code 127 (126: not executable).
+ */
+int sampler_launch_command(struct sampler *s, const char *const *argv,
+			   const struct sampler_launch *launch);
 /* Target an existing process and all its threads.  0 or -1. */
 int sampler_attach(struct sampler *s, pid_t pid);
 /* Open the events and map the ring buffers.  0 or -1 with a helpful error. */
@@ -100,7 +154,9 @@ int sampler_open(struct sampler *s);
  * read the rings until the target ends, the duration elapses or a signal
  * arrives, then drain them.
  * On SIGINT/SIGTERM the command gets the signal too and is waited for, so
- * the caller can still write a complete file.  0 or -1.
+ * the caller can still write a complete file (launch->signal_stops_caller:
+ * it is killed instead).  A launch->timeout ends it as SAMPLER_STOP_TIMEOUT,
+ * still 0: the caller decides.  0 or -1.
  */
 int sampler_run(struct sampler *s, struct perf_tool *tool);
 /*

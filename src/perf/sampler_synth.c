@@ -52,12 +52,48 @@ static int emit(struct synth *y, size_t fixed, const char *name, uint32_t pid, u
 	return 0;
 }
 
-static int synth_kernel(struct synth *y)
+/*
+ * The kernel text's bounds (_text, _etext) from /proc/kallsyms, 0 0 when
+ * hidden or unreadable.  Read once per process: they are fixed at boot,
+ * and the walk to _etext reads nearly all of kallsyms, which the kernel
+ * formats line by line - most of a short run's recording cost when
+ * trail flame records run after run in one process.
+ */
+static void kernel_text(uint64_t *text_out, uint64_t *etext_out)
 {
+	static int known;
+	static uint64_t text, etext;
 	struct line_reader r;
 	char *line;
 	size_t len;
-	uint64_t text = 0, etext = 0;
+	uint64_t v;
+
+	if (!known && !line_reader_open(&r, "/proc/kallsyms")) {
+		while (line_reader_next(&r, &line, &len) > 0 && !(text && etext)) {
+			/* "ffffffff81000000 T _text" */
+			char *sp = memchr(line, ' ', len);
+
+			if (!sp || len < (size_t)(sp - line) + 3)
+				continue;
+			if (strcmp(sp + 3, "_text") && strcmp(sp + 3, "_etext"))
+				continue;
+			if (parse_hex_u64_n(line, (size_t)(sp - line), &v))
+				continue;
+			if (!strcmp(sp + 3, "_text"))
+				text = v;
+			else
+				etext = v;
+		}
+		line_reader_close(&r);
+		known = 1;
+	}
+	*text_out = text;
+	*etext_out = etext;
+}
+
+static int synth_kernel(struct synth *y)
+{
+	uint64_t text, etext;
 	struct perf_event_header *h = (void *)y->buf;
 	unsigned char *p = y->buf + sizeof(*h);
 	uint32_t pid = UINT32_MAX, tid = 0;
@@ -65,24 +101,7 @@ static int synth_kernel(struct synth *y)
 
 	if (y->s->attr->exclude_kernel)
 		return 0;
-	if (line_reader_open(&r, "/proc/kallsyms"))
-		return 0;	/* kernel frames stay [unknown]; not fatal */
-	while (line_reader_next(&r, &line, &len) > 0 && !(text && etext)) {
-		/* "ffffffff81000000 T _text" */
-		char *sp = memchr(line, ' ', len);
-
-		if (!sp || len < (size_t)(sp - line) + 3)
-			continue;
-		if (strcmp(sp + 3, "_text") && strcmp(sp + 3, "_etext"))
-			continue;
-		if (parse_hex_u64_n(line, (size_t)(sp - line), &v))
-			continue;
-		if (!strcmp(sp + 3, "_text"))
-			text = v;
-		else
-			etext = v;
-	}
-	line_reader_close(&r);
+	kernel_text(&text, &etext);	/* kernel frames stay [unknown] without it; not fatal */
 	if (!text || etext <= text)
 		return 0;	/* hidden by kptr_restrict */
 	memset(y->buf, 0, sizeof(*h) + 32);
