@@ -835,7 +835,7 @@ TEST(scope_names_the_profiler_and_its_sampling)
 	CHECK(strstr(buf, "every allocation") != NULL);
 	o.profile = FLAME_PROFILE_FAULTS;
 	o.profiler = "perf";
-	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -e page-faults, every fault");
+	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -e page-faults, one sample per 16 faults");
 	o.profile = FLAME_PROFILE_CPU;
 	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -g at 999 Hz");
 	o.profiler = "trail";
