@@ -3,8 +3,8 @@
  * run of the workload under the allocation interposer, folded by
  * allocation site with one count per sampled allocation, its estimated
  * bytes and peak heap kept as the alloc and peak-heap metrics; or one run
- * under a page-fault sampler (trail record or perf record -e page-faults),
- * the seed profile of the rss metric.
+ * under a page-fault sampler (trail record or perf record -e page-faults,
+ * one fault in 16), the seed profile of the rss metric.
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
@@ -145,27 +145,38 @@ const struct flame_backend flame_backend_alloc = {
 	.capture = alloc_run,
 };
 
+/*
+ * One sample per FAULT_PERIOD page faults.  Every fault was too many: a
+ * loop touching fresh pages faults a few hundred thousand times a second,
+ * the rings overflowed and the kernel throttled the event, and what was
+ * lost depended on the load and on how fast the reader drained (a
+ * sanitized trail kept 50 of 18000 faults, mostly the first function's),
+ * so one run's shares said little.  A fixed period counts each function's
+ * faults to within one sample (64 KiB of 4 KiB pages).
+ */
+#define FAULT_PERIOD "16"
+
 static void faults_counts(const struct flame_capture_opts *o, char *buf, size_t n)
 {
-	snprintf(buf, n, "page faults (%s record -e page-faults, every fault; shares are "
-		 "faults, where resident memory was first touched)",
+	snprintf(buf, n, "page faults (%s record -e page-faults, one sample per " FAULT_PERIOD
+		 " faults; shares are faults, where resident memory was first touched)",
 		 flame_profiler_is_perf(o->profiler) ? "perf" : "trail");
 }
 
 static void faults_profiler(const struct flame_capture_opts *o, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s record -e page-faults, every fault",
+	snprintf(buf, n, "%s record -e page-faults, one sample per " FAULT_PERIOD " faults",
 		 flame_profiler_is_perf(o->profiler) ? "perf" : "trail");
 }
 
 static void faults_record_argv(const struct flame_capture_opts *o, const char *out, int check,
 			       struct string_list *argv)
 {
-	/* every fault (-c 1): where resident memory was first touched */
+	/* where resident memory was first touched, one fault in FAULT_PERIOD */
 	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e",
-			       "page-faults", "-c", "1", "-g", "-o", out, "--", NULL };
-	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-o", out,
-				"--", NULL };
+			       "page-faults", "-c", FAULT_PERIOD, "-g", "-o", out, "--", NULL };
+	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-c", FAULT_PERIOD,
+				"-o", out, "--", NULL };
 
 	flame_record_add_words(argv, flame_profiler_is_perf(o->profiler) ? perf : trail);
 	flame_record_add_workload(o, check, 0, argv);

@@ -44,7 +44,8 @@ int flame_step_build(struct flame_session *s, char *dirs[2])
 /*
  * The change between the ends from the first n pairs, at alpha: the
  * paired log ratio of the metric, or with --percentile the paired
- * bootstrap of that percentile's ratio (estimate.h).  0, or -1 when the
+ * bootstrap of that percentile's ratio (estimate.h), no narrower than the
+ * metric's resolution (metric.h).  0, or -1 when the
  * runs give no ratio (a zero metric).
  */
 int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
@@ -65,6 +66,10 @@ int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
 	else
 		rc = flame_paired_quantile_ratio(v[0], v[1], n, s->req.percentile, alpha,
 						 FLAME_BOOTSTRAP_RESAMPLES, FLAME_BOOTSTRAP_SEED, iv);
+	/* never narrower than the values' own step (two pairs that round alike) */
+	if (!rc)
+		flame_interval_resolution_floor(v[0], v[1], n,
+						flame_metric_resolution(s->req.metric), iv);
 	free(v[0]);
 	free(v[1]);
 	return rc;

@@ -2,7 +2,8 @@
  * estimate.c - trail flame's one estimand and its decisions (estimate.h):
  * Student's t quantiles, Pocock-type alpha spending over the looks, the
  * paired log ratio of ABBA pairs, the paired bootstrap of a percentile's
- * ratio, the verdict by the interval and a commit's step.
+ * ratio, their floor at the values' resolution, the verdict by the
+ * interval and a commit's step.
  */
 #include "flame/estimate.h"
 #include "bench/stats.h"
@@ -111,6 +112,29 @@ int flame_paired_log_ratio(const double *good, const double *bad, size_t n, doub
 	out->lo = expm1(mean - t * out->se);
 	out->hi = expm1(mean + t * out->se);
 	return 0;
+}
+
+void flame_interval_resolution_floor(const double *good, const double *bad, size_t n,
+				     double resolution, struct flame_interval *iv)
+{
+	double v = 0, se, c, t;
+	size_t i;
+
+	if (!(resolution > 0) || !n || !iv->relative)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!(good[i] > 0) || !(bad[i] > 0))
+			return;
+		v += 1 / (good[i] * good[i]) + 1 / (bad[i] * bad[i]);
+	}
+	se = sqrt(resolution * resolution / 12 * v / (double)n / (double)n);
+	if (!(se > iv->se))
+		return;
+	iv->se = se;
+	c = log1p(iv->estimate);
+	t = flame_t_quantile(iv->alpha / 2, iv->df);
+	iv->lo = fmin(iv->lo, expm1(c - t * se));
+	iv->hi = fmax(iv->hi, expm1(c + t * se));
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -68,6 +68,18 @@ struct flame_interval {
 int flame_paired_log_ratio(const double *good, const double *bad, size_t n, double alpha,
 			   struct flame_interval *out);
 /*
+ * Widen iv (a relative interval of the good and bad values) to the
+ * resolution the values are read in (resolution, in their unit; 0: none):
+ * rounding to a step q errs uniformly within it, variance q^2 / 12
+ * (Sheppard 1898), so each log ratio carries at least
+ * q^2/12 (1/good_i^2 + 1/bad_i^2) and the standard error of their mean at
+ * least the square root of that mean over n.  Values that round alike
+ * (two pairs with the same ratio) then give an interval as wide as their
+ * rounding, never one of width zero that reads as significant.
+ */
+void flame_interval_resolution_floor(const double *good, const double *bad, size_t n,
+				     double resolution, struct flame_interval *iv);
+/*
  * The pct-th percentile's ratio Q(bad)/Q(good) - 1 with a paired
  * percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13: pairs
  * resampled together, resamples times, deterministic seed).  -1 for n < 2

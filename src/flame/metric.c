@@ -1,6 +1,7 @@
 /*
  * metric.c - the table of trail flame's metrics (see metric.h): name,
- * unit, profile and how the value is taken, in one row per metric.
+ * unit, profile, how the value is taken and the step it is read in, in
+ * one row per metric.
  */
 #include "flame/metric.h"
 #include "flame/capture.h"
@@ -8,14 +9,17 @@
 #include "core/strbuf.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static const struct flame_metric_def metrics[] = {
-	{ FLAME_METRIC_CPU, "cpu", "us", FLAME_PROFILE_CPU, 0, 0, 0, 0 },
-	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0 },
-	{ FLAME_METRIC_OFFCPU, "offcpu", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0 },
-	{ FLAME_METRIC_RSS, "rss", "KiB", FLAME_PROFILE_FAULTS, 1, 0, 1, 0 },
-	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0 },
-	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1 },
+	{ FLAME_METRIC_CPU, "cpu", "us", FLAME_PROFILE_CPU, 0, 0, 0, 0, 1 },
+	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-9 },
+	/* wall (ns) less CPU time (us) */
+	{ FLAME_METRIC_OFFCPU, "offcpu", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-6 },
+	/* ru_maxrss is KiB of whole pages: the page size, below */
+	{ FLAME_METRIC_RSS, "rss", "KiB", FLAME_PROFILE_FAULTS, 1, 0, 1, 0, 4 },
+	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1 },
+	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1 },
 };
 #define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -55,6 +59,15 @@ const char *flame_metric_name(enum flame_metric m)
 const char *flame_metric_unit(enum flame_metric m)
 {
 	return flame_metric_def(m)->unit;
+}
+
+double flame_metric_resolution(enum flame_metric m)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (m == FLAME_METRIC_RSS && page >= 1024)
+		return (double)page / 1024;
+	return flame_metric_def(m)->resolution;
 }
 
 enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler)

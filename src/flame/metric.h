@@ -37,6 +37,7 @@ struct flame_metric_def {
 	int from_profile;		/* its value comes from the profiled run itself */
 	int timed;			/* its value comes from an unprofiled timed run */
 	int peak;			/* allocation profiles of the bytes live at the peak */
+	double resolution;		/* the step one run's value is read in, in unit */
 };
 
 /* The metric's row (the cpu row for a value outside the enum). */
@@ -45,6 +46,14 @@ const struct flame_metric_def *flame_metric_def(enum flame_metric m);
 int flame_metric_parse(const char *name, enum flame_metric *m);
 const char *flame_metric_name(enum flame_metric m);
 const char *flame_metric_unit(enum flame_metric m);
+/*
+ * The step a run's value of m is read in, in its unit: CPU time from
+ * rusage in us (Linux sums the task's scheduler clock, so user + sys is
+ * exact to the us, not to a tick), wall time from CLOCK_MONOTONIC in ns,
+ * peak RSS in pages, bytes in bytes.  The ends' interval is never
+ * narrower than it (flame_interval_resolution_floor).
+ */
+double flame_metric_resolution(enum flame_metric m);
 
 /*
  * The profile a metric's runs record (alloc and peak-heap: allocation

@@ -217,7 +217,8 @@ int perf_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 		s->cpu = rd32(p);
 		p += 8;
 	}
-	s->period = 1;
+	/* without the field, a fixed period is the attr's (as perf script reads it) */
+	s->period = !attr->freq && attr->sample_period ? attr->sample_period : 1;
 	if (t & PERF_SAMPLE_PERIOD)
 		TAKE64(s->period);
 #undef TRUNCATED

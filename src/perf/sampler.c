@@ -296,8 +296,16 @@ static void build_attr(struct sampler *s, const struct event_def *def)
 	} else {
 		a->sample_period = s->opts.period ? s->opts.period : 1;
 	}
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			 PERF_SAMPLE_PERIOD;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	/*
+	 * A fixed period (-c N) is the attr's, as perf record -c leaves it:
+	 * asked to carry its period, a software counter (page-faults,
+	 * context-switches) makes every event a sample whatever
+	 * sample_period says (the kernel's perf_swevent_event), so -c 64
+	 * sampled every fault and overflowed the rings.
+	 */
+	if (a->freq || a->sample_period == 1)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
 	if (s->opts.callchain != SAMPLER_CALLCHAIN_NONE)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (s->opts.callchain == SAMPLER_CALLCHAIN_DWARF) {

@@ -358,6 +358,35 @@ else
 		fail "-e cycles unsupported: says to use cpu-clock" "$(cat "$T/cyc.err")"
 fi
 check_exit "-e page-faults" 3 "$TRAIL" record -e page-faults -o "$T/pf.data" -- "$T/calltree" 0.05
+# -c N samples one fault in N: 4096 fresh 4 KiB pages are 64 samples at -c
+# 64 in touch(), not one a fault (a software event asked to carry its
+# period samples every event, whatever the period: every fault overflowed
+# the rings)
+cat >"$T/touch.c" <<'EOF'
+#include <sys/mman.h>
+__attribute__((noinline)) static void touch(volatile char *p, unsigned long len)
+{
+	for (unsigned long i = 0; i < len; i += 4096)
+		p[i] = 1;
+}
+int main(void)
+{
+	unsigned long len = 4096ul * 4096;
+	char *p = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || madvise(p, len, MADV_NOHUGEPAGE))
+		return 1;
+	touch(p, len);
+	return 0;
+}
+EOF
+if cc $CFLAGS_FP -o "$T/touch" "$T/touch.c"; then
+	check "-e page-faults -c 64" "$TRAIL" record -e page-faults -c 64 -o "$T/pf64.folded" -- "$T/touch"
+	n=$(awk '/;touch / { n += $NF } END { print n + 0 }' "$T/pf64.folded")
+	[ "$n" -ge 63 ] && [ "$n" -le 65 ] && pass "-c 64: one sample per 64 faults ($n in touch)" ||
+		fail "-c 64: one sample per 64 faults" "$n samples in touch, expected 64: $(cat "$T/.err")"
+else
+	fail "build touch"
+fi
 check_exit "unknown event" 1 "$TRAIL" record -e frobs -o "$T/x.data" -- true
 grep -q "known:" "$T/.err" && pass "unknown event lists the known ones" || fail "unknown event lists the known ones"
 

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void add(struct folded_profile *p, const char *stack, double n)
 {
@@ -763,7 +764,12 @@ TEST(metric_table_round_trip)
 		CHECK(flame_metric_parse(flame_metric_name(all[i]), &m) == 0);
 		CHECK_INT(m, all[i]);
 		CHECK_INT(flame_metric_def(all[i])->metric, all[i]);
+		CHECK(flame_metric_resolution(all[i]) > 0);
 	}
+	/* the step each value is read in: us of rusage, ns, whole pages */
+	CHECK_NEAR(flame_metric_resolution(FLAME_METRIC_CPU), 1, 0);
+	CHECK_NEAR(flame_metric_resolution(FLAME_METRIC_WALL), 1e-9, 0);
+	CHECK_NEAR(flame_metric_resolution(FLAME_METRIC_RSS), (double)sysconf(_SC_PAGESIZE) / 1024, 0);
 	CHECK(flame_metric_parse("cycles", &m) < 0);
 	memset(&o, 0, sizeof(o));
 	flame_metric_capture(FLAME_METRIC_CPU, 0, "trail", &o);
@@ -839,7 +845,7 @@ TEST(scope_names_the_profiler_and_its_sampling)
 	CHECK(strstr(buf, "every allocation") != NULL);
 	o.profile = FLAME_PROFILE_FAULTS;
 	o.profiler = "perf";
-	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -e page-faults, every fault");
+	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -e page-faults, one sample per 16 faults");
 	o.profile = FLAME_PROFILE_CPU;
 	CHECK_STREQ(flame_profiler_describe(&o, buf, sizeof(buf)), "perf record -g at 999 Hz");
 	o.profiler = "trail";

@@ -94,6 +94,50 @@ TEST(paired_log_ratio)
 	CHECK_INT(flame_paired_log_ratio(g, b, 4, 0.05, &iv), -1);
 }
 
+TEST(resolution_floor)
+{
+	/*
+	 * Two pairs whose values round alike to a step of 1000: both ratios
+	 * 1.5, no spread, a zero-width interval that reads as a significant
+	 * regression.  Each value errs within +/- 500, so each log ratio
+	 * carries 1000^2/12 (1/2000^2 + 1/3000^2) and their mean a quarter of
+	 * twice that: se 0.1227, t_0.025 at 1 df 12.706.
+	 */
+	double g[2] = { 2000, 2000 }, b[2] = { 3000, 3000 };
+	double se = sqrt(1e6 / 12 * (1 / 4e6 + 1 / 9e6) * 2 / 4);
+	double g2[4] = { 100, 200, 50, 80 }, b2[4] = { 111.1, 217.8, 55.55, 87.12 };
+	struct flame_interval iv, noisy;
+
+	CHECK_INT(flame_paired_log_ratio(g, b, 2, 0.05, &iv), 0);
+	CHECK(iv.lo > 0);	/* the old reading: "significant" */
+	flame_interval_resolution_floor(g, b, 2, 1000, &iv);
+	CHECK_NEAR(iv.se, se, 1e-12);
+	CHECK_NEAR(iv.estimate, 0.5, 1e-12);
+	CHECK_NEAR(iv.lo, expm1(log(1.5) - 12.7062 * se), 1e-4);
+	CHECK_NEAR(iv.hi, expm1(log(1.5) + 12.7062 * se), 1e-3);
+	CHECK(iv.lo < 0);
+	CHECK_INT(flame_outcome_decide(&iv, 0.03, 1), FLAME_OUTCOME_INCONCLUSIVE);
+	/* identical values at a fine step: no longer zero wide, still no change */
+	g[1] = b[0] = b[1] = 2000;
+	CHECK_INT(flame_paired_log_ratio(g, b, 2, 0.05, &iv), 0);
+	flame_interval_resolution_floor(g, b, 2, 1, &iv);
+	CHECK(iv.se > 0 && iv.lo < 0 && iv.hi > 0);
+	/* runs noisier than their step keep their own interval */
+	CHECK_INT(flame_paired_log_ratio(g2, b2, 4, 0.05, &noisy), 0);
+	iv = noisy;
+	flame_interval_resolution_floor(g2, b2, 4, 0.01, &iv);
+	CHECK_NEAR(iv.se, noisy.se, 0);
+	CHECK_NEAR(iv.lo, noisy.lo, 0);
+	CHECK_NEAR(iv.hi, noisy.hi, 0);
+	/* no step, or a value that is no ratio: left alone */
+	iv = noisy;
+	flame_interval_resolution_floor(g2, b2, 4, 0, &iv);
+	CHECK_NEAR(iv.se, noisy.se, 0);
+	g2[1] = 0;
+	flame_interval_resolution_floor(g2, b2, 4, 1e6, &iv);
+	CHECK_NEAR(iv.se, noisy.se, 0);
+}
+
 TEST(percentile_ratio_bootstrap)
 {
 	double g[200], b[200];
@@ -242,5 +286,5 @@ TEST(ks_sees_a_tail)
 }
 
 TEST_MAIN("flame-estimate", ks_sees_a_tail, t_quantiles, alpha_spending, abba_order, paired_log_ratio,
-	  percentile_ratio_bootstrap, outcome_by_interval, min_detectable_effect,
+	  resolution_floor, percentile_ratio_bootstrap, outcome_by_interval, min_detectable_effect,
 	  step_assessment_and_split)

@@ -80,12 +80,12 @@ TEST(alloc_and_fault_cases)
 {
 	/* the interposer comes through the environment: the workload alone */
 	CHECK_ARGV("sh|-c|./bench", FLAME_PROFILE_ALLOC, "trail", "./bench", NULL, 0);
-	/* page faults: trail unless perf is asked for, every fault, always sh -c */
-	CHECK_ARGV("/bin/trail|record|-e|page-faults|-o|f.data|--|sh|-c|./bench",
+	/* page faults: trail unless perf is asked for, one in 16, always sh -c */
+	CHECK_ARGV("/bin/trail|record|-e|page-faults|-c|16|-o|f.data|--|sh|-c|./bench",
 		   FLAME_PROFILE_FAULTS, NULL, "./bench", "f.data", 0);
-	CHECK_ARGV("perf|record|-q|--no-bpf-event|-N|-e|page-faults|-c|1|-g|-o|f.data|--|"
+	CHECK_ARGV("perf|record|-q|--no-bpf-event|-N|-e|page-faults|-c|16|-g|-o|f.data|--|"
 		   "sh|-c|./bench", FLAME_PROFILE_FAULTS, "perf", "./bench", "f.data", 0);
-	CHECK_ARGV("/bin/trail|record|-e|page-faults|-o|f.data|--|true",
+	CHECK_ARGV("/bin/trail|record|-e|page-faults|-c|16|-o|f.data|--|true",
 		   FLAME_PROFILE_FAULTS, "trail", NULL, "f.data", 1);
 }
 
