@@ -510,6 +510,9 @@ static void excursion_series(struct history_result *res, struct history_series *
 	s->nr = EXC_N;
 }
 
+/* One test's detections share their null tables (same lengths): sanitized builds stay quick. */
+static struct cp_null_cache exc_cache;
+
 static size_t excursion_detect(double (*at)(size_t, size_t, double), double bump, int runs,
 			       unsigned long seed, struct history_change **c)
 {
@@ -520,6 +523,9 @@ static size_t excursion_detect(double (*at)(size_t, size_t, double), double bump
 
 	excursion_series(res, &s, at, bump, runs, seed);
 	cp_params_init(&o.cp);
+	if (!exc_cache.sims)
+		cp_null_cache_init(&exc_cache, o.cp.simulations, o.cp.seed);
+	o.cp.cache = &exc_cache;
 	o.min_share = 0.02;
 	n = history_detect(&s, &o, c);
 	for (i = 0; i < EXC_N; i++)
@@ -558,6 +564,7 @@ TEST(one_commit_excursion_needs_runs)
 		CHECK_INT(n, 0);
 		history_changes_free(c, n);
 	}
+	cp_null_cache_release(&exc_cache);
 }
 
 /*
@@ -582,6 +589,7 @@ TEST(adjacent_changes_of_two_functions)
 		}
 		history_changes_free(c, n);
 	}
+	cp_null_cache_release(&exc_cache);
 }
 
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
