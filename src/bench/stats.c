@@ -346,6 +346,16 @@ double bench_student_t_p(double t, double df)
 	return incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
+double bench_f_upper_p(double f, double d1, double d2)
+{
+	if (!(d1 > 0) || !(d2 > 0) || !(f > 0))
+		return 1;
+	if (!isfinite(f))
+		return 0;
+	/* P(F > f) = I_{d2/(d2+d1 f)}(d2/2, d1/2). */
+	return incomplete_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
 double bench_normal_quantile(double p)
 {
 	double lo = -40, hi = 40;

@@ -85,6 +85,8 @@ int bench_welch_t(const double *a, size_t na, const double *b, size_t nb,
 
 /* Two-sided p-value of Student's t with df degrees of freedom. */
 double bench_student_t_p(double t, double df);
+/* Upper tail of Fisher's F with (d1, d2) degrees of freedom: P(F > f). */
+double bench_f_upper_p(double f, double d1, double d2);
 /* Standard normal upper-tail quantile z such that P(Z > z) = p, 0 < p < 1. */
 double bench_normal_quantile(double p);
 

@@ -23,6 +23,7 @@
 void cp_params_init(struct cp_params *p)
 {
 	p->alpha = 0.01;
+	p->alpha_next = 0;
 	p->min_effect = 0.03;
 	p->relative = 1;
 	p->simulations = 4999;
@@ -57,16 +58,20 @@ static double median_of(const double *x, size_t n, double *tmp)
  * only when it is beyond the minimum effect, not merely beyond zero: a
  * drift of the machine below it never is, however many commits show it),
  * looked up in the null distribution of that statistic at the best split
- * (cp_null.c), which accounts for the search over every split and end.
+ * (cp_null.c), which accounts for the search over every split and end:
+ * the table of points with runs, or of points alone when they differ more
+ * than their runs say (the test then judged them by their spread).
  */
 static double split_p(const double *x, const double *wv, size_t n, size_t k, size_t end,
 		      const struct cp_params *p, struct cp_null_cache *cache)
 {
 	unsigned runs = p->wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
+	int over = 0;
+	double u = cp_split_test_p_over(x, runs ? wv : NULL, runs, n, k, end, p->min_effect,
+					p->relative, &over);
 
-	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails, runs,
-			 cp_split_test_p_runs(x, runs ? wv : NULL, runs, n, k, end, p->min_effect,
-					      p->relative));
+	/* points that differ more than their runs say are judged as points alone */
+	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails, over ? 0 : runs, u);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -82,6 +87,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 	size_t *stack, top = 0, found = 0, k, min_size = p->min_size ? p->min_size : 1;
 	double *tmp;
 	struct cp_null_cache own, *cache = p->cache;
+	double next_alpha = p->alpha_next > 0 ? p->alpha_next : p->alpha;
 
 	if (n < 2 * min_size || !max)
 		return 0;
@@ -108,7 +114,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		if (fabs(after - before) < p->min_effect * (p->relative ? fabs(before) : 1))
 			continue;
 		pv = split_p(x + lo, p->wv ? p->wv + lo : NULL, len, k, end, p, cache);
-		if (pv > p->alpha)
+		if (pv > (lo == 0 && hi == n ? p->alpha : next_alpha))
 			continue;
 		out[found].index = lo + k;
 		out[found].before = before;

@@ -19,12 +19,16 @@ struct cp_null_cache;
 
 struct cp_params {
 	double alpha;		/* false-alarm rate of the series: P(a change point in a
-				 * series without one), each split tested at it */
+				 * series without one), the whole series' split tested at it */
+	double alpha_next;	/* each split's level once the whole series had one (0: alpha);
+				 * P(a change point in a steady series) stays alpha: the
+				 * first split is the gate of every later one */
 	double min_effect;	/* smallest |after - before| that counts: a fraction of
 				 * before when relative, else in the series' unit */
 	int relative;		/* min_effect is relative to the level before */
 	unsigned simulations;	/* null series per length (p >= 1 / (simulations + 1)) */
-	size_t min_size;	/* fewest points on each side of a split */
+	size_t min_size;	/* fewest points on each side of a split (1 only with wv:
+				 * a point's runs say where it is) */
 	uint64_t seed;		/* of the simulations' generator */
 	struct cp_null_cache *cache;	/* shared null tables, or NULL (one per call) */
 	unsigned tails;		/* the null's points: Student's t with this many degrees

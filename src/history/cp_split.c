@@ -190,12 +190,12 @@ static double mean_wv(const double *wv, size_t a0, size_t a1, size_t a2, size_t 
  * Pooled t of group B = [b0, b1) against group A = [a0, a1) u [a2, a3),
  * min_effect (of A's mean when relative) taken off |mean B - mean A|:
  * its two-sided p-value, 1 when the difference is within the effect.
- * With wv (each point a mean of m runs, wv[i] its variance from them),
- * the noise of a point is the larger of the points' spread and the
- * runs' (with (na + nb)(m - 1) degrees of freedom): a few points that
- * agree by chance cannot look surer than their runs allow, and points
- * that differ more than their runs say (a build's own speed) are judged
- * by their spread, as without runs.
+ * With wv (each point a mean of m runs, wv[i] its variance from them;
+ * NULL: points alone), the points' spread and their runs' estimate one
+ * noise (runs_agree said so): it is the two pooled, with both degrees of
+ * freedom - 2 stored commits of 5 runs against 7 are 10 runs against 35,
+ * not 2 points against 7 - and never below the runs' alone (a few points
+ * that agree by chance cannot look surer than their runs allow).
  */
 static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0, size_t a1,
 			size_t a2, size_t a3, size_t b0, size_t b1, double min_effect, int relative)
@@ -210,11 +210,11 @@ static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0
 	v = ss / (na + nb - 2);
 	df = na + nb - 2;
 	if (wv && m >= 2) {
+		double dw = (na + nb) * (double)(m - 1);
+
 		w = (mean_wv(wv, a0, a1, a2, a3) * na + mean_wv(wv, b0, b1, 0, 0) * nb) / (na + nb);
-		if (w > v) {
-			v = w;
-			df = (na + nb) * (double)(m - 1);
-		}
+		v = fmax(w, (v * df + w * dw) / (df + dw));
+		df += dw;
 	}
 	se = sqrt(v * (1 / na + 1 / nb));
 	d = fabs(mb - ma) - min_effect * (relative ? fabs(ma) : 1);
@@ -225,15 +225,64 @@ static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0
 	return bench_student_t_p(d / se, df);
 }
 
-double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,
-			    size_t end, double min_effect, int relative)
-{
-	double step = group_t_p(x, wv, m, 0, k, 0, 0, k, end, min_effect, relative);
+/*
+ * Whether x[0..n)'s points differ no more than their runs say, around
+ * the levels of [0, k), [k, end) and [end, n): Fisher's F of the points'
+ * spread within those (n - sides degrees of freedom) over their runs'
+ * (n (m - 1)) not beyond CP_RUNS_AGREE.  Decided once for the split, on
+ * every point: a build's own speed shows as points further apart than
+ * their runs, and then they are judged by their spread alone.
+ */
+#define CP_RUNS_AGREE 0.05
 
+static int runs_agree(const double *x, const double *wv, unsigned m, size_t n, size_t k, size_t end)
+{
+	size_t cut[4] = { 0, k, end, n }, g, sides = 0;
+	double ss = 0, w;
+
+	if (!wv || m < 2 || !n)
+		return 0;
+	for (g = 0; g < 3; g++) {
+		size_t len = cut[g + 1] > cut[g] ? cut[g + 1] - cut[g] : 0;
+		double mean;
+
+		if (!len)
+			continue;
+		sides++;
+		mean = sum_over(x, cut[g], cut[g + 1], 0, 0, 0, 0) / (double)len;
+		ss += sum_over(x, cut[g], cut[g + 1], 0, 0, mean, 1);
+	}
+	w = mean_wv(wv, 0, n, 0, 0);
+	if (n <= sides)
+		return w > 0;
+	if (!(w > 0))
+		return 0;
+	return bench_f_upper_p(ss / (double)(n - sides) / w, (double)(n - sides),
+			       (double)n * (double)(m - 1)) > CP_RUNS_AGREE;
+}
+
+double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_t n, size_t k,
+			    size_t end, double min_effect, int relative, int *over)
+{
+	double step, bump;
+
+	*over = wv && m >= 2 && !runs_agree(x, wv, m, n, k, end < n ? end : n);
+	if (*over || m < 2)
+		wv = NULL;
+	step = group_t_p(x, wv, m, 0, k, 0, 0, k, end, min_effect, relative);
 	if (end >= n || k < 1)
 		return step;
 	/* a bump: [k, end) against both sides, when they agree */
-	return fmin(step, group_t_p(x, wv, m, 0, k, end, n, k, end, min_effect, relative));
+	bump = group_t_p(x, wv, m, 0, k, end, n, k, end, min_effect, relative);
+	return fmin(step, bump);
+}
+
+double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,
+			    size_t end, double min_effect, int relative)
+{
+	int over;
+
+	return cp_split_test_p_over(x, wv, m, n, k, end, min_effect, relative, &over);
 }
 
 double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double min_effect,
@@ -246,6 +295,7 @@ double cp_runs_t_p(const double *a, const double *wa, size_t na, const double *b
 		   size_t nb, unsigned m)
 {
 	double *x = xmallocarray(na + nb + 1, sizeof(double)), *w = NULL, p;
+	int over;
 
 	memcpy(x, a, na * sizeof(double));
 	memcpy(x + na, b, nb * sizeof(double));
@@ -254,7 +304,7 @@ double cp_runs_t_p(const double *a, const double *wa, size_t na, const double *b
 		memcpy(w, wa, na * sizeof(double));
 		memcpy(w + na, wb, nb * sizeof(double));
 	}
-	p = group_t_p(x, w, m, 0, na, 0, 0, na, na + nb, 0, 0);
+	p = cp_split_test_p_over(x, w, m, na + nb, na, na + nb, 0, 0, &over);
 	free(x);
 	free(w);
 	return p;

@@ -34,12 +34,21 @@ double cp_split_test_p(const double *x, size_t n, size_t k, size_t end, double m
 
 /*
  * The same when each point is the mean of m runs and wv[i] is the
- * variance of point i's mean from its runs (their variance / m): a side's
- * noise is the larger of its points' spread and its runs' (then with
- * (points)(m - 1) degrees of freedom).  wv NULL or m < 2: as above.
+ * variance of point i's mean from its runs (their variance / m): the
+ * noise is the points' spread pooled with their runs' (with both degrees
+ * of freedom, and never below the runs' alone) when the two agree, else
+ * the spread alone.  wv NULL or m < 2: as above.
  */
 double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,
 			    size_t end, double min_effect, int relative);
+
+/*
+ * The same, and *over set when the test judged the points by their
+ * spread alone because they differ more than their runs say (then its
+ * p-value is calibrated as for points without runs).
+ */
+double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_t n, size_t k,
+			    size_t end, double min_effect, int relative, int *over);
 
 /*
  * That test of b[0..nb) against a[0..na) (wa, wb: their wv, or NULL), no

@@ -2,10 +2,11 @@
  * series.c - a series out of the stored notes, and its change points:
  * changepoint.c on the metric's per-commit medians and on each kept
  * function's self share (a ratio within each run, so a machine busier at
- * one commit than another moves it far less than the metric); a
- * function's change point within one commit of another is the same
- * change.  The functions that moved at a change are those whose share
- * moved beyond the common shrink (or growth) of all the others.
+ * one commit than another moves it far less than the metric); the
+ * metric's change point within one stored commit of a function's is the
+ * same change, two functions' at one commit are one.  The functions that
+ * moved at a change are those whose share moved beyond the common shrink
+ * (or growth) of all the others.
  */
 #include "history/series.h"
 
@@ -325,6 +326,41 @@ static void share_table_release(struct share_table *t)
 }
 
 /*
+ * Whether the commits' shares differ no more than their runs say, so that
+ * the runs may stand in for the points' spread (see cp_split.h): for each
+ * function, Fisher's F of the points' spread, from successive differences
+ * (a change moves one of them, not all), over their runs'; the builds
+ * agree unless the median of those p-values is below CP_BUILDS_AGREE -
+ * a build's own speed (code layout) moves every function, a change one
+ * or two.  When they do not, runs are not used and a function's series is
+ * judged by its points alone.
+ */
+#define CP_BUILDS_AGREE 0.05
+
+static int builds_agree(const struct share_table *t)
+{
+	double *p = xmallocarray(t->names.nr + 1, sizeof(double)), med;
+	size_t k, i, np = 0;
+
+	for (k = 0; k < t->names.nr && t->n >= 3; k++) {
+		const double *x = t->norm + k * t->n, *w = t->wv + k * t->n;
+		double d = 0, mw = 0;
+
+		for (i = 0; i + 1 < t->n; i++)
+			d += (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
+		for (i = 0; i < t->n; i++)
+			mw += w[i] / (double)t->n;
+		if (mw > 0)
+			p[np++] = bench_f_upper_p(d / (2.0 * (double)(t->n - 1)) / mw,
+						  (double)(t->n - 1),
+						  (double)t->n * (double)(t->runs - 1));
+	}
+	med = np ? median_sorting(p, np) : 1;
+	free(p);
+	return med >= CP_BUILDS_AGREE;
+}
+
+/*
  * The significance of a function's move over points [a, a + nl) and
  * [a + nl, a + nl + nr): Student's t of its normalised share (norm), or
  * of its samples per run when they moved the same way - a function near
@@ -382,9 +418,15 @@ static double own_by_rate(const struct history_series *s, size_t a, size_t b, si
 	return run > 0 ? (after - before) / run : 0;
 }
 
-double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
-			     const struct history_detect_opts *o, struct history_moved **out,
-			     size_t *nr)
+/*
+ * history_moved_between; found (NULL, or a flag per kept function, in
+ * function_names() order): the functions whose own series found this
+ * change, already tested on their whole segments - they move when their
+ * step is large enough, without the test on [a, b) and [b, c) alone.
+ */
+static double moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
+			    const struct history_detect_opts *o, const unsigned char *found,
+			    struct history_moved **out, size_t *nr)
 {
 	struct share_table t;
 	double *x = xmallocarray(c - a + 1, sizeof(double)), top = 0, implied, ratio;
@@ -399,6 +441,8 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 	ratio = median_sorting(x, nl);
 	ratio = ratio > 0 ? median_sorting(x + nl, nrt) / ratio : 1;
 	share_table_build(s, a, c, o->min_share, &t);
+	if (t.runs && !builds_agree(&t))
+		t.runs = 0;
 	nb = xmallocarray(t.names.nr + 1, sizeof(double));
 	na = xmallocarray(t.names.nr + 1, sizeof(double));
 	own = xmallocarray(t.names.nr + 1, sizeof(double));
@@ -423,12 +467,14 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 		if (fabs(own[k]) < o->min_share || fabs(own[k]) < o->cp.min_effect * fmin(nb[k], 1 - nb[k]) ||
 		    fabs(own[k]) < top / 4)
 			continue;
-		/*
-		 * by samples (flat), the whole run's noise is in it too (a
-		 * busier machine, a slower build), which shares cancel: the
-		 * test whenever a side has two commits
-		 */
-		if ((nl >= 2 && nrt >= 2) || (t.flat && nl + nrt >= 3)) {
+		if (found && found[k]) {
+			/* its own series' change point: tested there */
+		} else if ((nl >= 2 && nrt >= 2) || (t.flat && nl + nrt >= 3)) {
+			/*
+			 * by samples (flat), the whole run's noise is in it too (a
+			 * busier machine, a slower build), which shares cancel: the
+			 * test whenever a side has two commits
+			 */
 			if (moved_p(s, a, nl, nrt, t.names.items[k], t.norm + k * t.n,
 				    t.wv ? t.wv + k * t.n : NULL, t.runs, own[k]) > o->cp.alpha)
 				continue;
@@ -460,11 +506,51 @@ double history_moved_between(const struct history_series *s, size_t a, size_t b,
 	return implied;
 }
 
+double history_moved_between(const struct history_series *s, size_t a, size_t b, size_t c,
+			     const struct history_detect_opts *o, struct history_moved **out,
+			     size_t *nr)
+{
+	return moved_between(s, a, b, c, o, NULL, out, nr);
+}
+
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * The metric's change point at index b (p-value p) among the functions'
+ * (idx, pv, is_metric: n of them): the change a function found at b, or
+ * else one point off (the metric's split wanders by a point on a busy
+ * machine; the one with the smaller p when both are), placed where the
+ * evidence is stronger; else a change of its own.  Two functions' change
+ * points a point apart stay two: with --every K, K commits apart.
+ */
+static void metric_change(size_t b, double p, size_t *idx, double *pv, int *is_metric, size_t *n)
+{
+	size_t j, exact = *n, near = *n;
+
+	for (j = 0; j < *n; j++) {
+		if (idx[j] == b)
+			exact = j;
+		else if (!is_metric[j] && idx[j] + 1 >= b && idx[j] <= b + 1 &&
+			 (near == *n || pv[j] < pv[near]))
+			near = j;
+	}
+	j = exact < *n ? exact : near;
+	if (j == *n) {
+		idx[*n] = b;
+		pv[*n] = p;
+		is_metric[(*n)++] = 1;
+		return;
+	}
+	is_metric[j] = 1;
+	if (p < pv[j]) {
+		idx[j] = b;
+		pv[j] = p;
+	}
 }
 
 /*
@@ -474,9 +560,14 @@ static int cmp_size(const void *a, const void *b)
  * metric and each function (Bonferroni), and each series' first test is the
  * gate of its binary segmentation, so a steady history raises an alarm
  * with probability alpha at most; p-values are given multiplied back.
+ * The later splits of a series that passed its gate are tested at alpha
+ * itself (they cannot raise an alarm in a steady history).  With per-run
+ * counts that the builds agree with, a function's series is tested with
+ * its runs and a stored commit alone can be a segment.
  */
 static size_t change_indices(const struct history_series *s, const struct history_detect_opts *o,
-			     size_t *idx, double *pv, int *is_metric)
+			     size_t *idx, double *pv, int *is_metric, unsigned char **found,
+			     size_t *nfound)
 {
 	struct share_table t;
 	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
@@ -486,11 +577,16 @@ static size_t change_indices(const struct history_series *s, const struct histor
 	size_t n = 0, i, j, k, m;
 
 	share_table_build(s, 0, s->nr, o->min_share, &t);
+	if (t.runs && !builds_agree(&t))
+		t.runs = 0;
 	nseries = 1 + (double)t.names.nr;
+	*nfound = t.names.nr;
+	*found = xcalloc((s->nr + 1) * (t.names.nr + 1), 1);
 	if (!o->cp.cache)
 		cp_null_cache_init(&cache, o->cp.simulations, o->cp.seed);
 	mp.cache = fp.cache = o->cp.cache ? o->cp.cache : &cache;
 	mp.alpha = fp.alpha = o->cp.alpha / nseries;
+	mp.alpha_next = fp.alpha_next = o->cp.alpha;
 	/*
 	 * a median of three runs or more tames a load burst: the null's tails
 	 * can be lighter (t5, not t3); bench/history-calibrate checks both
@@ -498,37 +594,36 @@ static size_t change_indices(const struct history_series *s, const struct histor
 	for (i = 0, j = SIZE_MAX; i < s->nr; i++)
 		j = s->pts[i].r->nruns < j ? s->pts[i].r->nruns : j;
 	mp.tails = fp.tails = j >= 3 && j != SIZE_MAX ? 5 : 3;
-	for (i = 0; i < s->nr; i++)
-		x[i] = s->pts[i].med;
-	m = cp_detect(x, s->nr, &mp, cp, s->nr);
-	for (i = 0; i < m; i++) {
-		idx[n] = cp[i].index;
-		pv[n] = fmin(1, cp[i].p * nseries);
-		is_metric[n++] = 1;
-	}
 	/* a function's (normalised) share must move by min_share of all samples */
 	fp.relative = 0;
 	fp.min_effect = o->min_share;
 	fp.runs = (unsigned)t.runs;
+	if (t.runs)
+		fp.min_size = 1;	/* a stored commit's runs can show a one-commit excursion */
 	for (k = 0; k < t.names.nr; k++) {
 		fp.wv = t.wv ? t.wv + k * t.n : NULL;
 		m = cp_detect(t.norm + k * t.n, s->nr, &fp, cp, s->nr);
 		for (i = 0; i < m; i++) {
 			double p = fmin(1, cp[i].p * nseries);
 
-			for (j = 0; j < n && (idx[j] + 1 < cp[i].index || idx[j] > cp[i].index + 1); j++)
+			(*found)[cp[i].index * t.names.nr + k] = 1;
+			/* two functions' splits at one point are one change */
+			for (j = 0; j < n && idx[j] != cp[i].index; j++)
 				;
-			if (j == n && n < s->nr) {
+			if (j == n) {
 				idx[n] = cp[i].index;
 				pv[n] = p;
 				is_metric[n++] = 0;
-			} else if (j < n && p < pv[j]) {
-				/* the same change: placed where the evidence is strongest */
-				idx[j] = cp[i].index;
+			} else if (p < pv[j]) {
 				pv[j] = p;
 			}
 		}
 	}
+	for (i = 0; i < s->nr; i++)
+		x[i] = s->pts[i].med;
+	m = cp_detect(x, s->nr, &mp, cp, s->nr);
+	for (i = 0; i < m; i++)
+		metric_change(cp[i].index, fmin(1, cp[i].p * nseries), idx, pv, is_metric, &n);
 	if (!o->cp.cache)
 		cp_null_cache_release(&cache);
 	free(cp);
@@ -543,10 +638,12 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 	size_t *idx = xmallocarray(s->nr + 1, sizeof(size_t)), n, i, k;
 	double *pv = xmallocarray(s->nr + 1, sizeof(double)), *runs[2];
 	int *flag = xmallocarray(s->nr + 1, sizeof(int));
+	unsigned char *found = NULL;
+	size_t nfound = 0;
 	struct history_change *c;
 
 	*out = NULL;
-	n = s->nr >= 2 ? change_indices(s, o, idx, pv, flag) : 0;
+	n = s->nr >= 2 ? change_indices(s, o, idx, pv, flag, &found, &nfound) : 0;
 	c = xcalloc(n + 1, sizeof(*c));
 	for (i = 0; i < n; i++) {
 		c[i].index = idx[i];
@@ -587,7 +684,8 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 			c[i].hi = ratio.hi - 1;
 		}
 		c[i].slower = c[i].after > c[i].before;
-		c[i].implied = history_moved_between(s, a, b, e, o, &c[i].moved, &c[i].nmoved);
+		c[i].implied = moved_between(s, a, b, e, o, found ? found + b * nfound : NULL,
+					     &c[i].moved, &c[i].nmoved);
 		/*
 		 * which way: the metric's, when its interval says; else the
 		 * profile's, when a function moved (the metric is noisier)
@@ -600,6 +698,7 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 	free(idx);
 	free(pv);
 	free(flag);
+	free(found);
 	*out = c;
 	return n;
 }

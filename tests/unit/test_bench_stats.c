@@ -201,6 +201,17 @@ TEST(student_t_reference_values)
 	CHECK_NEAR(bench_student_t_p(-2.228138851986, 10), 0.05, 1e-9);
 }
 
+/* Fisher's F: F(1, d) is T(d) squared; d1 = 2: P(F > f) = (1 + 2 f / d2)^(-d2 / 2).
+ * Table: F(0.95; 5, 10) = 3.325835. */
+TEST(f_upper_reference_values)
+{
+	CHECK_NEAR(bench_f_upper_p(2.228138851986 * 2.228138851986, 1, 10), 0.05, 1e-9);
+	CHECK_NEAR(bench_f_upper_p(3, 2, 10), pow(1.6, -5), 1e-12);
+	CHECK_NEAR(bench_f_upper_p(3.325834530413, 5, 10), 0.05, 1e-8);
+	CHECK_NEAR(bench_f_upper_p(0, 3, 7), 1, 0);
+	CHECK_NEAR(bench_f_upper_p(2, 0, 7), 1, 0);
+}
+
 TEST(normal_quantile_reference_values)
 {
 	CHECK_NEAR(bench_normal_quantile(0.025), 1.959963984540054, 1e-9);
@@ -326,7 +337,7 @@ TEST_MAIN("bench_stats", median_confidence_interval, descriptive_one_to_ten, des
 	  median_matches_sort_on_many_sizes, identical_samples,
 	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,
 	  outliers_none_in_uniform_spread, mann_whitney_separated, mann_whitney_ties,
-	  mann_whitney_n_equals_one, student_t_reference_values,
+	  mann_whitney_n_equals_one, student_t_reference_values, f_upper_reference_values,
 	  normal_quantile_reference_values, welch_by_hand,
 	  bootstrap_constant_samples_exact_ratio,
 	  bootstrap_interval_brackets_estimate_and_is_deterministic,

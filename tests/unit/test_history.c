@@ -4,7 +4,8 @@
  * right index, none in noise, the minimum effect and the false-alarm
  * rate honoured), the note's JSON line (round trip, bad input named),
  * the functions kept from a profile, and the change points of a series
- * with the functions that moved.
+ * with the functions that moved (a one-commit excursion seen through its
+ * runs, two functions' changes a stored commit apart kept two).
  */
 #include "harness.h"
 #include "core/alloc.h"
@@ -524,8 +525,162 @@ TEST(dominant_function_by_samples)
 	free(s.pts);
 }
 
+/*
+ * Nine stored commits (--every 4) of 5 profiled runs each, four
+ * functions; f's self time is `bump` times as long at commit 4 alone (a
+ * slowdown reverted by the next stored commit), or never (bump 1).  With
+ * per-run counts (runs), each point's runs say how far it can move.
+ */
+#define EXC_N 9
+#define EXC_RUNS 5
+
+static double excursion_at(size_t j, size_t i, double bump)
+{
+	return j == 0 && i == 4 ? bump : 1;
+}
+
+/* g 60 % slower from commit 3 on, f twice as slow from commit 4 on (bump unused) */
+static double adjacent_at(size_t j, size_t i, double bump)
+{
+	(void)bump;
+	return (j == 1 && i >= 3) ? 1.6 : (j == 0 && i >= 4) ? 2 : 1;
+}
+
+static void excursion_series(struct history_result *res, struct history_series *s,
+			     double (*at)(size_t, size_t, double), double bump, int runs,
+			     unsigned long seed)
+{
+	static const char *const names[4] = { "f", "g", "h", "k" };
+	static const double base[4] = { 300, 250, 250, 200 };
+	unsigned long st = seed;
+	size_t i, j, q;
+
+	memset(s, 0, sizeof(*s));
+	s->pts = xcalloc(EXC_N, sizeof(*s->pts));
+	for (i = 0; i < EXC_N; i++) {
+		struct history_result *r = &res[i];
+
+		history_result_init(r);
+		r->runs = xmallocarray(EXC_RUNS, sizeof(double));
+		r->funcs = xcalloc(4, sizeof(*r->funcs));
+		r->nfuncs = 4;
+		r->profiles = EXC_RUNS;
+		r->run_samples = runs ? xcalloc(EXC_RUNS, sizeof(double)) : NULL;
+		r->nrun_samples = runs ? EXC_RUNS : 0;
+		for (j = 0; j < 4; j++) {
+			r->funcs[j].name = xstrdup(names[j]);
+			r->funcs[j].run_self = runs ? xcalloc(EXC_RUNS, sizeof(double)) : NULL;
+		}
+		for (q = 0; q < EXC_RUNS; q++) {
+			double run = 0;
+
+			for (j = 0; j < 4; j++) {
+				double v = noisy(base[j] * at(j, i, bump), 0.06, &st);
+
+				r->funcs[j].self += v;
+				r->funcs[j].total += v;
+				r->samples += v;
+				run += v;
+				if (runs) {
+					r->funcs[j].run_self[q] = v;
+					r->run_samples[q] += v;
+				}
+			}
+			r->runs[r->nruns++] = run * 1000;
+		}
+		s->pts[i].r = r;
+		s->pts[i].pos = 4 * i;
+		s->pts[i].profiles = EXC_RUNS;
+		history_result_median(r, &s->pts[i].med, &s->pts[i].lo, &s->pts[i].hi);
+	}
+	s->nr = EXC_N;
+}
+
+/* One test's detections share their null tables (same lengths): sanitized builds stay quick. */
+static struct cp_null_cache exc_cache;
+
+static size_t excursion_detect(double (*at)(size_t, size_t, double), double bump, int runs,
+			       unsigned long seed, struct history_change **c)
+{
+	struct history_result res[EXC_N];
+	struct history_series s;
+	struct history_detect_opts o;
+	size_t i, n;
+
+	excursion_series(res, &s, at, bump, runs, seed);
+	cp_params_init(&o.cp);
+	if (!exc_cache.sims)
+		cp_null_cache_init(&exc_cache, o.cp.simulations, o.cp.seed);
+	o.cp.cache = &exc_cache;
+	o.min_share = 0.02;
+	n = history_detect(&s, &o, c);
+	for (i = 0; i < EXC_N; i++)
+		history_result_release(&res[i]);
+	free(s.pts);
+	return n;
+}
+
+/*
+ * A slowdown and its revert with one stored commit between them: its
+ * runs estimate that commit's level, so both changes are found (f slower
+ * at 4, faster at 5); the same points without per-run counts cannot be
+ * told from noise (two points a side at least), and a steady series
+ * with runs has none.
+ */
+TEST(one_commit_excursion_needs_runs)
+{
+	struct history_change *c = NULL;
+	size_t n, seed;
+
+	for (seed = 1; seed <= 5; seed++) {
+		n = excursion_detect(excursion_at, 1.6, 1, seed, &c);
+		CHECK_INT(n, 2);
+		if (n == 2) {
+			CHECK_INT(c[0].index, 4);
+			CHECK_INT(c[1].index, 5);
+			CHECK(c[0].slower && !c[1].slower);
+			CHECK(c[0].nmoved >= 1 && !strcmp(c[0].moved[0].name, "f"));
+			CHECK(c[1].nmoved >= 1 && !strcmp(c[1].moved[0].name, "f"));
+		}
+		history_changes_free(c, n);
+		n = excursion_detect(excursion_at, 1.6, 0, seed, &c);
+		CHECK_INT(n, 0);
+		history_changes_free(c, n);
+		n = excursion_detect(excursion_at, 1, 1, seed, &c);
+		CHECK_INT(n, 0);
+		history_changes_free(c, n);
+	}
+	cp_null_cache_release(&exc_cache);
+}
+
+/*
+ * Two functions' changes one stored commit apart (with --every 4, four
+ * commits): two change points, each naming its function - not one,
+ * as when any two series' splits a point apart were taken for one.
+ */
+TEST(adjacent_changes_of_two_functions)
+{
+	struct history_change *c = NULL;
+	size_t n, seed;
+
+	for (seed = 1; seed <= 5; seed++) {
+		n = excursion_detect(adjacent_at, 1, 1, seed, &c);
+		CHECK_INT(n, 2);
+		if (n == 2) {
+			CHECK_INT(c[0].index, 3);
+			CHECK_INT(c[1].index, 4);
+			CHECK(c[0].slower && c[1].slower);
+			CHECK(c[0].nmoved >= 1 && !strcmp(c[0].moved[0].name, "g"));
+			CHECK(c[1].nmoved >= 1 && !strcmp(c[1].moved[0].name, "f"));
+		}
+		history_changes_free(c, n);
+	}
+	cp_null_cache_release(&exc_cache);
+}
+
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
 	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
-	  dominant_function_named, dominant_function_by_samples)
+	  dominant_function_named, dominant_function_by_samples, one_commit_excursion_needs_runs,
+	  adjacent_changes_of_two_functions)

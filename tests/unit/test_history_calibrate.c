@@ -3,7 +3,7 @@
  * the steady scenarios of bench/history-calibrate/scenarios.h over a few
  * hundred trials from a fixed seed (a false-alarm rate above --alpha by
  * more than two Monte-Carlo standard errors fails), and the power on the
- * three changes with every commit stored.
+ * three changes with every commit stored and with --every 4.
  */
 #include "harness.h"
 #include "../../bench/history-calibrate/scenarios.h"
@@ -30,6 +30,8 @@ TEST(steady_sparse) { check_steady(HCAL_STEADY_SPARSE); }
 /* per-run counts: each function's own run-to-run noise, each build's own speed of each function */
 TEST(steady_function_noise) { check_steady(HCAL_STEADY_FUNC_NOISE_SPARSE); }
 TEST(steady_function_layout) { check_steady(HCAL_STEADY_LAYOUT); }
+/* runs pooled with few stored commits: builds far apart must not pass for changes */
+TEST(steady_layout_sparse) { check_steady(HCAL_STEADY_LAYOUT_LARGE_SPARSE); }
 
 TEST(three_changes_found)
 {
@@ -40,6 +42,15 @@ TEST(three_changes_found)
 	CHECK(r.right > 0.9 * 3 * TRIALS);
 }
 
+TEST(three_changes_found_every_4)
+{
+	struct hcal_result r;
+
+	/* --every 4 with per-run counts: each gap, the one-commit excursion's too */
+	hcal_run(HCAL_CHANGES_SPARSE, TRIALS, SEED, &r);
+	CHECK(r.right > 0.9 * 3 * TRIALS);
+}
+
 TEST_MAIN("history-calibrate", steady_quiet, steady_busy, steady_busy_one_run,
 	  steady_drift_below_min_effect, steady_sparse, steady_function_noise, steady_function_layout,
-	  three_changes_found)
+	  steady_layout_sparse, three_changes_found, three_changes_found_every_4)
