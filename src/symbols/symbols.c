@@ -55,6 +55,7 @@ void sym_cache_add(struct sym_cache *c, struct hashmap_iter *it, uint32_t dso, u
 		   int32_t sym)
 {
 	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
 	c->v[c->nr].key_addr = addr;
 	c->v[c->nr].key_dso = dso;
 	c->v[c->nr].sym = sym;
@@ -269,6 +270,37 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 		dso_load(s, d);
 	sym = symbols_search(d->syms, d->nr_syms, addr);
 	sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
+	return sym;
+}
+
+const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint64_t addr,
+				       struct sym_found *out)
+{
+	struct hashmap_iter it;
+	struct sym_cache_entry *e = sym_cache_find(&s->cache, d->id, addr, &it);
+	const struct symbol *sym;
+
+	s->lookups++;
+	if (!e) {
+		s->misses++;
+		if (!d->loaded)
+			dso_load(s, d);
+		sym = symbols_search(d->syms, d->nr_syms, addr);
+		sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
+		e = &s->cache.v[s->cache.nr - 1];
+	}
+	if (e->sym < 0)
+		return NULL;
+	sym = &d->syms[e->sym];
+	if (!e->name) {
+		e->name = symbolizer_name(s, sym);
+		e->name_len = sym->demangled_len;
+		e->symoff = addr - sym->start < UINT32_MAX ? (uint32_t)(addr - sym->start) : UINT32_MAX;
+	}
+	out->name = e->name;
+	out->name_len = e->name_len;
+	out->symoff = e->symoff != UINT32_MAX ? e->symoff : addr - sym->start;
+	out->id = (uint32_t)(e - s->cache.v) + 1;
 	return sym;
 }
 

@@ -62,11 +62,18 @@ struct dso {
 	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 
-/* One remembered lookup: (dso, address) -> symbol or inline chain. */
+/*
+ * One remembered lookup: (dso, address) -> symbol or inline chain, and
+ * for symbolizer_lookup() what a frame prints, so a repeated address
+ * reads this entry alone and not the symbol table.
+ */
 struct sym_cache_entry {
 	uint64_t key_addr;
+	const char *name;	/* symbolizer_name() of sym, once asked for; NULL before */
 	uint32_t key_dso;	/* dso id */
 	int32_t sym;		/* index into dso->syms (or s->inames), -1 = none */
+	uint32_t name_len;	/* bytes of name */
+	uint32_t symoff;	/* key_addr - the symbol's start; UINT32_MAX: look it up */
 };
 
 /* Lookups remembered: entries found through core/hashmap. */
@@ -137,6 +144,20 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);
  * and [vdso].  NULL when none.  Loads the table on first use.
  */
 const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr);
+/*
+ * symbolizer_find() with what a printed frame needs: the symbol's name
+ * (as symbolizer_name()), its length and addr's offset into the symbol;
+ * *id is 1 + the number of this (module, address) among those looked up
+ * (equal ids: equal symbol and module).  NULL when no symbol has addr.
+ */
+struct sym_found {
+	const char *name;
+	size_t name_len;	/* bytes */
+	uint64_t symoff;	/* bytes from the symbol's start */
+	uint32_t id;
+};
+const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint64_t addr,
+				       struct sym_found *out);
 /* The name perf prints for sym (demangled if enabled). */
 const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym);
 /* For the kernel: the module a symbol belongs to ("[ext4]"), or NULL. */
