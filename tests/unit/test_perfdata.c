@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <string.h>
 
 TEST(magic_detected)
 {
@@ -261,6 +262,64 @@ TEST(maps_insert_splits_overlaps)
 	CHECK_INT(ms.v[2].start, 0x3000);
 	CHECK_INT(ms.v[2].pgoff, 0x2000);	/* offset of the cut tail */
 	free(ms.v);
+}
+
+/* The map found last is tried first: it must not answer for an address it lost. */
+TEST(find_map_after_the_maps_change)
+{
+	struct symbolizer sym;
+	struct machine m;
+	struct thread *t;
+	const struct map *mp;
+
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	machine_mmap(&m, 10, 10, 0x1000, 0x4000, 0, "/bin/a", 1);
+	t = machine_thread(&m, 10, 10);
+	mp = thread_find_map(t, 0x2100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a"));
+	/* /bin/b cuts the middle out of /bin/a's map, which was found last */
+	machine_mmap(&m, 10, 10, 0x2000, 0x1000, 0, "/bin/b", 1);
+	mp = thread_find_map(t, 0x2100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/b"));
+	mp = thread_find_map(t, 0x1100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a"));
+	mp = thread_find_map(t, 0x3100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a") && mp->pgoff == 0x2000);
+	CHECK(thread_find_map(t, 0x5000) == NULL);
+	machine_release(&m);
+	symbolizer_release(&sym);
+}
+
+/*
+ * The thread found last answers again only while it is the thread asked
+ * for: not once a fork has retired it, nor for another process.
+ */
+TEST(thread_lookup_after_a_fork_reuses_the_tid)
+{
+	struct symbolizer sym;
+	struct machine m;
+	struct thread *old, *t;
+
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	machine_comm(&m, 20, 20, "first");
+	machine_mmap(&m, 20, 20, 0x1000, 0x1000, 0, "/bin/first", 1);
+	old = machine_thread(&m, 20, 20);
+	CHECK(machine_thread(&m, 20, 20) == old);
+	CHECK_STREQ(thread_comm(&m, old), "first");
+	/* pid 20 exits; 30 forks a new process that gets tid 20 again */
+	machine_comm(&m, 30, 30, "parent");
+	machine_fork(&m, 20, 30, 20, 30, 0);
+	t = machine_thread(&m, 20, 20);
+	CHECK_STREQ(thread_comm(&m, t), "parent");
+	CHECK(thread_find_map(t, 0x1800) == NULL);	/* not the old process's maps */
+	/* the same tid asked for under another pid is not the cached one */
+	CHECK(machine_thread(&m, 20, 20) == t);
+	t = machine_thread(&m, 40, 41);
+	CHECK(t->pid == 40 && t->tid == 41);
+	machine_release(&m);
+	symbolizer_release(&sym);
 }
 
 /*
@@ -512,4 +571,5 @@ TEST(time_order_sort_matches_a_full_sort)
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
-	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort)
+	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
+	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid)
