@@ -79,8 +79,6 @@ static uint64_t roundup_page(uint64_t v)
 
 size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod)
 {
-	struct symbol *v;
-	const char **km = NULL;
 	size_t i, n = 0;
 
 	if (!nr)
@@ -89,7 +87,8 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 		;
 	if (i < nr) {
 		/* sort small keys (stable: ties keep table order), then move
-		 * the symbols once */
+		 * the symbols into place along the permutation's cycles: no
+		 * second table (node's is 4 MB of fresh pages) */
 		struct radix_pair *keys = xmallocarray(nr, sizeof(*keys));
 
 		for (i = 0; i < nr; i++) {
@@ -97,19 +96,31 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 			keys[i].val = i;
 		}
 		radix_sort_pairs(keys, nr);
-		v = xmallocarray(nr, sizeof(*v));
-		if (kmod)
-			km = xmallocarray(nr, sizeof(*km));
 		for (i = 0; i < nr; i++) {
-			v[i] = syms[keys[i].val];
+			struct symbol held;
+			const char *held_km = NULL;
+			size_t j = i, from;
+
+			if (keys[i].val == i)
+				continue;
+			held = syms[i];
 			if (kmod)
-				km[i] = kmod[keys[i].val];
+				held_km = kmod[i];
+			/* slot j takes the symbol at keys[j].val, until the cycle returns to i */
+			for (;;) {
+				from = (size_t)keys[j].val;
+				keys[j].val = j;	/* placed */
+				if (from == i)
+					break;
+				syms[j] = syms[from];
+				if (kmod)
+					kmod[j] = kmod[from];
+				j = from;
+			}
+			syms[j] = held;
+			if (kmod)
+				kmod[j] = held_km;
 		}
-		memcpy(syms, v, nr * sizeof(*v));
-		if (kmod)
-			memcpy(kmod, km, nr * sizeof(*km));
-		free(v);
-		free(km);
 		free(keys);
 	}
 	/* symbols__fixup_end: zero-sized symbols run to the next one */

@@ -248,6 +248,58 @@ TEST(symbols_fixup_follows_perf)
 	CHECK(symbols_search(s, n, 0x50) == NULL);
 }
 
+/*
+ * A shuffled table with a module per symbol (as kallsyms has), same-start
+ * runs included: the table comes out as the same table sorted first by a
+ * plain stable insertion sort (which symbols_fixup() leaves in place), each
+ * symbol with its own module.
+ */
+TEST(symbols_fixup_moves_each_symbol_with_its_module)
+{
+	enum { N = 2000 };
+	struct symbol *s = xcalloc(N, sizeof(*s)), *want = xcalloc(N, sizeof(*want));
+	const char **kmod = xcalloc(N, sizeof(*kmod)), **want_kmod = xcalloc(N, sizeof(*want_kmod));
+	static const char *const mods[] = { "[a]", "[b]", "[c]" };
+	char (*names)[16] = xcalloc(N, sizeof(*names));
+	uint64_t r = 12345;
+	size_t i, j, n, nw;
+
+	for (i = 0; i < N; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		snprintf(names[i], sizeof(names[i]), "f%zu", (size_t)(r >> 40) % 1000);
+		s[i].start = 0x1000 + (r >> 33) % (N / 2) * 0x10;
+		s[i].end = s[i].start + 0x10;
+		s[i].name = names[i];
+		s[i].binding = (r >> 10) % 2 ? STB_GLOBAL : STB_WEAK;
+		kmod[i] = mods[(r >> 20) % 3];
+	}
+	for (i = 0; i < N; i++) {
+		struct symbol x = s[i];
+		const char *km = kmod[i];
+
+		for (j = i; j > 0 && want[j - 1].start > x.start; j--) {
+			want[j] = want[j - 1];
+			want_kmod[j] = want_kmod[j - 1];
+		}
+		want[j] = x;
+		want_kmod[j] = km;
+	}
+	n = symbols_fixup(s, N, 0, kmod);
+	nw = symbols_fixup(want, N, 0, want_kmod);
+	CHECK_INT(n, nw);
+	for (i = 0; i < n && i < nw; i++) {
+		CHECK(s[i].name == want[i].name);
+		CHECK_INT(s[i].start, want[i].start);
+		CHECK_INT(s[i].end, want[i].end);
+		CHECK(kmod[i] == want_kmod[i]);
+	}
+	free(s);
+	free(want);
+	free(kmod);
+	free(want_kmod);
+	free(names);
+}
+
 TEST(maps_insert_splits_overlaps)
 {
 	struct maps ms;
@@ -572,4 +624,5 @@ TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_t
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
 	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
-	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid)
+	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
+	  symbols_fixup_moves_each_symbol_with_its_module)
