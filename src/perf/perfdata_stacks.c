@@ -168,7 +168,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
 					   const struct perf_sample *s, size_t nr_unwound)
 {
-	size_t n = 0, i, need = 9 + s->nr_callchain + nr_unwound;
+	size_t n = 0, need = 9 + s->nr_callchain + nr_unwound;
 	int created;
 
 	ALLOC_GROW(c->key, need, c->alloc_key);
@@ -180,11 +180,13 @@ static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct th
 	c->key[n++] = s->attr->sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
 	c->key[n++] = (uint64_t)s->cpumode;
 	c->key[n++] = s->nr_callchain;
-	for (i = 0; i < s->nr_callchain; i++)
-		c->key[n++] = s->callchain[i];
+	if (s->nr_callchain)
+		memcpy(c->key + n, s->callchain, s->nr_callchain * sizeof(*c->key));
+	n += s->nr_callchain;
 	c->key[n++] = nr_unwound;
-	for (i = 0; i < nr_unwound; i++)
-		c->key[n++] = c->ips[i];
+	if (nr_unwound)
+		memcpy(c->key + n, c->ips, nr_unwound * sizeof(*c->key));
+	n += nr_unwound;
 	return stack_memo_get(&c->memo, c->key, n, &created);
 }
 
