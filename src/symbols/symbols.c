@@ -119,6 +119,7 @@ void symbolizer_release(struct symbolizer *s)
 	hashmap_release(&s->dso_index);
 	sym_cache_release(&s->cache);
 	sym_cache_release(&s->icache);
+	free(s->recent);
 	for (i = 0; i < s->nr_inames; i++)
 		if ((uintptr_t)s->inames[i] > 4096)
 			free((char *)s->inames[i]);
@@ -277,10 +278,22 @@ const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint
 				       struct sym_found *out)
 {
 	struct hashmap_iter it;
-	struct sym_cache_entry *e = sym_cache_find(&s->cache, d->id, addr, &it);
+	struct sym_cache_entry *e;
+	struct sym_recent *r;
 	const struct symbol *sym;
 
 	s->lookups++;
+	if (!s->recent)
+		s->recent = xcalloc(SYM_RECENT, sizeof(*s->recent));
+	r = &s->recent[sym_cache_hash(d->id, addr) & (SYM_RECENT - 1)];
+	if (r->dso1 == d->id + 1 && r->addr == addr) {
+		out->name = r->name;
+		out->name_len = r->name_len;
+		out->symoff = r->symoff;
+		out->id = r->id;
+		return &d->syms[r->sym];
+	}
+	e = sym_cache_find(&s->cache, d->id, addr, &it);
 	if (!e) {
 		s->misses++;
 		if (!d->loaded)
@@ -301,6 +314,15 @@ const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint
 	out->name_len = e->name_len;
 	out->symoff = e->symoff != UINT32_MAX ? e->symoff : addr - sym->start;
 	out->id = (uint32_t)(e - s->cache.v) + 1;
+	if (e->symoff != UINT32_MAX && d->id < UINT32_MAX) {
+		r->addr = addr;
+		r->name = e->name;
+		r->dso1 = d->id + 1;
+		r->sym = e->sym;
+		r->name_len = e->name_len;
+		r->symoff = e->symoff;
+		r->id = out->id;
+	}
 	return sym;
 }
 

@@ -83,6 +83,23 @@ struct sym_cache {
 	struct hashmap index;	/* hash of (dso, addr) -> index in v */
 };
 
+/*
+ * A direct-mapped copy of recent symbolizer_lookup() answers, small
+ * enough to stay in the first-level caches: a callchain's frames repeat
+ * a few thousand addresses, and the main table (a hash index and its
+ * entries, megabytes for a JIT profile) cost a cache miss or two each.
+ */
+#define SYM_RECENT 1024	/* slots, a power of two */
+struct sym_recent {
+	uint64_t addr;
+	const char *name;
+	uint32_t dso1;		/* dso id + 1; 0: empty slot */
+	int32_t sym;		/* index into dso->syms */
+	uint32_t name_len;
+	uint32_t symoff;	/* below UINT32_MAX (larger offsets are not copied here) */
+	uint32_t id;		/* as sym_found.id */
+};
+
 struct symbolizer {
 	struct dso **dsos;
 	size_t nr_dsos, alloc_dsos;
@@ -95,6 +112,7 @@ struct symbolizer {
 	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
 	uint64_t lookups, misses;	/* statistics */
 	struct sym_cache icache;	/* (dso, addr) -> inline chain (sym = index) */
+	struct sym_recent *recent;	/* symbolizer_lookup()'s front cache, allocated on first use */
 	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
 	const char **inames;	/* inline chains: count, then names */
 	size_t nr_inames, alloc_inames;

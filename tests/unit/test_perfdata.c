@@ -300,6 +300,51 @@ TEST(symbols_fixup_moves_each_symbol_with_its_module)
 	free(names);
 }
 
+/*
+ * symbolizer_lookup() answers as symbolizer_find() and symbolizer_name()
+ * do, for more addresses than its front cache has slots (so slots are
+ * taken over) and again for the same ones, from a JIT map.
+ */
+TEST(symbol_lookup_agrees_with_find)
+{
+	char path[] = "/tmp/trail-test-jitmap.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct symbolizer sym;
+	struct dso *d;
+	unsigned i, round, bad = 0, ids_bad = 0;
+	uint32_t first_id[4000];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 3000; i++)
+		fprintf(f, "%x %x jit_fn_%u\n", 0x100000 + i * 0x40, 0x30, i);
+	fclose(f);
+	symbolizer_init(&sym);
+	d = symbolizer_dso(&sym, path, DSO_JIT);
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < 4000; i++) {
+			uint64_t addr = 0x100000 + (uint64_t)i * 0x31;
+			struct sym_found found;
+			const struct symbol *a = symbolizer_lookup(&sym, d, addr, &found);
+			const struct symbol *b = symbolizer_find(&sym, d, addr);
+
+			if (a != b || (a && (strcmp(found.name, symbolizer_name(&sym, b)) ||
+					     found.name_len != strlen(found.name) ||
+					     found.symoff != addr - b->start || !found.id)))
+				bad++;
+			if (a && !round)
+				first_id[i] = found.id;
+			else if (a && first_id[i] != found.id)
+				ids_bad++;
+		}
+	CHECK_INT(bad, 0);
+	CHECK_INT(ids_bad, 0);
+	symbolizer_release(&sym);
+	unlink(path);
+}
+
 TEST(maps_insert_splits_overlaps)
 {
 	struct maps ms;
@@ -625,4 +670,4 @@ TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_t
 	  kallsyms_cache_serves_the_parsed_table,
 	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
 	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
-	  symbols_fixup_moves_each_symbol_with_its_module)
+	  symbols_fixup_moves_each_symbol_with_its_module, symbol_lookup_agrees_with_find)
