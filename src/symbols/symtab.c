@@ -79,6 +79,8 @@ static uint64_t roundup_page(uint64_t v)
 
 size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char **kmod)
 {
+	struct symbol *v;
+	const char **km = NULL;
 	size_t i, n = 0;
 
 	if (!nr)
@@ -87,8 +89,7 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 		;
 	if (i < nr) {
 		/* sort small keys (stable: ties keep table order), then move
-		 * the symbols into place along the permutation's cycles: no
-		 * second table (node's is 4 MB of fresh pages) */
+		 * the symbols once */
 		struct radix_pair *keys = xmallocarray(nr, sizeof(*keys));
 
 		for (i = 0; i < nr; i++) {
@@ -96,31 +97,19 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 			keys[i].val = i;
 		}
 		radix_sort_pairs(keys, nr);
+		v = xmallocarray(nr, sizeof(*v));
+		if (kmod)
+			km = xmallocarray(nr, sizeof(*km));
 		for (i = 0; i < nr; i++) {
-			struct symbol held;
-			const char *held_km = NULL;
-			size_t j = i, from;
-
-			if (keys[i].val == i)
-				continue;
-			held = syms[i];
+			v[i] = syms[keys[i].val];
 			if (kmod)
-				held_km = kmod[i];
-			/* slot j takes the symbol at keys[j].val, until the cycle returns to i */
-			for (;;) {
-				from = (size_t)keys[j].val;
-				keys[j].val = j;	/* placed */
-				if (from == i)
-					break;
-				syms[j] = syms[from];
-				if (kmod)
-					kmod[j] = kmod[from];
-				j = from;
-			}
-			syms[j] = held;
-			if (kmod)
-				kmod[j] = held_km;
+				km[i] = kmod[keys[i].val];
 		}
+		memcpy(syms, v, nr * sizeof(*v));
+		if (kmod)
+			memcpy(kmod, km, nr * sizeof(*km));
+		free(v);
+		free(km);
 		free(keys);
 	}
 	/* symbols__fixup_end: zero-sized symbols run to the next one */
