@@ -186,6 +186,7 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 		out->addr_len = c->addrs_used ? hex(c->addrs[i], fr->addr) : 0;
 		out->key = NULL;
 		out->key_len = 0;
+		out->id = 0;
 		if (fr->dso && !fr->inlined && fr->dso_ambiguous) {
 			ambiguous_frame(c, fr, out);
 		} else if (!c->addrs_used) {
@@ -193,6 +194,7 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 			c->keys[i].module = out->module;
 			out->key = &c->keys[i];
 			out->key_len = sizeof(c->keys[i]);
+			out->id = fr->id;
 		}
 	}
 	c->texts_used = 0;
@@ -286,6 +288,7 @@ static int fold_open(struct perfdata *pd, struct folder *f, struct perfdata_fold
 	c->pf = pf;
 	c->filter = pf->event_filter;
 	c->addrs_used = folder_uses_addrs(f);
+	folder_forget_frame_ids(f);	/* this run numbers its frames from 1 */
 	ret = skip_time(pd, pf->skip_fraction, &c->min_time);
 	if (!ret)
 		ret = perfdata_stacks(pd, &opts, on_stack, c, &stats);

@@ -85,7 +85,8 @@ static struct thread *find_thread(struct machine *m, uint32_t tid)
 	return slot && !(*slot)->dead ? *slot : NULL;
 }
 
-struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
+/* machine_thread() without its one-entry cache. */
+static struct thread *find_or_add_thread(struct machine *m, int32_t pid, uint32_t tid)
 {
 	struct thread **slot = slot_of(m, tid), *t = slot ? *slot : NULL;
 
@@ -106,8 +107,11 @@ struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
 		}
 		return t;
 	}
-	if (t)
+	if (t) {
+		if (m->last == t)
+			m->last = NULL;
 		thread_free(t);	/* a dead thread's tid reused: its entry takes the new one */
+	}
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
@@ -128,6 +132,22 @@ struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
 		t->maps = leader->maps;
 		t->maps->refs++;
 	}
+	return t;
+}
+
+/*
+ * Samples come in runs from one thread: the thread found last answers
+ * again while it is alive and its process is the one asked for (anything
+ * else takes the full path, which may change the table).
+ */
+struct thread *machine_thread(struct machine *m, int32_t pid, uint32_t tid)
+{
+	struct thread *t = m->last;
+
+	if (t && t->tid == tid && t->pid == pid && !t->dead)
+		return t;
+	t = find_or_add_thread(m, pid, tid);
+	m->last = t;
 	return t;
 }
 
@@ -201,14 +221,19 @@ void maps_insert(struct maps *ms, const struct map *mp)
 
 const struct map *thread_find_map(const struct thread *t, uint64_t addr)
 {
-	const struct maps *ms = t->maps;
+	struct maps *ms = t->maps;
 	size_t i;
 
 	if (!ms)
 		return NULL;
-	i = maps_lower_bound(ms, addr);
-	if (i < ms->nr && ms->v[i].start <= addr)
+	i = ms->last;
+	if (i < ms->nr && ms->v[i].start <= addr && addr < ms->v[i].end)
 		return &ms->v[i];
+	i = maps_lower_bound(ms, addr);
+	if (i < ms->nr && ms->v[i].start <= addr) {
+		ms->last = i;
+		return &ms->v[i];
+	}
 	return NULL;
 }
 

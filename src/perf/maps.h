@@ -29,6 +29,7 @@ struct maps {
 	unsigned refs;
 	uint64_t serial;	/* unique per address space, for caches */
 	uint64_t gen;		/* bumped by every change, for caches */
+	size_t last;		/* index of the map thread_find_map() found last: tried first */
 };
 
 struct thread {
@@ -47,6 +48,7 @@ struct machine {
 	struct intern comms;
 	struct symbolizer *sym;
 	int jit;		/* resolve /tmp/perf-PID.map for anon maps */
+	struct thread *last;	/* what machine_thread() returned last, or NULL */
 };
 
 void machine_init(struct machine *m, struct symbolizer *sym);
@@ -63,7 +65,10 @@ void machine_comm(struct machine *m, uint32_t pid, uint32_t tid, const char *com
 void machine_fork(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 		  int synthesized);
 
-/* The map of t containing addr, or NULL. */
+/*
+ * The map of t containing addr, or NULL.  Frames of a callchain mostly
+ * fall in the map of the frame before, so that one is tried first.
+ */
 const struct map *thread_find_map(const struct thread *t, uint64_t addr);
 
 /* Insert into a map set, trimming what it overlaps (exposed for tests). */

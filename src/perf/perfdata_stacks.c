@@ -80,6 +80,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 {
 	struct perfdata_frame *f = &c->frames[*nr];
 	const struct symbol *sym;
+	struct sym_found found;
 
 	memset(f, 0, sizeof(*f));
 	f->addr = ip;
@@ -101,11 +102,12 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 		f->kernel = 1;
 		f->dso = k->path;
 		f->dso_len = k->path_len;
-		sym = symbolizer_find(&c->sym, k, ip);
+		sym = symbolizer_lookup(&c->sym, k, ip, &found);
 		if (sym) {
-			f->sym = symbolizer_name(&c->sym, sym);
-			f->sym_len = sym->demangled_len;
-			f->symoff = ip - sym->start;
+			f->sym = found.name;
+			f->sym_len = found.name_len;
+			f->symoff = found.symoff;
+			f->id = found.id;
 			mod = symbolizer_kmod(k, sym);
 			if (mod) {
 				f->dso = mod;
@@ -125,14 +127,15 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 		f->dso = mp->dso->path;
 		f->dso_len = mp->dso->path_len;
 		f->dso_ambiguous = mp->dso->path_ambiguous;
-		sym = symbolizer_find(&c->sym, mp->dso, mip);
+		sym = symbolizer_lookup(&c->sym, mp->dso, mip, &found);
 		if (sym) {
 			const char *const *names;
 			size_t n = 0, i;
 
-			f->sym = symbolizer_name(&c->sym, sym);
-			f->sym_len = sym->demangled_len;
-			f->symoff = mip - sym->start;	/* cosmetic: fold drops offsets */
+			f->sym = found.name;
+			f->sym_len = found.name_len;
+			f->symoff = found.symoff;	/* cosmetic: fold drops offsets */
+			f->id = found.id;
 			if (inlines != INLINE_NONE && !c->opts->no_inline) {
 				/* the call, unless that is in the symbol before */
 				uint64_t at = inlines == INLINE_AT_CALL && mip > sym->start ? mip - 1 : mip;
@@ -148,6 +151,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 					f->sym = names[i];
 					f->sym_len = strlen(names[i]);
 					f->inlined = strcmp(names[i], base.sym) != 0;
+					f->id = 0;	/* numbered are (module, address) frames */
 				}
 				return;
 			}
@@ -164,7 +168,7 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
 					   const struct perf_sample *s, size_t nr_unwound)
 {
-	size_t n = 0, i, need = 9 + s->nr_callchain + nr_unwound;
+	size_t n = 0, need = 9 + s->nr_callchain + nr_unwound;
 	int created;
 
 	ALLOC_GROW(c->key, need, c->alloc_key);
@@ -176,11 +180,13 @@ static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct th
 	c->key[n++] = s->attr->sample_type & PERF_SAMPLE_CALLCHAIN ? UINT64_MAX : s->ip;
 	c->key[n++] = (uint64_t)s->cpumode;
 	c->key[n++] = s->nr_callchain;
-	for (i = 0; i < s->nr_callchain; i++)
-		c->key[n++] = s->callchain[i];
+	if (s->nr_callchain)
+		memcpy(c->key + n, s->callchain, s->nr_callchain * sizeof(*c->key));
+	n += s->nr_callchain;
 	c->key[n++] = nr_unwound;
-	for (i = 0; i < nr_unwound; i++)
-		c->key[n++] = c->ips[i];
+	if (nr_unwound)
+		memcpy(c->key + n, c->ips, nr_unwound * sizeof(*c->key));
+	n += nr_unwound;
 	return stack_memo_get(&c->memo, c->key, n, &created);
 }
 

@@ -23,6 +23,13 @@ struct perfdata_frame {
 	uint64_t symoff;	/* bytes from the symbol start (when sym) */
 	int kernel;		/* a kernel-mode frame */
 	int inlined;		/* an inline frame: perf prints "(inlined)" for its module */
+	/*
+	 * Nonzero for a frame resolved to a symbol: 1 + the number of its
+	 * (module, address) among those this run looked up, so equal ids
+	 * mean equal sym and dso (a consumer may remember its work per id);
+	 * 0 for unresolved and inline frames.
+	 */
+	uint32_t id;
 };
 
 struct perfdata_stack {

@@ -52,6 +52,7 @@ void folder_free(struct folder *f)
 	free(f->stack_ids);
 	free(f->spans);
 	hashmap_release(&f->span_index);
+	folder_forget_frame_ids(f);
 	free(f->cur);
 	free(f->key);
 	free(f->scratch.buf);
@@ -156,28 +157,23 @@ void folder_add_frame(struct folder *f, const struct fold_frame *fr)
 	push_frame(f, frame_group(f, fr));
 }
 
-void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
+/* The group of a frame whose text is key (folder_add_frame_text). */
+static uint32_t text_group(struct folder *f, const struct fold_frame *fr, const char *key,
 			   size_t key_len)
 {
 	uint32_t h, id, g;
 	struct hashmap_iter it;
 	struct fold_span *sp;
 
-	if (f->pname == NO_ID || f->skip_rest)
-		return;
 	/* with --addrs an unknown frame's name depends on the address too */
-	if (f->opts.include_addrs || key_len > UINT32_MAX) {
-		push_frame(f, frame_group(f, fr));
-		return;
-	}
+	if (f->opts.include_addrs || key_len > UINT32_MAX)
+		return frame_group(f, fr);
 	h = intern_hash(key, key_len) ^ (uint32_t)f->java;
 	for (id = hashmap_first(&f->span_index, h, &it); id != HASHMAP_NONE; id = hashmap_next(&it)) {
 		sp = &f->spans[id];
 		if (sp->len == key_len && sp->java == f->java &&
-		    !memcmp(sp->text, key, key_len)) {
-			push_frame(f, sp->group);
-			return;
-		}
+		    !memcmp(sp->text, key, key_len))
+			return sp->group;
 	}
 	g = frame_group(f, fr);
 	ALLOC_GROW(f->spans, f->nr_spans + 1, f->alloc_spans);
@@ -188,7 +184,60 @@ void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const 
 	sp->java = (unsigned char)f->java;
 	/* frame_group() added to the groups' map, not this one: the walk still holds */
 	hashmap_add_at(&f->span_index, &it, (uint32_t)f->nr_spans++);
+	return g;
+}
+
+void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
+			   size_t key_len)
+{
+	if (f->pname == NO_ID || f->skip_rest)
+		return;
+	push_frame(f, text_group(f, fr, key, key_len));
+}
+
+/*
+ * A frame the reader numbered: its group from the number's entry, found
+ * through its key the first time.  Entries hold 1 + the group (0: not
+ * seen yet); a skipped frame (SPAN_SKIPPED) is not remembered and goes
+ * through its key every time.
+ */
+static void add_frame_id(struct folder *f, const struct fold_frame *fr)
+{
+	int j = !!f->java;
+	uint32_t *slot, g;
+
+	if (f->pname == NO_ID || f->skip_rest)
+		return;
+	if (f->opts.include_addrs) {
+		push_frame(f, text_group(f, fr, fr->key, fr->key_len));
+		return;
+	}
+	if (fr->id >= f->alloc_id_groups[j]) {
+		size_t old = f->alloc_id_groups[j];
+
+		ALLOC_GROW(f->id_groups[j], (size_t)fr->id + 1, f->alloc_id_groups[j]);
+		memset(f->id_groups[j] + old, 0, (f->alloc_id_groups[j] - old) * sizeof(uint32_t));
+	}
+	slot = &f->id_groups[j][fr->id];
+	if (*slot) {
+		push_frame(f, *slot - 1);
+		return;
+	}
+	g = text_group(f, fr, fr->key, fr->key_len);
+	if (g < SPAN_SKIPPED - 1)
+		*slot = g + 1;
 	push_frame(f, g);
+}
+
+void folder_forget_frame_ids(struct folder *f)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		free(f->id_groups[j]);
+		f->id_groups[j] = NULL;
+		f->alloc_id_groups[j] = 0;
+	}
 }
 
 static uint32_t hash_ids(const uint32_t *ids, size_t n)
@@ -278,7 +327,9 @@ uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s)
 	for (i = 0; i < s->nr_frames; i++) {
 		const struct fold_frame *fr = &s->frames[i];
 
-		if (fr->key)
+		if (fr->key && fr->id)
+			add_frame_id(f, fr);
+		else if (fr->key)
 			folder_add_frame_text(f, fr, fr->key, fr->key_len);
 		else
 			folder_add_frame(f, fr);

@@ -60,6 +60,15 @@ struct fold_frame {
 	 */
 	const void *key;
 	size_t key_len;
+	/*
+	 * Optional (0: none), read by folder_add_sample() only, with key:
+	 * the reader's number for this frame, equal numbers meaning equal
+	 * keys (a perf.data reader numbers the distinct frames it resolved).
+	 * The folder remembers each number's frames, so a frame seen again
+	 * costs an array read instead of a key lookup.  Numbers are the
+	 * reader's: folder_forget_frame_ids() before a reader numbers afresh.
+	 */
+	uint32_t id;
 };
 
 struct fold_sample {
@@ -91,6 +100,8 @@ void folder_add_sample(struct folder *f, const struct fold_sample *s);
 #define FOLD_NO_STACK UINT32_MAX
 uint32_t folder_add_sample_id(struct folder *f, const struct fold_sample *s);
 void folder_add_count(struct folder *f, uint32_t stack, uint64_t count);
+/* Forget what fold_frame.id numbers meant (a new reader numbers from 1 again). */
+void folder_forget_frame_ids(struct folder *f);
 
 /*
  * Streaming interface.  folder_set_process() starts (or, as in the Perl

@@ -63,6 +63,9 @@ struct folder {
 	struct fold_span *spans;
 	size_t nr_spans, alloc_spans;
 	struct hashmap span_index;	/* (frame text, java) -> index in spans */
+	/* fold_frame.id -> 1 + its group (0: not seen), for non-java and java processes */
+	uint32_t *id_groups[2];
+	size_t alloc_id_groups[2];
 
 	struct fold_stack *stacks;
 	size_t nr_stacks, alloc_stacks;

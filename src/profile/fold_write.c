@@ -71,6 +71,28 @@ static int text_step(struct text_pos *t)
 	return ';';
 }
 
+/*
+ * Length of the common prefix of a and b (n ids each at most): stacks
+ * share long prefixes (deep recursion), so they are compared two ids at
+ * a time.
+ */
+static uint32_t common_ids(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (; k + 2 <= n; k += 2) {
+		uint64_t x, y;
+
+		memcpy(&x, a + k, sizeof(x));
+		memcpy(&y, b + k, sizeof(y));
+		if (x != y)
+			return a[k] == b[k] ? k + 1 : k;
+	}
+	if (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
 static int cmp_ref(const void *pa, const void *pb, void *ctx)
 {
 	struct folder *const *folders = ctx;
@@ -84,8 +106,7 @@ static int cmp_ref(const void *pa, const void *pb, void *ctx)
 		/* one folder, one id per name: equal leading ids are equal text */
 		const uint32_t *ia = fa->stack_ids + a->off, *ib = fa->stack_ids + b->off;
 
-		while (k < a->len && k < b->len && ia[k] == ib[k])
-			k++;
+		k = common_ids(ia, ib, a->len < b->len ? a->len : b->len);
 		if (k == a->len && k == b->len)
 			return 0;
 	}

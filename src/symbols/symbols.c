@@ -55,6 +55,7 @@ void sym_cache_add(struct sym_cache *c, struct hashmap_iter *it, uint32_t dso, u
 		   int32_t sym)
 {
 	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
 	c->v[c->nr].key_addr = addr;
 	c->v[c->nr].key_dso = dso;
 	c->v[c->nr].sym = sym;
@@ -118,6 +119,7 @@ void symbolizer_release(struct symbolizer *s)
 	hashmap_release(&s->dso_index);
 	sym_cache_release(&s->cache);
 	sym_cache_release(&s->icache);
+	free(s->recent);
 	for (i = 0; i < s->nr_inames; i++)
 		if ((uintptr_t)s->inames[i] > 4096)
 			free((char *)s->inames[i]);
@@ -269,6 +271,58 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 		dso_load(s, d);
 	sym = symbols_search(d->syms, d->nr_syms, addr);
 	sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
+	return sym;
+}
+
+const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint64_t addr,
+				       struct sym_found *out)
+{
+	struct hashmap_iter it;
+	struct sym_cache_entry *e;
+	struct sym_recent *r;
+	const struct symbol *sym;
+
+	s->lookups++;
+	if (!s->recent)
+		s->recent = xcalloc(SYM_RECENT, sizeof(*s->recent));
+	r = &s->recent[sym_cache_hash(d->id, addr) & (SYM_RECENT - 1)];
+	if (r->dso1 == d->id + 1 && r->addr == addr) {
+		out->name = r->name;
+		out->name_len = r->name_len;
+		out->symoff = r->symoff;
+		out->id = r->id;
+		return &d->syms[r->sym];
+	}
+	e = sym_cache_find(&s->cache, d->id, addr, &it);
+	if (!e) {
+		s->misses++;
+		if (!d->loaded)
+			dso_load(s, d);
+		sym = symbols_search(d->syms, d->nr_syms, addr);
+		sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
+		e = &s->cache.v[s->cache.nr - 1];
+	}
+	if (e->sym < 0)
+		return NULL;
+	sym = &d->syms[e->sym];
+	if (!e->name) {
+		e->name = symbolizer_name(s, sym);
+		e->name_len = sym->demangled_len;
+		e->symoff = addr - sym->start < UINT32_MAX ? (uint32_t)(addr - sym->start) : UINT32_MAX;
+	}
+	out->name = e->name;
+	out->name_len = e->name_len;
+	out->symoff = e->symoff != UINT32_MAX ? e->symoff : addr - sym->start;
+	out->id = (uint32_t)(e - s->cache.v) + 1;
+	if (e->symoff != UINT32_MAX && d->id < UINT32_MAX) {
+		r->addr = addr;
+		r->name = e->name;
+		r->dso1 = d->id + 1;
+		r->sym = e->sym;
+		r->name_len = e->name_len;
+		r->symoff = e->symoff;
+		r->id = out->id;
+	}
 	return sym;
 }
 

@@ -62,11 +62,18 @@ struct dso {
 	int dwarf_tried;	/* dwfl was attempted (it may have failed) */
 };
 
-/* One remembered lookup: (dso, address) -> symbol or inline chain. */
+/*
+ * One remembered lookup: (dso, address) -> symbol or inline chain, and
+ * for symbolizer_lookup() what a frame prints, so a repeated address
+ * reads this entry alone and not the symbol table.
+ */
 struct sym_cache_entry {
 	uint64_t key_addr;
+	const char *name;	/* symbolizer_name() of sym, once asked for; NULL before */
 	uint32_t key_dso;	/* dso id */
 	int32_t sym;		/* index into dso->syms (or s->inames), -1 = none */
+	uint32_t name_len;	/* bytes of name */
+	uint32_t symoff;	/* key_addr - the symbol's start; UINT32_MAX: look it up */
 };
 
 /* Lookups remembered: entries found through core/hashmap. */
@@ -74,6 +81,23 @@ struct sym_cache {
 	struct sym_cache_entry *v;
 	size_t nr, alloc;
 	struct hashmap index;	/* hash of (dso, addr) -> index in v */
+};
+
+/*
+ * A direct-mapped copy of recent symbolizer_lookup() answers, small
+ * enough to stay in the first-level caches: a callchain's frames repeat
+ * a few thousand addresses, and the main table (a hash index and its
+ * entries, megabytes for a JIT profile) cost a cache miss or two each.
+ */
+#define SYM_RECENT 1024	/* slots, a power of two */
+struct sym_recent {
+	uint64_t addr;
+	const char *name;
+	uint32_t dso1;		/* dso id + 1; 0: empty slot */
+	int32_t sym;		/* index into dso->syms */
+	uint32_t name_len;
+	uint32_t symoff;	/* below UINT32_MAX (larger offsets are not copied here) */
+	uint32_t id;		/* as sym_found.id */
 };
 
 struct symbolizer {
@@ -88,6 +112,7 @@ struct symbolizer {
 	const char *kallsyms_path;	/* /proc/kallsyms unless overridden */
 	uint64_t lookups, misses;	/* statistics */
 	struct sym_cache icache;	/* (dso, addr) -> inline chain (sym = index) */
+	struct sym_recent *recent;	/* symbolizer_lookup()'s front cache, allocated on first use */
 	struct debuginfo_cache debuginfo;	/* prepared debug files, shared with the unwinder */
 	const char **inames;	/* inline chains: count, then names */
 	size_t nr_inames, alloc_inames;
@@ -137,6 +162,20 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, size_t size);
  * and [vdso].  NULL when none.  Loads the table on first use.
  */
 const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64_t addr);
+/*
+ * symbolizer_find() with what a printed frame needs: the symbol's name
+ * (as symbolizer_name()), its length and addr's offset into the symbol;
+ * *id is 1 + the number of this (module, address) among those looked up
+ * (equal ids: equal symbol and module).  NULL when no symbol has addr.
+ */
+struct sym_found {
+	const char *name;
+	size_t name_len;	/* bytes */
+	uint64_t symoff;	/* bytes from the symbol's start */
+	uint32_t id;
+};
+const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint64_t addr,
+				       struct sym_found *out);
 /* The name perf prints for sym (demangled if enabled). */
 const char *symbolizer_name(struct symbolizer *s, const struct symbol *sym);
 /* For the kernel: the module a symbol belongs to ("[ext4]"), or NULL. */

@@ -512,10 +512,62 @@ TEST(fold_keyed_frames_fold_as_text)
 	folder_free(f[1]);
 }
 
+/*
+ * Numbered frames (fold_frame.id, as the perf.data reader gives them):
+ * a number's group is remembered per java and non-java process, and
+ * folder_forget_frame_ids() lets a second reader use the same numbers
+ * for other frames.
+ */
+TEST(fold_numbered_frames_fold_as_text)
+{
+	struct fold_options o = { .annotate_jit = 1 };
+	struct folder *f[2] = { folder_new(&o), folder_new(&o) };
+	static const char k1[] = "key-one", k2[] = "key-two", k3[] = "key-three";
+	struct fold_frame fr[] = { frame("Lorg/x/Y;.run(I)V", "/tmp/perf-42.map", "1"),
+				   frame("main+0x10", "/bin/a", "2") };
+	struct fold_frame other = frame("other+0x4", "/bin/b", "3");
+	char *plain, *numbered;
+
+	for (int i = 0; i < 3; i++) {
+		add(f[0], i == 1 ? "java" : "node", NULL, "1", 1, fr, 2);
+		add(f[0], "java", NULL, "1", 2, fr, 2);
+	}
+	fr[1] = other;
+	add(f[0], "node", NULL, "1", 4, fr, 2);
+	fr[1] = frame("main+0x10", "/bin/a", "2");
+	fr[0].key = k1;
+	fr[0].key_len = sizeof(k1);
+	fr[0].id = 1;
+	fr[1].key = k2;
+	fr[1].key_len = sizeof(k2);
+	fr[1].id = 2;
+	for (int i = 0; i < 3; i++) {
+		add(f[1], i == 1 ? "java" : "node", NULL, "1", 1, fr, 2);
+		add(f[1], "java", NULL, "1", 2, fr, 2);
+	}
+	/* a new reader: number 2 is now another frame */
+	folder_forget_frame_ids(f[1]);
+	fr[1] = other;
+	fr[1].key = k3;
+	fr[1].key_len = sizeof(k3);
+	fr[1].id = 2;
+	add(f[1], "node", NULL, "1", 4, fr, 2);
+	plain = write_folders(&f[0], 1);
+	numbered = write_folders(&f[1], 1);
+	CHECK_STREQ(numbered, plain);
+	CHECK_STREQ(numbered, "java;main;org/x/Y:.run_[j] 7\nnode;main;Lorg/x/Y:.run_[j] 2\n"
+			      "node;other;Lorg/x/Y:.run_[j] 4\n");
+	free(plain);
+	free(numbered);
+	folder_free(f[0]);
+	folder_free(f[1]);
+}
+
 TEST_MAIN("collapse", event_line_pid_tid, period_and_event_name, stack_line_fields,
 	  grammar_matches_perl_on_random_lines, fold_names_and_annotations, fold_pid_tid_addrs,
 	  fold_skip_after, fold_merges_and_sorts_across_folders,
 	  fold_sorts_by_text_not_by_frames, fold_to_profile_is_the_text_read_back,
 	  fold_frames_that_vanish, module_rules,
 	  threads_give_the_same_output,
-	  buffer_reader_counts_unrecognized_lines, fold_keyed_frames_fold_as_text)
+	  buffer_reader_counts_unrecognized_lines, fold_keyed_frames_fold_as_text,
+	  fold_numbered_frames_fold_as_text)

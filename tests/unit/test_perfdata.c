@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <string.h>
 
 TEST(magic_detected)
 {
@@ -247,6 +248,103 @@ TEST(symbols_fixup_follows_perf)
 	CHECK(symbols_search(s, n, 0x50) == NULL);
 }
 
+/*
+ * A shuffled table with a module per symbol (as kallsyms has), same-start
+ * runs included: the table comes out as the same table sorted first by a
+ * plain stable insertion sort (which symbols_fixup() leaves in place), each
+ * symbol with its own module.
+ */
+TEST(symbols_fixup_moves_each_symbol_with_its_module)
+{
+	enum { N = 2000 };
+	struct symbol *s = xcalloc(N, sizeof(*s)), *want = xcalloc(N, sizeof(*want));
+	const char **kmod = xcalloc(N, sizeof(*kmod)), **want_kmod = xcalloc(N, sizeof(*want_kmod));
+	static const char *const mods[] = { "[a]", "[b]", "[c]" };
+	char (*names)[16] = xcalloc(N, sizeof(*names));
+	uint64_t r = 12345;
+	size_t i, j, n, nw;
+
+	for (i = 0; i < N; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		snprintf(names[i], sizeof(names[i]), "f%zu", (size_t)(r >> 40) % 1000);
+		s[i].start = 0x1000 + (r >> 33) % (N / 2) * 0x10;
+		s[i].end = s[i].start + 0x10;
+		s[i].name = names[i];
+		s[i].binding = (r >> 10) % 2 ? STB_GLOBAL : STB_WEAK;
+		kmod[i] = mods[(r >> 20) % 3];
+	}
+	for (i = 0; i < N; i++) {
+		struct symbol x = s[i];
+		const char *km = kmod[i];
+
+		for (j = i; j > 0 && want[j - 1].start > x.start; j--) {
+			want[j] = want[j - 1];
+			want_kmod[j] = want_kmod[j - 1];
+		}
+		want[j] = x;
+		want_kmod[j] = km;
+	}
+	n = symbols_fixup(s, N, 0, kmod);
+	nw = symbols_fixup(want, N, 0, want_kmod);
+	CHECK_INT(n, nw);
+	for (i = 0; i < n && i < nw; i++) {
+		CHECK(s[i].name == want[i].name);
+		CHECK_INT(s[i].start, want[i].start);
+		CHECK_INT(s[i].end, want[i].end);
+		CHECK(kmod[i] == want_kmod[i]);
+	}
+	free(s);
+	free(want);
+	free(kmod);
+	free(want_kmod);
+	free(names);
+}
+
+/*
+ * symbolizer_lookup() answers as symbolizer_find() and symbolizer_name()
+ * do, for more addresses than its front cache has slots (so slots are
+ * taken over) and again for the same ones, from a JIT map.
+ */
+TEST(symbol_lookup_agrees_with_find)
+{
+	char path[] = "/tmp/trail-test-jitmap.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct symbolizer sym;
+	struct dso *d;
+	unsigned i, round, bad = 0, ids_bad = 0;
+	uint32_t first_id[4000];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 3000; i++)
+		fprintf(f, "%x %x jit_fn_%u\n", 0x100000 + i * 0x40, 0x30, i);
+	fclose(f);
+	symbolizer_init(&sym);
+	d = symbolizer_dso(&sym, path, DSO_JIT);
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < 4000; i++) {
+			uint64_t addr = 0x100000 + (uint64_t)i * 0x31;
+			struct sym_found found;
+			const struct symbol *a = symbolizer_lookup(&sym, d, addr, &found);
+			const struct symbol *b = symbolizer_find(&sym, d, addr);
+
+			if (a != b || (a && (strcmp(found.name, symbolizer_name(&sym, b)) ||
+					     found.name_len != strlen(found.name) ||
+					     found.symoff != addr - b->start || !found.id)))
+				bad++;
+			if (a && !round)
+				first_id[i] = found.id;
+			else if (a && first_id[i] != found.id)
+				ids_bad++;
+		}
+	CHECK_INT(bad, 0);
+	CHECK_INT(ids_bad, 0);
+	symbolizer_release(&sym);
+	unlink(path);
+}
+
 TEST(maps_insert_splits_overlaps)
 {
 	struct maps ms;
@@ -261,6 +359,64 @@ TEST(maps_insert_splits_overlaps)
 	CHECK_INT(ms.v[2].start, 0x3000);
 	CHECK_INT(ms.v[2].pgoff, 0x2000);	/* offset of the cut tail */
 	free(ms.v);
+}
+
+/* The map found last is tried first: it must not answer for an address it lost. */
+TEST(find_map_after_the_maps_change)
+{
+	struct symbolizer sym;
+	struct machine m;
+	struct thread *t;
+	const struct map *mp;
+
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	machine_mmap(&m, 10, 10, 0x1000, 0x4000, 0, "/bin/a", 1);
+	t = machine_thread(&m, 10, 10);
+	mp = thread_find_map(t, 0x2100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a"));
+	/* /bin/b cuts the middle out of /bin/a's map, which was found last */
+	machine_mmap(&m, 10, 10, 0x2000, 0x1000, 0, "/bin/b", 1);
+	mp = thread_find_map(t, 0x2100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/b"));
+	mp = thread_find_map(t, 0x1100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a"));
+	mp = thread_find_map(t, 0x3100);
+	CHECK(mp && !strcmp(mp->dso->path, "/bin/a") && mp->pgoff == 0x2000);
+	CHECK(thread_find_map(t, 0x5000) == NULL);
+	machine_release(&m);
+	symbolizer_release(&sym);
+}
+
+/*
+ * The thread found last answers again only while it is the thread asked
+ * for: not once a fork has retired it, nor for another process.
+ */
+TEST(thread_lookup_after_a_fork_reuses_the_tid)
+{
+	struct symbolizer sym;
+	struct machine m;
+	struct thread *old, *t;
+
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	machine_comm(&m, 20, 20, "first");
+	machine_mmap(&m, 20, 20, 0x1000, 0x1000, 0, "/bin/first", 1);
+	old = machine_thread(&m, 20, 20);
+	CHECK(machine_thread(&m, 20, 20) == old);
+	CHECK_STREQ(thread_comm(&m, old), "first");
+	/* pid 20 exits; 30 forks a new process that gets tid 20 again */
+	machine_comm(&m, 30, 30, "parent");
+	machine_fork(&m, 20, 30, 20, 30, 0);
+	t = machine_thread(&m, 20, 20);
+	CHECK_STREQ(thread_comm(&m, t), "parent");
+	CHECK(thread_find_map(t, 0x1800) == NULL);	/* not the old process's maps */
+	/* the same tid asked for under another pid is not the cached one */
+	CHECK(machine_thread(&m, 20, 20) == t);
+	t = machine_thread(&m, 40, 41);
+	CHECK(t->pid == 40 && t->tid == 41);
+	machine_release(&m);
+	symbolizer_release(&sym);
 }
 
 /*
@@ -512,4 +668,6 @@ TEST(time_order_sort_matches_a_full_sort)
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
-	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort)
+	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
+	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
+	  symbols_fixup_moves_each_symbol_with_its_module, symbol_lookup_agrees_with_find)
