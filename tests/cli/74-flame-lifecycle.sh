@@ -132,12 +132,7 @@ signal_ends_workload() {
 	(cd "$R" && exec "$TRAIL" flame --good HEAD~1 --bad HEAD --build true \
 		--run "echo \$\$ >>'$T/pids'; exec sleep 120" --cache "$T/cache") >/dev/null 2>"$T/$sig.err" &
 	pid=$!
-	for i in $(seq 1 600); do
-		[ -s "$T/pids" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	work=$(head -1 "$T/pids" 2>/dev/null)
+	work=$(awaited_line "$T/pids" "$pid")
 	if [ -z "$work" ]; then
 		fail "SIG$sig ends the workload" "the workload never started: $(tail -2 "$T/$sig.err")"
 		return

@@ -56,12 +56,7 @@ rm -f "$T/pids"
 	--run "echo \$\$ >>'$T/pids'; exec sleep 120" --profiler trail --cache "$T/cache" \
 	--out "$T/out-int") >/dev/null 2>"$T/int.err" &
 pid=$!
-for i in $(seq 1 600); do
-	[ -s "$T/pids" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-work=$(head -1 "$T/pids" 2>/dev/null)
+work=$(awaited_line "$T/pids" "$pid")
 if [ -z "$work" ]; then
 	fail "SIGINT stops trail flame" "the workload never started: $(tail -2 "$T/int.err")"
 else

@@ -67,6 +67,17 @@ need_perf_record() {
 		exit 0
 	fi
 }
+# awaited_line FILE PID: FILE's first line once something wrote it (up to
+# 60 s), or nothing when PID ends first
+awaited_line() {
+	local i
+	for i in $(seq 1 600); do
+		[ -s "$1" ] && break
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+	head -1 "$1" 2>/dev/null
+}
 # trail_stacks ARGS...: 'trail collapse ARGS' without its weight header
 # (perf.data folded by period names the unit in a '# trail-folded' line that
 # 'perf script | trail collapse' does not have); exit status kept
