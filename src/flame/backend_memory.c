@@ -154,18 +154,20 @@ const struct flame_backend flame_backend_alloc = {
  * so one run's shares said little.  A fixed period counts each function's
  * faults to within one sample (64 KiB of 4 KiB pages).
  */
-#define FAULT_PERIOD "16"
+#define FAULT_PERIOD 16
+#define WORD_(n) #n
+#define WORD(n) WORD_(n)	/* FAULT_PERIOD in the recorders' command lines */
 
 static void faults_counts(const struct flame_capture_opts *o, char *buf, size_t n)
 {
-	snprintf(buf, n, "page faults (%s record -e page-faults, one sample per " FAULT_PERIOD
+	snprintf(buf, n, "page faults (%s record -e page-faults, one sample per " WORD(FAULT_PERIOD)
 		 " faults; shares are faults, where resident memory was first touched)",
 		 flame_profiler_is_perf(o->profiler) ? "perf" : "trail");
 }
 
 static void faults_profiler(const struct flame_capture_opts *o, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s record -e page-faults, one sample per " FAULT_PERIOD " faults",
+	snprintf(buf, n, "%s record -e page-faults, one sample per " WORD(FAULT_PERIOD) " faults",
 		 flame_profiler_is_perf(o->profiler) ? "perf" : "trail");
 }
 
@@ -174,8 +176,8 @@ static void faults_record_argv(const struct flame_capture_opts *o, const char *o
 {
 	/* where resident memory was first touched, one fault in FAULT_PERIOD */
 	const char *perf[] = { "perf", "record", "-q", "--no-bpf-event", "-N", "-e",
-			       "page-faults", "-c", FAULT_PERIOD, "-g", "-o", out, "--", NULL };
-	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-c", FAULT_PERIOD,
+			       "page-faults", "-c", WORD(FAULT_PERIOD), "-g", "-o", out, "--", NULL };
+	const char *trail[] = { o->trail_exe, "record", "-e", "page-faults", "-c", WORD(FAULT_PERIOD),
 				"-o", out, "--", NULL };
 
 	flame_record_add_words(argv, flame_profiler_is_perf(o->profiler) ? perf : trail);
@@ -183,7 +185,7 @@ static void faults_record_argv(const struct flame_capture_opts *o, const char *o
 }
 
 /*
- * trail record -e page-faults's options (every fault, frame-pointer
+ * trail record -e page-faults -c FAULT_PERIOD's options (frame-pointer
  * chains), for its sampler in this process; NULL for perf record.
  */
 static const struct sampler_opts *faults_sampler(const struct flame_capture_opts *o,
@@ -193,6 +195,7 @@ static const struct sampler_opts *faults_sampler(const struct flame_capture_opts
 		return NULL;
 	memset(so, 0, sizeof(*so));
 	so->event = "page-faults";
+	so->period = FAULT_PERIOD;
 	so->callchain = SAMPLER_CALLCHAIN_FP;
 	return so;
 }

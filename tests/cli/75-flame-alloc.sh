@@ -183,4 +183,14 @@ elif run_flame rss-perf rss --profiler perf; then
 	grep -q "scope: metric rss, profiler perf record -e page-faults" "$T/rss-perf.err" &&
 		pass "rss-perf: scope names perf's page-fault sampling" ||
 		fail "rss-perf: scope names perf's page-fault sampling" "$(grep scope: "$T/rss-perf.err")"
+	# trail's sampler in flame and perf record take one fault in the same
+	# period: the good side's samples agree (every fault, or a lost share,
+	# would be 16 times as many or far fewer)
+	if [ -s "$T/report-rss/good.folded" ]; then
+		nt=$(awk '!/^#/ { s += $NF } END { print s + 0 }' "$T/report-rss/good.folded")
+		np=$(awk '!/^#/ { s += $NF } END { print s + 0 }' "$T/report-rss-perf/good.folded")
+		[ "$np" -gt 0 ] && [ $((nt * 3)) -ge $((np * 2)) ] && [ $((nt * 2)) -le $((np * 3)) ] &&
+			pass "rss: trail samples page faults at perf's period" ||
+			fail "rss: trail samples page faults at perf's period" "trail $nt, perf $np samples"
+	fi
 fi
