@@ -140,12 +140,7 @@ signal_ends_workload() {
 	kill -"$sig" "$pid"
 	wait "$pid"
 	gone=
-	for i in $(seq 1 100); do	# the kill is immediate; this only allows for a slow machine
-		if ! kill -0 "$work" 2>/dev/null || ps -o stat= -p "$work" | grep -q '^Z'; then
-			gone=1; break
-		fi
-		sleep 0.1
-	done
+	pid_ended "$work" && gone=1
 	if [ -n "$gone" ]; then pass "SIG$sig to trail ends the workload"; else
 		fail "SIG$sig to trail ends the workload" "$(ps -o pid,pgid,stat,args -p "$work")"
 		kill -KILL "$work" 2>/dev/null

@@ -64,12 +64,7 @@ else
 	wait "$pid"
 	rc=$?
 	gone=
-	for i in $(seq 1 100); do	# the kill is immediate; this only allows for a slow machine
-		if ! kill -0 "$work" 2>/dev/null || ps -o stat= -p "$work" | grep -q '^Z'; then
-			gone=1; break
-		fi
-		sleep 0.1
-	done
+	pid_ended "$work" && gone=1
 	[ "$rc" -eq 130 ] && [ "$(wc -l <"$T/pids")" -eq 1 ] && pass "SIGINT stops trail flame (exit 130, no further run)" ||
 		fail "SIGINT stops trail flame (exit 130, no further run)" "exit $rc, $(wc -l <"$T/pids") runs: $(tail -2 "$T/int.err")"
 	[ -n "$gone" ] && pass "SIGINT to trail ends the workload" ||

@@ -78,6 +78,18 @@ awaited_line() {
 	done
 	head -1 "$1" 2>/dev/null
 }
+# pid_ended PID: whether PID is gone (or a zombie) within 10 s; a kill is
+# immediate, the wait only allows for a slow machine
+pid_ended() {
+	local i
+	for i in $(seq 1 100); do
+		if ! kill -0 "$1" 2>/dev/null || ps -o stat= -p "$1" | grep -q '^Z'; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
 # trail_stacks ARGS...: 'trail collapse ARGS' without its weight header
 # (perf.data folded by period names the unit in a '# trail-folded' line that
 # 'perf script | trail collapse' does not have); exit status kept
