@@ -4,6 +4,7 @@ LIB_OBJS += src/symbols/build_id.o
 LIB_OBJS += src/symbols/debuginfo.o
 LIB_OBJS += src/symbols/kallsyms.o
 LIB_OBJS += src/symbols/symtab.o
+LIB_OBJS += src/symbols/symtree.o
 LIB_OBJS += src/symbols/symbols.o
 LIB_OBJS += src/symbols/symbols_elf.o
 LIB_OBJS += src/symbols/symbols_inline.o

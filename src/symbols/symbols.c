@@ -7,6 +7,7 @@
  */
 #include "symbols/symbols.h"
 #include "symbols/symbols_parts.h"
+#include "symbols/symtree.h"
 #include "symbols/debuginfo.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symtab.h"
@@ -92,6 +93,7 @@ static void dso_free(struct dso *d)
 			if (d->syms[i].demangled && d->syms[i].demangled != d->syms[i].name)
 				free((char *)d->syms[i].demangled);
 	free(d->syms);
+	symtree_free(d->tree);
 	free(d->segs);
 	free(d->path);
 	free(d->symtab_path);
@@ -214,6 +216,15 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 	fclose(f);
 }
 
+/* The name perf keeps for a symbol: demangled, as perf script shows it. */
+static const char *kept_name(void *ctx, const struct symbol *sym, size_t *len)
+{
+	const char *name = symbolizer_name(ctx, sym);
+
+	*len = sym->demangled_len;
+	return name;
+}
+
 void dso_load(struct symbolizer *s, struct dso *d)
 {
 	d->loaded = 1;
@@ -233,15 +244,19 @@ void dso_load(struct symbolizer *s, struct dso *d)
 		return;
 	}
 	case DSO_JIT:
+		/* dso__load_perf_map: the lines as they are, in file order */
 		load_jit_map(s, d);
-		break;
+		d->tree = symtab_prepare(d->syms, d->nr_syms, &(struct symtab_recipe){ .fix_ends = 0 });
+		return;
 	case DSO_VDSO:
 		dso_load_vdso(s, d);
 		break;
 	case DSO_NONE:
-		break;
+		return;
 	}
-	d->nr_syms = symbols_fixup(d->syms, d->nr_syms, d->kind == DSO_KERNEL, d->kmod);
+	d->tree = symtab_prepare(d->syms, d->nr_syms,
+				 &(struct symtab_recipe){ .fix_ends = 1, .nr_late = d->nr_late,
+							  .name = kept_name, .ctx = s });
 }
 
 /* ---- lookups ---------------------------------------------------------------- */
@@ -269,7 +284,7 @@ const struct symbol *symbolizer_find(struct symbolizer *s, struct dso *d, uint64
 	s->misses++;
 	if (!d->loaded)
 		dso_load(s, d);
-	sym = symbols_search(d->syms, d->nr_syms, addr);
+	sym = symbols_search(d->syms, d->nr_syms, d->tree, addr);
 	sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
 	return sym;
 }
@@ -298,7 +313,7 @@ const struct symbol *symbolizer_lookup(struct symbolizer *s, struct dso *d, uint
 		s->misses++;
 		if (!d->loaded)
 			dso_load(s, d);
-		sym = symbols_search(d->syms, d->nr_syms, addr);
+		sym = symbols_search(d->syms, d->nr_syms, d->tree, addr);
 		sym_cache_add(&s->cache, &it, d->id, addr, sym ? (int32_t)(sym - d->syms) : -1);
 		e = &s->cache.v[s->cache.nr - 1];
 	}

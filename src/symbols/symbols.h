@@ -41,8 +41,10 @@ struct dso {
 	int path_ambiguous;	/* has blanks or parentheses (see perfdata_fold.c) */
 	int loaded;		/* symbols loaded (or failed to) */
 	int translate;		/* map addresses are file offsets to translate */
-	struct symbol *syms;	/* sorted by start, no duplicate starts */
+	struct symbol *syms;	/* sorted by start; of equal starts all but one erased */
 	size_t nr_syms;
+	size_t nr_late;		/* the last ones read (PLT entries) perf adds after its fix-ups */
+	struct symtree *tree;	/* perf's tree, where symbols overlap; else NULL */
 	struct dso_segment *segs;
 	size_t nr_segs;
 	uint8_t build_id[20];

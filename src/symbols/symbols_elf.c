@@ -306,6 +306,7 @@ static void synthesize_plt(struct symbolizer *s, struct dso *d, Elf *elf)
 			dm = cplus_demangle(name, DMGL_NO_OPTS);
 		full = xstrfmt("%s@plt", dm ? dm : name);
 		add_symbol(s, d, at, entry, full, &alloc);
+		d->nr_late++;
 		free(full);
 		free(dm);
 	}

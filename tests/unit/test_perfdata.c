@@ -242,10 +242,10 @@ TEST(symbols_fixup_follows_perf)
 	CHECK_INT(n, 3);
 	CHECK_STREQ(s[0].name, "a");	/* fewer leading underscores wins */
 	CHECK_INT(s[1].end, 0x300);	/* zero size runs to the next symbol */
-	CHECK(symbols_search(s, n, 0x17f) == &s[0]);
-	CHECK(symbols_search(s, n, 0x180) == NULL);
-	CHECK(symbols_search(s, n, 0x2ff) == &s[1]);
-	CHECK(symbols_search(s, n, 0x50) == NULL);
+	CHECK(symbols_search(s, n, NULL, 0x17f) == &s[0]);
+	CHECK(symbols_search(s, n, NULL, 0x180) == NULL);
+	CHECK(symbols_search(s, n, NULL, 0x2ff) == &s[1]);
+	CHECK(symbols_search(s, n, NULL, 0x50) == NULL);
 }
 
 /*
