@@ -10,3 +10,4 @@ LIB_OBJS += src/symbols/symbols_elf.o
 LIB_OBJS += src/symbols/symbols_inline.o
 
 UNIT_TESTS += tests/unit/test_build_id
+UNIT_TESTS += tests/unit/test_symtree

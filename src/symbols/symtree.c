@@ -62,24 +62,27 @@ static void rotate(struct symtree *t, uint32_t x, int dir)
 	t->parent[x] = y;
 }
 
-static void insert(struct symtree *t, uint32_t z)
+/*
+ * Hang z where a descent from the root would put it: between its
+ * neighbours in the order, pred and succ (NIL where none), one of which
+ * has that side free - pred's right or else succ's left.  Then rebalance.
+ */
+static void insert(struct symtree *t, uint32_t z, uint32_t pred, uint32_t succ)
 {
 	struct symtree_node *n = t->nodes;
-	uint32_t p = NIL, x = t->root;
-	int dir = 0;
 
-	while (x != NIL) {
-		p = x;
-		dir = z > x;
-		x = n[x].child[dir];
-	}
-	t->parent[z] = p;
 	n[z].child[0] = n[z].child[1] = NIL;
 	t->red[z] = 1;
-	if (p == NIL)
+	if (pred != NIL && n[pred].child[1] == NIL) {
+		n[pred].child[1] = z;
+		t->parent[z] = pred;
+	} else if (succ != NIL) {
+		n[succ].child[0] = z;
+		t->parent[z] = succ;
+	} else {
 		t->root = z;
-	else
-		n[p].child[dir] = z;
+		t->parent[z] = NIL;
+	}
 	while (is_red(t, t->parent[z])) {
 		uint32_t zp = t->parent[z], g = t->parent[zp];
 		int d = n[g].child[1] == zp;	/* the side the parent is on */
@@ -174,20 +177,85 @@ static void erase(struct symtree *t, uint32_t z)
 		erase_fixup(t, x, xp);
 }
 
+/*
+ * The early insertions' neighbours in the order, found backwards: link
+ * every early node (in index order, which is the tree's order), then
+ * take them out last inserted first, noting who was beside each.
+ */
+static void early_neighbours(const struct symtree *t, uint32_t *pred, uint32_t *succ)
+{
+	size_t nr = t->nr ? t->nr : 1, i, k;
+	uint32_t *prev = xmallocarray(nr, sizeof(*prev)), *next = xmallocarray(nr, sizeof(*next));
+	uint8_t *early = xcalloc(nr, 1);
+	uint32_t last = NIL;
+
+	for (k = 0; k < t->nr_early; k++)
+		early[t->insert[k]] = 1;
+	for (i = 0; i < t->nr; i++) {
+		if (!early[i])
+			continue;
+		prev[i] = last;
+		next[i] = NIL;
+		if (last != NIL)
+			next[last] = (uint32_t)i;
+		last = (uint32_t)i;
+	}
+	for (k = t->nr_early; k-- > 0;) {
+		uint32_t z = t->insert[k];
+
+		pred[k] = prev[z];
+		succ[k] = next[z];
+		if (prev[z] != NIL)
+			next[prev[z]] = next[z];
+		if (next[z] != NIL)
+			prev[next[z]] = prev[z];
+	}
+	free(prev);
+	free(next);
+	free(early);
+}
+
+/* z's neighbours in the tree as it is: the last turns of a descent. */
+static void descend(const struct symtree *t, uint32_t z, uint32_t *pred, uint32_t *succ)
+{
+	uint32_t x = t->root;
+
+	*pred = *succ = NIL;
+	while (x != NIL) {
+		if (z > x)
+			*pred = x;
+		else
+			*succ = x;
+		x = t->nodes[x].child[z > x];
+	}
+}
+
+/*
+ * Replay perf's tree: the early insertions, the erasures, the late ones
+ * (a few PLT entries).  A descent per insertion costs a cache miss a
+ * level on a table of 100,000 symbols; with each early insertion's
+ * neighbours known beforehand, it touches a few nodes.
+ */
 static void build(struct symtree *t)
 {
 	size_t k, nr = t->nr ? t->nr : 1;
+	uint32_t *pred = xmallocarray(nr, sizeof(*pred)), *succ = xmallocarray(nr, sizeof(*succ));
 
 	t->nodes = xmallocarray(nr, sizeof(*t->nodes));
 	t->parent = xmallocarray(nr, sizeof(*t->parent));
 	t->red = xmallocarray(nr, sizeof(*t->red));
 	t->root = NIL;
+	early_neighbours(t, pred, succ);
 	for (k = 0; k < t->nr_early; k++)
-		insert(t, t->insert[k]);
+		insert(t, t->insert[k], pred[k], succ[k]);
 	for (k = 0; k < t->nr_erase; k++)
 		erase(t, t->erase[k]);
-	for (k = t->nr_early; k < t->nr; k++)
-		insert(t, t->insert[k]);
+	for (k = t->nr_early; k < t->nr; k++) {
+		descend(t, t->insert[k], &pred[k], &succ[k]);
+		insert(t, t->insert[k], pred[k], succ[k]);
+	}
+	free(pred);
+	free(succ);
 }
 
 const struct symbol *symtree_find(struct symtree *t, const struct symbol *syms, uint64_t addr)

@@ -143,6 +143,63 @@ if [ -x tmpl ] && record -g -o cxx.data ./tmpl; then
 		fail "C++ names demangled like perf"
 	fi
 fi
+# labels inside functions: each outerN calls leaf and the return address
+# is a label's (a zero-sized symbol perf stretches to the next symbol), so
+# two symbols hold it; perf names whichever its symbol tree meets first,
+# which the order of the symbol table decides (local outerN come before
+# their label, global ones after all the locals)
+if [ "$(uname -m)" = x86_64 ]; then
+	cat > labels.S <<'EOF'
+	.text
+	.macro OUTER n, vis
+	.ifc \vis, global
+	.globl outer\n
+	.endif
+	.type outer\n, @function
+outer\n:
+	push %rbp
+	mov %rsp, %rbp
+	call leaf@PLT
+after_call_\n:
+	nop
+	pop %rbp
+	ret
+	.size outer\n, .-outer\n
+	.endm
+	OUTER 0, local
+	OUTER 1, global
+	OUTER 2, local
+	OUTER 3, global
+	OUTER 4, local
+	OUTER 5, global
+	OUTER 6, local
+	OUTER 7, global
+	.section .data.rel.ro,"aw"
+	.align 8
+	.globl outers
+	.type outers, @object
+outers:
+	.quad outer0, outer1, outer2, outer3, outer4, outer5, outer6, outer7
+	.size outers, .-outers
+	.section .note.GNU-stack,"",@progbits
+EOF
+	cat > labels.c <<'EOF'
+volatile long sink;
+__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void leaf(long n) { spin(n); sink++; }
+extern void (*const outers[8])(long);
+int main(void)
+{
+	for (int r = 0; r < 25; r++)
+		for (int i = 0; i < 8; i++)
+			outers[i](1000000);
+	return 0;
+}
+EOF
+	if cc $F labels.c labels.S -o labels 2>/dev/null && record -g -o labels.data ./labels; then
+		conform "labels inside functions: the symbol perf's tree meets first" 1 labels.data
+	fi
+fi
 if record -g -z -o z.data ./prog; then
 	conform "zstd-compressed (-z)" 1 z.data
 fi
