@@ -212,6 +212,7 @@ static void load_jit_map(struct symbolizer *s, struct dso *d)
 		sym->binding = STB_GLOBAL;
 		sym->type = STT_FUNC;
 		sym->unterminated = 0;
+		sym->erased = 0;
 	}
 	fclose(f);
 }

@@ -177,6 +177,7 @@ static void load_elf_symbols(struct symbolizer *s, struct dso *d, Elf *elf, int 
 			out->binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 			out->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
 			out->unterminated = 0;
+			out->erased = 0;
 		}
 		break;
 	}
@@ -228,6 +229,7 @@ static void add_symbol(struct symbolizer *s, struct dso *d, uint64_t start, uint
 	out->binding = STB_GLOBAL;
 	out->type = STT_FUNC;
 	out->unterminated = 0;
+	out->erased = 0;
 }
 
 /*

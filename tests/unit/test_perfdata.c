@@ -484,9 +484,11 @@ static void kallsyms_table(const char *path, struct strbuf *out)
 	for (i = 0; i < k->nr_syms; i++) {
 		const char *mod = symbolizer_kmod(k, &k->syms[i]);
 
-		strbuf_addf(out, "%llx %llx %s %d %s\n", (unsigned long long)k->syms[i].start,
+		/* each symbol is found at its start, served fresh or cached */
+		strbuf_addf(out, "%llx %llx %s %d %s%s\n", (unsigned long long)k->syms[i].start,
 			    (unsigned long long)k->syms[i].end, symbolizer_name(&s, &k->syms[i]),
-			    k->syms[i].binding, mod ? mod : "-");
+			    k->syms[i].binding, mod ? mod : "-",
+			    symbolizer_find(&s, k, k->syms[i].start) == &k->syms[i] ? "" : " NOT FOUND");
 	}
 	symbolizer_release(&s);
 }
