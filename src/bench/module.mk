@@ -8,6 +8,7 @@ LIB_OBJS += src/bench/export_json.o
 LIB_OBJS += src/bench/export_markdown.o
 LIB_OBJS += src/bench/export_svg.o
 LIB_OBJS += src/bench/params.o
+LIB_OBJS += src/bench/rank_sum.o
 LIB_OBJS += src/bench/report.o
 LIB_OBJS += src/bench/scheduler.o
 LIB_OBJS += src/bench/stats.o

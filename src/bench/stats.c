@@ -1,8 +1,10 @@
 /*
- * stats.c - descriptive statistics, outliers, Mann-Whitney U, Welch's t and
- * the bootstrap ratio interval (see stats.h for the methods and sources).
+ * stats.c - descriptive statistics, outliers, Mann-Whitney U (exact for small
+ * samples through rank_sum.c), Welch's t and the bootstrap ratio interval
+ * (see stats.h for the methods and sources).
  */
 #include "bench/stats.h"
+#include "bench/rank_sum.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -230,15 +232,50 @@ static int cmp_ranked(const void *pa, const void *pb)
 	return (a->v > b->v) - (a->v < b->v);
 }
 
+/*
+ * The p-values from the exact distribution of a's rank sum (rank_sum.h),
+ * taken over the smaller sample; 0 when done, 1 when too large to count.
+ */
+static int mann_whitney_exact(const struct ranked *r, size_t n, size_t na,
+			      struct bench_mwu *out)
+{
+	uint32_t *score2 = xmallocarray(n, sizeof(*score2));
+	uint64_t sum_a = 0, sum_b = 0;
+	size_t i, j, k, m = na <= n - na ? na : n - na;
+	double ge, le;
+	int ret;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && r[j].v == r[i].v; j++)
+			;
+		for (k = i; k < j; k++) {
+			score2[k] = (uint32_t)(i + 1 + j);	/* twice the midrank */
+			if (r[k].from_a)
+				sum_a += score2[k];
+			else
+				sum_b += score2[k];
+		}
+	}
+	/* over the smaller sample; a's sum large = b's sum small */
+	ret = bench_rank_sum_tails(score2, n, m, m == na ? sum_a : sum_b, &ge, &le);
+	free(score2);
+	if (ret)
+		return ret;
+	out->p_greater = m == na ? ge : le;
+	out->p_less = m == na ? le : ge;
+	out->exact = 1;
+	return 0;
+}
+
 int bench_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       struct bench_mwu *out)
 {
 	size_t n = na + nb, i, j;
 	struct ranked *r;
-	double rank_sum_a = 0, ties = 0, mean, var, diff;
+	double rank_sum_a = 0, ties = 0, mean, var, diff, sd;
 
 	memset(out, 0, sizeof(*out));
-	out->p = 1;
+	out->p = out->p_greater = out->p_less = 1;
 	if (check_sample(a, na, "first") || check_sample(b, nb, "second"))
 		return -1;
 	r = xmallocarray(n, sizeof(*r));
@@ -261,23 +298,25 @@ int bench_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 				rank_sum_a += avg;
 		ties += t * t * t - t;
 	}
-	free(r);
 	out->u_a = rank_sum_a - (double)na * (double)(na + 1) / 2;
 	mean = (double)na * (double)nb / 2;
 	var = (double)na * (double)nb / 12 *
 	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1) > 0 ? (double)n * (double)(n - 1) : 1));
-	if (!(var > 0))
+	if (!(var > 0)) {
+		free(r);
 		return 0;	/* every value identical: no evidence either way */
+	}
+	sd = sqrt(var);
 	diff = out->u_a - mean;
 	/* Continuity correction: move |diff| half a step towards the mean. */
-	if (diff > 0.5)
-		diff -= 0.5;
-	else if (diff < -0.5)
-		diff += 0.5;
-	else
-		diff = 0;
-	out->z = diff / sqrt(var);
-	out->p = erfc(fabs(out->z) / sqrt(2.0));
+	out->z = fabs(diff) > 0.5 ? (diff > 0 ? diff - 0.5 : diff + 0.5) / sd : 0;
+	if (mann_whitney_exact(r, n, na, out)) {
+		/* each tail with its own correction; their double is the two-sided p */
+		out->p_greater = erfc((diff - 0.5) / sd / sqrt(2.0)) / 2;
+		out->p_less = erfc(-(diff + 0.5) / sd / sqrt(2.0)) / 2;
+	}
+	free(r);
+	out->p = 2 * (out->p_greater < out->p_less ? out->p_greater : out->p_less);
 	if (out->p > 1)
 		out->p = 1;
 	return 0;

@@ -58,18 +58,27 @@ double bench_median(const double *x, size_t n);
  */
 size_t bench_outliers(const double *x, size_t n, unsigned char *flags);
 
-/* Mann-Whitney U test of a against b (two-sided). */
+/* Mann-Whitney U test of a against b. */
 struct bench_mwu {
 	double u_a;		/* U statistic of a: pairs (a_i, b_j) with a_i > b_j, ties count 1/2 */
-	double z;		/* normal approximation, tie-corrected, continuity-corrected */
-	double p;		/* two-sided p-value; 1 when the samples give no information */
+	double z;		/* normal approximation, tie-corrected, continuity-corrected
+				 * (whether or not p is exact) */
+	double p_greater;	/* one-sided p-value against "a tends to be larger": P(U >= u_a) */
+	double p_less;		/* one-sided p-value against "a tends to be smaller": P(U <= u_a) */
+	double p;		/* two-sided: twice the smaller one-sided p, at most 1;
+				 * all three are 1 when the samples give no information */
+	int exact;		/* 1: p-values from the exact null distribution; 0: normal */
 };
 
 /*
- * Mann & Whitney (1947) with the large-sample normal approximation, the
- * variance corrected for ties (Lehmann, "Nonparametrics", 1975, eq. 1.45)
- * and a continuity correction of 1/2.  Valid for skewed data such as
- * timings, because it compares ranks, not means.
+ * Mann & Whitney (1947).  Small samples (up to BENCH_RANK_SUM_MAX_WORK
+ * steps of counting: 5 runs against up to 300, 20 against 60, 35 against
+ * 35; bench/rank_sum.h) get the exact permutation distribution of the
+ * rank sum, ties at their midranks (the distribution given the ties, so the
+ * test keeps its level with ties too).  Larger ones get the normal
+ * approximation, the variance corrected for ties (Lehmann, "Nonparametrics",
+ * 1975, eq. 1.45) and a continuity correction of 1/2 on each tail.  Valid
+ * for skewed data such as timings, because it compares ranks, not means.
  */
 int bench_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       struct bench_mwu *out);

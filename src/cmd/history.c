@@ -18,6 +18,7 @@
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
+#include "history/guard.h"
 
 #include <limits.h>
 #include <math.h>
@@ -352,35 +353,34 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 {
 	struct history_detect_opts o;
 	struct history_moved *mv;
-	struct bench_mwu mw;
-	struct bench_ratio ratio;
+	struct history_guard_metric g;
 	size_t n = s->nr, a = baseline_start(h, s), nb, nr, nmv, i;
 	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	int regression, profile_slower = 0;
 
 	history_cmd_detect_opts(h, &o);
-	if (bench_mann_whitney(base, nb, rev, nr, &mw) ||
-	    bench_bootstrap_ratio(base, nb, rev, nr, 0, 0.95, 2000, BENCH_BOOTSTRAP_SEED, &ratio)) {
+	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
 		free(base);
 		free(rev);
 		return trail_error("cannot compare %.12s with the commits before it", id);
 	}
-	change = ratio.estimate - 1;
+	change = g.ratio.estimate - 1;
 	implied = history_moved_between(s, a, n - 1, n, &o, &mv, &nmv);
 	for (i = 0; i < nmv; i++)
 		profile_slower |= mv[i].own > 0;
 	/*
 	 * Slower beyond the bound by the metric (significantly, the whole
-	 * interval past the bound), or by the profile: functions took a larger
-	 * share and the others' shrink says the run is that much longer.
+	 * interval past the bound: history/guard.h), or by the profile:
+	 * functions took a larger share and the others' shrink says the run is
+	 * that much longer.
 	 */
-	regression = (mw.p < h->alpha && ratio.lo - 1 > h->max_regression / 100) ||
-		     (profile_slower && implied > h->max_regression / 100);
+	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
 	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
-	       "[%+.1f%%, %+.1f%%], p = %.2g; the profile implies %+.1f%%\n", id, s->metric,
-	       bench_median(rev, nr), s->unit, bench_median(base, nb), s->unit, n - 1 - a,
-	       change * 100, (ratio.lo - 1) * 100, (ratio.hi - 1) * 100, mw.p, implied * 100);
+	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
+	       s->metric, bench_median(rev, nr), s->unit, bench_median(base, nb), s->unit, n - 1 - a,
+	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
+	       g.exact ? "exact" : "normal approximation", implied * 100);
 	if (nmv) {
 		printf("functions that moved:\n");
 		print_moved(mv, nmv, "  ");

@@ -4,6 +4,7 @@ LIB_OBJS += src/history/changepoint.o
 LIB_OBJS += src/history/cp_null.o
 LIB_OBJS += src/history/cp_split.o
 LIB_OBJS += src/history/env_pick.o
+LIB_OBJS += src/history/guard.o
 LIB_OBJS += src/history/measure.o
 LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o

@@ -41,3 +41,7 @@ got=$(json "$T/d.json" '" ".join("%s:%s:%s" % (c["commit"], (c["functions"] or [
 
 check_exit "guard --rev (the culprit): exit 3" 3 "$TRAIL" history guard -C "$R" --rev "$CULPRIT"
 grep -q "score_rows" "$T/.out" && pass "guard names score_rows" || fail "guard names score_rows" "$(cat "$T/.out")"
+# 3 runs against the 15 of five stored commits: few enough to count the
+# exact distribution (the normal approximation said p = 0.0092 at these ranks)
+grep -q "p = [0-9.e-]* (one-sided, exact)" "$T/.out" && pass "guard: exact one-sided p" ||
+	fail "guard: exact one-sided p" "$(head -1 "$T/.out")"

@@ -145,27 +145,38 @@ TEST(outliers_none_in_uniform_spread)
 	CHECK_INT(bench_outliers(x, N(x), NULL), 0);
 }
 
-/* Reference: scipy.stats.mannwhitneyu(a, b, method="asymptotic",
- * use_continuity=True) gives U = 0, p = 0.0121857803553448. */
+/*
+ * Fully separated, 5 against 5: z from the normal approximation (scipy's
+ * mannwhitneyu(method="asymptotic", use_continuity=True): U = 0, z =
+ * -2.5067, p = 0.0122), p from the exact distribution: a is below b in one
+ * of the C(10, 5) = 252 equally likely splits, P(U <= 0) = 1/252.
+ */
 TEST(mann_whitney_separated)
 {
 	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
 	struct bench_mwu u;
 
 	CHECK_INT(bench_mann_whitney(a, 5, b, 5, &u), 0);
+	CHECK_INT(u.exact, 1);
 	CHECK_NEAR(u.u_a, 0, 0);
 	CHECK_NEAR(u.z, -2.5067182457620487, 1e-9);
-	CHECK_NEAR(u.p, 0.012185780355344818, 1e-9);
+	CHECK_NEAR(u.p_less, 1.0 / 252, 1e-15);
+	CHECK_NEAR(u.p_greater, 1, 1e-15);
+	CHECK_NEAR(u.p, 2.0 / 252, 1e-15);
 	CHECK_INT(bench_mann_whitney(b, 5, a, 5, &u), 0);
 	CHECK_NEAR(u.u_a, 25, 0);
-	CHECK_NEAR(u.p, 0.012185780355344818, 1e-9);
+	CHECK_NEAR(u.p_greater, 1.0 / 252, 1e-15);
+	CHECK_NEAR(u.p, 2.0 / 252, 1e-15);
 }
 
 /*
  * Ties, by hand: a = 1 2 2 3, b = 2 3 3 4.  Pairs a > b count 1, ties 1/2:
  * U_a = 0 + 0.5 + 0.5 + (1 + 0.5 + 0.5) = 3.  Tie groups {2 x3, 3 x3}:
  * sum(t^3 - t) = 48, var = 16/12 (9 - 48/56) = 10.857; z = (3 - 8 + 0.5)
- * / sqrt(var) = -1.365698, p = 0.172034.
+ * / sqrt(var) = -1.365698 (normal p 0.172).  Exact, given the ties: of
+ * the 70 ways to pick a's four values from the eight, 10 give U <= 3
+ * (enumerated in Python), so p = 2 x 10/70: the normal approximation
+ * claimed 0.17 where the truth is 0.29.
  */
 TEST(mann_whitney_ties)
 {
@@ -175,7 +186,151 @@ TEST(mann_whitney_ties)
 	CHECK_INT(bench_mann_whitney(a, 4, b, 4, &u), 0);
 	CHECK_NEAR(u.u_a, 3, 0);
 	CHECK_NEAR(u.z, -1.365698202000489, 1e-9);
-	CHECK_NEAR(u.p, 0.17203370892182296, 1e-9);
+	CHECK_NEAR(u.p_less, 10.0 / 70, 1e-15);
+	CHECK_NEAR(u.p_greater, 69.0 / 70, 1e-15);
+	CHECK_NEAR(u.p, 20.0 / 70, 1e-15);
+}
+
+/* Twice U of x (the chosen values of v) against the others, by pairs. */
+static unsigned twice_u(const double *v, size_t n, unsigned mask)
+{
+	unsigned u2 = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if ((mask >> i & 1) && !(mask >> j & 1))
+				u2 += v[i] > v[j] ? 2 : v[i] == v[j];
+	return u2;
+}
+
+/*
+ * The exact p-values against brute force: every way to choose which na of
+ * the n pooled values are a's, U counted pair by pair (no ranks), on
+ * random samples of 1 to 6 a side with many ties and without.
+ */
+TEST(mann_whitney_exact_matches_enumeration)
+{
+	uint64_t st = 12345;
+	int trial;
+
+	for (trial = 0; trial < 300; trial++) {
+		double v[12];
+		size_t na, nb, n, i;
+		unsigned mask, u_obs, ge = 0, le = 0, total = 0;
+		struct bench_mwu u;
+
+		st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+		na = 1 + (st >> 33) % 6;
+		nb = 1 + (st >> 45) % 6;
+		n = na + nb;
+		for (i = 0; i < n; i++) {
+			st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+			v[i] = trial % 2 ? (double)((st >> 40) % 4) : (double)(st >> 11);
+		}
+		u_obs = twice_u(v, n, (1u << na) - 1);
+		for (mask = 0; mask < 1u << n; mask++) {
+			unsigned u2;
+
+			if ((size_t)__builtin_popcount(mask) != na)
+				continue;
+			u2 = twice_u(v, n, mask);
+			total++;
+			ge += u2 >= u_obs;
+			le += u2 <= u_obs;
+		}
+		CHECK_INT(bench_mann_whitney(v, na, v + na, nb, &u), 0);
+		if (u.z == 0 && u.p == 1 && ge == total && le == total)
+			continue;	/* every value equal */
+		CHECK_INT(u.exact, 1);
+		CHECK_NEAR(u.u_a, u_obs / 2.0, 0);
+		CHECK_NEAR(u.p_greater, (double)ge / total, 1e-12);
+		CHECK_NEAR(u.p_less, (double)le / total, 1e-12);
+	}
+}
+
+/*
+ * Published critical values, n1 = n2 = 5 (e.g. Siegel & Castellan,
+ * "Nonparametric Statistics", 1988, table J; Mann & Whitney 1947, table I):
+ * one-sided P(U <= 0..5) = 1, 2, 4, 7, 12, 19 out of 252, so U <= 4 is
+ * the one-sided 5% region, U <= 1 the 1% region, and two-sided U <= 2 at
+ * 5%, U <= 0 at 1%.
+ */
+TEST(mann_whitney_table_n5)
+{
+	static const double cum[] = { 1, 2, 4, 7, 12, 19 };
+	double a[5], b[5];
+	size_t u, i;
+
+	for (u = 0; u < 6; u++) {
+		struct bench_mwu m;
+
+		/* a = 1..5, b = 6..10, then a's largest swapped past u of b's values */
+		for (i = 0; i < 5; i++) {
+			a[i] = (double)i + 1;
+			b[i] = (double)i + 6;
+		}
+		a[4] = 5.5 + (double)u;	/* beats b = 6 .. 5 + u: U = u */
+		CHECK_INT(bench_mann_whitney(a, 5, b, 5, &m), 0);
+		CHECK_NEAR(m.u_a, (double)u, 0);
+		CHECK_NEAR(m.p_less, cum[u] / 252, 1e-15);
+		CHECK_INT(m.p_less < 0.05, u <= 4);
+		CHECK_INT(m.p_less < 0.01, u <= 1);
+		CHECK_INT(m.p < 0.05, u <= 2);
+		CHECK_INT(m.p < 0.01, u == 0);
+	}
+}
+
+/*
+ * tests/cli/76-history-live's guard: REV's 3 runs all slower than the 15
+ * of five stored commits (3 runs each).  Exact one-sided p = 1 / C(18, 3)
+ * = 1/816 = 0.00123 (the normal approximation said 0.0092, two-sided);
+ * with four stored commits 1 / C(15, 3) = 1/455 (normal: 0.0115).
+ */
+TEST(mann_whitney_76_history_live)
+{
+	double base[15], rev[3] = { 300, 310, 305 };
+	struct bench_mwu m;
+	size_t i;
+
+	for (i = 0; i < 15; i++)
+		base[i] = 100 + (double)i;
+	CHECK_INT(bench_mann_whitney(rev, 3, base, 15, &m), 0);
+	CHECK_INT(m.exact, 1);
+	CHECK_NEAR(m.p_greater, 1.0 / 816, 1e-15);
+	/* the old approximation, unchanged: z = (22.5 - 0.5) / sqrt(15 x 3 / 12 x 19) */
+	CHECK_NEAR(m.z, 22 / sqrt(71.25), 1e-12);
+	CHECK_NEAR(erfc(m.z / sqrt(2.0)), 0.0092, 5e-5);
+	CHECK_INT(bench_mann_whitney(rev, 3, base, 12, &m), 0);
+	CHECK_NEAR(m.p_greater, 1.0 / 455, 1e-15);
+}
+
+/*
+ * Too large to count (200 a side): the normal approximation as before.
+ * Reference computed apart (Python, midranks and the tie-corrected
+ * variance written out): a = 0..199, b = 30..229: U = 14450, z =
+ * -4.800049959784038, p = erfc(|z| / sqrt 2) = 1.5862605401125251e-06.
+ */
+TEST(mann_whitney_large_is_normal)
+{
+	double a[200], b[200];
+	struct bench_mwu m;
+	size_t i;
+
+	for (i = 0; i < 200; i++) {
+		a[i] = (double)i;
+		b[i] = (double)i + 30;
+	}
+	CHECK_INT(bench_mann_whitney(a, 200, b, 200, &m), 0);
+	CHECK_INT(m.exact, 0);
+	CHECK_NEAR(m.u_a, 14450, 0);
+	CHECK_NEAR(m.z, -4.800049959784038, 1e-12);
+	CHECK_NEAR(m.p, 1.5862605401125251e-06, 1e-18);
+	CHECK_NEAR(m.p_less, 1.5862605401125251e-06 / 2, 1e-18);
+	CHECK(m.p_greater > 0.999);
+	/* 5 runs against 300 are still counted */
+	CHECK_INT(bench_mann_whitney(a, 5, b, 200, &m), 0);
+	CHECK_INT(m.exact, 1);
 }
 
 TEST(mann_whitney_n_equals_one)
@@ -337,6 +492,8 @@ TEST_MAIN("bench_stats", median_confidence_interval, descriptive_one_to_ten, des
 	  median_matches_sort_on_many_sizes, identical_samples,
 	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,
 	  outliers_none_in_uniform_spread, mann_whitney_separated, mann_whitney_ties,
+	  mann_whitney_exact_matches_enumeration, mann_whitney_table_n5, mann_whitney_76_history_live,
+	  mann_whitney_large_is_normal,
 	  mann_whitney_n_equals_one, student_t_reference_values, f_upper_reference_values,
 	  normal_quantile_reference_values, welch_by_hand,
 	  bootstrap_constant_samples_exact_ratio,

@@ -12,6 +12,7 @@
 #include "core/strbuf.h"
 #include "history/changepoint.h"
 #include "history/cp_null.h"
+#include "history/guard.h"
 #include "history/measure.h"
 #include "history/result.h"
 #include "history/series.h"
@@ -678,9 +679,41 @@ TEST(adjacent_changes_of_two_functions)
 	cp_null_cache_release(&exc_cache);
 }
 
+/*
+ * guard's metric verdict (history/guard.h): REV's 3 runs all slower than
+ * the 12 of four stored commits (3 runs each), 3x slower as in
+ * tests/cli/76-history-live.  One-sided exact p = 1 / C(15, 3) = 1/455:
+ * a regression at --alpha 0.01, where the normal approximation (two-sided
+ * p 0.0115) passed it.  The same runs faster, or slower by less than the
+ * bound, pass.
+ */
+TEST(guard_metric_exact_small_samples)
+{
+	double base[12], rev[3] = { 300, 310, 305 }, fast[3] = { 30, 31, 32 },
+	       near[3] = { 112.5, 113, 113.5 };
+	struct history_guard_metric g;
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		base[i] = 100 + (double)i;
+	CHECK_INT(history_guard_metric(base, 12, rev, 3, 0.01, 0.05, &g), 0);
+	CHECK_INT(g.exact, 1);
+	CHECK_NEAR(g.p, 1.0 / 455, 1e-15);
+	CHECK_INT(g.slower, 1);
+	CHECK(g.ratio.lo > 2);
+	CHECK_INT(history_guard_metric(base, 12, fast, 3, 0.01, 0.05, &g), 0);
+	CHECK_NEAR(g.p, 1, 1e-15);
+	CHECK_INT(g.slower, 0);
+	/* separated but 8% slower than the median of 100..111 (105.5): bound 10% */
+	CHECK_INT(history_guard_metric(base, 12, near, 3, 0.01, 0.10, &g), 0);
+	CHECK_NEAR(g.p, 1.0 / 455, 1e-15);
+	CHECK_INT(g.slower, 0);
+	CHECK_INT(history_guard_metric(base, 0, rev, 3, 0.01, 0.05, &g), -1);
+}
+
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
 	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
 	  dominant_function_named, dominant_function_by_samples, one_commit_excursion_needs_runs,
-	  adjacent_changes_of_two_functions)
+	  adjacent_changes_of_two_functions, guard_metric_exact_small_samples)
