@@ -6,7 +6,6 @@
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
-#include "flame/sample_run.h"
 #include "collapse/perfdata_fold.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -46,26 +45,15 @@ static void offcpu_record_argv(const struct flame_capture_opts *o, const char *o
 	flame_record_add_workload(o, check, 1, argv);
 }
 
-/* trail record -e offcpu -g dwarf's options: offcpu_record_argv()'s line. */
-static void offcpu_sampler(struct sampler_opts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->event = "offcpu";
-	so->callchain = SAMPLER_CALLCHAIN_DWARF;
-	so->stack_bytes = 8192;
-}
-
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
 {
 	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
-	struct sampler_opts so;
 	int ret;
 
 	offcpu.profile = FLAME_PROFILE_OFFCPU;
-	offcpu_sampler(&so);
 	/* the sampler's complaint is the caller's to word: kept, not printed */
 	error_capture(why, n);
-	ret = flame_sample_check(&offcpu, offcpu_record_argv, &so, "offcpu");
+	ret = flame_record_check_sampler(&offcpu, offcpu_record_argv, 0, "offcpu");
 	error_capture(NULL, 0);
 	if (ret && !why[0])
 		snprintf(why, n, "it failed");
@@ -124,11 +112,10 @@ static int offcpu_capture(const struct flame_capture_opts *o, const char *dir, c
 			  struct flame_run *run)
 {
 	char *data = xstrfmt("%s/offcpu.data", o->scratch);
-	struct sampler_opts so;
 	int ret;
 
-	offcpu_sampler(&so);
-	ret = flame_sample_run(o, offcpu_record_argv, &so, data, dir, log, run);
+	/* trail record's line, run in this process as its words say (record_cmd.h) */
+	ret = flame_record_with(o, offcpu_record_argv, data, dir, log, run);
 	if (!ret && fold_blocked_us(data, &run->folded))
 		ret = -1;
 	unlink(data);
