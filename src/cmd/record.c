@@ -162,7 +162,8 @@ static int fold_recording(const char *data, const char *out,
 	char header[96];
 	struct fold_options fo;
 	struct folder *fd;
-	struct folded_profile prof;
+	struct folded_profile prof, us;
+	const struct folded_profile *out_prof = &prof;
 	FILE *f = NULL;
 	uint32_t *order = NULL;
 	size_t i;
@@ -171,11 +172,16 @@ static int fold_recording(const char *data, const char *out,
 	memset(&fo, 0, sizeof(fo));
 	fd = folder_new(&fo);
 	folded_profile_init(&prof);
+	folded_profile_init(&us);
 	pf->count_samples = wi->weight == FOLDED_WEIGHT_SAMPLES;
 	if (perfdata_fold_file(data, fd, pf))
 		goto out;
 	/* the stacks as they would read back from folder_write()'s text, without it */
 	folder_to_profile(&fd, 1, &prof);
+	if (wi->weight == FOLDED_WEIGHT_TIME) {
+		folded_profile_add_us(&us, &prof);	/* ns -> us, as trail flame's off-CPU profiles */
+		out_prof = &us;
+	}
 	f = out ? fopen(out, "w") : stdout;
 	if (!f) {
 		error_errno("cannot create '%s'", out);
@@ -183,19 +189,13 @@ static int fold_recording(const char *data, const char *out,
 	}
 	folded_header_format(header, sizeof(header), wi);
 	fputs(header, f);
-	order = folded_profile_sorted(&prof);
-	for (i = 0; i < folded_profile_size(&prof); i++) {
+	order = folded_profile_sorted(out_prof);
+	for (i = 0; i < folded_profile_size(out_prof); i++) {
 		uint32_t id = order[i];
-		double n = prof.counts[0][id];
 		char buf[64];
 
-		if (wi->weight == FOLDED_WEIGHT_TIME) {
-			n = (double)(uint64_t)(n / 1000 + 0.5);	/* ns -> us, rounded */
-			if (n == 0)
-				continue;
-		}
-		folded_format_count(buf, sizeof(buf), n);
-		fprintf(f, "%s %s\n", intern_str(&prof.stacks, id), buf);
+		folded_format_count(buf, sizeof(buf), out_prof->counts[0][id]);
+		fprintf(f, "%s %s\n", intern_str(&out_prof->stacks, id), buf);
 	}
 	if (out) {
 		if (ferror(f) | fclose(f)) {
@@ -213,6 +213,7 @@ static int fold_recording(const char *data, const char *out,
 out:
 	free(order);
 	folded_profile_release(&prof);
+	folded_profile_release(&us);
 	folder_free(fd);
 	free(pf->chosen_event);
 	free(pf->other_event);

@@ -72,16 +72,13 @@ static int offcpu_check(const struct flame_capture_opts *o)
 /*
  * The off-CPU recording data as 'trail record -e offcpu --folded' writes
  * it, into p: each stack's blocked ns summed, in us rounded (stacks that
- * round to 0 left out), under its header's weight (time, us, off-cpu).
+ * round to 0 left out, folded_profile_add_us()), weighed as its header
+ * says (time, us, off-cpu).
  */
 static int fold_blocked_us(const char *data, struct folded_profile *p)
 {
-	struct folded_weight_info wi;
 	struct folded_profile ns;
 	struct perfdata_fold pf;
-	char header[96];
-	uint32_t *order;
-	size_t i;
 
 	memset(&pf, 0, sizeof(pf));	/* count_samples 0: the periods, blocked ns */
 	folded_profile_init(&ns);
@@ -89,21 +86,12 @@ static int fold_blocked_us(const char *data, struct folded_profile *p)
 		folded_profile_release(&ns);
 		return -1;
 	}
-	memset(&wi, 0, sizeof(wi));
-	wi.weight = FOLDED_WEIGHT_TIME;
-	snprintf(wi.unit, sizeof(wi.unit), "us");
-	snprintf(wi.type, sizeof(wi.type), "off-cpu");
-	folded_header_format(header, sizeof(header), &wi);
-	folded_header_parse(header, strcspn(header, "\n"), &p->weight);
-	order = folded_profile_sorted(&ns);
-	for (i = 0; i < folded_profile_size(&ns); i++) {
-		double us = (double)(uint64_t)(ns.counts[0][order[i]] / 1000 + 0.5);
-		const char *stack = intern_str(&ns.stacks, order[i]);
-
-		if (us > 0)
-			folded_profile_add(p, stack, strlen(stack), 0, us);
-	}
-	free(order);
+	/* the units set as they are, not written into a header and read back */
+	memset(&p->weight, 0, sizeof(p->weight));
+	p->weight.weight = FOLDED_WEIGHT_TIME;
+	snprintf(p->weight.unit, sizeof(p->weight.unit), "us");
+	snprintf(p->weight.type, sizeof(p->weight.type), "off-cpu");
+	folded_profile_add_us(p, &ns);
 	folded_profile_release(&ns);
 	return 0;
 }
