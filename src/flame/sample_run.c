@@ -8,16 +8,12 @@
 #include "flame/sample_run.h"
 #include "perf/record_options.h"
 #include "perf/recorder.h"
-#include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
-#include "core/string_list.h"
 
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static double seconds(const struct timeval *tv)
 {
