@@ -1,7 +1,8 @@
 /*
  * record.c - 'trail record': sample a command (or a running process) with
  * perf_event_open and write a perf.data file that perf report and perf
- * script read.  Glue only: options -> struct sampler -> (offcpu filter) ->
+ * script read.  Glue only: options (their table and the sampler's meaning
+ * of them: perf/record_options.h) -> struct sampler -> (offcpu filter) ->
  * the writer tool below -> perfdata_writer; the engines are in src/perf (sampler,
  * off-CPU, perf.data writer) and src/alloc (the allocation interposer).
  */
@@ -11,13 +12,13 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
-#include "core/parse_number.h"
 #include "core/string_list.h"
 #include "profile/folded.h"
 #include "perf/offcpu.h"
 #include "collapse/perfdata_fold.h"
 #include "perf/perfdata_stacks.h"
 #include "perf/record_hints.h"
+#include "perf/record_options.h"
 #include "perf/recorder.h"
 #include "core/strbuf.h"
 
@@ -30,67 +31,11 @@
 #include <unistd.h>
 
 
-static const char *const record_usage[] = {
-	"trail record [options] [-o FILE] -- CMD [ARGS...]",
-	"trail record [options] -p PID",
-	"",
-	"Sample CMD (every thread and child it starts) or the running process PID",
-	"with perf_event_open and write a perf.data file that 'perf report' and",
-	"'perf script' read.  The exit status is CMD's (128+N when a signal N",
-	"killed it).  Ctrl-C stops CMD and still writes a complete file.",
-	"",
-	"events (-e): cycles (the default where the CPU exposes counters, else",
-	"cpu-clock), cpu-clock, task-clock, instructions, page-faults and",
-	"context-switches (every event is a sample unless -F/-c), offcpu (where",
-	"threads block; each sample's period is the blocked time in ns), alloc",
-	"(heap allocations, by an LD_PRELOAD interposer; see --view).",
-	"",
-	"With --folded (or -o FILE.folded) the output is folded stacks instead",
-	"(standard output without -o), counting samples; --weight period sums the",
-	"event periods and --weight time the time (microseconds), under a header",
-	"line naming the unit.  Off-CPU stacks weigh the time blocked by default.",
-	NULL
-};
-
-struct record_opts {
-	const char *output;
-	const char *pid;
-	const char *event;
-	const char *callgraph;
-	uint64_t freq;
-	uint64_t count;
-	uint64_t mmap_pages;
-	double duration;
-	int folded;
-	const char *weight;	/* --weight: NULL = samples (offcpu: time) */
-	uint64_t alloc_interval;	/* bytes */
-	const char *view;
-};
-
-static int parse_callgraph(const char *arg, struct sampler_opts *so)
+static int ends_with(const char *s, const char *suffix)
 {
-	uint64_t bytes;
+	size_t a = strlen(s), b = strlen(suffix);
 
-	if (!arg || !strcmp(arg, "fp")) {
-		so->callchain = SAMPLER_CALLCHAIN_FP;
-		return 0;
-	}
-	if (!strcmp(arg, "none") || !strcmp(arg, "no")) {
-		so->callchain = SAMPLER_CALLCHAIN_NONE;
-		return 0;
-	}
-	if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-		so->callchain = SAMPLER_CALLCHAIN_DWARF;
-		so->stack_bytes = 8192;
-		if (!arg[5])
-			return 0;
-		if (parse_u64(arg + 6, &bytes) || bytes < 8 || bytes > 65528 || bytes % 8)
-			return trail_error("-g dwarf,BYTES: the stack size must be a multiple of 8 up to 65528, not '%s'",
-				     arg + 6);
-		so->stack_bytes = (uint32_t)bytes;
-		return 0;
-	}
-	return trail_error("unknown call-graph mode '%s' (fp, dwarf[,BYTES] or none)", arg);
+	return a >= b && !strcmp(s + a - b, suffix);
 }
 
 /* As perf does: keep the previous recording as FILE.old.  1 when moved. */
@@ -175,13 +120,6 @@ static void report(const struct recorder *rw, const char *path, int folded)
 	strbuf_release(&msg);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* A clock event's period is nanoseconds of CPU time. */
 static int is_time_event(const char *event, int offcpu)
 {
@@ -224,7 +162,8 @@ static int fold_recording(const char *data, const char *out,
 	char header[96];
 	struct fold_options fo;
 	struct folder *fd;
-	struct folded_profile prof;
+	struct folded_profile prof, us;
+	const struct folded_profile *out_prof = &prof;
 	FILE *f = NULL;
 	uint32_t *order = NULL;
 	size_t i;
@@ -233,11 +172,16 @@ static int fold_recording(const char *data, const char *out,
 	memset(&fo, 0, sizeof(fo));
 	fd = folder_new(&fo);
 	folded_profile_init(&prof);
+	folded_profile_init(&us);
 	pf->count_samples = wi->weight == FOLDED_WEIGHT_SAMPLES;
 	if (perfdata_fold_file(data, fd, pf))
 		goto out;
 	/* the stacks as they would read back from folder_write()'s text, without it */
 	folder_to_profile(&fd, 1, &prof);
+	if (wi->weight == FOLDED_WEIGHT_TIME) {
+		folded_profile_add_us(&us, &prof);	/* ns -> us, as trail flame's off-CPU profiles */
+		out_prof = &us;
+	}
 	f = out ? fopen(out, "w") : stdout;
 	if (!f) {
 		error_errno("cannot create '%s'", out);
@@ -245,19 +189,13 @@ static int fold_recording(const char *data, const char *out,
 	}
 	folded_header_format(header, sizeof(header), wi);
 	fputs(header, f);
-	order = folded_profile_sorted(&prof);
-	for (i = 0; i < folded_profile_size(&prof); i++) {
+	order = folded_profile_sorted(out_prof);
+	for (i = 0; i < folded_profile_size(out_prof); i++) {
 		uint32_t id = order[i];
-		double n = prof.counts[0][id];
 		char buf[64];
 
-		if (wi->weight == FOLDED_WEIGHT_TIME) {
-			n = (double)(uint64_t)(n / 1000 + 0.5);	/* ns -> us, rounded */
-			if (n == 0)
-				continue;
-		}
-		folded_format_count(buf, sizeof(buf), n);
-		fprintf(f, "%s %s\n", intern_str(&prof.stacks, id), buf);
+		folded_format_count(buf, sizeof(buf), out_prof->counts[0][id]);
+		fprintf(f, "%s %s\n", intern_str(&out_prof->stacks, id), buf);
 	}
 	if (out) {
 		if (ferror(f) | fclose(f)) {
@@ -275,6 +213,7 @@ static int fold_recording(const char *data, const char *out,
 out:
 	free(order);
 	folded_profile_release(&prof);
+	folded_profile_release(&us);
 	folder_free(fd);
 	free(pf->chosen_event);
 	free(pf->other_event);
@@ -391,7 +330,7 @@ static void report_alloc(const struct alloc_totals *t, enum alloc_view view, con
  * into perf.data samples weighted by the view (and fold those, as for the
  * other events).  Returns the command's exit status, or a failure.
  */
-static int record_alloc(const struct record_opts *o, const char **cmd,
+static int record_alloc(const struct record_options *o, const char **cmd,
 			const struct string_list *cmdline)
 {
 	struct alloc_run run = { 0 };
@@ -498,32 +437,31 @@ out:
 	return ret;
 }
 
+/* --weight's combinations: NULL with *weight filled, or what is wrong. */
+static const char *check_weight(const struct record_options *o, enum folded_weight *weight)
+{
+	if (o->weight && folded_weight_parse(o->weight, weight))
+		return "--weight: expected samples, period or time";
+	if (o->weight && !o->folded && !(o->output && ends_with(o->output, ".folded")))
+		return "--weight applies to folded output (--folded or -o FILE.folded)";
+	if (o->weight && *weight == FOLDED_WEIGHT_TIME &&
+	    !(o->event && is_time_event(o->event, !strcmp(o->event, "offcpu"))))
+		return "--weight time needs a clock: -e cpu-clock, -e task-clock or -e offcpu";
+	return NULL;
+}
+
 /*
  * The options' combinations, n the words left after them (the command):
- * NULL with *pid and *weight filled, or what is wrong.
+ * NULL with *pid and *weight filled, or what is wrong (the sampler's
+ * first, record_options_check(), then the folded output's).
  */
-static const char *check_options(const struct record_opts *o, int n, uint64_t *pid,
+static const char *check_options(const struct record_options *o, int n, uint64_t *pid,
 				 enum folded_weight *weight)
 {
-	const char *usage_err = NULL;
+	const char *usage_err = record_options_check(o, n, pid);
 
-	if (o->pid && n > 0)
-		usage_err = "give either -p PID or a command, not both";
-	else if (!o->pid && n == 0)
-		usage_err = "no command to record (trail record [options] -- CMD [ARGS...], or -p PID)";
-	else if (o->pid && (parse_u64(o->pid, pid) || *pid == 0 || *pid > INT32_MAX))
-		usage_err = "-p: not a process id";
-	else if (o->freq && o->count)
-		usage_err = "give -F or -c, not both";
-	else if (o->mmap_pages & (o->mmap_pages - 1))
-		usage_err = "-m: the number of pages must be a power of two";
-	else if (o->weight && folded_weight_parse(o->weight, weight))
-		usage_err = "--weight: expected samples, period or time";
-	else if (o->weight && !o->folded && !(o->output && ends_with(o->output, ".folded")))
-		usage_err = "--weight applies to folded output (--folded or -o FILE.folded)";
-	else if (o->weight && *weight == FOLDED_WEIGHT_TIME &&
-		 !(o->event && is_time_event(o->event, !strcmp(o->event, "offcpu"))))
-		usage_err = "--weight time needs a clock: -e cpu-clock, -e task-clock or -e offcpu";
+	if (!usage_err)
+		usage_err = check_weight(o, weight);
 	/* an off-CPU profile measures time blocked: that is its default weight */
 	if (!o->weight && o->event && !strcmp(o->event, "offcpu"))
 		*weight = FOLDED_WEIGHT_TIME;
@@ -534,7 +472,7 @@ static const char *check_options(const struct record_opts *o, int n, uint64_t *p
  * --folded: the recording at path (from sampler s) folded to o->output or
  * standard output in weight's units, then the symbol report; 0 or -1.
  */
-static int write_folded(const struct record_opts *o, const struct sampler *s, const char *path,
+static int write_folded(const struct record_options *o, const struct sampler *s, const char *path,
 			enum folded_weight weight)
 {
 	struct perfdata_fold pf;
@@ -570,18 +508,13 @@ static int write_folded(const struct record_opts *o, const struct sampler *s, co
  * folded); cmdline goes into its header.  The command's exit status, or
  * a failure.
  */
-static int record_events(const struct record_opts *o, struct sampler_opts *so,
+static int record_events(const struct record_options *o, const struct sampler_opts *so,
 			 const char **args, pid_t pid, const char *path,
 			 const struct string_list *cmdline, enum folded_weight weight)
 {
 	struct recorder r;
 	int moved_old = 0, ret = EXIT_FAILURE_;
 
-	so->event = o->event;
-	so->freq = o->freq;
-	so->period = o->count;
-	so->mmap_pages = (size_t)o->mmap_pages;
-	so->duration = o->duration;
 	recorder_init(&r, so);
 	if (o->pid ? sampler_attach(&r.s, pid) : sampler_prepare_command(&r.s, args))
 		goto out;
@@ -607,22 +540,8 @@ out:
 
 int cmd_record(int argc, const char **argv)
 {
-	struct record_opts o = { 0 };
-	struct option opts[] = {
-		OPT_STRING('o', "output", &o.output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
-		OPT_FLAG(0, "folded", &o.folded, "write folded stacks (also when FILE ends in .folded)"),
-		OPT_STRING(0, "weight", &o.weight, "W", "folded counts: samples (default), period or time (us; offcpu's default)"),
-		OPT_STRING('p', "pid", &o.pid, "PID", "sample this running process (all its threads) instead of a command"),
-		OPT_STRING('e', "event", &o.event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
-		OPT_U64('F', "freq", &o.freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),
-		OPT_U64('c', "count", &o.count, "N", "sample every N events instead of -F", 1, UINT64_C(1) << 62),
-		OPT_STRING('g', "call-graph", &o.callgraph, "MODE", "fp (frame pointers, default), dwarf[,BYTES] (copy BYTES of user stack, default 8192) or none"),
-		OPT_SECONDS(0, "duration", &o.duration, "SECONDS", "stop after this long (a command gets SIGTERM)"),
-		OPT_U64('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU, a power of two (default 128; 1024 with dwarf)", 1, 1 << 20),
-		OPT_U64(0, "alloc-interval", &o.alloc_interval, "BYTES", "-e alloc: sample one allocation per BYTES allocated, on average (default 65536; 1 = every one)", 1, UINT64_C(1) << 40),
-		OPT_STRING(0, "view", &o.view, "VIEW", "-e alloc: alloc-space (default), alloc-objects, inuse-peak or inuse-exit"),
-		OPT_END()
-	};
+	struct record_options o = { 0 };
+	struct option opts[RECORD_OPTIONS_NR];
 	struct sampler_opts so = { 0 };
 	struct string_list cmdline = STRING_LIST_INIT;
 	const char **args, *usage_err;
@@ -636,9 +555,10 @@ int cmd_record(int argc, const char **argv)
 	args = xmallocarray((size_t)argc + 1, sizeof(*args));
 	memcpy(args, argv, (size_t)argc * sizeof(*args));
 	args[argc] = NULL;
+	record_options_table(&o, opts);
 	n = cmd_parse_options(argc, args, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	usage_err = check_options(&o, n, &pid, &weight);
-	if (usage_err || parse_callgraph(o.callgraph, &so)) {
+	if (usage_err || record_options_sampler(&o, &so)) {
 		if (usage_err)
 			trail_error("%s", usage_err);
 		fprintf(stderr, "see '%s --help'\n", error_program());

@@ -24,7 +24,10 @@ struct flame_backend {
 	void (*profiler)(const struct flame_capture_opts *o, char *buf, size_t n);
 	/*
 	 * The recorder's command line around the workload (or around 'true'
-	 * when check is set), writing to out; see flame_record_argv().
+	 * when check is set), writing to out; see flame_record_argv().  For
+	 * trail record's own line it is also all trail's sampler in this
+	 * process is told: its options are read back from these words by
+	 * trail record's parser (perf/record_options.h), never set beside them.
 	 */
 	flame_record_argv_fn *record_argv;
 	/* 0 when it can profile here, else -1 with the reason printed. */

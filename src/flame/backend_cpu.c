@@ -6,7 +6,6 @@
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
-#include "perf/sampler.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,38 +69,16 @@ static void cpu_record_argv(const struct flame_capture_opts *o, const char *out,
 	}
 }
 
-/*
- * trail record's options of cpu_record_argv()'s line, for its sampler in
- * this process: -F FREQ -g dwarf (8192 bytes of stack), or for the check
- * -F 99 with frame-pointer chains.  NULL for perf record.
- */
-static const struct sampler_opts *cpu_sampler(const struct flame_capture_opts *o, int check,
-					      struct sampler_opts *so)
-{
-	if (uses_perf(o))
-		return NULL;
-	memset(so, 0, sizeof(*so));
-	so->freq = check ? 99u : o->freq;
-	so->callchain = check ? SAMPLER_CALLCHAIN_FP : SAMPLER_CALLCHAIN_DWARF;
-	so->stack_bytes = check ? 0 : 8192;
-	return so;
-}
-
+/* trail record's line runs in this process, as its words say (record_cmd.h) */
 static int cpu_check(const struct flame_capture_opts *o)
 {
-	struct sampler_opts so;
-
-	return flame_record_check_sampler(o, cpu_record_argv, cpu_sampler(o, 1, &so), uses_perf(o),
-					  NULL);
+	return flame_record_check_sampler(o, cpu_record_argv, uses_perf(o), NULL);
 }
 
 static int cpu_capture(const struct flame_capture_opts *o, const char *dir, const char *log,
 		       struct flame_run *run)
 {
-	struct sampler_opts so;
-
-	return flame_record_and_fold(o, cpu_record_argv, cpu_sampler(o, 0, &so), o->discard, dir,
-				     log, run);
+	return flame_record_and_fold(o, cpu_record_argv, o->discard, dir, log, run);
 }
 
 const struct flame_backend flame_backend_cpu = {

@@ -10,7 +10,6 @@
 #include "flame/record_cmd.h"
 #include "alloc/alloc_record.h"
 #include "collapse/perfdata_fold.h"
-#include "perf/sampler.h"
 #include "profile/fold.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -184,37 +183,16 @@ static void faults_record_argv(const struct flame_capture_opts *o, const char *o
 	flame_record_add_workload(o, check, 0, argv);
 }
 
-/*
- * trail record -e page-faults -c FAULT_PERIOD's options (frame-pointer
- * chains), for its sampler in this process; NULL for perf record.
- */
-static const struct sampler_opts *faults_sampler(const struct flame_capture_opts *o,
-						 struct sampler_opts *so)
-{
-	if (flame_profiler_is_perf(o->profiler))
-		return NULL;
-	memset(so, 0, sizeof(*so));
-	so->event = "page-faults";
-	so->period = FAULT_PERIOD;
-	so->callchain = SAMPLER_CALLCHAIN_FP;
-	return so;
-}
-
 static int faults_run(const struct flame_capture_opts *o, const char *dir, const char *log,
 		      struct flame_run *run)
 {
-	struct sampler_opts so;
-
 	/* the whole run: memory is first touched early, a warm-up cut would lose it */
-	return flame_record_and_fold(o, faults_record_argv, faults_sampler(o, &so), 0, dir, log,
-				     run);
+	return flame_record_and_fold(o, faults_record_argv, 0, dir, log, run);
 }
 
 static int faults_check(const struct flame_capture_opts *o)
 {
-	struct sampler_opts so;
-
-	return flame_record_check_sampler(o, faults_record_argv, faults_sampler(o, &so),
+	return flame_record_check_sampler(o, faults_record_argv,
 					  flame_profiler_is_perf(o->profiler), "page-faults");
 }
 

@@ -6,7 +6,6 @@
  */
 #include "flame/backend.h"
 #include "flame/record_cmd.h"
-#include "flame/sample_run.h"
 #include "collapse/perfdata_fold.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -46,26 +45,15 @@ static void offcpu_record_argv(const struct flame_capture_opts *o, const char *o
 	flame_record_add_workload(o, check, 1, argv);
 }
 
-/* trail record -e offcpu -g dwarf's options: offcpu_record_argv()'s line. */
-static void offcpu_sampler(struct sampler_opts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->event = "offcpu";
-	so->callchain = SAMPLER_CALLCHAIN_DWARF;
-	so->stack_bytes = 8192;
-}
-
 int flame_capture_offcpu_check(const struct flame_capture_opts *o, char *why, size_t n)
 {
 	struct flame_capture_opts offcpu = *o;	/* asked before the profile is chosen */
-	struct sampler_opts so;
 	int ret;
 
 	offcpu.profile = FLAME_PROFILE_OFFCPU;
-	offcpu_sampler(&so);
 	/* the sampler's complaint is the caller's to word: kept, not printed */
 	error_capture(why, n);
-	ret = flame_sample_check(&offcpu, offcpu_record_argv, &so, "offcpu");
+	ret = flame_record_check_sampler(&offcpu, offcpu_record_argv, 0, "offcpu");
 	error_capture(NULL, 0);
 	if (ret && !why[0])
 		snprintf(why, n, "it failed");
@@ -84,16 +72,13 @@ static int offcpu_check(const struct flame_capture_opts *o)
 /*
  * The off-CPU recording data as 'trail record -e offcpu --folded' writes
  * it, into p: each stack's blocked ns summed, in us rounded (stacks that
- * round to 0 left out), under its header's weight (time, us, off-cpu).
+ * round to 0 left out, folded_profile_add_us()), weighed as its header
+ * says (time, us, off-cpu).
  */
 static int fold_blocked_us(const char *data, struct folded_profile *p)
 {
-	struct folded_weight_info wi;
 	struct folded_profile ns;
 	struct perfdata_fold pf;
-	char header[96];
-	uint32_t *order;
-	size_t i;
 
 	memset(&pf, 0, sizeof(pf));	/* count_samples 0: the periods, blocked ns */
 	folded_profile_init(&ns);
@@ -101,21 +86,12 @@ static int fold_blocked_us(const char *data, struct folded_profile *p)
 		folded_profile_release(&ns);
 		return -1;
 	}
-	memset(&wi, 0, sizeof(wi));
-	wi.weight = FOLDED_WEIGHT_TIME;
-	snprintf(wi.unit, sizeof(wi.unit), "us");
-	snprintf(wi.type, sizeof(wi.type), "off-cpu");
-	folded_header_format(header, sizeof(header), &wi);
-	folded_header_parse(header, strcspn(header, "\n"), &p->weight);
-	order = folded_profile_sorted(&ns);
-	for (i = 0; i < folded_profile_size(&ns); i++) {
-		double us = (double)(uint64_t)(ns.counts[0][order[i]] / 1000 + 0.5);
-		const char *stack = intern_str(&ns.stacks, order[i]);
-
-		if (us > 0)
-			folded_profile_add(p, stack, strlen(stack), 0, us);
-	}
-	free(order);
+	/* the units set as they are, not written into a header and read back */
+	memset(&p->weight, 0, sizeof(p->weight));
+	p->weight.weight = FOLDED_WEIGHT_TIME;
+	snprintf(p->weight.unit, sizeof(p->weight.unit), "us");
+	snprintf(p->weight.type, sizeof(p->weight.type), "off-cpu");
+	folded_profile_add_us(p, &ns);
 	folded_profile_release(&ns);
 	return 0;
 }
@@ -124,11 +100,10 @@ static int offcpu_capture(const struct flame_capture_opts *o, const char *dir, c
 			  struct flame_run *run)
 {
 	char *data = xstrfmt("%s/offcpu.data", o->scratch);
-	struct sampler_opts so;
 	int ret;
 
-	offcpu_sampler(&so);
-	ret = flame_sample_run(o, offcpu_record_argv, &so, data, dir, log, run);
+	/* trail record's line, run in this process as its words say (record_cmd.h) */
+	ret = flame_record_with(o, offcpu_record_argv, data, dir, log, run);
 	if (!ret && fold_blocked_us(data, &run->folded))
 		ret = -1;
 	unlink(data);

@@ -64,6 +64,16 @@ void flame_record_add_workload(const struct flame_capture_opts *o, int check, in
 		flame_record_add_words(argv, sh);
 }
 
+/*
+ * trail record's own line runs in this process (flame/sample_run.h): a
+ * command never execs another trail command to reuse code.
+ */
+static int is_trail_record(const struct flame_capture_opts *o, const struct string_list *argv)
+{
+	return argv->nr > 1 && o->trail_exe && !strcmp(argv->items[0], o->trail_exe) &&
+	       !strcmp(argv->items[1], "record");
+}
+
 int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
 		      const char *out, const char *dir, const char *log, struct flame_run *run)
 {
@@ -71,18 +81,19 @@ int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *
 	int ret;
 
 	build(o, out, 0, &argv);
-	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
+	if (is_trail_record(o, &argv))
+		ret = flame_sample_run(o, &argv, dir, log, run);
+	else
+		ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);
 	string_list_clear(&argv);
 	return ret;
 }
 
 int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			  const struct sampler_opts *so, double discard, const char *dir,
-			  const char *log, struct flame_run *run)
+			  double discard, const char *dir, const char *log, struct flame_run *run)
 {
 	char *data = xstrfmt("%s/perf.data", o->scratch);
-	int ret = so ? flame_sample_run(o, build, so, data, dir, log, run)
-		     : flame_record_with(o, build, data, dir, log, run);
+	int ret = flame_record_with(o, build, data, dir, log, run);
 
 	/* Read in-process: no perf script, so the trail profiler needs no perf. */
 	if (!ret && flame_fold_recording(data, discard, &run->folded))
@@ -93,20 +104,20 @@ int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_
 }
 
 int flame_record_check_sampler(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			       const struct sampler_opts *so, int perf, const char *event)
+			       int perf, const char *event)
 {
 	struct string_list argv = STRING_LIST_INIT;
-	char *data;
-	int code;
+	char *data = xstrfmt("%s/check.data", o->scratch);
+	int code, in_process;
 
-	if (so)
-		return flame_sample_check(o, build, so, event);
-	data = xstrfmt("%s/check.data", o->scratch);
 	build(o, data, 1, &argv);
-	code = flame_record_check(&argv);
+	in_process = is_trail_record(o, &argv);
+	code = in_process ? flame_sample_check(&argv, event) : flame_record_check(&argv);
 	string_list_clear(&argv);
 	unlink(data);
 	free(data);
+	if (in_process)
+		return code ? -1 : 0;
 	/* Recordings are read in-process: only perf record needs perf. */
 	if (code == 127 && perf)
 		return trail_error("'perf' is not installed (Debian: apt-get install linux-perf)");

@@ -31,29 +31,28 @@ typedef void flame_record_argv_fn(const struct flame_capture_opts *o, const char
 /*
  * Run the workload in dir under the recorder build makes, writing to out,
  * its output to log (flame_record_run(): 0, 1 workload failed, -1).
+ * trail record's own line (o->trail_exe record ...) is recorded by
+ * trail's sampler in this process as its words say
+ * (flame/sample_run.h); any other recorder runs as a program.
  */
 int flame_record_with(const struct flame_capture_opts *o, flame_record_argv_fn *build,
 		      const char *out, const char *dir, const char *log, struct flame_run *run);
 /*
- * A recording into a perf.data under o->scratch, folded in-process into
- * run->folded after the first discard fraction of its time span
- * (flame_fold_recording()); the recording is removed.  With so, trail's
- * sampler records it in this process (flame/sample_run.h; build's line
- * only says what it runs); without, build's recorder program runs
- * (flame_record_with()).
+ * flame_record_with() into a perf.data under o->scratch, folded
+ * in-process into run->folded after the first discard fraction of its
+ * time span (flame_fold_recording()); the recording is removed.
  */
-struct sampler_opts;
 int flame_record_and_fold(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			  const struct sampler_opts *so, double discard, const char *dir,
-			  const char *log, struct flame_run *run);
+			  double discard, const char *dir, const char *log,
+			  struct flame_run *run);
 /*
- * A short recording under the sampler build makes (with so: trail's, in
- * this process; else build's program, perf record when perf is set;
- * event names the event in the message): 0, or -1 with what is missing
- * or not allowed said.
+ * A short recording of 'true' under the recorder build makes (trail
+ * record's line in this process, as for flame_record_with(); perf record
+ * when perf is set; event names the event in the message): 0, or -1 with
+ * what is missing or not allowed said.
  */
 int flame_record_check_sampler(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-			       const struct sampler_opts *so, int perf, const char *event);
+			       int perf, const char *event);
 
 /* Append the NULL-terminated words. */
 void flame_record_add_words(struct string_list *argv, const char *const *words);

@@ -1,32 +1,19 @@
 /*
  * sample_run.c - a capture's run under trail's sampler, in-process (see
- * sample_run.h): the launch spec of a measured run, the recording into a
- * perf.data in the scratch directory, and the run's outcome read from
- * the sampler (exit status, timeout, signal, the workload tree's rusage).
+ * sample_run.h): the launch spec of a measured run, the recording that
+ * trail record's line asks for (read by trail record's own parser,
+ * perf/record_options.h), and the run's outcome read from the sampler
+ * (exit status, timeout, signal, the workload tree's rusage).
  */
 #include "flame/sample_run.h"
+#include "perf/record_options.h"
 #include "perf/recorder.h"
-#include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
-#include "core/string_list.h"
 
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* The words after "--" in a recorder's command line, or NULL. */
-static const char *const *workload_of(const struct string_list *argv)
-{
-	size_t i;
-
-	for (i = 0; i < argv->nr; i++)
-		if (!strcmp(argv->items[i], "--") && i + 1 < argv->nr)
-			return (const char *const *)argv->items + i + 1;
-	return NULL;
-}
 
 static double seconds(const struct timeval *tv)
 {
@@ -34,40 +21,43 @@ static double seconds(const struct timeval *tv)
 }
 
 /*
- * Record argv's workload with so, started as l says, into out: 0 or -1;
- * *done is the finished run's sampler (released: only its results are
- * read), *sig the signal that stopped it or 0.
+ * Record what trail record's line argv says (its sampler options, its
+ * command, into its -o file; the whole line into the header), started as
+ * l says: 0 or -1; *done is the finished run's sampler (released: only
+ * its results are read), *sig the signal that stopped it or 0.
  */
-static int record(const struct string_list *argv, const struct sampler_opts *so,
-		  const struct sampler_launch *l, const char *out, struct sampler *done, int *sig)
+static int record(const struct string_list *argv, const struct sampler_launch *l,
+		  struct sampler *done, int *sig)
 {
-	const char *const *workload = workload_of(argv);
+	struct record_words w;
 	struct recorder r;
 	int ret = -1;
 
-	if (!workload)
-		return trail_error("internal: a recorder command line without a workload");
-	recorder_init(&r, so);
-	if (!sampler_launch_command(&r.s, workload, l) && !sampler_open(&r.s) &&
-	    !recorder_write(&r, out, (int)argv->nr, (const char *const *)argv->items))
+	memset(done, 0, sizeof(*done));
+	*sig = 0;
+	if (record_words_read(&w, (int)argv->nr, (const char *const *)argv->items)) {
+		record_words_release(&w);
+		return -1;
+	}
+	recorder_init(&r, &w.so);
+	if (!sampler_launch_command(&r.s, w.command, l) && !sampler_open(&r.s) &&
+	    !recorder_write(&r, w.o.output, (int)argv->nr, (const char *const *)argv->items))
 		ret = 0;
 	*sig = r.s.stopped == SAMPLER_STOP_SIGNAL ? r.s.stop_signal : 0;
 	recorder_release(&r);	/* reaps the workload: exit_code and rusage */
 	*done = r.s;
+	record_words_release(&w);
 	return ret;
 }
 
-int flame_sample_run(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-		     const struct sampler_opts *so, const char *out, const char *dir,
-		     const char *log, struct flame_run *run)
+int flame_sample_run(const struct flame_capture_opts *o, const struct string_list *argv,
+		     const char *dir, const char *log, struct flame_run *run)
 {
 	struct sampler_launch l = SAMPLER_LAUNCH_INIT;
-	struct string_list argv = STRING_LIST_INIT;
 	struct sampler s;
 	double t0, wall;
 	int ret, sig;
 
-	build(o, out, 0, &argv);
 	l.dir = dir;
 	l.in = SAMPLER_FD_DEVNULL;
 	l.out_path = log;
@@ -78,10 +68,9 @@ int flame_sample_run(const struct flame_capture_opts *o, flame_record_argv_fn *b
 	/* what the run leaves behind ("server &") must not run into the next one */
 	child_adopt_orphans();
 	t0 = clock_monotonic();
-	ret = record(&argv, so, &l, out, &s, &sig);
+	ret = record(argv, &l, &s, &sig);
 	wall = clock_monotonic() - t0;
 	child_kill_orphans();
-	string_list_clear(&argv);
 	if (sig)
 		raise(sig);	/* trail's handlers: clean up and stop (core/cleanup.h) */
 	run->timed_out = s.stopped == SAMPLER_STOP_TIMEOUT;
@@ -103,23 +92,16 @@ int flame_sample_run(const struct flame_capture_opts *o, flame_record_argv_fn *b
 	return s.exit_code == 127 ? -1 : 1;
 }
 
-int flame_sample_check(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-		       const struct sampler_opts *so, const char *event)
+int flame_sample_check(const struct string_list *argv, const char *event)
 {
 	struct sampler_launch l = SAMPLER_LAUNCH_INIT;
-	struct string_list argv = STRING_LIST_INIT;
-	char *data = xstrfmt("%s/check.data", o->scratch);
 	struct sampler s;
 	int ret, sig;
 
-	build(o, data, 1, &argv);
 	l.in = l.out = l.err = SAMPLER_FD_DEVNULL;
 	l.pgid = child_group_id();
 	l.signal_stops_caller = 1;
-	ret = record(&argv, so, &l, data, &s, &sig);
-	string_list_clear(&argv);
-	unlink(data);
-	free(data);
+	ret = record(argv, &l, &s, &sig);
 	if (sig)
 		raise(sig);
 	if (!ret && s.exit_code)

@@ -8,29 +8,29 @@
 #ifndef TRAIL_FLAME_SAMPLE_RUN_H
 #define TRAIL_FLAME_SAMPLE_RUN_H
 
+#include "core/string_list.h"
 #include "flame/record_cmd.h"
-#include "perf/sampler.h"
 
 /*
- * Record the workload of build's command line (what trail record would
- * have run: the words after its "--", the whole line going into the
- * recording's header) with so into the perf.data out.  The contract of
- * flame_record_run(): run->wall and run->cpu_us (user + sys of the
- * workload's process tree) unless o->timed; 0, 1 when the workload failed
- * or timed out, -1 when the sampler failed (errors printed).  SIGINT,
- * SIGTERM or SIGHUP during the run kill the workload and are raised
- * again here once the sampler is released: trail's handlers clean up
- * and trail stops, as when a recorder child ran.
+ * Run trail record's line argv (a backend's record_argv) in this
+ * process: the sampler options, the command and the perf.data to write
+ * are what trail record's parser reads from its words
+ * (perf/record_options.h), the whole line goes into the recording's
+ * header.  The contract of flame_record_run(): run->wall and run->cpu_us
+ * (user + sys of the workload's process tree) unless o->timed; 0, 1 when
+ * the workload failed or timed out, -1 when the sampler failed or the
+ * line is not one it records (errors printed).  SIGINT, SIGTERM or
+ * SIGHUP during the run kill the workload and are raised again here once
+ * the sampler is released: trail's handlers clean up and trail stops, as
+ * when a recorder child ran.
  */
-int flame_sample_run(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-		     const struct sampler_opts *so, const char *out, const char *dir,
-		     const char *log, struct flame_run *run);
+int flame_sample_run(const struct flame_capture_opts *o, const struct string_list *argv,
+		     const char *dir, const char *log, struct flame_run *run);
 /*
- * build's check line ('true') recorded with so into a scratch file:
- * 0, or -1 with why the sampler cannot record here (event names the
- * event for the message, or NULL).
+ * trail record's check line argv ('true') recorded as it says: 0, or -1
+ * with why the sampler cannot record here (event names the event for the
+ * message, or NULL).
  */
-int flame_sample_check(const struct flame_capture_opts *o, flame_record_argv_fn *build,
-		       const struct sampler_opts *so, const char *event);
+int flame_sample_check(const struct string_list *argv, const char *event);
 
 #endif

@@ -286,6 +286,22 @@ uint32_t *folded_profile_sorted(const struct folded_profile *p)
 	return ids;
 }
 
+void folded_profile_add_us(struct folded_profile *p, const struct folded_profile *ns)
+{
+	uint32_t *order = folded_profile_sorted(ns);
+	size_t i;
+
+	for (i = 0; i < folded_profile_size(ns); i++) {
+		uint32_t id = order[i];
+		double us = (double)(uint64_t)(ns->counts[0][id] / 1000 + 0.5);
+
+		if (us > 0)
+			folded_profile_add(p, intern_str(&ns->stacks, id), intern_len(&ns->stacks, id),
+					   0, us);
+	}
+	free(order);
+}
+
 void folded_format_count(char *buf, size_t n, double v)
 {
 	snprintf(buf, n, "%.15g", v);

@@ -154,6 +154,13 @@ int folded_profile_write(const struct folded_profile *p, FILE *out);
 void folded_profile_merge_roots(struct folded_profile *p);
 /* Stack ids sorted by stack text in byte order (caller frees). */
 uint32_t *folded_profile_sorted(const struct folded_profile *p);
+/*
+ * ns's first column (nanoseconds: a clock's or off-CPU's periods) added
+ * to p in whole microseconds, rounded to nearest, stacks that round to 0
+ * left out, in byte order: the time weight trail record --folded writes
+ * and trail flame's off-CPU profiles count.  p's weight is not touched.
+ */
+void folded_profile_add_us(struct folded_profile *p, const struct folded_profile *ns);
 
 /*
  * Append one frame to a stack being built root first: a ';' unless sb is

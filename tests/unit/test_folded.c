@@ -195,6 +195,30 @@ TEST(stack_push_guards_count_like_names)
 	}
 }
 
+TEST(ns_become_whole_us)
+{
+	struct folded_profile ns, us;
+
+	folded_profile_init(&ns);
+	folded_profile_init(&us);
+	folded_profile_add(&ns, "b;read", 6, 0, 2500000);	/* 2500 us */
+	folded_profile_add(&ns, "a;poll", 6, 0, 499);		/* rounds to 0: left out */
+	folded_profile_add(&ns, "a;nanosleep", 11, 0, 500);	/* half a us rounds up */
+	folded_profile_add(&ns, "c;futex", 7, 0, 1499);
+	folded_profile_add_us(&us, &ns);
+	CHECK_INT(folded_profile_size(&us), 3);
+	CHECK_STREQ(intern_str(&us.stacks, 0), "a;nanosleep");	/* byte order */
+	CHECK_STREQ(intern_str(&us.stacks, 1), "b;read");
+	CHECK_STREQ(intern_str(&us.stacks, 2), "c;futex");
+	CHECK(us.counts[0][0] == 1);
+	CHECK(us.counts[0][1] == 2500);
+	CHECK(us.counts[0][2] == 1);
+	CHECK(us.weight.weight == FOLDED_WEIGHT_SAMPLES);	/* the caller's to set */
+	folded_profile_release(&ns);
+	folded_profile_release(&us);
+}
+
 TEST_MAIN("folded", parse_one_and_two_columns, profile_merges_and_sorts,
 	  count_formatting_matches_perl, weight_header_round_trips, profile_read_takes_the_header,
-	  stack_push_guards_count_like_names, units_header_carries_type_and_period)
+	  stack_push_guards_count_like_names, units_header_carries_type_and_period,
+	  ns_become_whole_us)
