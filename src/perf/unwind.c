@@ -13,6 +13,7 @@
 #include "perf/cfi_rows.h"
 #include "perf/maps.h"
 #include "perf/perfdata.h"
+#include "symbols/build_id.h"
 #include "symbols/symbols.h"
 
 #include <elfutils/libdwfl.h>
@@ -177,6 +178,17 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 	(void)base;
 	if (!im)
 		return -1;
+	if (im->dso->kind == DSO_VDSO) {
+		/*
+		 * The [vdso] has no file: its CFI comes from this process's
+		 * image, the one its symbols come from (dso_load_vdso); perf
+		 * reads the same image (its own, or the build-id cache copy).
+		 */
+		if (!(*elfp = vdso_elf_open()))
+			return -1;
+		*file_name = xstrdup(im->dso->path);
+		return -1;
+	}
 	if (!im->tried)
 		image_map(im->u, im);
 	if (!im->file.data)
@@ -280,7 +292,7 @@ static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 	for (i = 0; i < ms->nr; i++) {
 		const struct map *mp = &ms->v[i];
 
-		if (mp->dso->kind != DSO_ELF)
+		if (mp->dso->kind != DSO_ELF && mp->dso->kind != DSO_VDSO)
 			continue;
 		if (open && mp->dso == ms->v[last].dso && mp->pgoff > ms->v[last].pgoff) {
 			end = mp->end;

@@ -1,12 +1,18 @@
 /*
  * test_unwind.c - unit tests of the cached CFI rows (cfi_rows.c) on this
- * test binary's own .eh_frame; the conformance of the whole unwinder
- * with libdw's is tests/cli/50-perfdata.sh (TRAIL_UNWIND=libdw).
+ * test binary's own .eh_frame, and of the unwinder (unwind.c) on
+ * constructed samples; the conformance of the whole unwinder with libdw's
+ * is tests/cli/50-perfdata.sh (TRAIL_UNWIND=libdw).
  */
 #include "harness.h"
 #include "perf/cfi_rows.h"
+#include "perf/maps.h"
+#include "perf/perf_event.h"
+#include "perf/unwind.h"
+#include "symbols/build_id.h"
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -85,4 +91,109 @@ TEST(no_module_means_frame_pointer_step)
 	dwfl_end(dwfl);
 }
 
-TEST_MAIN("unwind", entry_row_is_the_call_frame, no_module_means_frame_pointer_step)
+/* The link address of the vdso's dynamic symbol name in this process's image, or 0. */
+static uint64_t vdso_symbol(const char *name)
+{
+	Elf *elf = vdso_elf_open();
+	Elf_Scn *scn = NULL;
+	uint64_t found = 0;
+
+	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Sym sym;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize && gelf_getsym(data, (int)i, &sym); i++) {
+			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
+
+			if (s && !strcmp(s, name) && sym.st_value)
+				found = sym.st_value;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	return found;
+}
+
+/*
+ * A sample taken at the first instruction of __vdso_clock_gettime (the
+ * [vdso] mapped at VDSO_AT in the recorded process): the return address
+ * is at the stack pointer and rbp still holds the caller's frame, whose
+ * return address is its own caller's.  perf unwinds the vdso through its
+ * .eh_frame (its own process's image) and finds the caller; stepping by
+ * the frame pointer instead skips it.  Both unwinding paths (cached rows,
+ * libdw) must give ip, caller, caller's caller.
+ */
+#define VDSO_AT 0x7ff000001000ULL
+#define CALLER 0x401234ULL	/* in no module: stepped by the frame pointer */
+#define CALLERS_CALLER 0x405678ULL
+
+static void unwind_vdso_entry(const char *how)
+{
+	struct symbolizer sym;
+	struct machine m;
+	struct thread *t;
+	struct unwinder *u;
+	struct perf_sample s;
+	uint64_t fn = vdso_symbol("__vdso_clock_gettime"), stack[8] = { 0 }, regs[3], ips[8] = { 0 };
+	const uint64_t sp = 0x7ffd00001000ULL;
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t n;
+
+	if (!fn)
+		SKIP("no vdso with __vdso_clock_gettime (not x86-64 Linux?)");
+	CHECK(len > 0);
+	if (len <= 0)
+		return;
+	exe[len] = 0;
+	if (how)
+		setenv("TRAIL_UNWIND", how, 1);
+	else
+		unsetenv("TRAIL_UNWIND");
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	/* the program, as in every recording: libdw takes the architecture from it */
+	machine_mmap(&m, 10, 10, 0x10000000, 0x100000, 0, exe, 1);
+	machine_mmap(&m, 10, 10, VDSO_AT - 0x4000, 0x4000, 0, "[vvar]", 0);
+	machine_mmap(&m, 10, 10, VDSO_AT, 0x2000, 0, "[vdso]", 1);
+	t = machine_thread(&m, 10, 10);
+	stack[0] = CALLER;		/* pushed by the call */
+	stack[2] = 0;			/* the caller's frame: saved rbp (the outermost), */
+	stack[3] = CALLERS_CALLER;	/* its return address */
+	regs[0] = sp + 16;		/* bp, sp, ip: perf's register order */
+	regs[1] = sp;
+	regs[2] = VDSO_AT + fn;
+	memset(&s, 0, sizeof(s));
+	s.regs_abi = 2;			/* PERF_SAMPLE_REGS_ABI_64 */
+	s.regs_mask = 1u << 6 | 1u << 7 | 1u << 8;
+	s.regs = regs;
+	s.stack = (const unsigned char *)stack;
+	s.stack_size = sizeof(stack);
+	u = unwinder_new(&m);
+	n = unwinder_unwind(u, t, &s, ips, 8);
+	CHECK_INT(n, 3);
+	CHECK_INT(ips[0], VDSO_AT + fn);
+	CHECK_INT(ips[1], CALLER - 1);
+	CHECK_INT(ips[2], CALLERS_CALLER - 1);
+	unwinder_free(u);
+	machine_release(&m);
+	symbolizer_release(&sym);
+}
+
+TEST(vdso_unwinds_through_its_cfi)
+{
+	unwind_vdso_entry(NULL);
+}
+
+TEST(vdso_unwinds_through_its_cfi_libdw)
+{
+	unwind_vdso_entry("libdw");
+}
+
+TEST_MAIN("unwind", entry_row_is_the_call_frame, no_module_means_frame_pointer_step,
+	  vdso_unwinds_through_its_cfi, vdso_unwinds_through_its_cfi_libdw)
