@@ -496,6 +496,22 @@ static int fast_unwind(struct unwinder *u, struct space *sp)
 	}
 }
 
+/*
+ * perf shows no frame at address 0 (util/unwind-libunwind-local.c,
+ * get_entries(): "if (ips[j])"): a return address of 1 read from a
+ * stack, taken one byte back, leaves no [unknown] frame.  Returns n
+ * without them.
+ */
+static size_t drop_zero_frames(uint64_t *ips, size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (ips[i])
+			ips[kept++] = ips[i];
+	return kept;
+}
+
 size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		       uint64_t *ips, size_t max)
 {
@@ -512,7 +528,7 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_s
 	if (reg_value(s, PR_SP, &u->sp) || !s->stack || !t->maps ||
 	    !(sp = space_for(u, t))) {
 		ips[0] = ip;
-		return 1;
+		return drop_zero_frames(ips, 1);
 	}
 	u->read_past_end = 0;
 	if (u->libdw_only || fast_unwind(u, sp)) {
@@ -531,5 +547,5 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_s
 	 */
 	if (u->read_past_end && u->n < u->max)
 		ips[u->n++] = (uint64_t)-1;
-	return u->n;
+	return drop_zero_frames(ips, u->n);
 }

@@ -132,14 +132,15 @@ static uint64_t vdso_symbol(const char *name)
 #define CALLER 0x401234ULL	/* in no module: stepped by the frame pointer */
 #define CALLERS_CALLER 0x405678ULL
 
-static void unwind_vdso_entry(const char *how)
+/* Unwind the sample above with caller as the vdso function's return address; n frames into ips. */
+static size_t unwind_vdso_entry(const char *how, uint64_t caller, uint64_t ips[8])
 {
 	struct symbolizer sym;
 	struct machine m;
 	struct thread *t;
 	struct unwinder *u;
 	struct perf_sample s;
-	uint64_t fn = vdso_symbol("__vdso_clock_gettime"), stack[8] = { 0 }, regs[3], ips[8] = { 0 };
+	uint64_t fn = vdso_symbol("__vdso_clock_gettime"), stack[8] = { 0 }, regs[3];
 	const uint64_t sp = 0x7ffd00001000ULL;
 	char exe[4096];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -149,7 +150,7 @@ static void unwind_vdso_entry(const char *how)
 		SKIP("no vdso with __vdso_clock_gettime (not x86-64 Linux?)");
 	CHECK(len > 0);
 	if (len <= 0)
-		return;
+		return 0;
 	exe[len] = 0;
 	if (how)
 		setenv("TRAIL_UNWIND", how, 1);
@@ -162,7 +163,7 @@ static void unwind_vdso_entry(const char *how)
 	machine_mmap(&m, 10, 10, VDSO_AT - 0x4000, 0x4000, 0, "[vvar]", 0);
 	machine_mmap(&m, 10, 10, VDSO_AT, 0x2000, 0, "[vdso]", 1);
 	t = machine_thread(&m, 10, 10);
-	stack[0] = CALLER;		/* pushed by the call */
+	stack[0] = caller;		/* pushed by the call */
 	stack[2] = 0;			/* the caller's frame: saved rbp (the outermost), */
 	stack[3] = CALLERS_CALLER;	/* its return address */
 	regs[0] = sp + 16;		/* bp, sp, ip: perf's register order */
@@ -174,26 +175,58 @@ static void unwind_vdso_entry(const char *how)
 	s.regs = regs;
 	s.stack = (const unsigned char *)stack;
 	s.stack_size = sizeof(stack);
+	memset(ips, 0, 8 * sizeof(*ips));
 	u = unwinder_new(&m);
 	n = unwinder_unwind(u, t, &s, ips, 8);
-	CHECK_INT(n, 3);
 	CHECK_INT(ips[0], VDSO_AT + fn);
-	CHECK_INT(ips[1], CALLER - 1);
-	CHECK_INT(ips[2], CALLERS_CALLER - 1);
 	unwinder_free(u);
 	machine_release(&m);
 	symbolizer_release(&sym);
+	return n;
+}
+
+static void vdso_caller_found(const char *how)
+{
+	uint64_t ips[8];
+
+	CHECK_INT(unwind_vdso_entry(how, CALLER, ips), 3);
+	CHECK_INT(ips[1], CALLER - 1);
+	CHECK_INT(ips[2], CALLERS_CALLER - 1);
 }
 
 TEST(vdso_unwinds_through_its_cfi)
 {
-	unwind_vdso_entry(NULL);
+	vdso_caller_found(NULL);
 }
 
 TEST(vdso_unwinds_through_its_cfi_libdw)
 {
-	unwind_vdso_entry("libdw");
+	vdso_caller_found("libdw");
+}
+
+/*
+ * A return address of 1 (a stale word where the CFI says the return
+ * address is): one byte back it is 0, a frame perf leaves out; the
+ * unwinding goes on from there by the frame pointer, as libunwind's does.
+ */
+static void zero_frame_dropped(const char *how)
+{
+	uint64_t ips[8];
+
+	CHECK_INT(unwind_vdso_entry(how, 1, ips), 2);
+	CHECK_INT(ips[1], CALLERS_CALLER - 1);
+}
+
+TEST(frame_at_zero_is_left_out)
+{
+	zero_frame_dropped(NULL);
+}
+
+TEST(frame_at_zero_is_left_out_libdw)
+{
+	zero_frame_dropped("libdw");
 }
 
 TEST_MAIN("unwind", entry_row_is_the_call_frame, no_module_means_frame_pointer_step,
-	  vdso_unwinds_through_its_cfi, vdso_unwinds_through_its_cfi_libdw)
+	  vdso_unwinds_through_its_cfi, vdso_unwinds_through_its_cfi_libdw, frame_at_zero_is_left_out,
+	  frame_at_zero_is_left_out_libdw)
