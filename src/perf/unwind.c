@@ -360,7 +360,18 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	/* callers' return addresses are taken one byte back, as perf does */
+	/*
+	 * Callers' return addresses are taken one byte back, as perf does;
+	 * not the sampled pc, nor the pc a signal interrupted.  libdw also
+	 * counts the signal trampoline (__restore_rt) itself as an
+	 * activation; perf, through libunwind, counts only the frame
+	 * reached through it (unw_is_signal_frame() after unw_step() says
+	 * whether the step used a signal frame's CFI), so the trampoline's
+	 * address goes one byte back too.
+	 */
+	if (activation && u->n && !cfi_signal_frame(dwfl_thread_dwfl(dwfl_frame_thread(state)),
+						     u->ips[u->n - 1]))
+		activation = false;
 	if (!activation)
 		pc--;
 	u->ips[u->n++] = pc;

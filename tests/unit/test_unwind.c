@@ -13,7 +13,9 @@
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <signal.h>
 #include <stdint.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static char *debuginfo_path;
@@ -227,6 +229,140 @@ TEST(frame_at_zero_is_left_out_libdw)
 	zero_frame_dropped("libdw");
 }
 
+/*
+ * A real signal frame: inside a SIGUSR1 handler, this process's registers
+ * and stack (getcontext), its maps from /proc/self/maps.  The handler's
+ * caller is the signal trampoline (__restore_rt), whose CFI is marked as
+ * a signal frame; perf (libunwind) shows the trampoline one byte back,
+ * like any caller, and the interrupted pc as it is.
+ */
+static struct {
+	ucontext_t here;		/* registers in the handler */
+	unsigned char stack[8192];	/* from here's rsp up */
+	size_t stack_size;		/* bytes */
+	uint64_t trampoline;		/* the handler's return address */
+	uint64_t interrupted;		/* the pc the signal interrupted */
+} sig;
+
+/* Bytes of the mapping holding addr from addr up (so the copy stays in it). */
+static size_t mapped_above(uint64_t addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long start, end;
+	char line[4096];
+	size_t n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &start, &end) == 2 && addr >= start && addr < end)
+			n = end - addr;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The stack as the kernel copies it, redzones of a sanitizer build included. */
+__attribute__((no_sanitize("address"))) static void copy_stack(unsigned char *to, uint64_t from,
+							      size_t n)
+{
+	const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)from;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		to[i] = p[i];
+}
+
+__attribute__((noinline)) static void on_signal(int signo, siginfo_t *info, void *ucv)
+{
+	const ucontext_t *uc = ucv;
+	uint64_t sp;
+
+	(void)signo;
+	(void)info;
+	sig.trampoline = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	sig.interrupted = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	getcontext(&sig.here);
+	sp = (uint64_t)sig.here.uc_mcontext.gregs[REG_RSP];
+	sig.stack_size = mapped_above(sp);
+	if (sig.stack_size > sizeof(sig.stack))
+		sig.stack_size = sizeof(sig.stack);
+	copy_stack(sig.stack, sp, sig.stack_size);
+}
+
+/* This process's maps, as MMAP records would give them. */
+static void self_maps(struct machine *m)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long start, end, pgoff;
+	char line[4096], perms[8], path[4096];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095s", &start, &end, perms, &pgoff, path) < 4)
+			continue;
+		if (path[0])
+			machine_mmap(m, 20, 20, start, end - start, pgoff, path, perms[2] == 'x');
+	}
+	if (f)
+		fclose(f);
+}
+
+static void unwind_signal_frame(const char *how)
+{
+	static const int greg[] = {	/* perf's register order: ax bx cx dx si di bp sp ip, r8-r15 */
+		REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP, REG_RIP,
+		REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
+	};
+	struct sigaction sa;
+	struct symbolizer sym;
+	struct machine m;
+	struct unwinder *u;
+	struct perf_sample s;
+	uint64_t regs[17], ips[16];
+	size_t i, n;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	raise(SIGUSR1);
+	CHECK(sig.stack_size > 256);
+	for (i = 0; i < 17; i++)
+		regs[i] = (uint64_t)sig.here.uc_mcontext.gregs[greg[i]];
+	if (how)
+		setenv("TRAIL_UNWIND", how, 1);
+	symbolizer_init(&sym);
+	machine_init(&m, &sym);
+	self_maps(&m);
+	memset(&s, 0, sizeof(s));
+	s.regs_abi = 2;			/* PERF_SAMPLE_REGS_ABI_64 */
+	s.regs_mask = 0x1ff | 0xff0000;
+	s.regs = regs;
+	s.stack = sig.stack;
+	s.stack_size = sig.stack_size;
+	u = unwinder_new(&m);
+	n = unwinder_unwind(u, machine_thread(&m, 20, 20), &s, ips, 16);
+	CHECK(n >= 3);
+	if (n >= 3) {
+		CHECK_INT(ips[0], regs[8]);
+		CHECK_INT(ips[1], sig.trampoline - 1);
+		CHECK_INT(ips[2], sig.interrupted);
+	}
+	unwinder_free(u);
+	machine_release(&m);
+	symbolizer_release(&sym);
+}
+
+TEST(signal_trampoline_one_byte_back)
+{
+	unwind_signal_frame(NULL);
+}
+
+TEST(signal_trampoline_one_byte_back_libdw)
+{
+	unwind_signal_frame("libdw");
+}
+
 TEST_MAIN("unwind", entry_row_is_the_call_frame, no_module_means_frame_pointer_step,
 	  vdso_unwinds_through_its_cfi, vdso_unwinds_through_its_cfi_libdw, frame_at_zero_is_left_out,
-	  frame_at_zero_is_left_out_libdw)
+	  frame_at_zero_is_left_out_libdw, signal_trampoline_one_byte_back,
+	  signal_trampoline_one_byte_back_libdw)
