@@ -1,8 +1,9 @@
 /*
  * test_unwind.c - unit tests of the cached CFI rows (cfi_rows.c) on this
  * test binary's own .eh_frame, and of the unwinder (unwind.c) on
- * constructed samples; the conformance of the whole unwinder with libdw's
- * is tests/cli/50-perfdata.sh (TRAIL_UNWIND=libdw).
+ * constructed samples and on a real signal frame of this process; the
+ * conformance of the whole unwinder with libdw's and with perf script is
+ * tests/cli/50-perfdata.sh.
  */
 #include "harness.h"
 #include "perf/cfi_rows.h"
