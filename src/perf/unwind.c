@@ -53,6 +53,7 @@ struct unwinder {
 	uint64_t *ips;
 	size_t max, n;
 	int read_past_end;	/* the unwinder wanted stack beyond the copy */
+	uint64_t cfi_pc;	/* libdw path: where libdw looked up the last frame's CFI */
 	int libdw_only;		/* TRAIL_UNWIND=libdw: no fast path */
 };
 
@@ -355,7 +356,7 @@ static struct space *space_for(struct unwinder *u, const struct thread *t)
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct unwinder *u = arg;
-	Dwarf_Addr pc;
+	Dwarf_Addr pc, cfi_pc;
 	bool activation;
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
@@ -366,12 +367,15 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * counts the signal trampoline (__restore_rt) itself as an
 	 * activation; perf, through libunwind, counts only the frame
 	 * reached through it (unw_is_signal_frame() after unw_step() says
-	 * whether the step used a signal frame's CFI), so the trampoline's
-	 * address goes one byte back too.
+	 * whether the step used a signal frame's CFI: the inner frame's,
+	 * at the pc libdw looked it up), so the trampoline's address goes
+	 * one byte back too.
 	 */
+	cfi_pc = activation ? pc : pc - 1;
 	if (activation && u->n && !cfi_signal_frame(dwfl_thread_dwfl(dwfl_frame_thread(state)),
-						     u->ips[u->n - 1]))
+						     u->cfi_pc))
 		activation = false;
+	u->cfi_pc = cfi_pc;
 	if (!activation)
 		pc--;
 	u->ips[u->n++] = pc;
