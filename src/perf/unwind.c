@@ -85,10 +85,14 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	return (pid_t)u->tid;
 }
 
-/* Eight bytes at addr from the sampled stack copy (perf reads module text too, rarely needed). */
+/*
+ * Eight bytes at addr from the sampled stack copy (perf reads module text
+ * too, rarely needed).  perf's reader (access_mem) takes a word that ends
+ * exactly at the copy's end as outside it; so does this.
+ */
 static bool stack_read(struct unwinder *u, uint64_t addr, uint64_t *result)
 {
-	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8) {
+	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) <= 8) {
 		if (addr >= u->sp)
 			u->read_past_end = 1;
 		return false;

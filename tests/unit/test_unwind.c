@@ -135,8 +135,11 @@ static uint64_t vdso_symbol(const char *name)
 #define CALLER 0x401234ULL	/* in no module: stepped by the frame pointer */
 #define CALLERS_CALLER 0x405678ULL
 
-/* Unwind the sample above with caller as the vdso function's return address; n frames into ips. */
-static size_t unwind_vdso_entry(const char *how, uint64_t caller, uint64_t ips[8])
+/*
+ * Unwind the sample above with caller as the vdso function's return
+ * address and the first copied bytes of its 64-byte stack; n frames into ips.
+ */
+static size_t unwind_vdso_entry(const char *how, uint64_t caller, size_t copied, uint64_t ips[8])
 {
 	struct symbolizer sym;
 	struct machine m;
@@ -177,7 +180,7 @@ static size_t unwind_vdso_entry(const char *how, uint64_t caller, uint64_t ips[8
 	s.regs_mask = 1u << 6 | 1u << 7 | 1u << 8;
 	s.regs = regs;
 	s.stack = (const unsigned char *)stack;
-	s.stack_size = sizeof(stack);
+	s.stack_size = copied;
 	memset(ips, 0, 8 * sizeof(*ips));
 	u = unwinder_new(&m);
 	n = unwinder_unwind(u, t, &s, ips, 8);
@@ -192,7 +195,7 @@ static void vdso_caller_found(const char *how)
 {
 	uint64_t ips[8];
 
-	CHECK_INT(unwind_vdso_entry(how, CALLER, ips), 3);
+	CHECK_INT(unwind_vdso_entry(how, CALLER, 64, ips), 3);
 	CHECK_INT(ips[1], CALLER - 1);
 	CHECK_INT(ips[2], CALLERS_CALLER - 1);
 }
@@ -216,8 +219,35 @@ static void zero_frame_dropped(const char *how)
 {
 	uint64_t ips[8];
 
-	CHECK_INT(unwind_vdso_entry(how, 1, ips), 2);
+	CHECK_INT(unwind_vdso_entry(how, 1, 64, ips), 2);
 	CHECK_INT(ips[1], CALLERS_CALLER - 1);
+}
+
+/*
+ * perf's stack reader (util/unwind-libunwind-local.c, access_mem) takes
+ * a word that ends exactly at the copy's end as outside it: a return
+ * address in the last 8 copied bytes cannot be read, and the stack ends
+ * as one deeper than its copy does (one more frame at ~0).
+ */
+static void last_word_unread(const char *how)
+{
+	uint64_t ips[8];
+
+	CHECK_INT(unwind_vdso_entry(how, CALLER, 8, ips), 2);
+	CHECK(ips[1] == UINT64_MAX);
+	CHECK_INT(unwind_vdso_entry(how, CALLER, 16, ips), 3);
+	CHECK_INT(ips[1], CALLER - 1);
+	CHECK(ips[2] == UINT64_MAX);
+}
+
+TEST(last_word_of_the_copy_is_not_read)
+{
+	last_word_unread(NULL);
+}
+
+TEST(last_word_of_the_copy_is_not_read_libdw)
+{
+	last_word_unread("libdw");
 }
 
 TEST(frame_at_zero_is_left_out)
@@ -365,5 +395,6 @@ TEST(signal_trampoline_one_byte_back_libdw)
 
 TEST_MAIN("unwind", entry_row_is_the_call_frame, no_module_means_frame_pointer_step,
 	  vdso_unwinds_through_its_cfi, vdso_unwinds_through_its_cfi_libdw, frame_at_zero_is_left_out,
-	  frame_at_zero_is_left_out_libdw, signal_trampoline_one_byte_back,
+	  frame_at_zero_is_left_out_libdw, last_word_of_the_copy_is_not_read,
+	  last_word_of_the_copy_is_not_read_libdw, signal_trampoline_one_byte_back,
 	  signal_trampoline_one_byte_back_libdw)
