@@ -129,6 +129,18 @@ out:
 	free(frame);
 }
 
+int cfi_signal_frame(Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Frame *frame = mod ? find_frame(mod, pc) : NULL;
+	bool signal = false;
+
+	if (frame)
+		dwarf_frame_info(frame, NULL, NULL, &signal);
+	free(frame);
+	return signal;
+}
+
 const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
 {
 	struct hashmap_iter it;

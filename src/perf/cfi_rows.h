@@ -65,4 +65,7 @@ void cfi_rows_clear(struct cfi_rows *t);
  */
 const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc);
 
+/* Whether the CFI for pc in dwfl's modules marks a signal frame (augmentation 'S'). */
+int cfi_signal_frame(Dwfl *dwfl, uint64_t pc);
+
 #endif

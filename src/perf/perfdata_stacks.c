@@ -49,6 +49,15 @@ struct stacks_ctx {
 	 * UINT64_MAX until the kernel is mapped: then every address is below.
 	 */
 	uint64_t kernel_start;
+	/*
+	 * The map's end (start + length of its MMAP record, exclusive;
+	 * UINT64_MAX when unknown).  Above it perf finds an address only in a
+	 * module's map (or a BPF program's); trail reads those from kallsyms,
+	 * so an address past the end that kallsyms does not name is in no
+	 * map: [unknown], as perf script prints the 0xffffffffffffffff frame
+	 * that ends a stack deeper than its --call-graph dwarf copy.
+	 */
+	uint64_t kernel_end;
 };
 
 static struct stacks_ctx *from_tool(struct perf_tool *t)
@@ -113,6 +122,10 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 				f->dso = mod;
 				f->dso_len = strlen(mod);
 			}
+		} else if (ip >= c->kernel_end) {
+			f->kernel = 0;	/* in no kernel map: [unknown] */
+			f->dso = NULL;
+			f->dso_len = 0;
 		}
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
 		const struct map *mp = thread_find_map(t, ip);
@@ -293,6 +306,9 @@ static int on_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
 		    !strncmp(mm->filename, "[kernel.kallsyms]", 17) &&
 		    c->kernel_start == UINT64_MAX) {
 			c->kernel_start = mm->start;
+			/* perf takes a zero-sized kernel map to run to the end */
+			c->kernel_end = mm->len && mm->start + mm->len > mm->start ?
+					mm->start + mm->len : UINT64_MAX;
 		}
 		return 0;
 	}
@@ -348,6 +364,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->pd = pd;
 	c->opts = opts;
 	c->kernel_start = UINT64_MAX;	/* no kernel map yet */
+	c->kernel_end = UINT64_MAX;
 	c->fn = fn;
 	c->fn_ctx = ctx;
 	symbolizer_init(&c->sym);

@@ -13,6 +13,7 @@
 #include "perf/cfi_rows.h"
 #include "perf/maps.h"
 #include "perf/perfdata.h"
+#include "symbols/build_id.h"
 #include "symbols/symbols.h"
 
 #include <elfutils/libdwfl.h>
@@ -52,6 +53,7 @@ struct unwinder {
 	uint64_t *ips;
 	size_t max, n;
 	int read_past_end;	/* the unwinder wanted stack beyond the copy */
+	uint64_t cfi_pc;	/* libdw path: where libdw looked up the last frame's CFI */
 	int libdw_only;		/* TRAIL_UNWIND=libdw: no fast path */
 };
 
@@ -83,10 +85,14 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	return (pid_t)u->tid;
 }
 
-/* Eight bytes at addr from the sampled stack copy (perf reads module text too, rarely needed). */
+/*
+ * Eight bytes at addr from the sampled stack copy (perf reads module text
+ * too, rarely needed).  perf's reader (access_mem) takes a word that ends
+ * exactly at the copy's end as outside it; so does this.
+ */
 static bool stack_read(struct unwinder *u, uint64_t addr, uint64_t *result)
 {
-	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) < 8) {
+	if (addr < u->sp || addr - u->sp > u->s->stack_size || u->s->stack_size - (addr - u->sp) <= 8) {
 		if (addr >= u->sp)
 			u->read_past_end = 1;
 		return false;
@@ -177,6 +183,17 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 	(void)base;
 	if (!im)
 		return -1;
+	if (im->dso->kind == DSO_VDSO) {
+		/*
+		 * The [vdso] has no file: its CFI comes from this process's
+		 * image, the one its symbols come from (dso_load_vdso); perf
+		 * reads the same image (its own, or the build-id cache copy).
+		 */
+		if (!(*elfp = vdso_elf_open()))
+			return -1;
+		*file_name = xstrdup(im->dso->path);
+		return -1;
+	}
 	if (!im->tried)
 		image_map(im->u, im);
 	if (!im->file.data)
@@ -280,7 +297,7 @@ static Dwfl *build_dwfl(struct unwinder *u, const struct maps *ms, pid_t pid)
 	for (i = 0; i < ms->nr; i++) {
 		const struct map *mp = &ms->v[i];
 
-		if (mp->dso->kind != DSO_ELF)
+		if (mp->dso->kind != DSO_ELF && mp->dso->kind != DSO_VDSO)
 			continue;
 		if (open && mp->dso == ms->v[last].dso && mp->pgoff > ms->v[last].pgoff) {
 			end = mp->end;
@@ -343,12 +360,26 @@ static struct space *space_for(struct unwinder *u, const struct thread *t)
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct unwinder *u = arg;
-	Dwarf_Addr pc;
+	Dwarf_Addr pc, cfi_pc;
 	bool activation;
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	/* callers' return addresses are taken one byte back, as perf does */
+	/*
+	 * Callers' return addresses are taken one byte back, as perf does;
+	 * not the sampled pc, nor the pc a signal interrupted.  libdw also
+	 * counts the signal trampoline (__restore_rt) itself as an
+	 * activation; perf, through libunwind, counts only the frame
+	 * reached through it (unw_is_signal_frame() after unw_step() says
+	 * whether the step used a signal frame's CFI: the inner frame's,
+	 * at the pc libdw looked it up), so the trampoline's address goes
+	 * one byte back too.
+	 */
+	cfi_pc = activation ? pc : pc - 1;
+	if (activation && u->n && !cfi_signal_frame(dwfl_thread_dwfl(dwfl_frame_thread(state)),
+						     u->cfi_pc))
+		activation = false;
+	u->cfi_pc = cfi_pc;
 	if (!activation)
 		pc--;
 	u->ips[u->n++] = pc;
@@ -484,6 +515,22 @@ static int fast_unwind(struct unwinder *u, struct space *sp)
 	}
 }
 
+/*
+ * perf shows no frame at address 0 (util/unwind-libunwind-local.c,
+ * get_entries(): "if (ips[j])"): a return address of 1 read from a
+ * stack, taken one byte back, leaves no [unknown] frame.  Returns n
+ * without them.
+ */
+static size_t drop_zero_frames(uint64_t *ips, size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (ips[i])
+			ips[kept++] = ips[i];
+	return kept;
+}
+
 size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		       uint64_t *ips, size_t max)
 {
@@ -500,7 +547,7 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_s
 	if (reg_value(s, PR_SP, &u->sp) || !s->stack || !t->maps ||
 	    !(sp = space_for(u, t))) {
 		ips[0] = ip;
-		return 1;
+		return drop_zero_frames(ips, 1);
 	}
 	u->read_past_end = 0;
 	if (u->libdw_only || fast_unwind(u, sp)) {
@@ -519,5 +566,5 @@ size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_s
 	 */
 	if (u->read_past_end && u->n < u->max)
 		ips[u->n++] = (uint64_t)-1;
-	return u->n;
+	return drop_zero_frames(ips, u->n);
 }

@@ -21,8 +21,9 @@ void unwinder_free(struct unwinder *u);
 
 /*
  * Unwind the user stack of s (thread t) into ips[0..max), leaf first: the
- * first entry is the sampled user IP.  Returns the number of frames (0
- * when the sample has no usable registers).
+ * first entry is the sampled user IP.  Frames at address 0 are left out,
+ * as perf leaves them out.  Returns the number of frames (0 when the
+ * sample has no usable registers).
  */
 size_t unwinder_unwind(struct unwinder *u, struct thread *t, const struct perf_sample *s,
 		       uint64_t *ips, size_t max);

@@ -2,7 +2,8 @@
 # 50-perfdata.sh - 'trail collapse perf.data' against 'perf script | trail
 # collapse' on real recordings made here with the installed perf: known
 # call trees, threads, fork+exec, a shared library with dlopen, C++
-# templates; frame pointers (-g), --call-graph dwarf, -z and pipe mode.
+# templates, time calls in the [vdso], a signal handler; frame pointers
+# (-g), --call-graph dwarf, -z and pipe mode.
 # Prints the agreement (sum over stacks of min(A,B) / total weight).
 # Skips cleanly without perf, a compiler or perf_event_open permission.
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +70,48 @@ if ! { cc $F -shared -fPIC lib.c -o libwork.so && cc $F child.c -o child &&
 	exit 0
 fi
 have c++ && c++ $F tmpl.cc -o tmpl 2>/dev/null
+# the time calls run in the [vdso]; time() there makes no frame at all.
+# -fno-plt: perf 6.1 names a sample in a PLT stub of the program after
+# _init, the zero-sized symbol before .plt (not what this check is about)
+cat > vdso.c <<'EOF'
+#include <sys/time.h>
+#include <time.h>
+volatile long sink;
+__attribute__((noinline)) static void hot(void)
+{
+	struct timespec t; struct timeval tv;
+	for (int i = 0; i < 100; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t); gettimeofday(&tv, 0);
+		sink += t.tv_nsec + tv.tv_usec + time(0);
+	}
+}
+__attribute__((noinline)) static void rec(int d) { if (d) rec(d - 1); else hot(); sink++; }
+int main(void) { for (int k = 0; k < 40000; k++) rec(k % 7); return 0; }
+EOF
+cc $F -fno-plt vdso.c -o vdso 2>/dev/null
+# a SIGPROF handler that works: stacks through the signal trampoline
+cat > sig.c <<'EOF'
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+volatile long sink;
+__attribute__((noinline)) static void in_handler(int n) { for (int i = 0; i < n; i++) sink += i; }
+static void handler(int sig) { (void)sig; in_handler(200000); }
+__attribute__((noinline)) static void spin(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) static void rec(int d) { if (d) rec(d - 1); else spin(100000); sink++; }
+int main(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(SIGPROF, &sa, 0);
+	setitimer(ITIMER_PROF, &it, 0);
+	for (int k = 0; k < 2000; k++) rec(k % 11);
+	return 0;
+}
+EOF
+cc $F -fno-plt sig.c -o sig 2>/dev/null
 
 # agreement A B: prints sum over stacks of min(a,b) / max(total a, total b)
 agreement() {
@@ -238,6 +281,33 @@ if [ -z "${TRAIL_SANITIZED:-}" ] && record --call-graph dwarf -o dwarf.data ./pr
 			"$(diff dwarf-fast.folded dwarf-libdw.folded | head -5)"
 	fi
 fi
+# same_dwarf NAME PROG FRAME [SIZE]: a --call-graph dwarf recording of PROG
+# (SIZE bytes of stack a sample), whose stacks pass through FRAME (a regex),
+# folded as perf script's lines are
+same_dwarf() {
+	local name=$1 prog=$2
+	[ -x "$prog" ] && record --call-graph "dwarf${4:+,$4}" -o "$prog.data" "./$prog" || return 0
+	perf script -i "$prog.data" 2>/dev/null | "$TRAIL" collapse > "$prog-ref.folded" 2>/dev/null
+	trail_stacks "$prog.data" > "$prog-native.folded" 2>/dev/null
+	if ! grep -Eq "$3" "$prog-ref.folded"; then
+		skip "--call-graph dwarf: $name" "no such stacks recorded"
+	elif cmp -s "$prog-ref.folded" "$prog-native.folded"; then
+		pass "--call-graph dwarf: $name as perf script's"
+	else
+		fail "--call-graph dwarf: $name as perf script's" \
+			"$(diff "$prog-ref.folded" "$prog-native.folded" | head -6)"
+	fi
+}
+# samples in the [vdso]: perf unwinds through its .eh_frame (frameless
+# __vdso_time included) to the caller
+same_dwarf "stacks through the [vdso]" vdso ';__vdso_'
+# samples in a signal handler: perf shows the trampoline one byte back
+# (before __restore_rt: [libc.so.6]), the interrupted pc as it is
+same_dwarf "stacks through a signal frame" sig ';handler;'
+# copies of 256 bytes: most stacks are deeper; perf ends them with a frame
+# at ~0 ([unknown], in no map) and cannot read the copy's last word
+cp vdso vdso-256 2>/dev/null
+same_dwarf "stacks deeper than their copy" vdso-256 '^vdso-256;\[unknown\];' 256
 
 # hostile input: a clear error with file and offset, exit 1, no crash
 head -c 3000 fp.data > trunc.data 2>/dev/null

@@ -126,6 +126,7 @@ static void put_rec(unsigned char *buf, size_t *off, uint32_t type, uint16_t mis
  * frame), with or without the kernel text mapping that perf record and
  * trail record write when /proc/kallsyms shows addresses.
  */
+/* kernel_map: 0 none, 1 [kernel.kallsyms]_text over 16 MB, 2 that and a frame past it */
 static size_t build_kernel_sample(unsigned char *buf, int kernel_map)
 {
 	struct perf_file_header h;
@@ -144,6 +145,8 @@ static size_t build_kernel_sample(unsigned char *buf, int kernel_map)
 	uint64_t range[3] = { UINT64_C(0xffffffff81000000), 0x1000000, UINT64_C(0xffffffff81000000) };
 
 	data = off;
+	if (kernel_map == 2)	/* the chain's second kernel frame past the map's end */
+		sample[6] = UINT64_C(0xfffffffffff00000);
 	put_rec(buf, &off, PERF_RECORD_COMM, 0, comm, sizeof(comm));
 	if (kernel_map) {
 		memset(mm, 0, sizeof(mm));
@@ -210,6 +213,29 @@ TEST(kernel_frames_need_the_kernel_map)
 		}
 		perfdata_close(&pd);
 	}
+}
+
+/*
+ * A kernel address past the kernel map (start + length of its MMAP
+ * record) that kallsyms does not name, like the 0xffffffffffffffff frame
+ * that ends a stack deeper than its --call-graph dwarf copy: perf finds
+ * it in no map and prints [unknown] ([unknown]), not [kernel.kallsyms].
+ */
+TEST(past_the_kernel_map_is_unknown)
+{
+	static unsigned char buf[4096];
+	struct perfdata_stacks_opts opts;
+	struct kernel_frames k;
+	struct perfdata pd;
+	size_t n = build_kernel_sample(buf, 2);
+
+	memset(&opts, 0, sizeof(opts));
+	memset(&k, 0, sizeof(k));
+	CHECK(!perfdata_open_buffer(&pd, buf, n, "kernel.data"));
+	CHECK(!perfdata_stacks(&pd, &opts, note_kernel_frames, &k, NULL));
+	CHECK_INT(k.nr, 4);
+	CHECK_INT(k.with_dso, 1);	/* only 0xffffffff81000100, in the map */
+	perfdata_close(&pd);
 }
 
 TEST(truncated_record_is_an_error)
@@ -667,7 +693,8 @@ TEST(time_order_sort_matches_a_full_sort)
 	free(tmp);
 }
 
-TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
+TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map,
+	  past_the_kernel_map_is_unknown, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
 	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
