@@ -558,6 +558,12 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 	f.data = data;
 	f.words = size / 8;
 	f.name = name;
+	if (!size) {
+		/* the image was killed between creating its file and the header */
+		t->files++;
+		t->unfinished++;
+		return 0;
+	}
 	if (f.words < ALLOC_RAW_HEADER_WORDS || word(&f, 0) != ALLOC_RAW_MAGIC)
 		return bad(&f, 0, "not a trail allocation recording");
 	if (word(&f, 1) != ALLOC_RAW_VERSION)
@@ -572,8 +578,9 @@ int alloc_raw_convert(const unsigned char *data, size_t size, const char *name,
 		return bad(&f, 3, "bad process id");
 	if (scan(&f))
 		goto out;
-	if (!t->files++)
+	if (!t->interval)
 		t->interval = f.interval;
+	t->files++;
 	if (!f.ended)
 		t->unfinished++;
 	if (write_comm(w, (uint32_t)f.pid, (uint32_t)f.pid, f.comm))

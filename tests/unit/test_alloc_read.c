@@ -405,6 +405,17 @@ TEST(test_malformed)
 	strbuf_setlen(&raw, 0);
 	put(&raw, 42);
 	CHECK(convert_fold(&raw, ALLOC_VIEW_SPACE, &out, &t) < 0);
+	/* an empty file: the image died before its header - cut short, not foreign */
+	{
+		struct perfdata_writer w;
+
+		memset(&w, 0, sizeof(w));
+		memset(&t, 0, sizeof(t));
+		CHECK_INT(alloc_raw_convert((const unsigned char *)"", 0, "empty.raw", ALLOC_VIEW_SPACE,
+					    &w, &t), 0);
+		CHECK_INT((int)t.files, 1);
+		CHECK_INT((int)t.unfinished, 1);
+	}
 	strbuf_release(&raw);
 	strbuf_release(&out);
 }
