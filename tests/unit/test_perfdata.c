@@ -617,6 +617,41 @@ TEST(stack_memo_finds_repeats)
 	stack_memo_release(&m);
 }
 
+/* Entries across several blocks keep their keys and memos; a key longer than a block is refused. */
+TEST(stack_memo_spans_blocks)
+{
+	struct stack_memo m;
+	size_t n = 1000, nr = 3 * STACK_MEMO_BLOCK_WORDS / 1000 + 7, i, j;
+	uint64_t *key = xmallocarray(STACK_MEMO_BLOCK_WORDS + 1, sizeof(*key));
+	struct stack_memo_entry *e;
+	int created;
+
+	stack_memo_init(&m);
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < n; j++)
+			key[j] = i * 7919 + j;
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && created);
+		if (e)
+			e->memo = (uint32_t)i + 1;
+	}
+	CHECK(m.nr_blocks >= 3);
+	for (i = nr; i-- > 0;) {
+		for (j = 0; j < n; j++)
+			key[j] = i * 7919 + j;
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && !created && e->memo == (uint32_t)i + 1 && e->len == n);
+		key[n - 1] ^= 1;	/* the last word tells them apart too */
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && created && e->memo == 0);
+	}
+	memset(key, 0, (STACK_MEMO_BLOCK_WORDS + 1) * sizeof(*key));
+	CHECK(!stack_memo_get(&m, key, STACK_MEMO_BLOCK_WORDS, &created));
+	CHECK_INT(m.nr, 2 * nr);
+	stack_memo_release(&m);
+	free(key);
+}
+
 static int cmp_time_seq(const void *pa, const void *pb)
 {
 	const struct pending *a = pa, *b = pb;
@@ -668,6 +703,7 @@ TEST(time_order_sort_matches_a_full_sort)
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
-	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
+	  stack_memo_finds_repeats, stack_memo_spans_blocks,
+	  time_order_sort_matches_a_full_sort,
 	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
 	  symbols_fixup_moves_each_symbol_with_its_module, symbol_lookup_agrees_with_find)
