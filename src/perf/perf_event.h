@@ -79,6 +79,17 @@ int perf_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 /* Byte offset of the period (and of the time: perf_sample_time_offset) in a sample of attr. */
 size_t perf_sample_period_offset(const struct perf_event_attr *attr);
 size_t perf_sample_time_offset(const struct perf_event_attr *attr);
+/*
+ * A quick look at a sample record of attr before it is decoded (to
+ * prefetch what decoding it will need): its pid/tid word (pid << 32 |
+ * tid, as PERF_SAMPLE_TID has them) in *pid_tid and its callchain, 8-byte
+ * aligned in the record, *nr entries; NULL when the record has no TID or
+ * CALLCHAIN, has READ values before the callchain, is unaligned or too
+ * short.  A hint only: perf_sample_parse() still checks the record.
+ */
+const uint64_t *perf_sample_peek_callchain(const struct perf_event_attr *attr,
+					   const unsigned char *rec, size_t size,
+					   uint64_t *pid_tid, size_t *nr);
 /* Bytes of the sample_id trailer of non-sample records for this attr. */
 size_t perf_sample_id_size(const struct perf_event_attr *attr);
 /* pid, tid and time from the sample_id trailer of a non-sample record.  0 or -1. */

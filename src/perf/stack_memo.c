@@ -40,7 +40,28 @@ static struct stack_memo_entry *entry_at(const struct stack_memo *m, uint32_t id
 struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
 					int *created)
 {
-	uint32_t h = hashmap_hash_words(key, n), id;
+	return stack_memo_get_hashed(m, key, n, hashmap_hash_words(key, n), created);
+}
+
+void stack_memo_prefetch_entry(const struct stack_memo *m, uint32_t hash)
+{
+	uint32_t id = hashmap_hint(&m->index, hash);
+
+	if (id != HASHMAP_NONE) {
+		/* the entry and the first 30 key words: tens of words are compared */
+		const char *e = (const char *)entry_at(m, id);
+
+		__builtin_prefetch(e);
+		__builtin_prefetch(e + 64);
+		__builtin_prefetch(e + 128);
+		__builtin_prefetch(e + 192);
+	}
+}
+
+struct stack_memo_entry *stack_memo_get_hashed(struct stack_memo *m, const uint64_t *key, size_t n,
+					       uint32_t h, int *created)
+{
+	uint32_t id;
 	struct hashmap_iter it;
 	struct stack_memo_entry *e;
 	size_t need = STACK_MEMO_ENTRY_WORDS + n;

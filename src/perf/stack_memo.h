@@ -60,4 +60,18 @@ void stack_memo_release(struct stack_memo *m);
 struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
 					int *created);
 
+/*
+ * stack_memo_get() with the key's hash given: any function of the key
+ * words, the same for equal keys (the caller hashes what it can know
+ * before the key is built, to prefetch).
+ */
+struct stack_memo_entry *stack_memo_get_hashed(struct stack_memo *m, const uint64_t *key, size_t n,
+					       uint32_t hash, int *created);
+/* Fetch the index slot of hash; later, stack_memo_prefetch_entry() the entry it names. */
+static inline void stack_memo_prefetch_slot(const struct stack_memo *m, uint32_t hash)
+{
+	hashmap_prefetch(&m->index, hash);
+}
+void stack_memo_prefetch_entry(const struct stack_memo *m, uint32_t hash);
+
 #endif

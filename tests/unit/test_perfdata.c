@@ -652,6 +652,54 @@ TEST(stack_memo_spans_blocks)
 	free(key);
 }
 
+/* What .peek sees of a sample is what the decoder reads, for each layout of the fixed fields. */
+TEST(peek_callchain_agrees_with_the_decoder)
+{
+	static const uint64_t extra[] = {
+		0, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU,
+		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_TIME,
+	};
+	uint64_t rec[32], pid_tid;
+	size_t i, k, n, words;
+
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		struct perf_event_attr a;
+		struct perf_event_header h;
+		struct perf_sample s;
+		const uint64_t *chain;
+		const char *why;
+
+		memset(&a, 0, sizeof(a));
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+				PERF_SAMPLE_CALLCHAIN | extra[i];
+		memset(rec, 0, sizeof(rec));
+		words = 1;	/* the header */
+		for (k = 0; k < 64; k++)
+			if (a.sample_type & ((uint64_t)1 << k) & ~(uint64_t)PERF_SAMPLE_CALLCHAIN)
+				rec[words++] = 0x1000 + k;	/* each fixed field */
+		/* TID: pid 4242, tid 4243 */
+		rec[1 + !!(a.sample_type & PERF_SAMPLE_IDENTIFIER) + 1] = (uint64_t)4243 << 32 | 4242;
+		rec[words++] = 3;
+		rec[words++] = 0xffffffffffffff80ull;	/* PERF_CONTEXT_KERNEL */
+		rec[words++] = 0x401000;
+		rec[words++] = 0x402000;
+		h.type = PERF_RECORD_SAMPLE;
+		h.misc = 0;
+		h.size = (uint16_t)(words * 8);
+		memcpy(rec, &h, sizeof(h));
+		CHECK_INT(perf_sample_parse(&a, (const struct perf_event_header *)(void *)rec, NULL, &s, &why), 0);
+		chain = perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8, &pid_tid, &n);
+		CHECK(chain == s.callchain);
+		CHECK_INT(n, s.nr_callchain);
+		CHECK_INT(s.pid, 4242);
+		CHECK(pid_tid == ((uint64_t)s.pid << 32 | s.tid));
+		/* a count past the record's end, a READ before the chain: no peek */
+		CHECK(!perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8 - 8, &pid_tid, &n));
+		a.sample_type |= PERF_SAMPLE_READ;
+		CHECK(!perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8, &pid_tid, &n));
+	}
+}
+
 static int cmp_time_seq(const void *pa, const void *pb)
 {
 	const struct pending *a = pa, *b = pb;
@@ -703,7 +751,7 @@ TEST(time_order_sort_matches_a_full_sort)
 TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_the_kernel_map, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
-	  stack_memo_finds_repeats, stack_memo_spans_blocks,
+	  stack_memo_finds_repeats, stack_memo_spans_blocks, peek_callchain_agrees_with_the_decoder,
 	  time_order_sort_matches_a_full_sort,
 	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
 	  symbols_fixup_moves_each_symbol_with_its_module, symbol_lookup_agrees_with_find)
