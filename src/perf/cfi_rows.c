@@ -148,15 +148,13 @@ static void rule_masks(struct cfi_row *row)
 	}
 }
 
-const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
+const struct cfi_row *cfi_rows_find_slow(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
 {
 	uint32_t *recent = &t->recent[pc % (sizeof(t->recent) / sizeof(t->recent[0]))];
 	struct hashmap_iter it;
 	struct cfi_row *row;
 	uint32_t id;
 
-	if (*recent && t->v[*recent - 1].pc == pc)
-		return &t->v[*recent - 1];
 	for (id = hashmap_first(&t->index, hashmap_hash_u64(pc), &it); id != HASHMAP_NONE;
 	     id = hashmap_next(&it))
 		if (t->v[id].pc == pc) {

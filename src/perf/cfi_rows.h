@@ -73,8 +73,17 @@ void cfi_rows_clear(struct cfi_rows *t);
 /*
  * The row for pc (already adjusted as libdw adjusts it: the sampled pc as
  * is, callers' return addresses one byte back) in dwfl's modules, from
- * .eh_frame, decoded on first use.  Never NULL.
+ * .eh_frame, decoded on first use.  Never NULL.  The recent slot is
+ * tried inline (the unwinder's every frame), the index out of line.
  */
-const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc);
+const struct cfi_row *cfi_rows_find_slow(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc);
+static inline const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
+{
+	uint32_t r = t->recent[pc % (sizeof(t->recent) / sizeof(t->recent[0]))];
+
+	if (r && t->v[r - 1].pc == pc)
+		return &t->v[r - 1];
+	return cfi_rows_find_slow(t, dwfl, pc);
+}
 
 #endif

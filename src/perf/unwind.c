@@ -422,12 +422,13 @@ static int fast_step(struct unwinder *u, struct space *sp, const struct frame_re
 		return -1;
 	cfa_ok = cur->known >> row->cfa_reg & 1;
 	cfa = cur->v[row->cfa_reg] + (uint64_t)row->cfa_off;
-	/* each rule's registers in DWARF order, as handle_cfi() visits them */
+	/*
+	 * Each rule's registers in DWARF order, as handle_cfi() visits them.
+	 * Values of registers not in known are never read: one copy of all
+	 * of them serves every CFI_SAME one.
+	 */
 	known = cur->known & row->same;
-	for (m = known; m; m &= m - 1) {
-		regno = __builtin_ctz(m);
-		next->v[regno] = cur->v[regno];
-	}
+	memcpy(next->v, cur->v, sizeof(next->v));
 	if (cfa_ok) {
 		for (m = row->at; m; m &= m - 1) {
 			regno = __builtin_ctz(m);
