@@ -84,24 +84,15 @@ size_t perf_sample_time_offset(const struct perf_event_attr *attr)
 	return fixed_offset(attr, PERF_SAMPLE_TIME);
 }
 
-const uint64_t *perf_sample_peek_callchain(const struct perf_event_attr *attr,
-					   const unsigned char *rec, size_t size,
-					   uint64_t *pid_tid, size_t *nr)
+int perf_sample_peek_layout(const struct perf_event_attr *attr, struct perf_peek_layout *l)
 {
-	uint64_t t = attr->sample_type, n;
-	size_t off = fixed_offset(attr, 0);	/* past every fixed field: PERIOD's successor */
+	uint64_t t = attr->sample_type;
 
-	if (!(t & PERF_SAMPLE_TID) || !(t & PERF_SAMPLE_CALLCHAIN) || (t & PERF_SAMPLE_READ) ||
-	    (uintptr_t)rec % 8 || size < off + 8)
-		return NULL;
-	n = rd64(rec + off);
-	if (n > (size - off - 8) / 8)
-		return NULL;
-	/* TID follows IDENTIFIER and IP: pid, then tid, 32 bits each */
-	*pid_tid = (uint64_t)rd32(rec + fixed_offset(attr, PERF_SAMPLE_TID)) << 32 |
-		   rd32(rec + fixed_offset(attr, PERF_SAMPLE_TID) + 4);
-	*nr = (size_t)n;
-	return (const uint64_t *)(const void *)(rec + off + 8);
+	if (!(t & PERF_SAMPLE_TID) || !(t & PERF_SAMPLE_CALLCHAIN) || (t & PERF_SAMPLE_READ))
+		return -1;
+	l->tid_off = fixed_offset(attr, PERF_SAMPLE_TID);
+	l->chain_off = fixed_offset(attr, 0);	/* past every fixed field */
+	return 0;
 }
 
 /* The variable part after PERIOD: read values, callchain, raw, branches, registers, stack. */

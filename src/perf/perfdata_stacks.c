@@ -53,6 +53,9 @@ struct stacks_ctx {
 		uint32_t hash;
 	} peeked[PEEK_RING];
 	size_t peek_head, peek_tail;
+	const struct perf_event_attr *peek_attr;	/* the attr peek_layout is for */
+	int peek_ok;			/* peek_attr's samples can be peeked */
+	struct perf_peek_layout peek_layout;
 	/*
 	 * The recording mapped the kernel's text (perf record and trail record
 	 * write "[kernel.kallsyms]_text" when /proc/kallsyms shows addresses),
@@ -252,7 +255,13 @@ static void on_peek(struct perf_tool *tool, const unsigned char *rec,
 
 	if (!c->opts->memo || ((type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER)))
 		return;	/* no memo, or keys with unwound addresses */
-	chain = perf_sample_peek_callchain(attr, rec, rd16(rec + 6), &pid_tid, &n);
+	if (attr != c->peek_attr) {
+		c->peek_attr = attr;
+		c->peek_ok = !perf_sample_peek_layout(attr, &c->peek_layout);
+	}
+	if (!c->peek_ok)
+		return;
+	chain = perf_sample_peek_callchain(&c->peek_layout, rec, rd16(rec + 6), &pid_tid, &n);
 	if (!chain || !n)
 		return;
 	p = &c->peeked[c->peek_head % PEEK_RING];

@@ -659,14 +659,15 @@ TEST(peek_callchain_agrees_with_the_decoder)
 		0, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU,
 		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_TIME,
 	};
-	uint64_t rec[32], pid_tid;
-	size_t i, k, n, words;
+	uint64_t rec[32], pid_tid = 0;
+	size_t i, k, n = 0, words;
 
 	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 		struct perf_event_attr a;
 		struct perf_event_header h;
 		struct perf_sample s;
 		const uint64_t *chain;
+		struct perf_peek_layout l;
 		const char *why;
 
 		memset(&a, 0, sizeof(a));
@@ -688,15 +689,16 @@ TEST(peek_callchain_agrees_with_the_decoder)
 		h.size = (uint16_t)(words * 8);
 		memcpy(rec, &h, sizeof(h));
 		CHECK_INT(perf_sample_parse(&a, (const struct perf_event_header *)(void *)rec, NULL, &s, &why), 0);
-		chain = perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8, &pid_tid, &n);
+		CHECK_INT(perf_sample_peek_layout(&a, &l), 0);
+		chain = perf_sample_peek_callchain(&l, (const unsigned char *)rec, words * 8, &pid_tid, &n);
 		CHECK(chain == s.callchain);
 		CHECK_INT(n, s.nr_callchain);
 		CHECK_INT(s.pid, 4242);
 		CHECK(pid_tid == ((uint64_t)s.pid << 32 | s.tid));
 		/* a count past the record's end, a READ before the chain: no peek */
-		CHECK(!perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8 - 8, &pid_tid, &n));
+		CHECK(!perf_sample_peek_callchain(&l, (const unsigned char *)rec, words * 8 - 8, &pid_tid, &n));
 		a.sample_type |= PERF_SAMPLE_READ;
-		CHECK(!perf_sample_peek_callchain(&a, (const unsigned char *)rec, words * 8, &pid_tid, &n));
+		CHECK_INT(perf_sample_peek_layout(&a, &l), -1);
 	}
 }
 
