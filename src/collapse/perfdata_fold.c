@@ -125,6 +125,25 @@ static void ambiguous_frame(struct fold_ctx *c, const struct perfdata_frame *fr,
 	}
 }
 
+/* v in decimal, as printf's %d; returns the length (at most 11). */
+static size_t dec(char *out, int32_t v)
+{
+	char tmp[12];
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	size_t n = 0, i = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[i++] = '-';
+	while (n)
+		out[i++] = tmp[--n];
+	out[i] = 0;
+	return i;
+}
+
 static uint64_t sample_weight(const struct fold_ctx *c, const struct perfdata_stack *st)
 {
 	return st->period && !c->pf->count_samples ? st->period : 1;
@@ -203,11 +222,11 @@ static int on_stack(void *ctx, const struct perfdata_stack *st)
 	s.comm_len = strlen(st->comm);
 	if (st->pid != c->last_pid || !c->pid_len) {
 		c->last_pid = st->pid;
-		c->pid_len = (size_t)snprintf(c->pid, sizeof(c->pid), "%d", (int)st->pid);
+		c->pid_len = dec(c->pid, st->pid);
 	}
 	if (st->tid != c->last_tid || !c->tid_len) {
 		c->last_tid = st->tid;
-		c->tid_len = (size_t)snprintf(c->tid, sizeof(c->tid), "%d", (int)st->tid);
+		c->tid_len = dec(c->tid, (int32_t)st->tid);
 	}
 	s.pid = c->pid;
 	s.pid_len = c->pid_len;

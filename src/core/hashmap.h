@@ -118,6 +118,27 @@ static inline uint32_t hashmap_first(const struct hashmap *m, uint32_t hash,
 }
 
 /*
+ * For prefetching ahead of a lookup: fetch the slot a walk for hash starts
+ * on; hashmap_hint() then reads it (cheap once fetched) and gives the
+ * entry stored there when its hash matches, else HASHMAP_NONE.  Hints
+ * only: the walk decides.
+ */
+static inline void hashmap_prefetch(const struct hashmap *m, uint32_t hash)
+{
+	if (m->slots)
+		__builtin_prefetch(&m->slots[hash & m->mask]);
+}
+static inline uint32_t hashmap_hint(const struct hashmap *m, uint32_t hash)
+{
+	const struct hashmap_slot *s;
+
+	if (!m->slots)
+		return HASHMAP_NONE;
+	s = &m->slots[hash & m->mask];
+	return s->id1 && s->hash == hash ? s->id1 - 1 : HASHMAP_NONE;
+}
+
+/*
  * Add entry id at the empty slot a walk that found no match ended on (no
  * second probe); grows the slots when three quarters are taken.  The
  * iterator is spent.

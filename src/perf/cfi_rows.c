@@ -29,6 +29,7 @@ void cfi_rows_release(struct cfi_rows *t)
 void cfi_rows_clear(struct cfi_rows *t)
 {
 	hashmap_clear(&t->index);
+	memset(t->recent, 0, sizeof(t->recent));
 	t->nr = 0;
 }
 
@@ -141,21 +142,44 @@ int cfi_signal_frame(Dwfl *dwfl, uint64_t pc)
 	return signal;
 }
 
-const struct cfi_row *cfi_rows_find(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
+/* The rule masks of a decoded row (see struct cfi_row). */
+static void rule_masks(struct cfi_row *row)
 {
+	int regno;
+
+	row->same = row->at = row->val = 0;
+	for (regno = 0; regno < CFI_NREGS; regno++) {
+		uint32_t bit = 1u << regno;
+
+		if (row->rule[regno] == CFI_SAME)
+			row->same |= bit;
+		else if (row->rule[regno] == CFI_AT)
+			row->at |= bit;
+		else if (row->rule[regno] == CFI_VAL)
+			row->val |= bit;
+	}
+}
+
+const struct cfi_row *cfi_rows_find_slow(struct cfi_rows *t, Dwfl *dwfl, uint64_t pc)
+{
+	uint32_t *recent = &t->recent[pc % (sizeof(t->recent) / sizeof(t->recent[0]))];
 	struct hashmap_iter it;
 	struct cfi_row *row;
 	uint32_t id;
 
 	for (id = hashmap_first(&t->index, hashmap_hash_u64(pc), &it); id != HASHMAP_NONE;
 	     id = hashmap_next(&it))
-		if (t->v[id].pc == pc)
+		if (t->v[id].pc == pc) {
+			*recent = id + 1;
 			return &t->v[id];
+		}
 	ALLOC_GROW(t->v, t->nr + 1, t->alloc);
 	row = &t->v[t->nr];
 	memset(row, 0, sizeof(*row));
 	row->pc = pc;
 	decode(dwfl, row);
+	rule_masks(row);
 	hashmap_add_at(&t->index, &it, (uint32_t)t->nr++);
+	*recent = (uint32_t)t->nr;
 	return row;
 }

@@ -84,6 +84,17 @@ size_t perf_sample_time_offset(const struct perf_event_attr *attr)
 	return fixed_offset(attr, PERF_SAMPLE_TIME);
 }
 
+int perf_sample_peek_layout(const struct perf_event_attr *attr, struct perf_peek_layout *l)
+{
+	uint64_t t = attr->sample_type;
+
+	if (!(t & PERF_SAMPLE_TID) || !(t & PERF_SAMPLE_CALLCHAIN) || (t & PERF_SAMPLE_READ))
+		return -1;
+	l->tid_off = fixed_offset(attr, PERF_SAMPLE_TID);
+	l->chain_off = fixed_offset(attr, 0);	/* past every fixed field */
+	return 0;
+}
+
 /* The variable part after PERIOD: read values, callchain, raw, branches, registers, stack. */
 static const char *parse_tail(const struct perf_event_attr *attr, const unsigned char *p,
 			      const unsigned char *end, struct perf_sample_buf *buf,

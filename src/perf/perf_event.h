@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Longest callchain accepted (perf caps it at 127 by default; 2^16 leaves room). */
 #define PERF_SAMPLE_MAX_CALLCHAIN (1u << 16)
@@ -79,6 +80,38 @@ int perf_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 /* Byte offset of the period (and of the time: perf_sample_time_offset) in a sample of attr. */
 size_t perf_sample_period_offset(const struct perf_event_attr *attr);
 size_t perf_sample_time_offset(const struct perf_event_attr *attr);
+/*
+ * A quick look at sample records before they are decoded (to prefetch
+ * what decoding them will need).  perf_sample_peek_layout() works out, once
+ * per attr, where the pid/tid word and the callchain lie: 0, or -1 when
+ * the records have no TID or CALLCHAIN, or READ values before the
+ * callchain.  perf_sample_peek_callchain() then gives a record's pid/tid
+ * word (pid << 32 | tid) in *pid_tid and its callchain, *nr entries, or
+ * NULL when the record is unaligned or too short for it.  A hint only:
+ * perf_sample_parse() still checks the record.
+ */
+struct perf_peek_layout {
+	size_t tid_off, chain_off;	/* bytes from the record's start */
+};
+int perf_sample_peek_layout(const struct perf_event_attr *attr, struct perf_peek_layout *l);
+static inline const uint64_t *perf_sample_peek_callchain(const struct perf_peek_layout *l,
+							 const unsigned char *rec, size_t size,
+							 uint64_t *pid_tid, size_t *nr)
+{
+	uint64_t n;
+	uint32_t pid, tid;
+
+	if ((uintptr_t)rec % 8 || size < l->chain_off + 8)
+		return NULL;
+	memcpy(&n, rec + l->chain_off, 8);
+	if (n > (size - l->chain_off - 8) / 8)
+		return NULL;
+	memcpy(&pid, rec + l->tid_off, 4);
+	memcpy(&tid, rec + l->tid_off + 4, 4);
+	*pid_tid = (uint64_t)pid << 32 | tid;
+	*nr = (size_t)n;
+	return (const uint64_t *)(const void *)(rec + l->chain_off + 8);
+}
 /* Bytes of the sample_id trailer of non-sample records for this attr. */
 size_t perf_sample_id_size(const struct perf_event_attr *attr);
 /* pid, tid and time from the sample_id trailer of a non-sample record.  0 or -1. */

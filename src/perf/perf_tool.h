@@ -31,6 +31,13 @@ struct perf_tool {
 	int (*other)(struct perf_tool *t, const struct perf_event_header *rec);
 	/* Every ring buffer has been read once (perf's "round"); live input only. */
 	int (*round)(struct perf_tool *t);
+	/*
+	 * Optional, perf.data only: a SAMPLE record of attr that .sample will
+	 * get a few records from now (records are delivered in time order,
+	 * not file order), so the tool can prefetch what it will look up.
+	 * rec is valid until then; nothing may depend on peek being called.
+	 */
+	void (*peek)(struct perf_tool *t, const unsigned char *rec, const struct perf_event_attr *attr);
 };
 
 /* What perf_tool_deliver() needs besides the record. */

@@ -170,6 +170,41 @@ static int deliver(struct process_state *st, const unsigned char *rec, uint64_t 
 	return ret;
 }
 
+/* Records between the one delivered and the one the tool peeks at. */
+#define PEEK_AHEAD 8
+
+/* Show the tool a SAMPLE record it will get soon (perf_tool's .peek). */
+static void peek(struct process_state *st, const unsigned char *rec)
+{
+	uint16_t size = rd16(rec + 6);
+	const struct perfdata_evsel *e;
+
+	if (rd32(rec) != PERF_RECORD_SAMPLE)
+		return;
+	e = record_evsel(st, rec, PERF_RECORD_SAMPLE, size);
+	if (e)
+		st->tool->peek(st->tool, rec, &e->attr);
+}
+
+/*
+ * A record whose header was fetched a while ago: fetch what decoding and
+ * unwinding will read (its first KiB: fields, callchain, registers and
+ * the top of a stack copy; and its last bytes, where a stack copy's
+ * dyn_size is), and show it to the tool.
+ */
+static void prefetch_record(struct process_state *st, const unsigned char *rec)
+{
+	uint16_t size = rd16(rec + 6);
+	size_t at;
+
+	for (at = 64; at < size && at < 1024; at += 64)
+		__builtin_prefetch(rec + at);
+	if (size > 1024)
+		__builtin_prefetch(rec + size - 8);
+	if (st->tool->peek)
+		peek(st, rec);
+}
+
 /* Deliver queued records with time <= limit (all when final), in order. */
 static int flush_queue(struct process_state *st, uint64_t limit, int final)
 {
@@ -181,6 +216,15 @@ static int flush_queue(struct process_state *st, uint64_t limit, int final)
 	for (i = 0; i < st->nr; i++) {
 		if (!final && st->q[i].time > limit)
 			break;
+		/*
+		 * Time order jumps around the file: fetch the record two
+		 * distances ahead, and let the tool look at the one a distance
+		 * ahead (its stack table lookups are cache misses otherwise).
+		 */
+		if (i + 2 * PEEK_AHEAD < st->nr)
+			__builtin_prefetch(st->q[i + 2 * PEEK_AHEAD].rec);
+		if (i + PEEK_AHEAD < st->nr)
+			prefetch_record(st, st->q[i + PEEK_AHEAD].rec);
 		if (deliver(st, st->q[i].rec, st->q[i].off))
 			return -1;
 	}
@@ -321,7 +365,17 @@ static int handle_records(struct process_state *st, const unsigned char *buf, si
 
 	while (len - pos >= 8) {
 		const unsigned char *rec = buf + pos;
-		uint32_t type = rd32(rec);
+		uint32_t type;
+
+		/*
+		 * Records of uneven sizes defeat the hardware's stride
+		 * prefetcher: reading each header was a cache miss (3% of a
+		 * run, more with dwarf's 8 KiB records).  Ask for the bytes
+		 * about eight records of this one's size ahead (prefetches
+		 * past the end are dropped, never fault).
+		 */
+		__builtin_prefetch(rec + 8 * (size_t)(rd16(rec + 6) > 128 ? rd16(rec + 6) : 128));
+		type = rd32(rec);
 		uint16_t size = rd16(rec + 6);
 		uint64_t off = in_chunk ? base_off : base_off + pos;
 

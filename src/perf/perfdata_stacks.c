@@ -8,6 +8,7 @@
 #include "perf/perfdata_stacks.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/unaligned.h"
 #include "symbols/build_id.h"
 #include "perf/maps.h"
 #include "perf/perfdata.h"
@@ -22,6 +23,9 @@
 #include <unistd.h>
 
 #define MAX_FRAMES 4096
+#define PEEK_RING 32
+/* peeked samples between the one whose index slot is fetched and the one whose entry is */
+#define PEEK_HALF 4
 
 struct stacks_ctx {
 	struct perf_tool tool;		/* perfdata_process() calls back through it */
@@ -38,6 +42,20 @@ struct stacks_ctx {
 	struct stack_memo memo;	/* with opts->memo */
 	uint64_t *key;		/* scratch for a raw stack's memo key */
 	size_t alloc_key;
+	/*
+	 * Samples shown by .peek and not yet delivered, oldest at peek_tail
+	 * (counters, not indexes: slot = counter % PEEK_RING): each with the
+	 * hash its memo key will have, whose index slot was prefetched.
+	 */
+	struct peeked {
+		const void *rec;
+		uint64_t pid_tid;
+		uint32_t hash;
+	} peeked[PEEK_RING];
+	size_t peek_head, peek_tail;
+	const struct perf_event_attr *peek_attr;	/* the attr peek_layout is for */
+	int peek_ok;			/* peek_attr's samples can be peeked */
+	struct perf_peek_layout peek_layout;
 	/*
 	 * The recording mapped the kernel's text (perf record and trail record
 	 * write "[kernel.kallsyms]_text" when /proc/kallsyms shows addresses),
@@ -173,16 +191,44 @@ static void resolve(struct stacks_ctx *c, struct thread *t, uint64_t ip, int cpu
 	(*nr)++;
 }
 
+/* Word 0 of a memo key, its callchain at word 8: what .peek can hash from the record too. */
+static uint32_t chain_hash(uint64_t pid_tid, const uint64_t *chain, size_t n)
+{
+	return hashmap_hash_words(chain, n) ^ hashmap_hash_u64(pid_tid);
+}
+
+/* The peeked hash of rec when rec was peeked as this thread's; else 0 with *found 0. */
+static uint32_t peeked_hash(struct stacks_ctx *c, const void *rec, uint64_t pid_tid, int *found)
+{
+	size_t k;
+
+	*found = 0;
+	for (k = c->peek_tail; k < c->peek_head; k++) {
+		const struct peeked *p = &c->peeked[k % PEEK_RING];
+
+		if (p->rec != rec)
+			continue;
+		c->peek_tail = k + 1;
+		*found = p->pid_tid == pid_tid;
+		return p->hash;
+	}
+	return 0;
+}
+
 /*
  * The memo entry of a sample's raw stack: everything its frames and its
  * folded text depend on.  Maps only change through records that bump the
  * address space's generation; kernel, JIT and vdso tables do not change.
+ * Its hash covers the thread and the callchain (what .peek sees) when
+ * there is one and nothing was unwound, else the whole key.
  */
 static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct thread *t,
-					   const struct perf_sample *s, size_t nr_unwound)
+					   const struct perf_sample *s, size_t nr_unwound,
+					   const void *rec)
 {
 	size_t n = 0, need = 9 + s->nr_callchain + nr_unwound;
-	int created;
+	int created, found = 0;
+	uint32_t h = 0;
 
 	ALLOC_GROW(c->key, need, c->alloc_key);
 	c->key[n++] = (uint64_t)(uint32_t)t->pid << 32 | t->tid;
@@ -200,7 +246,48 @@ static struct stack_memo_entry *memo_entry(struct stacks_ctx *c, const struct th
 	if (nr_unwound)
 		memcpy(c->key + n, c->ips, nr_unwound * sizeof(*c->key));
 	n += nr_unwound;
-	return stack_memo_get(&c->memo, c->key, n, &created);
+	if (s->nr_callchain && !nr_unwound) {
+		h = peeked_hash(c, rec, c->key[0], &found);
+		if (!found)
+			h = chain_hash(c->key[0], s->callchain, s->nr_callchain);
+	} else {
+		h = hashmap_hash_words(c->key, n);
+	}
+	return stack_memo_get_hashed(&c->memo, c->key, n, h, &created);
+}
+
+/* perf_tool's .peek: prefetch the memo slot of a sample to come, and the entry of one nearer. */
+static void on_peek(struct perf_tool *tool, const unsigned char *rec,
+		    const struct perf_event_attr *attr)
+{
+	struct stacks_ctx *c = from_tool(tool);
+	uint64_t type = attr->sample_type, pid_tid;
+	const uint64_t *chain;
+	struct peeked *p;
+	size_t n;
+
+	if (!c->opts->memo || ((type & PERF_SAMPLE_REGS_USER) && (type & PERF_SAMPLE_STACK_USER)))
+		return;	/* no memo, or keys with unwound addresses */
+	if (attr != c->peek_attr) {
+		c->peek_attr = attr;
+		c->peek_ok = !perf_sample_peek_layout(attr, &c->peek_layout);
+	}
+	if (!c->peek_ok)
+		return;
+	chain = perf_sample_peek_callchain(&c->peek_layout, rec, rd16(rec + 6), &pid_tid, &n);
+	if (!chain || !n)
+		return;
+	p = &c->peeked[c->peek_head % PEEK_RING];
+	p->rec = rec;
+	p->pid_tid = pid_tid;
+	p->hash = chain_hash(pid_tid, chain, n);
+	stack_memo_prefetch_slot(&c->memo, p->hash);
+	c->peek_head++;
+	if (c->peek_head - c->peek_tail > PEEK_RING)
+		c->peek_tail = c->peek_head - PEEK_RING;	/* the oldest were overwritten */
+	if (c->peek_head - c->peek_tail > PEEK_HALF)
+		stack_memo_prefetch_entry(&c->memo,
+					  c->peeked[(c->peek_head - 1 - PEEK_HALF) % PEEK_RING].hash);
 }
 
 static int on_sample(struct perf_tool *tool, const struct perf_event_header *rec,
@@ -237,7 +324,7 @@ static int on_sample(struct perf_tool *tool, const struct perf_event_header *rec
 	st.event = s->event;
 	c->stats.samples++;
 	if (c->opts->memo)
-		e = memo_entry(c, t, s, nr_unwound);
+		e = memo_entry(c, t, s, nr_unwound, rec);
 	if (e && e->memo) {
 		c->stats.repeats++;
 		c->stats.frames += e->frames;
@@ -361,6 +448,7 @@ int perfdata_stacks(struct perfdata *pd, const struct perfdata_stacks_opts *opts
 	c->tool.mmap = on_mmap;
 	c->tool.comm = on_comm;
 	c->tool.fork = on_fork;
+	c->tool.peek = on_peek;
 	c->pd = pd;
 	c->opts = opts;
 	c->kernel_start = UINT64_MAX;	/* no kernel map yet */

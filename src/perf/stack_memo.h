@@ -29,11 +29,23 @@ struct stack_memo_entry {
 /* Words an entry takes before its key. */
 #define STACK_MEMO_ENTRY_WORDS (sizeof(struct stack_memo_entry) / sizeof(uint64_t))
 
+/*
+ * Entries live in blocks of STACK_MEMO_BLOCK_WORDS words that never move:
+ * growing one array by realloc copied the whole table again and again
+ * (on a JIT profile the copies and the fresh pages they touched were a
+ * tenth of the run).  Blocks are 2 MiB from xmalloc_huge(): one page
+ * fault and one TLB entry each where huge pages are allowed, not 512.
+ */
+#define STACK_MEMO_BLOCK_SHIFT 18
+#define STACK_MEMO_BLOCK_WORDS ((size_t)1 << STACK_MEMO_BLOCK_SHIFT)
+
 struct stack_memo {
 	size_t nr;		/* entries */
-	struct hashmap index;	/* hash of the key words -> offset of the entry in words */
-	uint64_t *words;	/* entries, each followed by its key */
-	size_t nr_words, alloc_words;
+	/* hash of the key words -> block << STACK_MEMO_BLOCK_SHIFT | offset of the entry in words */
+	struct hashmap index;
+	uint64_t **blocks;	/* each STACK_MEMO_BLOCK_WORDS words */
+	size_t nr_blocks, alloc_blocks;
+	size_t used;		/* words taken in the last block */
 };
 
 void stack_memo_init(struct stack_memo *m);
@@ -42,9 +54,24 @@ void stack_memo_release(struct stack_memo *m);
 /*
  * The entry for key (n words): the existing one, or a new one with
  * frames, unknown and memo zero (*created set to 1); NULL when the table
- * is full.  The pointer stays valid until the next call.
+ * is full or the key longer than a block.  Entries never move: the
+ * pointer stays valid until stack_memo_release().
  */
 struct stack_memo_entry *stack_memo_get(struct stack_memo *m, const uint64_t *key, size_t n,
 					int *created);
+
+/*
+ * stack_memo_get() with the key's hash given: any function of the key
+ * words, the same for equal keys (the caller hashes what it can know
+ * before the key is built, to prefetch).
+ */
+struct stack_memo_entry *stack_memo_get_hashed(struct stack_memo *m, const uint64_t *key, size_t n,
+					       uint32_t hash, int *created);
+/* Fetch the index slot of hash; later, stack_memo_prefetch_entry() the entry it names. */
+static inline void stack_memo_prefetch_slot(const struct stack_memo *m, uint32_t hash)
+{
+	hashmap_prefetch(&m->index, hash);
+}
+void stack_memo_prefetch_entry(const struct stack_memo *m, uint32_t hash);
 
 #endif

@@ -107,7 +107,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return stack_read(arg, addr, result);
 }
 
-/* The sampled registers in DWARF x86-64 order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip); 0 when not sampled. */
+/*
+ * The sampled registers in DWARF x86-64 order (rax rdx rcx rbx rsi rdi rbp
+ * rsp r8-r15 rip); 0 when not sampled.  Once per sample: the sampled ones
+ * are spread by perf number first (reg_value() per register counted bits
+ * 17 times over).
+ */
 static void dwarf_registers(const struct perf_sample *s, uint64_t regs[CFI_NREGS])
 {
 	static const int map[CFI_NREGS] = {
@@ -115,12 +120,14 @@ static void dwarf_registers(const struct perf_sample *s, uint64_t regs[CFI_NREGS
 		PR_R8, PR_R8 + 1, PR_R8 + 2, PR_R8 + 3, PR_R8 + 4, PR_R8 + 5, PR_R8 + 6, PR_R8 + 7,
 		PR_IP,
 	};
+	uint64_t by_perf[64], m;
+	size_t k = 0;
 	int i;
 
-	for (i = 0; i < CFI_NREGS; i++) {
-		regs[i] = 0;
-		reg_value(s, map[i], &regs[i]);
-	}
+	for (m = s->regs_mask; m; m &= m - 1)
+		by_perf[__builtin_ctzll(m)] = s->regs[k++];
+	for (i = 0; i < CFI_NREGS; i++)
+		regs[i] = s->regs_mask >> map[i] & 1 ? by_perf[map[i]] : 0;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -434,7 +441,8 @@ static int fast_step(struct unwinder *u, struct space *sp, const struct frame_re
 		     int initial, struct frame_regs *next)
 {
 	const struct cfi_row *row = cfi_rows_find(&sp->rows, sp->dwfl, initial ? cur->pc : cur->pc - 1);
-	int cfa_ok, regno, pc_undefined = 0;
+	int cfa_ok, regno, pc_undefined;
+	uint32_t known, m;
 	uint64_t cfa;
 
 	if (row->kind == CFI_ROW_FRAME_POINTER) {
@@ -445,35 +453,27 @@ static int fast_step(struct unwinder *u, struct space *sp, const struct frame_re
 		return -1;
 	cfa_ok = cur->known >> row->cfa_reg & 1;
 	cfa = cur->v[row->cfa_reg] + (uint64_t)row->cfa_off;
-	next->known = 0;
-	for (regno = 0; regno < CFI_NREGS; regno++) {
-		uint64_t v;
-
-		switch (row->rule[regno]) {
-		case CFI_UNDEFINED:
-			if (regno == CFI_RA)
-				pc_undefined = 1;
-			continue;
-		case CFI_SAME:
-			if (!(cur->known >> regno & 1))
-				continue;
-			v = cur->v[regno];
-			break;
-		case CFI_AT:
-			if (!cfa_ok || !stack_read(u, cfa + (uint64_t)row->off[regno], &v))
-				continue;
-			break;
-		case CFI_VAL:
-			if (!cfa_ok)
-				continue;
-			v = cfa + (uint64_t)row->off[regno];
-			break;
-		default:
-			continue;
+	/*
+	 * Each rule's registers in DWARF order, as handle_cfi() visits them.
+	 * Values of registers not in known are never read: one copy of all
+	 * of them serves every CFI_SAME one.
+	 */
+	known = cur->known & row->same;
+	memcpy(next->v, cur->v, sizeof(next->v));
+	if (cfa_ok) {
+		for (m = row->at; m; m &= m - 1) {
+			regno = __builtin_ctz(m);
+			if (stack_read(u, cfa + (uint64_t)row->off[regno], &next->v[regno]))
+				known |= 1u << regno;
 		}
-		next->v[regno] = v;
-		next->known |= 1u << regno;
+		for (m = row->val; m; m &= m - 1) {
+			regno = __builtin_ctz(m);
+			next->v[regno] = cfa + (uint64_t)row->off[regno];
+			known |= 1u << regno;
+		}
 	}
+	next->known = known;
+	pc_undefined = row->rule[CFI_RA] == CFI_UNDEFINED;
 	next->pc_set = !pc_undefined && (next->known >> CFI_RA & 1) && next->v[CFI_RA];
 	next->pc = next->v[CFI_RA];
 	return 0;

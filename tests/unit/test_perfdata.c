@@ -645,6 +645,91 @@ TEST(stack_memo_finds_repeats)
 	stack_memo_release(&m);
 }
 
+/* Entries across several blocks keep their keys and memos; a key longer than a block is refused. */
+TEST(stack_memo_spans_blocks)
+{
+	struct stack_memo m;
+	size_t n = 1000, nr = 3 * STACK_MEMO_BLOCK_WORDS / 1000 + 7, i, j;
+	uint64_t *key = xmallocarray(STACK_MEMO_BLOCK_WORDS + 1, sizeof(*key));
+	struct stack_memo_entry *e;
+	int created;
+
+	stack_memo_init(&m);
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < n; j++)
+			key[j] = i * 7919 + j;
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && created);
+		if (e)
+			e->memo = (uint32_t)i + 1;
+	}
+	CHECK(m.nr_blocks >= 3);
+	for (i = nr; i-- > 0;) {
+		for (j = 0; j < n; j++)
+			key[j] = i * 7919 + j;
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && !created && e->memo == (uint32_t)i + 1 && e->len == n);
+		key[n - 1] ^= 1;	/* the last word tells them apart too */
+		e = stack_memo_get(&m, key, n, &created);
+		CHECK(e && created && e->memo == 0);
+	}
+	memset(key, 0, (STACK_MEMO_BLOCK_WORDS + 1) * sizeof(*key));
+	CHECK(!stack_memo_get(&m, key, STACK_MEMO_BLOCK_WORDS, &created));
+	CHECK_INT(m.nr, 2 * nr);
+	stack_memo_release(&m);
+	free(key);
+}
+
+/* What .peek sees of a sample is what the decoder reads, for each layout of the fixed fields. */
+TEST(peek_callchain_agrees_with_the_decoder)
+{
+	static const uint64_t extra[] = {
+		0, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU,
+		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_TIME,
+	};
+	uint64_t rec[32], pid_tid = 0;
+	size_t i, k, n = 0, words;
+
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		struct perf_event_attr a;
+		struct perf_event_header h;
+		struct perf_sample s;
+		const uint64_t *chain;
+		struct perf_peek_layout l;
+		const char *why;
+
+		memset(&a, 0, sizeof(a));
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+				PERF_SAMPLE_CALLCHAIN | extra[i];
+		memset(rec, 0, sizeof(rec));
+		words = 1;	/* the header */
+		for (k = 0; k < 64; k++)
+			if (a.sample_type & ((uint64_t)1 << k) & ~(uint64_t)PERF_SAMPLE_CALLCHAIN)
+				rec[words++] = 0x1000 + k;	/* each fixed field */
+		/* TID: pid 4242, tid 4243 */
+		rec[1 + !!(a.sample_type & PERF_SAMPLE_IDENTIFIER) + 1] = (uint64_t)4243 << 32 | 4242;
+		rec[words++] = 3;
+		rec[words++] = 0xffffffffffffff80ull;	/* PERF_CONTEXT_KERNEL */
+		rec[words++] = 0x401000;
+		rec[words++] = 0x402000;
+		h.type = PERF_RECORD_SAMPLE;
+		h.misc = 0;
+		h.size = (uint16_t)(words * 8);
+		memcpy(rec, &h, sizeof(h));
+		CHECK_INT(perf_sample_parse(&a, (const struct perf_event_header *)(void *)rec, NULL, &s, &why), 0);
+		CHECK_INT(perf_sample_peek_layout(&a, &l), 0);
+		chain = perf_sample_peek_callchain(&l, (const unsigned char *)rec, words * 8, &pid_tid, &n);
+		CHECK(chain == s.callchain);
+		CHECK_INT(n, s.nr_callchain);
+		CHECK_INT(s.pid, 4242);
+		CHECK(pid_tid == ((uint64_t)s.pid << 32 | s.tid));
+		/* a count past the record's end, a READ before the chain: no peek */
+		CHECK(!perf_sample_peek_callchain(&l, (const unsigned char *)rec, words * 8 - 8, &pid_tid, &n));
+		a.sample_type |= PERF_SAMPLE_READ;
+		CHECK_INT(perf_sample_peek_layout(&a, &l), -1);
+	}
+}
+
 static int cmp_time_seq(const void *pa, const void *pb)
 {
 	const struct pending *a = pa, *b = pb;
@@ -697,6 +782,7 @@ TEST_MAIN("perfdata", magic_detected, reads_a_minimal_file, kernel_frames_need_t
 	  past_the_kernel_map_is_unknown, truncated_record_is_an_error,
 	  symbols_fixup_follows_perf, maps_insert_splits_overlaps, kallsyms_parsed_in_place,
 	  kallsyms_cache_serves_the_parsed_table,
-	  stack_memo_finds_repeats, time_order_sort_matches_a_full_sort,
+	  stack_memo_finds_repeats, stack_memo_spans_blocks, peek_callchain_agrees_with_the_decoder,
+	  time_order_sort_matches_a_full_sort,
 	  find_map_after_the_maps_change, thread_lookup_after_a_fork_reuses_the_tid,
 	  symbols_fixup_moves_each_symbol_with_its_module, symbol_lookup_agrees_with_find)

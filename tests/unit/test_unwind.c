@@ -53,6 +53,7 @@ TEST(entry_row_is_the_call_frame)
 	struct cfi_rows rows;
 	const struct cfi_row *row;
 	uint64_t pc = (uint64_t)(uintptr_t)&leaf;
+	int regno;
 
 	CHECK(leaf(1) == 4);
 	CHECK(dwfl != NULL);
@@ -67,6 +68,13 @@ TEST(entry_row_is_the_call_frame)
 	CHECK_INT(row->off[CFI_RA], -8);
 	CHECK_INT(row->rule[CFI_RSP], CFI_VAL);	/* the caller's rsp is the CFA */
 	CHECK_INT(row->off[CFI_RSP], 0);
+	/* the step visits registers through the masks: each names exactly its rule's */
+	for (regno = 0; regno < CFI_NREGS; regno++) {
+		CHECK_INT(row->same >> regno & 1, row->rule[regno] == CFI_SAME);
+		CHECK_INT(row->at >> regno & 1, row->rule[regno] == CFI_AT);
+		CHECK_INT(row->val >> regno & 1, row->rule[regno] == CFI_VAL);
+	}
+	CHECK(row->same >> CFI_RBP & 1);	/* callee-saved: the x86-64 ABI's same value */
 	CHECK(cfi_rows_find(&rows, dwfl, pc) == row);	/* cached */
 	cfi_rows_release(&rows);
 	dwfl_end(dwfl);
