@@ -335,6 +335,13 @@ int perfdata_writer_finish(struct perfdata_writer *w, int argc, const char *cons
 
 	if (!w->started && perfdata_writer_start(w))
 		return -1;
+	/*
+	 * A data size of 0 is what a recording cut short leaves, and readers
+	 * (perf's and trail's) then take the rest of the file as data: a file
+	 * with nothing to say still holds one record, an empty round.
+	 */
+	if (!w->data_size && perfdata_writer_round(w))
+		return -1;
 	if (flush_buf(w))
 		return -1;
 	memset(&h, 0, sizeof(h));

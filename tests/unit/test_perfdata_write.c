@@ -252,6 +252,33 @@ TEST(rejects_misaligned_records)
 	unlink(path);
 }
 
+/* A file with no records still reads back: its data size is not 0. */
+TEST(empty_file_reads_back)
+{
+	char *path = temp_path();
+	struct perfdata_writer w;
+	struct perf_event_attr attr;
+	struct perf_tool tool;
+	struct perfdata pd;
+	uint64_t ids[1] = { 7 };
+	const char *argv[] = { "trail" };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	CHECK_INT(perfdata_writer_open(&w, path), 0);
+	perfdata_writer_add_event(&w, &attr, "cpu-clock", ids, 1);
+	CHECK_INT(perfdata_writer_start(&w), 0);
+	CHECK_INT(perfdata_writer_finish(&w, 1, argv), 0);
+	perfdata_writer_release(&w);
+	CHECK_INT(perfdata_open(&pd, path), 0);
+	CHECK(pd.data_size > 0);
+	memset(&tool, 0, sizeof(tool));
+	CHECK_INT(perfdata_process(&pd, &tool), 0);
+	perfdata_close(&pd);
+	unlink(path);
+}
+
 TEST(cannot_create_is_an_error)
 {
 	struct perfdata_writer w;
@@ -261,4 +288,5 @@ TEST(cannot_create_is_an_error)
 }
 
 TEST_MAIN("perfdata_write", writes_a_file_perf_can_index, build_id_section, rejects_misaligned_records,
+	  empty_file_reads_back,
 	  cannot_create_is_an_error)
