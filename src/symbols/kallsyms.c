@@ -158,7 +158,6 @@ static void parse_kallsyms(struct kallsyms *d, const char *path, struct arena *a
 		if (nl == end) {	/* no newline after it: copy */
 			sym->name = arena_strndup(arena, name, (size_t)(nl - name));
 			sym->unterminated = 0;
-			sym->erased = 0;
 		}
 		sym->demangled = sym->unterminated ? NULL : sym->name;
 		sym->demangled_len = 0;
@@ -283,7 +282,6 @@ static int cache_read(struct kallsyms *d, const char *cpath, const struct cache_
 		sym->binding = r[i].binding;
 		sym->type = STT_FUNC;
 		sym->unterminated = 1;
-		sym->erased = 0;
 		sym->erased = 0;	/* the cache keeps only the symbols kept */
 		if (d->kmod && r[i].kmod)
 			d->kmod[i] = d->kmod_names + r[i].kmod - 1;

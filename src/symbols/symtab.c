@@ -246,31 +246,44 @@ static struct symtree *keep_tree(const struct symbol *syms, size_t nr, const uin
 	return t;
 }
 
+/*
+ * What perf's loaders do to a fresh table: sort it (*orig: each position's
+ * index before), and with fix_ends run symbols__fixup_end and then
+ * symbols__fixup_duplicate over the first nr_early symbols read, marking
+ * the duplicates erased and listing them in erase (when not NULL) in the
+ * order perf erases them.  Returns how many were erased.
+ */
+static size_t fix_table(struct symbol *syms, size_t nr, size_t nr_early, int fix_ends,
+			int is_kallsyms, const char **kmod, const struct symtab_recipe *r,
+			uint32_t *orig, uint32_t *erase)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		syms[i].erased = 0;
+	sort_symbols(syms, nr, kmod, orig);
+	if (!fix_ends)
+		return 0;
+	fixup_ends(syms, nr, orig, nr_early, is_kallsyms, kmod);
+	return fixup_duplicates(syms, nr, orig, nr_early, r, erase);
+}
+
 struct symtree *symtab_prepare(struct symbol *syms, size_t nr, const struct symtab_recipe *r)
 {
-	size_t nr_early = nr - (r->nr_late < nr ? r->nr_late : nr), nr_erase = 0;
-	uint32_t *orig, *erase = NULL;
+	size_t nr_early = nr - (r->nr_late < nr ? r->nr_late : nr), nr_erase;
+	uint32_t *orig, *erase;
 	struct symtree *t = NULL;
-	size_t i;
 
 	if (!nr)
 		return NULL;
-	for (i = 0; i < nr; i++)
-		syms[i].erased = 0;
 	orig = xmallocarray(nr, sizeof(*orig));
-	sort_symbols(syms, nr, NULL, orig);
-	if (r->fix_ends) {
-		fixup_ends(syms, nr, orig, nr_early, 0, NULL);
-		nr_erase = fixup_duplicates(syms, nr, orig, nr_early, r, NULL);
-	}
+	erase = xmallocarray(nr, sizeof(*erase));
+	nr_erase = fix_table(syms, nr, nr_early, r->fix_ends, 0, NULL, r, orig, erase);
 	if (has_overlap(syms, nr)) {
-		if (nr_erase) {
-			for (i = 0; i < nr; i++)
-				syms[i].erased = 0;
-			erase = xmallocarray(nr_erase, sizeof(*erase));
-			fixup_duplicates(syms, nr, orig, nr_early, r, erase);
-		}
+		erase = xreallocarray(erase, nr_erase ? nr_erase : 1, sizeof(*erase));
 		t = keep_tree(syms, nr, orig, nr_early, erase, nr_erase);
+	} else {
+		free(erase);
 	}
 	free(orig);
 	return t;
@@ -283,12 +296,8 @@ size_t symbols_fixup(struct symbol *syms, size_t nr, int is_kallsyms, const char
 
 	if (!nr)
 		return 0;
-	for (i = 0; i < nr; i++)
-		syms[i].erased = 0;
 	orig = xmallocarray(nr, sizeof(*orig));
-	sort_symbols(syms, nr, kmod, orig);
-	fixup_ends(syms, nr, orig, nr, is_kallsyms, kmod);
-	fixup_duplicates(syms, nr, orig, nr, NULL, NULL);
+	fix_table(syms, nr, nr, 1, is_kallsyms, kmod, NULL, orig, NULL);
 	free(orig);
 	for (i = 0; i < nr; i++) {
 		if (syms[i].erased)
