@@ -40,6 +40,21 @@ static int feature_slot(const struct perf_file_header *h, int bit)
 	return n;
 }
 
+/* Open path for one cpu-clock event (id 7, ip and tid samples) and start its data. */
+static int start_one_event(struct perfdata_writer *w, const char *path)
+{
+	static const uint64_t ids[1] = { 7 };
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	if (perfdata_writer_open(w, path))
+		return -1;
+	perfdata_writer_add_event(w, &attr, "cpu-clock", ids, 1);
+	return perfdata_writer_start(w);
+}
+
 TEST(writes_a_file_perf_can_index)
 {
 	char *path = temp_path();
@@ -166,8 +181,6 @@ TEST(build_id_section)
 {
 	char *path = temp_path();
 	struct perfdata_writer w;
-	struct perf_event_attr attr;
-	uint64_t ids[1] = { 7 };
 	uint8_t kid[20], uid[16];
 	/* 63 bytes + NUL fill 64 exactly; one more byte needs 128 */
 	char name63[64], name64[65];
@@ -190,12 +203,7 @@ TEST(build_id_section)
 	memset(name64, 'b', 64);
 	name64[0] = '/';
 	name64[64] = '\0';
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	CHECK_INT(perfdata_writer_open(&w, path), 0);
-	perfdata_writer_add_event(&w, &attr, "cpu-clock", ids, 1);
-	CHECK_INT(perfdata_writer_start(&w), 0);
+	CHECK_INT(start_one_event(&w, path), 0);
 	CHECK_INT(perfdata_writer_add_build_id(&w, -1, PERF_RECORD_MISC_KERNEL, kid, 20,
 					       "[kernel.kallsyms]"), 0);
 	CHECK_INT(perfdata_writer_add_build_id(&w, -1, PERF_RECORD_MISC_USER, uid, 16, name63), 0);
@@ -257,18 +265,11 @@ TEST(empty_file_reads_back)
 {
 	char *path = temp_path();
 	struct perfdata_writer w;
-	struct perf_event_attr attr;
 	struct perf_tool tool;
 	struct perfdata pd;
-	uint64_t ids[1] = { 7 };
 	const char *argv[] = { "trail" };
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	CHECK_INT(perfdata_writer_open(&w, path), 0);
-	perfdata_writer_add_event(&w, &attr, "cpu-clock", ids, 1);
-	CHECK_INT(perfdata_writer_start(&w), 0);
+	CHECK_INT(start_one_event(&w, path), 0);
 	CHECK_INT(perfdata_writer_finish(&w, 1, argv), 0);
 	perfdata_writer_release(&w);
 	CHECK_INT(perfdata_open(&pd, path), 0);
