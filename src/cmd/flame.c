@@ -38,8 +38,8 @@ static const char *const flame_usage[] = {
 	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
-	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 5 regression below --min-effect",
-	"(not narrowed), 1 failure, 2 usage (trail help exit-codes).",
+	"Exit: 0 suspect found, 4 inconclusive, 5 regression below --min-effect (not",
+	"narrowed), 6 no regression, 1 failure, 2 usage (trail help exit-codes).",
 	NULL
 };
 

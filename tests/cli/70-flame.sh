@@ -6,7 +6,7 @@
 
 check "help" "$TRAIL" flame --help
 grep -q -- "--good REV --bad REV --build CMD --run CMD" "$T/.out" && pass "help synopsis" || fail "help synopsis"
-grep -q "Exit: 0 suspect found, 3 no regression, 4 inconclusive" "$T/.out" && pass "help lists exit codes" || fail "help lists exit codes"
+grep -q "Exit: 0 suspect found, 4 inconclusive, 5 regression below --min-effect" "$T/.out" && pass "help lists exit codes" || fail "help lists exit codes"
 check_exit "missing options is a usage error" 2 "$TRAIL" flame --good HEAD
 grep -q "are required" "$T/.err" && pass "missing options named" || fail "missing options named"
 check_exit "unknown metric" 2 "$TRAIL" flame --good a --bad b --build true --run true --metric joules
