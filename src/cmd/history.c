@@ -541,7 +541,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_GROUP("measuring"),
 		OPT_STRING(0, "build", &h.build_cmd, "CMD", "build command (sh -c, in a private worktree)"),
 		OPT_STRING(0, "run", &h.run_cmd, "CMD", "workload command (sh -c, in the same worktree)"),
-		OPT_STRING(0, "metric", &h.metric_name, "NAME", "cpu (default), wall, rss or alloc"),
+		OPT_STRING(0, "metric", &h.metric_name, "NAME", flame_metric_help(1)),
 		OPT_U64(0, "repeat", &h.repeat, "N", "profiled runs per commit (default 5)", 1, 1000),
 		OPT_U64('F', "freq", &h.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_DOUBLE(0, "discard", &h.discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
