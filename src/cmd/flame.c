@@ -6,6 +6,7 @@
  * and docs/flame-probe.md.
  */
 #include "cmd/commands.h"
+#include "core/verdict.h"
 #include "core/cache_dir.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -141,7 +142,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		}
 	}
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
+	     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
 	     flame_metric_name(o->metric), res.value, res.se, o->threshold, res.runs,
 	     res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
@@ -361,7 +362,7 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 /* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */
 static void print_outcome(struct flame_session *s)
 {
-	if (s->ans.outcome != FLAME_OUTCOME_NONE) {
+	if (s->ans.outcome != VERDICT_NONE) {
 		struct strbuf summary = STRBUF_INIT;
 
 		flame_report_summary(s, &summary);
