@@ -3,8 +3,8 @@
  * Folded text (the first line that is not blank or a header ends in a
  * count) is read with folded_parse_line(); anything else goes to the
  * collapser 'trail collapse' would guess for it, with its default
- * options, and the engine's folded result is parsed back, so every form
- * ends in the same representation.
+ * options, and the engine hands its stacks over (folder_to_profile), so
+ * every form ends in the same representation.
  */
 #include "collapse/load.h"
 #include "collapse/collapser.h"
@@ -39,32 +39,6 @@ static void add_folded_line(struct folded_profile *p, const char *line, size_t l
 	folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);
 	if (fl.columns == 2)
 		folded_profile_add(p, fl.stack, fl.stack_len, 1, fl.count[1]);
-}
-
-/* The folder's sorted output, parsed back into p. */
-static int add_folders(struct folded_profile *p, struct folder *const *folders, size_t n,
-		       const char *path)
-{
-	char *buf = NULL, *at, *end;
-	size_t size = 0;
-	FILE *mem = open_memstream(&buf, &size);
-	unsigned long long lineno = 0;
-
-	if (!mem)
-		return error_errno("cannot fold '%s' in memory", path);
-	if (folder_write(folders, n, mem) < 0 || fclose(mem)) {
-		free(buf);
-		return trail_error("cannot fold '%s' in memory", path);
-	}
-	for (at = buf; at < buf + size; at = end + 1) {
-		end = memchr(at, '\n', (size_t)(buf + size - at));
-		if (!end)
-			end = buf + size;
-		*end = '\0';
-		add_folded_line(p, at, (size_t)(end - at), path, ++lineno);
-	}
-	free(buf);
-	return 0;
 }
 
 /* Whether the first line of the input that is not blank or a header is a folded stack. */
@@ -119,10 +93,10 @@ static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
 	if (s.unrecognized)
 		warning("%s: %llu lines of %s not understood", in->name,
 			(unsigned long long)s.unrecognized, c->description);
-	if (!ret)
-		ret = add_folders(p, s.folders, s.nr_folders, in->name);
-	if (!ret)
+	if (!ret) {
+		folder_to_profile(s.folders, s.nr_folders, p);
 		p->weight = s.weight;
+	}
 	collapse_session_release(&s);
 	return ret;
 }
