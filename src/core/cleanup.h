@@ -14,8 +14,6 @@ typedef void (*cleanup_fn)(void *data);
 
 /* Register fn(data); returns a handle for cleanup_pop. */
 int cleanup_push(cleanup_fn fn, void *data);
-/* Unregister handle; run its function first when run is non-zero. */
-void cleanup_pop(int handle, int run);
 
 /*
  * Create a fresh directory "$TMPDIR/PREFIX.XXXXXX" that is removed with all
