@@ -14,10 +14,12 @@ PRELOAD_CFLAGS := -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -fno-omit-frame-pointer -p
 PRELOAD_SRCS := src/alloc/preload.c
 PRELOAD_SRCS += src/alloc/preload_exec.c
 PRELOAD_SRCS += src/alloc/preload_fold.c
+PRELOAD_SRCS += src/alloc/preload_image.c
 PRELOAD_SRCS += src/alloc/preload_malloc.c
 PRELOAD_SRCS += src/alloc/preload_out.c
 PRELOAD_SRCS += src/alloc/preload_real.c
 PRELOAD_SRCS += src/alloc/preload_sample.c
+PRELOAD_SRCS += src/alloc/preload_state.c
 PRELOAD_SRCS += src/alloc/preload_table.c
 PRELOAD_SRCS += src/alloc/preload_unwind.c
 
