@@ -81,7 +81,7 @@ static int load_folded(struct folded_profile *p, struct collapse_input *in)
 
 /* Any other format: the collapser folds it as 'trail collapse' would. */
 static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
-			  const struct collapser *c)
+			  const struct collapser *c, const char *sample_type)
 {
 	struct fold_options fo;
 	struct collapse_session s;
@@ -89,6 +89,7 @@ static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
 
 	memset(&fo, 0, sizeof(fo));
 	collapse_session_init(&s, &fo);
+	s.opts.sample_type = sample_type;
 	ret = c->read(&s, in, s.folders[0]);
 	if (s.unrecognized)
 		warning("%s: %llu lines of %s not understood", in->name,
@@ -122,6 +123,15 @@ int load_has_process_root(const struct collapser *c)
 int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
 		 const struct collapser **format)
 {
+	const struct load_options o = { named, NULL };
+
+	return load_profile_with(p, path, &o, format);
+}
+
+int load_profile_with(struct folded_profile *p, const char *path, const struct load_options *o,
+		      const struct collapser **format)
+{
+	const struct collapser *named = o->named;
 	struct collapse_input in;
 	const struct collapser *c = NULL;
 	int ret = 0;
@@ -131,12 +141,12 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 	/* folded text keeps folded_parse_line's rules (two columns, fractions) */
 	if (named && strcmp(named->name, "folded")) {
 		c = named;
-		ret = load_collapsed(p, &in, c);
+		ret = load_collapsed(p, &in, c, o->sample_type);
 	} else if (named || head_is_folded(in.head, in.head_len)) {
 		c = collapser_find("folded");
 		ret = load_folded(p, &in);
 	} else if ((c = collapse_guess(in.head, in.head_len, NULL))) {
-		ret = load_collapsed(p, &in, c);
+		ret = load_collapsed(p, &in, c, o->sample_type);
 	} else if (strspn(in.head, " \t\r\n") < in.head_len) {
 		trail_error("cannot tell the format of '%s': no folded stacks, and no format "
 			    "'trail collapse --format list' knows", in.name);
