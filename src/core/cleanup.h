@@ -12,7 +12,7 @@
 
 typedef void (*cleanup_fn)(void *data);
 
-/* Register fn(data); returns a handle for cleanup_pop. */
+/* Register fn(data) for the rest of the process (dies when the table is full); returns its slot. */
 int cleanup_push(cleanup_fn fn, void *data);
 
 /*
