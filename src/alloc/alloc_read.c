@@ -13,6 +13,7 @@
 #include "alloc/raw.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/hashmap.h"
 #include "core/strbuf.h"
 #include "core/unaligned.h"
 #include "perf/perfdata_write.h"
@@ -110,63 +111,47 @@ static void weigh(const struct raw_file *f, struct sampled *a)
 }
 
 /*
- * The live sampled blocks: pointer -> index in f->s.  Every event of an
- * exact recording looks a pointer up (tens of millions), so the keys sit
- * in the slots themselves (linear probing, at most half full), not behind
- * the string interner's entries.  A pointer stays once seen (malloc
- * reuses addresses: the keys are few); at[] is 0 when it is not live.
+ * The live sampled blocks: pointer -> index in f->s, the pointers seen
+ * indexed by core/hashmap.  A pointer stays once seen (malloc reuses
+ * addresses: the keys are few, one per sampled block).
  */
-struct live_map {
-	uint64_t *key;
-	uint32_t *at;		/* 0: empty slot; 1: seen, not live; 2 + index: live */
-	size_t mask, nr;
+struct live_block {
+	uint64_t ptr;
+	uint32_t at;		/* 1: seen, not live; 2 + index in f->s: live */
 };
 
-static size_t live_slot(const struct live_map *m, uint64_t ptr)
+struct live_map {
+	struct hashmap index;	/* hash of ptr -> number in blocks[] */
+	struct live_block *blocks;
+	size_t nr, alloc;
+};
+
+/* ptr's block, or NULL (with *it where it would go) when never seen. */
+static struct live_block *live_find(struct live_map *m, uint64_t ptr, struct hashmap_iter *it)
 {
-	uint64_t h = ptr * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h ^ (h >> 31)) & m->mask;
+	uint32_t id;
 
-	while (m->at[i] && m->key[i] != ptr)
-		i = (i + 1) & m->mask;
-	return i;
-}
-
-static void live_grow(struct live_map *m)
-{
-	struct live_map n;
-	size_t i;
-
-	n.mask = m->key ? m->mask * 2 + 1 : 4095;
-	n.key = xcalloc(n.mask + 1, sizeof(*n.key));
-	n.at = xcalloc(n.mask + 1, sizeof(*n.at));
-	n.nr = m->nr;
-	for (i = 0; m->key && i <= m->mask; i++)
-		if (m->at[i]) {
-			size_t k = live_slot(&n, m->key[i]);
-
-			n.key[k] = m->key[i];
-			n.at[k] = m->at[i];
-		}
-	free(m->key);
-	free(m->at);
-	*m = n;
+	for (id = hashmap_first(&m->index, hashmap_hash_u64(ptr), it); id != HASHMAP_NONE;
+	     id = hashmap_next(it))
+		if (m->blocks[id].ptr == ptr)
+			return &m->blocks[id];
+	return NULL;
 }
 
 /* Where ptr's entry is (added when new). */
 static uint32_t *live_entry(struct live_map *m, uint64_t ptr)
 {
-	size_t i;
+	struct hashmap_iter it;
+	struct live_block *b = live_find(m, ptr, &it);
 
-	if (!m->key || (m->nr + 1) * 2 > m->mask + 1)
-		live_grow(m);
-	i = live_slot(m, ptr);
-	if (!m->at[i]) {
-		m->key[i] = ptr;
-		m->at[i] = 1;
-		m->nr++;
+	if (!b) {
+		ALLOC_GROW(m->blocks, m->nr + 1, m->alloc);
+		b = &m->blocks[m->nr];
+		b->ptr = ptr;
+		b->at = 1;
+		hashmap_add_at(&m->index, &it, (uint32_t)m->nr++);
 	}
-	return &m->at[i];
+	return &b->at;
 }
 
 /* A SITE record at i of len words: well formed, in an exact recording. */
@@ -188,7 +173,7 @@ static int check_site(const struct raw_file *f, size_t i, uint64_t len)
 /* Check every record and collect the sampled allocations with their frees. */
 static int scan(struct raw_file *f)
 {
-	struct live_map live = { NULL, NULL, 0, 0 };
+	struct live_map live = { HASHMAP_INIT, NULL, 0, 0 };
 	size_t i = ALLOC_RAW_HEADER_WORDS;
 	int ret = -1;
 
@@ -196,7 +181,8 @@ static int scan(struct raw_file *f)
 		uint64_t hdr = word(f, i), len = hdr >> 32;
 		unsigned type = (unsigned)(hdr & 0xff);
 		uint64_t ptr;
-		uint32_t *at;
+		struct live_block *b;
+		struct hashmap_iter it;
 
 		if (f->ended) {
 			bad(f, i, "a record after the end record");
@@ -247,10 +233,10 @@ static int scan(struct raw_file *f)
 				goto out;
 			}
 			ptr = word(f, i + 1);
-			at = live.key ? &live.at[live_slot(&live, ptr)] : NULL;
-			if (at && *at >= 2) {
-				f->s[*at - 2].freed = f->events;
-				*at = 1;
+			b = live_find(&live, ptr, &it);
+			if (b && b->at >= 2) {
+				f->s[b->at - 2].freed = f->events;
+				b->at = 1;
 			}
 			f->events++;
 			break;
@@ -296,8 +282,8 @@ static int scan(struct raw_file *f)
 	}
 	ret = 0;
 out:
-	free(live.key);
-	free(live.at);
+	hashmap_release(&live.index);
+	free(live.blocks);
 	return ret;
 }
 

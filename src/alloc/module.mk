@@ -14,14 +14,28 @@ PRELOAD_CFLAGS := -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -fno-omit-frame-pointer -p
 PRELOAD_SRCS := src/alloc/preload.c
 PRELOAD_SRCS += src/alloc/preload_exec.c
 PRELOAD_SRCS += src/alloc/preload_fold.c
+PRELOAD_SRCS += src/alloc/preload_image.c
 PRELOAD_SRCS += src/alloc/preload_malloc.c
 PRELOAD_SRCS += src/alloc/preload_out.c
 PRELOAD_SRCS += src/alloc/preload_real.c
 PRELOAD_SRCS += src/alloc/preload_sample.c
+PRELOAD_SRCS += src/alloc/preload_state.c
 PRELOAD_SRCS += src/alloc/preload_table.c
 PRELOAD_SRCS += src/alloc/preload_unwind.c
 
-$(ALLOC_PRELOAD): $(PRELOAD_SRCS) src/alloc/preload.h src/alloc/raw.h
+# One object per file, in a tree of their own (another link unit than
+# libtrail.a), so that scripts/check-circles sees the interposer's calls:
+# tests/cli/01-include-graph.sh runs it on $(BUILD)/preload/src.
+PRELOAD_O := $(patsubst %.c,$(BUILD)/preload/%.o,$(PRELOAD_SRCS))
+
+$(BUILD)/preload/src/alloc/%.o: src/alloc/%.c
 	@mkdir -p $(dir $@)
-	@echo "  CC      $@"
-	$(Q)$(CC) $(PRELOAD_CFLAGS) -shared -o $@ $(PRELOAD_SRCS) -ldl -lm
+	@echo "  CC      $< (interposer)"
+	$(Q)$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ALLOC_PRELOAD): $(PRELOAD_O)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(PRELOAD_CFLAGS) -shared -o $@ $(PRELOAD_O) -ldl -lm
+
+-include $(PRELOAD_O:.o=.d)

@@ -1,8 +1,9 @@
 /*
  * preload.c - libtrail-alloc.so, the allocation interposer 'trail record
- * -e alloc' puts in LD_PRELOAD: its settings and its place in the
- * process's life - the constructor, fork handlers, and the end of an
- * image (exit or exec) where the record is completed.  It wraps the malloc
+ * -e alloc' puts in LD_PRELOAD: its place in the process's life - the
+ * constructor that reads the settings (kept in preload_state.c) and opens
+ * the record, the fork handlers, and the exit handlers that complete it
+ * (finish(), preload_exec.c, which exec and _exit call too).  It wraps the malloc
  * family, C++ operator new/delete and anonymous mmap/munmap
  * (preload_malloc.c), samples allocations by bytes (preload_sample.c) and
  * writes each sampled allocation's raw call stack (preload_unwind.c), and
@@ -15,38 +16,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "alloc/preload.h"
-
-uint64_t interval = 65536;
-int use_fp = 1;
-int initialised;
-uintptr_t self_lo, self_hi;
-uintptr_t exe_lo, exe_hi;
-
-void finish(void)
-{
-	int was;
-
-	copy_check();
-	if ((pid_t)syscall(SYS_getpid) != owner)
-		return;	/* a vfork child: the file is its parent's */
-	was = busy_enter();
-	/*
-	 * From a signal handler (_exit in a SIGTERM handler) that interrupted
-	 * the interposer on this thread, the lock may be this thread's own:
-	 * then the buffer is half-written and the file stays cut short.
-	 */
-	if (was ? pthread_mutex_trylock(&lock) : pthread_mutex_lock(&lock)) {
-		busy_leave(was);
-		return;
-	}
-	close_file_locked();
-	pthread_mutex_unlock(&lock);
-	busy_leave(was);
-}
 
 static TLS int t_fork_was;
 
@@ -69,23 +41,6 @@ static void atfork_child(void)
 	/* the child records to its own file; the parent's sampled blocks are not its own */
 	copy_adopt();
 	busy_leave(t_fork_was);
-}
-
-void reopen_after_failed_exec(void)
-{
-	int e = errno, was;
-
-	if ((pid_t)syscall(SYS_getpid) != owner)
-		return;
-	was = busy_enter();
-	pthread_mutex_lock(&lock);
-	if (dir[0] && !enabled) {
-		open_file_locked();
-		write_maps_locked();
-	}
-	pthread_mutex_unlock(&lock);
-	busy_leave(was);
-	errno = e;
 }
 
 /* The executable segment holding an address: this library's and libc's. */
@@ -169,7 +124,7 @@ __attribute__((constructor)) static void preload_init(void)
 	if (d && strlen(d) < sizeof(dir)) {
 		strcpy(dir, d);
 		pthread_mutex_lock(&lock);
-		open_file_locked();
+		image_open_locked();
 		/* maps now too, for a process killed before it can write them at exit */
 		write_maps_locked();
 		pthread_mutex_unlock(&lock);

@@ -57,39 +57,56 @@ int in_boot(const void *p);
 /* The bytes of a boot-arena block that can be copied from p. */
 size_t boot_room(const void *p);
 
-/* ---- settings (preload.c) ---- */
+/*
+ * ---- preload_state.c: what every file reads; it calls none of them ----
+ * The files call downwards only (scripts/check-circles): state, then the
+ * output file, the tables, the unwinder, the image's record, sampling,
+ * and on top the wrappers (preload_malloc.c, preload_exec.c) and the
+ * constructor (preload.c).
+ */
+/* the settings, read by preload.c's constructor */
 extern uint64_t interval;		/* bytes between samples, on average; 1 = every allocation */
 extern int use_fp;			/* frame pointers first, else libgcc's unwinder */
 extern int initialised;			/* the constructor ran */
 extern uintptr_t self_lo, self_hi;	/* this library's code: frames to drop */
 extern uintptr_t exe_lo, exe_hi;	/* the main executable's code: frame pointers trusted */
-
-/* ---- preload_out.c: the output file, under lock ---- */
+/* the output file's */
 extern pthread_mutex_t lock;
 extern int enabled;			/* a file is open and writable */
 extern char dir[3072];			/* $TRAIL_ALLOC_DIR, absolute or as given */
 extern pid_t owner;			/* the process the file belongs to */
-void open_file_locked(void);
-void write_maps_locked(void);
-void flush_locked(void);
-uint64_t *reserve_locked(size_t words);
-/* Flush, write the maps and the END record, close: the image's record is whole. */
-void close_file_locked(void);
-/* In a fork child: drop the parent's file (without touching a descriptor not ours). */
-void forget_file(void);
 /*
  * A process that is a copy of the one the state belongs to (fork without
  * fork handlers: a raw clone()) sees the wipe-on-fork page zeroed; such a
- * process switches to a file of its own before it records anything.
+ * process switches to a file of its own before it records anything
+ * (copy_adopt, preload_image.c).
  */
 extern volatile uint64_t *copy_mark;	/* 1 in the owner; 0 in a copy */
+/* a thread's */
+extern TLS int64_t t_left;		/* bytes until this thread's next sample */
+extern TLS int t_busy;			/* inside the interposer (or its lock) */
+extern TLS pid_t t_tid;
+extern TLS uintptr_t t_stack_lo, t_stack_hi;
+extern TLS int t_init;			/* thread_init() ran on this thread */
+/* This thread's id, stack bounds, random stream and first countdown. */
+void thread_init(void);
+/* The next countdown: exponential with mean interval (0 at interval 1). */
+int64_t draw_interval(void);
+/* Memory from the kernel, no allocator (NULL when out of memory). */
+void *raw_map(size_t bytes);
+void raw_unmap(void *p, size_t bytes);
+
+/* ---- preload_out.c: the output file and its buffer, under lock ---- */
+/* A new file with its header; 1 when one was taken (even if its writes failed since). */
+int open_file_locked(void);
+void write_maps_locked(void);
+void flush_locked(void);
+uint64_t *reserve_locked(size_t words);
+/* Flush, write the maps and the END record, close. */
+void close_file_locked(void);
+/* In a fork child: drop the parent's file (without touching a descriptor not ours). */
+void forget_file(void);
 void copy_mark_init(void);
-void copy_adopt(void);
-static inline void copy_check(void)
-{
-	if (unlikely(copy_mark && !*copy_mark))
-		copy_adopt();
-}
 
 /* ---- preload_table.c: sampled live pointers and written stacks, under lock ---- */
 #define FILTER_BITS 16
@@ -104,8 +121,6 @@ static inline uint32_t filter_slot(uintptr_t p)
 {
 	return (uint32_t)(hash_ptr(p) >> (64 - FILTER_BITS));
 }
-void *raw_map(size_t bytes);
-void raw_unmap(void *p, size_t bytes);
 int set_add(uintptr_t p);
 int set_remove(uintptr_t p);
 void set_clear(void);
@@ -126,14 +141,22 @@ void fold_write_locked(void);
 /* A stack, innermost return address first, without the interposer's frames. */
 int unwind(uint64_t *out, int max);
 
+/* ---- preload_image.c: one image's record, under lock ---- */
+/* A new file, the per-file tables emptied. */
+void image_open_locked(void);
+/* The folded sites (interval 1), the maps, the END record: the image's record is whole. */
+void image_close_locked(void);
+/* In a copy made without fork handlers: start over with a file of its own. */
+void copy_adopt(void);
+static inline void copy_check(void)
+{
+	if (unlikely(copy_mark && !*copy_mark))
+		copy_adopt();
+}
+
 /* ---- preload_sample.c: sampling and the busy flag ---- */
-extern TLS int64_t t_left;		/* bytes until this thread's next sample */
-extern TLS int t_busy;			/* inside the interposer (or its lock) */
-extern TLS pid_t t_tid;
-extern TLS uintptr_t t_stack_lo, t_stack_hi;
 void sample_slow(void *p, size_t size, int kind);
 void free_slow(void *p, int release);
-int64_t draw_interval(void);
 /* Mark the thread busy; the previous value, for busy_leave. */
 int busy_enter(void);
 /* Unmark it; at the outermost level, write the frees deferred meanwhile. */
@@ -159,7 +182,7 @@ static inline int free_wanted(void *p)
 	       __atomic_load_n(&filter[filter_slot((uintptr_t)p)], __ATOMIC_RELAXED);
 }
 
-/* ---- preload_exec.c / preload.c: process lifetime ---- */
+/* ---- preload_exec.c: the exec family and the end of an image ---- */
 /* Write what this image has (not in a vfork child); before exec and exit. */
 void finish(void);
 /* Still here after an exec: it failed; record on in a new file. */

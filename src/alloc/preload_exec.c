@@ -1,18 +1,22 @@
 /*
  * preload_exec.c - the exec family and posix_spawn, wrapped so that every
  * program started keeps being recorded without losing the program's own
- * settings: the image's records are written before an exec (finish()),
- * and the new program's environment gets trail's LD_PRELOAD composed with
+ * settings: the image's records are completed before an exec or _exit
+ * (finish(), which preload.c's exit handlers call too) and reopened when
+ * an exec failed, and the new program's environment gets trail's LD_PRELOAD composed with
  * whatever LD_PRELOAD the program set (fakeroot, faketime and the like
  * keep working) and trail's TRAIL_ALLOC_* entries when it lacks them.
  * Buffers live on the caller's stack, or in raw mmap when large (no
  * allocator here).
  */
+#include <errno.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "alloc/preload.h"
@@ -151,6 +155,47 @@ static int with_env(const struct call *c, char *const envp[])
 	if (pre != stack_pre)
 		raw_unmap(pre, pre_size);
 	return ret;
+}
+
+/* Before exec and exit: complete this image's record (not in a vfork child). */
+void finish(void)
+{
+	int was;
+
+	copy_check();
+	if ((pid_t)syscall(SYS_getpid) != owner)
+		return;	/* a vfork child: the file is its parent's */
+	was = busy_enter();
+	/*
+	 * From a signal handler (_exit in a SIGTERM handler) that interrupted
+	 * the interposer on this thread, the lock may be this thread's own:
+	 * then the buffer is half-written and the file stays cut short.
+	 */
+	if (was ? pthread_mutex_trylock(&lock) : pthread_mutex_lock(&lock)) {
+		busy_leave(was);
+		return;
+	}
+	image_close_locked();
+	pthread_mutex_unlock(&lock);
+	busy_leave(was);
+}
+
+/* Still here after an exec: it failed; record on in a new file. */
+void reopen_after_failed_exec(void)
+{
+	int e = errno, was;
+
+	if ((pid_t)syscall(SYS_getpid) != owner)
+		return;
+	was = busy_enter();
+	pthread_mutex_lock(&lock);
+	if (dir[0] && !enabled) {
+		image_open_locked();
+		write_maps_locked();
+	}
+	pthread_mutex_unlock(&lock);
+	busy_leave(was);
+	errno = e;
 }
 
 static int exec_call(const struct call *c, char *const envp[])

@@ -7,7 +7,8 @@
  * descriptor the program closed or reused is left alone and the file is
  * opened again by path, or, when that fails, the records are given up and
  * alloc.PID.SEQ.lost tells trail so.  A process that is a copy made
- * without fork handlers (a raw clone()) is told by a wipe-on-fork page.
+ * without fork handlers (a raw clone()) is told by a wipe-on-fork page
+ * (set up here; preload_image.c starts such a copy over).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,12 +22,6 @@
 #include <unistd.h>
 
 #include "alloc/preload.h"
-
-pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-int enabled;
-char dir[3072];
-pid_t owner;
-volatile uint64_t *copy_mark;
 
 static int fd = -1;
 static char path[sizeof(dir) + 64];	/* the open file's */
@@ -211,7 +206,7 @@ void write_maps_locked(void)
 		lost("cannot complete the maps record\n");
 }
 
-void open_file_locked(void)
+int open_file_locked(void)
 {
 	char comm[16] = "";
 	uint64_t hdr[ALLOC_RAW_HEADER_WORDS];
@@ -230,23 +225,21 @@ void open_file_locked(void)
 		int n = snprintf(path, sizeof(path), "%s/alloc.%d.%u.raw", dir, (int)pid, seq);
 
 		if (n < 0 || (size_t)n >= sizeof(path))
-			return;
+			return 0;
 		f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (f >= 0 || errno != EEXIST)
 			break;
 	}
 	if (f < 0)
-		return;
+		return 0;
 	f = move_high(f);
 	if (fstat(f, &st)) {
 		close(f);
-		return;
+		return 0;
 	}
 	fd = f;
 	file_dev = st.st_dev;
 	file_ino = st.st_ino;
-	stacks_reset_locked();	/* ids are per file */
-	fold_reset_locked();
 	memset(hdr, 0, sizeof(hdr));
 	hdr[0] = ALLOC_RAW_MAGIC;
 	hdr[1] = ALLOC_RAW_VERSION;
@@ -257,6 +250,7 @@ void open_file_locked(void)
 	memcpy(&hdr[6], comm, sizeof(comm));
 	enabled = 1;
 	write_all(hdr, sizeof(hdr));
+	return 1;
 }
 
 void close_file_locked(void)
@@ -266,8 +260,6 @@ void close_file_locked(void)
 	if (fd < 0)
 		return;
 	if (enabled) {
-		if (interval <= 1)
-			fold_write_locked();
 		write_maps_locked();
 		r = reserve_locked(1);
 		r[0] = ALLOC_RAW_END | ((uint64_t)1 << 32);
@@ -300,25 +292,4 @@ void copy_mark_init(void)
 	}
 	copy_mark = p;
 	*copy_mark = 1;
-}
-
-/*
- * This process is a copy of the one the state describes: only the thread
- * that made the copy exists, the lock may be a copy of one held, the
- * buffer holds the parent's records and the sampled blocks are the
- * parent's.  Start over with a file of its own.
- */
-void copy_adopt(void)
-{
-	pthread_mutex_init(&lock, NULL);
-	if (copy_mark)
-		*copy_mark = 1;
-	forget_file();
-	set_clear();
-	t_tid = (pid_t)syscall(SYS_gettid);
-	t_left = draw_interval();
-	if (dir[0]) {
-		open_file_locked();
-		write_maps_locked();
-	}
 }

@@ -11,20 +11,9 @@
  * (the memory released only after the record is written, so it cannot be
  * reused first) and written when the outermost busy section ends.
  */
-#include <math.h>
 #include <pthread.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "alloc/preload.h"
-
-TLS int64_t t_left;		/* bytes until the next sample */
-TLS int t_busy;
-TLS pid_t t_tid;
-TLS uintptr_t t_stack_lo, t_stack_hi;
-static TLS int t_init;
-static TLS uint64_t t_rng;
 
 /* Frees that arrived while busy: pointer | 1 when the block is to be released too. */
 #define DEFER_SLOTS 32
@@ -63,50 +52,6 @@ void busy_leave(int was)
 	t_busy = was;
 	if (!was && unlikely(t_ndeferred))
 		drain();
-}
-
-static uint64_t rng_next(void)
-{
-	/* xorshift64*, seeded per thread */
-	t_rng ^= t_rng >> 12;
-	t_rng ^= t_rng << 25;
-	t_rng ^= t_rng >> 27;
-	return t_rng * 0x2545f4914f6cdd1dull;
-}
-
-int64_t draw_interval(void)
-{
-	double u;
-
-	if (interval <= 1)
-		return 0;
-	/* exponential with mean 'interval': the gaps of a Poisson process over bytes */
-	u = ((double)(rng_next() >> 11) + 0.5) / 9007199254740992.0;
-	return (int64_t)(-log(u) * (double)interval) + 1;
-}
-
-static void thread_init(void)
-{
-	struct timespec ts;
-	pthread_attr_t a;
-	void *lo;
-	size_t size;
-
-	t_init = 1;
-	t_tid = (pid_t)syscall(SYS_gettid);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t_rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)t_tid * 0x9e3779b97f4a7c15ull ^
-		(uint64_t)ts.tv_sec;
-	if (!t_rng)
-		t_rng = 88172645463325252ull;
-	if (!pthread_getattr_np(pthread_self(), &a)) {
-		if (!pthread_attr_getstack(&a, &lo, &size)) {
-			t_stack_lo = (uintptr_t)lo;
-			t_stack_hi = (uintptr_t)lo + size;
-		}
-		pthread_attr_destroy(&a);
-	}
-	t_left = draw_interval();
 }
 
 static __attribute__((noinline)) void record_alloc(void *p, size_t size, int kind)

@@ -16,20 +16,6 @@ uint32_t filter[1u << FILTER_BITS];
 static uintptr_t *set;
 static size_t set_mask, set_nr;
 
-void *raw_map(size_t bytes)
-{
-	void *p = (void *)syscall(SYS_mmap, NULL, bytes, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-void raw_unmap(void *p, size_t bytes)
-{
-	if (p)
-		syscall(SYS_munmap, p, bytes);
-}
-
 static int set_insert_slot(uintptr_t *tab, size_t mask, uintptr_t p)
 {
 	size_t i = hash_ptr(p) & mask;

@@ -12,6 +12,7 @@
 #include "core/parse_number.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
+#include "profile/fold.h"
 #include "profile/folded.h"
 #include "profile/writers.h"
 
@@ -108,40 +109,22 @@ static int no_samples(const struct collapse_session *s, int user_filter)
 }
 
 /*
- * The session's stacks through a writer (profile/writers.h): folded text
- * first (so the stacks are merged and sorted exactly as the folded
- * output), then encoded with the units the input carried.  name titles a
- * speedscope profile.
+ * The session's stacks through a writer (profile/writers.h): handed over
+ * by the folding engine merged and sorted exactly as the folded output
+ * (folder_to_profile), then encoded with the units the input carried.
+ * name titles a speedscope profile.
  */
 static int write_as(struct collapse_session *s, const struct profile_writer *wr, const char *name)
 {
 	struct folded_profile prof;
 	struct strbuf out = STRBUF_INIT;
 	const char *base = strrchr(name, '/');
-	char *text = NULL, *line, *end;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
 	int ret;
 
-	if (!mem)
-		return error_errno("cannot buffer the folded stacks");
-	ret = collapse_session_write(s, mem);
-	if (fclose(mem) && !ret)
-		ret = error_errno("cannot buffer the folded stacks");
 	folded_profile_init(&prof);
 	prof.weight = s->weight;
-	for (line = text; !ret && line < text + len; line = end + 1) {
-		struct folded_line fl;
-
-		end = memchr(line, '\n', (size_t)(text + len - line));
-		if (!end)
-			end = text + len;
-		if (!folded_parse_line(line, (size_t)(end - line), &fl))
-			folded_profile_add(&prof, fl.stack, fl.stack_len, 0, fl.count[0]);
-	}
-	free(text);
-	if (!ret)
-		ret = wr->write(&prof, base ? base + 1 : name, &out);
+	folder_to_profile(s->folders, s->nr_folders, &prof);
+	ret = wr->write(&prof, base ? base + 1 : name, &out);
 	if (!ret && (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)))
 		ret = error_errno("cannot write the %s output", wr->name);
 	strbuf_release(&out);

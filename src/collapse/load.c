@@ -3,8 +3,8 @@
  * Folded text (the first line that is not blank or a header ends in a
  * count) is read with folded_parse_line(); anything else goes to the
  * collapser 'trail collapse' would guess for it, with its default
- * options, and the engine's folded result is parsed back, so every form
- * ends in the same representation.
+ * options, and the engine hands its stacks over (folder_to_profile), so
+ * every form ends in the same representation.
  */
 #include "collapse/load.h"
 #include "collapse/collapser.h"
@@ -39,32 +39,6 @@ static void add_folded_line(struct folded_profile *p, const char *line, size_t l
 	folded_profile_add(p, fl.stack, fl.stack_len, 0, fl.count[0]);
 	if (fl.columns == 2)
 		folded_profile_add(p, fl.stack, fl.stack_len, 1, fl.count[1]);
-}
-
-/* The folder's sorted output, parsed back into p. */
-static int add_folders(struct folded_profile *p, struct folder *const *folders, size_t n,
-		       const char *path)
-{
-	char *buf = NULL, *at, *end;
-	size_t size = 0;
-	FILE *mem = open_memstream(&buf, &size);
-	unsigned long long lineno = 0;
-
-	if (!mem)
-		return error_errno("cannot fold '%s' in memory", path);
-	if (folder_write(folders, n, mem) < 0 || fclose(mem)) {
-		free(buf);
-		return trail_error("cannot fold '%s' in memory", path);
-	}
-	for (at = buf; at < buf + size; at = end + 1) {
-		end = memchr(at, '\n', (size_t)(buf + size - at));
-		if (!end)
-			end = buf + size;
-		*end = '\0';
-		add_folded_line(p, at, (size_t)(end - at), path, ++lineno);
-	}
-	free(buf);
-	return 0;
 }
 
 /* Whether the first line of the input that is not blank or a header is a folded stack. */
@@ -107,7 +81,7 @@ static int load_folded(struct folded_profile *p, struct collapse_input *in)
 
 /* Any other format: the collapser folds it as 'trail collapse' would. */
 static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
-			  const struct collapser *c)
+			  const struct collapser *c, const char *sample_type)
 {
 	struct fold_options fo;
 	struct collapse_session s;
@@ -115,14 +89,15 @@ static int load_collapsed(struct folded_profile *p, struct collapse_input *in,
 
 	memset(&fo, 0, sizeof(fo));
 	collapse_session_init(&s, &fo);
+	s.opts.sample_type = sample_type;
 	ret = c->read(&s, in, s.folders[0]);
 	if (s.unrecognized)
 		warning("%s: %llu lines of %s not understood", in->name,
 			(unsigned long long)s.unrecognized, c->description);
-	if (!ret)
-		ret = add_folders(p, s.folders, s.nr_folders, in->name);
-	if (!ret)
+	if (!ret) {
+		folder_to_profile(s.folders, s.nr_folders, p);
 		p->weight = s.weight;
+	}
 	collapse_session_release(&s);
 	return ret;
 }
@@ -148,6 +123,15 @@ int load_has_process_root(const struct collapser *c)
 int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
 		 const struct collapser **format)
 {
+	const struct load_options o = { named, NULL };
+
+	return load_profile_with(p, path, &o, format);
+}
+
+int load_profile_with(struct folded_profile *p, const char *path, const struct load_options *o,
+		      const struct collapser **format)
+{
+	const struct collapser *named = o->named;
 	struct collapse_input in;
 	const struct collapser *c = NULL;
 	int ret = 0;
@@ -157,12 +141,12 @@ int load_profile(struct folded_profile *p, const char *path, const struct collap
 	/* folded text keeps folded_parse_line's rules (two columns, fractions) */
 	if (named && strcmp(named->name, "folded")) {
 		c = named;
-		ret = load_collapsed(p, &in, c);
+		ret = load_collapsed(p, &in, c, o->sample_type);
 	} else if (named || head_is_folded(in.head, in.head_len)) {
 		c = collapser_find("folded");
 		ret = load_folded(p, &in);
 	} else if ((c = collapse_guess(in.head, in.head_len, NULL))) {
-		ret = load_collapsed(p, &in, c);
+		ret = load_collapsed(p, &in, c, o->sample_type);
 	} else if (strspn(in.head, " \t\r\n") < in.head_len) {
 		trail_error("cannot tell the format of '%s': no folded stacks, and no format "
 			    "'trail collapse --format list' knows", in.name);

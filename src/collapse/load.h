@@ -28,6 +28,19 @@ int load_has_process_root(const struct collapser *c);
 int load_profile(struct folded_profile *p, const char *path, const struct collapser *named,
 		 const struct collapser **format);
 /*
+ * The same with the reading options that are not the content's: a format
+ * the user named (NULL: the content says) and, for formats that hold
+ * several (pprof, JFR), the sample type to take ('trail collapse
+ * --sample-type'; NULL: the format's default).  Every "any input ->
+ * profile" reader goes through here (trail flame's --profiler CMD too).
+ */
+struct load_options {
+	const struct collapser *named;
+	const char *sample_type;
+};
+int load_profile_with(struct folded_profile *p, const char *path, const struct load_options *o,
+		      const struct collapser **format);
+/*
  * For readers of folded text (flamegraph, diff): 1 when the file path
  * holds another format trail knows (pprof, speedscope, perf.data ...),
  * 0 when it is folded text, empty, not a regular file (standard input,

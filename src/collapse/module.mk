@@ -20,7 +20,6 @@ LIB_OBJS += src/collapse/perf_script_parse.o
 LIB_OBJS += src/collapse/perfdata_fold.o
 LIB_OBJS += src/collapse/pprof.o
 LIB_OBJS += src/collapse/profile_formats.o
-LIB_OBJS += src/collapse/profile_file.o
 LIB_OBJS += src/collapse/recursive.o
 LIB_OBJS += src/collapse/sample.o
 LIB_OBJS += src/collapse/session.o

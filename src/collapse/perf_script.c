@@ -41,7 +41,8 @@ static ssize_t gz_read(void *ctx, void *buf, size_t n)
 	return got;
 }
 
-int perf_script_read_source(struct collapse_session *s, struct folder *f, const char *name,
+/* Fold perf script text from a source of bytes (returns up to n, 0 at the end, -1 after trail_error()). */
+static int perf_script_read_source(struct collapse_session *s, struct folder *f, const char *name,
 			    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx)
 {
 	struct parser p;

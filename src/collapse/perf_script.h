@@ -57,10 +57,6 @@ struct folder;
  */
 int perf_script_read_path(struct collapse_session *s, struct folder *f, const char *path);
 
-/* The same from a source of bytes (returns up to n, 0 at the end, -1 after trail_error()). */
-int perf_script_read_source(struct collapse_session *s, struct folder *f, const char *name,
-			    ssize_t (*source)(void *ctx, void *buf, size_t n), void *ctx);
-
 /* Fold a buffer of perf script text (as one input named name); for tests and fuzzing. */
 void perf_script_read_buffer(struct collapse_session *s, struct folder *f, const char *name,
 			     const char *buf, size_t len);

@@ -330,7 +330,8 @@ int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold 
 	return ret;
 }
 
-int perfdata_fold_buffer(const void *buf, size_t len, const char *name, struct folder *f,
+/* perfdata_fold_file() on perf.data in memory (not copied; must outlive the call). */
+static int perfdata_fold_buffer(const void *buf, size_t len, const char *name, struct folder *f,
 			 struct perfdata_fold *pf)
 {
 	struct perfdata pd;

@@ -47,8 +47,5 @@ struct perfdata_fold {
  * Returns 0, or -1 after an error naming the file and byte offset.
  */
 int perfdata_fold_file(const char *path, struct folder *f, struct perfdata_fold *pf);
-/* The same on perf.data in memory (not copied; must outlive the call). */
-int perfdata_fold_buffer(const void *buf, size_t len, const char *name, struct folder *f,
-			 struct perfdata_fold *pf);
 
 #endif

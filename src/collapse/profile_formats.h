@@ -28,14 +28,6 @@ typedef int profile_fold_fn(const char *data, size_t len, const char *name,
 int collapse_read_whole(struct collapse_session *s, struct collapse_input *in, struct folder *f,
 			profile_fold_fn *fold);
 
-/*
- * Read the profile file at path in whatever format it is (guessed), with
- * default options except sample_type, straight into p (no folded text
- * on the way).  For readers of a profiler's output file, such as 'trail
- * flame --profiler CMD'.  0, or -1 after trail_error().
- */
-int collapse_profile_file(const char *path, const char *sample_type, struct folded_profile *p);
-
 /* The head with leading JSON whitespace skipped (*len adjusted). */
 const char *json_head(const char *head, size_t *len);
 

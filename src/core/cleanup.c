@@ -66,7 +66,8 @@ int cleanup_push(cleanup_fn fn, void *data)
 	return i;
 }
 
-void cleanup_pop(int handle, int run)
+/* Unregister handle; run its function first when run is non-zero. */
+static void cleanup_pop(int handle, int run)
 {
 	cleanup_fn fn;
 

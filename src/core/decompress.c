@@ -34,7 +34,8 @@ struct decompress {
 	lzma_stream xz;
 };
 
-enum decompress_kind decompress_sniff(const unsigned char *b, size_t len)
+/* The compression named by the first len bytes of a stream (PLAIN: none known). */
+static enum decompress_kind decompress_sniff(const unsigned char *b, size_t len)
 {
 	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
 		return DECOMPRESS_GZIP;

@@ -18,8 +18,6 @@ enum decompress_kind {
 	DECOMPRESS_XZ,
 };
 
-/* The compression named by the first len bytes of a stream (PLAIN: none known). */
-enum decompress_kind decompress_sniff(const unsigned char *buf, size_t len);
 const char *decompress_kind_name(enum decompress_kind kind);
 
 struct decompress;

@@ -114,18 +114,6 @@ void die(const char *fmt, ...)
 	exit(EXIT_FAILURE_);
 }
 
-void die_errno(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	capture_buf = NULL;	/* the end: always said */
-	va_start(ap, fmt);
-	report("error", fmt, ap, err);
-	va_end(ap);
-	exit(EXIT_FAILURE_);
-}
-
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;

@@ -42,7 +42,6 @@ void error_capture(char *buf, size_t n);
 
 /* Print the error and exit with status 1 (die) or 2 (die_usage). */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print a note only with -v/--verbose (and not with -q). */

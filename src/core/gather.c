@@ -22,7 +22,8 @@ void gather_init(struct gather *g, int fd)
 	g->buf = xmalloc(GATHER_BUF);
 }
 
-void gather_flush(struct gather *g)
+/* Write out everything pending. */
+static void gather_flush(struct gather *g)
 {
 	struct iovec *v = g->iov;
 	int n = g->nr_iov;

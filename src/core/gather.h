@@ -31,14 +31,12 @@ void gather_init(struct gather *g, int fd);
 /* Copy n bytes of p. */
 void gather_add(struct gather *g, const void *p, size_t n);
 /* Write p[0..n) later, from where it is: it must stay valid until the next
- * gather_flush() or gather_finish().  Short pieces are copied. */
+ * flush (a full buffer) or gather_finish().  Short pieces are copied. */
 void gather_ref(struct gather *g, const void *p, size_t n);
 /* Room for at most n bytes (n <= GATHER_BUF) to be formatted in place and
  * then added with gather_commit(). */
 char *gather_space(struct gather *g, size_t n);
 void gather_commit(struct gather *g, size_t n);
-/* Write out everything pending. */
-void gather_flush(struct gather *g);
 /* Flush and free: 0, or -1 with errno set when a write failed. */
 int gather_finish(struct gather *g);
 

@@ -62,36 +62,31 @@ found:
  * misses, each depending on the one before: the index slot, the line it
  * names, that line's text (BEFORE's 30 MB do not stay in the cache).
  * perf annotate put three quarters of the reading there, stalled on the
- * first load of each.  So the batch fetches every stack's slot, then the
- * lines found there, then their text, and only then looks them up (in
- * input order, fully: the fetches are hints, stale or not).
+ * first load of each.  So the batch fetches every stack's slot
+ * (hashmap_prefetch), then the lines found there (hashmap_hint), then
+ * their text, and only then looks them up (in input order, fully: the
+ * fetches are hints, stale or not).
  */
 static void batch_flush(struct diffmerge *m)
 {
 	struct diffmerge_batch *b = m->batch;
 	size_t i, n = m->batch_nr;
-	const struct hashmap_slot *slots = m->index.slots;
-	uint32_t mask = m->index.mask;
 
-	if (slots) {
-		for (i = 0; i < n; i++)
-			__builtin_prefetch(&slots[b[i].hash & mask]);
-		for (i = 0; i < n; i++) {
-			const struct hashmap_slot *sl = &slots[b[i].hash & mask];
+	for (i = 0; i < n; i++)
+		hashmap_prefetch(&m->index, b[i].hash);
+	for (i = 0; i < n; i++) {
+		b[i].cand = hashmap_hint(&m->index, b[i].hash);
+		if (b[i].cand != HASHMAP_NONE)
+			__builtin_prefetch(&m->lines[b[i].cand]);
+	}
+	for (i = 0; i < n; i++) {
+		const struct diffline *l;
 
-			b[i].cand = sl->id1 && sl->hash == b[i].hash ? sl->id1 - 1 : HASHMAP_NONE;
-			if (b[i].cand != HASHMAP_NONE)
-				__builtin_prefetch(&m->lines[b[i].cand]);
-		}
-		for (i = 0; i < n; i++) {
-			const struct diffline *l;
-
-			if (b[i].cand == HASHMAP_NONE)
-				continue;
-			l = &m->lines[b[i].cand];
-			for (size_t o = 0; o < l->len && o < TEXT_AHEAD; o += 64)
-				__builtin_prefetch(l->text + o);
-		}
+		if (b[i].cand == HASHMAP_NONE)
+			continue;
+		l = &m->lines[b[i].cand];
+		for (size_t o = 0; o < l->len && o < TEXT_AHEAD; o += 64)
+			__builtin_prefetch(l->text + o);
 	}
 	for (i = 0; i < n; i++)
 		resolve(m, b[i].column, b[i].s, b[i].len, b[i].hash, b[i].count);

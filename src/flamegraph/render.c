@@ -50,7 +50,8 @@ static int diff_basis(const struct fg_input *in, const char *by, int *by_time)
 	return 0;
 }
 
-void fg_merge_roots(struct fg_input *in)
+/* --merge-processes on in: every stack without its first frame ("[process]" when alone). */
+static void fg_merge_roots(struct fg_input *in)
 {
 	size_t i;
 

@@ -47,7 +47,4 @@ void fg_render_init(struct fg_render *r);
  */
 int fg_render(struct fg_input *in, struct fg_render *r, FILE *f);
 
-/* --merge-processes on in: every stack without its first frame ("[process]" when alone). */
-void fg_merge_roots(struct fg_input *in);
-
 #endif

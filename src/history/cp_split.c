@@ -144,26 +144,6 @@ double cp_statistic(const double *x, size_t n, size_t k)
 	return q_value(cross, wl, wr, k, n - k);
 }
 
-/* Student's two-sample t-test with pooled variance (Student 1908). */
-double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
-{
-	double ma = 0, mb = 0, ss = 0, se;
-	size_t i;
-
-	for (i = 0; i < na; i++)
-		ma += a[i] / (double)na;
-	for (i = 0; i < nb; i++)
-		mb += b[i] / (double)nb;
-	for (i = 0; i < na; i++)
-		ss += (a[i] - ma) * (a[i] - ma);
-	for (i = 0; i < nb; i++)
-		ss += (b[i] - mb) * (b[i] - mb);
-	se = sqrt(ss / (double)(na + nb - 2) * (1.0 / (double)na + 1.0 / (double)nb));
-	if (!(se > 0))
-		return ma == mb ? 1 : 0;
-	return stats_student_t_p((ma - mb) / se, (double)(na + nb - 2));
-}
-
 /* Sum of x over [a0, a1) and [a2, a3), and the squared deviations from m when sq. */
 static double sum_over(const double *x, size_t a0, size_t a1, size_t a2, size_t a3, double m, int sq)
 {

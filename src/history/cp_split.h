@@ -57,10 +57,4 @@ double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_
 double cp_runs_t_p(const double *a, const double *wa, size_t na, const double *b, const double *wb,
 		   size_t nb, unsigned m);
 
-/*
- * Student's two-sample t-test with pooled variance (one benchmark's noise
- * on both sides): the two-sided p-value of mean(a) = mean(b); na + nb >= 3.
- */
-double cp_student_p(const double *a, size_t na, const double *b, size_t nb);
-
 #endif

@@ -8,7 +8,7 @@
  */
 #include "measure/backend.h"
 #include "measure/record_cmd.h"
-#include "collapse/profile_formats.h"
+#include "collapse/load.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -47,10 +47,24 @@ static int command_check(const struct flame_capture_opts *o)
 	return 0;	/* the user's own profiler: its first run will tell */
 }
 
-/* Fold one file the profiler left into run->folded. */
+/*
+ * Add one file the profiler left to run->folded, read as any profile is
+ * (load.h).  Its counts are samples (command_counts), whatever unit the
+ * file names, and an empty file is an error: the profiler wrote nothing.
+ */
 static int read_profile(const char *path, struct flame_run *run)
 {
-	return collapse_profile_file(path, "unit=count", &run->folded) < 0 ? -1 : 0;
+	const struct load_options o = { NULL, "unit=count" };
+	struct folded_weight_info samples = run->folded.weight;
+	const struct collapser *format;
+	int ret = load_profile_with(&run->folded, path, &o, &format);
+
+	run->folded.weight = samples;
+	if (ret)
+		return -1;
+	if (!format)
+		return trail_error("the profile '%s' is empty", path);
+	return 0;
 }
 
 static int command_capture(const struct flame_capture_opts *o, const char *dir, const char *log,

@@ -7,34 +7,15 @@
  */
 #include "perf/dso_hits.h"
 #include "symbols/build_id.h"
-#include "perf/perf_event.h"
+#include "perf/perf_tool.h"
 #include "core/alloc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #define MAX_PENDING (1u << 20)	/* addresses kept for the final lookup */
-
-void dso_hits_init(struct dso_hits *h, const struct perf_event_attr *attr, int all_mapped)
-{
-	memset(h, 0, sizeof(*h));
-	h->attr = attr;
-	h->all_mapped = all_mapped;
-	h->kernel_notes = "/sys/kernel/notes";
-	symbolizer_init(&h->sym);
-	machine_init(&h->machine, &h->sym);
-	h->machine.jit = 0;	/* JIT maps have no build-id: no need to name them */
-}
-
-void dso_hits_release(struct dso_hits *h)
-{
-	machine_release(&h->machine);
-	symbolizer_release(&h->sym);
-	free(h->hit);
-	free(h->pending);
-	memset(h, 0, sizeof(*h));
-}
 
 static void mark(struct dso_hits *h, const struct dso *d)
 {
@@ -94,23 +75,26 @@ static void mark_pending(struct dso_hits *h)
 	h->nr_pending = 0;
 }
 
-static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
+static struct dso_hits *hits_of(struct perf_tool *t)
 {
-	struct perf_sample s;
+	return (struct dso_hits *)((char *)t - offsetof(struct dso_hits, tool));
+}
+
+static int add_sample(struct perf_tool *tool, const struct perf_event_header *rec,
+		      const struct perf_sample *s)
+{
+	struct dso_hits *h = hits_of(tool);
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const struct thread *t;
 	uint64_t i, prev_marker = 1;
-	const char *why;
 
-	if (perf_sample_parse(h->attr, rec, NULL, &s, &why))
-		return -1;
-	t = machine_thread(&h->machine, (int32_t)s.pid, s.tid);
+	t = machine_thread(&h->machine, (int32_t)s->pid, s->tid);
 	if (is_kernel_mode(cpumode))
 		h->kernel_hit = 1;
 	else if (cpumode == PERF_RECORD_MISC_USER)
-		mark_user(h, t, s.ip);
-	for (i = 0; i < s.nr_callchain; i++) {
-		uint64_t ip = s.callchain[i];
+		mark_user(h, t, s->ip);
+	for (i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			switch (ip) {
@@ -141,54 +125,81 @@ static int add_sample(struct dso_hits *h, const struct perf_event_header *rec)
 	return 0;
 }
 
-static void add_mmap(struct dso_hits *h, const struct perf_event_header *rec)
+static int add_mmap(struct perf_tool *tool, const struct perf_event_header *rec,
+		    const struct perf_mmap *m)
 {
+	struct dso_hits *h = hits_of(tool);
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct perf_mmap m;
 	const struct map *mp;
-	const char *why;
 	int exec;
 
 	/* The kernel's own maps: its build-id is the running kernel's. */
-	if (perf_mmap_parse(rec, &m, &why) || is_kernel_mode(cpumode) ||
-	    cpumode == PERF_RECORD_MISC_GUEST_KERNEL || m.pid == UINT32_MAX)
-		return;
-	if (m.prot || m.flags)
-		exec = !!(m.prot & PROT_EXEC);
+	if (is_kernel_mode(cpumode) || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    m->pid == UINT32_MAX)
+		return 0;
+	if (m->prot || m->flags)
+		exec = !!(m->prot & PROT_EXEC);
 	else
 		exec = !(rec->misc & PERF_RECORD_MISC_MMAP_DATA);
-	machine_mmap(&h->machine, m.pid, m.tid, m.start, m.len, m.pgoff, m.filename, exec);
-	mp = thread_find_map(machine_thread(&h->machine, (int32_t)m.pid, m.tid), m.start);
+	machine_mmap(&h->machine, m->pid, m->tid, m->start, m->len, m->pgoff, m->filename, exec);
+	mp = thread_find_map(machine_thread(&h->machine, (int32_t)m->pid, m->tid), m->start);
 	if (!mp || !mp->dso)
-		return;
+		return 0;
 	/* perf always writes the vdso's id; all_mapped: every executable module */
 	if (mp->dso->kind == DSO_VDSO || (h->all_mapped && exec))
 		mark(h, mp->dso);
+	return 0;
+}
+
+static int add_comm(struct perf_tool *tool, const struct perf_event_header *rec,
+		    const struct perf_comm *c)
+{
+	(void)rec;
+	machine_comm(&hits_of(tool)->machine, c->pid, c->tid, c->comm);
+	return 0;
+}
+
+static int add_fork(struct perf_tool *tool, const struct perf_event_header *rec,
+		    const struct perf_fork *f)
+{
+	(void)rec;
+	if (!f->is_exit)
+		machine_fork(&hits_of(tool)->machine, f->pid, f->ppid, f->tid, f->ptid, 0);
+	return 0;
+}
+
+void dso_hits_init(struct dso_hits *h, const struct perf_event_attr *attr, int all_mapped)
+{
+	memset(h, 0, sizeof(*h));
+	h->attr = attr;
+	h->all_mapped = all_mapped;
+	h->kernel_notes = "/sys/kernel/notes";
+	symbolizer_init(&h->sym);
+	machine_init(&h->machine, &h->sym);
+	h->machine.jit = 0;	/* JIT maps have no build-id: no need to name them */
+	h->tool.sample = add_sample;
+	h->tool.mmap = add_mmap;
+	h->tool.comm = add_comm;
+	h->tool.fork = add_fork;
+}
+
+void dso_hits_release(struct dso_hits *h)
+{
+	machine_release(&h->machine);
+	symbolizer_release(&h->sym);
+	free(h->hit);
+	free(h->pending);
+	memset(h, 0, sizeof(*h));
 }
 
 int dso_hits_add(struct dso_hits *h, const struct perf_event_header *rec)
 {
-	struct perf_comm c;
-	struct perf_fork f;
+	struct perf_tool_event ev = { h->attr, NULL, NULL };
 	const char *why;
+	int ret = perf_tool_deliver(&h->tool, &ev, rec, &why);
 
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		return add_sample(h, rec);
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		add_mmap(h, rec);
-		return 0;
-	case PERF_RECORD_COMM:
-		if (!perf_comm_parse(rec, &c, &why))
-			machine_comm(&h->machine, c.pid, c.tid, c.comm);
-		return 0;
-	case PERF_RECORD_FORK:
-		if (!perf_fork_parse(rec, &f, &why))
-			machine_fork(&h->machine, f.pid, f.ppid, f.tid, f.ptid, 0);
-		return 0;
-	}
-	return 0;
+	/* a record other than a sample that cannot be decoded is passed over */
+	return ret && why && rec->type != PERF_RECORD_SAMPLE ? 0 : ret;
 }
 
 int dso_hits_build_ids(struct dso_hits *h, dso_hits_fn fn, void *ctx)

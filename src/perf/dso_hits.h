@@ -14,7 +14,8 @@
  * moved to another CPU right after exec).  Such addresses are kept and
  * looked up again in the final maps before the build-ids are read.
  *
- * Lifetime: dso_hits_init() -> dso_hits_add() per record, in order ->
+ * Lifetime: dso_hits_init() -> each record, in order, to the tool's
+ * callbacks (decoded already) or to dso_hits_add() (decoded there) ->
  * dso_hits_build_ids() -> dso_hits_release().
  */
 #ifndef TRAIL_PERF_DSO_HITS_H
@@ -25,9 +26,11 @@
 #include <stdint.h>
 
 #include "perf/maps.h"
+#include "perf/perf_tool.h"
 #include "symbols/symbols.h"
 
 struct dso_hits {
+	struct perf_tool tool;	/* .sample, .mmap, .comm, .fork follow the records */
 	const struct perf_event_attr *attr;	/* the recording's (borrowed) */
 	int all_mapped;		/* mark every executable mapping, not only hits */
 	struct symbolizer sym;	/* only its module table is used: no symbols load */
@@ -46,8 +49,9 @@ struct dso_hits {
 
 void dso_hits_init(struct dso_hits *h, const struct perf_event_attr *attr, int all_mapped);
 /*
- * Follow one record of the recording (samples, MMAP/MMAP2, COMM, FORK;
- * others are ignored).  0, or -1 when a sample cannot be decoded.
+ * Follow one record of the recording through the tool (samples,
+ * MMAP/MMAP2, COMM, FORK; others are ignored).  0, or -1 when a sample
+ * cannot be decoded.
  */
 int dso_hits_add(struct dso_hits *h, const struct perf_event_header *rec);
 

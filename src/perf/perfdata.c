@@ -6,6 +6,7 @@
  */
 #include "perf/perfdata.h"
 #include "perf/perfdata_parts.h"
+#include "perf/perf_event.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"
@@ -37,6 +38,8 @@ static void evsel_layout(struct perfdata_evsel *e)
 	uint64_t t = e->attr.sample_type;
 	int pos = 0;
 
+	/* the decoder's offset, worked out once: the reader orders samples by it */
+	e->time_off = t & PERF_SAMPLE_TIME ? perf_sample_time_offset(&e->attr) : 0;
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		e->id_pos = 0;
 		e->is_pos = 1;

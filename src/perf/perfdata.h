@@ -30,6 +30,7 @@ struct perfdata_evsel {
 	size_t nr_ids;
 	int id_pos;	/* u64 index of the id in a sample body, -1 = none */
 	int is_pos;	/* u64 index from the end of sample_id_all trailers */
+	size_t time_off;	/* bytes from a sample's start to its time, 0 = none */
 	int sample_size;	/* bytes of the fixed part up to READ, for checks */
 };
 

@@ -7,6 +7,7 @@
  */
 #include "perf/perfdata.h"
 #include "perf/perfdata_parts.h"
+#include "perf/perf_event.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/unaligned.h"
@@ -105,26 +106,6 @@ static const struct perfdata_evsel *record_evsel(struct process_state *st,
 	}
 	first = evsel_by_id(st, id);
 	return first ? first : &pd->evsel[0];
-}
-
-/* Time of a non-sample record from its sample_id_all trailer, or 0. */
-static uint64_t trailer_time(const struct perfdata_evsel *e, const unsigned char *rec,
-			     uint16_t size)
-{
-	uint64_t t = e->attr.sample_type;
-	size_t n = 0;
-
-	if (!e->attr.sample_id_all || !(t & PERF_SAMPLE_TIME))
-		return 0;
-	/* Trailer order: TID TIME ID STREAM_ID CPU IDENTIFIER; count from the end. */
-	n += !!(t & PERF_SAMPLE_IDENTIFIER);
-	n += !!(t & PERF_SAMPLE_CPU);
-	n += !!(t & PERF_SAMPLE_STREAM_ID);
-	n += !!(t & PERF_SAMPLE_ID);
-	n += 1;		/* TIME itself */
-	if (n * 8 + 8 > size)
-		return 0;
-	return rd64(rec + size - n * 8);
 }
 
 /*
@@ -403,16 +384,14 @@ static int handle_records(struct process_state *st, const unsigned char *buf, si
 			uint64_t t = 0;
 
 			if (e && type == PERF_RECORD_SAMPLE) {
-				if (e->attr.sample_type & PERF_SAMPLE_TIME) {
-					size_t i = !!(e->attr.sample_type & PERF_SAMPLE_IDENTIFIER) +
-						   !!(e->attr.sample_type & PERF_SAMPLE_IP) +
-						   !!(e->attr.sample_type & PERF_SAMPLE_TID);
-
-					if (8 + i * 8 + 8 <= size)
-						t = rd64(rec + 8 + i * 8);
-				}
+				if (e->time_off && e->time_off + 8 <= size)
+					t = rd64(rec + e->time_off);
 			} else if (e) {
-				t = trailer_time(e, rec, size);
+				const void *h = rec;
+				uint32_t pid, tid;
+
+				/* t stays 0 without a sample_id_all trailer holding the time */
+				perf_sample_parse_id(&e->attr, h, &pid, &tid, &t);
 			}
 			if (!t || t == UINT64_MAX) {
 				if (deliver(st, rec, off))

@@ -20,8 +20,9 @@ static int write_sample(struct perf_tool *t, const struct perf_event_header *rec
 {
 	struct recorder *r = recorder_of(t);
 
-	if (dso_hits_add(&r->hits, rec))
-		return trail_error("the kernel sent a malformed sample (%u bytes)", (unsigned)rec->size);
+	/* the sample as decoded already, straight to the module marker's tool */
+	if (r->hits.tool.sample(&r->hits.tool, rec, smp))
+		return -1;
 	fp_check_sample(&r->fp, &r->hits.machine, smp);	/* after: the maps know its module */
 	r->samples++;
 	r->since_round++;

@@ -77,7 +77,11 @@ static int redirect(int fd, int target)
 	return 0;
 }
 
-int sampler_launch_apply(const struct sampler_launch *l, enum sampler_launch_stage *stage)
+/*
+ * In the forked child: process group, descriptors, directory.  0, or -1
+ * with errno and *stage set.  Async-signal-safe calls only.
+ */
+static int sampler_launch_apply(const struct sampler_launch *l, enum sampler_launch_stage *stage)
 {
 	*stage = SAMPLER_LAUNCH_STDIO;
 	if (l->pgid > 0 && setpgid(0, l->pgid))

@@ -27,11 +27,6 @@ enum sampler_launch_stage {
 	SAMPLER_LAUNCH_STDIO,
 };
 
-/*
- * In the forked child: process group, descriptors, directory.  0, or -1
- * with errno and *stage set.  Async-signal-safe calls only.
- */
-int sampler_launch_apply(const struct sampler_launch *l, enum sampler_launch_stage *stage);
 
 /*
  * The forked child's side: our own signal handlers reset and mask

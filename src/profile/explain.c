@@ -13,22 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char explain_advice_plateaus[] =
+/* The "what to do" line of each section. */
+static const char explain_advice_plateaus[] =
 	"the time is spent in these functions' own code: make their bodies cheaper "
 	"(algorithm, data layout, memory access) or call them less; 'trail top --sort self' lists all";
-const char explain_advice_towers[] =
+static const char explain_advice_towers[] =
 	"deep chains cost calls and unwinding: look for recursion that could be a loop and for "
 	"layers of thin wrappers; with -g dwarf, stacks deeper than the copied stack are cut "
 	"(raise the size: -g dwarf,16384)";
-const char explain_advice_motifs[] =
+static const char explain_advice_motifs[] =
 	"the same work reached from many callers: cache or memoise its result, hoist it out of "
 	"loops, or inline/specialise it at the heaviest call site";
-const char explain_advice_broken[] =
+static const char explain_advice_broken[] =
 	"the unwinder lost the stack: record with -g dwarf (trail record -g dwarf, perf record "
 	"--call-graph dwarf), build with -fno-omit-frame-pointer, and install debug symbols "
 	"(-dbgsym packages, debuginfod) for [unknown] frames";
 
-const char explain_advice_nosyms[] =
+static const char explain_advice_nosyms[] =
 	"install its debug symbols (Debian: the -dbgsym package, or debuginfod) or build it "
 	"with -g and do not strip it; until then its time cannot be split into functions";
 
@@ -291,7 +292,8 @@ static int is_unknown(const struct flat_profile *f, uint32_t id)
 	return intern_len(&f->names, id) >= 9 && !memcmp(intern_str(&f->names, id), "[unknown]", 9);
 }
 
-int explain_is_module_frame(const char *name, size_t len)
+/* Whether a frame name is "[module]": an address in a module without symbols. */
+static int explain_is_module_frame(const char *name, size_t len)
 {
 	return len > 2 && name[0] == '[' && name[len - 1] == ']' &&
 	       !memchr(name + 1, '[', len - 2) &&

@@ -95,18 +95,10 @@ struct explain_report {
  * root frame appears anywhere below a root.
  */
 int explain_guess_process_root(const struct flat_profile *f);
-/* Whether a frame name is "[module]": an address in a module without symbols. */
-int explain_is_module_frame(const char *name, size_t len);
 
 void explain_profile(struct explain_report *r, const struct flat_profile *f,
 		     const struct explain_options *o);
 void explain_report_release(struct explain_report *r);
-
-/* The "what to do" line of each section (static strings). */
-extern const char explain_advice_plateaus[];
-extern const char explain_advice_towers[];
-extern const char explain_advice_motifs[];
-extern const char explain_advice_broken[];
 
 /* Append the report as text for a terminal, or as one JSON object. */
 void explain_write_text(struct strbuf *out, const struct explain_report *r,

@@ -150,7 +150,7 @@ static void push_frame(struct folder *f, uint32_t g)
 		f->skip_rest = 1;
 }
 
-void folder_add_frame(struct folder *f, const struct fold_frame *fr)
+static void folder_add_frame(struct folder *f, const struct fold_frame *fr)
 {
 	if (f->pname == NO_ID || f->skip_rest)
 		return;

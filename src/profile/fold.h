@@ -7,7 +7,7 @@
  *
  * Two ways in:
  *   - folder_add_sample(): one complete sample (what a perf.data reader has);
- *   - folder_set_process() / folder_add_frame() / folder_end_sample(): the
+ *   - folder_set_process() / folder_add_frame_text() / folder_end_sample(): the
  *     line-at-a-time state machine of stackcollapse-perf.pl, used by the
  *     perf script parser (it reproduces that script's corner cases, e.g. a
  *     sample without a blank line before the next event keeps its frames).
@@ -107,8 +107,8 @@ void folder_forget_frame_ids(struct folder *f);
  * Streaming interface.  folder_set_process() starts (or, as in the Perl
  * script when a sample has no blank line before the next event line,
  * renames) the current sample; it does not drop frames already added.
- * folder_add_frame() adds the next frame towards the root; it is ignored
- * when there is no current process.  folder_end_sample() records the stack
+ * folder_add_frame_text() adds the next frame towards the root; it is
+ * ignored when there is no current process.  folder_end_sample() records the stack
  * (if there is a current process) and starts afresh.
  */
 void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
@@ -116,11 +116,11 @@ void folder_set_process(struct folder *f, const char *comm, size_t comm_len,
 			uint64_t period);
 /* Forget the current sample: its process and any frames held. */
 void folder_reset_sample(struct folder *f);
-void folder_add_frame(struct folder *f, const struct fold_frame *fr);
 /*
- * The same, for parsers whose function and module lie in one run of text
- * (key, key_len; e.g. "main+0x1f (/bin/app)"): the whole run is the cache
- * key, which saves work per frame.  Equal runs must mean equal frames.
+ * The next frame, from a parser whose function and module lie in one run
+ * of text (key, key_len; e.g. "main+0x1f (/bin/app)"): the whole run is
+ * the cache key, which saves work per frame.  Equal runs must mean equal
+ * frames.
  */
 void folder_add_frame_text(struct folder *f, const struct fold_frame *fr, const char *key,
 			   size_t key_len);
@@ -146,11 +146,6 @@ size_t folder_nr_stacks(const struct folder *f);
  * writing failed (error printed).
  */
 int folder_write(struct folder *const *folders, size_t n, FILE *out);
-/*
- * folder_write() into a new file at path (replaced if it exists).  Returns
- * 0, or -1 when it cannot be created or written (error printed).
- */
-int folder_write_file(struct folder *const *folders, size_t n, const char *path);
 /*
  * Add the stacks of all n folders, merged and in the order folder_write()
  * writes them, to p's column 0: the same profile as reading that text

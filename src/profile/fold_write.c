@@ -289,18 +289,3 @@ void folder_to_profile(struct folder *const *folders, size_t n, struct folded_pr
 	strbuf_release(&pc.sb);
 }
 
-int folder_write_file(struct folder *const *folders, size_t n, const char *path)
-{
-	FILE *out = fopen(path, "w");
-
-	if (!out)
-		return error_errno("cannot create '%s'", path);
-	if (folder_write(folders, n, out)) {
-		fclose(out);
-		return -1;
-	}
-	if (fclose(out))
-		return error_errno("cannot write '%s'", path);
-	return 0;
-}
-

@@ -16,7 +16,8 @@ static size_t max_sum(size_t n, size_t m)
 	return m * (2 * n - m + 1);
 }
 
-double stats_rank_sum_work(size_t n, size_t m)
+/* The work stats_rank_sum_tails needs to take m of n scores. */
+static double stats_rank_sum_work(size_t n, size_t m)
 {
 	return (double)n * (double)m * (double)(max_sum(n, m) + 1);
 }

@@ -19,8 +19,6 @@
  */
 #define STATS_RANK_SUM_MAX_WORK 10000000.0
 
-/* The work stats_rank_sum_tails needs to take m of n scores. */
-double stats_rank_sum_work(size_t n, size_t m);
 
 /*
  * score2[0..n-1]: each pooled value's rank times 2 (twice a midrank is an

@@ -26,8 +26,10 @@ check_exit "a folder without a level is caught" 1 "$CHECK" "$T/src"
 # none beyond the known list, and a planted one is caught and named.
 CIRCLES=$ROOT/scripts/check-circles
 if have nm && have cc && [ -d "$BUILD/src" ]; then
-	check "no new circle between files of src/" "$CIRCLES" "$BUILD/src"
+	# the build dir: trail's objects and, as a unit of its own, the interposer's
+	check "no new circle between files of src/, the interposer's included" "$CIRCLES" "$BUILD"
 	[ -s "$T/.err" ] && sed 's/^/    /' "$T/.err" >&2
+	check "the interposer's objects are there to be checked" test -s "$BUILD/preload/src/alloc/preload_state.o"
 	mkdir -p "$T/objs/perf"
 	printf 'int b(int);\nint a(int x) { return x ? b(x - 1) : 0; }\n' >"$T/a.c"
 	printf 'int a(int);\nint b(int x) { return a(x); }\n' >"$T/b.c"
@@ -40,6 +42,18 @@ if have nm && have cc && [ -d "$BUILD/src" ]; then
 		pass "a file calling into a circle is not in it"
 	printf 'perf/a perf/b\n' >"$T/known"
 	check "a known circle passes" "$CIRCLES" "$T/objs" "$T/known"
+	# a build dir is checked unit by unit: a circle in the interposer is
+	# caught, and its symbols are not taken for trail's (a() and b() of
+	# the planted circle are defined in both units)
+	mkdir -p "$T/bld/src/perf" "$T/bld/preload/src/alloc"
+	cp "$T/objs/perf/a.o" "$T/objs/perf/b.o" "$T/bld/preload/src/alloc/"
+	cp "$T/objs/perf/c.o" "$T/bld/src/perf/"
+	check_exit "a circle in the interposer's objects is caught" 1 "$CIRCLES" "$T/bld" /dev/null
+	grep -q "new circle: alloc/a alloc/b" "$T/.err" &&
+		pass "the interposer's circle is named" || fail "the interposer's circle is named" "$(cat "$T/.err")"
+	rm "$T/bld/preload/src/alloc/b.o"
+	cp "$T/objs/perf/b.o" "$T/bld/src/perf/b.o"
+	check "calls between the two units make no circle" "$CIRCLES" "$T/bld" /dev/null
 else
 	skip "no new circle between files of src/" "needs nm, cc and a build"
 fi

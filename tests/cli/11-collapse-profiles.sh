@@ -52,6 +52,14 @@ printf 'app 1 [000] 1.0: 1 cycles:\n\t1 leaf (/bin/app)\n\t2 main (/bin/app)\n\n
 "$TRAIL" collapse --output speedscope "$T/p.txt" >"$T/p.json" &&
 	"$TRAIL" collapse "$T/p.json" | cmp -s - "$T/p.folded" &&
 	pass "perf script text to speedscope" || fail "perf script text to speedscope"
+# a frame whose name ends in a number keeps its name and count (the
+# stacks were once printed and parsed back, which took "foo 12 5" for two
+# count columns: frame "foo", 12)
+printf 'main;foo 12 5\nmain;bar 3\n' >"$T/num.folded"
+"$TRAIL" collapse --format folded --output speedscope "$T/num.folded" >"$T/num.json" &&
+	grep -qF '{"name":"foo 12"}' "$T/num.json" && grep -qF '"weights":[3,5]' "$T/num.json" &&
+	pass "a frame ending in a number survives --output speedscope" ||
+	fail "a frame ending in a number survives --output speedscope" "$(cat "$T/num.json")"
 
 # --- go tool pprof reads trail's pprof ---
 if have go; then
