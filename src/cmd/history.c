@@ -15,6 +15,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/git_rev.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
@@ -62,7 +63,8 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 					     const char *key, const char *metric)
 {
 	char *parent = xstrfmt("%s^", id);
-	const char *argv[] = { "git", "rev-list", "--first-parent", "--max-count=50", parent, NULL };
+	const char *argv[] = { "git", "rev-list", "--first-parent", "--max-count=50",
+			       "--end-of-options", parent, NULL };
 	const struct history_result *r = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
@@ -79,25 +81,6 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 	strbuf_release(&out);
 	free(parent);
 	return r;
-}
-
-static int resolve(struct history_cmd *h, const char *rev, char id[41])
-{
-	const char *argv[] = { "git", "rev-parse", "--verify", "--quiet", NULL, NULL };
-	struct strbuf out = STRBUF_INIT;
-	char *spec = xstrfmt("%s^{commit}", rev);
-	int code;
-
-	argv[4] = spec;
-	code = run_capture(h->top_dir, &out, argv);
-	strbuf_rtrim(&out);
-	if (code || out.len != 40)
-		code = trail_error("unknown revision '%s'", rev);
-	else
-		memcpy(id, out.buf, 41);
-	strbuf_release(&out);
-	free(spec);
-	return code ? -1 : 0;
 }
 
 static int record_profile(struct history_cmd *h, const char *id)
@@ -144,7 +127,7 @@ static int history_record(struct history_cmd *h)
 	enum flame_metric m;
 	char id[41], key[17];
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id))
+	if (git_rev_resolve(h->top_dir, "--rev", h->rev ? h->rev : "HEAD", id))
 		return EXIT_FAILURE_;
 	if (h->profile_path)
 		return record_profile(h, id) ? EXIT_FAILURE_ : EXIT_OK;
@@ -221,17 +204,18 @@ out_free:
 static int backfill_selection(struct history_cmd *h, struct string_list *sel)
 {
 	struct string_list ids = STRING_LIST_INIT;
+	struct git_range range;
 	size_t i;
 	char id[41];
 
 	for (i = 0; i < h->commits.nr; i++) {
-		if (resolve(h, h->commits.items[i], id))
+		if (git_rev_resolve(h->top_dir, "--commit", h->commits.items[i], id))
 			return -1;
 		string_list_append(sel, id);
 	}
 	if (h->commits.nr)
 		return 0;
-	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
+	if (history_cmd_range(h, &range) || history_first_parents(h->top_dir, &range, &ids, NULL, NULL))
 		return -1;
 	for (i = 0; i < ids.nr; i++)
 		if (!(i % h->every) || i + 1 == ids.nr)
@@ -256,7 +240,8 @@ static int history_backfill(struct history_cmd *h)
 			    "does not go with --hosts");
 		return EXIT_USAGE;
 	}
-	if (history_cmd_parse_metric(h->metric_name, &m))
+	if (history_cmd_parse_metric(h->metric_name, &m) ||
+	    (h->remote_repo && git_url_check("--remote-repo", h->remote_repo)))
 		return EXIT_USAGE;
 	if (h->print && !h->range && !h->commits.nr) {
 		history_hosts_print_env(h, m);	/* what a host of --hosts is asked first */
@@ -399,14 +384,18 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 static int history_guard(struct history_cmd *h)
 {
 	struct string_list ids = STRING_LIST_INIT;
+	struct git_range range;
 	struct history_series s;
 	const struct history_result *r;
 	char id[41], key[17];
 	enum flame_metric m;
 	int ret = EXIT_FAILURE_;
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id) ||
-	    history_first_parents(h->top_dir, id, &ids, NULL, NULL))
+	if (git_rev_resolve(h->top_dir, "--rev", h->rev ? h->rev : "HEAD", id))
+		return EXIT_FAILURE_;
+	memset(&range, 0, sizeof(range));
+	memcpy(range.to, id, sizeof(range.to));
+	if (history_first_parents(h->top_dir, &range, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
 	if (!h->env_key && h->build_cmd && h->run_cmd) {
 		if (history_cmd_parse_metric(h->metric_name ? h->metric_name : "cpu", &m))

@@ -52,6 +52,8 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s);
 
+/* The command line's --range (default HEAD) through core/git_rev.h; 0 or -1 (said). */
+int history_cmd_range(struct history_cmd *h, struct git_range *r);
 /* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
 int history_cmd_parse_metric(const char *name, enum flame_metric *m);
 /* trail flame's clone and a scratch directory, opened once per invocation; 0 or -1. */

@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+int history_cmd_range(struct history_cmd *h, struct git_range *r)
+{
+	return git_range_resolve(h->top_dir, "--range", h->range ? h->range : "HEAD", r);
+}
+
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
 	/* the metrics history stores (docs/history.md), named by flame's table */

@@ -26,11 +26,12 @@ struct view {
 
 static int view_open(struct history_cmd *h, struct view *v)
 {
+	struct git_range range;
 	size_t i;
 
 	memset(v, 0, sizeof(*v));
-	if (history_first_parents(h->top_dir, h->range ? h->range : "HEAD", &v->ids, &v->dates,
-				  &v->subjects) ||
+	if (history_cmd_range(h, &range) ||
+	    history_first_parents(h->top_dir, &range, &v->ids, &v->dates, &v->subjects) ||
 	    history_cmd_series(h, &v->ids, &v->s))
 		return -1;
 	v->point_subjects = xmallocarray(v->s.nr + 1, sizeof(char *));

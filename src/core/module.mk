@@ -12,6 +12,7 @@ LIB_OBJS += src/core/exit_codes.o
 LIB_OBJS += src/core/file_map.o
 LIB_OBJS += src/core/gzip_buf.o
 LIB_OBJS += src/core/gather.o
+LIB_OBJS += src/core/git_rev.o
 LIB_OBJS += src/core/hashmap.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json.o

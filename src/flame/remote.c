@@ -70,7 +70,8 @@ char *flame_remote_setup_script(const char *key, const char *url, const char *ba
 		"echo \"trail-flame-dir $d\" >&2\n"
 		"[ -d \"$c/clone/.git\" ] || git init -q \"$c/clone\"\n");
 	if (url) {
-		strbuf_addstr(&sb, "git -C \"$c/clone\" fetch -q ");
+		/* "--": a URL is never an option, whatever git the host has */
+		strbuf_addstr(&sb, "git -C \"$c/clone\" fetch -q -- ");
 		strbuf_add_shell_quoted(&sb, url);
 		strbuf_addstr(&sb, " '+refs/*:refs/remotes/trail/*'\n");
 	} else {

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/cache_dir.h"
 #include "core/child.h"
+#include "core/git_rev.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/intern.h"
@@ -188,35 +189,15 @@ void flame_repo_release(struct flame_repo *r)
 	r->lock_fd = -1;
 }
 
-static int resolve_in(const char *dir, const char *rev, char out[41])
+/* Every revision, the user's or trail's own, through the one door (core/git_rev.h). */
+int flame_repo_resolve(struct flame_repo *r, const char *opt, const char *rev, char out[41])
 {
-	struct strbuf spec = STRBUF_INIT, sb = STRBUF_INIT;
-	const char *argv[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", NULL, NULL };
-	int code;
-
-	strbuf_addf(&spec, "%s^{commit}", rev);
-	argv[4] = spec.buf;
-	code = flame_git_in(dir, &sb, argv);
-	strbuf_rtrim(&sb);
-	if (code != 0 || sb.len != 40) {
-		strbuf_release(&spec);
-		strbuf_release(&sb);
-		return trail_error("'%s' is not a commit", rev);
-	}
-	memcpy(out, sb.buf, 41);
-	strbuf_release(&spec);
-	strbuf_release(&sb);
-	return 0;
-}
-
-int flame_repo_resolve(struct flame_repo *r, const char *rev, char out[41])
-{
-	return resolve_in(r->user_top, rev, out);
+	return git_rev_resolve(r->user_top, opt, rev, out);
 }
 
 int flame_clone_resolve(struct flame_repo *r, const char *rev, char out[41])
 {
-	return resolve_in(r->clone, rev, out);
+	return git_rev_resolve(r->clone, "revision", rev, out);
 }
 
 int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit *c)
@@ -296,7 +277,7 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
 
 	strbuf_addf(&spec, "%s^1", id);
 	out[0] = '\0';
-	ret = resolve_in(r->clone, spec.buf, out);
+	ret = git_rev_resolve(r->clone, "revision", spec.buf, out);
 	strbuf_release(&spec);
 	return ret;
 }

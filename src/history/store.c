@@ -336,18 +336,23 @@ int history_store_put(struct history_store *s, const char *commit, const struct 
 	return ret;
 }
 
-int history_first_parents(const char *top, const char *range, struct string_list *ids,
+int history_first_parents(const char *top, const struct git_range *range, struct string_list *ids,
 			  struct string_list *dates, struct string_list *subjects)
 {
+	char *not_from = range->from[0] ? xstrfmt("^%s", range->from) : NULL;
 	const char *argv[] = { "git", "log", "--first-parent", "--reverse", "--date=short",
-			       "--format=%H%x1f%ad%x1f%s", range, "--", NULL };
+			       "--format=%H%x1f%ad%x1f%s", "--end-of-options", range->to, not_from,
+			       NULL, NULL };
 	struct strbuf buf = STRBUF_INIT;
 	char *p, *nl;
-	int code = git_capture(top, &buf, argv, CHILD_DEVNULL);
+	int code;
 
+	argv[not_from ? 9 : 8] = "--";
+	code = git_capture(top, &buf, argv, CHILD_DEVNULL);
+	free(not_from);
 	if (code) {
 		strbuf_release(&buf);
-		return trail_error("cannot list the commits of '%s'", range);
+		return trail_error("cannot list the commits of %.12s", range->to);
 	}
 	for (p = buf.buf; p && *p; p = nl ? nl + 1 : NULL) {
 		char *f1, *f2;

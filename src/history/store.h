@@ -8,6 +8,7 @@
 #ifndef TRAIL_HISTORY_STORE_H
 #define TRAIL_HISTORY_STORE_H
 
+#include "core/git_rev.h"
 #include "core/string_list.h"
 #include "history/result.h"
 
@@ -53,11 +54,12 @@ int history_note_write(const char *top, const char *ref, const char *commit, con
 int history_note_read(const char *top, const char *ref, const char *commit, struct strbuf *out);
 
 /*
- * Full ids of the first-parent commits of range ("A..B", or "B": all of
- * B's first-parent ancestors), oldest first, into ids; their author dates
- * (YYYY-MM-DD) and subjects into dates and subjects unless NULL.  0 or -1.
+ * Full ids of the first-parent commits of range (resolved through
+ * core/git_rev.h: from..to, or all of to's first-parent ancestors when
+ * from is ""), oldest first, into ids; their author dates (YYYY-MM-DD)
+ * and subjects into dates and subjects unless NULL.  0 or -1.
  */
-int history_first_parents(const char *top, const char *range, struct string_list *ids,
+int history_first_parents(const char *top, const struct git_range *range, struct string_list *ids,
 			  struct string_list *dates, struct string_list *subjects);
 
 #endif
