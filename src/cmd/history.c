@@ -36,6 +36,7 @@ static const char *const history_usage[] = {
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
 	"trail history guard [--rev REV] [--max-regression 5%]",
+	"trail history check [--max-note-size BYTES]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
@@ -97,6 +98,10 @@ static int record_profile(struct history_cmd *h, const char *id)
 	if (load_profile(&p, h->profile_path, NULL, &fmt)) {
 		folded_profile_release(&p);
 		return -1;
+	}
+	if (!(p.total[0] > 0)) {
+		folded_profile_release(&p);
+		return trail_error("--profile '%s' holds no samples: nothing to store", h->profile_path);
 	}
 	history_result_init(&r);
 	r.time = clock_wall();
@@ -429,6 +434,9 @@ static int history_guard(struct history_cmd *h)
 	}
 	if (history_cmd_series(h, &ids, &s))
 		goto out;
+	if (h->store.nskipped)
+		printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
+		       "(trail history check lists them)\n", h->store.nskipped);
 	if (s.nr < 2 || strcmp(s.pts[s.nr - 1].commit, id)) {
 		note("guard: no stored commits before %.12s in environment %s: pass", id, s.key);
 		ret = EXIT_OK;
@@ -489,6 +497,7 @@ static const struct {
 	{ "record", history_record }, { "backfill", history_backfill },
 	{ "show", history_show }, { "plot", history_plot },
 	{ "detect", history_detect_cmd }, { "guard", history_guard },
+	{ "check", history_check },
 };
 
 void cmd_history_print_subcommands(void)
@@ -506,7 +515,7 @@ static int run_sub(struct history_cmd *h, const char *sub)
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].fn(h);
-	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard)", sub);
+	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, check)", sub);
 	return EXIT_USAGE;
 }
 
@@ -545,6 +554,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
 		OPT_FLAG(0, "json", &h.json, "show, detect: JSON on stdout"),
 		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table); detect --bisect: the reports' directory"),
+		OPT_U64(0, "max-note-size", &h.max_note, "BYTES", "a note larger than this is skipped unread (default 1048576)", 1, UINT64_C(1) << 40),
 		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),
 		OPT_FLAG(0, "all-envs", &h.all_envs, "mix every environment's results in one series"),
 		OPT_GROUP("deciding"),
@@ -572,13 +582,14 @@ int cmd_history(int argc, const char **argv)
 	h.min_share = 2;
 	h.simulations = 4999;
 	h.window = 10;
+	h.max_note = HISTORY_NOTE_BUDGET;
 	h.profiler = "trail";
 	h.remote_trail = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
 	if (!sub || n != 0) {
 		if (!sub)
-			trail_error("which subcommand? (record, backfill, show, plot, detect, guard)");
+			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, check)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
 		ret = EXIT_USAGE;
@@ -595,8 +606,10 @@ int cmd_history(int argc, const char **argv)
 	}
 	clear_git_env();
 	h.trail_exe = child_self_exe();
-	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
+	if (top_level(&h) || history_store_load(&h.store, h.top_dir, h.max_note))
 		goto out;
+	if (strcmp(sub, "check"))
+		history_cmd_warn_skipped(&h);
 	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
 		h.metric_name = "cpu";
 	ret = run_sub(&h, sub);

@@ -26,6 +26,7 @@ struct history_cmd {
 	const char *hosts_file, *remote_trail, *remote_repo;
 	struct string_list values, functions, commits;
 	uint64_t repeat, every, freq, top, simulations, window;
+	uint64_t max_note;		/* bytes a note may have (--max-note-size) */
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
 
@@ -91,5 +92,9 @@ void history_hosts_print_result(const char *id, const struct history_result *r);
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);
 int history_detect_cmd(struct history_cmd *h);
+/* The notes skipped when the store was read, one line each; exit 1 when there are any. */
+int history_check(struct history_cmd *h);
+/* One warning per note skipped when the store was read (at most 10, then a count). */
+void history_cmd_warn_skipped(const struct history_cmd *h);
 
 #endif

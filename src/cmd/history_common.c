@@ -22,6 +22,20 @@ int history_cmd_range(struct history_cmd *h, struct git_range *r)
 	return git_range_resolve(h->top_dir, "--range", h->range ? h->range : "HEAD", r);
 }
 
+void history_cmd_warn_skipped(const struct history_cmd *h)
+{
+	const struct history_store *s = &h->store;
+	size_t i, shown = s->nskipped > 10 ? 9 : s->nskipped;
+
+	for (i = 0; i < shown; i++)
+		warning("note of %.12s skipped: %s", s->skipped[i].commit, s->skipped[i].why);
+	if (shown < s->nskipped)
+		warning("and %zu more note(s) skipped", s->nskipped - shown);
+	if (s->nskipped)
+		note("'trail history check' lists the skipped notes; remove one with "
+		     "'git notes --ref=trail remove COMMIT'");
+}
+
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
 	/* the metrics history stores (docs/history.md), named by flame's table */

@@ -330,3 +330,22 @@ out:
 	view_close(&v);
 	return ret;
 }
+
+int history_check(struct history_cmd *h)
+{
+	const struct history_store *s = &h->store;
+	struct strbuf out = STRBUF_INIT;
+	size_t i, ok = 0;
+
+	for (i = 0; i < s->nr; i++)
+		ok += s->entries[i].nresults > 0;
+	for (i = 0; i < s->nskipped; i++) {
+		strbuf_addf(&out, "%s skipped (%u line(s)): ", s->skipped[i].commit, s->skipped[i].lines);
+		escape_term(&out, s->skipped[i].why, strlen(s->skipped[i].why));
+		strbuf_addch(&out, '\n');
+	}
+	strbuf_addf(&out, "check: %zu note(s) readable, %zu skipped\n", ok, s->nskipped);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	return s->nskipped ? EXIT_FAILURE_ : EXIT_OK;
+}

@@ -12,6 +12,8 @@
 #include "core/string_list.h"
 #include "history/result.h"
 
+#include <stdint.h>
+
 #define HISTORY_NOTES_REF "refs/notes/trail"
 /* detect --bisect's answers (trail flame's), one note per first commit after a change */
 #define HISTORY_BISECT_REF "refs/notes/trail-bisect"
@@ -22,19 +24,34 @@ struct history_entry {
 	size_t nresults;
 };
 
+/* A note (or lines of it) left out when the store was read, and why. */
+struct history_skip {
+	char commit[41];
+	char *why;		/* the first skipped line's reason */
+	unsigned lines;		/* lines of the note skipped (1 for a note not read at all) */
+};
+
+/* Default budget of one note, bytes (--max-note-size): a result is a few KiB. */
+#define HISTORY_NOTE_BUDGET (1024 * 1024)
+
 struct history_store {
 	char *top;			/* the user's repository (work tree top or git dir) */
 	struct history_entry *entries;	/* sorted by commit id */
 	size_t nr, alloc;
+	struct history_skip *skipped;	/* in the order met */
+	size_t nskipped;
 };
 
 /*
- * Read every note of refs/notes/trail in the repository at top.  A line
- * that is not a result is an error naming the commit; when two lines of a
- * note have the same key and metric (two machines' notes merged) the later
- * measurement wins.  0 or -1.
+ * Read every note of refs/notes/trail in the repository at top.  Notes
+ * are what anyone who can push wrote: a note over max_note bytes is not
+ * read, a line that is not a result or holds numbers no measurement gives
+ * (history/plausible.h) is left out, each remembered in s->skipped; the
+ * rest is read.  When two lines of a note have the same key and metric
+ * (two machines' notes merged) the later measurement wins.  0, or -1 when
+ * git fails.
  */
-int history_store_load(struct history_store *s, const char *top);
+int history_store_load(struct history_store *s, const char *top, uint64_t max_note);
 void history_store_release(struct history_store *s);
 const struct history_entry *history_store_find(const struct history_store *s, const char *commit);
 /*
@@ -43,7 +60,7 @@ const struct history_entry *history_store_find(const struct history_store *s, co
 const struct history_result *history_store_get(const struct history_store *s, const char *commit,
 					       const char *key, const char *metric);
 /*
- * Store r for commit: replaces a result with the same key and metric and
+ * Store r for commit (refused, -1, when it is implausible): replaces a result with the same key and metric and
  * keeps the others; rewrites the commit's note.  0 or -1.
  */
 int history_store_put(struct history_store *s, const char *commit, const struct history_result *r);
