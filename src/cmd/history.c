@@ -151,56 +151,73 @@ static int history_record(struct history_cmd *h)
 }
 
 /*
- * Build every commit of todo, then take their runs round-robin (one run of
- * each per round), then store them: a load that comes and goes during the
- * backfill then lands on every commit's runs alike, not on a block of
- * commits that would look like a change.
+ * Commits are measured BACKFILL_BATCH at a time: a batch is built, its
+ * runs taken round-robin (one run of each per round), and each commit
+ * stored as its last run ends, so an interrupted backfill keeps what it
+ * measured.  todo is in bit-reversed order, so a batch spreads over the
+ * whole range and a load that comes and goes during one lands on commits
+ * all over it, not on a block of neighbours that would look like a change.
  */
-static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
-			    const struct history_result *like, enum flame_metric m, size_t *failed)
+#define BACKFILL_BATCH 8
+
+static int backfill_batch(struct history_cmd *h, const char *const *ids, size_t n,
+			  const struct history_measure_opts *mo, struct progress *pr,
+			  uint64_t *step, size_t *failed)
 {
-	struct history_measurement *ms = xcalloc(todo->nr + 1, sizeof(*ms));
-	struct string_list keep = STRING_LIST_INIT;
-	struct history_measure_opts mo;
-	struct progress pr;
+	struct history_measurement ms[BACKFILL_BATCH];
 	size_t i, started = 0;
-	uint64_t step = 0;
 	unsigned round;
 	int ret = -1;
 
+	for (i = 0; i < n; i++, started++) {
+		progress_update(pr, (*step)++, "building");
+		if (history_measure_start(&h->repo, ids[i], mo, &ms[i]))
+			goto out;
+	}
+	for (round = 0; round < mo->repeat; round++)
+		for (i = 0; i < n; i++) {
+			progress_update(pr, (*step)++, "running");
+			if (history_measure_run(mo, &ms[i]))
+				goto out;
+			if (round + 1 < mo->repeat)
+				continue;
+			history_measure_finish(mo, &ms[i]);
+			*failed += ms[i].res.status != HISTORY_OK;
+			if (h->print)
+				history_hosts_print_result(ids[i], &ms[i].res);
+			else if (history_cmd_store(h, ids[i], &ms[i].res))
+				goto out;
+		}
+	ret = 0;
+out:
+	for (i = 0; i < started; i++)
+		history_measurement_release(&ms[i]);
+	return ret;
+}
+
+static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
+			    const struct history_result *like, enum flame_metric m, size_t *failed)
+{
+	struct string_list keep = STRING_LIST_INIT;
+	struct history_measure_opts mo;
+	struct progress pr;
+	size_t b;
+	uint64_t step = 0;
+	int ret = -1;
+
 	if (history_cmd_open_clone(h))
-		goto out_free;
-	for (i = 0; like && i < like->nfuncs; i++)
-		string_list_append(&keep, like->funcs[i].name);
+		goto out;
+	for (b = 0; like && b < like->nfuncs; b++)
+		string_list_append(&keep, like->funcs[b].name);
 	history_cmd_measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
 	mo.keep = &keep;
 	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
-	for (i = 0; i < todo->nr; i++, started++) {
-		progress_update(&pr, step++, "building");
-		if (history_measure_start(&h->repo, todo->items[i], &mo, &ms[i]))
-			goto out;
-	}
-	for (round = 0; round < mo.repeat; round++)
-		for (i = 0; i < todo->nr; i++) {
-			progress_update(&pr, step++, "running");
-			if (history_measure_run(&mo, &ms[i]))
-				goto out;
-		}
-	for (i = 0; i < todo->nr; i++) {
-		history_measure_finish(&mo, &ms[i]);
-		*failed += ms[i].res.status != HISTORY_OK;
-		if (h->print)
-			history_hosts_print_result(todo->items[i], &ms[i].res);
-		else if (history_store_put(&h->store, todo->items[i], &ms[i].res))
-			goto out;
-	}
-	ret = 0;
-out:
+	for (ret = 0, b = 0; !ret && b < todo->nr; b += BACKFILL_BATCH)
+		ret = backfill_batch(h, (const char *const *)todo->items + b,
+				     todo->nr - b < BACKFILL_BATCH ? todo->nr - b : BACKFILL_BATCH,
+				     &mo, &pr, &step, failed);
 	progress_stop(&pr);
-	for (i = 0; i < started; i++)
-		history_measurement_release(&ms[i]);
-out_free:
-	free(ms);
+out:
 	string_list_clear(&keep);
 	return ret;
 }
@@ -273,10 +290,11 @@ static int history_backfill(struct history_cmd *h)
 		like = previous(h, todo.items[0], key, h->metric_name);
 	if (!h->commits.nr)
 		history_scramble(&todo);
-	if (todo.nr && backfill_measure(h, &todo, like, m, &failed))
-		goto out;
-	done = todo.nr;
-	ret = EXIT_OK;
+	rc = todo.nr ? backfill_measure(h, &todo, like, m, &failed) : 0;
+	for (i = 0; i < todo.nr; i++)	/* what was stored, even when it stopped */
+		done += h->print || history_store_get(&h->store, todo.items[i], key, h->metric_name);
+	if (!rc)
+		ret = EXIT_OK;
 out:
 	if (ret != EXIT_USAGE) {
 		char line[300];
@@ -612,7 +630,10 @@ int cmd_history(int argc, const char **argv)
 		history_cmd_warn_skipped(&h);
 	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
 		h.metric_name = "cpu";
+	if (!strcmp(sub, "backfill") || (!strcmp(sub, "detect") && h.bisect))
+		history_cmd_watch(sub);
 	ret = run_sub(&h, sub);
+	history_cmd_unwatch();
 out:
 	history_store_release(&h.store);
 	if (h.repo_open)

@@ -53,6 +53,15 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s);
 
+/* history_store_put, counted for history_cmd_watch's message; 0 or -1. */
+int history_cmd_store(struct history_cmd *h, const char *id, const struct history_result *r);
+/*
+ * Until history_cmd_unwatch(): if the process is stopped (SIGINT, SIGTERM,
+ * SIGHUP, or an exit on an error), say how many results it stored and how
+ * to go on; what names the subcommand.
+ */
+void history_cmd_watch(const char *what);
+void history_cmd_unwatch(void);
 /* The command line's --range (default HEAD) through core/git_rev.h; 0 or -1 (said). */
 int history_cmd_range(struct history_cmd *h, struct git_range *r);
 /* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
