@@ -19,6 +19,7 @@
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
+#include "core/term_printf.h"
 #include "history/guard.h"
 
 #include <limits.h>
@@ -53,9 +54,9 @@ static void print_stored(const char *id, const struct history_result *r)
 	double med, lo, hi;
 
 	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi))
-		printf("%.12s %s\n", id, history_status_name(r->status));
+		term_printf("%.12s %s\n", id, history_status_name(r->status));
 	else
-		printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
+		term_printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
 		       id, r->metric, med, r->unit, r->nruns, lo, hi, r->env.key);
 }
 
@@ -306,7 +307,7 @@ out:
 		if (h->print)
 			note("%s", line);
 		else
-			printf("%s\n", line);
+			term_printf("%s\n", line);
 	}
 	string_list_clear(&sel);
 	string_list_clear(&todo);
@@ -318,7 +319,7 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
+		term_printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
 		       mv[i].own > 0 ? "slower" : "faster", 100 * mv[i].before, 100 * mv[i].after);
 }
 
@@ -384,19 +385,19 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	 * that much longer.
 	 */
 	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
-	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
+	term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
 	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
 	       s->metric, stats_median(rev, nr), s->unit, stats_median(base, nb), s->unit, n - 1 - a,
 	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
 	       g.exact ? "exact" : "normal approximation", implied * 100);
 	if (nmv) {
-		printf("functions that moved:\n");
+		term_printf("functions that moved:\n");
 		print_moved(mv, nmv, "  ");
 	}
 	while (nmv)
 		free(mv[--nmv].name);
 	free(mv);
-	printf("guard: %s\n", regression ? "regression beyond --max-regression" :
+	term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
 	       change > h->max_regression / 100 || implied > h->max_regression / 100 ?
 	       "slower, but not significantly: pass" : "pass");
 	free(base);
@@ -453,7 +454,7 @@ static int history_guard(struct history_cmd *h)
 	if (history_cmd_series(h, &ids, &s))
 		goto out;
 	if (h->store.nskipped)
-		printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
+		term_printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
 		       "(trail history check lists them)\n", h->store.nskipped);
 	if (s.nr < 2 || strcmp(s.pts[s.nr - 1].commit, id)) {
 		note("guard: no stored commits before %.12s in environment %s: pass", id, s.key);
@@ -523,7 +524,7 @@ void cmd_history_print_subcommands(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		printf("%s\n", subs[i].name);
+		term_printf("%s\n", subs[i].name);
 }
 
 static int run_sub(struct history_cmd *h, const char *sub)

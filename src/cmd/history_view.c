@@ -11,6 +11,7 @@
 #include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
+#include "core/term_printf.h"
 #include "history/plot.h"
 
 #include <math.h>
@@ -134,14 +135,14 @@ int history_show(struct history_cmd *h)
 			json_writer_end(&w);
 			json_writer_end(&w);
 		} else {
-			strbuf_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
+			term_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
 			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
-			strbuf_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
+			term_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
 				    p->lo, p->hi);
 			for (k = 0; k < fn.nr; k++) {
 				strbuf_addstr(&out, k ? ", " : "  ");
 				escape_term(&out, fn.items[k], strlen(fn.items[k]));
-				strbuf_addf(&out, " %.1f%%", 100 * share_of(p, fn.items[k]));
+				term_addf(&out, " %.1f%%", 100 * share_of(p, fn.items[k]));
 			}
 			strbuf_addch(&out, '\n');
 		}
@@ -154,7 +155,7 @@ int history_show(struct history_cmd *h)
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else if (v.s.failed) {
-		strbuf_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
+		term_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -201,11 +202,11 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 	const struct history_point *a = &v->s.pts[c->index - 1], *b = &v->s.pts[c->index];
 	size_t j;
 
-	strbuf_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
+	term_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
 		    "between %.12s and %.12s", i + 1, c->slower ? "slower" : "faster", c->change * 100,
 		    c->lo * 100, c->hi * 100, c->implied * 100, c->p, a->commit, b->commit);
 	if (b->pos - a->pos > 1)
-		strbuf_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
+		term_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
 	strbuf_addch(out, '\n');
 	if (c->culprit[0]) {
 		const char *subj = "";
@@ -213,7 +214,7 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		for (j = a->pos + 1; j <= b->pos; j++)
 			if (!strcmp(v->ids.items[j], c->culprit))
 				subj = v->subjects.items[j];
-		strbuf_addf(out, "  commit:    %.12s ", c->culprit);
+		term_addf(out, "  commit:    %.12s ", c->culprit);
 		escape_term(out, subj, strlen(subj));
 		strbuf_addch(out, '\n');
 	}
@@ -223,9 +224,9 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		strbuf_addstr(out, "/report.html\n");
 	}
 	for (j = 0; j < c->nmoved; j++) {
-		strbuf_addf(out, "  function:  ");
+		term_addf(out, "  function:  ");
 		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
-		strbuf_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
+		term_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
 			    c->moved[j].own > 0 ? "slower" : "faster", 100 * c->moved[j].before,
 			    100 * c->moved[j].after);
 	}
@@ -274,7 +275,7 @@ int history_detect_cmd(struct history_cmd *h)
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else {
-		strbuf_addf(&out, "%zu change point(s) in %zu stored commit(s) (%s, environment %s)\n",
+		term_addf(&out, "%zu change point(s) in %zu stored commit(s) (%s, environment %s)\n",
 			    nc, v.s.nr, v.s.metric, v.s.key);
 		for (i = 0; i < nc; i++)
 			text_change(&out, &v, &c[i], i);
@@ -340,11 +341,11 @@ int history_check(struct history_cmd *h)
 	for (i = 0; i < s->nr; i++)
 		ok += s->entries[i].nresults > 0;
 	for (i = 0; i < s->nskipped; i++) {
-		strbuf_addf(&out, "%s skipped (%u line(s)): ", s->skipped[i].commit, s->skipped[i].lines);
+		term_addf(&out, "%s skipped (%u line(s)): ", s->skipped[i].commit, s->skipped[i].lines);
 		escape_term(&out, s->skipped[i].why, strlen(s->skipped[i].why));
 		strbuf_addch(&out, '\n');
 	}
-	strbuf_addf(&out, "check: %zu note(s) readable, %zu skipped\n", ok, s->nskipped);
+	term_addf(&out, "check: %zu note(s) readable, %zu skipped\n", ok, s->nskipped);
 	fputs(out.buf, stdout);
 	strbuf_release(&out);
 	return s->nskipped ? EXIT_FAILURE_ : EXIT_OK;

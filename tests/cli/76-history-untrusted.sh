@@ -74,3 +74,29 @@ check_exit "record --value 1e300: refused" 1 "$TRAIL" history record -C "$R" --p
 # after cleanup with the command check names, everything is sound again
 for c in HEAD~9 HEAD~8 HEAD~7 HEAD~6 HEAD~5; do git -C "$R" notes --ref=trail remove "$c" 2>/dev/null; done
 check_exit "check after removing them: exit 0" 0 "$TRAIL" history check -C "$R"
+
+# hostile strings in notes and subjects never reach the terminal raw:
+# colour, an OSC window title ended by BEL, in a function name, the unit,
+# the metric, env fields and a commit subject; every printer is run
+echo 11 >"$R/f"; git -C "$R" commit -q -am "$(printf 'c11 \033]0;pwned\007 \033[31mred')"
+"$TRAIL" history record -C "$R" --profile "$T/p.folded" --metric wall --unit ms --value 130 --value 131 \
+	--value 132 >/dev/null 2>&1 || fail "record the hostile commit"
+EVIL='"\u001b[31mevil\u0007;\u001b]0;title\u0007"'
+for c in $(git -C "$R" notes --ref=trail list | cut -d' ' -f2); do
+	mutate "$c" 'd["unit"] = "\u001b]0;u\u0007ms"; d["functions"][0][0] = '"$EVIL"'; d["env"]["cpu"] = "\u001b[2J"'
+done
+raw() { LC_ALL=C grep -q "$(printf '[\033\007]')" "$@"; }
+group_begin
+for sub in show "show --function $(printf '\033[31mevil\007;\033]0;title\007')" detect guard check \
+	"backfill --range HEAD~1..HEAD --print --build true --run true --repeat 1"; do
+	# shellcheck disable=SC2086
+	"$TRAIL" history $sub -C "$R" >"$T/.out" 2>"$T/.err"
+	! raw "$T/.out" "$T/.err" || fail "history ${sub%% *}: no raw escape reaches the terminal" \
+		"$(cat -v "$T/.out" "$T/.err" | grep -m3 '\^\[\|\^G')"
+done
+"$TRAIL" history guard -C "$R" >"$T/.out" 2>&1
+grep -q 'x1b\]0;u\\x07ms' "$T/.out" || fail "guard shows the unit, escaped" "$(cat -v "$T/.out")"
+"$TRAIL" history show -C "$R" >"$T/.out" 2>&1
+grep -q 'x1b\]0;u\\x07ms' "$T/.out" && grep -q 'x1b\[31mevil' "$T/.out" ||
+	fail "show shows the unit and the function, escaped" "$(cat -v "$T/.out")"
+group_end "every history printer escapes what notes and subjects hold"
