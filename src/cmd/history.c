@@ -36,7 +36,7 @@ static const char *const history_usage[] = {
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
-	"trail history guard [--rev REV] [--max-regression 5%]",
+	"trail history guard [--rev REV] [--max-regression 5%] [--json]",
 	"trail history check [--max-note-size BYTES]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
@@ -358,6 +358,13 @@ static size_t baseline_start(struct history_cmd *h, struct history_series *s)
 	return a;
 }
 
+static void guard_skipped_line(const struct history_cmd *h)
+{
+	if (h->store.nskipped)
+		term_printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
+			    "(trail history check lists them)\n", h->store.nskipped);
+}
+
 static int guard_compare(struct history_cmd *h, struct history_series *s, const char *id)
 {
 	struct history_detect_opts o;
@@ -367,6 +374,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	int regression, profile_slower = 0;
+	const char *verdict;
 
 	history_cmd_detect_opts(h, &o);
 	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
@@ -385,21 +393,33 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	 * that much longer.
 	 */
 	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
-	term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
-	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
-	       s->metric, stats_median(rev, nr), s->unit, stats_median(base, nb), s->unit, n - 1 - a,
-	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
-	       g.exact ? "exact" : "normal approximation", implied * 100);
-	if (nmv) {
-		term_printf("functions that moved:\n");
-		print_moved(mv, nmv, "  ");
+	verdict = regression ? "regression" : change > h->max_regression / 100 ||
+		  implied > h->max_regression / 100 ? "slower-not-significant" : "pass";
+	if (h->json) {
+		struct history_guard_view gv = {
+			id, s->metric, s->unit, stats_median(rev, nr), stats_median(base, nb),
+			n - 1 - a, &g, implied, mv, nmv, h->store.nskipped, verdict
+		};
+
+		history_guard_json(&gv);
+	} else {
+		term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): "
+			    "%+.1f%% [%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile "
+			    "implies %+.1f%%\n", id, s->metric, stats_median(rev, nr), s->unit,
+			    stats_median(base, nb), s->unit, n - 1 - a, change * 100,
+			    (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
+			    g.exact ? "exact" : "normal approximation", implied * 100);
+		if (nmv) {
+			term_printf("functions that moved:\n");
+			print_moved(mv, nmv, "  ");
+		}
+		guard_skipped_line(h);
+		term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
+			    !strcmp(verdict, "pass") ? "pass" : "slower, but not significantly: pass");
 	}
 	while (nmv)
 		free(mv[--nmv].name);
 	free(mv);
-	term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
-	       change > h->max_regression / 100 || implied > h->max_regression / 100 ?
-	       "slower, but not significantly: pass" : "pass");
 	free(base);
 	free(rev);
 	return regression ? EXIT_REGRESSION : EXIT_OK;
@@ -453,11 +473,17 @@ static int history_guard(struct history_cmd *h)
 	}
 	if (history_cmd_series(h, &ids, &s))
 		goto out;
-	if (h->store.nskipped)
-		term_printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
-		       "(trail history check lists them)\n", h->store.nskipped);
 	if (s.nr < 2 || strcmp(s.pts[s.nr - 1].commit, id)) {
 		note("guard: no stored commits before %.12s in environment %s: pass", id, s.key);
+		if (h->json) {
+			struct history_guard_view gv = { .commit = id, .metric = s.metric,
+							 .unit = s.unit, .skipped = h->store.nskipped,
+							 .verdict = "pass" };
+
+			history_guard_json(&gv);
+		} else {
+			guard_skipped_line(h);
+		}
 		ret = EXIT_OK;
 	} else {
 		ret = guard_compare(h, &s, id);
@@ -571,7 +597,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "unit", &h.unit, "U", "record --profile: the unit of --value"),
 		OPT_GROUP("reading"),
 		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
-		OPT_FLAG(0, "json", &h.json, "show, detect: JSON on stdout"),
+		OPT_FLAG(0, "json", &h.json, "show, detect, guard: JSON on stdout"),
 		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table); detect --bisect: the reports' directory"),
 		OPT_U64(0, "max-note-size", &h.max_note, "BYTES", "a note larger than this is skipped unread (default 1048576)", 1, UINT64_C(1) << 40),
 		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),

@@ -11,6 +11,7 @@
 #include "core/exit_codes.h"
 #include "core/string_list.h"
 #include "measure/repo.h"
+#include "history/guard.h"
 #include "history/measure.h"
 #include "history/series.h"
 #include "history/store.h"
@@ -97,6 +98,19 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 /* backfill --print: the environment line a host answers with, and a result line. */
 void history_hosts_print_env(struct history_cmd *h, enum flame_metric m);
 void history_hosts_print_result(const char *id, const struct history_result *r);
+
+/* What guard found, for its JSON (history_view.c). */
+struct history_guard_view {
+	const char *commit, *metric, *unit;
+	double rev_median, base_median;	/* the metric's unit */
+	size_t base_commits;		/* stored commits compared with (0: none) */
+	const struct history_guard_metric *g;	/* NULL when nothing was compared */
+	double implied;			/* the change the profile implies, a fraction */
+	const struct history_moved *moved;
+	size_t nmoved, skipped;		/* functions that moved; notes skipped */
+	const char *verdict;		/* "regression", "slower-not-significant", "pass" */
+};
+void history_guard_json(const struct history_guard_view *v);
 
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);

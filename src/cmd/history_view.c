@@ -350,3 +350,44 @@ int history_check(struct history_cmd *h)
 	strbuf_release(&out);
 	return s->nskipped ? EXIT_FAILURE_ : EXIT_OK;
 }
+
+void history_guard_json(const struct history_guard_view *v)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	size_t i;
+
+	json_writer_init(&w, &out, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_string(&w, "commit", v->commit);
+	json_writer_key_string(&w, "metric", v->metric);
+	json_writer_key_string(&w, "unit", v->unit);
+	json_writer_key_string(&w, "verdict", v->verdict);
+	json_writer_key_uint(&w, "stored_commits_before", v->base_commits);
+	json_writer_key_uint(&w, "notes_skipped", v->skipped);
+	if (v->g) {
+		json_writer_key_number(&w, "median", v->rev_median);
+		json_writer_key_number(&w, "median_before", v->base_median);
+		json_writer_key_number(&w, "change", v->g->ratio.estimate - 1);
+		json_writer_key_pair(&w, "interval", v->g->ratio.lo - 1, v->g->ratio.hi - 1);
+		json_writer_key_number(&w, "p", v->g->p);
+		json_writer_key_bool(&w, "p_exact", v->g->exact);
+		json_writer_key_number(&w, "profile_implies", v->implied);
+		json_writer_key(&w, "functions");
+		json_writer_begin_array(&w);
+		for (i = 0; i < v->nmoved; i++) {
+			json_writer_begin_object(&w);
+			json_writer_key_string(&w, "name", v->moved[i].name);
+			json_writer_key_string(&w, "direction", v->moved[i].own > 0 ? "slower" : "faster");
+			json_writer_key_number(&w, "self_share_before", v->moved[i].before);
+			json_writer_key_number(&w, "self_share_after", v->moved[i].after);
+			json_writer_end(&w);
+		}
+		json_writer_end(&w);
+	}
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+}

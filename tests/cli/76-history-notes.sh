@@ -112,6 +112,11 @@ check_exit "plot without -o: usage" 2 "$TRAIL" history plot -C "$R"
 # guard on stored results: the step's commit fails, its parent passes
 check_exit "guard --rev STEP: exit 3" 3 "$TRAIL" history guard -C "$R" --rev "$STEP"
 grep -q "parse" "$T/.out" && pass "guard names the function" || fail "guard names the function" "$(cat "$T/.out")"
+# guard --json (issue 29: it was accepted and printed text)
+check_exit "guard --json --rev STEP: exit 3" 3 "$TRAIL" history guard -C "$R" --rev "$STEP" --json
+[ "$(json "$T/.out" '(d["commit"], d["verdict"], d["functions"][0]["name"], d["functions"][0]["direction"], d["change"] > 0.05, d["notes_skipped"])')" = "('$STEP', 'regression', 'parse', 'slower', True, 0)" ] &&
+	pass "guard --json: commit, verdict, the function that moved" ||
+	fail "guard --json: commit, verdict, the function that moved" "$(cat "$T/.out")"
 check_exit "guard --rev STEP^: exit 0" 0 "$TRAIL" history guard -C "$R" --rev "$STEP^"
 check_exit "guard --max-regression 80: exit 0" 0 "$TRAIL" history guard -C "$R" --rev "$STEP" --max-regression 80
 
