@@ -16,6 +16,7 @@ LIB_OBJS += src/core/git_rev.o
 LIB_OBJS += src/core/hashmap.o
 LIB_OBJS += src/core/intern.o
 LIB_OBJS += src/core/json.o
+LIB_OBJS += src/core/keep_log.o
 LIB_OBJS += src/core/json_writer.o
 LIB_OBJS += src/core/line_map.o
 LIB_OBJS += src/core/line_reader.o

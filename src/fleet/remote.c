@@ -68,6 +68,9 @@ char *flame_remote_setup_script(const char *key, const char *url, const char *ba
 		"trap 'rm -rf \"$d\"' EXIT\n"
 		"trap 'exit 141' PIPE HUP TERM\n"
 		"echo \"trail-flame-dir $d\" >&2\n"
+		/* two host lines reaching one cache set it up one at a time (flock: util-linux, as setsid) */
+		"exec 9>>\"$c/setup.lock\"\n"
+		"if command -v flock >/dev/null; then flock 9; fi\n"
 		"[ -d \"$c/clone/.git\" ] || git init -q \"$c/clone\"\n");
 	if (url) {
 		/* "--": a URL is never an option, whatever git the host has */

@@ -549,6 +549,27 @@ static int read_status(const char *path, int *code, int *same_run)
 	return ret;
 }
 
+/*
+ * An exclusive lock on path (created), waited for: two processes that
+ * reach one cache - two host lines naming one machine, an NFS-shared home,
+ * the probes of one bisect - never build in one directory or add and
+ * prune worktrees at once.  The fd (close releases it), or -1 (said).
+ */
+static int lock_wait(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	while (flock(fd, LOCK_EX))
+		if (errno != EINTR) {
+			error_errno("cannot lock '%s'", path);
+			close(fd);
+			return -1;
+		}
+	return fd;
+}
+
 int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, double timeout,
 		char **dir, int *cached)
 {
@@ -562,16 +583,25 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 	const char *sh[] = { "sh", "-c", build_cmd, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	int code, same_run, ret = -1;
+	char *builds = xstrfmt("%s/builds", r->cache), *lock = xstrfmt("%s.lock", bdir);
+	int code, same_run, ret = -1, lock_fd = -1, tree_fd = -1;
 
 	*cached = 0;
 	*dir = NULL;
+	/* this build's lock first: a second builder waits, then finds it built */
+	if (make_dirs(builds) || (lock_fd = lock_wait(lock)) < 0)
+		goto out;
 	if (!read_status(status, &code, &same_run) && path_exists(src) && (!code || same_run)) {
 		*cached = 1;
 		ret = code;
 		goto out;
 	}
 	/* A build interrupted earlier, or failed in an earlier run: start again. */
+	/* the clone's worktree list: one process adds or prunes at a time */
+	free(lock);
+	lock = xstrfmt("%s/worktrees.lock", builds);
+	if ((tree_fd = lock_wait(lock)) < 0)
+		goto out;
 	if (path_exists(bdir)) {
 		const char *prune[] = { "worktree", "prune", NULL };
 
@@ -589,6 +619,8 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 			goto out;
 		}
 	}
+	close(tree_fd);
+	tree_fd = -1;
 	build_key(build_cmd, &sb);
 	strbuf_write_file(&sb, keyfile);	/* for people looking at the cache */
 	strbuf_reset(&sb);
@@ -630,6 +662,12 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 out:
 	if (ret >= 0)
 		*dir = xstrdup(src);
+	if (tree_fd >= 0)
+		close(tree_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(builds);
+	free(lock);
 	strbuf_release(&sb);
 	free(bdir);
 	free(src);

@@ -4,8 +4,9 @@
 # SIGINT (or SIGTERM) after three commits leaves three notes and says so,
 # with how to go on; running the same command again measures only the
 # rest.  The workload itself sends the signal once three notes exist, so
-# nothing depends on timing.  On the old code the backfill stored nothing
-# before its last round and exited 130 silently.
+# nothing depends on timing.  A failed run's log is kept outside the
+# scratch directory and named.  On the old code the backfill stored nothing
+# before its last round and exited 130 silently, and the log named was gone.
 . "$(dirname "$0")/lib.sh"
 
 if ! have git; then skip "interrupted backfill" "needs git"; exit 0; fi
@@ -48,3 +49,14 @@ grep -q "^backfill: 3 commit(s) measured, 3 already stored" "$T/.out" && [ "$(no
 	fail "the same command again measures only the rest" "$(cat "$T/.out" "$T/.err")"
 ! grep -q "stopped" "$T/.err" && pass "a backfill that ends says nothing of stopping" ||
 	fail "a backfill that ends says nothing of stopping" "$(cat "$T/.err")"
+
+# a failed run's log outlives the run (issue 29): the path the error names
+# is under $XDG_STATE_HOME/trail/logs and holds what the workload wrote
+export XDG_STATE_HOME=$T/state
+"$TRAIL" history record -C "$R" --rev HEAD~1 --build true --run 'echo the-workload-said-this; exit 7' \
+	--repeat 1 --metric wall >"$T/.out" 2>"$T/.err"
+log=$(sed -n 's/.*exited with status 7 (log: \(.*\))$/\1/p' "$T/.err" | head -1)
+case $log in "$T/state/trail/logs/"*) ok=1 ;; *) ok=0 ;; esac
+[ "$ok" = 1 ] && grep -q the-workload-said-this "$log" &&
+	pass "a failed run's log is kept under \$XDG_STATE_HOME/trail/logs and named" ||
+	fail "a failed run's log is kept under \$XDG_STATE_HOME/trail/logs and named" "log '$log'; $(cat "$T/.err")"
