@@ -6,6 +6,7 @@
  * and docs/flame-probe.md.
  */
 #include "cmd/commands.h"
+#include "core/verdict.h"
 #include "core/cache_dir.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -39,8 +40,8 @@ static const char *const flame_usage[] = {
 	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
-	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 5 regression below --min-effect",
-	"(not narrowed), 1 failure, 2 usage (trail help exit-codes).",
+	"Exit: 0 suspect found, 4 inconclusive, 5 regression below --min-effect (not",
+	"narrowed), 6 no regression, 1 failure, 2 usage (trail help exit-codes).",
 	NULL
 };
 
@@ -142,7 +143,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		}
 	}
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
+	     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
 	     flame_metric_name(o->metric), res.value, res.se, o->threshold, res.runs,
 	     res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
@@ -204,7 +205,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_STRING(0, "run", &s->req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s->req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &c->metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
+		OPT_STRING(0, "metric", &c->metric, "NAME", flame_metric_help(0)),
 		OPT_DOUBLE(0, "percentile", &c->percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &c->repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
 		OPT_U64(0, "max-repeat", &c->max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
@@ -366,7 +367,7 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 /* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */
 static void print_outcome(struct flame_session *s)
 {
-	if (s->ans.outcome != FLAME_OUTCOME_NONE) {
+	if (s->ans.outcome != VERDICT_NONE) {
 		struct strbuf summary = STRBUF_INIT;
 
 		flame_report_summary(s, &summary);

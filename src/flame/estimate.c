@@ -6,6 +6,7 @@
  * interval and a commit's step.
  */
 #include "flame/estimate.h"
+#include "core/verdict.h"
 #include "stats/describe.h"
 #include "stats/rng.h"
 #include "stats/distributions.h"
@@ -219,32 +220,17 @@ size_t flame_percentile_min_runs(double pct)
 	return (size_t)ceil(1 / tail - 1e-9);
 }
 
-const char *flame_outcome_name(enum flame_outcome o)
-{
-	switch (o) {
-	case FLAME_OUTCOME_REGRESSION:
-	case FLAME_OUTCOME_SMALL_REGRESSION:
-		return "regression";
-	case FLAME_OUTCOME_NO_REGRESSION:
-		return "no-regression";
-	case FLAME_OUTCOME_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return NULL;
-	}
-}
-
-enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double min_effect,
 					int enough)
 {
 	if (!enough)
-		return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_INCONCLUSIVE;
 	if (iv->lo > 0)
-		return iv->estimate >= min_effect ? FLAME_OUTCOME_REGRESSION
-						  : FLAME_OUTCOME_SMALL_REGRESSION;
+		return iv->estimate >= min_effect ? VERDICT_REGRESSION
+						  : VERDICT_SMALL_REGRESSION;
 	if (iv->hi < min_effect)
-		return FLAME_OUTCOME_NO_REGRESSION;
-	return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_NO_REGRESSION;
+	return VERDICT_INCONCLUSIVE;
 }
 
 double flame_min_detectable(const struct flame_interval *iv, double power)
