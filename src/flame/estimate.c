@@ -140,13 +140,6 @@ void flame_interval_resolution_floor(const double *good, const double *bad, size
 	iv->hi = fmax(iv->hi, expm1(c + t * se));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
 				double alpha, unsigned resamples, uint64_t seed,
 				struct flame_interval *out)
@@ -201,7 +194,7 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 		for (k = 0; k < ok; k++)
 			var += (logs[k] - mean) * (logs[k] - mean);
 		out->se = sqrt(var / (double)(ok - 1));
-		qsort(logs, ok, sizeof(*logs), cmp_double);
+		stats_sort(logs, ok);
 		out->lo = expm1(stats_quantile_sorted(logs, ok, alpha / 2));
 		out->hi = expm1(stats_quantile_sorted(logs, ok, 1 - alpha / 2));
 	}
@@ -267,8 +260,8 @@ double flame_ks_p(const double *a, size_t na, const double *b, size_t nb)
 	y = xcalloc(nb, sizeof(*y));
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(y, b, nb * sizeof(*y));
-	qsort(x, na, sizeof(*x), cmp_double);
-	qsort(y, nb, sizeof(*y), cmp_double);
+	stats_sort(x, na);
+	stats_sort(y, nb);
 	while (i < na && j < nb) {
 		double v = x[i] < y[j] ? x[i] : y[j], gap;
 
