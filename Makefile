@@ -137,6 +137,8 @@ install: $(BUILD)/trail $(ALLOC_PRELOAD) man
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 completion/trail.bash $(DESTDIR)$(BASHCOMPDIR)/trail
 	install -m 644 completion/_trail $(DESTDIR)$(ZSHCOMPDIR)/_trail
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) [ -n "$(DESTDIR)" ] || \
+	    echo "trail is in $(BINDIR), which is not on your PATH: add it (export PATH=\"$(BINDIR):\$$PATH\") or run $(BINDIR)/trail";; esac
 
 uninstall:
 	rm -f $(DESTDIR)$(TRAILLIBDIR)/$(notdir $(ALLOC_PRELOAD))

@@ -604,6 +604,19 @@ int cmd_diff(int argc, const char **argv)
 	}
 	if (!o.merge_processes)
 		warn_merged_roots(&m);
+	if (o.normalize && (st[0].weight.weight != FOLDED_WEIGHT_SAMPLES ||
+			    st[1].weight.weight != FOLDED_WEIGHT_SAMPLES)) {
+		char what[64];
+
+		folded_weight_describe(what, sizeof(what), st[0].weight.weight != FOLDED_WEIGHT_SAMPLES ?
+				       &st[0].weight : &st[1].weight);
+		trail_error("-n/--normalize: the counts are weighted by %s, not samples; scaling "
+			    "BEFORE's time to AFTER's total would move functions that did not change. "
+			    "Compare them as they are (drop -n: the differential graph compares "
+			    "time), or fold both with --weight samples to compare shares", what);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (write_weight_header(argv, st)) {
 		ret = EXIT_FAILURE_;
 		goto out;

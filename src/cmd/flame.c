@@ -12,6 +12,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/git_rev.h"
 #include "core/escape.h"
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
@@ -284,6 +285,10 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		return -1;
 	}
+	/* before anything is cloned or built (core/git_rev.h) */
+	if (git_rev_check("--good", s->req.good_rev) || git_rev_check("--bad", s->req.bad_rev) ||
+	    (s->req.remote_repo && git_url_check("--remote-repo", s->req.remote_repo)))
+		return -1;
 	/* for this process and the bisect's probes (measure/repo.h) */
 	if (!c->submodules)
 		setenv(FLAME_SUBMODULES_ENV, "0", 1);

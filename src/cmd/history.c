@@ -16,9 +16,11 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/git_rev.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
+#include "core/term_printf.h"
 #include "history/guard.h"
 
 #include <limits.h>
@@ -35,7 +37,8 @@ static const char *const history_usage[] = {
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
-	"trail history guard [--rev REV] [--max-regression 5%]",
+	"trail history guard [--rev REV] [--max-regression 5%] [--json]",
+	"trail history check [--max-note-size BYTES]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
@@ -52,9 +55,9 @@ static void print_stored(const char *id, const struct history_result *r)
 	double med, lo, hi;
 
 	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi))
-		printf("%.12s %s\n", id, history_status_name(r->status));
+		term_printf("%.12s %s\n", id, history_status_name(r->status));
 	else
-		printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
+		term_printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
 		       id, r->metric, med, r->unit, r->nruns, lo, hi, r->env.key);
 }
 
@@ -63,7 +66,8 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 					     const char *key, const char *metric)
 {
 	char *parent = xstrfmt("%s^", id);
-	const char *argv[] = { "git", "rev-list", "--first-parent", "--max-count=50", parent, NULL };
+	const char *argv[] = { "git", "rev-list", "--first-parent", "--max-count=50",
+			       "--end-of-options", parent, NULL };
 	const struct history_result *r = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
@@ -82,25 +86,6 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 	return r;
 }
 
-static int resolve(struct history_cmd *h, const char *rev, char id[41])
-{
-	const char *argv[] = { "git", "rev-parse", "--verify", "--quiet", NULL, NULL };
-	struct strbuf out = STRBUF_INIT;
-	char *spec = xstrfmt("%s^{commit}", rev);
-	int code;
-
-	argv[4] = spec;
-	code = run_capture(h->top_dir, &out, argv);
-	strbuf_rtrim(&out);
-	if (code || out.len != 40)
-		code = trail_error("unknown revision '%s'", rev);
-	else
-		memcpy(id, out.buf, 41);
-	strbuf_release(&out);
-	free(spec);
-	return code ? -1 : 0;
-}
-
 static int record_profile(struct history_cmd *h, const char *id)
 {
 	struct folded_profile p;
@@ -115,6 +100,10 @@ static int record_profile(struct history_cmd *h, const char *id)
 	if (load_profile(&p, h->profile_path, NULL, &fmt)) {
 		folded_profile_release(&p);
 		return -1;
+	}
+	if (!(p.total[0] > 0)) {
+		folded_profile_release(&p);
+		return trail_error("--profile '%s' holds no samples: nothing to store", h->profile_path);
 	}
 	history_result_init(&r);
 	r.time = clock_wall();
@@ -145,7 +134,7 @@ static int history_record(struct history_cmd *h)
 	enum flame_metric m;
 	char id[41], key[17];
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id))
+	if (git_rev_resolve(h->top_dir, "--rev", h->rev ? h->rev : "HEAD", id))
 		return EXIT_FAILURE_;
 	if (h->profile_path)
 		return record_profile(h, id) ? EXIT_FAILURE_ : EXIT_OK;
@@ -164,56 +153,73 @@ static int history_record(struct history_cmd *h)
 }
 
 /*
- * Build every commit of todo, then take their runs round-robin (one run of
- * each per round), then store them: a load that comes and goes during the
- * backfill then lands on every commit's runs alike, not on a block of
- * commits that would look like a change.
+ * Commits are measured BACKFILL_BATCH at a time: a batch is built, its
+ * runs taken round-robin (one run of each per round), and each commit
+ * stored as its last run ends, so an interrupted backfill keeps what it
+ * measured.  todo is in bit-reversed order, so a batch spreads over the
+ * whole range and a load that comes and goes during one lands on commits
+ * all over it, not on a block of neighbours that would look like a change.
  */
-static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
-			    const struct history_result *like, enum flame_metric m, size_t *failed)
+#define BACKFILL_BATCH 8
+
+static int backfill_batch(struct history_cmd *h, const char *const *ids, size_t n,
+			  const struct history_measure_opts *mo, struct progress *pr,
+			  uint64_t *step, size_t *failed)
 {
-	struct history_measurement *ms = xcalloc(todo->nr + 1, sizeof(*ms));
-	struct string_list keep = STRING_LIST_INIT;
-	struct history_measure_opts mo;
-	struct progress pr;
+	struct history_measurement ms[BACKFILL_BATCH];
 	size_t i, started = 0;
-	uint64_t step = 0;
 	unsigned round;
 	int ret = -1;
 
+	for (i = 0; i < n; i++, started++) {
+		progress_update(pr, (*step)++, "building");
+		if (history_measure_start(&h->repo, ids[i], mo, &ms[i]))
+			goto out;
+	}
+	for (round = 0; round < mo->repeat; round++)
+		for (i = 0; i < n; i++) {
+			progress_update(pr, (*step)++, "running");
+			if (history_measure_run(mo, &ms[i]))
+				goto out;
+			if (round + 1 < mo->repeat)
+				continue;
+			history_measure_finish(mo, &ms[i]);
+			*failed += ms[i].res.status != HISTORY_OK;
+			if (h->print)
+				history_hosts_print_result(ids[i], &ms[i].res);
+			else if (history_cmd_store(h, ids[i], &ms[i].res))
+				goto out;
+		}
+	ret = 0;
+out:
+	for (i = 0; i < started; i++)
+		history_measurement_release(&ms[i]);
+	return ret;
+}
+
+static int backfill_measure(struct history_cmd *h, const struct string_list *todo,
+			    const struct history_result *like, enum flame_metric m, size_t *failed)
+{
+	struct string_list keep = STRING_LIST_INIT;
+	struct history_measure_opts mo;
+	struct progress pr;
+	size_t b;
+	uint64_t step = 0;
+	int ret = -1;
+
 	if (history_cmd_open_clone(h))
-		goto out_free;
-	for (i = 0; like && i < like->nfuncs; i++)
-		string_list_append(&keep, like->funcs[i].name);
+		goto out;
+	for (b = 0; like && b < like->nfuncs; b++)
+		string_list_append(&keep, like->funcs[b].name);
 	history_cmd_measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
 	mo.keep = &keep;
 	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
-	for (i = 0; i < todo->nr; i++, started++) {
-		progress_update(&pr, step++, "building");
-		if (history_measure_start(&h->repo, todo->items[i], &mo, &ms[i]))
-			goto out;
-	}
-	for (round = 0; round < mo.repeat; round++)
-		for (i = 0; i < todo->nr; i++) {
-			progress_update(&pr, step++, "running");
-			if (history_measure_run(&mo, &ms[i]))
-				goto out;
-		}
-	for (i = 0; i < todo->nr; i++) {
-		history_measure_finish(&mo, &ms[i]);
-		*failed += ms[i].res.status != HISTORY_OK;
-		if (h->print)
-			history_hosts_print_result(todo->items[i], &ms[i].res);
-		else if (history_store_put(&h->store, todo->items[i], &ms[i].res))
-			goto out;
-	}
-	ret = 0;
-out:
+	for (ret = 0, b = 0; !ret && b < todo->nr; b += BACKFILL_BATCH)
+		ret = backfill_batch(h, (const char *const *)todo->items + b,
+				     todo->nr - b < BACKFILL_BATCH ? todo->nr - b : BACKFILL_BATCH,
+				     &mo, &pr, &step, failed);
 	progress_stop(&pr);
-	for (i = 0; i < started; i++)
-		history_measurement_release(&ms[i]);
-out_free:
-	free(ms);
+out:
 	string_list_clear(&keep);
 	return ret;
 }
@@ -222,17 +228,18 @@ out_free:
 static int backfill_selection(struct history_cmd *h, struct string_list *sel)
 {
 	struct string_list ids = STRING_LIST_INIT;
+	struct git_range range;
 	size_t i;
 	char id[41];
 
 	for (i = 0; i < h->commits.nr; i++) {
-		if (resolve(h, h->commits.items[i], id))
+		if (git_rev_resolve(h->top_dir, "--commit", h->commits.items[i], id))
 			return -1;
 		string_list_append(sel, id);
 	}
 	if (h->commits.nr)
 		return 0;
-	if (history_first_parents(h->top_dir, h->range, &ids, NULL, NULL))
+	if (history_cmd_range(h, &range) || history_first_parents(h->top_dir, &range, &ids, NULL, NULL))
 		return -1;
 	for (i = 0; i < ids.nr; i++)
 		if (!(i % h->every) || i + 1 == ids.nr)
@@ -257,7 +264,8 @@ static int history_backfill(struct history_cmd *h)
 			    "does not go with --hosts");
 		return EXIT_USAGE;
 	}
-	if (history_cmd_parse_metric(h->metric_name, &m))
+	if (history_cmd_parse_metric(h->metric_name, &m) ||
+	    (h->remote_repo && git_url_check("--remote-repo", h->remote_repo)))
 		return EXIT_USAGE;
 	if (h->print && !h->range && !h->commits.nr) {
 		history_hosts_print_env(h, m);	/* what a host of --hosts is asked first */
@@ -284,10 +292,11 @@ static int history_backfill(struct history_cmd *h)
 		like = previous(h, todo.items[0], key, h->metric_name);
 	if (!h->commits.nr)
 		history_scramble(&todo);
-	if (todo.nr && backfill_measure(h, &todo, like, m, &failed))
-		goto out;
-	done = todo.nr;
-	ret = EXIT_OK;
+	rc = todo.nr ? backfill_measure(h, &todo, like, m, &failed) : 0;
+	for (i = 0; i < todo.nr; i++)	/* what was stored, even when it stopped */
+		done += h->print || history_store_get(&h->store, todo.items[i], key, h->metric_name);
+	if (!rc)
+		ret = EXIT_OK;
 out:
 	if (ret != EXIT_USAGE) {
 		char line[300];
@@ -299,7 +308,7 @@ out:
 		if (h->print)
 			note("%s", line);
 		else
-			printf("%s\n", line);
+			term_printf("%s\n", line);
 	}
 	string_list_clear(&sel);
 	string_list_clear(&todo);
@@ -311,7 +320,7 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
+		term_printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
 		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before, 100 * mv[i].after);
 }
 
@@ -350,6 +359,13 @@ static size_t baseline_start(struct history_cmd *h, struct history_series *s)
 	return a;
 }
 
+static void guard_skipped_line(const struct history_cmd *h)
+{
+	if (h->store.nskipped)
+		term_printf("guard: %zu note(s) skipped as unreadable or implausible, not compared "
+			    "(trail history check lists them)\n", h->store.nskipped);
+}
+
 static int guard_compare(struct history_cmd *h, struct history_series *s, const char *id)
 {
 	struct history_detect_opts o;
@@ -359,6 +375,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	int regression, profile_slower = 0;
+	const char *verdict;
 
 	history_cmd_detect_opts(h, &o);
 	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
@@ -377,21 +394,33 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	 * that much longer.
 	 */
 	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
-	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
-	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
-	       s->metric, stats_median(rev, nr), s->unit, stats_median(base, nb), s->unit, n - 1 - a,
-	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
-	       g.exact ? "exact" : "normal approximation", implied * 100);
-	if (nmv) {
-		printf("functions that moved:\n");
-		print_moved(mv, nmv, "  ");
+	verdict = regression ? "regression" : change > h->max_regression / 100 ||
+		  implied > h->max_regression / 100 ? "slower-not-significant" : "pass";
+	if (h->json) {
+		struct history_guard_view gv = {
+			id, s->metric, s->unit, stats_median(rev, nr), stats_median(base, nb),
+			n - 1 - a, &g, implied, mv, nmv, h->store.nskipped, verdict
+		};
+
+		history_guard_json(&gv);
+	} else {
+		term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): "
+			    "%+.1f%% [%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile "
+			    "implies %+.1f%%\n", id, s->metric, stats_median(rev, nr), s->unit,
+			    stats_median(base, nb), s->unit, n - 1 - a, change * 100,
+			    (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
+			    g.exact ? "exact" : "normal approximation", implied * 100);
+		if (nmv) {
+			term_printf("functions that moved:\n");
+			print_moved(mv, nmv, "  ");
+		}
+		guard_skipped_line(h);
+		term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
+			    !strcmp(verdict, "pass") ? "pass" : "slower, but not significantly: pass");
 	}
 	while (nmv)
 		free(mv[--nmv].name);
 	free(mv);
-	printf("guard: %s\n", regression ? "regression beyond --max-regression" :
-	       change > h->max_regression / 100 || implied > h->max_regression / 100 ?
-	       "slower, but not significantly: pass" : "pass");
 	free(base);
 	free(rev);
 	return regression ? EXIT_REGRESSION : EXIT_OK;
@@ -400,14 +429,18 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 static int history_guard(struct history_cmd *h)
 {
 	struct string_list ids = STRING_LIST_INIT;
+	struct git_range range;
 	struct history_series s;
 	const struct history_result *r;
 	char id[41], key[17];
 	enum flame_metric m;
 	int ret = EXIT_FAILURE_;
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id) ||
-	    history_first_parents(h->top_dir, id, &ids, NULL, NULL))
+	if (git_rev_resolve(h->top_dir, "--rev", h->rev ? h->rev : "HEAD", id))
+		return EXIT_FAILURE_;
+	memset(&range, 0, sizeof(range));
+	memcpy(range.to, id, sizeof(range.to));
+	if (history_first_parents(h->top_dir, &range, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
 	if (!h->env_key && h->build_cmd && h->run_cmd) {
 		if (history_cmd_parse_metric(h->metric_name ? h->metric_name : "cpu", &m))
@@ -443,6 +476,15 @@ static int history_guard(struct history_cmd *h)
 		goto out;
 	if (s.nr < 2 || strcmp(s.pts[s.nr - 1].commit, id)) {
 		note("guard: no stored commits before %.12s in environment %s: pass", id, s.key);
+		if (h->json) {
+			struct history_guard_view gv = { .commit = id, .metric = s.metric,
+							 .unit = s.unit, .skipped = h->store.nskipped,
+							 .verdict = "pass" };
+
+			history_guard_json(&gv);
+		} else {
+			guard_skipped_line(h);
+		}
 		ret = EXIT_OK;
 	} else {
 		ret = guard_compare(h, &s, id);
@@ -501,6 +543,7 @@ static const struct {
 	{ "record", history_record }, { "backfill", history_backfill },
 	{ "show", history_show }, { "plot", history_plot },
 	{ "detect", history_detect_cmd }, { "guard", history_guard },
+	{ "check", history_check },
 };
 
 void cmd_history_print_subcommands(void)
@@ -508,7 +551,7 @@ void cmd_history_print_subcommands(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		printf("%s\n", subs[i].name);
+		term_printf("%s\n", subs[i].name);
 }
 
 static int run_sub(struct history_cmd *h, const char *sub)
@@ -518,7 +561,7 @@ static int run_sub(struct history_cmd *h, const char *sub)
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].fn(h);
-	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard)", sub);
+	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, check)", sub);
 	return EXIT_USAGE;
 }
 
@@ -555,8 +598,9 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "unit", &h.unit, "U", "record --profile: the unit of --value"),
 		OPT_GROUP("reading"),
 		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
-		OPT_FLAG(0, "json", &h.json, "show, detect: JSON on stdout"),
+		OPT_FLAG(0, "json", &h.json, "show, detect, guard: JSON on stdout"),
 		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table); detect --bisect: the reports' directory"),
+		OPT_U64(0, "max-note-size", &h.max_note, "BYTES", "a note larger than this is skipped unread (default 1048576)", 1, UINT64_C(1) << 40),
 		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),
 		OPT_FLAG(0, "all-envs", &h.all_envs, "mix every environment's results in one series"),
 		OPT_GROUP("deciding"),
@@ -584,13 +628,14 @@ int cmd_history(int argc, const char **argv)
 	h.min_share = 2;
 	h.simulations = 4999;
 	h.window = 10;
+	h.max_note = HISTORY_NOTE_BUDGET;
 	h.profiler = "trail";
 	h.remote_trail = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
 	if (!sub || n != 0) {
 		if (!sub)
-			trail_error("which subcommand? (record, backfill, show, plot, detect, guard)");
+			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, check)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
 		ret = EXIT_USAGE;
@@ -607,11 +652,16 @@ int cmd_history(int argc, const char **argv)
 	}
 	clear_git_env();
 	h.trail_exe = child_self_exe();
-	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
+	if (top_level(&h) || history_store_load(&h.store, h.top_dir, h.max_note))
 		goto out;
+	if (strcmp(sub, "check"))
+		history_cmd_warn_skipped(&h);
 	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
 		h.metric_name = "cpu";
+	if (!strcmp(sub, "backfill") || (!strcmp(sub, "detect") && h.bisect))
+		history_cmd_watch(sub);
 	ret = run_sub(&h, sub);
+	history_cmd_unwatch();
 out:
 	history_store_release(&h.store);
 	if (h.repo_open)

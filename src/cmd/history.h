@@ -11,6 +11,7 @@
 #include "core/exit_codes.h"
 #include "core/string_list.h"
 #include "measure/repo.h"
+#include "history/guard.h"
 #include "history/measure.h"
 #include "history/series.h"
 #include "history/store.h"
@@ -26,6 +27,7 @@ struct history_cmd {
 	const char *hosts_file, *remote_trail, *remote_repo;
 	struct string_list values, functions, commits;
 	uint64_t repeat, every, freq, top, simulations, window;
+	uint64_t max_note;		/* bytes a note may have (--max-note-size) */
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
 
@@ -52,6 +54,17 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s);
 
+/* history_store_put, counted for history_cmd_watch's message; 0 or -1. */
+int history_cmd_store(struct history_cmd *h, const char *id, const struct history_result *r);
+/*
+ * Until history_cmd_unwatch(): if the process is stopped (SIGINT, SIGTERM,
+ * SIGHUP, or an exit on an error), say how many results it stored and how
+ * to go on; what names the subcommand.
+ */
+void history_cmd_watch(const char *what);
+void history_cmd_unwatch(void);
+/* The command line's --range (default HEAD) through core/git_rev.h; 0 or -1 (said). */
+int history_cmd_range(struct history_cmd *h, struct git_range *r);
 /* "cpu", "wall", "rss" or "alloc" into *m; else an error, -1. */
 int history_cmd_parse_metric(const char *name, enum flame_metric *m);
 /* trail flame's clone and a scratch directory, opened once per invocation; 0 or -1. */
@@ -86,8 +99,25 @@ int history_backfill_hosts(struct history_cmd *h, const struct string_list *sel,
 void history_hosts_print_env(struct history_cmd *h, enum flame_metric m);
 void history_hosts_print_result(const char *id, const struct history_result *r);
 
+/* What guard found, for its JSON (history_view.c). */
+struct history_guard_view {
+	const char *commit, *metric, *unit;
+	double rev_median, base_median;	/* the metric's unit */
+	size_t base_commits;		/* stored commits compared with (0: none) */
+	const struct history_guard_metric *g;	/* NULL when nothing was compared */
+	double implied;			/* the change the profile implies, a fraction */
+	const struct history_moved *moved;
+	size_t nmoved, skipped;		/* functions that moved; notes skipped */
+	const char *verdict;		/* "regression", "slower-not-significant", "pass" */
+};
+void history_guard_json(const struct history_guard_view *v);
+
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);
 int history_detect_cmd(struct history_cmd *h);
+/* The notes skipped when the store was read, one line each; exit 1 when there are any. */
+int history_check(struct history_cmd *h);
+/* One warning per note skipped when the store was read (at most 10, then a count). */
+void history_cmd_warn_skipped(const struct history_cmd *h);
 
 #endif

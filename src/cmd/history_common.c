@@ -13,9 +13,91 @@
 #include "core/strbuf.h"
 #include "measure/probe_request.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Results stored by this process: what a stopped backfill says it kept. */
+static volatile sig_atomic_t nstored;
+static int watch_handle = -1;
+static const char *watch_what = "";
+
+static void add_number(char *buf, size_t *len, size_t cap, unsigned long v)
+{
+	char digits[24];
+	size_t n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < sizeof(digits));
+	while (n && *len + 1 < cap)
+		buf[(*len)++] = digits[--n];
+}
+
+static void add_text(char *buf, size_t *len, size_t cap, const char *s)
+{
+	while (*s && *len + 1 < cap)
+		buf[(*len)++] = *s++;
+}
+
+/* Runs in a signal handler too: write(2) only, no stdio. */
+static void report_stored(void *data)
+{
+	char msg[400];
+	size_t len = 0;
+
+	(void)data;
+	add_text(msg, &len, sizeof(msg), "trail history: ");
+	add_text(msg, &len, sizeof(msg), watch_what);
+	add_text(msg, &len, sizeof(msg), " stopped: ");
+	add_number(msg, &len, sizeof(msg), (unsigned long)nstored);
+	add_text(msg, &len, sizeof(msg), " result(s) stored before it ended (kept); run the same "
+		 "command again to go on: stored commits are not measured again\n");
+	if (write(STDERR_FILENO, msg, len) < 0)
+		return;
+}
+
+void history_cmd_watch(const char *what)
+{
+	watch_what = what;
+	watch_handle = cleanup_push(report_stored, NULL);
+}
+
+void history_cmd_unwatch(void)
+{
+	if (watch_handle >= 0)
+		cleanup_pop(watch_handle, 0);
+	watch_handle = -1;
+}
+
+int history_cmd_store(struct history_cmd *h, const char *id, const struct history_result *r)
+{
+	if (history_store_put(&h->store, id, r))
+		return -1;
+	nstored++;
+	return 0;
+}
+
+int history_cmd_range(struct history_cmd *h, struct git_range *r)
+{
+	return git_range_resolve(h->top_dir, "--range", h->range ? h->range : "HEAD", r);
+}
+
+void history_cmd_warn_skipped(const struct history_cmd *h)
+{
+	const struct history_store *s = &h->store;
+	size_t i, shown = s->nskipped > 10 ? 9 : s->nskipped;
+
+	for (i = 0; i < shown; i++)
+		warning("note of %.12s skipped: %s", s->skipped[i].commit, s->skipped[i].why);
+	if (shown < s->nskipped)
+		warning("and %zu more note(s) skipped", s->nskipped - shown);
+	if (s->nskipped)
+		note("'trail history check' lists the skipped notes; remove one with "
+		     "'git notes --ref=trail remove COMMIT'");
+}
 
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
@@ -114,7 +196,7 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 		history_result_release(&res);
 		goto out;
 	}
-	if (!history_store_put(&h->store, id, &res)) {
+	if (!history_cmd_store(h, id, &res)) {
 		ret = 0;
 		if (out)
 			*out = history_store_get(&h->store, id, res.env.key, res.metric);

@@ -69,6 +69,7 @@ void history_hosts_print_result(const char *id, const struct history_result *r)
 
 	history_result_write(r, &sb);
 	printf("%s %s\n", id, sb.buf);
+	fflush(stdout);	/* each result reaches the caller as it is measured */
 	strbuf_release(&sb);
 }
 
@@ -226,7 +227,7 @@ static void collect(struct history_cmd *h, struct fleet_job *j, struct bf_host *
 		if (strcmp(r.env.key, key))
 			warning("host %s measured %.12s in environment %s, not %s: stored as such",
 				j->host->name, line, r.env.key, key);
-		if (!history_store_put(&h->store, left->items[i], &r)) {
+		if (!history_cmd_store(h, left->items[i], &r)) {
 			*failed += r.status != HISTORY_OK;
 			bh->measured++;
 			free(left->items[i]);

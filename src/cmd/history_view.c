@@ -12,6 +12,7 @@
 #include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
+#include "core/term_printf.h"
 #include "history/plot.h"
 
 #include <math.h>
@@ -27,11 +28,12 @@ struct view {
 
 static int view_open(struct history_cmd *h, struct view *v)
 {
+	struct git_range range;
 	size_t i;
 
 	memset(v, 0, sizeof(*v));
-	if (history_first_parents(h->top_dir, h->range ? h->range : "HEAD", &v->ids, &v->dates,
-				  &v->subjects) ||
+	if (history_cmd_range(h, &range) ||
+	    history_first_parents(h->top_dir, &range, &v->ids, &v->dates, &v->subjects) ||
 	    history_cmd_series(h, &v->ids, &v->s))
 		return -1;
 	v->point_subjects = xmallocarray(v->s.nr + 1, sizeof(char *));
@@ -134,14 +136,14 @@ int history_show(struct history_cmd *h)
 			json_writer_end(&w);
 			json_writer_end(&w);
 		} else {
-			strbuf_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
+			term_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
 			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
-			strbuf_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
+			term_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
 				    p->lo, p->hi);
 			for (k = 0; k < fn.nr; k++) {
 				strbuf_addstr(&out, k ? ", " : "  ");
 				escape_term(&out, fn.items[k], strlen(fn.items[k]));
-				strbuf_addf(&out, " %.1f%%", 100 * share_of(p, fn.items[k]));
+				term_addf(&out, " %.1f%%", 100 * share_of(p, fn.items[k]));
 			}
 			strbuf_addch(&out, '\n');
 		}
@@ -154,7 +156,7 @@ int history_show(struct history_cmd *h)
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else if (v.s.failed) {
-		strbuf_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
+		term_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -201,11 +203,11 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 	const struct history_point *a = &v->s.pts[c->index - 1], *b = &v->s.pts[c->index];
 	size_t j;
 
-	strbuf_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
+	term_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
 		    "between %.12s and %.12s", i + 1, trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER), c->change * 100,
 		    c->lo * 100, c->hi * 100, c->implied * 100, c->p, a->commit, b->commit);
 	if (b->pos - a->pos > 1)
-		strbuf_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
+		term_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
 	strbuf_addch(out, '\n');
 	if (c->culprit[0]) {
 		const char *subj = "";
@@ -213,7 +215,7 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		for (j = a->pos + 1; j <= b->pos; j++)
 			if (!strcmp(v->ids.items[j], c->culprit))
 				subj = v->subjects.items[j];
-		strbuf_addf(out, "  commit:    %.12s ", c->culprit);
+		term_addf(out, "  commit:    %.12s ", c->culprit);
 		escape_term(out, subj, strlen(subj));
 		strbuf_addch(out, '\n');
 	}
@@ -223,9 +225,9 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		strbuf_addstr(out, "/report.html\n");
 	}
 	for (j = 0; j < c->nmoved; j++) {
-		strbuf_addf(out, "  function:  ");
+		term_addf(out, "  function:  ");
 		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
-		strbuf_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
+		term_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
 			    trail_direction_name(c->moved[j].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * c->moved[j].before,
 			    100 * c->moved[j].after);
 	}
@@ -274,7 +276,7 @@ int history_detect_cmd(struct history_cmd *h)
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else {
-		strbuf_addf(&out, "%zu change point(s) in %zu stored commit(s) (%s, environment %s)\n",
+		term_addf(&out, "%zu change point(s) in %zu stored commit(s) (%s, environment %s)\n",
 			    nc, v.s.nr, v.s.metric, v.s.key);
 		for (i = 0; i < nc; i++)
 			text_change(&out, &v, &c[i], i);
@@ -329,4 +331,64 @@ out:
 	history_changes_free(c, nc);
 	view_close(&v);
 	return ret;
+}
+
+int history_check(struct history_cmd *h)
+{
+	const struct history_store *s = &h->store;
+	struct strbuf out = STRBUF_INIT;
+	size_t i, ok = 0;
+
+	for (i = 0; i < s->nr; i++)
+		ok += s->entries[i].nresults > 0;
+	for (i = 0; i < s->nskipped; i++) {
+		term_addf(&out, "%s skipped (%u line(s)): ", s->skipped[i].commit, s->skipped[i].lines);
+		escape_term(&out, s->skipped[i].why, strlen(s->skipped[i].why));
+		strbuf_addch(&out, '\n');
+	}
+	term_addf(&out, "check: %zu note(s) readable, %zu skipped\n", ok, s->nskipped);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	return s->nskipped ? EXIT_FAILURE_ : EXIT_OK;
+}
+
+void history_guard_json(const struct history_guard_view *v)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	size_t i;
+
+	json_writer_init(&w, &out, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_string(&w, "commit", v->commit);
+	json_writer_key_string(&w, "metric", v->metric);
+	json_writer_key_string(&w, "unit", v->unit);
+	json_writer_key_string(&w, "verdict", v->verdict);
+	json_writer_key_uint(&w, "stored_commits_before", v->base_commits);
+	json_writer_key_uint(&w, "notes_skipped", v->skipped);
+	if (v->g) {
+		json_writer_key_number(&w, "median", v->rev_median);
+		json_writer_key_number(&w, "median_before", v->base_median);
+		json_writer_key_number(&w, "change", v->g->ratio.estimate - 1);
+		json_writer_key_pair(&w, "interval", v->g->ratio.lo - 1, v->g->ratio.hi - 1);
+		json_writer_key_number(&w, "p", v->g->p);
+		json_writer_key_bool(&w, "p_exact", v->g->exact);
+		json_writer_key_number(&w, "profile_implies", v->implied);
+		json_writer_key(&w, "functions");
+		json_writer_begin_array(&w);
+		for (i = 0; i < v->nmoved; i++) {
+			json_writer_begin_object(&w);
+			json_writer_key_string(&w, "name", v->moved[i].name);
+			json_writer_key_string(&w, "direction", v->moved[i].own > 0 ? "slower" : "faster");
+			json_writer_key_number(&w, "self_share_before", v->moved[i].before);
+			json_writer_key_number(&w, "self_share_after", v->moved[i].after);
+			json_writer_end(&w);
+		}
+		json_writer_end(&w);
+	}
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
 }

@@ -67,7 +67,7 @@ int cleanup_push(cleanup_fn fn, void *data)
 }
 
 /* Unregister handle; run its function first when run is non-zero. */
-static void cleanup_pop(int handle, int run)
+void cleanup_pop(int handle, int run)
 {
 	cleanup_fn fn;
 

@@ -12,8 +12,10 @@
 
 typedef void (*cleanup_fn)(void *data);
 
-/* Register fn(data) for the rest of the process (dies when the table is full); returns its slot. */
+/* Register fn(data) (dies when the table is full); returns a handle for cleanup_pop. */
 int cleanup_push(cleanup_fn fn, void *data);
+/* Unregister handle; run its function first when run is non-zero. */
+void cleanup_pop(int handle, int run);
 
 /*
  * Create a fresh directory "$TMPDIR/PREFIX.XXXXXX" that is removed with all

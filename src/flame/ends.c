@@ -8,6 +8,7 @@
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
+#include "core/keep_log.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -26,9 +27,10 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 	s->ans.builds++;
 	s->ans.cached_builds += cached;
 	if (code) {
-		char *log = flame_build_log(&s->st.repo, id, s->req.build_cmd);
+		char *log = flame_build_log(&s->st.repo, id, s->req.build_cmd), *kept = keep_log(log);
 
-		trail_error("cannot build the %s revision %.12s (log: %s)", name, id, log);
+		trail_error("cannot build the %s revision %.12s (log: %s)", name, id, kept);
+		free(kept);
 		free(log);
 		return -1;
 	}

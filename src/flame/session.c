@@ -140,8 +140,8 @@ static int session_open(struct flame_session *s)
 	setenv(FLAME_RUN_ENV, token, 1);
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))
 		return FLAME_EXIT_FAILURE;
-	if (flame_repo_resolve(&s->st.repo, s->req.good_rev, s->ans.good) ||
-	    flame_repo_resolve(&s->st.repo, s->req.bad_rev, s->ans.bad))
+	if (flame_repo_resolve(&s->st.repo, "--good", s->req.good_rev, s->ans.good) ||
+	    flame_repo_resolve(&s->st.repo, "--bad", s->req.bad_rev, s->ans.bad))
 		return FLAME_EXIT_FAILURE;
 	is_anc = flame_repo_is_ancestor(&s->st.repo, s->ans.good, s->ans.bad);
 	if (is_anc < 0)

@@ -136,6 +136,14 @@ static void test_counts(const double *c, const struct fg_layout *l, const struct
 	*delta = 0;
 	if (!(c[0] > 0) && !(c[1] > 0))
 		return;
+	if (o->untested) {
+		/* weighted counts: the change alone, above the floor it is coloured */
+		*delta = o->by_time ? (l->total[0] > 0 ? (c[1] - c[0]) / l->total[0] : 0)
+				    : (l->total[1] > 0 ? c[1] / l->total[1] : 0) -
+				      (l->total[0] > 0 ? c[0] / l->total[0] : 0);
+		*p = 0;
+		return;
+	}
 	if (o->by_time) {
 		*delta = l->total[0] > 0 ? (c[1] - c[0]) / l->total[0] : 0;
 		count_test(c[0], c[1], z, p);

@@ -98,6 +98,7 @@ static int weighted_counts(const struct fg_input *in, struct fg_render *r)
 			"every change above the floor is coloured (as --noise-alpha 1); for the "
 			"test, fold with --weight samples", what);
 	r->alpha = 1;
+	r->svg.diff.untested = 1;
 	return 0;
 }
 

@@ -392,13 +392,15 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 			out_lit(o, "; ");
 			out_str(o, cls);
 		}
-		out_str(o, opt->diff.self ? "; self z=" : "; z=");
-		/* %f of a huge z would not fit: keep it short and readable */
-		if (fabs(df->z) < 1e9)
-			snprintf(zb, sizeof(zb), "%+.2f", df->z);
-		else
-			snprintf(zb, sizeof(zb), "%+.3g", df->z);
-		out_str(o, zb);
+		if (!opt->diff.untested) {
+			out_str(o, opt->diff.self ? "; self z=" : "; z=");
+			/* %f of a huge z would not fit: keep it short and readable */
+			if (fabs(df->z) < 1e9)
+				snprintf(zb, sizeof(zb), "%+.2f", df->z);
+			else
+				snprintf(zb, sizeof(zb), "%+.3g", df->z);
+			out_str(o, zb);
+		}
 		if (df->state == FG_DIFF_NOISE)
 			out_lit(o, ", noise");
 	}
@@ -620,7 +622,9 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 		   ", after - before, in percentage points (shares: the input does not name its "
 		   "sampling period). Significant: |change| &gt;= ");
 	out_fixed(o, opt->diff.min_delta * 100, 3);
-	out_str(o, opt->diff.by_time ? " pts and a Poisson z-test on the counts with a false "
+	out_str(o, opt->diff.untested ? " pts; no test (the counts are weighted, not samples: "
+		   "every change above the floor is coloured), nominal rate " :
+		   opt->diff.by_time ? " pts and a Poisson z-test on the counts with a false "
 		   "discovery rate of " : " pts and a two-proportion z-test with a false discovery "
 		   "rate of ");
 	out_fixed(o, opt->diff.alpha * 100, 3);

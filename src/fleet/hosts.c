@@ -44,6 +44,42 @@ static void split_words(const char *s, struct string_list *out)
 	}
 }
 
+/*
+ * The words between ssh and the host are options and their values, as
+ * ssh(1) reads them: a word that is neither ("ssh -p 2222 127.0.0.1
+ * extra") would make the last word the host and the real host an ssh
+ * argument, silently.  0, or -1 with FILE:LINE.
+ */
+static int check_ssh_words(const struct string_list *words, const char *name, unsigned lineno)
+{
+	/* ssh(1)'s options that take a value; the others are flags */
+	static const char with_value[] = "BbcDEeFIiJLlmOoPpQRSWw";
+	const char *want = NULL;
+	size_t i;
+
+	for (i = 1; i + 1 < words->nr; i++) {
+		const char *w = words->items[i], *c;
+
+		if (want) {
+			want = NULL;
+			continue;
+		}
+		if (w[0] != '-' || !w[1])
+			return trail_error("%s:%u: '%s' is neither an ssh option nor its value: the "
+					   "host is the last word (ssh OPTIONS host)", name, lineno, w);
+		for (c = w + 1; *c; c++)
+			if (strchr(with_value, *c)) {
+				if (!c[1])
+					want = w;	/* the value is the next word */
+				break;
+			}
+	}
+	if (want)
+		return trail_error("%s:%u: ssh option '%s' has no value before the host", name,
+				   lineno, want);
+	return 0;
+}
+
 /* One non-blank, non-comment line; 0 or -1 (error printed). */
 static int parse_line(const char *line, const char *name, unsigned lineno, struct flame_host *h)
 {
@@ -87,6 +123,8 @@ static int parse_line(const char *line, const char *name, unsigned lineno, struc
 				    "host or ':'", name, lineno, words.items[0]);
 			goto fail;
 		}
+		if (check_ssh_words(&words, name, lineno))
+			goto fail;
 		for (i = 0; i + 1 < words.nr; i++)
 			string_list_append(&h->ssh, words.items[i]);
 	}

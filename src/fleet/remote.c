@@ -68,9 +68,13 @@ char *flame_remote_setup_script(const char *key, const char *url, const char *ba
 		"trap 'rm -rf \"$d\"' EXIT\n"
 		"trap 'exit 141' PIPE HUP TERM\n"
 		"echo \"trail-flame-dir $d\" >&2\n"
+		/* two host lines reaching one cache set it up one at a time (flock: util-linux, as setsid) */
+		"exec 9>>\"$c/setup.lock\"\n"
+		"if command -v flock >/dev/null; then flock 9; fi\n"
 		"[ -d \"$c/clone/.git\" ] || git init -q \"$c/clone\"\n");
 	if (url) {
-		strbuf_addstr(&sb, "git -C \"$c/clone\" fetch -q ");
+		/* "--": a URL is never an option, whatever git the host has */
+		strbuf_addstr(&sb, "git -C \"$c/clone\" fetch -q -- ");
 		strbuf_add_shell_quoted(&sb, url);
 		strbuf_addstr(&sb, " '+refs/*:refs/remotes/trail/*'\n");
 	} else {

@@ -6,6 +6,7 @@ LIB_OBJS += src/history/cp_split.o
 LIB_OBJS += src/history/env_pick.o
 LIB_OBJS += src/history/guard.o
 LIB_OBJS += src/history/measure.o
+LIB_OBJS += src/history/plausible.o
 LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o
 LIB_OBJS += src/history/series.o

@@ -11,6 +11,7 @@
 #include "core/child.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "history/plausible.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,8 +80,30 @@ static void entry_add(struct history_entry *e, struct history_result *r)
 	e->results[e->nresults++] = *r;
 }
 
-/* The text of one note (lines of JSON) for commit. */
-static int parse_note(struct history_entry *e, const char *text, size_t len)
+/* Remember that a line of commit's note was skipped, and the first reason. */
+static void skip(struct history_store *s, const char *commit, const char *why)
+{
+	struct history_skip *k = s->nskipped ? &s->skipped[s->nskipped - 1] : NULL;
+
+	if (k && !strcmp(k->commit, commit)) {
+		k->lines++;
+		return;
+	}
+	s->skipped = xreallocarray(s->skipped, s->nskipped + 1, sizeof(*s->skipped));
+	k = &s->skipped[s->nskipped++];
+	memcpy(k->commit, commit, sizeof(k->commit));
+	k->why = xstrdup(why);
+	k->lines = 1;
+}
+
+/*
+ * The text of one note (lines of JSON) for commit: a line that is not a
+ * result, or whose numbers cannot be a measurement (history/plausible.h),
+ * is skipped and remembered, the others kept - a note is what anyone who
+ * can push to the notes ref wrote.
+ */
+static void parse_note(struct history_store *s, struct history_entry *e, const char *text,
+		       size_t len)
 {
 	const char *p = text, *end = text + len;
 	unsigned lineno = 0;
@@ -89,18 +112,30 @@ static int parse_note(struct history_entry *e, const char *text, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct history_result r;
-		char name[80];
+		char name[80], why[300];
 
 		lineno++;
 		if (n && strspn(p, " \t\r") < n) {
-			snprintf(name, sizeof(name), "note of %.12s:%u", e->commit, lineno);
-			if (history_result_parse(p, n, name, &r))
-				return -1;
-			entry_add(e, &r);
+			snprintf(name, sizeof(name), "line %u", lineno);
+			error_capture(why, sizeof(why));
+			if (history_result_parse(p, n, name, &r)) {
+				error_capture(NULL, 0);
+				skip(s, e->commit, why);
+			} else {
+				error_capture(NULL, 0);
+				if (history_result_implausible(&r, why, sizeof(why))) {
+					char *full = xstrfmt("line %u: %s", lineno, why);
+
+					skip(s, e->commit, full);
+					free(full);
+					history_result_release(&r);
+				} else {
+					entry_add(e, &r);
+				}
+			}
 		}
 		p += n + 1;
 	}
-	return 0;
 }
 
 /* "<note blob> <commit>" lines of git notes list into the two lists. */
@@ -129,14 +164,13 @@ out:
 	return code ? -1 : 0;
 }
 
-/* All blobs through one git cat-file --batch, stdin from a temporary file. */
-static int read_blobs(struct history_store *s, const struct string_list *blobs,
-		      const struct string_list *commits)
+/* git cat-file MODE (--batch-check or --batch) of blobs into out, stdin from a temporary file. */
+static int cat_file(const char *top, const char *mode, const struct string_list *blobs,
+		    struct strbuf *out)
 {
-	const char *argv[] = { "git", "cat-file", "--batch", NULL };
-	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "git", "cat-file", mode, NULL };
+	struct strbuf in = STRBUF_INIT;
 	char path[] = "/tmp/trail-history-XXXXXX";
-	const char *p, *end;
 	size_t i;
 	int fd = mkstemp(path), ret = -1;
 
@@ -146,42 +180,81 @@ static int read_blobs(struct history_store *s, const struct string_list *blobs,
 		strbuf_addstr(&in, blobs->items[i]);
 		strbuf_addch(&in, '\n');
 	}
-	if (write(fd, in.buf, in.len) != (ssize_t)in.len || lseek(fd, 0, SEEK_SET)) {
+	if (write(fd, in.buf, in.len) != (ssize_t)in.len || lseek(fd, 0, SEEK_SET))
 		error_errno("cannot write '%s'", path);
+	else if (git_capture(top, out, argv, fd))
+		trail_error("git cat-file %s failed in '%s'", mode, top);
+	else
+		ret = 0;
+	close(fd);
+	unlink(path);
+	strbuf_release(&in);
+	return ret;
+}
+
+/*
+ * The notes of commits (blobs) within the budget into s; a larger one is
+ * skipped unread (its size from --batch-check), so one huge note costs
+ * nobody memory or time.
+ */
+static int read_blobs(struct history_store *s, const struct string_list *blobs,
+		      const struct string_list *commits, uint64_t max_note)
+{
+	struct string_list keep = STRING_LIST_INIT, keep_commits = STRING_LIST_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *p, *end;
+	size_t i;
+	int ret = -1;
+
+	if (cat_file(s->top, "--batch-check", blobs, &out))
 		goto out;
-	}
-	if (git_capture(s->top, &out, argv, fd)) {
-		trail_error("git cat-file --batch failed in '%s'", s->top);
-		goto out;
-	}
-	p = out.buf;
-	end = out.buf + out.len;
-	for (i = 0; i < blobs->nr; i++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+	for (p = out.buf, i = 0; i < blobs->nr; i++) {
 		unsigned long long size;
 		char type[16];
 
-		if (!nl || sscanf(p, "%*40s %15s %llu", type, &size) != 2 || strcmp(type, "blob") ||
+		if (sscanf(p, "%*40s %15s %llu", type, &size) != 2 || strcmp(type, "blob")) {
+			skip(s, commits->items[i], "git cat-file gave no blob");
+		} else if (size > max_note) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "%llu bytes, over the budget of %llu bytes a note "
+				 "(--max-note-size)", size, (unsigned long long)max_note);
+			skip(s, commits->items[i], why);
+		} else {
+			string_list_append(&keep, blobs->items[i]);
+			string_list_append(&keep_commits, commits->items[i]);
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : out.buf + out.len;
+	}
+	strbuf_reset(&out);
+	if (keep.nr && cat_file(s->top, "--batch", &keep, &out))
+		goto out;
+	p = out.buf;
+	end = out.buf + out.len;
+	for (i = 0; i < keep.nr; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		unsigned long long size;
+
+		if (!nl || sscanf(p, "%*40s %*15s %llu", &size) != 1 ||
 		    size > (unsigned long long)(end - nl - 1)) {
-			trail_error("note of %.12s: git cat-file gave no blob", commits->items[i]);
+			trail_error("note of %.12s: git cat-file gave no blob", keep_commits.items[i]);
 			goto out;
 		}
-		if (parse_note(entry_for(s, commits->items[i]), nl + 1, (size_t)size))
-			goto out;
+		parse_note(s, entry_for(s, keep_commits.items[i]), nl + 1, (size_t)size);
 		p = nl + 1 + size + 1;
 		if (p > end)
 			p = end;
 	}
 	ret = 0;
 out:
-	close(fd);
-	unlink(path);
-	strbuf_release(&in);
+	string_list_clear(&keep);
+	string_list_clear(&keep_commits);
 	strbuf_release(&out);
 	return ret;
 }
 
-int history_store_load(struct history_store *s, const char *top)
+int history_store_load(struct history_store *s, const char *top, uint64_t max_note)
 {
 	struct string_list blobs = STRING_LIST_INIT, commits = STRING_LIST_INIT;
 	int ret;
@@ -196,7 +269,7 @@ int history_store_load(struct history_store *s, const char *top)
 		for (s->nr = 0; s->nr < commits.nr; s->nr++)
 			memcpy(s->entries[s->nr].commit, commits.items[s->nr], 41);
 		qsort(s->entries, s->nr, sizeof(*s->entries), cmp_entry);
-		ret = read_blobs(s, &blobs, &commits);
+		ret = read_blobs(s, &blobs, &commits, max_note);
 	}
 	string_list_clear(&blobs);
 	string_list_clear(&commits);
@@ -212,6 +285,9 @@ void history_store_release(struct history_store *s)
 			history_result_release(&s->entries[i].results[j]);
 		free(s->entries[i].results);
 	}
+	for (i = 0; i < s->nskipped; i++)
+		free(s->skipped[i].why);
+	free(s->skipped);
 	free(s->entries);
 	free(s->top);
 	memset(s, 0, sizeof(*s));
@@ -316,7 +392,10 @@ int history_store_put(struct history_store *s, const char *commit, const struct 
 	struct strbuf text = STRBUF_INIT;
 	size_t i;
 	int ret;
+	char why[200];
 
+	if (history_result_implausible(r, why, sizeof(why)))
+		return trail_error("not storing the result of %.12s: %s", commit, why);
 	history_result_copy(&copy, r);
 	copy.time = copy.time > 0 ? copy.time : 0;
 	for (i = 0; i < e->nresults; i++)
@@ -336,18 +415,23 @@ int history_store_put(struct history_store *s, const char *commit, const struct 
 	return ret;
 }
 
-int history_first_parents(const char *top, const char *range, struct string_list *ids,
+int history_first_parents(const char *top, const struct git_range *range, struct string_list *ids,
 			  struct string_list *dates, struct string_list *subjects)
 {
+	char *not_from = range->from[0] ? xstrfmt("^%s", range->from) : NULL;
 	const char *argv[] = { "git", "log", "--first-parent", "--reverse", "--date=short",
-			       "--format=%H%x1f%ad%x1f%s", range, "--", NULL };
+			       "--format=%H%x1f%ad%x1f%s", "--end-of-options", range->to, not_from,
+			       NULL, NULL };
 	struct strbuf buf = STRBUF_INIT;
 	char *p, *nl;
-	int code = git_capture(top, &buf, argv, CHILD_DEVNULL);
+	int code;
 
+	argv[not_from ? 9 : 8] = "--";
+	code = git_capture(top, &buf, argv, CHILD_DEVNULL);
+	free(not_from);
 	if (code) {
 		strbuf_release(&buf);
-		return trail_error("cannot list the commits of '%s'", range);
+		return trail_error("cannot list the commits of %.12s", range->to);
 	}
 	for (p = buf.buf; p && *p; p = nl ? nl + 1 : NULL) {
 		char *f1, *f2;

@@ -9,6 +9,7 @@
 #include "measure/backend.h"
 #include "measure/record_cmd.h"
 #include "collapse/load.h"
+#include "core/keep_log.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -107,9 +108,13 @@ static int command_capture(const struct flame_capture_opts *o, const char *dir, 
 	}
 	if (d)
 		closedir(d);
-	if (!ret && !found)
+	if (!ret && !found) {
+		char *kept = keep_log(log);
+
 		ret = trail_error("the profiler command wrote no profile to $TRAIL_PROFILE or "
-			    "$TRAIL_PROFILE_DIR (log: %s)", log);
+				  "$TRAIL_PROFILE_DIR (log: %s)", kept);
+		free(kept);
+	}
 out:
 	unlink(file);
 	remove_tree(pdir);

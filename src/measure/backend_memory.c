@@ -11,6 +11,7 @@
 #include "alloc/alloc_record.h"
 #include "collapse/perfdata_fold.h"
 #include "profile/fold.h"
+#include "core/keep_log.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
@@ -104,8 +105,11 @@ static int alloc_run(const struct flame_capture_opts *o, const char *dir, const 
 	run->alloc_bytes = t.bytes;
 	run->peak_heap = t.peak_bytes;
 	if (!t.files) {
+		char *kept = keep_log(log);
+
 		trail_error("the workload wrote no allocation recording: is it statically linked, "
-		      "or does it clear LD_PRELOAD? (log: %s)", log);
+			    "or does it clear LD_PRELOAD? (log: %s)", kept);
+		free(kept);
 		goto out;
 	}
 	if (t.samples_written && fold_periods(data, &run->folded))

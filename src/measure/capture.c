@@ -6,6 +6,7 @@
  */
 #include "measure/capture.h"
 #include "profile/fold.h"
+#include "core/keep_log.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/error.h"
@@ -62,9 +63,13 @@ static int run_logged(const char *const *argv, const char *const *env, const cha
 	if (ru)
 		*ru = c.rusage;
 	*timed_out = c.timed_out;
-	if (c.timed_out)
+	if (c.timed_out) {
+		char *kept = keep_log(log);
+
 		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
-		      timeout, log);
+			    timeout, kept);
+		free(kept);
+	}
 	return code;
 }
 
@@ -80,8 +85,12 @@ int flame_timed_run(const struct flame_capture_opts *o, const char *dir, struct 
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	run->cpu_us = run->cpu * 1e6;
 	if (code) {
-		if (code > 0 && code != CHILD_TIMED_OUT)
-			trail_error("the workload %s (log: %s)", child_describe_status(code), log);
+		if (code > 0 && code != CHILD_TIMED_OUT) {
+			char *kept = keep_log(log);
+
+			trail_error("the workload %s (log: %s)", child_describe_status(code), kept);
+			free(kept);
+		}
 		free(log);
 		return 1;
 	}
@@ -112,8 +121,12 @@ int flame_record_run(const struct flame_capture_opts *o, const char *const *argv
 		return 0;
 	if (run->timed_out)
 		return 1;	/* run_logged() said so */
-	if (code > 0)
-		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), log);
+	if (code > 0) {
+		char *kept = keep_log(log);
+
+		trail_error("the profiled workload %s (log: %s)", child_describe_status(code), kept);
+		free(kept);
+	}
 	return code == 127 || code < 0 ? -1 : 1;
 }
 

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/cache_dir.h"
 #include "core/child.h"
+#include "core/git_rev.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/intern.h"
@@ -188,35 +189,15 @@ void flame_repo_release(struct flame_repo *r)
 	r->lock_fd = -1;
 }
 
-static int resolve_in(const char *dir, const char *rev, char out[41])
+/* Every revision, the user's or trail's own, through the one door (core/git_rev.h). */
+int flame_repo_resolve(struct flame_repo *r, const char *opt, const char *rev, char out[41])
 {
-	struct strbuf spec = STRBUF_INIT, sb = STRBUF_INIT;
-	const char *argv[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", NULL, NULL };
-	int code;
-
-	strbuf_addf(&spec, "%s^{commit}", rev);
-	argv[4] = spec.buf;
-	code = flame_git_in(dir, &sb, argv);
-	strbuf_rtrim(&sb);
-	if (code != 0 || sb.len != 40) {
-		strbuf_release(&spec);
-		strbuf_release(&sb);
-		return trail_error("'%s' is not a commit", rev);
-	}
-	memcpy(out, sb.buf, 41);
-	strbuf_release(&spec);
-	strbuf_release(&sb);
-	return 0;
-}
-
-int flame_repo_resolve(struct flame_repo *r, const char *rev, char out[41])
-{
-	return resolve_in(r->user_top, rev, out);
+	return git_rev_resolve(r->user_top, opt, rev, out);
 }
 
 int flame_clone_resolve(struct flame_repo *r, const char *rev, char out[41])
 {
-	return resolve_in(r->clone, rev, out);
+	return git_rev_resolve(r->clone, "revision", rev, out);
 }
 
 int flame_repo_commit(struct flame_repo *r, const char *id, struct flame_commit *c)
@@ -296,7 +277,7 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41])
 
 	strbuf_addf(&spec, "%s^1", id);
 	out[0] = '\0';
-	ret = resolve_in(r->clone, spec.buf, out);
+	ret = git_rev_resolve(r->clone, "revision", spec.buf, out);
 	strbuf_release(&spec);
 	return ret;
 }
@@ -568,6 +549,27 @@ static int read_status(const char *path, int *code, int *same_run)
 	return ret;
 }
 
+/*
+ * An exclusive lock on path (created), waited for: two processes that
+ * reach one cache - two host lines naming one machine, an NFS-shared home,
+ * the probes of one bisect - never build in one directory or add and
+ * prune worktrees at once.  The fd (close releases it), or -1 (said).
+ */
+static int lock_wait(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	while (flock(fd, LOCK_EX))
+		if (errno != EINTR) {
+			error_errno("cannot lock '%s'", path);
+			close(fd);
+			return -1;
+		}
+	return fd;
+}
+
 int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, double timeout,
 		char **dir, int *cached)
 {
@@ -581,16 +583,25 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 	const char *sh[] = { "sh", "-c", build_cmd, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	int code, same_run, ret = -1;
+	char *builds = xstrfmt("%s/builds", r->cache), *lock = xstrfmt("%s.lock", bdir);
+	int code, same_run, ret = -1, lock_fd = -1, tree_fd = -1;
 
 	*cached = 0;
 	*dir = NULL;
+	/* this build's lock first: a second builder waits, then finds it built */
+	if (make_dirs(builds) || (lock_fd = lock_wait(lock)) < 0)
+		goto out;
 	if (!read_status(status, &code, &same_run) && path_exists(src) && (!code || same_run)) {
 		*cached = 1;
 		ret = code;
 		goto out;
 	}
 	/* A build interrupted earlier, or failed in an earlier run: start again. */
+	/* the clone's worktree list: one process adds or prunes at a time */
+	free(lock);
+	lock = xstrfmt("%s/worktrees.lock", builds);
+	if ((tree_fd = lock_wait(lock)) < 0)
+		goto out;
 	if (path_exists(bdir)) {
 		const char *prune[] = { "worktree", "prune", NULL };
 
@@ -608,6 +619,8 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 			goto out;
 		}
 	}
+	close(tree_fd);
+	tree_fd = -1;
 	build_key(build_cmd, &sb);
 	strbuf_write_file(&sb, keyfile);	/* for people looking at the cache */
 	strbuf_reset(&sb);
@@ -649,6 +662,12 @@ int flame_build(struct flame_repo *r, const char *id, const char *build_cmd, dou
 out:
 	if (ret >= 0)
 		*dir = xstrdup(src);
+	if (tree_fd >= 0)
+		close(tree_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(builds);
+	free(lock);
 	strbuf_release(&sb);
 	free(bdir);
 	free(src);

@@ -39,8 +39,11 @@ int flame_repo_open(struct flame_repo *r, const char *dir, const char *cache_roo
 int flame_repo_open_clone(struct flame_repo *r, const char *clone_dir);
 void flame_repo_release(struct flame_repo *r);
 
-/* Resolve rev in the user's repository (read only) to a full commit id. */
-int flame_repo_resolve(struct flame_repo *r, const char *rev, char out[41]);
+/*
+ * Resolve rev in the user's repository (read only) to a full commit id,
+ * through core/git_rev.h: an option spelling is refused naming opt.
+ */
+int flame_repo_resolve(struct flame_repo *r, const char *opt, const char *rev, char out[41]);
 /* Resolve rev inside the private clone (HEAD during a bisect). */
 int flame_clone_resolve(struct flame_repo *r, const char *rev, char out[41]);
 /* Subject, author, date of a commit (release with flame_commit_release). */

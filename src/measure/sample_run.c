@@ -8,11 +8,13 @@
 #include "measure/sample_run.h"
 #include "perf/record_options.h"
 #include "perf/recorder.h"
+#include "core/keep_log.h"
 #include "core/child.h"
 #include "core/error.h"
 #include "core/progress.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double seconds(const struct timeval *tv)
@@ -79,17 +81,21 @@ int flame_sample_run(const struct flame_capture_opts *o, const struct string_lis
 		run->wall = wall;
 		run->cpu_us = (seconds(&s.rusage.ru_utime) + seconds(&s.rusage.ru_stime)) * 1e6;
 	}
-	if (run->timed_out) {
-		trail_error("the workload did not finish in %g s and was killed (--timeout; log: %s)",
-			    o->timeout, log);
-		return 1;
+	if (run->timed_out || (!ret && s.exit_code)) {
+		char *kept = keep_log(log);
+
+		if (run->timed_out)
+			trail_error("the workload did not finish in %g s and was killed (--timeout; "
+				    "log: %s)", o->timeout, kept);
+		else
+			trail_error("the profiled workload %s (log: %s)",
+				    child_describe_status(s.exit_code), kept);
+		free(kept);
+		if (run->timed_out)
+			return 1;
+		return s.exit_code == 127 ? -1 : 1;
 	}
-	if (ret)
-		return -1;
-	if (!s.exit_code)
-		return 0;
-	trail_error("the profiled workload %s (log: %s)", child_describe_status(s.exit_code), log);
-	return s.exit_code == 127 ? -1 : 1;
+	return ret ? -1 : 0;
 }
 
 int flame_sample_check(const struct string_list *argv, const char *event)

@@ -263,3 +263,27 @@ check_exit "flamegraph --noise-alpha refuses periods" 2 "$TRAIL" flamegraph --no
 printf 'main;a 50 60\nmain;b 50 40\n' >"$T/cntdiff"
 check "differential flame graph of counts" "$TRAIL" flamegraph "$T/cntdiff"
 if grep -q "noise test" "$T/.err"; then fail "counts: no weight warning"; else pass "counts: no weight warning"; fi
+
+# time-weighted input (issue 29): -n would scale BEFORE's time to AFTER's
+# total and move functions that did not change (an unchanged one was
+# painted dark blue, z = -1708 on nanoseconds): refused, nothing written;
+# the differential graph of the counts as they are shows no z and leaves
+# the unchanged function grey
+printf '# trail-folded weight=time unit=ns\nmain;same 5000000000\nmain;grew 5000000000\n' >"$T/tw0.folded"
+printf '# trail-folded weight=time unit=ns\nmain;same 5000000000\nmain;grew 5500000000\n' >"$T/tw1.folded"
+check_exit "diff -n on time-weighted input: usage error" 2 "$TRAIL" diff -n "$T/tw0.folded" "$T/tw1.folded"
+[ ! -s "$T/.out" ] && grep -q "weighted by time (ns).*--weight samples" "$T/.err" &&
+	pass "diff -n on time: nothing written, says why and what to do" ||
+	fail "diff -n on time: nothing written, says why and what to do" "$(cat "$T/.out" "$T/.err")"
+"$TRAIL" diff "$T/tw0.folded" "$T/tw1.folded" | "$TRAIL" flamegraph >"$T/tw.svg" 2>/dev/null
+tw="time-weighted differential graph: no z on nanoseconds, the unchanged function grey"
+python3 - "$T/tw.svg" <<'PY' && pass "$tw" || fail "$tw"
+import re, sys
+svg = open(sys.argv[1]).read()
+assert "z=" not in svg, "a z is shown"
+same = re.search(r'<title>same \(([^<]*)</title>\s*<rect[^>]*fill="([^"]*)"', svg)
+grew = re.search(r'<title>grew \(([^<]*)</title>\s*<rect[^>]*fill="([^"]*)"', svg)
+assert same and grew, "frames not found"
+assert "noise" in same.group(1) and same.group(2) == "rgb(235,235,235)", same.groups()
+assert grew.group(2) != "rgb(235,235,235)", grew.groups()
+PY

@@ -82,7 +82,7 @@ if have bash; then
 		COMP_WORDS=(trail -q history detect --bis); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}";
 		COMP_WORDS=(trail history backfill --metric w); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}"' _ \
 		"$D$P/share/bash-completion/completions/trail" 2>&1)
-	[ "$out" = "$(printf 'record backfill show plot detect guard\ndetect\n--bisect\nwall')" ] &&
+	[ "$out" = "$(printf 'record backfill show plot detect guard check\ndetect\n--bisect\nwall')" ] &&
 		pass "bash completion: history subcommands, options and values" ||
 		fail "bash completion: history subcommands, options and values" "$out"
 fi
@@ -138,3 +138,22 @@ fi
 make -s -C "$ROOT" uninstall "${SAN[@]}" BUILD="$BUILD" DESTDIR="$D" PREFIX="$P" >"$T/un.out" 2>&1 &&
 	[ -z "$(find "$D" -type f)" ] && pass "make uninstall removes every file" ||
 	fail "make uninstall removes every file" "$(find "$D" -type f | head -3)"
+
+# issue 29: installed into a PREFIX whose bin is not on PATH, make install
+# says so and how (the README's next line, trail --help, failed silently)
+if make -s -C "$ROOT" install "${SAN[@]}" BUILD="$BUILD" PREFIX="$T/pfx" >"$T/pfx.out" 2>&1; then
+	grep -q "trail is in $T/pfx/bin, which is not on your PATH" "$T/pfx.out" &&
+		pass "make install names a bin directory that is not on PATH" ||
+		fail "make install names a bin directory that is not on PATH" "$(cat "$T/pfx.out")"
+	PATH="$T/pfx/bin:$PATH" make -s -C "$ROOT" install "${SAN[@]}" BUILD="$BUILD" PREFIX="$T/pfx" >"$T/pfx.out" 2>&1
+	! grep -q "not on your PATH" "$T/pfx.out" && pass "... and says nothing when it is" ||
+		fail "... and says nothing when it is" "$(cat "$T/pfx.out")"
+else
+	fail "make install PREFIX" "$(tail -3 "$T/pfx.out")"
+fi
+# make deps waits for another apt's dpkg lock instead of failing at once
+n_apt=$(grep -c '^\$SUDO apt-get' "$ROOT/scripts/install-deps")
+n_lock=$(grep -c '^\$SUDO apt-get "\${lock\[@\]}"' "$ROOT/scripts/install-deps")
+grep -q 'lock=(-o DPkg::Lock::Timeout=600)' "$ROOT/scripts/install-deps" && [ "$n_apt" -gt 0 ] && [ "$n_apt" = "$n_lock" ] &&
+	pass "every apt-get of make deps waits for the dpkg lock" ||
+	fail "every apt-get of make deps waits for the dpkg lock" "$n_lock of $n_apt"

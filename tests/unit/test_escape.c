@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "core/escape.h"
+#include "core/term_printf.h"
 #include "core/strbuf.h"
 
 #include <string.h>
@@ -160,7 +161,33 @@ TEST(json_replaces_invalid_utf8)
 	strbuf_release(&sb);
 }
 
+/* term_addf: numbers as printf writes them, every string escaped and padded */
+TEST(term_addf_escapes_every_string)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char want[200];
+	size_t z = 42;
+	long long ll = -7;
+	unsigned char hh = 200;
+
+	term_addf(&sb, "%d|%5.2f|%+.1f%%|%zu|%lld|%x|%-4u|%c|%.3g|%hhu|%*d|%.*f", -3, 3.14159, 2.25,
+		  z, ll, 255u, 7u, 'q', 1e15, hh, 4, 9, 2, 0.125);
+	snprintf(want, sizeof(want), "%d|%5.2f|%+.1f%%|%zu|%lld|%x|%-4u|%c|%.3g|%hhu|%*d|%.*f", -3,
+		 3.14159, 2.25, z, ll, 255u, 7u, 'q', 1e15, hh, 4, 9, 2, 0.125);
+	CHECK_STREQ(sb.buf, want);
+	strbuf_reset(&sb);
+	/* colour, OSC title with BEL, bidi override, a cut before an escape */
+	term_addf(&sb, "[%s] [%-6s] [%4s] [%.3s] [%s]", "\x1b[31mred", "\xc3\xa9\x07", "a",
+		  "abc\x1b]0;x\x07", "\xe2\x80\xae");
+	CHECK_STREQ(sb.buf, "[\\x1b[31mred] [\xc3\xa9\\x07 ] [   a] [abc] [\\u+202E]");
+	CHECK(!strchr(sb.buf, 0x1b) && !strchr(sb.buf, 0x07));
+	strbuf_reset(&sb);
+	term_addf(&sb, "%.3s|", "\xc3\xa9\xc3\xa9");	/* a cut keeps whole characters */
+	CHECK_STREQ(sb.buf, "\xc3\xa9|");
+	strbuf_release(&sb);
+}
+
 TEST_MAIN("escape", xml_escapes_markup_and_replaces_controls, html_text_keeps_lines_attr_does_not,
 	  markdown_text_neutralises_tags_links_pipes_emphasis,
 	  markdown_code_span_outlasts_backtick_runs, terminal_shows_escapes_visibly, excerpt_cuts_on_a_character,
-	  escape_term_dup_copies, json_replaces_invalid_utf8)
+	  escape_term_dup_copies, json_replaces_invalid_utf8, term_addf_escapes_every_string)

@@ -303,9 +303,9 @@ TEST(private_clone_and_build_cache)
 		      &r))
 		SKIP("git is not usable");
 	cmd = xstrfmt("%s/repo", dir);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD~2", good), 0);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", bad), 0);
-	CHECK(flame_repo_resolve(&r, "no-such-rev", good) < 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD~2", good), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD", bad), 0);
+	CHECK(flame_repo_resolve(&r, "rev", "no-such-rev", good) < 0);
 	CHECK_INT(flame_repo_is_ancestor(&r, good, bad), 1);
 	CHECK_INT(flame_repo_is_ancestor(&r, bad, good), 0);
 	CHECK_INT(flame_repo_range(&r, good, bad, &range), 0);
@@ -406,7 +406,7 @@ TEST(broken_clone_recreated)
 	CHECK_INT(flame_repo_open(&r, repo, cache), 0);
 	cmd = xstrfmt("git -C %s rev-list --no-walk --all >/dev/null 2>&1", r.clone);
 	CHECK_INT(sh(cmd), 0);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", head), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD", head), 0);
 	CHECK_INT(flame_repo_is_ancestor(&r, head, head), 1);
 	flame_repo_release(&r);
 	free(cmd);
@@ -442,10 +442,10 @@ TEST(merged_commits_touching_the_function)
 		      "git checkout -q - && echo 'int h;' > c.c && git add c.c && $G commit -q -m 'main side' && "
 		      "$G merge -q --no-ff -m merge topic", &r))
 		SKIP("git is not usable");
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", merge), 0);
-	CHECK_INT(flame_repo_resolve(&r, "topic~1", b1), 0);
-	CHECK_INT(flame_repo_resolve(&r, "topic", b2), 0);
-	CHECK_INT(flame_repo_resolve(&r, "base", base), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD", merge), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "topic~1", b1), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "topic", b2), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "base", base), 0);
 	CHECK_INT(flame_repo_parents(&r, merge), 2);
 	CHECK_INT(flame_repo_parents(&r, b1), 1);
 	CHECK_INT(flame_repo_merged(&r, merge, "f", "a.c", &out), 0);
@@ -588,7 +588,7 @@ TEST(repo_definitions)
 		      "void caller(void)\\n{\\n\\tdeclared(2);\\n\\tnanosleep(0, 0);\\n}\\n' >a.c && "
 		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one", &r))
 		SKIP("git is not usable");
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", head), 0);
+	CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD", head), 0);
 	for (w = want; *w; w++)
 		string_list_append(&names, *w);
 	CHECK_INT(flame_repo_defined(&r, head, &names, &defined), 0);
@@ -988,14 +988,14 @@ TEST(revert_of_the_culprit_found)
 		}
 		free(setup);
 	}
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.bad), 0);
 	/* The first landing was reverted by git revert ("This reverts commit"). */
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~4", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~4", s.ans.culprit), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 1);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~2", id), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~2", id), 0);
 	CHECK_STREQ(revert, id);
 	/* The reland was not; nor is the revert itself. */
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~1", s.ans.culprit), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 0);
 	/* By subject alone, as a hand-written revert says it. */
 	{
@@ -1005,7 +1005,7 @@ TEST(revert_of_the_culprit_found)
 		CHECK_INT(system(cmd), 0);
 		free(cmd);
 	}
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.bad), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 1);
 	CHECK_STREQ(revert, s.ans.bad);
 	flame_session_release(&s);

@@ -56,6 +56,13 @@ TEST(hosts_sshloginfile_forms)
 
 	CHECK_INT(parse("# build machines\n\nbox1\n4/alice@box2\n  2/ssh -i key -p 2222 bob@box3  \n"
 			":\n3/:\n/usr/bin/ssh -F /tmp/cfg box4\r\n", &h), 0);
+	flame_hosts_release(&h);
+	/* flags, grouped flags and values joined to their option are ssh's too */
+	CHECK_INT(parse("ssh -4 -Cq -p2222 -oBatchMode=yes -l bob box\n", &h), 0);
+	CHECK_STREQ(h.items[0].dest, "box");
+	flame_hosts_release(&h);
+	CHECK_INT(parse("# build machines\n\nbox1\n4/alice@box2\n  2/ssh -i key -p 2222 bob@box3  \n"
+			":\n3/:\n/usr/bin/ssh -F /tmp/cfg box4\r\n", &h), 0);
 	CHECK_INT(h.nr, 6);
 	CHECK_STREQ(h.items[0].dest, "box1");
 	CHECK_INT(h.items[0].slots, 1);
@@ -94,6 +101,10 @@ TEST(hosts_bad_lines)
 		{ "-oProxyCommand=x\n", "hosts:1:" },
 		{ "a@b@c\n", "hosts:1:" },
 		{ "@box\n", "hosts:1:" },
+		/* issue 29: the real host taken as an ssh argument, 'extra' as the host */
+		{ "2/ssh -p 2222 127.0.0.1 extra\n", "hosts:1: '127.0.0.1' is neither an ssh option" },
+		{ "ok\nssh -4 -i key -p 2222 box extra\n", "hosts:2: 'box'" },
+		{ "ssh -o BatchMode=yes -i box\n", "hosts:1: ssh option '-i' has no value" },
 	};
 	size_t i;
 
