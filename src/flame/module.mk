@@ -15,6 +15,7 @@ LIB_OBJS += src/flame/record_cmd.o
 LIB_OBJS += src/flame/sample_run.o
 LIB_OBJS += src/flame/git.o
 LIB_OBJS += src/flame/repo.o
+LIB_OBJS += src/flame/definition.o
 LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/submodules.o
 LIB_OBJS += src/flame/report.o
@@ -47,6 +48,7 @@ LIB_OBJS += src/flame/segment.o
 LIB_OBJS += src/flame/culprits.o
 
 UNIT_TESTS += tests/unit/test_flame
+UNIT_TESTS += tests/unit/test_flame_definition
 UNIT_TESTS += tests/unit/test_flame_estimate
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_segment

@@ -410,6 +410,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.function);
 	free(s->ans.frame);
 	free(s->ans.def_file);
+	free(s->ans.merged_file);
 	free(s->ans.changed_function);
 	free(s->ans.blocked_function);
 	flame_commit_release(&s->ans.culprit_info);
@@ -418,6 +419,8 @@ void flame_session_release(struct flame_session *s)
 	string_list_clear(&s->ans.reverted);
 	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
+	string_list_clear(&s->st.touching);
+	flame_defs_release(&s->st.defs);
 	flame_fleet_release(s);
 	if (s->st.scratch && s->req.keep)
 		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */

@@ -14,6 +14,7 @@
 #include "flame/blockers.h"
 #include "flame/capture.h"
 #include "flame/decide.h"
+#include "flame/definition.h"
 #include "flame/probe.h"
 #include "flame/probe_cmd.h"
 #include "flame/steps.h"
@@ -431,6 +432,7 @@ TEST(merged_commits_touching_the_function)
 	struct flame_repo r;
 	struct string_list out = STRING_LIST_INIT;
 	char merge[41], b1[41], b2[41], base[41];
+	size_t total = 0;
 
 	if (make_repo(dir, "G='git -c user.name=T -c user.email=t@e'; "
 		      "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\n' > a.c && echo 'int g;' > b.c && "
@@ -447,12 +449,13 @@ TEST(merged_commits_touching_the_function)
 	CHECK_INT(flame_repo_resolve(&r, "base", base), 0);
 	CHECK_INT(flame_repo_parents(&r, merge), 2);
 	CHECK_INT(flame_repo_parents(&r, b1), 1);
-	CHECK_INT(flame_repo_merged(&r, merge, "f", "a.c", &out), 0);
+	CHECK_INT(flame_repo_merged(&r, merge, "a.c", 1, 4, &out, &total), 0);
+	CHECK_INT(total, 2);
 	CHECK_INT(out.nr, 1);
 	if (out.nr)
 		CHECK_STREQ(out.items[0], b1);
 	string_list_clear(&out);
-	CHECK_INT(flame_repo_merged(&r, merge, NULL, NULL, &out), 0);
+	CHECK_INT(flame_repo_merged(&r, merge, NULL, 0, 0, &out, &total), 0);
 	CHECK_INT(out.nr, 2);
 	if (out.nr == 2) {
 		CHECK_STREQ(out.items[0], b1);
@@ -573,11 +576,11 @@ TEST(source_names)
 
 TEST(repo_definitions)
 {
-	char *dir = tempdir_create("test-flame"), *file = NULL;
+	char *dir = tempdir_create("test-flame");
 	struct string_list names = STRING_LIST_INIT, defined = STRING_LIST_INIT;
 	struct flame_repo r;
+	struct flame_definition def;
 	char head[41];
-	unsigned line = 0;
 	static const char *const want[] = { "helper", "run", "caller", "declared", "nanosleep",
 					    "clock_nanosleep@GLIBC_2.2.5", NULL };
 	const char *const *w;
@@ -595,11 +598,12 @@ TEST(repo_definitions)
 	CHECK(string_list_has(&defined, "helper"));
 	CHECK(string_list_has(&defined, "run"));
 	CHECK(string_list_has(&defined, "caller"));
-	CHECK_INT(flame_repo_find_definition(&r, "caller", head, &file, &line), 0);
-	CHECK_STREQ(file, "a.c");
-	CHECK_INT(line, 7);
-	free(file);
-	CHECK(flame_repo_find_definition(&r, "declared", head, &file, &line) < 0);
+	CHECK_INT(flame_definition_find(&r, NULL, head, "caller", &def), 0);
+	CHECK_STREQ(def.file, "a.c");
+	CHECK_INT(def.line, 7);
+	CHECK_INT(def.end, 11);
+	flame_definition_release(&def);
+	CHECK(flame_definition_find(&r, NULL, head, "declared", &def) < 0);
 	flame_repo_release(&r);
 	string_list_clear(&names);
 	string_list_clear(&defined);

@@ -1,0 +1,181 @@
+/*
+ * test_flame_definition.c - the one definition finder (flame/definition.h)
+ * on a generated C repository built with -g: static forward prototypes
+ * (one over two lines), a K&R definition, a function made by a macro, a
+ * static function in a header, a function called through a macro
+ * (MRB_OBJ_ALLOC-like); from DWARF and from the text alone.
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/cleanup.h"
+#include "flame/definition.h"
+#include "flame/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+/* Lines numbered in comments so the expected answers read off the text. */
+static const char gc_h[] =
+	"#ifndef GC_H\n"						/* 1 */
+	"#define GC_H\n"						/* 2 */
+	"int obj_alloc(int tt,\n"					/* 3 */
+	"              int size);\n"					/* 4 */
+	"#define OBJ_ALLOC(tt) ((int)obj_alloc(tt, 16))\n"		/* 5 */
+	"static inline int hdr_twice(int x)\n"				/* 6 */
+	"{\n"								/* 7 */
+	"\treturn x * 2 + 1;\n"						/* 8 */
+	"}\n"								/* 9 */
+	"#endif\n";							/* 10 */
+
+static const char gc_c[] =
+	"#include \"../include/gc.h\"\n"					/* 1 */
+	"static int hot(int x,\n"					/* 2 */
+	"\tint y);\n"							/* 3 */
+	"static int cold(int);\n"					/* 4 */
+	"#define GEN(n) static int n##_gen(int x) { return x + 3; }\n"	/* 5 */
+	"GEN(made)\n"							/* 6 */
+	"int kr(a, b)\n"						/* 7 */
+	"\tint a;\n"							/* 8 */
+	"\tint b;\n"							/* 9 */
+	"{\n"								/* 10 */
+	"\treturn a - b;\n"						/* 11 */
+	"}\n"								/* 12 */
+	"int obj_alloc(int tt, int size)\n"				/* 13 */
+	"{\n"								/* 14 */
+	"\treturn hot(tt, size) + cold(tt);\n"				/* 15 */
+	"}\n"								/* 16 */
+	"static int hot(int x, int y)\n"				/* 17 */
+	"{\n"								/* 18 */
+	"\tint i, s = 0;\n"						/* 19 */
+	"\tfor (i = 0; i < x; i++)\n"					/* 20 */
+	"\t\ts += y;\n"							/* 21 */
+	"\treturn s;\n"							/* 22 */
+	"}\n"								/* 23 */
+	"static int cold(int x) { return x; }\n"			/* 24 */
+	"int main(void)\n"						/* 25 */
+	"{\n"								/* 26 */
+	"\treturn OBJ_ALLOC(1) + made_gen(2) + kr(3, 4) + hdr_twice(5) > 1000;\n"	/* 27 */
+	"}\n";								/* 28 */
+
+/* DIR/repo with the two files (the header sorts first, as mruby's include/ does) committed and built into DIR/repo/prog; -1 without git or cc. */
+static int make_repo(const char *dir, struct flame_repo *r, char head[41])
+{
+	char *repo = xstrfmt("%s/repo", dir), *inc = xstrfmt("%s/include", repo);
+	char *src = xstrfmt("%s/src", repo);
+	char *cache = xstrfmt("%s/cache", dir), *cmd;
+	int ret = -1;
+
+	cmd = xstrfmt("git init -q %s && mkdir %s %s", repo, inc, src);
+	if (system(cmd))
+		goto out;
+	write_file(inc, "gc.h", gc_h);
+	write_file(src, "gc.c", gc_c);
+	free(cmd);
+	cmd = xstrfmt("cd %s && git add . && git -c user.name=T -c user.email=t@e commit -q -m one "
+		      "&& cc -g -O0 -o prog src/gc.c 2>/dev/null", repo);
+	if (system(cmd))
+		goto out;
+	if (flame_repo_open(r, repo, cache) || flame_repo_resolve(r, "HEAD", head))
+		goto out;
+	ret = 0;
+out:
+	free(cmd);
+	free(repo);
+	free(inc);
+	free(src);
+	free(cache);
+	return ret;
+}
+
+struct want {
+	const char *func, *file;
+	unsigned line, end;
+	int text;	/* the text alone finds it (a macro-made name it cannot) */
+};
+
+static const struct want wants[] = {
+	{ "hot", "src/gc.c", 17, 23, 1 },		/* not the prototype over lines 2-3 */
+	{ "cold", "src/gc.c", 24, 24, 1 },		/* not the one-line prototype */
+	{ "kr", "src/gc.c", 7, 12, 1 },		/* K&R */
+	{ "obj_alloc", "src/gc.c", 13, 16, 1 },	/* not the header's macro calling it */
+	{ "hdr_twice", "include/gc.h", 6, 9, 1 },	/* static in a header */
+	{ "made_gen", "src/gc.c", 6, 6, 0 },	/* made by GEN(made) */
+	{ "hot.constprop.0", "src/gc.c", 17, 23, 1 },	/* a profile's clone name */
+};
+
+TEST(definitions_from_dwarf_and_text)
+{
+	char *dir = tempdir_create("test-flame-def"), *build, head[41];
+	struct flame_repo r;
+	struct flame_defs defs;
+	struct flame_definition d;
+	size_t i;
+
+	if (make_repo(dir, &r, head)) {
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git or cc is not usable");
+	}
+	build = xstrfmt("%s/repo", dir);
+	flame_defs_init(&defs, build);
+	for (i = 0; i < sizeof(wants) / sizeof(wants[0]); i++) {
+		const struct want *w = &wants[i];
+
+		CHECK_INT(flame_definition_find(&r, &defs, head, w->func, &d), 0);
+		CHECK_STREQ(d.file, w->file);
+		CHECK_INT(d.line, w->line);
+		CHECK_INT(d.end, w->end);
+		CHECK_INT(d.from_dwarf, 1);
+		flame_definition_release(&d);
+		/* without binaries: the text */
+		CHECK_INT(flame_definition_find(&r, NULL, head, w->func, &d), w->text ? 0 : -1);
+		if (w->text) {
+			CHECK_STREQ(d.file, w->file);
+			CHECK_INT(d.line, w->line);
+			CHECK_INT(d.end, w->end);
+			CHECK_INT(d.from_dwarf, 0);
+		}
+		flame_definition_release(&d);
+	}
+	CHECK(defs.binaries >= 1);
+	/* a library function is the repository's in neither */
+	CHECK_INT(flame_definition_find(&r, &defs, head, "printf", &d), -1);
+	flame_defs_release(&defs);
+	flame_repo_release(&r);
+	tempdir_remove(dir);
+	free(build);
+	free(dir);
+}
+
+TEST(definition_in_text_skips_what_is_not_one)
+{
+	unsigned line = 0, end = 0;
+
+	CHECK_INT(flame_definition_in_text("int f(void);\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("#define F f(1)\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("#define F \\\nf(1) { }\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int g(void)\n{\n\tf(1);\n}\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int x = f(2);\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int f(void) __attribute__((noreturn));\n"
+					   "int g(void)\n{\n}\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("/* f() { } */\nstatic int\nf (int a)\n{\n\t/* } */\n"
+					   "\treturn '}';\n}\n", "f", &line, &end), 1);
+	CHECK_INT(line, 3);
+	CHECK_INT(end, 7);
+}
+
+TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one)
