@@ -109,10 +109,48 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	/* Bisecting on the metric, the definition found is the blocked function's. */
 	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
 	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
+	json_writer_key_uint(w, "line_end", s->ans.function ? s->ans.def_end : 0);
+	json_writer_key_string(w, "defined_by", !s->ans.function || !s->ans.def_file ? NULL :
+				s->ans.def_from_dwarf ? "dwarf" : "text");
 	json_writer_key_number(w, "good", s->ans.share[0]);
 	json_writer_key_number(w, "bad", s->ans.share[1]);
 	json_writer_key_number(w, "threshold", s->ans.threshold);
 	json_writer_end(w);
+}
+
+/* A revert trail tried (revert_check.h), or null when it was not. */
+static void json_revert(struct json_writer *w, const char *key, const struct flame_session *s,
+			const struct flame_revert_check *c)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	size_t i;
+
+	json_writer_key(w, key);
+	if (c->state == FLAME_REVERT_UNTRIED) {
+		json_writer_null(w);
+		return;
+	}
+	json_writer_begin_object(w);
+	flame_revert_command(c, &cmd);
+	json_writer_key_string(w, "command", cmd.buf);
+	json_writer_key_string(w, "onto", s->ans.bad);
+	json_writer_key_bool(w, "applies", c->state == FLAME_REVERT_CLEAN);
+	json_writer_key(w, "conflicts");
+	json_writer_begin_array(w);
+	for (i = 0; i < c->conflicts.nr; i++)
+		json_writer_string(w, c->conflicts.items[i]);
+	json_writer_end(w);
+	json_writer_key(w, "later_commits_touching_conflicts");
+	json_writer_begin_array(w);
+	for (i = 0; i < c->later.nr; i++) {
+		char id[41];
+
+		snprintf(id, sizeof(id), "%.40s", c->later.items[i]);
+		json_writer_string(w, id);
+	}
+	json_writer_end(w);
+	json_writer_end(w);
+	strbuf_release(&cmd);
 }
 
 static void json_suspect(const struct flame_session *s, struct json_writer *w)
@@ -145,10 +183,18 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 		for (i = 0; i < s->ans.merged.nr; i++)
 			json_writer_string(w, s->ans.merged.items[i]);
 		json_writer_end(w);
+		json_writer_key_uint(w, "merged_commits", s->ans.merged_total);
+		/* the lines the merged commits' diffs were checked against */
+		json_writer_key_string(w, "file", s->ans.merged_file);
+		json_writer_key_uint(w, "line", s->ans.merged_line);
+		json_writer_key_uint(w, "line_end", s->ans.merged_end);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
 	}
+	json_revert(w, "revert", s, &s->ans.revert);
+	json_revert(w, "revert_with_later", s, &s->ans.revert_later);
+	json_revert(w, "revert_all", s, &s->ans.revert_all);
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
 	for (i = 0; i < s->ans.ambiguous.nr; i++)

@@ -99,13 +99,17 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	write_commit(s, f, sb);
 	strbuf_addstr(sb, "\n## Handoffs\n");
 	if (s->ans.culprit_info.subject) {
+		static const struct flame_report_esc esc = { md, mdc };
+
 		strbuf_addstr(sb, "\n### Fix: revert or patch the suspect\n\n");
-		flame_report_revert_cmd(s, &c);
-		escape_md_code_block(sb, c.buf, c.len, "sh");
+		flame_report_revert_text(s, &esc, sb);
+		strbuf_addstr(sb, "\n");
+		if (flame_report_revert_offer(s, &c))
+			escape_md_code_block(sb, c.buf, c.len, "sh");
 		if (f->later.nr) {
-			strbuf_addf(sb, "\nLater commits in the range that touched %s (the revert may "
-				    "conflict with them):\n\n", f->later_by_function ?
-				    "the same function (`git log -L`)" : "the same files");
+			strbuf_addf(sb, "\nLater commits in the range that touched %s:\n\n",
+				    f->later_by_function ? "the function's lines (`git log -L`)" :
+				    "the suspect's files");
 			for (i = 0; i < f->later.nr; i++) {
 				const char *it = f->later.items[i];
 
@@ -113,9 +117,6 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 				md(sb, strlen(it) > 41 ? it + 41 : "");
 				strbuf_addch(sb, '\n');
 			}
-		} else {
-			strbuf_addf(sb, "\nNo later commit in the range touched %s: the revert should "
-				    "apply cleanly.\n", f->later_by_function ? "the function" : "the suspect's files");
 		}
 	}
 	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {

@@ -406,13 +406,18 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 
 	strbuf_addstr(sb, "<section id=\"handoffs\"><h2>Handoffs</h2>\n");
 	if (s->ans.culprit_info.subject) {
+		static const struct flame_report_esc esc = { flame_html_text, flame_html_code };
+
 		handoff_head(sb, "builder", "Fix", "revert or patch the suspect");
-		flame_report_revert_cmd(s, &c);
-		pre(sb, c.buf, 0);
+		strbuf_addstr(sb, "<p>");
+		flame_report_revert_text(s, &esc, sb);
+		strbuf_addstr(sb, "</p>\n");
+		if (flame_report_revert_offer(s, &c))
+			pre(sb, c.buf, 0);
 		if (f->later.nr) {
-			strbuf_addf(sb, "<p>Later commits in the range that touched %s (the revert may "
-				    "conflict with them):</p>\n<ul>\n", f->later_by_function ?
-				    "the same function (<code>git log -L</code>)" : "the same files");
+			strbuf_addf(sb, "<p>Later commits in the range that touched %s:</p>\n<ul>\n",
+				    f->later_by_function ? "the function's lines (<code>git log -L</code>)" :
+				    "the suspect's files");
 			for (i = 0; i < f->later.nr; i++) {
 				strbuf_addstr(sb, "<li>");
 				flame_html_commit(sb, f->later.items[i]);
@@ -421,10 +426,6 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 				strbuf_addstr(sb, "</li>\n");
 			}
 			strbuf_addstr(sb, "</ul>\n");
-		} else {
-			strbuf_addf(sb, "<p class=\"muted\">No later commit in the range touched %s: "
-				    "the revert should apply cleanly.</p>\n",
-				    f->later_by_function ? "the function" : "the suspect's files");
 		}
 		strbuf_addstr(sb, "</div>\n");
 	}

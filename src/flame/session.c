@@ -411,6 +411,9 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.frame);
 	free(s->ans.def_file);
 	free(s->ans.merged_file);
+	flame_revert_check_release(&s->ans.revert);
+	flame_revert_check_release(&s->ans.revert_all);
+	flame_revert_check_release(&s->ans.revert_later);
 	free(s->ans.changed_function);
 	free(s->ans.blocked_function);
 	flame_commit_release(&s->ans.culprit_info);

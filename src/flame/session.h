@@ -18,6 +18,7 @@
 #include "flame/fleet.h"
 #include "flame/probe.h"
 #include "flame/repo.h"
+#include "flame/revert_check.h"
 #include "flame/shares.h"
 
 /* Exit statuses of 'trail flame': the program's table (core/exit_codes.h). */
@@ -149,6 +150,10 @@ struct flame_answer {
 	size_t merged_total;		/* commits the merge brought in */
 	char *merged_file;		/* the definition merged was read against; NULL: */
 	unsigned merged_line, merged_end;	/* no function, or no definition found */
+	struct flame_revert_check revert;	/* the suspect's revert, tried on top of bad */
+	struct flame_revert_check revert_later;	/* when revert conflicts: with the later commits
+						 * that touched the conflicting files */
+	struct flame_revert_check revert_all;	/* every culprit's together (two or more) */
 	const char *recommendation;
 	char recommendation_reason[300];
 	char message[400];		/* the one-line explanation of the verdict */

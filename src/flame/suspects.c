@@ -194,6 +194,50 @@ void flame_step_find_suspects(struct flame_session *s, const char *func)
 	free(mark);
 }
 
+/*
+ * Try the reverts the report will offer: the suspect's alone and, with
+ * several culprits, all of them together (newest first), on top of bad.
+ */
+static void try_reverts(struct flame_session *s)
+{
+	const char **ids = xcalloc(s->ans.nculprits + 1, sizeof(*ids));
+	size_t i, k, n = 0;
+	int merge = 0;
+
+	ids[0] = s->ans.culprit;
+	flame_revert_try(&s->st.repo, s->ans.bad, ids, 1, s->ans.culprit_is_merge, &s->ans.revert);
+	if (s->ans.revert.state == FLAME_REVERT_CONFLICTS && s->ans.revert.later.nr) {
+		/* the option the report offers then: the later commits (newest first) with it */
+		const struct string_list *later = &s->ans.revert.later;
+		const char **with = xcalloc(later->nr + 1, sizeof(*with));
+		char (*idv)[41] = xcalloc(later->nr, sizeof(*idv));
+
+		for (i = 0; i < later->nr; i++) {
+			memcpy(idv[i], later->items[i], 40);
+			with[i] = idv[i];
+		}
+		with[later->nr] = s->ans.culprit;
+		flame_revert_try(&s->st.repo, s->ans.bad, with, later->nr + 1,
+				 s->ans.culprit_is_merge, &s->ans.revert_later);
+		free(with);
+		free(idv);
+	}
+	for (i = 0; i < s->ans.nculprits; i++) {
+		const char *id = s->ans.culprits[i].id;
+		int at = flame_session_range_index(s, id);
+
+		/* insertion by range position, newest first */
+		for (k = n; k > 0 && flame_session_range_index(s, ids[k - 1]) < at; k--)
+			ids[k] = ids[k - 1];
+		ids[k] = id;
+		n++;
+		merge |= flame_repo_parents(&s->st.repo, id) > 1;
+	}
+	if (n > 1)
+		flame_revert_try(&s->st.repo, s->ans.bad, ids, n, merge, &s->ans.revert_all);
+	free(ids);
+}
+
 void flame_step_recommend(struct flame_session *s)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -214,7 +258,9 @@ void flame_step_recommend(struct flame_session *s)
 			lines += strtol(l, NULL, 10);
 		}
 	strbuf_release(&out);
-	s->ans.recommendation = flame_recommend(later, files, lines,
+	try_reverts(s);
+	s->ans.recommendation = flame_recommend(later, s->ans.revert.state,
+						s->ans.revert.conflicts.nr, files, lines,
 						flame_session_named_function(s),
 						s->ans.recommendation_reason,
 						sizeof(s->ans.recommendation_reason));

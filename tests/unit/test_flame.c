@@ -704,14 +704,18 @@ TEST(decide_recommend)
 {
 	char why[300];
 
-	CHECK_STREQ(flame_recommend(0, 1, 10, "f", why, sizeof(why)), "revert");
-	CHECK(strstr(why, "touched f") != NULL);
-	CHECK_STREQ(flame_recommend(2, 1, 10, "f", why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 10, "f", why, sizeof(why)), "revert");
+	CHECK(strstr(why, "changed f") != NULL);
+	CHECK(strstr(why, "applies cleanly") != NULL);
+	CHECK_STREQ(flame_recommend(2, FLAME_REVERT_CLEAN, 0, 1, 10, "f", why, sizeof(why)), "patch");
 	CHECK(strstr(why, "2 later commits") != NULL);
-	CHECK_STREQ(flame_recommend(0, 6, 10, NULL, why, sizeof(why)), "patch");
-	CHECK_STREQ(flame_recommend(0, 1, 201, NULL, why, sizeof(why)), "patch");
-	CHECK_STREQ(flame_recommend(0, 1, 10, NULL, why, sizeof(why)), "revert");
-	CHECK(strstr(why, "the same code") != NULL);
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 6, 10, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 201, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 10, NULL, why, sizeof(why)), "revert");
+	CHECK(strstr(why, "later") == NULL);	/* nothing was checked about later commits */
+	/* a revert that conflicts is never recommended, and says so */
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CONFLICTS, 2, 1, 10, "f", why, sizeof(why)), "patch");
+	CHECK(strstr(why, "conflicts on top of bad in 2 files") != NULL);
 }
 
 /*
