@@ -2,7 +2,7 @@
  * report_revert.c - the Fix handoff's sentences about reverting, written
  * once for report.md and report.html (each passes its escapers) from the
  * reverts the session tried (ans.revert, revert_later, revert_all:
- * flame/revert_check.h) - the same facts report.json carries - so every
+ * measure/revert_check.h) - the same facts report.json carries - so every
  * claim that a revert applies or conflicts was seen in git.
  */
 #include "flame/report.h"

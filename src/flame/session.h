@@ -12,13 +12,13 @@
 
 #include "core/exit_codes.h"
 #include "core/string_list.h"
-#include "flame/capture.h"
-#include "flame/definition.h"
+#include "measure/capture.h"
+#include "measure/definition.h"
 #include "flame/estimate.h"
 #include "flame/fleet.h"
 #include "flame/probe.h"
-#include "flame/repo.h"
-#include "flame/revert_check.h"
+#include "measure/repo.h"
+#include "measure/revert_check.h"
 #include "flame/shares.h"
 
 /* Exit statuses of 'trail flame': the program's table (core/exit_codes.h). */

@@ -1,5 +1,5 @@
 /*
- * test_flame_definition.c - the one definition finder (flame/definition.h)
+ * test_flame_definition.c - the one definition finder (measure/definition.h)
  * on a generated C repository built with -g: static forward prototypes
  * (one over two lines), a K&R definition, a function made by a macro, a
  * static function in a header, a function called through a macro
@@ -8,8 +8,8 @@
 #include "harness.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
-#include "flame/definition.h"
-#include "flame/repo.h"
+#include "measure/definition.h"
+#include "measure/repo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

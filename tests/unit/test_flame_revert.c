@@ -1,6 +1,6 @@
 /*
  * test_flame_revert.c - the revert the report offers is tried, not
- * assumed (flame/revert_check.h): on generated histories, a suspect whose
+ * assumed (measure/revert_check.h): on generated histories, a suspect whose
  * revert applies, one that a later commit makes conflict (with that
  * commit named), both reverted together, a merge (-m 1), and the user's
  * repository untouched throughout.
@@ -9,8 +9,8 @@
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/strbuf.h"
-#include "flame/repo.h"
-#include "flame/revert_check.h"
+#include "measure/repo.h"
+#include "measure/revert_check.h"
 
 #include <stdlib.h>
 #include <string.h>
