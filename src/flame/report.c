@@ -13,6 +13,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -254,8 +255,10 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 		return;
 	}
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "statistic", s->req.percentile == 50 ? "paired log ratio" :
-			       "paired bootstrap of the percentile's ratio");
+	/* estimate and interval are ratios minus 1, not logs: the label says so */
+	json_writer_key_string(w, "statistic", s->req.percentile == 50 ?
+			       "exp(mean paired log ratio) - 1" :
+			       "paired bootstrap of the percentile's ratio - 1");
 	json_writer_key_number(w, "estimate", iv->estimate);
 	json_writer_key_pair(w, "interval", iv->lo, iv->hi);
 	json_writer_key_number(w, "alpha", iv->alpha);
@@ -435,9 +438,14 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	md_text(sb, s->ans.culprit_info.author);
 	strbuf_addstr(sb, ", ");
 	md_text(sb, s->ans.culprit_info.date);
-	strbuf_addstr(sb, "\n- function: ");
-	md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
-						    : flame_metric_name(s->req.metric), WHOLE, 0);
+	if (flame_session_named_function(s)) {
+		strbuf_addstr(sb, "\n- function: ");
+		md_code(sb, flame_session_named_function(s), WHOLE, 0);
+	} else {
+		strbuf_addstr(sb, "\n- metric: ");
+		md_code(sb, flame_metric_name(s->req.metric), WHOLE, 0);
+		strbuf_addstr(sb, " (bisected on the metric itself; no function is named)");
+	}
 	if (s->ans.def_file) {
 		strbuf_addstr(sb, " in ");
 		md_text(sb, s->ans.def_file);
@@ -457,7 +465,9 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 			md_code(sb, s->ans.frame, WHOLE, 0);
 			strbuf_addch(sb, ')');
 		}
-		strbuf_addstr(sb, "; it calls it or uses what it produces\n");
+		strbuf_addstr(sb, "; how the two connect is not checked (");
+		md_code(sb, s->ans.function, WHOLE, 0);
+		strbuf_addstr(sb, " may call it, or use data it produces)\n");
 	}
 	if (s->ans.frame) {
 		strbuf_addstr(sb, "- hot frame: ");
@@ -506,7 +516,10 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 				  "spent blocked, library and kernel frames counted to their caller; "
 				  "good → bad)\n\n");
 	else
-		strbuf_addstr(sb, "\n## Hotter functions (self share, good → bad)\n\n");
+		strbuf_addstr(sb, s->ans.measure_total ?
+			      "\n## Hotter functions (self share with the library and kernel code "
+			      "under each counted to it, good → bad)\n\n" :
+			      "\n## Hotter functions (self share, good → bad)\n\n");
 	strbuf_addstr(sb, "| function | good | bad | delta | stderr | confirmed |\n"
 			  "| --- | ---: | ---: | ---: | ---: | --- |\n");
 	for (i = 0; i < s->ans.hot.nr && i < 10; i++) {
@@ -611,7 +624,8 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 	const struct flame_answer *a = &s->ans;
 
 	if (a->culprit_info.subject) {
-		strbuf_addstr(out, "hot function:   ");
+		strbuf_addstr(out, a->function || a->blocked_function ? "hot function:   " :
+			      "changed:        ");
 		if (a->function && a->hot.nr && a->frame) {
 			term(out, a->function);
 			strbuf_addf(out, " (its share with the library/kernel code under it "
@@ -631,10 +645,20 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 				    flame_metric_name(s->req.metric), a->share[0], a->share[1],
 				    flame_metric_unit(s->req.metric));
 		} else {
-			term(out, a->changed_function);
-			strbuf_addf(out, " (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
-				    "the function the suspect changed)", flame_metric_name(s->req.metric),
-				    a->share[0], a->share[1], flame_metric_unit(s->req.metric));
+			/* no hot function: what the suspect changed, and what was measured */
+			if (a->changed_function) {
+				term(out, a->changed_function);
+				strbuf_addstr(out, " (the function the suspect changed; ");
+			} else {
+				strbuf_addstr(out, "no function named (the suspect's diff names none in a "
+					      "source file; ");
+			}
+			strbuf_addf(out, "the CPU profile is flat, so the bisection measured %s: ",
+				    flame_metric_name(s->req.metric));
+			numfmt_value(out, a->share[0], flame_metric_unit(s->req.metric), 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_value(out, a->share[1], flame_metric_unit(s->req.metric), 0);
+			strbuf_addch(out, ')');
 		}
 		strbuf_addstr(out, "\nsuspect commit: ");
 		escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));

@@ -10,6 +10,7 @@
 #include "flame/session.h"
 #include "flame/report.h"
 #include "core/alloc.h"
+#include "core/numfmt.h"
 #include "core/shell_quote.h"
 #include "profile/explain.h"
 #include "profile/flat.h"
@@ -349,6 +350,36 @@ unsigned flame_report_guard_percent(const struct flame_session *s)
 	if (change / 2 < 1)
 		return 1;
 	return change / 2 > 1000 ? 1000 : (unsigned)floor(change / 2);
+}
+
+void flame_report_change_text(const struct flame_session *s, struct strbuf *sb)
+{
+	const char *unit = flame_metric_unit(s->req.metric);
+	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1];
+
+	strbuf_addf(sb, "The %s ", flame_metric_name(s->req.metric));
+	if (s->ans.change_iv.n && s->ans.change != 0) {
+		strbuf_addf(sb, "changed by ");
+		numfmt_percent(sb, s->ans.change, NUMFMT_SIGN);
+		strbuf_addf(sb, " from good to bad (the paired estimate over %zu run pairs", s->ans.change_iv.n);
+		if (good > 0) {
+			strbuf_addstr(sb, "; the medians, ");
+			numfmt_value(sb, good, unit, 0);
+			strbuf_addstr(sb, " and ");
+			numfmt_value(sb, bad, unit, 0);
+			strbuf_addstr(sb, ", differ by ");
+			numfmt_percent(sb, bad / good - 1, NUMFMT_SIGN);
+		}
+		strbuf_addch(sb, ')');
+	} else {
+		strbuf_addstr(sb, "median moved ");
+		numfmt_percent(sb, flame_report_change(s), NUMFMT_SIGN);
+		strbuf_addstr(sb, " from good to bad (");
+		numfmt_value(sb, good, unit, 0);
+		strbuf_addstr(sb, " to ");
+		numfmt_value(sb, bad, unit, 0);
+		strbuf_addch(sb, ')');
+	}
 }
 
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb)

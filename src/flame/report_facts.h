@@ -71,6 +71,13 @@ void flame_report_revert_text(const struct flame_session *s, const struct flame_
  */
 int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd);
 
+/*
+ * What the metric did from good to bad, in one sentence with no text from
+ * outside (safe in Markdown and HTML): the paired estimate when the ends
+ * were run in pairs, named as such, beside what the medians say.
+ */
+void flame_report_change_text(const struct flame_session *s, struct strbuf *sb);
+
 /* The two trail bench lines of the Radar handoff (save on good, check on a PR). */
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb);
 

@@ -151,10 +151,9 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			strbuf_addstr(sb, " [bad.folded](bad.folded)");
 		strbuf_addch(sb, '\n');
 	}
-	strbuf_addf(sb, "\n### Guard in CI: against its return\n\nThe %s median moved %+.1f%% from "
-		    "good to bad; the guard fails a change %u%% or more slower than the baseline:\n\n",
-		    flame_metric_name(s->req.metric),
-		    100 * flame_report_change(s),
+	strbuf_addstr(sb, "\n### Guard in CI: against its return\n\n");
+	flame_report_change_text(s, sb);
+	strbuf_addf(sb, "; the guard fails a change %u%% or more slower than the baseline:\n\n",
 		    flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);

@@ -114,7 +114,7 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		flame_html_code(sb, a->changed_function);
 		strbuf_addstr(sb, " <span class=\"muted\">(the suspect changed it, not ");
 		flame_html_code(sb, a->function);
-		strbuf_addstr(sb, " itself: it calls it or uses what it produces)</span></td></tr>\n");
+		strbuf_addstr(sb, " itself; how the two connect is not checked)</span></td></tr>\n");
 	}
 	if (a->def_file) {
 		strbuf_addstr(sb, "<tr><th>Defined in</th><td>");
@@ -264,7 +264,8 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.offcpu_profile ?
 		    "Functions blocking longer (share of thread time, good &rarr; bad)" :
-		    "Hotter functions (share of samples, good &rarr; bad)");
+		    s->ans.measure_total ? "Hotter functions (self share with the library and kernel "
+		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
 		strbuf_addf(sb, "<p class=\"muted\">No function's share rose by %.1f pp or more.</p></section>\n",
 			    100 * s->req.min_delta);
@@ -470,11 +471,10 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		strbuf_addstr(sb, "</td></tr></table></div>\n");
 	}
 	handoff_head(sb, "radar", "Guard in CI", "against its return");
-	strbuf_addf(sb, "<p>The %s median moved %+.1f%% from good to bad; the guard fails a change "
-		    "%u%% or more slower than the baseline (significantly, Mann-Whitney):</p>\n",
-		    flame_metric_name(s->req.metric),
-		    100 * flame_report_change(s),
-		    flame_report_guard_percent(s));
+	strbuf_addstr(sb, "<p>");
+	flame_report_change_text(s, sb);
+	strbuf_addf(sb, "; the guard fails a change %u%% or more slower than the baseline "
+		    "(significantly, Mann-Whitney):</p>\n", flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);
 	pre(sb, c.buf, 0);
