@@ -416,8 +416,9 @@ void flame_step_merge(struct flame_session *s)
 		s->ans.merged_end = def.end;
 	}
 	shown = escape_term_dup(func ? func : "the code");
-	note("narrow: %.12s is a merge of %zu commits; %zu of them touched %s%s", s->ans.culprit,
-	     s->ans.merged_total, s->ans.merged.nr, shown, s->ans.merged.nr ? ":" : "");
+	note("narrow: %.12s is a merge of %zu commit%s; %zu of them touched %s%s", s->ans.culprit,
+	     s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s", s->ans.merged.nr, shown,
+	     s->ans.merged.nr ? ":" : "");
 	free(shown);
 	for (i = 0; i < s->ans.merged.nr; i++) {
 		shown = escape_term_dup(s->ans.merged.items[i]);

@@ -10,6 +10,8 @@
 #include "core/cleanup.h"
 #include "measure/definition.h"
 #include "measure/repo.h"
+#include "flame/session.h"
+#include "flame/steps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,4 +180,138 @@ TEST(definition_in_text_skips_what_is_not_one)
 	CHECK_INT(end, 7);
 }
 
-TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one)
+#define CI "git -c user.name=T -c user.email=t@e commit -q"
+
+/* A session on DIR/repo made by setup, its range good..bad; -1 without git. */
+static int session_repo(struct flame_session *s, const char *dir, const char *setup,
+			const char *good, const char *bad)
+{
+	char *cmd = xstrfmt("cd %s && git init -q repo && cd repo && %s", dir, setup);
+	char *repo = xstrfmt("%s/repo", dir), *cache = xstrfmt("%s/cache", dir);
+	int ret = -1;
+
+	flame_session_init(s);
+	if (!system(cmd) && !flame_repo_open(&s->st.repo, repo, cache) &&
+	    !flame_repo_resolve(&s->st.repo, good, s->ans.good) &&
+	    !flame_repo_resolve(&s->st.repo, bad, s->ans.bad) &&
+	    !flame_repo_range(&s->st.repo, s->ans.good, s->ans.bad, &s->st.range))
+		ret = 0;
+	free(cmd);
+	free(repo);
+	free(cache);
+	return ret;
+}
+
+/*
+ * A merge of a branch whose commits do not touch the hot function: none is
+ * listed (main listed every merged commit when the function could not be
+ * followed, e.g. glibc's __memcmp_evex_movbe), and the one that does is.
+ */
+TEST(merge_lists_only_commits_touching_the_function)
+{
+	char *dir = tempdir_create("test-flame-def");
+	struct flame_session s;
+	char touch[41];
+
+	if (session_repo(&s, dir, "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\nint k;\\n' > a.c && "
+			 "git add a.c && " CI " -m base && git checkout -q -b topic && "
+			 "echo 'int g;' > b.c && git add b.c && " CI " -m 'b only' && "
+			 "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\nint k = 1;\\n' > a.c && "
+			 CI " -am 'a.c, not f' && git checkout -q - && echo c > c && git add c && "
+			 CI " -m side && git -c user.name=T -c user.email=t@e merge -q --no-ff -m merge topic",
+			 "HEAD~2", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	memcpy(s.ans.culprit, s.ans.bad, 41);
+	s.ans.function = xstrdup("f");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.culprit_is_merge, 1);
+	CHECK_INT(s.ans.merged_total, 2);
+	CHECK_INT(s.ans.merged.nr, 0);
+	CHECK_STREQ(s.ans.merged_file, "a.c");
+	CHECK_INT(s.ans.merged_line, 1);
+	CHECK_INT(s.ans.merged_end, 4);
+	/* a function that is not the repository's: nothing named */
+	string_list_clear(&s.ans.merged);
+	free(s.ans.function);
+	s.ans.function = xstrdup("__memcmp_evex_movbe");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.merged.nr, 0);
+	/* a merged commit that changes f is the one listed */
+	{
+		char *cmd = xstrfmt("cd %s/repo && git checkout -q topic && "
+				    "printf 'int f(int x)\\n{\\n\\treturn x * 3;\\n}\\nint k = 1;\\n' > a.c && "
+				    CI " -am 'f: slower' && git checkout -q - && "
+				    "git -c user.name=T -c user.email=t@e merge -q --no-ff -m merge2 topic", dir);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "topic", touch), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	memcpy(s.ans.culprit, s.ans.bad, 41);
+	string_list_clear(&s.ans.merged);
+	free(s.ans.function);
+	s.ans.function = xstrdup("f");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.merged.nr, 1);
+	if (s.ans.merged.nr)
+		CHECK_STREQ(s.ans.merged.items[0], touch);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+/*
+ * The suspect changed the function itself when its diff overlaps the
+ * definition's lines, whatever its first hunk is (jq: configure.ac's
+ * AC_CHECK_MEMBER came first; main named it), and otherwise the
+ * function of its largest source hunk.
+ */
+TEST(changed_function_from_the_definition_range)
+{
+	char *dir = tempdir_create("test-flame-def");
+	struct flame_session s;
+
+	if (session_repo(&s, dir, "printf 'AC_INIT(x)\\nAC_CHECK_MEMBER(a)\\n' > configure.ac && "
+			 "printf 'int other(int x)\\n{\\n\\treturn x;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 "git add . && " CI " -m base && "
+			 "printf 'AC_INIT(x)\\nAC_CHECK_MEMBER(a)\\nAC_CHECK_MEMBER(b)\\n' > configure.ac && "
+			 "printf 'int other(int x)\\n{\\n\\treturn x;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x * x;\\n\\ty += 1;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 CI " -am 'decNumber' && "
+			 "printf 'int other(int x)\\n{\\n\\tint z = x + 1;\\n\\tz *= 2;\\n\\treturn z;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x * x;\\n\\ty += 1;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 CI " -am 'other only'",
+			 "HEAD~2", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	s.ans.function = xstrdup("decToString");
+	flame_step_find_suspects(&s, s.ans.function);
+	CHECK_STREQ(s.ans.def_file, "jv.c");
+	CHECK_INT(s.ans.def_line, 8);
+	CHECK_INT(s.ans.def_end, 13);
+	CHECK_INT(s.st.touching.nr, 1);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.changed_function, "decToString");
+	/* the later commit changed other, not decToString */
+	free(s.ans.changed_function);
+	s.ans.changed_function = NULL;
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.changed_function, "other");
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one,
+	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range)
