@@ -69,10 +69,16 @@ void numfmt_count(struct strbuf *sb, double n, int flags)
 
 void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags)
 {
-	if (unit && (!strcmp(unit, "s") || !strcmp(unit, "seconds"))) {
-		numfmt_seconds(sb, v, flags);
-		return;
-	}
+	static const struct { const char *unit; double seconds; } times[] = {
+		{ "s", 1 }, { "seconds", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	size_t i;
+
+	for (i = 0; unit && i < sizeof(times) / sizeof(times[0]); i++)
+		if (!strcmp(unit, times[i].unit)) {
+			numfmt_seconds(sb, v * times[i].seconds, flags);
+			return;
+		}
 	numfmt_count(sb, v, flags);
 	if (unit && *unit)
 		strbuf_addf(sb, " %s", unit);

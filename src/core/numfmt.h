@@ -21,7 +21,7 @@ void numfmt_pp(struct strbuf *sb, double delta, int flags);
 void numfmt_seconds(struct strbuf *sb, double seconds, int flags);
 /* A count: whole numbers without decimals, others to three significant digits. */
 void numfmt_count(struct strbuf *sb, double n, int flags);
-/* v in unit ("s" reads as seconds above; "bytes", "KiB", ... as a count and the unit). */
+/* v in unit (s, ms, us, ns read as a duration above; "bytes", "KiB", ... as a count and the unit). */
 void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags);
 
 #endif

@@ -103,7 +103,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 
 		strbuf_addstr(sb, "\n### Fix: revert or patch the suspect\n\n");
 		flame_report_revert_text(s, &esc, sb);
-		strbuf_addstr(sb, "\n");
+		strbuf_addstr(sb, "\n\n");
 		if (flame_report_revert_offer(s, &c))
 			escape_md_code_block(sb, c.buf, c.len, "sh");
 		if (f->later.nr) {

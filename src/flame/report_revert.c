@@ -102,7 +102,8 @@ void flame_report_revert_text(const struct flame_session *s, const struct flame_
 			e->text(sb, ".");
 		}
 		if (l->state != FLAME_REVERT_UNTRIED) {
-			e->text(sb, " Reverting them with it (");
+			e->text(sb, c->later.nr == 1 ? " Reverting it together with that commit (" :
+				" Reverting it together with those commits (");
 			flame_revert_command(l, &cmd);
 			e->code(sb, cmd.buf);
 			e->text(sb, ") ");

@@ -30,6 +30,8 @@ TEST(numbers_read_as_people_write_them)
 	SAME(numfmt_count(&sb_, 12.5, NUMFMT_SIGN), "+12.5");
 	SAME(numfmt_value(&sb_, 0.0125, "s", 0), "12.5 ms");
 	SAME(numfmt_value(&sb_, 2048, "KiB", 0), "2048 KiB");
+	SAME(numfmt_value(&sb_, 88254, "us", 0), "88.25 ms");	/* not "88254 us" */
+	SAME(numfmt_value(&sb_, 1254300, "us", 0), "1.254 s");
 }
 
 TEST_MAIN("numfmt", numbers_read_as_people_write_them)
