@@ -71,7 +71,12 @@ static const char gc_c[] =
 	"int main(void)\n"						/* 25 */
 	"{\n"								/* 26 */
 	"\treturn OBJ_ALLOC(1) + made_gen(2) + kr(3, 4) + hdr_twice(5) > 1000;\n"	/* 27 */
-	"}\n";								/* 28 */
+	"}\n"								/* 28 */
+	"#define INSERT_STRING insert_string\n"				/* 29 */
+	"int INSERT_STRING(int x)\n"					/* 30 */
+	"{\n"								/* 31 */
+	"\treturn x + 7;\n"						/* 32 */
+	"}\n";								/* 33 */
 
 /* DIR/repo with the two files (the header sorts first, as mruby's include/ does) committed and built into DIR/repo/prog; -1 without git or cc. */
 static int make_repo(const char *dir, struct flame_repo *r, char head[41])
@@ -116,6 +121,7 @@ static const struct want wants[] = {
 	{ "obj_alloc", "src/gc.c", 13, 16, 1 },	/* not the header's macro calling it */
 	{ "hdr_twice", "include/gc.h", 6, 9, 1 },	/* static in a header */
 	{ "made_gen", "src/gc.c", 6, 6, 0 },	/* made by GEN(made) */
+	{ "insert_string", "src/gc.c", 30, 33, 0 },	/* named by a #define (zlib-ng) */
 	{ "hot.constprop.0", "src/gc.c", 17, 23, 1 },	/* a profile's clone name */
 };
 
@@ -154,6 +160,26 @@ TEST(definitions_from_dwarf_and_text)
 		flame_definition_release(&d);
 	}
 	CHECK(defs.binaries >= 1);
+	/*
+	 * The program's own functions: the text alone misses a name a #define
+	 * gives (main's hotdiff called zlib-ng's insert_string "not the
+	 * program's"); the DWARF has it, and not printf.
+	 */
+	{
+		struct string_list names = STRING_LIST_INIT, text = STRING_LIST_INIT,
+				   dwarf = STRING_LIST_INIT;
+
+		string_list_append(&names, "insert_string");
+		string_list_append(&names, "printf");
+		CHECK_INT(flame_repo_defined(&r, head, &names, &text), 0);
+		CHECK(!string_list_has(&text, "insert_string"));
+		flame_defs_defined(&r, &defs, head, &names, &dwarf);
+		CHECK_INT(dwarf.nr, 1);
+		CHECK(string_list_has(&dwarf, "insert_string"));
+		string_list_clear(&names);
+		string_list_clear(&text);
+		string_list_clear(&dwarf);
+	}
 	/* a library function is the repository's in neither */
 	CHECK_INT(flame_definition_find(&r, &defs, head, "printf", &d), -1);
 	flame_defs_release(&defs);
