@@ -478,18 +478,36 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 			      "bisection measured that function's inclusive share)\n");
 	}
 	if (s->ans.culprit_is_merge) {
-		strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
-			    "that touched ");
-		if (flame_session_named_function(s))
-			md_code(sb, flame_session_named_function(s), WHOLE, 0);
-		else
-			strbuf_addstr(sb, "the code");
-		strbuf_addch(sb, ':');
-		for (i = 0; i < s->ans.merged.nr; i++) {
+		const char *fn = flame_session_named_function(s);
+
+		strbuf_addf(sb, "- merge: the first slow commit is a merge of %zu commit%s; ",
+			    s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s");
+		if (!fn) {
+			strbuf_addstr(sb, "it brought in:");
+		} else if (!s->ans.merged_file) {
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " is not defined in the repository, so none is named\n");
+		} else if (!s->ans.merged.nr) {
+			strbuf_addstr(sb, "none of them changed the lines of ");
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " (");
+			md_text(sb, s->ans.merged_file);
+			strbuf_addf(sb, ":%u-%u), so the merge itself is the answer: the change comes "
+				    "from how the two sides combine, or from a merged commit that does "
+				    "not build or run alone\n", s->ans.merged_line, s->ans.merged_end);
+		} else {
+			strbuf_addstr(sb, "those whose diff changed the lines of ");
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " (");
+			md_text(sb, s->ans.merged_file);
+			strbuf_addf(sb, ":%u-%u):", s->ans.merged_line, s->ans.merged_end);
+		}
+		for (i = 0; (!fn || s->ans.merged_file) && i < s->ans.merged.nr; i++) {
 			strbuf_addch(sb, ' ');
 			md_code(sb, s->ans.merged.items[i], 12, 0);
 		}
-		strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
+		if (!fn || s->ans.merged.nr)
+			strbuf_addch(sb, '\n');
 	}
 	if (s->ans.recommendation) {
 		strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);

@@ -289,9 +289,18 @@ static void describe_culprit(struct flame_session *s)
 	if (s->ans.culprit_is_merge) {
 		size_t len = strlen(s->ans.message), i;
 
-		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-			 " (a merge; of the commits it merged, %zu touched the function%s",
-			 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+		if (s->ans.merged_file)
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits; %zu changed the function's lines%s",
+				 s->ans.merged_total, s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+		else if (flame_session_named_function(s))
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits; the function is not the repository's",
+				 s->ans.merged_total);
+		else
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits%s", s->ans.merged_total,
+				 s->ans.merged.nr ? ":" : "");
 		for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
 			len = strlen(s->ans.message);
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",

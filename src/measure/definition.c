@@ -68,7 +68,8 @@ static void walk(struct flame_defs *d, const char *dir, int depth)
 		char *path;
 		struct stat st;
 
-		if (e->d_name[0] == '.')	/* ., .., .git and hidden state */
+		/* ., .., .git; libtool's .libs holds the real shared objects */
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
 		if (!lstat(path, &st)) {

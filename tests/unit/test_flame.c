@@ -1052,6 +1052,10 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->ans.suspects[0].touches_function = 1;
 	s->ans.culprit_is_merge = 1;
 	string_list_append(&s->ans.merged, "`<b>m\x1b[2K`");
+	s->ans.merged_total = 2;
+	s->ans.merged_file = xstrdup("a|<b>.c");
+	s->ans.merged_line = 3;
+	s->ans.merged_end = 9;
 	s->ans.strategy_used = "bisect";
 	s->ans.threshold = 0.5;
 }
@@ -1105,8 +1109,8 @@ TEST(report_escapes_hostile_strings)
 	p = strstr(md.buf, "| function |");
 	CHECK(p && (p = strchr(p, '\n')) && (p = strchr(p + 1, '\n')));
 	CHECK(p && !strncmp(p + 1, "| `` evil\\|<b>x</b>`q` `` | ", strlen("| `` evil\\|<b>x</b>`q` `` | ")));
-	CHECK(strstr(md.buf, "- merge: the first slow commit is a merge; the merged commits that "
-			     "touched `` evil|<b>x</b>`q` ``:"));
+	CHECK(strstr(md.buf, "- merge: the first slow commit is a merge of 2 commits; those whose "
+			     "diff changed the lines of `` evil|<b>x</b>`q` `` (a\\|&lt;b&gt;.c:3-9):"));
 	/* merged ids are code spans cut at 12 bytes, the escape shown as U+FFFD */
 	CHECK(strstr(md.buf, ": `` `<b>m\xef\xbf\xbd[2K` ``\n"));
 	/* the reproduce block: a fence longer than any backtick run, closed once */
