@@ -293,7 +293,32 @@ static int may_define(const char *src, const char *ls, const char *p)
 	return 1;
 }
 
+/*
+ * Go and Rust: a return type may follow the parameters ("func hash(n int)
+ * uint64 {", "fn hash(n: u64) -> u64 {"), and there are no prototypes;
+ * the body is the first '{' before any ';'.
+ */
+static const char *body_after_loose(const char *p)
+{
+	const char *start = p;
+
+	for (; *p && p - start < KR_SPAN; p++) {
+		if (*p == '{')
+			return p;
+		if (*p == ';' || *p == '}')
+			return NULL;
+	}
+	return NULL;
+}
+
+static int in_text(const char *src, const char *name, int loose, unsigned *line, unsigned *end);
+
 int flame_definition_in_text(const char *src, const char *name, unsigned *line, unsigned *end)
+{
+	return in_text(src, name, 0, line, end);
+}
+
+static int in_text(const char *src, const char *name, int loose, unsigned *line, unsigned *end)
 {
 	size_t n = strlen(name);
 	const char *p;
@@ -312,7 +337,8 @@ int flame_definition_in_text(const char *src, const char *name, unsigned *line, 
 		while (ls > src && ls[-1] != '\n')
 			ls--;
 		if (!may_define(src, ls, p) || !(close = match(q, '(', ')')) ||
-		    !(body = body_after(close + 1)) || !(last = match(body, '{', '}')))
+		    !(body = loose ? body_after_loose(close + 1) : body_after(close + 1)) ||
+		    !(last = match(body, '{', '}')))
 			continue;
 		*line = line_of(src, p);
 		*end = *line + line_of(p, last) - 1;
@@ -366,10 +392,12 @@ static int find_in_text(struct flame_repo *r, const char *rev, const char *name,
 	for (i = 0; i < files.nr && !found; i++) {
 		char *spec = xstrfmt("%s:%s", rev, files.items[i]);
 		const char *argv[] = { "cat-file", "blob", spec, NULL };
+		const char *dot = strrchr(files.items[i], '.');
+		int loose = dot && (!strcmp(dot, ".go") || !strcmp(dot, ".rs"));
 
 		strbuf_reset(&src);
 		if (flame_git(r, &src, argv) == 0 &&
-		    flame_definition_in_text(src.buf, name, &out->line, &out->end)) {
+		    in_text(src.buf, name, loose, &out->line, &out->end)) {
 			out->file = xstrdup(files.items[i]);
 			found = 1;
 		}
@@ -388,7 +416,9 @@ int flame_definition_find(struct flame_repo *r, struct flame_defs *defs, const c
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = defs && !find_in_dwarf(r, defs, rev, name, out) ? 0 :
+	/* the DWARF under the profile's name first (Go's "main.hash"), then the source's */
+	ret = defs && (!find_in_dwarf(r, defs, rev, func, out) ||
+		       !find_in_dwarf(r, defs, rev, name, out)) ? 0 :
 	      find_in_text(r, rev, name, out);
 	free(name);
 	return ret;

@@ -91,6 +91,8 @@ static int make_repo(const char *dir, struct flame_repo *r, char head[41])
 		goto out;
 	write_file(inc, "gc.h", gc_h);
 	write_file(src, "gc.c", gc_c);
+	write_file(repo, "x.go", "package main\n\n// gohash(n) is slow\nfunc gohash(n int) uint64 {\n"
+		   "\treturn uint64(n)\n}\n");
 	free(cmd);
 	cmd = xstrfmt("cd %s && git add . && git -c user.name=T -c user.email=t@e commit -q -m one "
 		      "&& cc -g -O0 -o prog src/gc.c 2>/dev/null", repo);
@@ -180,6 +182,12 @@ TEST(definitions_from_dwarf_and_text)
 		string_list_clear(&text);
 		string_list_clear(&dwarf);
 	}
+	/* Go: a return type after the parameters; the profile's name is main.gohash */
+	CHECK_INT(flame_definition_find(&r, &defs, head, "main.gohash", &d), 0);
+	CHECK_STREQ(d.file, "x.go");
+	CHECK_INT(d.line, 4);
+	CHECK_INT(d.end, 6);
+	flame_definition_release(&d);
 	/* a library function is the repository's in neither */
 	CHECK_INT(flame_definition_find(&r, &defs, head, "printf", &d), -1);
 	flame_defs_release(&defs);
