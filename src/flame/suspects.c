@@ -367,6 +367,10 @@ void flame_step_changed_function(struct flame_session *s)
 	if (named) {
 		free(best);
 		best = xstrdup(fn);
+	} else if (best && fn && s->ans.def_file && flame_same_source_name(best, fn)) {
+		/* a hunk headed by fn whose lines lie outside its definition: not fn itself */
+		free(best);
+		best = NULL;
 	}
 	s->ans.changed_function = best;
 out:
