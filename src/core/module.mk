@@ -29,6 +29,7 @@ LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/numfmt.o
 LIB_OBJS += src/core/strbuf_io.o
 LIB_OBJS += src/core/string_list.o
+LIB_OBJS += src/core/verdict.o
 
 UNIT_TESTS += tests/unit/test_numfmt
 UNIT_TESTS += tests/unit/test_core
