@@ -47,7 +47,7 @@ int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd)
 {
 	const struct flame_revert_check *c = &s->ans.revert;
 
-	if (s->ans.outcome != FLAME_OUTCOME_REGRESSION || !s->ans.culprit_info.subject)
+	if (s->ans.outcome != VERDICT_REGRESSION || !s->ans.culprit_info.subject)
 		return 0;
 	if (c->state == FLAME_REVERT_CONFLICTS && s->ans.revert_later.state == FLAME_REVERT_CLEAN)
 		c = &s->ans.revert_later;
@@ -66,7 +66,7 @@ void flame_report_revert_text(const struct flame_session *s, const struct flame_
 
 	if (!s->ans.culprit_info.subject)
 		return;
-	if (s->ans.outcome != FLAME_OUTCOME_REGRESSION) {
+	if (s->ans.outcome != VERDICT_REGRESSION) {
 		e->text(sb, "No revert is offered: the answer is inconclusive, so ");
 		code_id(e, sb, s->ans.culprit_info.id);
 		e->text(sb, " is not shown to cause the change.");
