@@ -101,4 +101,4 @@ else
 	fail "fact check" "$(grep -v '^ok' "$T/facts")"
 fi
 check "the user's worktree untouched" test -z "$(git -C "$R" status --porcelain)"
-[ -n "${FACTS_KEEP:-}" ] && cp -r "$OUT" "$FACTS_KEEP"
+if [ -n "${FACTS_KEEP:-}" ]; then cp -r "$OUT" "$FACTS_KEEP"; fi	# to read the report afterwards
