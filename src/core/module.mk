@@ -28,11 +28,13 @@ LIB_OBJS += src/core/protobuf.o
 LIB_OBJS += src/core/radix_sort.o
 LIB_OBJS += src/core/program.o
 LIB_OBJS += src/core/strbuf.o
+LIB_OBJS += src/core/numfmt.o
 LIB_OBJS += src/core/strbuf_io.o
 LIB_OBJS += src/core/string_list.o
 LIB_OBJS += src/core/term_printf.o
 LIB_OBJS += src/core/verdict.o
 
+UNIT_TESTS += tests/unit/test_numfmt
 UNIT_TESTS += tests/unit/test_core
 UNIT_TESTS += tests/unit/test_error
 UNIT_TESTS += tests/unit/test_escape

@@ -5,6 +5,7 @@
  * revert or patch.
  */
 #include "flame/decide.h"
+#include "measure/revert_check.h"
 #include "stats/describe.h"
 #include "stats/two_sample.h"
 #include "stats/distributions.h"
@@ -174,13 +175,24 @@ int flame_split_confirmed(const struct flame_pair_result *pair)
 	return pair->decision == FLAME_PAIR_SPLIT;
 }
 
-const char *flame_recommend(size_t later, long files, long lines, const char *function,
-			    char *reason, size_t n)
+const char *flame_recommend(size_t later, int revert, size_t conflicts, long files, long lines,
+			    const char *function, char *reason, size_t n)
 {
+	const char *tried = revert == FLAME_REVERT_CLEAN ? "its revert applies cleanly on top of "
+							   "bad (tried in trail's clone)" :
+			    "its revert could not be tried";
+
+	if (revert == FLAME_REVERT_CONFLICTS) {
+		snprintf(reason, n, "its revert conflicts on top of bad in %zu file%s (tried in "
+			 "trail's clone): revert it together with the later commits that touched "
+			 "them, or fix the slow path in place", conflicts, conflicts == 1 ? "" : "s");
+		return "patch";
+	}
 	if (later) {
-		snprintf(reason, n, "%zu later commit%s in the range also changed %s, so a revert "
-			 "would conflict or undo them; fix the slow path in place", later,
-			 later == 1 ? "" : "s", function ? function : "the code");
+		snprintf(reason, n, "%zu later commit%s in the range also changed %s (git log -L); "
+			 "%s, but undoing it may break what they build on: fix the slow path in "
+			 "place", later, later == 1 ? "" : "s", function ? function : "the code",
+			 tried);
 		return "patch";
 	}
 	if (lines > 200 || files > 5) {
@@ -188,8 +200,8 @@ const char *flame_recommend(size_t later, long files, long lines, const char *fu
 			 "it would drop unrelated work", files, lines);
 		return "patch";
 	}
-	snprintf(reason, n, "the commit is small (%ld file%s, %ld lines changed) and nothing "
-		 "later in the range touched %s", files, files == 1 ? "" : "s", lines,
-		 function ? function : "the same code");
+	snprintf(reason, n, "the commit is small (%ld file%s, %ld lines changed)%s%s%s; %s", files,
+		 files == 1 ? "" : "s", lines, function ? ", no later commit in the range changed " : "",
+		 function ? function : "", function ? " (git log -L)" : "", tried);
 	return "revert";
 }

@@ -119,11 +119,15 @@ enum flame_pair_decision flame_pair_decide_part(const struct flame_step_assessme
 int flame_split_confirmed(const struct flame_pair_result *pair);
 
 /*
- * Revert or patch: "patch" when later commits in the range also touched
- * the function (later > 0) or the commit is large, else "revert"; reason
- * (size n) says why, naming function (NULL: "the code").
+ * Revert or patch: "patch" when the revert, tried on top of bad
+ * (revert: enum flame_revert_state, revert_check.h), conflicts (in
+ * conflicts files), when later commits in the range also touched the
+ * function (later > 0) or the commit is large, else "revert"; reason
+ * (size n) says why, naming function (NULL: "the code"), and says only
+ * what was checked.
  */
-const char *flame_recommend(size_t later, long files, long lines, const char *function,
+const char *flame_recommend(size_t later, int revert, size_t conflicts, long files, long lines,
+			    const char *function,
 			    char *reason, size_t n);
 
 #endif

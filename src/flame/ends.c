@@ -40,8 +40,12 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 
 int flame_step_build(struct flame_session *s, char *dirs[2])
 {
-	return build_end(s, s->ans.good, "good", &dirs[0]) ||
-	       build_end(s, s->ans.bad, "bad", &dirs[1]) ? -1 : 0;
+	if (build_end(s, s->ans.good, "good", &dirs[0]) ||
+	    build_end(s, s->ans.bad, "bad", &dirs[1]))
+		return -1;
+	flame_defs_release(&s->st.defs);
+	flame_defs_init(&s->st.defs, dirs[1]);	/* where the bad end's functions are defined */
+	return 0;
 }
 
 /*

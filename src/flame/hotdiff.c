@@ -228,6 +228,8 @@ static int repository_functions(struct flame_session *s, struct string_list *def
 		for (k = 0; k < s->st.nruns[side]; k++)
 			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
 	ret = flame_repo_defined(&s->st.repo, s->ans.bad, &frames, defined);
+	if (!ret)	/* functions made by macros are only in the build's DWARF */
+		flame_defs_defined(&s->st.repo, &s->st.defs, s->ans.bad, &frames, defined);
 	string_list_clear(&frames);
 	return ret;
 }

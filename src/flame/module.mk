@@ -7,6 +7,7 @@ LIB_OBJS += src/flame/shares.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/report_facts.o
 LIB_OBJS += src/flame/report_handoffs.o
+LIB_OBJS += src/flame/report_revert.o
 LIB_OBJS += src/flame/report_html.o
 LIB_OBJS += src/flame/report_html_probes.o
 LIB_OBJS += src/flame/report_html_text.o
@@ -28,6 +29,8 @@ LIB_OBJS += src/flame/segment.o
 LIB_OBJS += src/flame/culprits.o
 
 UNIT_TESTS += tests/unit/test_flame
+UNIT_TESTS += tests/unit/test_flame_definition
+UNIT_TESTS += tests/unit/test_flame_revert
 UNIT_TESTS += tests/unit/test_flame_estimate
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_segment

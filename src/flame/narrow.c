@@ -9,6 +9,7 @@
 #include "flame/decide.h"
 #include "flame/fleet.h"
 #include "core/alloc.h"
+#include "core/numfmt.h"
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -32,6 +33,21 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 		snprintf(buf, n, "%.1f samples/run", v);
 	else
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->req.metric));
+}
+
+/* A difference of two such values: shares differ by percentage points. */
+static void describe_delta(struct flame_session *s, double v, char *buf, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (s->ans.function && s->ans.measure_share)
+		numfmt_pp(&sb, v, 0);
+	else if (s->ans.function)
+		strbuf_addf(&sb, "%.1f samples/run", v);
+	else
+		numfmt_value(&sb, v, flame_metric_unit(s->req.metric), 0);
+	snprintf(buf, n, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 enum { SHOW_NONE, SHOW_THRESHOLD, SHOW_PAIRED };
@@ -425,8 +441,8 @@ static int confirm_suspect(struct flame_session *s)
 			 s->ans.confirm_fast.id, bad->id, bad->why[0] ? bad->why : "not testable");
 		return 0;
 	}
-	describe_value(s, pair.diff, d, sizeof(d));
-	describe_value(s, effect, e, sizeof(e));
+	describe_delta(s, pair.diff, d, sizeof(d));
+	describe_delta(s, effect, e, sizeof(e));
 	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
 		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %.2g, Welch df %.1f) of the %s "

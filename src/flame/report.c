@@ -14,6 +14,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -110,10 +111,48 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	/* Bisecting on the metric, the definition found is the blocked function's. */
 	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
 	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
+	json_writer_key_uint(w, "line_end", s->ans.function ? s->ans.def_end : 0);
+	json_writer_key_string(w, "defined_by", !s->ans.function || !s->ans.def_file ? NULL :
+				s->ans.def_from_dwarf ? "dwarf" : "text");
 	json_writer_key_number(w, "good", s->ans.share[0]);
 	json_writer_key_number(w, "bad", s->ans.share[1]);
 	json_writer_key_number(w, "threshold", s->ans.threshold);
 	json_writer_end(w);
+}
+
+/* A revert trail tried (revert_check.h), or null when it was not. */
+static void json_revert(struct json_writer *w, const char *key, const struct flame_session *s,
+			const struct flame_revert_check *c)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	size_t i;
+
+	json_writer_key(w, key);
+	if (c->state == FLAME_REVERT_UNTRIED) {
+		json_writer_null(w);
+		return;
+	}
+	json_writer_begin_object(w);
+	flame_revert_command(c, &cmd);
+	json_writer_key_string(w, "command", cmd.buf);
+	json_writer_key_string(w, "onto", s->ans.bad);
+	json_writer_key_bool(w, "applies", c->state == FLAME_REVERT_CLEAN);
+	json_writer_key(w, "conflicts");
+	json_writer_begin_array(w);
+	for (i = 0; i < c->conflicts.nr; i++)
+		json_writer_string(w, c->conflicts.items[i]);
+	json_writer_end(w);
+	json_writer_key(w, "later_commits_touching_conflicts");
+	json_writer_begin_array(w);
+	for (i = 0; i < c->later.nr; i++) {
+		char id[41];
+
+		snprintf(id, sizeof(id), "%.40s", c->later.items[i]);
+		json_writer_string(w, id);
+	}
+	json_writer_end(w);
+	json_writer_end(w);
+	strbuf_release(&cmd);
 }
 
 static void json_suspect(const struct flame_session *s, struct json_writer *w)
@@ -146,10 +185,18 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 		for (i = 0; i < s->ans.merged.nr; i++)
 			json_writer_string(w, s->ans.merged.items[i]);
 		json_writer_end(w);
+		json_writer_key_uint(w, "merged_commits", s->ans.merged_total);
+		/* the lines the merged commits' diffs were checked against */
+		json_writer_key_string(w, "file", s->ans.merged_file);
+		json_writer_key_uint(w, "line", s->ans.merged_line);
+		json_writer_key_uint(w, "line_end", s->ans.merged_end);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
 	}
+	json_revert(w, "revert", s, &s->ans.revert);
+	json_revert(w, "revert_with_later", s, &s->ans.revert_later);
+	json_revert(w, "revert_all", s, &s->ans.revert_all);
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
 	for (i = 0; i < s->ans.ambiguous.nr; i++)
@@ -209,8 +256,10 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 		return;
 	}
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "statistic", s->req.percentile == 50 ? "paired log ratio" :
-			       "paired bootstrap of the percentile's ratio");
+	/* estimate and interval are ratios minus 1, not logs: the label says so */
+	json_writer_key_string(w, "statistic", s->req.percentile == 50 ?
+			       "exp(mean paired log ratio) - 1" :
+			       "paired bootstrap of the percentile's ratio - 1");
 	json_writer_key_number(w, "estimate", iv->estimate);
 	json_writer_key_pair(w, "interval", iv->lo, iv->hi);
 	json_writer_key_number(w, "alpha", iv->alpha);
@@ -390,9 +439,14 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	md_text(sb, s->ans.culprit_info.author);
 	strbuf_addstr(sb, ", ");
 	md_text(sb, s->ans.culprit_info.date);
-	strbuf_addstr(sb, "\n- function: ");
-	md_code(sb, flame_session_named_function(s) ? flame_session_named_function(s)
-						    : flame_metric_name(s->req.metric), WHOLE, 0);
+	if (flame_session_named_function(s)) {
+		strbuf_addstr(sb, "\n- function: ");
+		md_code(sb, flame_session_named_function(s), WHOLE, 0);
+	} else {
+		strbuf_addstr(sb, "\n- metric: ");
+		md_code(sb, flame_metric_name(s->req.metric), WHOLE, 0);
+		strbuf_addstr(sb, " (bisected on the metric itself; no function is named)");
+	}
 	if (s->ans.def_file) {
 		strbuf_addstr(sb, " in ");
 		md_text(sb, s->ans.def_file);
@@ -412,7 +466,9 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 			md_code(sb, s->ans.frame, WHOLE, 0);
 			strbuf_addch(sb, ')');
 		}
-		strbuf_addstr(sb, "; it calls it or uses what it produces\n");
+		strbuf_addstr(sb, "; how the two connect is not checked (");
+		md_code(sb, s->ans.function, WHOLE, 0);
+		strbuf_addstr(sb, " may call it, or use data it produces)\n");
 	}
 	if (s->ans.frame) {
 		strbuf_addstr(sb, "- hot frame: ");
@@ -423,18 +479,36 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 			      "bisection measured that function's inclusive share)\n");
 	}
 	if (s->ans.culprit_is_merge) {
-		strbuf_addstr(sb, "- merge: the first slow commit is a merge; the merged commits "
-			    "that touched ");
-		if (flame_session_named_function(s))
-			md_code(sb, flame_session_named_function(s), WHOLE, 0);
-		else
-			strbuf_addstr(sb, "the code");
-		strbuf_addch(sb, ':');
-		for (i = 0; i < s->ans.merged.nr; i++) {
+		const char *fn = flame_session_named_function(s);
+
+		strbuf_addf(sb, "- merge: the first slow commit is a merge of %zu commit%s; ",
+			    s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s");
+		if (!fn) {
+			strbuf_addstr(sb, "it brought in:");
+		} else if (!s->ans.merged_file) {
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " is not defined in the repository, so none is named\n");
+		} else if (!s->ans.merged.nr) {
+			strbuf_addstr(sb, "none of them changed the lines of ");
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " (");
+			md_text(sb, s->ans.merged_file);
+			strbuf_addf(sb, ":%u-%u), so the merge itself is the answer: the change comes "
+				    "from how the two sides combine, or from a merged commit that does "
+				    "not build or run alone\n", s->ans.merged_line, s->ans.merged_end);
+		} else {
+			strbuf_addstr(sb, "those whose diff changed the lines of ");
+			md_code(sb, fn, WHOLE, 0);
+			strbuf_addstr(sb, " (");
+			md_text(sb, s->ans.merged_file);
+			strbuf_addf(sb, ":%u-%u):", s->ans.merged_line, s->ans.merged_end);
+		}
+		for (i = 0; (!fn || s->ans.merged_file) && i < s->ans.merged.nr; i++) {
 			strbuf_addch(sb, ' ');
 			md_code(sb, s->ans.merged.items[i], 12, 0);
 		}
-		strbuf_addstr(sb, s->ans.merged.nr ? "\n" : " none\n");
+		if (!fn || s->ans.merged.nr)
+			strbuf_addch(sb, '\n');
 	}
 	if (s->ans.recommendation) {
 		strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);
@@ -461,7 +535,10 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 				  "spent blocked, library and kernel frames counted to their caller; "
 				  "good → bad)\n\n");
 	else
-		strbuf_addstr(sb, "\n## Hotter functions (self share, good → bad)\n\n");
+		strbuf_addstr(sb, s->ans.measure_total ?
+			      "\n## Hotter functions (self share with the library and kernel code "
+			      "under each counted to it, good → bad)\n\n" :
+			      "\n## Hotter functions (self share, good → bad)\n\n");
 	strbuf_addstr(sb, "| function | good | bad | delta | stderr | confirmed |\n"
 			  "| --- | ---: | ---: | ---: | ---: | --- |\n");
 	for (i = 0; i < s->ans.hot.nr && i < 10; i++) {
@@ -566,7 +643,8 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 	const struct flame_answer *a = &s->ans;
 
 	if (a->culprit_info.subject) {
-		strbuf_addstr(out, "hot function:   ");
+		strbuf_addstr(out, a->function || a->blocked_function ? "hot function:   " :
+			      "changed:        ");
 		if (a->function && a->hot.nr && a->frame) {
 			term(out, a->function);
 			strbuf_addf(out, " (its share with the library/kernel code under it "
@@ -586,10 +664,20 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 				    flame_metric_name(s->req.metric), a->share[0], a->share[1],
 				    flame_metric_unit(s->req.metric));
 		} else {
-			term(out, a->changed_function);
-			strbuf_addf(out, " (CPU profile flat; bisected on %s: %.4g -> %.4g %s; "
-				    "the function the suspect changed)", flame_metric_name(s->req.metric),
-				    a->share[0], a->share[1], flame_metric_unit(s->req.metric));
+			/* no hot function: what the suspect changed, and what was measured */
+			if (a->changed_function) {
+				term(out, a->changed_function);
+				strbuf_addstr(out, " (the function the suspect changed; ");
+			} else {
+				strbuf_addstr(out, "no function named (the suspect's diff names none in a "
+					      "source file; ");
+			}
+			strbuf_addf(out, "the CPU profile is flat, so the bisection measured %s: ",
+				    flame_metric_name(s->req.metric));
+			numfmt_value(out, a->share[0], flame_metric_unit(s->req.metric), 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_value(out, a->share[1], flame_metric_unit(s->req.metric), 0);
+			strbuf_addch(out, ')');
 		}
 		strbuf_addstr(out, "\nsuspect commit: ");
 		escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));

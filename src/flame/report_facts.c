@@ -10,6 +10,7 @@
 #include "flame/session.h"
 #include "flame/report.h"
 #include "core/alloc.h"
+#include "core/numfmt.h"
 #include "core/shell_quote.h"
 #include "profile/explain.h"
 #include "profile/flat.h"
@@ -230,12 +231,14 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 	struct strbuf range = STRBUF_INIT, out = STRBUF_INIT, spec = STRBUF_INIT;
 
 	strbuf_addf(&range, "%s..%s", s->ans.culprit_info.id, s->ans.bad);
-	if (func && s->ans.def_file) {
-		const char *argv[] = { "log", "--no-color", "--format=%H%x09%s", "-L", NULL, NULL, NULL };
+	if (func && s->ans.def_file && s->ans.def_end) {
+		/* the definition's lines (definition.h), not git's guess from the name */
+		const char *argv[] = { "log", "--no-color", "--format=%H%x09%s", "-L", NULL,
+				       "--end-of-options", NULL, NULL };
 
-		strbuf_addf(&spec, ":%s:%s", func, s->ans.def_file);
+		strbuf_addf(&spec, "%u,%u:%s", s->ans.def_line, s->ans.def_end, s->ans.def_file);
 		argv[4] = spec.buf;
-		argv[5] = range.buf;
+		argv[6] = range.buf;
 		if (flame_git(r, &out, argv) == 0) {
 			add_log_lines(f, out.buf);
 			f->later_by_function = 1;
@@ -253,9 +256,10 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 		if (flame_git(r, &out, files_argv) != 0)
 			goto out;
 		string_list_split(&files, out.buf, '\n');
-		argv = xcalloc(files.nr + 6, sizeof(*argv));
+		argv = xcalloc(files.nr + 7, sizeof(*argv));
 		argv[n++] = "log";
 		argv[n++] = "--format=%H%x09%s";
+		argv[n++] = "--end-of-options";
 		argv[n++] = range.buf;
 		argv[n++] = "--";
 		for (i = 0; i < files.nr; i++)
@@ -263,7 +267,7 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 				argv[n++] = files.items[i];
 		argv[n] = NULL;
 		strbuf_reset(&out);
-		if (n > 4 && flame_git(r, &out, argv) == 0)
+		if (n > 5 && flame_git(r, &out, argv) == 0)
 			add_log_lines(f, out.buf);
 		free(argv);
 		string_list_clear(&files);
@@ -348,12 +352,34 @@ unsigned flame_report_guard_percent(const struct flame_session *s)
 	return change / 2 > 1000 ? 1000 : (unsigned)floor(change / 2);
 }
 
-void flame_report_revert_cmd(const struct flame_session *s, struct strbuf *sb)
+void flame_report_change_text(const struct flame_session *s, struct strbuf *sb)
 {
-	if (!s->ans.culprit_info.subject)
-		return;
-	strbuf_addf(sb, "git revert %s%s", s->ans.culprit_is_merge ? "-m 1 " : "",
-		    s->ans.culprit_info.id);
+	const char *unit = flame_metric_unit(s->req.metric);
+	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1];
+
+	strbuf_addf(sb, "The %s ", flame_metric_name(s->req.metric));
+	if (s->ans.change_iv.n && s->ans.change != 0) {
+		strbuf_addf(sb, "changed by ");
+		numfmt_percent(sb, s->ans.change, NUMFMT_SIGN);
+		strbuf_addf(sb, " from good to bad (the paired estimate over %zu run pairs", s->ans.change_iv.n);
+		if (good > 0) {
+			strbuf_addstr(sb, "; the medians, ");
+			numfmt_value(sb, good, unit, 0);
+			strbuf_addstr(sb, " and ");
+			numfmt_value(sb, bad, unit, 0);
+			strbuf_addstr(sb, ", differ by ");
+			numfmt_percent(sb, bad / good - 1, NUMFMT_SIGN);
+		}
+		strbuf_addch(sb, ')');
+	} else {
+		strbuf_addstr(sb, "median moved ");
+		numfmt_percent(sb, flame_report_change(s), NUMFMT_SIGN);
+		strbuf_addstr(sb, " from good to bad (");
+		numfmt_value(sb, good, unit, 0);
+		strbuf_addstr(sb, " to ");
+		numfmt_value(sb, bad, unit, 0);
+		strbuf_addch(sb, ')');
+	}
 }
 
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb)

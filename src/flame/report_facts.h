@@ -50,8 +50,33 @@ unsigned flame_report_guard_percent(const struct flame_session *s);
 /* The metric's change, bad / good - 1 (the session's paired estimate when it has one). */
 double flame_report_change(const struct flame_session *s);
 
-/* "git revert [-m 1] <id>" for the suspect into sb (nothing without one). */
-void flame_report_revert_cmd(const struct flame_session *s, struct strbuf *sb);
+/* One output kind's escapers, for sentences written once for two writers. */
+struct flame_report_esc {
+	void (*text)(struct strbuf *sb, const char *s);	/* prose */
+	void (*code)(struct strbuf *sb, const char *s);	/* an identifier, path or command */
+};
+
+/*
+ * The Fix handoff's sentences about reverting (report_revert.c), from the
+ * reverts the session tried: applies cleanly or conflicts in which files,
+ * the later commits that touched them, the options; none offered on an
+ * inconclusive answer.
+ */
+void flame_report_revert_text(const struct flame_session *s, const struct flame_report_esc *e,
+			      struct strbuf *sb);
+/*
+ * The revert command to offer into cmd: the suspect's when its revert
+ * applied, else the suspect's with the later commits when that applied;
+ * 1 when one is offered, 0 for none (inconclusive, conflicts, untried).
+ */
+int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd);
+
+/*
+ * What the metric did from good to bad, in one sentence with no text from
+ * outside (safe in Markdown and HTML): the paired estimate when the ends
+ * were run in pairs, named as such, beside what the medians say.
+ */
+void flame_report_change_text(const struct flame_session *s, struct strbuf *sb);
 
 /* The two trail bench lines of the Radar handoff (save on good, check on a PR). */
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb);

@@ -100,13 +100,17 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	write_commit(s, f, sb);
 	strbuf_addstr(sb, "\n## Handoffs\n");
 	if (s->ans.culprit_info.subject) {
+		static const struct flame_report_esc esc = { md, mdc };
+
 		strbuf_addstr(sb, "\n### Fix: revert or patch the suspect\n\n");
-		flame_report_revert_cmd(s, &c);
-		escape_md_code_block(sb, c.buf, c.len, "sh");
+		flame_report_revert_text(s, &esc, sb);
+		strbuf_addstr(sb, "\n\n");
+		if (flame_report_revert_offer(s, &c))
+			escape_md_code_block(sb, c.buf, c.len, "sh");
 		if (f->later.nr) {
-			strbuf_addf(sb, "\nLater commits in the range that touched %s (the revert may "
-				    "conflict with them):\n\n", f->later_by_function ?
-				    "the same function (`git log -L`)" : "the same files");
+			strbuf_addf(sb, "\nLater commits in the range that touched %s:\n\n",
+				    f->later_by_function ? "the function's lines (`git log -L`)" :
+				    "the suspect's files");
 			for (i = 0; i < f->later.nr; i++) {
 				const char *it = f->later.items[i];
 
@@ -114,9 +118,6 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 				md(sb, strlen(it) > 41 ? it + 41 : "");
 				strbuf_addch(sb, '\n');
 			}
-		} else {
-			strbuf_addf(sb, "\nNo later commit in the range touched %s: the revert should "
-				    "apply cleanly.\n", f->later_by_function ? "the function" : "the suspect's files");
 		}
 	}
 	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
@@ -151,10 +152,9 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			strbuf_addstr(sb, " [bad.folded](bad.folded)");
 		strbuf_addch(sb, '\n');
 	}
-	strbuf_addf(sb, "\n### Guard in CI: against its return\n\nThe %s median moved %+.1f%% from "
-		    "good to bad; the guard fails a change %u%% or more slower than the baseline:\n\n",
-		    flame_metric_name(s->req.metric),
-		    100 * flame_report_change(s),
+	strbuf_addstr(sb, "\n### Guard in CI: against its return\n\n");
+	flame_report_change_text(s, sb);
+	strbuf_addf(sb, "; the guard fails a change %u%% or more slower than the baseline:\n\n",
 		    flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);

@@ -115,7 +115,7 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		flame_html_code(sb, a->changed_function);
 		strbuf_addstr(sb, " <span class=\"muted\">(the suspect changed it, not ");
 		flame_html_code(sb, a->function);
-		strbuf_addstr(sb, " itself: it calls it or uses what it produces)</span></td></tr>\n");
+		strbuf_addstr(sb, " itself; how the two connect is not checked)</span></td></tr>\n");
 	}
 	if (a->def_file) {
 		strbuf_addstr(sb, "<tr><th>Defined in</th><td>");
@@ -265,7 +265,8 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.offcpu_profile ?
 		    "Functions blocking longer (share of thread time, good &rarr; bad)" :
-		    "Hotter functions (share of samples, good &rarr; bad)");
+		    s->ans.measure_total ? "Hotter functions (self share with the library and kernel "
+		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
 		strbuf_addf(sb, "<p class=\"muted\">No function's share rose by %.1f pp or more.</p></section>\n",
 			    100 * s->req.min_delta);
@@ -407,13 +408,18 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 
 	strbuf_addstr(sb, "<section id=\"handoffs\"><h2>Handoffs</h2>\n");
 	if (s->ans.culprit_info.subject) {
+		static const struct flame_report_esc esc = { flame_html_text, flame_html_code };
+
 		handoff_head(sb, "builder", "Fix", "revert or patch the suspect");
-		flame_report_revert_cmd(s, &c);
-		pre(sb, c.buf, 0);
+		strbuf_addstr(sb, "<p>");
+		flame_report_revert_text(s, &esc, sb);
+		strbuf_addstr(sb, "</p>\n");
+		if (flame_report_revert_offer(s, &c))
+			pre(sb, c.buf, 0);
 		if (f->later.nr) {
-			strbuf_addf(sb, "<p>Later commits in the range that touched %s (the revert may "
-				    "conflict with them):</p>\n<ul>\n", f->later_by_function ?
-				    "the same function (<code>git log -L</code>)" : "the same files");
+			strbuf_addf(sb, "<p>Later commits in the range that touched %s:</p>\n<ul>\n",
+				    f->later_by_function ? "the function's lines (<code>git log -L</code>)" :
+				    "the suspect's files");
 			for (i = 0; i < f->later.nr; i++) {
 				strbuf_addstr(sb, "<li>");
 				flame_html_commit(sb, f->later.items[i]);
@@ -422,10 +428,6 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 				strbuf_addstr(sb, "</li>\n");
 			}
 			strbuf_addstr(sb, "</ul>\n");
-		} else {
-			strbuf_addf(sb, "<p class=\"muted\">No later commit in the range touched %s: "
-				    "the revert should apply cleanly.</p>\n",
-				    f->later_by_function ? "the function" : "the suspect's files");
 		}
 		strbuf_addstr(sb, "</div>\n");
 	}
@@ -470,11 +472,10 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		strbuf_addstr(sb, "</td></tr></table></div>\n");
 	}
 	handoff_head(sb, "radar", "Guard in CI", "against its return");
-	strbuf_addf(sb, "<p>The %s median moved %+.1f%% from good to bad; the guard fails a change "
-		    "%u%% or more slower than the baseline (significantly, Mann-Whitney):</p>\n",
-		    flame_metric_name(s->req.metric),
-		    100 * flame_report_change(s),
-		    flame_report_guard_percent(s));
+	strbuf_addstr(sb, "<p>");
+	flame_report_change_text(s, sb);
+	strbuf_addf(sb, "; the guard fails a change %u%% or more slower than the baseline "
+		    "(significantly, Mann-Whitney):</p>\n", flame_report_guard_percent(s));
 	strbuf_reset(&c);
 	flame_report_guard_cmds(s, &c);
 	pre(sb, c.buf, 0);

@@ -290,9 +290,18 @@ static void describe_culprit(struct flame_session *s)
 	if (s->ans.culprit_is_merge) {
 		size_t len = strlen(s->ans.message), i;
 
-		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-			 " (a merge; of the commits it merged, %zu touched the function%s",
-			 s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+		if (s->ans.merged_file)
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits; %zu changed the function's lines%s",
+				 s->ans.merged_total, s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+		else if (flame_session_named_function(s))
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits; the function is not the repository's",
+				 s->ans.merged_total);
+		else
+			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
+				 " (a merge of %zu commits%s", s->ans.merged_total,
+				 s->ans.merged.nr ? ":" : "");
 		for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
 			len = strlen(s->ans.message);
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
@@ -411,6 +420,10 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.function);
 	free(s->ans.frame);
 	free(s->ans.def_file);
+	free(s->ans.merged_file);
+	flame_revert_check_release(&s->ans.revert);
+	flame_revert_check_release(&s->ans.revert_all);
+	flame_revert_check_release(&s->ans.revert_later);
 	free(s->ans.changed_function);
 	free(s->ans.blocked_function);
 	flame_commit_release(&s->ans.culprit_info);
@@ -419,6 +432,8 @@ void flame_session_release(struct flame_session *s)
 	string_list_clear(&s->ans.reverted);
 	string_list_clear(&s->ans.merged);
 	string_list_clear(&s->st.exclude);
+	string_list_clear(&s->st.touching);
+	flame_defs_release(&s->st.defs);
 	flame_fleet_release(s);
 	if (s->st.scratch && s->req.keep)
 		tempdir_keep(s->st.scratch);	/* or the exit-time cleanup removes it */

@@ -14,10 +14,12 @@
 #include "core/verdict.h"
 #include "core/string_list.h"
 #include "measure/capture.h"
+#include "measure/definition.h"
 #include "flame/estimate.h"
 #include "flame/fleet.h"
 #include "flame/probe.h"
 #include "measure/repo.h"
+#include "measure/revert_check.h"
 #include "flame/shares.h"
 
 /* Exit statuses of 'trail flame': the program's table (core/exit_codes.h). */
@@ -89,6 +91,9 @@ struct flame_state {
 	struct string_list range;	/* good..bad, oldest first */
 	unsigned confirmations_planned;	/* suspect/parent re-probes that may run (alpha split) */
 	struct flame_fleet *fleet;	/* the hosts' state once set up (fleet.c) */
+	struct flame_defs defs;		/* the bad build's functions (definition.h) */
+	struct string_list touching;	/* commits in good..bad whose diff touches the
+					 * function's definition range (git log -L) */
 };
 
 /* What the report (report.h) and the command's three lines show. */
@@ -117,7 +122,8 @@ struct flame_answer {
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
 	double blocked_ms[2];		/* its blocked time per run, good and bad, ms */
 	char *def_file;			/* where function is defined (may be NULL) */
-	unsigned def_line;
+	unsigned def_line, def_end;	/* its lines, inclusive (definition.h) */
+	int def_from_dwarf;		/* found in the bad build's DWARF */
 	double share[2];		/* what is bisected on, at good and bad */
 	double threshold;
 	struct flame_suspect *suspects;
@@ -140,7 +146,15 @@ struct flame_answer {
 	struct string_list ambiguous;	/* untestable commits that could be it too */
 	struct string_list reverted;	/* confirmed culprits reverted later in the range */
 	int culprit_is_merge;		/* the culprit has two or more parents */
-	struct string_list merged;	/* then: the commits it merged that touched the function */
+	struct string_list merged;	/* then: the commits it merged whose diff touches the
+					 * function's definition lines (all, without a function) */
+	size_t merged_total;		/* commits the merge brought in */
+	char *merged_file;		/* the definition merged was read against; NULL: */
+	unsigned merged_line, merged_end;	/* no function, or no definition found */
+	struct flame_revert_check revert;	/* the suspect's revert, tried on top of bad */
+	struct flame_revert_check revert_later;	/* when revert conflicts: with the later commits
+						 * that touched the conflicting files */
+	struct flame_revert_check revert_all;	/* every culprit's together (two or more) */
 	const char *recommendation;
 	char recommendation_reason[300];
 	char message[400];		/* the one-line explanation of the verdict */

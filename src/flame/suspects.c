@@ -7,6 +7,7 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/report.h"
+#include "flame/report_facts.h"
 #include "measure/source_name.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -21,19 +22,24 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 			    unsigned char *mark)
 {
 	struct strbuf spec = STRBUF_INIT, range = STRBUF_INIT, out = STRBUF_INIT;
-	char *file = NULL, *l, *save = NULL, *name = flame_source_name(func);
-	unsigned line;
+	struct flame_definition def;
+	char *l, *save = NULL;
 
-	if (flame_repo_find_definition(&s->st.repo, func, s->ans.bad, &file, &line))
+	if (flame_definition_find(&s->st.repo, &s->st.defs, s->ans.bad, func, &def))
 		goto out;
 	if (is_target) {
-		s->ans.def_file = xstrdup(file);
-		s->ans.def_line = line;
+		free(s->ans.def_file);
+		s->ans.def_file = xstrdup(def.file);
+		s->ans.def_line = def.line;
+		s->ans.def_end = def.end;
+		s->ans.def_from_dwarf = def.from_dwarf;
 	}
-	strbuf_addf(&spec, "-L:%s:%s", name, file);
+	/* the definition's lines, not -L:name: (which can take a prototype or a macro) */
+	strbuf_addf(&spec, "-L%u,%u:%s", def.line, def.end, def.file);
 	strbuf_addf(&range, "%s..%s", s->ans.good, s->ans.bad);
 	{
-		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, range.buf, NULL };
+		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, "--end-of-options",
+				       range.buf, NULL };
 
 		if (flame_git(&s->st.repo, &out, argv) != 0)
 			goto out;
@@ -41,13 +47,14 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 	for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		size_t i;
 
+		if (is_target && !string_list_has(&s->st.touching, l))
+			string_list_append(&s->st.touching, l);
 		for (i = 0; i < s->st.range.nr; i++)
 			if (!strcmp(s->st.range.items[i], l))
 				mark[i] |= is_target ? 2 : 1;
 	}
 out:
-	free(file);
-	free(name);
+	flame_definition_release(&def);
 	strbuf_release(&spec);
 	strbuf_release(&range);
 	strbuf_release(&out);
@@ -187,6 +194,50 @@ void flame_step_find_suspects(struct flame_session *s, const char *func)
 	free(mark);
 }
 
+/*
+ * Try the reverts the report will offer: the suspect's alone and, with
+ * several culprits, all of them together (newest first), on top of bad.
+ */
+static void try_reverts(struct flame_session *s)
+{
+	const char **ids = xcalloc(s->ans.nculprits + 1, sizeof(*ids));
+	size_t i, k, n = 0;
+	int merge = 0;
+
+	ids[0] = s->ans.culprit;
+	flame_revert_try(&s->st.repo, s->ans.bad, ids, 1, s->ans.culprit_is_merge, &s->ans.revert);
+	if (s->ans.revert.state == FLAME_REVERT_CONFLICTS && s->ans.revert.later.nr) {
+		/* the option the report offers then: the later commits (newest first) with it */
+		const struct string_list *later = &s->ans.revert.later;
+		const char **with = xcalloc(later->nr + 1, sizeof(*with));
+		char (*idv)[41] = xcalloc(later->nr, sizeof(*idv));
+
+		for (i = 0; i < later->nr; i++) {
+			memcpy(idv[i], later->items[i], 40);
+			with[i] = idv[i];
+		}
+		with[later->nr] = s->ans.culprit;
+		flame_revert_try(&s->st.repo, s->ans.bad, with, later->nr + 1,
+				 s->ans.culprit_is_merge, &s->ans.revert_later);
+		free(with);
+		free(idv);
+	}
+	for (i = 0; i < s->ans.nculprits; i++) {
+		const char *id = s->ans.culprits[i].id;
+		int at = flame_session_range_index(s, id);
+
+		/* insertion by range position, newest first */
+		for (k = n; k > 0 && flame_session_range_index(s, ids[k - 1]) < at; k--)
+			ids[k] = ids[k - 1];
+		ids[k] = id;
+		n++;
+		merge |= flame_repo_parents(&s->st.repo, id) > 1;
+	}
+	if (n > 1)
+		flame_revert_try(&s->st.repo, s->ans.bad, ids, n, merge, &s->ans.revert_all);
+	free(ids);
+}
+
 void flame_step_recommend(struct flame_session *s)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -207,82 +258,177 @@ void flame_step_recommend(struct flame_session *s)
 			lines += strtol(l, NULL, 10);
 		}
 	strbuf_release(&out);
-	s->ans.recommendation = flame_recommend(later, files, lines,
+	try_reverts(s);
+	s->ans.recommendation = flame_recommend(later, s->ans.revert.state,
+						s->ans.revert.conflicts.nr, files, lines,
 						flame_session_named_function(s),
 						s->ans.recommendation_reason,
 						sizeof(s->ans.recommendation_reason));
 }
 
+/* The function a hunk header ("@@ -63 +63,3 @@ void flush_output(void)") names, or NULL. */
+static char *header_function(const char *l)
+{
+	const char *h, *paren, *start;
+
+	if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
+		return NULL;
+	/* The identifier before the first '(' that is not an attribute. */
+	for (paren = strchr(h + 3, '('); paren; paren = strchr(paren + 1, '(')) {
+		const char *e = paren;
+		int depth = 0;
+
+		while (e > h + 3 && e[-1] == ' ')
+			e--;
+		start = e;
+		while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+			start--;
+		if (start == e)
+			continue;
+		if (!strncmp(start, "__attribute__", 13) || !strncmp(start, "__declspec", 10)) {
+			for (; *paren; paren++) {	/* skip the attribute's parentheses */
+				depth += *paren == '(';
+				depth -= *paren == ')';
+				if (!depth)
+					break;
+			}
+			if (!*paren)
+				break;
+			continue;
+		}
+		return xstrndup(start, (size_t)(e - start));
+	}
+	return NULL;
+}
+
+static int is_source(const char *path)
+{
+	static const char *const exts[] = { ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
+		".inc", ".rs", ".go", NULL };
+	const char *dot = strrchr(path, '.');
+	const char *const *e;
+
+	for (e = exts; dot && *e; e++)
+		if (!strcmp(dot, *e))
+			return 1;
+	return 0;
+}
+
 /*
- * With a flat CPU profile there is no hot function to name; the function
- * the suspect commit changed is the next best answer: git's hunk headers
- * ("@@ -63 +63,3 @@ void flush_output(void)") name the enclosing function.
+ * The function the suspect commit changed.  When the session names one and
+ * the commit's diff overlaps its definition's lines (git log -L over the
+ * range: st.touching), that function itself; without a definition, when a
+ * hunk names it.  Otherwise (a flat profile, or a commit that changed
+ * something else) the function of the largest hunk in a source file, from
+ * its header - not the first hunk, which may be configure.ac's.
  */
 void flame_step_changed_function(struct flame_session *s)
 {
-	const char *argv[] = { "show", "--format=", "-U0", s->ans.culprit, NULL };
+	const char *argv[] = { "show", "--format=", "--no-color", "-U0",
+			       "--diff-merges=first-parent", s->ans.culprit, NULL };
+	const char *fn = s->ans.function;
 	struct strbuf out = STRBUF_INIT;
-	char *l, *save = NULL;
+	char *l, *save = NULL, *best = NULL, *cur = NULL;
+	long best_size = 0, size = 0;
+	int source = 0, named = 0;
 
+	if (fn && s->ans.def_file && string_list_has(&s->st.touching, s->ans.culprit)) {
+		s->ans.changed_function = xstrdup(fn);
+		return;
+	}
 	if (flame_git(&s->st.repo, &out, argv) != 0)
 		goto out;
-	for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *h, *paren, *start;
+	for (l = strtok_r(out.buf, "\n", &save); ; l = strtok_r(NULL, "\n", &save)) {
+		int boundary = !l || !strncmp(l, "@@ ", 3) || !strncmp(l, "diff --git ", 11);
 
-		if (strncmp(l, "@@ ", 3) || !(h = strstr(l + 3, "@@ ")))
-			continue;
-		/* The identifier before the first '(' that is not an attribute. */
-		for (paren = strchr(h + 3, '('); paren; paren = strchr(paren + 1, '(')) {
-			char *e = paren;
-			int depth = 0;
-
-			while (e > h + 3 && e[-1] == ' ')
-				e--;
-			start = e;
-			while (start > h + 3 && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-				start--;
-			if (start == e)
-				continue;
-			if (!strncmp(start, "__attribute__", 13) || !strncmp(start, "__declspec", 10)) {
-				for (; *paren; paren++) {	/* skip the attribute's parentheses */
-					depth += *paren == '(';
-					depth -= *paren == ')';
-					if (!depth)
-						break;
-				}
-				if (!*paren)
-					break;
-				continue;
-			}
-			s->ans.changed_function = xstrndup(start, (size_t)(e - start));
-			break;
+		if (boundary && cur && size > best_size) {
+			free(best);
+			best = cur;
+			best_size = size;
+			cur = NULL;
 		}
-		if (s->ans.changed_function)
+		if (boundary) {
+			free(cur);
+			cur = NULL;
+			size = 0;
+		}
+		if (!l)
 			break;
+		if (!strncmp(l, "+++ ", 4))
+			source = is_source(l + 4);
+		else if (!strncmp(l, "@@ ", 3))
+			cur = source ? header_function(l) : NULL;
+		else if ((*l == '+' || *l == '-') && source)
+			size++;
+		if (fn && !s->ans.def_file && (*l == '+' || *l == '-' || *l == '@') &&
+		    flame_report_hunk_names(l, strlen(l), fn))
+			named = 1;
 	}
+	if (named) {
+		free(best);
+		best = xstrdup(fn);
+	} else if (best && fn && s->ans.def_file && flame_same_source_name(best, fn)) {
+		/* a hunk headed by fn whose lines lie outside its definition: not fn itself */
+		free(best);
+		best = NULL;
+	}
+	s->ans.changed_function = best;
 out:
 	strbuf_release(&out);
 }
 
+/*
+ * A merge as the culprit: the commits it brought in whose diffs overlap
+ * the function's definition (its lines at bad, followed back by git log
+ * -L), so the list names only commits that touched it; none when the
+ * function has no definition in the repository (then nothing is listed
+ * rather than every merged commit).
+ */
 void flame_step_merge(struct flame_session *s)
 {
 	const char *func = flame_session_named_function(s);
+	struct flame_definition def = { NULL, 0, 0, 0 };
 	char *shown;
 	size_t i;
 
 	if (flame_repo_parents(&s->st.repo, s->ans.culprit) < 2)
 		return;
 	s->ans.culprit_is_merge = 1;
-	if (flame_repo_merged(&s->st.repo, s->ans.culprit, func, s->ans.def_file,
-			      &s->ans.merged))
-		return;
+	if (func && s->ans.def_file && (s->ans.function || s->ans.blocked_function)) {
+		/* the definition find_suspects found is this function's */
+		def.file = xstrdup(s->ans.def_file);
+		def.line = s->ans.def_line;
+		def.end = s->ans.def_end;
+	} else if (func && flame_definition_find(&s->st.repo, &s->st.defs, s->ans.bad, func, &def)) {
+		/* a function, but not the repository's: which merged commit is unknown */
+		struct string_list all = STRING_LIST_INIT;
+
+		shown = escape_term_dup(func);
+		note("narrow: %.12s is a merge; %s is not defined in the repository, so no merged "
+		     "commit is named", s->ans.culprit, shown);
+		free(shown);
+		flame_repo_merged(&s->st.repo, s->ans.culprit, NULL, 0, 0, &all, &s->ans.merged_total);
+		string_list_clear(&all);
+		goto out;
+	}
+	if (flame_repo_merged(&s->st.repo, s->ans.culprit, def.file, def.line, def.end,
+			      &s->ans.merged, &s->ans.merged_total))
+		goto out;
+	if (def.file) {
+		s->ans.merged_file = xstrdup(def.file);
+		s->ans.merged_line = def.line;
+		s->ans.merged_end = def.end;
+	}
 	shown = escape_term_dup(func ? func : "the code");
-	note("narrow: %.12s is a merge; %zu of the commits it merged touched %s%s", s->ans.culprit,
-	     s->ans.merged.nr, shown, s->ans.merged.nr ? ":" : "");
+	note("narrow: %.12s is a merge of %zu commit%s; %zu of them touched %s%s", s->ans.culprit,
+	     s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s", s->ans.merged.nr, shown,
+	     s->ans.merged.nr ? ":" : "");
 	free(shown);
 	for (i = 0; i < s->ans.merged.nr; i++) {
 		shown = escape_term_dup(s->ans.merged.items[i]);
 		note("narrow:   %.12s", shown);
 		free(shown);
 	}
+out:
+	flame_definition_release(&def);
 }

@@ -13,5 +13,7 @@ LIB_OBJS += src/measure/record_cmd.o
 LIB_OBJS += src/measure/sample_run.o
 LIB_OBJS += src/measure/git.o
 LIB_OBJS += src/measure/repo.o
+LIB_OBJS += src/measure/definition.o
+LIB_OBJS += src/measure/revert_check.o
 LIB_OBJS += src/measure/submodules.o
 LIB_OBJS += src/measure/source_name.o

@@ -298,35 +298,42 @@ int flame_repo_parents(struct flame_repo *r, const char *id)
 	return n;
 }
 
-int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
-		      const char *file, struct string_list *out)
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *file,
+		      unsigned line, unsigned end, struct string_list *out, size_t *total)
 {
 	struct strbuf range = STRBUF_INIT, spec = STRBUF_INIT, sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	int code = -1;
+	const char *all[] = { "log", "--reverse", "--no-merges", "--format=%H", "--end-of-options",
+			      range.buf, NULL };
+	char *l, *save = NULL;
+	int code;
 
 	strbuf_addf(&range, "%s^1..%s", merge, merge);
-	if (func && file) {
-		const char *argv[] = { "log", "--reverse", "-s", "--format=%H", spec.buf, range.buf,
-				       NULL };
+	all[5] = range.buf;
+	code = flame_git(r, &sb, all);
+	*total = 0;
+	if (code == 0)
+		for (l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			if (strlen(l) != 40)
+				continue;
+			++*total;
+			if (!file && !string_list_has(out, l))
+				string_list_append(out, l);
+		}
+	if (code == 0 && file) {
+		/* the merged commits whose diffs overlap the definition's lines */
+		const char *argv[] = { "log", "--reverse", "--no-merges", "-s", "--format=%H", NULL,
+				       "--end-of-options", range.buf, NULL };
 
-		strbuf_addf(&spec, "-L:%s:%s", func, file);
-		argv[4] = spec.buf;
-		code = flame_git(r, &sb, argv);
-	}
-	if (code != 0) {
-		const char *argv[] = { "log", "--reverse", "--no-merges", "--format=%H", range.buf,
-				       "--", file, NULL };
-
-		if (!func || !file)
-			argv[5] = NULL;
+		strbuf_addf(&spec, "-L%u,%u:%s", line, end, file);
+		argv[5] = spec.buf;
 		strbuf_reset(&sb);
 		code = flame_git(r, &sb, argv);
+		save = NULL;
+		if (code == 0)
+			for (l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+				if (strlen(l) == 40 && strcmp(l, merge) && !string_list_has(out, l))
+					string_list_append(out, l);
 	}
-	if (code == 0)
-		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			if (strlen(line) == 40 && strcmp(line, merge) && !string_list_has(out, line))
-				string_list_append(out, line);
 	strbuf_release(&range);
 	strbuf_release(&spec);
 	strbuf_release(&sb);
@@ -352,8 +359,8 @@ static int definition_hit(char *l, char **file, unsigned *line, char **text)
 	len = strlen(t + 1);
 	while (len && (t[len] == ' ' || t[len] == '\t'))
 		len--;
-	if (t[1] == ' ' || t[1] == '\t' || (len && t[len] == ';'))
-		return 0;
+	if (t[1] == ' ' || t[1] == '\t' || t[1] == '#' || (len && t[len] == ';'))
+		return 0;	/* a call, a macro's definition, a declaration */
 	*n = '\0';
 	*t = '\0';
 	*file = f + 1;
@@ -385,29 +392,6 @@ static int is_identifier(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '_')
 			return 0;
 	return 1;
-}
-
-int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
-			       char **file, unsigned *line)
-{
-	struct strbuf out = STRBUF_INIT;
-	char *l, *save = NULL, *f, *text;
-	int found = 0;
-
-	char *name = flame_source_name(func);
-
-	*file = NULL;
-	*line = 0;
-	if (is_identifier(name) && grep_calls(r, rev, name, &out) == 0)
-		for (l = strtok_r(out.buf, "\n", &save); l && !found;
-		     l = strtok_r(NULL, "\n", &save))
-			if (definition_hit(l, &f, line, &text)) {
-				*file = xstrdup(f);
-				found = 1;
-			}
-	strbuf_release(&out);
-	free(name);
-	return found ? 0 : -1;
 }
 
 /* name appears in text as a call or definition: not inside a longer identifier, then '('. */

@@ -60,13 +60,13 @@ int flame_repo_parent(struct flame_repo *r, const char *id, char out[41]);
 /* Number of parents of commit id (2 or more: a merge), or -1. */
 int flame_repo_parents(struct flame_repo *r, const char *id);
 /*
- * The commits merge brought in (merge^1..merge, oldest first) that touched
- * func as defined in file (git log -L), or that touched file when func
- * cannot be followed there, or all of them when func is NULL; appended to
- * out.  0 or -1.
+ * The commits merge brought in (merge^1..merge, oldest first, merges left
+ * out): those whose diff overlaps lines line..end of file as git log -L
+ * follows them, or all of them when file is NULL; appended to out, and
+ * how many it brought in into *total.  0 or -1.
  */
-int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
-		      const char *file, struct string_list *out);
+int flame_repo_merged(struct flame_repo *r, const char *merge, const char *file,
+		      unsigned line, unsigned end, struct string_list *out, size_t *total);
 
 /*
  * Run git with argv (without "git") in the clone; stdout into out (may be
@@ -75,17 +75,12 @@ int flame_repo_merged(struct flame_repo *r, const char *merge, const char *func,
 int flame_git(struct flame_repo *r, struct strbuf *out, const char *const *argv);
 
 /*
- * Where func is defined at commit rev: the first line of a C, C++, Rust or
- * Go source that names it followed by '(' and neither starts with a blank
- * (a call inside a body) nor ends with ';' (a declaration) - git grep, so
- * no checkout is needed.  0 with *file (malloc'd) and *line, or -1.
- */
-int flame_repo_find_definition(struct flame_repo *r, const char *func, const char *rev,
-			       char **file, unsigned *line);
-/*
- * Which of names (C identifiers; others are ignored) have such a
- * definition at rev: appended to defined.  One git grep per 100 names.
- * 0 or -1.
+ * Which of names (C identifiers; others are ignored) may be defined at
+ * rev: a line of a C, C++, Rust or Go source names it followed by '(' and
+ * neither starts with a blank (a call inside a body) or '#' (a macro) nor
+ * ends with ';' (a declaration) - git grep, so no checkout is needed.
+ * Appended to defined.  One git grep per 100 names.  0 or -1.
+ * (Where one function is defined: measure/definition.h.)
  */
 int flame_repo_defined(struct flame_repo *r, const char *rev, const struct string_list *names,
 		       struct string_list *defined);

@@ -8,6 +8,7 @@ LIB_OBJS += src/symbols/symtree.o
 LIB_OBJS += src/symbols/symbols.o
 LIB_OBJS += src/symbols/symbols_elf.o
 LIB_OBJS += src/symbols/symbols_inline.o
+LIB_OBJS += src/symbols/dwarf_defs.o
 
 UNIT_TESTS += tests/unit/test_build_id
 UNIT_TESTS += tests/unit/test_symtree

@@ -88,8 +88,14 @@ def main():
         if data["suspect"]:
             hot = page.eval("document.querySelectorAll('#commit pre.hot').length")
             ok("%s: the hot function's hunk marked" % name, hot >= 1, hot)
-            rev = page.eval("document.querySelector('#builder pre').textContent")
-            ok("%s: revert command" % name, rev.strip() == "git revert " + data["suspect"]["commit"], rev)
+            # a revert command only for a revert trail tried and saw apply, on a regression
+            rv = data["suspect"].get("revert") or {}
+            want = rv.get("command") if data["verdict"] == "regression" and rv.get("applies") else None
+            if data["verdict"] == "regression" and not want:
+                rvl = data["suspect"].get("revert_with_later") or {}
+                want = rvl.get("command") if rvl.get("applies") else None
+            rev = page.eval("(document.querySelector('#builder pre')||{}).textContent || null")
+            ok("%s: revert command" % name, (rev or "").strip() == (want or ""), rev)
         guard = page.eval("document.querySelector('#radar pre').textContent")
         ok("%s: CI guard" % name, "trail bench --baseline base.json --max-regression " in guard, guard)
         # the embedded graph is the diff.svg next to the report, and parses

@@ -56,6 +56,12 @@ kind() {
 	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
 		--out "$T/report-$name" --cache "$T/cache" --warmup-runs 0 "$@") >"$T/$name.out" 2>"$T/$name.err"
 	rc=$?
+	# every sentence of every report checked against git (tests/factcheck)
+	if [ -f "$R" ] && have python3; then
+		"$ROOT/tests/factcheck/flame-report-facts" "$T/report-$name" "$repo" --stdout "$T/$name.out" \
+			>"$T/$name.facts" 2>&1 && pass "$name: the report's facts check" ||
+			fail "$name: the report's facts check" "$(grep -v '^ok' "$T/$name.facts")"
+	fi
 }
 
 # The dominant function: the right commit and function (exit 0, or 4 if the

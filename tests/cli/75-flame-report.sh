@@ -40,6 +40,8 @@ grep -q "^trail bench --baseline base.json --max-regression [0-9]*% -- ./app$" "
 grep -q "^- \`work.c\` \`@@ .*$FUNCTION" "$MD" && pass "report.md: the hot function's hunk listed" ||
 	fail "report.md: the hot function's hunk listed"
 grep -q "^### Check the environment" "$MD" && fail "report.md: no environment check for a regression" || pass "report.md: no environment check for a regression"
+"$ROOT/tests/factcheck/flame-report-facts" "$OUT" "$T/repo" --stdout "$T/out" >"$T/facts" 2>&1 &&
+	pass "the report's facts check against git" || fail "the report's facts check against git" "$(grep -v '^ok' "$T/facts")"
 [ -z "$(git -C "$T/repo" status --porcelain)" ] && pass "the user's worktree untouched" ||
 	fail "the user's worktree untouched"
 

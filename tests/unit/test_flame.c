@@ -15,6 +15,7 @@
 #include "flame/blockers.h"
 #include "measure/capture.h"
 #include "flame/decide.h"
+#include "measure/definition.h"
 #include "flame/probe.h"
 #include "flame/probe_cmd.h"
 #include "flame/steps.h"
@@ -432,6 +433,7 @@ TEST(merged_commits_touching_the_function)
 	struct flame_repo r;
 	struct string_list out = STRING_LIST_INIT;
 	char merge[41], b1[41], b2[41], base[41];
+	size_t total = 0;
 
 	if (make_repo(dir, "G='git -c user.name=T -c user.email=t@e'; "
 		      "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\n' > a.c && echo 'int g;' > b.c && "
@@ -448,12 +450,13 @@ TEST(merged_commits_touching_the_function)
 	CHECK_INT(flame_repo_resolve(&r, "rev", "base", base), 0);
 	CHECK_INT(flame_repo_parents(&r, merge), 2);
 	CHECK_INT(flame_repo_parents(&r, b1), 1);
-	CHECK_INT(flame_repo_merged(&r, merge, "f", "a.c", &out), 0);
+	CHECK_INT(flame_repo_merged(&r, merge, "a.c", 1, 4, &out, &total), 0);
+	CHECK_INT(total, 2);
 	CHECK_INT(out.nr, 1);
 	if (out.nr)
 		CHECK_STREQ(out.items[0], b1);
 	string_list_clear(&out);
-	CHECK_INT(flame_repo_merged(&r, merge, NULL, NULL, &out), 0);
+	CHECK_INT(flame_repo_merged(&r, merge, NULL, 0, 0, &out, &total), 0);
 	CHECK_INT(out.nr, 2);
 	if (out.nr == 2) {
 		CHECK_STREQ(out.items[0], b1);
@@ -574,11 +577,11 @@ TEST(source_names)
 
 TEST(repo_definitions)
 {
-	char *dir = tempdir_create("test-flame"), *file = NULL;
+	char *dir = tempdir_create("test-flame");
 	struct string_list names = STRING_LIST_INIT, defined = STRING_LIST_INIT;
 	struct flame_repo r;
+	struct flame_definition def;
 	char head[41];
-	unsigned line = 0;
 	static const char *const want[] = { "helper", "run", "caller", "declared", "nanosleep",
 					    "clock_nanosleep@GLIBC_2.2.5", NULL };
 	const char *const *w;
@@ -596,11 +599,12 @@ TEST(repo_definitions)
 	CHECK(string_list_has(&defined, "helper"));
 	CHECK(string_list_has(&defined, "run"));
 	CHECK(string_list_has(&defined, "caller"));
-	CHECK_INT(flame_repo_find_definition(&r, "caller", head, &file, &line), 0);
-	CHECK_STREQ(file, "a.c");
-	CHECK_INT(line, 7);
-	free(file);
-	CHECK(flame_repo_find_definition(&r, "declared", head, &file, &line) < 0);
+	CHECK_INT(flame_definition_find(&r, NULL, head, "caller", &def), 0);
+	CHECK_STREQ(def.file, "a.c");
+	CHECK_INT(def.line, 7);
+	CHECK_INT(def.end, 11);
+	flame_definition_release(&def);
+	CHECK(flame_definition_find(&r, NULL, head, "declared", &def) < 0);
 	flame_repo_release(&r);
 	string_list_clear(&names);
 	string_list_clear(&defined);
@@ -701,14 +705,18 @@ TEST(decide_recommend)
 {
 	char why[300];
 
-	CHECK_STREQ(flame_recommend(0, 1, 10, "f", why, sizeof(why)), "revert");
-	CHECK(strstr(why, "touched f") != NULL);
-	CHECK_STREQ(flame_recommend(2, 1, 10, "f", why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 10, "f", why, sizeof(why)), "revert");
+	CHECK(strstr(why, "changed f") != NULL);
+	CHECK(strstr(why, "applies cleanly") != NULL);
+	CHECK_STREQ(flame_recommend(2, FLAME_REVERT_CLEAN, 0, 1, 10, "f", why, sizeof(why)), "patch");
 	CHECK(strstr(why, "2 later commits") != NULL);
-	CHECK_STREQ(flame_recommend(0, 6, 10, NULL, why, sizeof(why)), "patch");
-	CHECK_STREQ(flame_recommend(0, 1, 201, NULL, why, sizeof(why)), "patch");
-	CHECK_STREQ(flame_recommend(0, 1, 10, NULL, why, sizeof(why)), "revert");
-	CHECK(strstr(why, "the same code") != NULL);
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 6, 10, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 201, NULL, why, sizeof(why)), "patch");
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CLEAN, 0, 1, 10, NULL, why, sizeof(why)), "revert");
+	CHECK(strstr(why, "later") == NULL);	/* nothing was checked about later commits */
+	/* a revert that conflicts is never recommended, and says so */
+	CHECK_STREQ(flame_recommend(0, FLAME_REVERT_CONFLICTS, 2, 1, 10, "f", why, sizeof(why)), "patch");
+	CHECK(strstr(why, "conflicts on top of bad in 2 files") != NULL);
 }
 
 /*
@@ -1045,6 +1053,10 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->ans.suspects[0].touches_function = 1;
 	s->ans.culprit_is_merge = 1;
 	string_list_append(&s->ans.merged, "`<b>m\x1b[2K`");
+	s->ans.merged_total = 2;
+	s->ans.merged_file = xstrdup("a|<b>.c");
+	s->ans.merged_line = 3;
+	s->ans.merged_end = 9;
 	s->ans.strategy_used = "bisect";
 	s->ans.threshold = 0.5;
 }
@@ -1098,8 +1110,8 @@ TEST(report_escapes_hostile_strings)
 	p = strstr(md.buf, "| function |");
 	CHECK(p && (p = strchr(p, '\n')) && (p = strchr(p + 1, '\n')));
 	CHECK(p && !strncmp(p + 1, "| `` evil\\|<b>x</b>`q` `` | ", strlen("| `` evil\\|<b>x</b>`q` `` | ")));
-	CHECK(strstr(md.buf, "- merge: the first slow commit is a merge; the merged commits that "
-			     "touched `` evil|<b>x</b>`q` ``:"));
+	CHECK(strstr(md.buf, "- merge: the first slow commit is a merge of 2 commits; those whose "
+			     "diff changed the lines of `` evil|<b>x</b>`q` `` (a\\|&lt;b&gt;.c:3-9):"));
 	/* merged ids are code spans cut at 12 bytes, the escape shown as U+FFFD */
 	CHECK(strstr(md.buf, ": `` `<b>m\xef\xbf\xbd[2K` ``\n"));
 	/* the reproduce block: a fence longer than any backtick run, closed once */

@@ -76,6 +76,9 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	s->ans.culprit_info.author = xstrdup("A <a@example.com>");
 	s->ans.culprit_info.date = xstrdup("2026-01-01T00:00:00Z");
 	s->ans.suspect_confidence = 0.9;
+	/* its revert was tried on top of bad and applied */
+	s->ans.revert.state = FLAME_REVERT_CLEAN;
+	string_list_append(&s->ans.revert.commits, ids[2]);
 	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
 	s->ans.hot.nr = 1;
 	s->ans.hot.items[0].name = xstrdup("checksum_<b>block");
@@ -246,7 +249,9 @@ TEST(md_handoffs_escaped)
 	CHECK(strstr(sb.buf, "`@@ -16,3 +16,4 @@ unsigned checksum_block(const char *p)`"));
 	CHECK(!strstr(sb.buf, "`@@ -10,3"));
 	CHECK(strstr(sb.buf, "### Fix:"));
-	CHECK(strstr(sb.buf, "git revert -m 1 3333333333333333333333333333333333333333"));
+	/* inconclusive: no revert offered, even one that applies (it failed on main) */
+	CHECK(!strstr(sb.buf, "git revert"));
+	CHECK(strstr(sb.buf, "No revert is offered: the answer is inconclusive"));
 	CHECK(strstr(sb.buf, "later &lt;edit&gt;"));
 	CHECK(strstr(sb.buf, "### Optimise:"));
 	CHECK(strstr(sb.buf, "fix &lt;script&gt;alert(1)&lt;/script&gt; &amp; \\`x\\` \\| \\*y\\*"));
@@ -329,5 +334,50 @@ TEST(facts_gather_environment_and_files)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame_report", facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
+/*
+ * A revert that conflicts is said to conflict, with the files and the
+ * later commits, and the option that applies is the one offered; main
+ * said "the revert should apply cleanly" whenever git log -L found no
+ * later commit (jq, zlib-ng, re2).
+ */
+TEST(revert_conflict_sentences)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+	char *later = xstrfmt("%s Clean up insert_match()", ids[3]), *cmd;
+
+	make_session(&s, &f);
+	flame_revert_check_release(&s.ans.revert);
+	s.ans.revert.state = FLAME_REVERT_CONFLICTS;
+	string_list_append(&s.ans.revert.commits, ids[2]);
+	string_list_append(&s.ans.revert.conflicts, "src/jv.c");
+	string_list_append(&s.ans.revert.conflicts, "tests/jq.test");
+	string_list_append(&s.ans.revert.later, later);
+	s.ans.revert_later.state = FLAME_REVERT_CLEAN;
+	string_list_append(&s.ans.revert_later.commits, ids[3]);
+	string_list_append(&s.ans.revert_later.commits, ids[2]);
+	flame_report_md_handoffs(&s, &f, &sb);
+	CHECK(strstr(sb.buf, "Reverting `333333333333` on top of bad (`444444444444`) conflicts in "
+			     "`src/jv.c` and `tests/jq.test` (tried with git revert --no-commit"));
+	CHECK(strstr(sb.buf, "A later commit touched those files: `444444444444` Clean up insert\\_match()."));
+	cmd = xstrfmt("```sh\ngit revert %s %s\n```", ids[3], ids[2]);
+	CHECK(strstr(sb.buf, cmd));
+	CHECK(strstr(sb.buf, "applies cleanly."));
+	CHECK(!strstr(sb.buf, "should apply"));
+	free(cmd);
+	/* neither applies: nothing offered, patching is */
+	s.ans.revert_later.state = FLAME_REVERT_CONFLICTS;
+	string_list_append(&s.ans.revert_later.conflicts, "src/jv.c");
+	strbuf_reset(&sb);
+	flame_report_md_handoffs(&s, &f, &sb);
+	CHECK(!strstr(sb.buf, "```sh\ngit revert"));
+	CHECK(strstr(sb.buf, "Otherwise patch the slow path in place"));
+	free(later);
+	strbuf_release(&sb);
+	flame_report_facts_release(&f);
+	flame_session_release(&s);
+}
+
+TEST_MAIN("flame_report", revert_conflict_sentences, facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
 	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)

@@ -1,0 +1,27 @@
+/*
+ * numfmt.h - how trail writes a number for a person, once: percentages of
+ * a fraction ("+5.7%"), differences of shares in percentage points
+ * ("+2.9 pp"), durations in the unit that reads best ("114.5 ms",
+ * "1.25 s"), counts ("1234", "12.5"), and a value in a metric's unit.
+ * report.md, report.html, report.json's display strings and the
+ * terminal lines all go through these, so the same number reads the same.
+ */
+#ifndef TRAIL_CORE_NUMFMT_H
+#define TRAIL_CORE_NUMFMT_H
+
+#include "core/strbuf.h"
+
+#define NUMFMT_SIGN 1	/* always write the sign ("+5.7%") */
+
+/* fraction 0.057 -> "5.7%" (or "+5.7%" with NUMFMT_SIGN); one decimal. */
+void numfmt_percent(struct strbuf *sb, double fraction, int flags);
+/* A difference of two shares (fractions) in percentage points: "+2.9 pp". */
+void numfmt_pp(struct strbuf *sb, double delta, int flags);
+/* seconds -> "850 us", "114.5 ms", "1.25 s", "1234 s"; four significant digits at most. */
+void numfmt_seconds(struct strbuf *sb, double seconds, int flags);
+/* A count: whole numbers without decimals, others to three significant digits. */
+void numfmt_count(struct strbuf *sb, double n, int flags);
+/* v in unit (s, ms, us, ns read as a duration above; "bytes", "KiB", ... as a count and the unit). */
+void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags);
+
+#endif

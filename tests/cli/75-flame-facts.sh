@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# tests/cli/75-flame-facts.sh - every factual sentence of trail flame's
+# report checked against git and the binary (tests/factcheck/
+# flame-report-facts) on a small generated C history that reproduces what
+# made main's reports false: the hot function is called through a macro
+# (MRB_OBJ_ALLOC-like) and declared in a header that sorts first, defined
+# before a static helper's forward prototype is used; a commit after the culprit rewrites
+# the same lines, so the culprit's revert conflicts.  Also checks the
+# (tests/cli/75-flame-report.sh runs the checker on its report too.)
+. "$(dirname "$0")/lib.sh"
+
+if ! have python3 || ! have cc || ! have git || ! have readelf; then
+	skip "flame facts" "needs python3, cc, git and readelf"; exit 0
+fi
+FACTS=$ROOT/tests/factcheck/flame-report-facts
+R=$T/repo
+mkdir -p "$R/include" "$R/src"
+cd "$R" && git init -q . || { fail "git init"; exit 0; }
+ci() { git -c user.name=T -c user.email=t@e commit -q -am "$1"; }
+
+# $1: obj_alloc's inner loop body
+write() {
+	cat >include/gc.h <<'H'
+#ifndef GC_H
+#define GC_H
+unsigned long obj_alloc(unsigned long tt,
+			unsigned long size);
+#define OBJ_ALLOC(tt) obj_alloc((tt), 16)
+#endif
+H
+	cat >src/gc.c <<C
+#include "../include/gc.h"
+static unsigned long mix(unsigned long x);
+unsigned long obj_alloc(unsigned long tt, unsigned long size)
+{
+	unsigned long acc = tt;
+	for (unsigned long i = 0; i < size * 400000UL; i++)
+		$1
+	return acc;
+}
+static unsigned long mix(unsigned long x)
+{
+	return x * 6364136223846793005UL + 1;
+}
+C
+}
+write 'acc = mix(acc) + i;'
+cat >main.c <<'C'
+#include <stdio.h>
+#include "include/gc.h"
+static unsigned long other(unsigned long n)
+{
+	unsigned long acc = n;
+	for (unsigned long i = 0; i < 6 * 2000000UL; i++)
+		acc = acc * 2862933555777941757UL + i;
+	return acc;
+}
+int main(void)
+{
+	unsigned long s = 0;
+	for (int k = 0; k < 4; k++)
+		s += OBJ_ALLOC(k) + other(k);
+	printf("%lu\n", s & 1);
+	return 0;
+}
+C
+git add . && git -c user.name=T -c user.email=t@e commit -q -m base
+GOOD=$(git rev-parse HEAD)
+echo '/* notes */' >>main.c; ci "main: a note"
+write 'acc = mix(mix(mix(mix(acc)))) + i;'; ci "gc.c (obj_alloc): mix four times"
+CULPRIT=$(git rev-parse HEAD)
+write 'acc = mix(mix(mix(mix(acc)))) + (i ^ tt);'; ci "gc.c (obj_alloc): fold tt in"
+LATER=$(git rev-parse HEAD)
+echo '/* more notes */' >>main.c; ci "main: more notes"
+BAD=$(git rev-parse HEAD)
+cd "$ROOT" || exit 0
+
+OUT=$T/report
+(cd "$R" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build 'cc -g -O1 -o app main.c src/gc.c' \
+	--run ./app --out "$OUT" --repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache") \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && pass "a regression found" || { fail "a regression found" "exit $rc"; tail -20 "$T/err" >&2; exit 0; }
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+check "the culprit named" test "$(json "$OUT/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
+check "obj_alloc found in src/gc.c, not the header's prototype or macro" \
+	test "$(json "$OUT/report.json" 'd["target"]["defined_in"], d["target"]["line"], d["target"]["defined_by"]')" = "('src/gc.c', 3, 'dwarf')"
+check "the suspect changed obj_alloc itself" \
+	test "$(json "$OUT/report.json" 'd["suspect"]["changed_function"]')" = obj_alloc
+check "the revert conflicts in src/gc.c" \
+	test "$(json "$OUT/report.json" 'd["suspect"]["revert"]["applies"], d["suspect"]["revert"]["conflicts"]')" = "(False, ['src/gc.c'])"
+check "the later commit named" grep -q "later commit touched that file: \`${LATER:0:12}\`" "$OUT/report.md"
+check "reverting both is offered (it applies)" grep -qxF "git revert $LATER $CULPRIT" "$OUT/report.md"
+check "the recommendation is a patch" test "$(json "$OUT/report.json" 'd["recommendation"]["action"]')" = patch
+# build bad as trail did, for the checker's DWARF
+git -C "$R" worktree add -q --detach "$T/badtree" "$BAD" &&
+	(cd "$T/badtree" && cc -g -O1 -o app main.c src/gc.c) || { fail "build bad for the checker"; exit 0; }
+if "$FACTS" "$OUT" "$R" --binary "$T/badtree/app" --stdout "$T/out" >"$T/facts" 2>&1; then
+	pass "every fact checked: $(grep -c '^ok' "$T/facts") claims"
+else
+	fail "fact check" "$(grep -v '^ok' "$T/facts")"
+fi
+check "the user's worktree untouched" test -z "$(git -C "$R" status --porcelain)"
+if [ -n "${FACTS_KEEP:-}" ]; then cp -r "$OUT" "$FACTS_KEEP"; fi	# to read the report afterwards

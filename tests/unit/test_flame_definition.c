@@ -1,0 +1,351 @@
+/*
+ * test_flame_definition.c - the one definition finder (measure/definition.h)
+ * on a generated C repository built with -g: static forward prototypes
+ * (one over two lines), a K&R definition, a function made by a macro, a
+ * static function in a header, a function called through a macro
+ * (MRB_OBJ_ALLOC-like); from DWARF and from the text alone.
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/cleanup.h"
+#include "measure/definition.h"
+#include "measure/repo.h"
+#include "flame/session.h"
+#include "flame/steps.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+/* Lines numbered in comments so the expected answers read off the text. */
+static const char gc_h[] =
+	"#ifndef GC_H\n"						/* 1 */
+	"#define GC_H\n"						/* 2 */
+	"int obj_alloc(int tt,\n"					/* 3 */
+	"              int size);\n"					/* 4 */
+	"#define OBJ_ALLOC(tt) ((int)obj_alloc(tt, 16))\n"		/* 5 */
+	"static inline int hdr_twice(int x)\n"				/* 6 */
+	"{\n"								/* 7 */
+	"\treturn x * 2 + 1;\n"						/* 8 */
+	"}\n"								/* 9 */
+	"#endif\n";							/* 10 */
+
+static const char gc_c[] =
+	"#include \"../include/gc.h\"\n"					/* 1 */
+	"static int hot(int x,\n"					/* 2 */
+	"\tint y);\n"							/* 3 */
+	"static int cold(int);\n"					/* 4 */
+	"#define GEN(n) static int n##_gen(int x) { return x + 3; }\n"	/* 5 */
+	"GEN(made)\n"							/* 6 */
+	"int kr(a, b)\n"						/* 7 */
+	"\tint a;\n"							/* 8 */
+	"\tint b;\n"							/* 9 */
+	"{\n"								/* 10 */
+	"\treturn a - b;\n"						/* 11 */
+	"}\n"								/* 12 */
+	"int obj_alloc(int tt, int size)\n"				/* 13 */
+	"{\n"								/* 14 */
+	"\treturn hot(tt, size) + cold(tt);\n"				/* 15 */
+	"}\n"								/* 16 */
+	"static int hot(int x, int y)\n"				/* 17 */
+	"{\n"								/* 18 */
+	"\tint i, s = 0;\n"						/* 19 */
+	"\tfor (i = 0; i < x; i++)\n"					/* 20 */
+	"\t\ts += y;\n"							/* 21 */
+	"\treturn s;\n"							/* 22 */
+	"}\n"								/* 23 */
+	"static int cold(int x) { return x; }\n"			/* 24 */
+	"int main(void)\n"						/* 25 */
+	"{\n"								/* 26 */
+	"\treturn OBJ_ALLOC(1) + made_gen(2) + kr(3, 4) + hdr_twice(5) > 1000;\n"	/* 27 */
+	"}\n"								/* 28 */
+	"#define INSERT_STRING insert_string\n"				/* 29 */
+	"int INSERT_STRING(int x)\n"					/* 30 */
+	"{\n"								/* 31 */
+	"\treturn x + 7;\n"						/* 32 */
+	"}\n";								/* 33 */
+
+/* DIR/repo with the two files (the header sorts first, as mruby's include/ does) committed and built into DIR/repo/prog; -1 without git or cc. */
+static int make_repo(const char *dir, struct flame_repo *r, char head[41])
+{
+	char *repo = xstrfmt("%s/repo", dir), *inc = xstrfmt("%s/include", repo);
+	char *src = xstrfmt("%s/src", repo);
+	char *cache = xstrfmt("%s/cache", dir), *cmd;
+	int ret = -1;
+
+	cmd = xstrfmt("git init -q %s && mkdir %s %s", repo, inc, src);
+	if (system(cmd))
+		goto out;
+	write_file(inc, "gc.h", gc_h);
+	write_file(src, "gc.c", gc_c);
+	write_file(repo, "x.go", "package main\n\n// gohash(n) is slow\nfunc gohash(n int) uint64 {\n"
+		   "\treturn uint64(n)\n}\n");
+	free(cmd);
+	cmd = xstrfmt("cd %s && git add . && git -c user.name=T -c user.email=t@e commit -q -m one "
+		      "&& cc -g -O0 -o prog src/gc.c 2>/dev/null", repo);
+	if (system(cmd))
+		goto out;
+	if (flame_repo_open(r, repo, cache) || flame_repo_resolve(r, "HEAD", head))
+		goto out;
+	ret = 0;
+out:
+	free(cmd);
+	free(repo);
+	free(inc);
+	free(src);
+	free(cache);
+	return ret;
+}
+
+struct want {
+	const char *func, *file;
+	unsigned line, end;
+	int text;	/* the text alone finds it (a macro-made name it cannot) */
+};
+
+static const struct want wants[] = {
+	{ "hot", "src/gc.c", 17, 23, 1 },		/* not the prototype over lines 2-3 */
+	{ "cold", "src/gc.c", 24, 24, 1 },		/* not the one-line prototype */
+	{ "kr", "src/gc.c", 7, 12, 1 },		/* K&R */
+	{ "obj_alloc", "src/gc.c", 13, 16, 1 },	/* not the header's macro calling it */
+	{ "hdr_twice", "include/gc.h", 6, 9, 1 },	/* static in a header */
+	{ "made_gen", "src/gc.c", 6, 6, 0 },	/* made by GEN(made) */
+	{ "insert_string", "src/gc.c", 30, 33, 0 },	/* named by a #define (zlib-ng) */
+	{ "hot.constprop.0", "src/gc.c", 17, 23, 1 },	/* a profile's clone name */
+};
+
+TEST(definitions_from_dwarf_and_text)
+{
+	char *dir = tempdir_create("test-flame-def"), *build, head[41];
+	struct flame_repo r;
+	struct flame_defs defs;
+	struct flame_definition d;
+	size_t i;
+
+	if (make_repo(dir, &r, head)) {
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git or cc is not usable");
+	}
+	build = xstrfmt("%s/repo", dir);
+	flame_defs_init(&defs, build);
+	for (i = 0; i < sizeof(wants) / sizeof(wants[0]); i++) {
+		const struct want *w = &wants[i];
+
+		CHECK_INT(flame_definition_find(&r, &defs, head, w->func, &d), 0);
+		CHECK_STREQ(d.file, w->file);
+		CHECK_INT(d.line, w->line);
+		CHECK_INT(d.end, w->end);
+		CHECK_INT(d.from_dwarf, 1);
+		flame_definition_release(&d);
+		/* without binaries: the text */
+		CHECK_INT(flame_definition_find(&r, NULL, head, w->func, &d), w->text ? 0 : -1);
+		if (w->text) {
+			CHECK_STREQ(d.file, w->file);
+			CHECK_INT(d.line, w->line);
+			CHECK_INT(d.end, w->end);
+			CHECK_INT(d.from_dwarf, 0);
+		}
+		flame_definition_release(&d);
+	}
+	CHECK(defs.binaries >= 1);
+	/*
+	 * The program's own functions: the text alone misses a name a #define
+	 * gives (main's hotdiff called zlib-ng's insert_string "not the
+	 * program's"); the DWARF has it, and not printf.
+	 */
+	{
+		struct string_list names = STRING_LIST_INIT, text = STRING_LIST_INIT,
+				   dwarf = STRING_LIST_INIT;
+
+		string_list_append(&names, "insert_string");
+		string_list_append(&names, "printf");
+		CHECK_INT(flame_repo_defined(&r, head, &names, &text), 0);
+		CHECK(!string_list_has(&text, "insert_string"));
+		flame_defs_defined(&r, &defs, head, &names, &dwarf);
+		CHECK_INT(dwarf.nr, 1);
+		CHECK(string_list_has(&dwarf, "insert_string"));
+		string_list_clear(&names);
+		string_list_clear(&text);
+		string_list_clear(&dwarf);
+	}
+	/* Go: a return type after the parameters; the profile's name is main.gohash */
+	CHECK_INT(flame_definition_find(&r, &defs, head, "main.gohash", &d), 0);
+	CHECK_STREQ(d.file, "x.go");
+	CHECK_INT(d.line, 4);
+	CHECK_INT(d.end, 6);
+	flame_definition_release(&d);
+	/* a library function is the repository's in neither */
+	CHECK_INT(flame_definition_find(&r, &defs, head, "printf", &d), -1);
+	flame_defs_release(&defs);
+	flame_repo_release(&r);
+	tempdir_remove(dir);
+	free(build);
+	free(dir);
+}
+
+TEST(definition_in_text_skips_what_is_not_one)
+{
+	unsigned line = 0, end = 0;
+
+	CHECK_INT(flame_definition_in_text("int f(void);\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("#define F f(1)\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("#define F \\\nf(1) { }\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int g(void)\n{\n\tf(1);\n}\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int x = f(2);\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("int f(void) __attribute__((noreturn));\n"
+					   "int g(void)\n{\n}\n", "f", &line, &end), 0);
+	CHECK_INT(flame_definition_in_text("/* f() { } */\nstatic int\nf (int a)\n{\n\t/* } */\n"
+					   "\treturn '}';\n}\n", "f", &line, &end), 1);
+	CHECK_INT(line, 3);
+	CHECK_INT(end, 7);
+}
+
+#define CI "git -c user.name=T -c user.email=t@e commit -q"
+
+/* A session on DIR/repo made by setup, its range good..bad; -1 without git. */
+static int session_repo(struct flame_session *s, const char *dir, const char *setup,
+			const char *good, const char *bad)
+{
+	char *cmd = xstrfmt("cd %s && git init -q repo && cd repo && %s", dir, setup);
+	char *repo = xstrfmt("%s/repo", dir), *cache = xstrfmt("%s/cache", dir);
+	int ret = -1;
+
+	flame_session_init(s);
+	if (!system(cmd) && !flame_repo_open(&s->st.repo, repo, cache) &&
+	    !flame_repo_resolve(&s->st.repo, good, s->ans.good) &&
+	    !flame_repo_resolve(&s->st.repo, bad, s->ans.bad) &&
+	    !flame_repo_range(&s->st.repo, s->ans.good, s->ans.bad, &s->st.range))
+		ret = 0;
+	free(cmd);
+	free(repo);
+	free(cache);
+	return ret;
+}
+
+/*
+ * A merge of a branch whose commits do not touch the hot function: none is
+ * listed (main listed every merged commit when the function could not be
+ * followed, e.g. glibc's __memcmp_evex_movbe), and the one that does is.
+ */
+TEST(merge_lists_only_commits_touching_the_function)
+{
+	char *dir = tempdir_create("test-flame-def");
+	struct flame_session s;
+	char touch[41];
+
+	if (session_repo(&s, dir, "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\nint k;\\n' > a.c && "
+			 "git add a.c && " CI " -m base && git checkout -q -b topic && "
+			 "echo 'int g;' > b.c && git add b.c && " CI " -m 'b only' && "
+			 "printf 'int f(int x)\\n{\\n\\treturn x;\\n}\\nint k = 1;\\n' > a.c && "
+			 CI " -am 'a.c, not f' && git checkout -q - && echo c > c && git add c && "
+			 CI " -m side && git -c user.name=T -c user.email=t@e merge -q --no-ff -m merge topic",
+			 "HEAD~2", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	memcpy(s.ans.culprit, s.ans.bad, 41);
+	s.ans.function = xstrdup("f");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.culprit_is_merge, 1);
+	CHECK_INT(s.ans.merged_total, 2);
+	CHECK_INT(s.ans.merged.nr, 0);
+	CHECK_STREQ(s.ans.merged_file, "a.c");
+	CHECK_INT(s.ans.merged_line, 1);
+	CHECK_INT(s.ans.merged_end, 4);
+	/* a function that is not the repository's: nothing named */
+	string_list_clear(&s.ans.merged);
+	free(s.ans.function);
+	s.ans.function = xstrdup("__memcmp_evex_movbe");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.merged.nr, 0);
+	/* a merged commit that changes f is the one listed */
+	{
+		char *cmd = xstrfmt("cd %s/repo && git checkout -q topic && "
+				    "printf 'int f(int x)\\n{\\n\\treturn x * 3;\\n}\\nint k = 1;\\n' > a.c && "
+				    CI " -am 'f: slower' && git checkout -q - && "
+				    "git -c user.name=T -c user.email=t@e merge -q --no-ff -m merge2 topic", dir);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "topic", touch), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	memcpy(s.ans.culprit, s.ans.bad, 41);
+	string_list_clear(&s.ans.merged);
+	free(s.ans.function);
+	s.ans.function = xstrdup("f");
+	flame_step_merge(&s);
+	CHECK_INT(s.ans.merged.nr, 1);
+	if (s.ans.merged.nr)
+		CHECK_STREQ(s.ans.merged.items[0], touch);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+/*
+ * The suspect changed the function itself when its diff overlaps the
+ * definition's lines, whatever its first hunk is (jq: configure.ac's
+ * AC_CHECK_MEMBER came first; main named it), and otherwise the
+ * function of its largest source hunk.
+ */
+TEST(changed_function_from_the_definition_range)
+{
+	char *dir = tempdir_create("test-flame-def");
+	struct flame_session s;
+
+	if (session_repo(&s, dir, "printf 'AC_INIT(x)\\nAC_CHECK_MEMBER(a)\\n' > configure.ac && "
+			 "printf 'int other(int x)\\n{\\n\\treturn x;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 "git add . && " CI " -m base && "
+			 "printf 'AC_INIT(x)\\nAC_CHECK_MEMBER(a)\\nAC_CHECK_MEMBER(b)\\n' > configure.ac && "
+			 "printf 'int other(int x)\\n{\\n\\treturn x;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x * x;\\n\\ty += 1;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 CI " -am 'decNumber' && "
+			 "printf 'int other(int x)\\n{\\n\\tint z = x + 1;\\n\\tz *= 2;\\n\\treturn z;\\n}\\n\\n"
+			 "int decToString(int x)\\n{\\n\\tint y = x * x;\\n\\ty += 1;\\n\\treturn y;\\n}\\n' > jv.c && "
+			 CI " -am 'other only'",
+			 "HEAD~2", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	s.ans.function = xstrdup("decToString");
+	flame_step_find_suspects(&s, s.ans.function);
+	CHECK_STREQ(s.ans.def_file, "jv.c");
+	CHECK_INT(s.ans.def_line, 8);
+	CHECK_INT(s.ans.def_end, 13);
+	CHECK_INT(s.st.touching.nr, 1);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.changed_function, "decToString");
+	/* the later commit changed other, not decToString */
+	free(s.ans.changed_function);
+	s.ans.changed_function = NULL;
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.changed_function, "other");
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one,
+	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range)

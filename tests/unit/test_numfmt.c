@@ -1,0 +1,37 @@
+/* test_numfmt.c - the one number formatter (core/numfmt.h). */
+#include "harness.h"
+#include "core/numfmt.h"
+
+#include <math.h>
+
+#define SAME(call, want) do { \
+	struct strbuf sb_ = STRBUF_INIT; \
+	call; \
+	CHECK_STREQ(sb_.buf, want); \
+	strbuf_release(&sb_); \
+} while (0)
+
+TEST(numbers_read_as_people_write_them)
+{
+	SAME(numfmt_percent(&sb_, 0.057, NUMFMT_SIGN), "+5.7%");
+	SAME(numfmt_percent(&sb_, -0.0123, NUMFMT_SIGN), "-1.2%");
+	SAME(numfmt_percent(&sb_, 0.25, 0), "25.0%");
+	SAME(numfmt_pp(&sb_, 0.029, NUMFMT_SIGN), "+2.9 pp");
+	SAME(numfmt_pp(&sb_, 0.002, 0), "0.2 pp");
+	SAME(numfmt_seconds(&sb_, 0.1145, 0), "114.5 ms");
+	SAME(numfmt_seconds(&sb_, 1.254, 0), "1.254 s");
+	SAME(numfmt_seconds(&sb_, 1.25, 0), "1.25 s");
+	SAME(numfmt_seconds(&sb_, 1254.3, 0), "1254 s");
+	SAME(numfmt_seconds(&sb_, 0.00085, 0), "850 us");
+	SAME(numfmt_seconds(&sb_, 2, 0), "2 s");
+	SAME(numfmt_seconds(&sb_, NAN, 0), "n/a");
+	SAME(numfmt_count(&sb_, 137194, 0), "137194");
+	SAME(numfmt_count(&sb_, 137193.99999999997, 0), "137194");
+	SAME(numfmt_count(&sb_, 12.5, NUMFMT_SIGN), "+12.5");
+	SAME(numfmt_value(&sb_, 0.0125, "s", 0), "12.5 ms");
+	SAME(numfmt_value(&sb_, 2048, "KiB", 0), "2048 KiB");
+	SAME(numfmt_value(&sb_, 88254, "us", 0), "88.25 ms");	/* not "88254 us" */
+	SAME(numfmt_value(&sb_, 1254300, "us", 0), "1.254 s");
+}
+
+TEST_MAIN("numfmt", numbers_read_as_people_write_them)
