@@ -379,7 +379,7 @@ void history_guard_json(const struct history_guard_view *v)
 		for (i = 0; i < v->nmoved; i++) {
 			json_writer_begin_object(&w);
 			json_writer_key_string(&w, "name", v->moved[i].name);
-			json_writer_key_string(&w, "direction", v->moved[i].own > 0 ? "slower" : "faster");
+			json_writer_key_string(&w, "direction", trail_direction_name(v->moved[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER));
 			json_writer_key_number(&w, "self_share_before", v->moved[i].before);
 			json_writer_key_number(&w, "self_share_after", v->moved[i].after);
 			json_writer_end(&w);
