@@ -98,7 +98,7 @@ static int make_repo(const char *dir, struct flame_repo *r, char head[41])
 		      "&& cc -g -O0 -o prog src/gc.c 2>/dev/null", repo);
 	if (system(cmd))
 		goto out;
-	if (flame_repo_open(r, repo, cache) || flame_repo_resolve(r, "HEAD", head))
+	if (flame_repo_open(r, repo, cache) || flame_repo_resolve(r, "--rev", "HEAD", head))
 		goto out;
 	ret = 0;
 out:
@@ -226,8 +226,8 @@ static int session_repo(struct flame_session *s, const char *dir, const char *se
 
 	flame_session_init(s);
 	if (!system(cmd) && !flame_repo_open(&s->st.repo, repo, cache) &&
-	    !flame_repo_resolve(&s->st.repo, good, s->ans.good) &&
-	    !flame_repo_resolve(&s->st.repo, bad, s->ans.bad) &&
+	    !flame_repo_resolve(&s->st.repo, "--rev", good, s->ans.good) &&
+	    !flame_repo_resolve(&s->st.repo, "--rev", bad, s->ans.bad) &&
 	    !flame_repo_range(&s->st.repo, s->ans.good, s->ans.bad, &s->st.range))
 		ret = 0;
 	free(cmd);
@@ -284,8 +284,8 @@ TEST(merge_lists_only_commits_touching_the_function)
 		CHECK_INT(system(cmd), 0);
 		free(cmd);
 	}
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "topic", touch), 0);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "topic", touch), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.bad), 0);
 	memcpy(s.ans.culprit, s.ans.bad, 41);
 	string_list_clear(&s.ans.merged);
 	free(s.ans.function);
@@ -333,13 +333,13 @@ TEST(changed_function_from_the_definition_range)
 	CHECK_INT(s.ans.def_line, 8);
 	CHECK_INT(s.ans.def_end, 13);
 	CHECK_INT(s.st.touching.nr, 1);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", s.ans.culprit), 0);
 	flame_step_changed_function(&s);
 	CHECK_STREQ(s.ans.changed_function, "decToString");
 	/* the later commit changed other, not decToString */
 	free(s.ans.changed_function);
 	s.ans.changed_function = NULL;
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "HEAD", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.culprit), 0);
 	flame_step_changed_function(&s);
 	CHECK_STREQ(s.ans.changed_function, "other");
 	flame_session_release(&s);

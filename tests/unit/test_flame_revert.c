@@ -49,10 +49,10 @@ TEST(revert_tried_on_top_of_bad)
 		free(dir);
 		SKIP("git is not usable");
 	}
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", bad), 0);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD~2", slow), 0);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD~1", other), 0);
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", later), 0);
+	CHECK_INT(flame_repo_resolve(&r, "--rev", "HEAD", bad), 0);
+	CHECK_INT(flame_repo_resolve(&r, "--rev", "HEAD~2", slow), 0);
+	CHECK_INT(flame_repo_resolve(&r, "--rev", "HEAD~1", other), 0);
+	CHECK_INT(flame_repo_resolve(&r, "--rev", "HEAD", later), 0);
 
 	/* other's revert applies */
 	flame_revert_check_init(&c);
@@ -112,7 +112,7 @@ TEST(revert_of_a_merge)
 		free(dir);
 		SKIP("git is not usable");
 	}
-	CHECK_INT(flame_repo_resolve(&r, "HEAD", merge), 0);
+	CHECK_INT(flame_repo_resolve(&r, "--rev", "HEAD", merge), 0);
 	flame_revert_check_init(&c);
 	ids[0] = merge;
 	CHECK_INT(flame_revert_try(&r, merge, ids, 1, 1, &c), 0);
