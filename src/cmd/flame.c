@@ -15,9 +15,9 @@
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "flame/fleet.h"
-#include "flame/hosts.h"
+#include "fleet/hosts.h"
 #include "flame/probe.h"
-#include "flame/probe_request.h"
+#include "measure/probe_request.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
 #include "flame/session.h"
@@ -289,7 +289,7 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		return -1;
 	}
-	/* for this process and the bisect's probes (flame/repo.h) */
+	/* for this process and the bisect's probes (measure/repo.h) */
 	if (!c->submodules)
 		setenv(FLAME_SUBMODULES_ENV, "0", 1);
 	else

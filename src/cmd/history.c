@@ -7,7 +7,7 @@
  * The engine is src/history/ (store, series, change points, plot) over
  * trail flame's clone, builds and capture (src/flame/).  See docs/history.md.
  */
-#include "bench/stats.h"
+#include "stats/describe.h"
 #include "cmd/commands.h"
 #include "cmd/history.h"
 #include "collapse/load.h"
@@ -378,7 +378,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
 	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
 	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
-	       s->metric, bench_median(rev, nr), s->unit, bench_median(base, nb), s->unit, n - 1 - a,
+	       s->metric, stats_median(rev, nr), s->unit, stats_median(base, nb), s->unit, n - 1 - a,
 	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
 	       g.exact ? "exact" : "normal approximation", implied * 100);
 	if (nmv) {

@@ -11,7 +11,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "flame/probe_request.h"
+#include "measure/probe_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>
