@@ -20,6 +20,7 @@
 #include "measure/probe_request.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
+#include "flame/exact.h"
 #include "flame/session.h"
 
 #include <limits.h>
@@ -175,7 +176,7 @@ static void flame_cli_init(struct flame_cli *c)
 	c->measure = "share";
 	c->warmup = 1;
 	c->freq = 999;
-	c->probe_runs = 3;
+	c->probe_runs = 0;	/* unset: 3, or 1 for a counted metric (fill_request) */
 	c->probe_max = 9;
 	c->loop = 1;
 	c->jobs = 1;
@@ -185,7 +186,7 @@ static void flame_cli_init(struct flame_cli *c)
 	c->min_delta = 1;
 	c->confirm = 2;
 	c->confidence = 0.95;
-	c->min_effect = 3;
+	c->min_effect = -1;	/* unset: 3, or the metric's (fill_request) */
 	c->budget = 180;
 	c->submodules = 1;
 	c->hosts = (struct flame_hosts)FLAME_HOSTS_INIT;
@@ -203,7 +204,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_STRING(0, "run", &s->req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s->req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &c->metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
+		OPT_STRING(0, "metric", &c->metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated), peak-heap (peak live heap; allocation-site profiles), instructions or est-cycles (counted under callgrind: exact, one run per probe)"),
 		OPT_DOUBLE(0, "percentile", &c->percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &c->repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
 		OPT_U64(0, "max-repeat", &c->max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
@@ -220,7 +221,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_U64('F', "freq", &c->freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_U64(0, "alloc-interval", &c->alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
-		OPT_DOUBLE(0, "min-effect", &c->min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
+		OPT_DOUBLE(0, "min-effect", &c->min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3; 0.5 for instructions and est-cycles)", 0, 1000),
 		OPT_DOUBLE(0, "min-delta", &c->min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
 		OPT_DOUBLE(0, "confirm", &c->confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &c->confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
@@ -228,7 +229,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_STRING(0, "measure", &c->measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_STRING(0, "strategy", &s->req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
-		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3)", 1, 1000),
+		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3; 1 for instructions and est-cycles)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &c->probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("many machines"),
 		OPT_STRING(0, "hosts", &c->hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
@@ -349,13 +350,18 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 	s->req.alloc_interval = c->alloc_interval;
 	s->req.discard = c->discard / 100;
 	s->req.min_delta = c->min_delta / 100;
-	s->req.min_effect = c->min_effect / 100;
+	/* a counted metric (exact.c): its own --min-effect and one run a probe, unless given */
+	s->req.exact_defaults = flame_metric_deterministic(s->req.metric) && !c->probe_runs;
+	s->req.min_effect = c->min_effect >= 0 ? c->min_effect / 100
+			    : flame_metric_min_effect(flame_metric_def(s->req.metric));
 	s->req.budget = c->budget;
 	s->req.confirm = c->confirm / 100;
 	s->req.confidence = c->confidence;
-	s->req.probe_runs = (unsigned)c->probe_runs;
-	s->req.probe_max_runs = (unsigned)(c->probe_max > c->probe_runs ? c->probe_max
-									  : c->probe_runs);
+	s->req.probe_runs = c->probe_runs ? (unsigned)c->probe_runs
+			    : s->req.exact_defaults ? 1 : FLAME_PROBE_RUNS;
+	s->req.probe_max_runs = s->req.exact_defaults ? 1
+				: (unsigned)(c->probe_max > s->req.probe_runs ? c->probe_max
+									      : s->req.probe_runs);
 }
 
 /* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */

@@ -7,6 +7,7 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
+#include "flame/exact.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -76,8 +77,8 @@ int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
 }
 
 /* One ABBA pair: good then bad, or bad then good (estimate.h). */
-static int run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
-		    struct progress *pr)
+int flame_ends_run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
+			struct progress *pr)
 {
 	int first = flame_abba_bad_first(s->st.nruns[0]), k;
 
@@ -92,7 +93,8 @@ static int run_pair(struct flame_session *s, const struct flame_capture_opts *o,
 			return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
 		}
 		s->st.nruns[side]++;
-		progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
+		if (pr)
+			progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
 	}
 	return 0;
 }
@@ -110,6 +112,13 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 	unsigned first;
 	int side;
 
+	/* a counted metric whose counts repeat is decided by exact.c on two runs an end */
+	if (flame_metric_deterministic(s->req.metric) && !s->req.repeat && !s->req.warmup_runs) {
+		int rc = flame_exact_ends(s, &o, dirs);
+
+		if (rc <= 0)
+			return rc;
+	}
 	if (max < target)
 		max = target;
 	first = target;
@@ -133,7 +142,7 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		size_t n;
 
 		while (s->st.nruns[0] < target)
-			if (run_pair(s, &o, dirs, &pr)) {
+			if (flame_ends_run_pair(s, &o, dirs, &pr)) {
 				progress_stop(&pr);
 				return -1;
 			}

@@ -14,6 +14,7 @@ LIB_OBJS += src/flame/report_culprits.o
 LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/session_query.o
 LIB_OBJS += src/flame/ends.o
+LIB_OBJS += src/flame/exact.o
 LIB_OBJS += src/flame/confirm.o
 LIB_OBJS += src/flame/hotdiff.o
 LIB_OBJS += src/flame/suspects.o
@@ -29,6 +30,7 @@ LIB_OBJS += src/flame/culprits.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate
+UNIT_TESTS += tests/unit/test_flame_exact
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_segment
 UNIT_TESTS += tests/unit/test_flame_report
