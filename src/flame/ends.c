@@ -112,8 +112,11 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 	unsigned first;
 	int side;
 
-	/* a counted metric whose counts repeat is decided by exact.c on two runs an end */
-	if (flame_metric_deterministic(s->req.metric) && !s->req.repeat && !s->req.warmup_runs) {
+	/*
+	 * A counted metric whose counts repeat is decided by exact.c on two
+	 * runs an end; a count needs no warm-up (caches change time, not it).
+	 */
+	if (flame_metric_deterministic(s->req.metric) && !s->req.repeat) {
 		int rc = flame_exact_ends(s, &o, dirs);
 
 		if (rc <= 0)

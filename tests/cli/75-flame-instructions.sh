@@ -46,7 +46,7 @@ flame() {
 	local name=$1
 	shift
 	(cd "$T/$name" && "$TRAIL" flame --good HEAD~5 --bad HEAD --build 'cc -O1 -o p p.c' --run ./p \
-		--out "$T/report-$name" --cache "$T/cache" --warmup-runs 0 --metric instructions "$@") \
+		--out "$T/report-$name" --cache "$T/cache" --metric instructions "$@") \
 		>"$T/$name.out" 2>"$T/$name.err"
 	rc=$?
 }
