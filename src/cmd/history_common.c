@@ -19,25 +19,7 @@
 
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
-	/* the metrics history stores (docs/history.md), named by flame's table */
-	static const enum flame_metric stored[] = { FLAME_METRIC_CPU, FLAME_METRIC_WALL,
-						    FLAME_METRIC_RSS, FLAME_METRIC_ALLOC,
-						    FLAME_METRIC_INSTRUCTIONS, FLAME_METRIC_EST_CYCLES };
-	struct strbuf known = STRBUF_INIT;
-	size_t i;
-
-	*m = FLAME_METRIC_CPU;
-	for (i = 0; i < sizeof(stored) / sizeof(stored[0]); i++) {
-		if (!strcmp(name, flame_metric_name(stored[i]))) {
-			*m = stored[i];
-			strbuf_release(&known);
-			return 0;
-		}
-		strbuf_addf(&known, "%s%s", i ? ", " : "", flame_metric_name(stored[i]));
-	}
-	trail_error("unknown metric '%s' for trail history (%s)", name, known.buf);
-	strbuf_release(&known);
-	return -1;
+	return flame_metric_parse_history(name, m);
 }
 
 double history_cmd_min_effect(const struct history_cmd *h, const char *metric)

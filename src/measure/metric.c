@@ -6,25 +6,32 @@
 #include "measure/metric.h"
 #include "measure/capture.h"
 #include "core/error.h"
-#include "core/strbuf.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static const struct flame_metric_def metrics[] = {
-	{ FLAME_METRIC_CPU, "cpu", "us", FLAME_PROFILE_CPU, 0, 0, 0, 0, 1, 0, 0 },
-	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-9, 0, 0 },
+	{ FLAME_METRIC_CPU, "cpu", "us", FLAME_PROFILE_CPU, 0, 0, 0, 0, 1, 1,
+	  "default: CPU time of the workload, user+sys", 0, 0 },
+	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-9, 1, "run time", 0, 0 },
 	/* wall (ns) less CPU time (us) */
-	{ FLAME_METRIC_OFFCPU, "offcpu", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-6, 0, 0 },
+	{ FLAME_METRIC_OFFCPU, "offcpu", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-6, 0,
+	  "run time minus CPU time; off-CPU profiles", 0, 0 },
 	/* ru_maxrss is KiB of whole pages: the page size, below */
-	{ FLAME_METRIC_RSS, "rss", "KiB", FLAME_PROFILE_FAULTS, 1, 0, 1, 0, 4, 0, 0 },
-	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1, 0, 0 },
-	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1, 0, 0 },
+	{ FLAME_METRIC_RSS, "rss", "KiB", FLAME_PROFILE_FAULTS, 1, 0, 1, 0, 4, 1,
+	  "peak RSS; page-fault profiles", 0, 0 },
+	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1, 1, "bytes allocated",
+	  0, 0 },
+	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1, 0,
+	  "peak live heap; allocation-site profiles", 0, 0 },
 	/* counted under callgrind (backend_valgrind.c): exact, so 0.5 % is a real change */
 	{ FLAME_METRIC_INSTRUCTIONS, "instructions", "instructions", FLAME_PROFILE_INSTRUCTIONS,
-	  0, 1, 0, 0, 1, 1, 0.005 },
+	  0, 1, 0, 0, 1, 1, "user-space instructions counted under callgrind: exact, one run per probe",
+	  1, 0.005 },
 	{ FLAME_METRIC_EST_CYCLES, "est-cycles", "cycles", FLAME_PROFILE_INSTRUCTIONS,
-	  0, 1, 0, 0, 1, 1, 0.005 },
+	  0, 1, 0, 0, 1, 1, "instructions + 10 x L1 + 100 x LL misses, callgrind's cache model", 1,
+	  0.005 },
 };
 #define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -53,22 +60,54 @@ double flame_metric_min_effect(const struct flame_metric_def *d)
 	return d && d->min_effect > 0 ? d->min_effect : 0.03;
 }
 
-int flame_metric_parse(const char *name, enum flame_metric *m)
+const char *flame_metric_names(const char *sep, int history_only)
 {
-	struct strbuf known = STRBUF_INIT;
+	static char buf[512];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_METRICS && n < sizeof(buf); i++)
+		if (!history_only || metrics[i].history)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? sep : "",
+					      metrics[i].name);
+	return buf;
+}
+
+const char *flame_metric_help(int history_only)
+{
+	static char buf[1024];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_METRICS && n < sizeof(buf); i++)
+		if (!history_only || metrics[i].history)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (%s)", n ? ", " : "",
+					      metrics[i].name, metrics[i].help);
+	return buf;
+}
+
+static int parse(const char *name, int history_only, enum flame_metric *m)
+{
 	size_t i;
-	int ret;
 
 	for (i = 0; i < NR_METRICS; i++)
-		if (!strcmp(name, metrics[i].name)) {
+		if (!strcmp(name, metrics[i].name) && (!history_only || metrics[i].history)) {
 			*m = metrics[i].metric;
 			return 0;
 		}
-	for (i = 0; i < NR_METRICS; i++)
-		strbuf_addf(&known, "%s%s", i ? ", " : "", metrics[i].name);
-	ret = trail_error("unknown metric '%s' (%s)", name, known.buf);
-	strbuf_release(&known);
-	return ret;
+	return trail_error("unknown metric '%s'%s (%s)", name, history_only ? " for trail history" : "",
+			   flame_metric_names(", ", history_only));
+}
+
+int flame_metric_parse(const char *name, enum flame_metric *m)
+{
+	return parse(name, 0, m);
+}
+
+int flame_metric_parse_history(const char *name, enum flame_metric *m)
+{
+	*m = FLAME_METRIC_CPU;
+	return parse(name, 1, m);
 }
 
 const char *flame_metric_name(enum flame_metric m)

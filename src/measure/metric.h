@@ -42,6 +42,8 @@ struct flame_metric_def {
 	int timed;			/* its value comes from an unprofiled timed run */
 	int peak;			/* allocation profiles of the bytes live at the peak */
 	double resolution;		/* the step one run's value is read in, in unit */
+	int history;			/* trail history can store it */
+	const char *help;		/* what it is, for --metric's help (flame's default first) */
 	int deterministic;		/* counted, not timed: the same build gives the same
 					 * value run after run (checked at the ends) */
 	double min_effect;		/* the default --min-effect, fraction; 0: flame's */
@@ -53,6 +55,16 @@ const struct flame_metric_def *flame_metric_def(enum flame_metric m);
 const struct flame_metric_def *flame_metric_find(const char *name);
 /* The metric's default --min-effect (fraction): its row's, else 3 %. */
 double flame_metric_min_effect(const struct flame_metric_def *d);
+/*
+ * The metrics' names separated by sep ("cpu|wall|..."), only those trail
+ * history stores when history_only: the one list --metric's help, the
+ * probe's hint and completion print.  A static buffer.
+ */
+const char *flame_metric_names(const char *sep, int history_only);
+/* --metric's help text: each name with its row's help. A static buffer. */
+const char *flame_metric_help(int history_only);
+/* --metric NAME among those trail history stores: 0, or -1 naming them. */
+int flame_metric_parse_history(const char *name, enum flame_metric *m);
 /* --metric NAME: 0, or -1 with the names it knows in the error. */
 int flame_metric_parse(const char *name, enum flame_metric *m);
 const char *flame_metric_name(enum flame_metric m);

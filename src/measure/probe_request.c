@@ -49,7 +49,7 @@ static const struct field fields[] = {
 	F(ULL, 0, "alloc-interval", alloc_interval, 0, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES (default 65536)", 1, 1099511627776.0),
 	F(PERCENT, 0, "discard", discard, 1, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 	F(DOUBLE, 0, "confidence", confidence, 1, "P", "decide only at this confidence (default 0.95)", 0.5, 0.9999),
-	F(METRIC, 0, "metric", metric, 1, "cpu|wall|offcpu|rss|alloc|peak-heap", "measure this metric when no --function", 0, 0),
+	F(METRIC, 0, "metric", metric, 1, NULL, "measure this metric when no --function", 0, 0),
 	F(FLAG, 0, "offcpu-profile", offcpu, 0, NULL, "--metric offcpu: measure --function in off-CPU profiles (trail flame sets it when they can be recorded)", 0, 0),
 	F(DOUBLE, 0, "percentile", percentile, 1, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
 	F(MEASURE, 0, "measure", measure, 1, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples", 0, 0),
@@ -352,7 +352,7 @@ static void reader_option(struct flame_probe_reader *rd, size_t k, struct option
 		   f->kind == FLAME_PROBE_FIELD_FLAG ? (void *)&raw[k].flag :
 		   o->type == OPTION_U64 ? (void *)&raw[k].u :
 		   o->type == OPTION_DOUBLE ? (void *)&raw[k].d : (void *)&raw[k].s;
-	o->argh = f->argh;
+	o->argh = f->kind == FLAME_PROBE_FIELD_METRIC ? flame_metric_names("|", 0) : f->argh;
 	o->help = f->help;
 	o->min = f->min;
 	o->max = f->max;

@@ -7,6 +7,7 @@
  * that counts either way.
  */
 #include "harness.h"
+#include "core/verdict.h"
 #include "flame/estimate.h"
 #include "flame/exact.h"
 #include "measure/backend.h"
@@ -37,14 +38,14 @@ TEST(exact_change_and_verdict)
 	CHECK_NEAR(iv.estimate, 4915752681.0 / 4852087952.0 - 1, 1e-12);
 	CHECK(iv.lo == iv.estimate && iv.hi == iv.estimate);
 	CHECK(iv.relative && iv.n == 2);
-	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), FLAME_OUTCOME_REGRESSION);
-	CHECK_INT(flame_outcome_decide(&iv, 0.03, 1), FLAME_OUTCOME_SMALL_REGRESSION);
+	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), VERDICT_REGRESSION);
+	CHECK_INT(flame_outcome_decide(&iv, 0.03, 1), VERDICT_SMALL_REGRESSION);
 	/* the same count at both ends: no regression, whatever the minimum */
 	CHECK_INT(flame_exact_interval(good, good, 2, 0.05, &iv), 0);
-	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), FLAME_OUTCOME_NO_REGRESSION);
+	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), VERDICT_NO_REGRESSION);
 	/* faster: no regression */
 	CHECK_INT(flame_exact_interval(bad, good, 2, 0.05, &iv), 0);
-	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), FLAME_OUTCOME_NO_REGRESSION);
+	CHECK_INT(flame_outcome_decide(&iv, 0.005, 1), VERDICT_NO_REGRESSION);
 	/* 0.02 % apart at one end: not exact, statistics decide */
 	memset(&iv, 0, sizeof(iv));
 	CHECK_INT(flame_exact_interval(noisy, bad, 2, 0.05, &iv), 1);
