@@ -233,8 +233,8 @@ static int parse_collapse_options(int argc, const char **argv, struct collapse_c
 		OPT_FLAG(0, "ticks", &o->ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
 		OPT_FLAG(0, "bytes", &o->ghc_flag[2], "ghcprof: the same as --ghc-cost bytes"),
 		OPT_STRING(0, "sample-type", &o->sample_type, "NAME",
-			   "pprof: sample type (e.g. alloc_space); jfr: event type "
-			   "(default: the profile's default type; jdk.ExecutionSample)"),
+			   "pprof: sample type (e.g. alloc_space); jfr: event type; callgrind: event or "
+			   "est-cycles (default: the profile's default type; jdk.ExecutionSample; Ir)"),
 		OPT_GROUP("output"),
 		OPT_STRING(0, "output", &o->output, "FORMAT", "folded (default), pprof or speedscope"),
 		OPT_GROUP("limits (hostile input)"),

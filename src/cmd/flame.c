@@ -22,6 +22,7 @@
 #include "measure/probe_request.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
+#include "flame/exact.h"
 #include "flame/session.h"
 
 #include <limits.h>
@@ -216,7 +217,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_UINT('F', "freq", &s->req.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_U64(0, "alloc-interval", &c->alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
-		OPT_PERCENT(0, "min-effect", &s->req.min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
+		OPT_PERCENT(0, "min-effect", &s->req.min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3; 0.5 for instructions and est-cycles)", 0, 1000),
 		OPT_PERCENT(0, "min-delta", &s->req.min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
 		OPT_PERCENT(0, "confirm", &s->req.confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &s->req.confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
@@ -224,7 +225,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_CHOICE(0, "measure", &s->req.measure_share, NULL, "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)", measures),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_CHOICE_NAME(0, "strategy", &s->req.strategy, NULL, "auto (default), bisect, or suspects (probe the suspect commits)", strategies),
-		OPT_UINT(0, "probe-runs", &s->req.probe_runs, "N", "runs per probe (default 3)", 1, 1000),
+		OPT_UINT(0, "probe-runs", &s->req.probe_runs, "N", "runs per probe (default 3; 1 for instructions and est-cycles)", 1, 1000),
 		OPT_UINT(0, "probe-max-runs", &s->req.probe_max_runs, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("many machines"),
 		OPT_STRING(0, "hosts", &c->hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
@@ -336,7 +337,15 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 		s->req.run_cmd = *looped;
 	}
 	s->req.alloc_interval = c->alloc_interval;
-	if (s->req.probe_max_runs < s->req.probe_runs)
+	/* a counted metric (exact.c): its own --min-effect and one run a probe, unless given */
+	s->req.exact_defaults = flame_metric_deterministic(s->req.metric) && !s->req.probe_runs;
+	if (s->req.min_effect < 0)
+		s->req.min_effect = flame_metric_min_effect(flame_metric_def(s->req.metric));
+	if (!s->req.probe_runs)
+		s->req.probe_runs = s->req.exact_defaults ? 1 : FLAME_PROBE_RUNS;
+	if (s->req.exact_defaults)
+		s->req.probe_max_runs = 1;
+	else if (s->req.probe_max_runs < s->req.probe_runs)
 		s->req.probe_max_runs = s->req.probe_runs;
 }
 
@@ -379,6 +388,8 @@ int cmd_flame(int argc, const char **argv)
 	}
 	flame_session_init(&s);
 	s.req.out_dir = NULL;	/* not given: default_out() */
+	s.req.probe_runs = 0;		/* unset: 3, or 1 for a counted metric (fill_request) */
+	s.req.min_effect = -1;		/* unset: 3 %, or the metric's (fill_request) */
 	flame_cli_init(&c);
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 static const char *const history_usage[] = {
-	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc] [--repeat N]",
+	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc|instructions] [--repeat N]",
 	"trail history record --rev REV --profile FILE [--value X --unit U]",
 	"trail history backfill --range A..B [--every K] --build CMD --run CMD [--hosts FILE] [options]",
 	"trail history show [--range A..B] [--function F] [--json]",
@@ -213,7 +213,7 @@ static int backfill_measure(struct history_cmd *h, const struct string_list *tod
 		string_list_append(&keep, like->funcs[b].name);
 	history_cmd_measure_opts(h, h->build_cmd, h->run_cmd, m, &mo);
 	mo.keep = &keep;
-	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + h->repeat));
+	progress_start(&pr, "backfill", (uint64_t)todo->nr * (1 + mo.repeat));
 	for (ret = 0, b = 0; !ret && b < todo->nr; b += BACKFILL_BATCH)
 		ret = backfill_batch(h, (const char *const *)todo->items + b,
 				     todo->nr - b < BACKFILL_BATCH ? todo->nr - b : BACKFILL_BATCH,
@@ -347,7 +347,7 @@ static size_t baseline_start(struct history_cmd *h, struct history_series *s)
 	struct history_change *c;
 	size_t n = s->nr, nc, a = 0;
 
-	history_cmd_detect_opts(h, &o);
+	history_cmd_detect_opts(h, s->metric, &o);
 	s->nr = n - 1;
 	nc = history_detect(s, &o, &c);
 	s->nr = n;
@@ -377,7 +377,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	int regression, profile_slower = 0;
 	const char *verdict;
 
-	history_cmd_detect_opts(h, &o);
+	history_cmd_detect_opts(h, s->metric, &o);
 	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
 		free(base);
 		free(rev);
@@ -586,7 +586,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "build", &h.build_cmd, "CMD", "build command (sh -c, in a private worktree)"),
 		OPT_STRING(0, "run", &h.run_cmd, "CMD", "workload command (sh -c, in the same worktree)"),
 		OPT_STRING(0, "metric", &h.metric_name, "NAME", flame_metric_help(1)),
-		OPT_U64(0, "repeat", &h.repeat, "N", "profiled runs per commit (default 5)", 1, 1000),
+		OPT_U64(0, "repeat", &h.repeat, "N", "profiled runs per commit (default 5; 1 for instructions and est-cycles)", 1, 1000),
 		OPT_U64('F', "freq", &h.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_DOUBLE(0, "discard", &h.discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_STRING(0, "profiler", &h.profiler, "NAME", "trail (default) or perf"),
@@ -606,7 +606,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_GROUP("deciding"),
 		OPT_FLAG(0, "bisect", &h.bisect, "detect: name the commit inside each gap (trail flame's narrowing and report)"),
 		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate: of a whole steady history (detect), of the test (guard); default 0.01", 1e-6, 0.5),
-		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3)", 0, 1e6),
+		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3; 0.5 for instructions and est-cycles)", 0, 1e6),
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
 		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
@@ -617,14 +617,14 @@ int cmd_history(int argc, const char **argv)
 	memset(&h, 0, sizeof(h));
 	h.dir = ".";
 	h.every = 1;
-	h.repeat = 5;
+	h.repeat = 0;	/* unset: 5, or 1 for a counted metric (history_cmd_measure_opts) */
 	h.freq = 999;
 	h.discard = 10;
 	h.top = 20;
 	h.run_timeout = 300;
 	h.build_timeout = 600;
 	h.alpha = 0.01;
-	h.min_effect = 3;
+	h.min_effect = -1;	/* unset: 3, or the metric's (history_cmd_min_effect) */
 	h.min_share = 2;
 	h.simulations = 4999;
 	h.window = 10;

@@ -41,7 +41,11 @@ struct history_cmd {
 };
 
 /* The detection parameters of the command line. */
-void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o);
+/* metric: the series' (its default --min-effect when none was given), or NULL */
+void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
+			     struct history_detect_opts *o);
+/* --min-effect as a fraction: given, or the metric's default (measure/metric.h) */
+double history_cmd_min_effect(const struct history_cmd *h, const char *metric);
 /*
  * Measure commit id with the build and run commands (the command line's,
  * else those of like, a stored result of the series) and store it.  When

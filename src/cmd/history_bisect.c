@@ -215,7 +215,7 @@ static int bisect_flame(struct history_cmd *h, const struct history_series *s,
 	f.req.freq = (unsigned)h->freq;
 	f.req.build_timeout = h->build_timeout;
 	f.req.run_timeout = h->run_timeout;
-	f.req.min_effect = h->min_effect / 100;
+	f.req.min_effect = history_cmd_min_effect(h, flame_metric_name(m));
 	/* detect found the change: narrow it even when it is below trail flame's own bar */
 	f.req.force_narrow = 1;
 	f.req.command_line = "trail history detect --bisect";

@@ -104,11 +104,18 @@ int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 	return flame_metric_parse_history(name, m);
 }
 
-void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o)
+double history_cmd_min_effect(const struct history_cmd *h, const char *metric)
+{
+	return h->min_effect >= 0 ? h->min_effect / 100
+				  : flame_metric_min_effect(flame_metric_find(metric));
+}
+
+void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
+			     struct history_detect_opts *o)
 {
 	cp_params_init(&o->cp);
 	o->cp.alpha = h->alpha;
-	o->cp.min_effect = h->min_effect / 100;
+	o->cp.min_effect = history_cmd_min_effect(h, metric);
 	o->cp.simulations = (unsigned)h->simulations;
 	o->min_share = h->min_share / 100;
 }
@@ -134,7 +141,8 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 	memset(mo, 0, sizeof(*mo));
 	mo->build_cmd = build;
 	mo->metric = m;
-	mo->repeat = (unsigned)h->repeat;
+	/* unset: 5 runs, 1 for a counted metric (the same build counts the same) */
+	mo->repeat = h->repeat ? (unsigned)h->repeat : flame_metric_deterministic(m) ? 1 : 5;
 	mo->build_timeout = h->build_timeout;
 	mo->top = (unsigned)h->top;
 	/* captured as trail flame's probes capture (one metric -> backend mapping) */

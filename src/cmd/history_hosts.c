@@ -96,7 +96,8 @@ static char *host_command(struct history_cmd *h, const struct flame_host *host, 
 	string_list_append(&a, h->metric_name);
 	string_list_append(&a, "--profiler");
 	string_list_append(&a, h->profiler);
-	string_list_append_nodup(&a, xstrfmt("--repeat=%" PRIu64, h->repeat));
+	if (h->repeat)	/* unset: the host picks the metric's default, as here */
+		string_list_append_nodup(&a, xstrfmt("--repeat=%" PRIu64, h->repeat));
 	string_list_append_nodup(&a, xstrfmt("--freq=%" PRIu64, h->freq));
 	string_list_append_nodup(&a, xstrfmt("--top=%" PRIu64, h->top));
 	string_list_append_nodup(&a, xstrfmt("--discard=%.17g", h->discard));

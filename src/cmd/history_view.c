@@ -237,7 +237,7 @@ static size_t detect(struct history_cmd *h, struct view *v, struct history_chang
 {
 	struct history_detect_opts o;
 
-	history_cmd_detect_opts(h, &o);
+	history_cmd_detect_opts(h, v->s.metric, &o);
 	return history_detect(&v->s, &o, c);
 }
 
@@ -266,7 +266,7 @@ int history_detect_cmd(struct history_cmd *h)
 		json_writer_key_uint(&w, "stored", v.s.nr);
 		json_writer_key_string(&w, "method", "e-divisive means, t-test beyond the minimum effect, calibrated by simulation");
 		json_writer_key_number(&w, "alpha", h->alpha);
-		json_writer_key_number(&w, "min_effect", h->min_effect / 100);
+		json_writer_key_number(&w, "min_effect", history_cmd_min_effect(h, v.s.metric));
 		json_writer_key(&w, "change_points");
 		json_writer_begin_array(&w);
 		for (i = 0; i < nc; i++)

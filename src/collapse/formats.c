@@ -23,6 +23,7 @@
 	X(ghcprof) \
 	X(bpftrace) \
 	X(massif) \
+	X(callgrind) \
 	X(heaptrack) \
 	X(folded) \
 	X(recursive)

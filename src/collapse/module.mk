@@ -1,6 +1,8 @@
 # src/collapse: input formats, each behind struct collapser (collapser.h),
 # parsed and fed to the folding engine (profile/fold.h); formats.c lists them.
 LIB_OBJS += src/collapse/bpftrace.o
+LIB_OBJS += src/collapse/callgraph.o
+LIB_OBJS += src/collapse/callgrind.o
 LIB_OBJS += src/collapse/cpuprofile.o
 LIB_OBJS += src/collapse/dtrace.o
 LIB_OBJS += src/collapse/folded.o
@@ -30,5 +32,6 @@ LIB_OBJS += src/collapse/xctrace.o
 
 UNIT_TESTS += tests/unit/test_collapse
 UNIT_TESTS += tests/unit/test_collapse_formats
+UNIT_TESTS += tests/unit/test_collapse_callgrind
 UNIT_TESTS += tests/unit/test_collapse_memory
 UNIT_TESTS += tests/unit/test_profile_formats

@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +335,9 @@ int child_start(struct child *c)
 			setpgid(0, 0);
 		else if (group_anchor)
 			setpgid(0, group_anchor);
+		/* kept across exec: the helper and the workload start at the same addresses every run */
+		if (c->no_aslr)
+			personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 		if (c->out_path) {
 			int fd = open(c->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 

@@ -22,6 +22,8 @@ struct child {
 	const char *out_path;		/* if set, stdout (and stderr when err_to_out) goes here */
 	int err_to_out;			/* send stderr where stdout goes */
 	int new_process_group;		/* put the child in its own process group */
+	int no_aslr;			/* address-space randomisation off for it and what it
+					 * runs (personality ADDR_NO_RANDOMIZE): exact counts */
 	double timeout;			/* seconds; 0 = none.  On expiry the child and
 					 * its descendants are killed (SIGKILL) */
 	int own_rusage;			/* rusage of the program alone (see

@@ -8,6 +8,7 @@
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
+#include "flame/exact.h"
 #include "core/keep_log.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -83,8 +84,8 @@ int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
 }
 
 /* One ABBA pair: good then bad, or bad then good (estimate.h). */
-static int run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
-		    struct progress *pr)
+int flame_ends_run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
+			struct progress *pr)
 {
 	int first = flame_abba_bad_first(s->st.nruns[0]), k;
 
@@ -99,7 +100,8 @@ static int run_pair(struct flame_session *s, const struct flame_capture_opts *o,
 			return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
 		}
 		s->st.nruns[side]++;
-		progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
+		if (pr)
+			progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
 	}
 	return 0;
 }
@@ -117,6 +119,16 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 	unsigned first;
 	int side;
 
+	/*
+	 * A counted metric whose counts repeat is decided by exact.c on two
+	 * runs an end; a count needs no warm-up (caches change time, not it).
+	 */
+	if (flame_metric_deterministic(s->req.metric) && !s->req.repeat) {
+		int rc = flame_exact_ends(s, &o, dirs);
+
+		if (rc <= 0)
+			return rc;
+	}
 	if (max < target)
 		max = target;
 	first = target;
@@ -140,7 +152,7 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		size_t n;
 
 		while (s->st.nruns[0] < target)
-			if (run_pair(s, &o, dirs, &pr)) {
+			if (flame_ends_run_pair(s, &o, dirs, &pr)) {
 				progress_stop(&pr);
 				return -1;
 			}

@@ -395,7 +395,8 @@ static int confirm_suspect(struct flame_session *s)
 	char parent[41], cur[41], d[48], e[48];
 	int hops, untested = 0, rc = 1;
 
-	o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
+	/* counted metrics: one exact run a side (exact.c) */
+	o.runs = s->req.probe_runs > 3 || s->req.exact_defaults ? s->req.probe_runs : 3;
 	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
 	goal.effect = effect;
 	goal.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);

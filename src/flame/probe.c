@@ -6,6 +6,7 @@
  * max_runs) and finally skip.
  */
 #include "flame/probe.h"
+#include "flame/exact.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
@@ -129,6 +130,10 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 	} else {
 		flame_metric_estimate(values, side->nr, o->percentile > 0 ? o->percentile : 50,
 				      &out->value, &out->se);
+		/* a counted metric whose counts repeat (exact.c): the value has no error */
+		if (flame_metric_deterministic(o->metric) &&
+		    flame_exact_spread(values, side->nr) <= FLAME_EXACT_TOLERANCE)
+			out->se = 0;
 	}
 	out->runs = (unsigned)side->nr;
 	free(profiles);

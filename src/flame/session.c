@@ -79,7 +79,7 @@ static void describe_total(struct flame_session *s)
 	case VERDICT_SMALL_REGRESSION:
 		snprintf(s->ans.message, sizeof(s->ans.message),
 			 "%s%s regression of %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA "
-			 "pairs), below the %.0f%% minimum: reported, not narrowed (--force-narrow "
+			 "pairs), below the %g%% minimum: reported, not narrowed (--force-narrow "
 			 "narrows it)", stat, metric, 100 * iv->estimate, 100 * iv->lo, 100 * iv->hi,
 			 level, iv->n, 100 * s->req.min_effect);
 		break;

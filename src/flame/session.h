@@ -66,6 +66,8 @@ struct flame_request {
 	unsigned freq;			/* Hz */
 	unsigned long long alloc_interval;	/* bytes per sampled allocation, 0 = default */
 	unsigned probe_runs, probe_max_runs;
+	int exact_defaults;		/* probe runs and --min-effect are a counted metric's
+					 * defaults (exact.c puts the runs back if counts vary) */
 	double discard;			/* fraction */
 	double min_delta, confirm;	/* fractions (1 and 2 points by default) */
 	double min_effect;		/* smallest change of the metric that counts, fraction */

@@ -26,6 +26,11 @@ struct flame_probe_request flame_session_probe_request(const struct flame_sessio
 int flame_step_build(struct flame_session *s, char *dirs[2]);
 /* ends.c: run the workload at both ends until decided or at --max-repeat. */
 int flame_step_capture(struct flame_session *s, char *dirs[2]);
+/* ends.c: one ABBA pair of runs into s->st.runs (pr: progress, or NULL); 0 or -1. */
+struct flame_capture_opts;
+struct progress;
+int flame_ends_run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
+			struct progress *pr);
 
 /*
  * ends.c: the change between the ends from their first n pairs at alpha

@@ -24,6 +24,8 @@ const struct flame_backend *flame_backend_of(const struct flame_capture_opts *o)
 		return &flame_backend_alloc;
 	case FLAME_PROFILE_FAULTS:
 		return &flame_backend_faults;
+	case FLAME_PROFILE_INSTRUCTIONS:
+		return &flame_backend_valgrind;
 	default:
 		return flame_profiler_is_command(o->profiler) ? &flame_backend_command
 							      : &flame_backend_cpu;

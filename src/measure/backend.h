@@ -46,6 +46,14 @@ extern const struct flame_backend flame_backend_command;	/* backend_command.c */
 extern const struct flame_backend flame_backend_offcpu;		/* backend_offcpu.c */
 extern const struct flame_backend flame_backend_alloc;		/* backend_memory.c */
 extern const struct flame_backend flame_backend_faults;		/* backend_memory.c */
+extern const struct flame_backend flame_backend_valgrind;	/* backend_valgrind.c */
+
+/*
+ * 1 when this machine counts user-space instructions in hardware
+ * (perf_event_open PERF_COUNT_HW_INSTRUCTIONS opens), else 0; why gets
+ * the answer for the report either way.  In backend_valgrind.c.
+ */
+int flame_hw_instructions(char *why, size_t n);
 
 /* The backend of o's profile and profiler; NULL for FLAME_PROFILE_NONE. */
 const struct flame_backend *flame_backend_of(const struct flame_capture_opts *o);

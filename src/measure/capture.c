@@ -28,17 +28,19 @@ double flame_run_metric(const struct flame_run *run, enum flame_metric m)
 	case FLAME_METRIC_OFFCPU: return run->wall > run->cpu ? run->wall - run->cpu : 0;
 	case FLAME_METRIC_ALLOC: return run->alloc_bytes;
 	case FLAME_METRIC_PEAK_HEAP: return run->peak_heap;
+	case FLAME_METRIC_INSTRUCTIONS:
+	case FLAME_METRIC_EST_CYCLES: return run->counted;
 	default: return run->cpu_us;
 	}
 }
 
 /*
  * Run argv in dir (env: extra "NAME=value" entries, or NULL), stdout and
- * stderr to log, killed after timeout s (0: never); *wall gets its run
- * time (s).
+ * stderr to log, killed after timeout s (0: never), with address-space
+ * randomisation off when exact (counted runs); *wall gets its run time (s).
  */
 static int run_logged(const char *const *argv, const char *const *env, const char *dir,
-		      const char *log, double timeout, double *wall, struct rusage *ru,
+		      const char *log, double timeout, int exact, double *wall, struct rusage *ru,
 		      int *timed_out)
 {
 	struct child c = CHILD_INIT;
@@ -52,6 +54,7 @@ static int run_logged(const char *const *argv, const char *const *env, const cha
 	c.out_path = log;
 	c.err_to_out = 1;
 	c.timeout = timeout;
+	c.no_aslr = exact;
 	/* peak RSS and CPU time of the workload, not of trail's copy */
 	c.own_rusage = 1;
 	/* what the run leaves behind ("server &") must not run into the next one */
@@ -78,7 +81,9 @@ int flame_timed_run(const struct flame_capture_opts *o, const char *dir, struct 
 	const char *sh[] = { "sh", "-c", o->run_cmd, NULL };
 	char *log = xstrfmt("%s/run-timed.log", o->scratch);
 	struct rusage ru;
-	int code = run_logged(sh, NULL, dir, log, o->timeout, &run->wall, &ru, &run->timed_out);
+	int code = run_logged(sh, NULL, dir, log, o->timeout,
+			       o->profile == FLAME_PROFILE_INSTRUCTIONS, &run->wall, &ru,
+			       &run->timed_out);
 
 	run->rss = (double)ru.ru_maxrss;
 	run->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
@@ -104,7 +109,9 @@ int flame_record_run(const struct flame_capture_opts *o, const char *const *argv
 {
 	double wall;
 	struct rusage ru;
-	int code = run_logged(argv, env, dir, log, o->timeout, &wall, &ru, &run->timed_out);
+	int code = run_logged(argv, env, dir, log, o->timeout,
+			       o->profile == FLAME_PROFILE_INSTRUCTIONS, &wall, &ru,
+			       &run->timed_out);
 
 	/*
 	 * The cpu metric comes from the same runs as the profile (ends and

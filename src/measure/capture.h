@@ -29,6 +29,7 @@ struct flame_capture_opts {
 	const char *trail_exe;	/* this binary: what trail record's line names */
 	unsigned long long alloc_interval;	/* bytes per sampled allocation (alloc profiles) */
 	int alloc_peak;		/* alloc profiles of the bytes live at the peak (peak-heap) */
+	int cache_sim;		/* instruction profiles: with callgrind's cache model (est-cycles) */
 };
 
 struct flame_run {
@@ -44,6 +45,10 @@ struct flame_run {
 	int timed_out;			/* killed at the timeout (a failed run) */
 	double alloc_bytes;	/* bytes allocated (alloc profiles; estimated) */
 	double peak_heap;	/* peak live heap, bytes (alloc profiles; estimated) */
+	double counted;		/* instruction profiles: instructions (or est-cycles) of the
+				 * run's processes, the profile's total */
+	double instrument_wall;	/* instruction profiles: the counted run's time, s (run->wall
+				 * is the native run's) */
 };
 
 /*

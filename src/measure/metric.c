@@ -13,17 +13,25 @@
 
 static const struct flame_metric_def metrics[] = {
 	{ FLAME_METRIC_CPU, "cpu", "us", FLAME_PROFILE_CPU, 0, 0, 0, 0, 1, 1,
-	  "default: CPU time of the workload, user+sys" },
-	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-9, 1, "run time" },
+	  "default: CPU time of the workload, user+sys", 0, 0 },
+	{ FLAME_METRIC_WALL, "wall", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-9, 1, "run time", 0, 0 },
 	/* wall (ns) less CPU time (us) */
 	{ FLAME_METRIC_OFFCPU, "offcpu", "s", FLAME_PROFILE_CPU, 0, 0, 1, 0, 1e-6, 0,
-	  "run time minus CPU time; off-CPU profiles" },
+	  "run time minus CPU time; off-CPU profiles", 0, 0 },
 	/* ru_maxrss is KiB of whole pages: the page size, below */
 	{ FLAME_METRIC_RSS, "rss", "KiB", FLAME_PROFILE_FAULTS, 1, 0, 1, 0, 4, 1,
-	  "peak RSS; page-fault profiles" },
-	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1, 1, "bytes allocated" },
+	  "peak RSS; page-fault profiles", 0, 0 },
+	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1, 1, "bytes allocated",
+	  0, 0 },
 	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1, 0,
-	  "peak live heap; allocation-site profiles" },
+	  "peak live heap; allocation-site profiles", 0, 0 },
+	/* counted under callgrind (backend_valgrind.c): exact, so 0.5 % is a real change */
+	{ FLAME_METRIC_INSTRUCTIONS, "instructions", "instructions", FLAME_PROFILE_INSTRUCTIONS,
+	  0, 1, 0, 0, 1, 1, "user-space instructions counted under callgrind: exact, one run per probe",
+	  1, 0.005 },
+	{ FLAME_METRIC_EST_CYCLES, "est-cycles", "cycles", FLAME_PROFILE_INSTRUCTIONS,
+	  0, 1, 0, 0, 1, 1, "instructions + 10 x L1 + 100 x LL misses, callgrind's cache model", 1,
+	  0.005 },
 };
 #define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -35,6 +43,21 @@ const struct flame_metric_def *flame_metric_def(enum flame_metric m)
 		if (metrics[i].metric == m)
 			return &metrics[i];
 	return &metrics[0];
+}
+
+const struct flame_metric_def *flame_metric_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < NR_METRICS; i++)
+		if (!strcmp(name, metrics[i].name))
+			return &metrics[i];
+	return NULL;
+}
+
+double flame_metric_min_effect(const struct flame_metric_def *d)
+{
+	return d && d->min_effect > 0 ? d->min_effect : 0.03;
 }
 
 const char *flame_metric_names(const char *sep, int history_only)
@@ -106,6 +129,11 @@ double flame_metric_resolution(enum flame_metric m)
 	return flame_metric_def(m)->resolution;
 }
 
+int flame_metric_deterministic(enum flame_metric m)
+{
+	return flame_metric_def(m)->deterministic;
+}
+
 enum flame_profile flame_metric_profile(enum flame_metric m, int offcpu, const char *profiler)
 {
 	const struct flame_metric_def *d = flame_metric_def(m);
@@ -129,4 +157,5 @@ void flame_metric_capture(enum flame_metric m, int offcpu, const char *profiler,
 	o->timed = d->timed;
 	o->profile = flame_metric_profile(m, offcpu, profiler);
 	o->alloc_peak = d->peak;
+	o->cache_sim = m == FLAME_METRIC_EST_CYCLES;
 }

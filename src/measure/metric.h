@@ -15,6 +15,8 @@ enum flame_metric {
 	FLAME_METRIC_OFFCPU,	/* wall - (user + sys) CPU time: sleeping, blocked, waiting */
 	FLAME_METRIC_ALLOC,	/* bytes allocated per run (the interposer's estimate) */
 	FLAME_METRIC_PEAK_HEAP,	/* peak live heap bytes per run (the interposer's estimate) */
+	FLAME_METRIC_INSTRUCTIONS,	/* user-space instructions executed per run (callgrind Ir) */
+	FLAME_METRIC_EST_CYCLES,	/* Ir + 10 x L1 misses + 100 x LL misses (callgrind's cache model) */
 };
 
 /* What the profiled run records. */
@@ -25,6 +27,8 @@ enum flame_profile {
 	FLAME_PROFILE_ALLOC,	/* allocation sites (trail record -e alloc, backend_memory.c);
 				 * counts are sampled allocations */
 	FLAME_PROFILE_FAULTS,	/* page faults (-e page-faults, backend_memory.c); counts are faults */
+	FLAME_PROFILE_INSTRUCTIONS,	/* instructions (or est-cycles) per function, counted
+					 * (backend_valgrind.c); counts are instructions */
 };
 
 struct flame_metric_def {
@@ -40,10 +44,17 @@ struct flame_metric_def {
 	double resolution;		/* the step one run's value is read in, in unit */
 	int history;			/* trail history can store it */
 	const char *help;		/* what it is, for --metric's help (flame's default first) */
+	int deterministic;		/* counted, not timed: the same build gives the same
+					 * value run after run (checked at the ends) */
+	double min_effect;		/* the default --min-effect, fraction; 0: flame's */
 };
 
 /* The metric's row (the cpu row for a value outside the enum). */
 const struct flame_metric_def *flame_metric_def(enum flame_metric m);
+/* The row called name, or NULL (nothing printed). */
+const struct flame_metric_def *flame_metric_find(const char *name);
+/* The metric's default --min-effect (fraction): its row's, else 3 %. */
+double flame_metric_min_effect(const struct flame_metric_def *d);
 /*
  * The metrics' names separated by sep ("cpu|wall|..."), only those trail
  * history stores when history_only: the one list --metric's help, the
@@ -66,6 +77,8 @@ const char *flame_metric_unit(enum flame_metric m);
  * narrower than it (flame_interval_resolution_floor).
  */
 double flame_metric_resolution(enum flame_metric m);
+/* 1 when m counts rather than times: one run per probe once the ends agree. */
+int flame_metric_deterministic(enum flame_metric m);
 
 /*
  * The profile a metric's runs record (alloc and peak-heap: allocation

@@ -7,6 +7,7 @@ LIB_OBJS += src/measure/backend.o
 LIB_OBJS += src/measure/backend_cpu.o
 LIB_OBJS += src/measure/backend_command.o
 LIB_OBJS += src/measure/backend_offcpu.o
+LIB_OBJS += src/measure/backend_valgrind.o
 LIB_OBJS += src/measure/backend_memory.o
 LIB_OBJS += src/measure/probe_request.o
 LIB_OBJS += src/measure/record_cmd.o

@@ -20,6 +20,8 @@ static const struct {
 	{ "objects", "objects", 0 },
 	{ "faults", "page faults", 0 },
 	{ "page-faults", "page faults", 0 },
+	{ "instructions", "instructions", 0 },	/* callgrind's Ir, PERF_COUNT_HW_INSTRUCTIONS */
+	{ "cycles", "cycles", 0 },		/* est-cycles: a model, not time */
 };
 
 static int unit_index(const char *unit)

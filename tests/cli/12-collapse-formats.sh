@@ -13,7 +13,7 @@ CORPUS=$SHARED/corpus
 
 # --format list: one line per format, name first
 check "--format list" "$TRAIL" collapse --format list
-for f in perf perfdata dtrace sample vtune vsprof xctrace ghcprof bpftrace massif heaptrack folded recursive; do
+for f in perf perfdata dtrace sample vtune vsprof xctrace ghcprof bpftrace massif callgrind heaptrack folded recursive; do
 	grep -q "^$f " "$T/.out" && pass "--format list names $f" || fail "--format list names $f"
 done
 check_exit "an unknown --format is a usage error" 2 "$TRAIL" collapse --format nope /dev/null

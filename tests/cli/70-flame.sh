@@ -24,7 +24,7 @@ R=$T/repo
 git init -q "$R" && git -C "$R" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
 	git -C "$R" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
 check_exit "unknown revision" 1 "$TRAIL" flame -C "$R" --good nosuchrev --bad HEAD --build true --run true --cache "$T/cache"
-grep -q "'nosuchrev' is not a commit" "$T/.err" && pass "unknown revision named" || fail "unknown revision named"
+grep -q -- "--good 'nosuchrev': not a commit" "$T/.err" && pass "unknown revision named, with its option" || fail "unknown revision named, with its option" "$(cat "$T/.err")"
 check_exit "good after bad is a usage error" 2 "$TRAIL" flame -C "$R" --good HEAD --bad HEAD~1 --build true --run true --cache "$T/cache"
 grep -q "is not an ancestor" "$T/.err" && pass "ancestry explained" || fail "ancestry explained"
 [ -z "$(git -C "$R" status --porcelain)" ] && pass "repository untouched" || fail "repository untouched"

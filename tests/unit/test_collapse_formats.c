@@ -56,6 +56,7 @@ TEST(guess_picks_each_format)
 	CHECK_STREQ(guess("\tTime and Allocation Profiling Report\n\nCOST CENTRE MODULE SRC no. "
 			  "entries %time %alloc %time %alloc\n"), "ghcprof");
 	CHECK_STREQ(guess("Attaching 1 probe...\n\n@[\n    main+1\n]: 3\n"), "bpftrace");
+	CHECK_STREQ(guess("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"), "callgrind");
 	CHECK_STREQ(guess("main;work 3\nmain;idle 1\n"), "folded");
 	CHECK_STREQ(guess("# comments only\n"), "perf");
 	CHECK_STREQ(guess("what is this\n"), "(none)");

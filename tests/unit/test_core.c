@@ -630,6 +630,30 @@ TEST(child_runs_captures_and_reports_status)
 }
 
 /*
+ * no_aslr: the child and what it execs run with ADDR_NO_RANDOMIZE (0x0040000)
+ * in their personality, which /proc shows in hex; without it, not.
+ */
+TEST(child_no_aslr_sets_the_personality)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *cat[] = { "sh", "-c", "cat /proc/self/personality", NULL };
+	struct child c = CHILD_INIT, d = CHILD_INIT;
+	unsigned long v;
+
+	c.argv = cat;
+	c.no_aslr = 1;
+	CHECK_INT(child_capture(&c, &out), 0);
+	v = strtoul(out.buf, NULL, 16);
+	CHECK(v & 0x0040000);
+	strbuf_reset(&out);
+	d.argv = cat;
+	CHECK_INT(child_capture(&d, &out), 0);
+	v = strtoul(out.buf, NULL, 16);
+	CHECK(!(v & 0x0040000));
+	strbuf_release(&out);
+}
+
+/*
  * A child forked from a big process peaks at the big process's size when it
  * execs; with own_rusage its ru_maxrss is the program's own (the helper is
  * the trail binary of this build, as trail sets it up in main.c).
@@ -972,6 +996,7 @@ TEST_MAIN("core",
 	  open_regular_refuses_fifos_and_directories,
 	  string_list_add_unique_n_keeps_distinct_names_up_to_max,
 	  child_timeout_kills_the_tree,
+	  child_no_aslr_sets_the_personality,
 	  child_group_dies_with_its_process,
 	  shell_quote_round_trips,
 	  options_common_and_hidden,
