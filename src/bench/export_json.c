@@ -5,6 +5,7 @@
  * hyperfine's JSON read trail's; the rest is documented in docs/bench.md.
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -22,7 +23,7 @@ static void interval(struct json_writer *w, const char *k, double lo, double hi)
 	json_writer_end(w);
 }
 
-static void stats_fields(struct json_writer *w, const struct bench_stats *s)
+static void stats_fields(struct json_writer *w, const struct stats_summary *s)
 {
 	json_writer_key_number(w, "mean", s->mean);
 	json_writer_key_number(w, "stddev", s->stddev);
@@ -69,7 +70,7 @@ static void run_array(struct json_writer *w, const char *k, const struct bench_c
 	json_writer_end(w);
 }
 
-static void ratio(struct json_writer *w, const char *name, const struct bench_ratio *r)
+static void ratio(struct json_writer *w, const char *name, const struct stats_ratio *r)
 {
 	char k[64];
 
@@ -88,7 +89,7 @@ static void comparison(struct json_writer *w, const struct bench_comparison *c)
 	json_writer_key_number(w, "welch_t", c->welch.t);
 	json_writer_key_number(w, "welch_df", c->welch.df);
 	json_writer_key_number(w, "welch_p_value", c->welch.p);
-	json_writer_key_string(w, "verdict", bench_verdict_name(c->verdict));
+	json_writer_key_string(w, "verdict", trail_direction_name(c->verdict));
 }
 
 #define RUN_FIELD(w, k, cr, field, type) \

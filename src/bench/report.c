@@ -2,6 +2,7 @@
  * report.c - the human-readable report of trail bench (see report.h).
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "bench/report.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -62,7 +63,7 @@ static double median_of_int(const struct bench_command_result *cr, size_t offset
 		memcpy(&x, (const char *)&cr->runs[i] + offset, sizeof(x));
 		v[i] = (double)x;
 	}
-	m = bench_median(v, cr->nr_runs);
+	m = stats_median(v, cr->nr_runs);
 	free(v);
 	return m;
 }
@@ -76,7 +77,7 @@ static void add_name(struct strbuf *sb, const char *name)
 void bench_report_command(struct strbuf *sb, const struct bench_result *res, size_t c)
 {
 	const struct bench_command_result *cr = &res->commands[c];
-	const struct bench_stats *s = &cr->wall_stats;
+	const struct stats_summary *s = &cr->wall_stats;
 	char a[32], b[32], d[32], e[32];
 
 	strbuf_addf(sb, "Benchmark %zu: ", c + 1);
@@ -151,13 +152,13 @@ static void add_interval(struct strbuf *sb, int prec, const char *unit, double l
 /* "1.96x slower [1.95x … 1.97x]" or "1.50x faster [...]", from ratio b/a. */
 static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp)
 {
-	const struct bench_ratio *r = &cmp->median_ratio;
+	const struct stats_ratio *r = &cmp->median_ratio;
 
-	if (cmp->verdict == BENCH_FASTER) {
+	if (cmp->verdict == DIRECTION_FASTER) {
 		add_num(sb, 3, "x", 1 / r->estimate);
 		strbuf_addstr(sb, " faster ");
 		add_interval(sb, 3, "x", 1 / r->hi, 1 / r->lo);
-	} else if (cmp->verdict == BENCH_SLOWER) {
+	} else if (cmp->verdict == DIRECTION_SLOWER) {
 		add_num(sb, 3, "x", r->estimate);
 		strbuf_addstr(sb, " slower ");
 		add_interval(sb, 3, "x", r->lo, r->hi);
@@ -217,16 +218,16 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 		    "and the whole %g%% interval is beyond it)\n", max_regression * 100,
 		    res->confidence * 100);
 	for (i = 0; i < nr; i++) {
-		const struct bench_ratio *r = &g[i].cmp.median_ratio;
+		const struct stats_ratio *r = &g[i].cmp.median_ratio;
 
 		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
 		add_name(sb, res->commands[g[i].command].command->name);
 		strbuf_addstr(sb, "': ");
-		if (g[i].cmp.verdict == BENCH_SLOWER) {
+		if (g[i].cmp.verdict == DIRECTION_SLOWER) {
 			add_num(sb, 1, "%", (r->estimate - 1) * 100);
 			strbuf_addstr(sb, " slower than the baseline ");
 			add_interval(sb, 1, "%", (r->lo - 1) * 100, (r->hi - 1) * 100);
-		} else if (g[i].cmp.verdict == BENCH_FASTER) {
+		} else if (g[i].cmp.verdict == DIRECTION_FASTER) {
 			add_num(sb, 1, "%", (1 - r->estimate) * 100);
 			strbuf_addstr(sb, " faster than the baseline ");
 			add_interval(sb, 1, "%", (1 - r->hi) * 100, (1 - r->lo) * 100);
@@ -237,7 +238,7 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 			add_interval(sb, 3, "x", r->lo, r->hi);
 		}
 		strbuf_addf(sb, ", p = %.3g%s\n", g[i].cmp.mwu.p,
-			    g[i].cmp.verdict == BENCH_SAME ? ")" : "");
+			    g[i].cmp.verdict == DIRECTION_SAME ? ")" : "");
 		if (!isfinite(r->estimate) || !isfinite(r->lo) || !isfinite(r->hi))
 			strbuf_addstr(sb, "    (no ratio: the baseline's median is 0; the gate cannot "
 				      "judge this command)\n");
@@ -251,7 +252,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
-		const struct bench_stats *s = &cr->wall_stats;
+		const struct stats_summary *s = &cr->wall_stats;
 		char *name;
 
 		if (!cr->nr_runs)
@@ -263,7 +264,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 				"cold caches or frequency scaling. Use --warmup, a quieter machine, or "
 				"--prepare to reset state before each run (e.g. drop the page cache); "
 				"the median and the rank test already resist them.",
-				name, s->outliers, cr->nr_runs, BENCH_OUTLIER_Z);
+				name, s->outliers, cr->nr_runs, STATS_OUTLIER_Z);
 		if (!cfg->warmup && cr->nr_runs >= 5 && s->mad > 0 &&
 		    cr->runs[0].wall > s->median + 10 * s->mad && cr->runs[0].wall > 1.5 * s->median)
 			warning("'%s': the first run was much slower than the others (%.4g s vs a "

@@ -6,7 +6,10 @@
  * interval and a commit's step.
  */
 #include "flame/estimate.h"
-#include "bench/stats.h"
+#include "core/verdict.h"
+#include "stats/describe.h"
+#include "stats/rng.h"
+#include "stats/distributions.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -21,7 +24,7 @@ double flame_t_upper(double t, double df)
 		return 0.5;
 	if (df > 1e6)
 		return 0.5 * erfc(t / sqrt(2.0));
-	p = bench_student_t_p(fabs(t), df) / 2;	/* two-sided p of |t| */
+	p = stats_student_t_p(fabs(t), df) / 2;	/* two-sided p of |t| */
 	return t >= 0 ? p : 1 - p;
 }
 
@@ -33,7 +36,7 @@ double flame_t_quantile(double p, double df)
 	if (p >= 0.5)
 		return -flame_t_quantile(1 - p, df);
 	if (!(df > 0) || df > 1e6)
-		return bench_normal_quantile(p);
+		return stats_normal_quantile(p);
 	while (flame_t_upper(hi, df) > p && hi < 1e12)
 		hi *= 2;
 	for (i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) {
@@ -137,30 +140,6 @@ void flame_interval_resolution_floor(const double *good, const double *bad, size
 	iv->hi = fmax(iv->hi, expm1(c + t * se));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The pct-th percentile of x[0..n), sorted in place; linear interpolation. */
-static double quantile_inplace(double *x, size_t n, double pct)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return bench_quantile_sorted(x, n, pct / 100);
-}
-
-/* splitmix64 (Steele, Lea & Flood 2014): a small deterministic generator. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
 				double alpha, unsigned resamples, uint64_t seed,
 				struct flame_interval *out)
@@ -176,8 +155,8 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 	logs = xcalloc(resamples, sizeof(*logs));
 	memcpy(g, good, n * sizeof(*g));
 	memcpy(b, bad, n * sizeof(*b));
-	qg = quantile_inplace(g, n, pct);
-	qb = quantile_inplace(b, n, pct);
+	qg = stats_quantile_inplace(g, n, pct / 100);
+	qb = stats_quantile_inplace(b, n, pct / 100);
 	memset(out, 0, sizeof(*out));
 	if (!(qg > 0) || !(qb > 0)) {
 		free(g);
@@ -189,13 +168,13 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 		double rg, rb;
 
 		for (i = 0; i < n; i++) {
-			size_t j = (size_t)(next_random(&state) % n);
+			size_t j = (size_t)(stats_splitmix64(&state) % n);
 
 			g[i] = good[j];	/* the pair stays together */
 			b[i] = bad[j];
 		}
-		rg = quantile_inplace(g, n, pct);
-		rb = quantile_inplace(b, n, pct);
+		rg = stats_quantile_inplace(g, n, pct / 100);
+		rb = stats_quantile_inplace(b, n, pct / 100);
 		if (rg > 0 && rb > 0)
 			logs[ok++] = log(rb / rg);
 	}
@@ -215,9 +194,9 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 		for (k = 0; k < ok; k++)
 			var += (logs[k] - mean) * (logs[k] - mean);
 		out->se = sqrt(var / (double)(ok - 1));
-		qsort(logs, ok, sizeof(*logs), cmp_double);
-		out->lo = expm1(bench_quantile_sorted(logs, ok, alpha / 2));
-		out->hi = expm1(bench_quantile_sorted(logs, ok, 1 - alpha / 2));
+		stats_sort(logs, ok);
+		out->lo = expm1(stats_quantile_sorted(logs, ok, alpha / 2));
+		out->hi = expm1(stats_quantile_sorted(logs, ok, 1 - alpha / 2));
 	}
 	free(g);
 	free(b);
@@ -234,32 +213,17 @@ size_t flame_percentile_min_runs(double pct)
 	return (size_t)ceil(1 / tail - 1e-9);
 }
 
-const char *flame_outcome_name(enum flame_outcome o)
-{
-	switch (o) {
-	case FLAME_OUTCOME_REGRESSION:
-	case FLAME_OUTCOME_SMALL_REGRESSION:
-		return "regression";
-	case FLAME_OUTCOME_NO_REGRESSION:
-		return "no-regression";
-	case FLAME_OUTCOME_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return NULL;
-	}
-}
-
-enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double min_effect,
 					int enough)
 {
 	if (!enough)
-		return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_INCONCLUSIVE;
 	if (iv->lo > 0)
-		return iv->estimate >= min_effect ? FLAME_OUTCOME_REGRESSION
-						  : FLAME_OUTCOME_SMALL_REGRESSION;
+		return iv->estimate >= min_effect ? VERDICT_REGRESSION
+						  : VERDICT_SMALL_REGRESSION;
 	if (iv->hi < min_effect)
-		return FLAME_OUTCOME_NO_REGRESSION;
-	return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_NO_REGRESSION;
+	return VERDICT_INCONCLUSIVE;
 }
 
 double flame_min_detectable(const struct flame_interval *iv, double power)
@@ -296,8 +260,8 @@ double flame_ks_p(const double *a, size_t na, const double *b, size_t nb)
 	y = xcalloc(nb, sizeof(*y));
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(y, b, nb * sizeof(*y));
-	qsort(x, na, sizeof(*x), cmp_double);
-	qsort(y, nb, sizeof(*y), cmp_double);
+	stats_sort(x, na);
+	stats_sort(y, nb);
 	while (i < na && j < nb) {
 		double v = x[i] < y[j] ? x[i] : y[j], gap;
 
