@@ -94,8 +94,8 @@ static double beyond_min_effect(const double *x, size_t n, size_t k, const struc
 	struct cp_rank rt;
 	size_t i;
 
-	before = median_of(x, k, y);
-	after = median_of(x + k, n - k, y);
+	before = stats_median(x, k);
+	after = stats_median(x + k, n - k);
 	d = p->min_effect * (p->relative ? fabs(before) : 1) * (after > before ? 1 : -1);
 	for (i = 0; i < n; i++)
 		y[i] = i < k ? x[i] : x[i] - d;
