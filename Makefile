@@ -177,7 +177,7 @@ calibrate: $(BUILD)/bench/calibrate
 # bench/history-calibrate: trail history detect's false alarms and power by
 # simulation (docs/history.md); `make history-calibrate TRIALS=5000`.
 $(BUILD)/bench/history-calibrate: bench/history-calibrate/calibrate.c bench/history-calibrate/scenarios.h \
-		bench/history-calibrate/guard.h $(LIBTRAIL)
+		bench/history-calibrate/guard.h bench/history-calibrate/series.h $(LIBTRAIL)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(LIBTRAIL) $(LDLIBS)

@@ -5,11 +5,14 @@
  * with two Monte-Carlo standard errors, and the power on histories with
  * three changes.  Then guard.h's: trail history guard's metric verdict,
  * before (normal approximation, two-sided) and now (exact, one-sided).
+ * Then series.h's: cp_detect on one series under heavy tails, AR(1),
+ * drift and a load step, 50 / 200 / 1,000 commits.
  * Exit 1 when a false-alarm rate exceeds alpha by more.
- *   build/bench/history-calibrate [TRIALS [SEED [guard]]]   (guard: its table only)
+ *   build/bench/history-calibrate [TRIALS [SEED [guard|series]]]   (one table only)
  */
 #include "../../bench/history-calibrate/guard.h"
 #include "../../bench/history-calibrate/scenarios.h"
+#include "../../bench/history-calibrate/series.h"
 #include "core/parse_number.h"
 
 /*
@@ -44,19 +47,65 @@ static int guard_table(unsigned trials, uint64_t seed)
 	return bad;
 }
 
+/*
+ * cp_detect on one series (series.h): false alarms per noise model, size,
+ * runs and --min-effect (TRIALS at 50 commits, a fifth at 200, a
+ * twentieth at 1,000: each 1,000-commit series is O(n^2)), power at 2
+ * and 3 sds on a third as many.
+ */
+static int series_table(unsigned trials, uint64_t seed)
+{
+	static const size_t sizes[] = { 50, 200, 1000 };
+	struct cp_null_cache cache;
+	size_t z;
+	int bad = 0, runs, me0, k;
+
+	cp_null_cache_init(&cache, 4999, 0x9e3779b97f4a7c15ULL);
+	printf("\n| commits | per-run counts | --min-effect | noise | trials | false alarms | within | "
+	       "power 2 sd | power 3 sd |\n| ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: |\n");
+	for (z = 0; z < 3; z++)
+		for (runs = 0; runs < 2; runs++)
+			for (me0 = 0; me0 < 2; me0++)
+				for (k = 0; k < HSER_NNOISE; k++) {
+					struct hser_setup s = { sizes[z], runs, me0 };
+					unsigned tr = z == 0 ? trials : z == 1 ? trials / 5 : trials / 20;
+					unsigned pw = k == HSER_NORMAL || k == HSER_T3 || k == HSER_AR05 ? tr / 3 : 0;
+					struct hser_result r;
+					int ok;
+
+					if (!tr)
+						tr = 1;
+					hser_run((enum hser_noise)k, &s, tr, pw, seed, &cache, &r);
+					ok = hser_within((enum hser_noise)k, &s, &r);
+					printf("| %zu | %s | %s | %s | %u | %.2f%% | %s |", s.n, runs ? "5 runs" : "no",
+					       me0 ? "0" : "3 %", hser_noise_name[k], tr,
+					       100.0 * r.alarms / r.trials,
+					       (k == HSER_DRIFT || k == HSER_LOAD) && me0 ? "(a change)" : ok ? "yes" : "NO");
+					if (pw)
+						printf(" %.0f%% | %.0f%% |\n", 100.0 * r.power[0] / pw, 100.0 * r.power[1] / pw);
+					else
+						printf(" | |\n");
+					fflush(stdout);
+					bad |= !ok;
+				}
+	cp_null_cache_release(&cache);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t trials = 2000, seed = 17;
 	int k, bad = 0;
 
 	if ((argc > 1 && (parse_u64(argv[1], &trials) || !trials || trials > 10000000)) ||
-	    (argc > 2 && parse_u64(argv[2], &seed)) || (argc > 3 && strcmp(argv[3], "guard")) ||
+	    (argc > 2 && parse_u64(argv[2], &seed)) || (argc > 3 && strcmp(argv[3], "guard") && strcmp(argv[3], "series")) ||
 	    argc > 4) {
-		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard]]]\n");
+		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard|series]]]\n");
 		return 2;
 	}
 	if (argc > 3)
-		return guard_table((unsigned)trials, seed);
+		return !strcmp(argv[3], "guard") ? guard_table((unsigned)trials, seed)
+						 : series_table((unsigned)trials, seed);
 	printf("| scenario | trials | false alarms | nominal | within | changes right (subtle, slowdown, revert) | all three, no other |\n"
 	       "| --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
 	for (k = 0; k < HCAL_NSCENARIOS; k++) {
@@ -78,5 +127,6 @@ int main(int argc, char **argv)
 		bad |= !hcal_within(&r);
 	}
 	bad |= guard_table((unsigned)trials, seed);
+	bad |= series_table((unsigned)trials, seed);
 	return bad;
 }

@@ -233,12 +233,30 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 	}
 }
 
-static size_t detect(struct history_cmd *h, struct view *v, struct history_change **c)
+/* The changes to act on first (the return), then the possible ones (*all in all). */
+static size_t detect(struct history_cmd *h, struct view *v, struct history_change **c, size_t *all)
 {
 	struct history_detect_opts o;
 
 	history_cmd_detect_opts(h, v->s.metric, &o);
-	return history_detect(&v->s, &o, c);
+	*all = history_detect(&v->s, &o, c);
+	return history_changes_actionable(*c, *all);
+}
+
+/* A possible change: where, and why it is not one to act on. */
+static void json_possible(struct json_writer *w, const struct view *v, const struct history_change *c)
+{
+	json_writer_begin_object(w);
+	json_writer_key_string(w, "before", v->s.pts[c->index - 1].commit);
+	json_writer_key_string(w, "after", v->s.pts[c->index].commit);
+	json_writer_key_number(w, "change", c->change);
+	json_writer_key_pair(w, "interval", c->lo, c->hi);
+	json_writer_key_number(w, "profile_change", c->implied);
+	json_writer_key_number(w, "p", c->p);
+	json_writer_key_bool(w, "metric_changed", c->metric_changed);
+	json_writer_key_string(w, "why_not", "below the minimum effect: no function moved and the metric "
+			       "moved less than --min-effect");
+	json_writer_end(w);
 }
 
 int history_detect_cmd(struct history_cmd *h)
@@ -247,12 +265,12 @@ int history_detect_cmd(struct history_cmd *h)
 	struct strbuf out = STRBUF_INIT;
 	struct json_writer w;
 	struct view v;
-	size_t nc = 0, i;
+	size_t nc = 0, nall = 0, i;
 	int ret = EXIT_FAILURE_;
 
 	if (view_open(h, &v))
 		goto out;
-	nc = detect(h, &v, &c);
+	nc = detect(h, &v, &c, &nall);
 	for (i = 0; i < nc; i++) {
 		const struct history_point *a = &v.s.pts[c[i].index - 1], *b = &v.s.pts[c[i].index];
 
@@ -264,13 +282,18 @@ int history_detect_cmd(struct history_cmd *h)
 	if (h->json) {
 		json_series_open(&w, &out, &v);
 		json_writer_key_uint(&w, "stored", v.s.nr);
-		json_writer_key_string(&w, "method", "e-divisive means, t-test beyond the minimum effect, calibrated by simulation");
+		json_writer_key_string(&w, "method", "e-divisive means; t-test beyond the minimum effect against heavy-tailed AR(1) null series (up to 160 stored commits), rank CUSUM with long-run variance beyond");
 		json_writer_key_number(&w, "alpha", h->alpha);
 		json_writer_key_number(&w, "min_effect", history_cmd_min_effect(h, v.s.metric));
 		json_writer_key(&w, "change_points");
 		json_writer_begin_array(&w);
 		for (i = 0; i < nc; i++)
 			json_change(&w, &v, &c[i]);
+		json_writer_end(&w);
+		json_writer_key(&w, "possible");
+		json_writer_begin_array(&w);
+		for (i = nc; i < nall; i++)
+			json_possible(&w, &v, &c[i]);
 		json_writer_end(&w);
 		json_writer_end(&w);
 		json_writer_release(&w);
@@ -285,7 +308,7 @@ int history_detect_cmd(struct history_cmd *h)
 	ret = finish_stdout() ? EXIT_FAILURE_ : EXIT_OK;
 out:
 	strbuf_release(&out);
-	history_changes_free(c, nc);
+	history_changes_free(c, nall);
 	view_close(&v);
 	return ret;
 }
@@ -303,7 +326,7 @@ int history_plot(struct history_cmd *h)
 	struct history_plot p;
 	struct strbuf out = STRBUF_INIT;
 	struct view v;
-	size_t nc = 0;
+	size_t nc = 0, nall = 0;
 	int html, ret = EXIT_FAILURE_;
 
 	if (!h->out) {
@@ -313,7 +336,7 @@ int history_plot(struct history_cmd *h)
 	html = ends_with(h->out, ".html") || ends_with(h->out, ".htm");
 	if (view_open(h, &v))
 		goto out;
-	nc = detect(h, &v, &c);
+	nc = detect(h, &v, &c, &nall);
 	memset(&p, 0, sizeof(p));
 	p.s = &v.s;
 	p.changes = c;
@@ -328,7 +351,7 @@ int history_plot(struct history_cmd *h)
 	ret = EXIT_OK;
 out:
 	strbuf_release(&out);
-	history_changes_free(c, nc);
+	history_changes_free(c, nall);
 	view_close(&v);
 	return ret;
 }

@@ -6,14 +6,17 @@
  * statistic Q over every split point and right end of the segment.  Its
  * test is Student's t of the two sides with the minimum effect taken off
  * the difference, calibrated by cp_null.c (the split was the best of many,
- * so the plain t p-value would be far too small); a significant split is
- * kept and both sides are searched again (binary segmentation).
+ * so the plain t p-value would be far too small) on series as
+ * heavy-tailed as t3 and as autocorrelated as this one; past
+ * CP_NULL_MAX_N points the rank CUSUM (cp_rank.c).  A significant split
+ * is kept and both sides are searched again (binary segmentation).
  */
 #include "history/changepoint.h"
 #include "stats/describe.h"
 
 #include "core/alloc.h"
 #include "history/cp_null.h"
+#include "history/cp_rank.h"
 #include "history/cp_split.h"
 
 #include <math.h>
@@ -49,15 +52,16 @@ void cp_params_init(struct cp_params *p)
  * than their runs say (the test then judged them by their spread).
  */
 static double split_p(const double *x, const double *wv, size_t n, size_t k, size_t end,
-		      const struct cp_params *p, struct cp_null_cache *cache)
+		      size_t min_size, const struct cp_params *p, double rho,
+		      struct cp_null_cache *cache)
 {
-	unsigned runs = p->wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
+	unsigned runs = wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
 	int over = 0;
 	double u = cp_split_test_p_over(x, runs ? wv : NULL, runs, n, k, end, p->min_effect,
 					p->relative, &over);
 
 	/* points that differ more than their runs say are judged as points alone */
-	return cp_null_p(cache, n, p->min_size ? p->min_size : 1, p->tails, over ? 0 : runs, u);
+	return cp_null_p(cache, n, min_size, p->tails, over ? 0 : runs, rho, u);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -67,6 +71,86 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The test of segment x[0..len), placed by E-Divisive (*k, *end: 0 when
+ * nothing can be split).  Up to CP_NULL_MAX_N points, split_p on the
+ * points alone, two a side at least: the t test at the best split against
+ * simulated series as heavy-tailed as t3 and as dependent as the points
+ * are (rho around the split: cp_split_rho).  Longer, the rank CUSUM
+ * (cp_rank_test), which holds its level whatever the tails and under
+ * AR(1) dependence.  With runs (min_size 1), also the best split with a
+ * side of one stored commit judged by its runs; two tests, the smaller
+ * p doubled (Bonferroni).
+ */
+/*
+ * The rank CUSUM's p-value of x[0..n) with the side after k moved back
+ * toward the side before by the minimum effect: significant only when
+ * the step is beyond it (as split_p's t is), so that a drift or a load
+ * step below the minimum effect is not a change however long the series.
+ */
+static double beyond_min_effect(const double *x, size_t n, size_t k, const struct cp_params *p)
+{
+	double *y = xmallocarray(n, sizeof(double)), before, after, d;
+	struct cp_rank rt;
+	size_t i;
+
+	before = stats_median(x, k);
+	after = stats_median(x + k, n - k);
+	d = p->min_effect * (p->relative ? fabs(before) : 1) * (after > before ? 1 : -1);
+	for (i = 0; i < n; i++)
+		y[i] = i < k ? x[i] : x[i] - d;
+	cp_rank_test(y, n, &rt);
+	free(y);
+	return rt.p;
+}
+
+/* The points' autocorrelation past which their runs do not stand in for them. */
+#define CP_RUNS_MAX_RHO 0.2
+/* Fewer points say too little of their autocorrelation to overrule their runs. */
+#define CP_RHO_MIN_N 20
+
+static double segment_p(const double *x, const double *wv, size_t len, const struct cp_params *p,
+			struct cp_null_cache *cache, size_t *k, size_t *end)
+{
+	size_t min_size = p->min_size ? p->min_size : 1, ms = min_size < 2 ? 2 : min_size, k2, end2;
+	double pv = 1, p2;
+	struct cp_rank rt;
+
+	*k = 0;
+	*end = len;
+	if (len >= 2 * ms) {
+		cp_best_split(x, len, ms, k, end);
+		if (len > CP_NULL_MAX_N) {
+			/* the step the CUSUM tested, sides large enough for their medians to say its size */
+			cp_rank_test(x, len, &rt);
+			pv = rt.p;
+			*k = rt.at;
+			*end = len;
+			if (*k && p->min_effect > 0)
+				pv = fmax(pv, beyond_min_effect(x, len, *k, p));
+		} else if (*k) {
+			pv = split_p(x, NULL, len, *k, *end, ms, p, cp_split_rho(x, len, *k, *end),
+				     cache);
+		}
+	}
+	if (ms == min_size || !wv || len > CP_NULL_MAX_N || len < 2)
+		return *k ? pv : 1;
+	cp_best_split(x, len, min_size, &k2, &end2);
+	/*
+	 * points that carry their load over to the next (AR(1)) spread less
+	 * around their segments' levels than their dependence makes them
+	 * wander, so their runs would seem to agree: then the points alone
+	 */
+	if (!k2 || (len >= CP_RHO_MIN_N && cp_split_rho(x, len, k2, end2) > CP_RUNS_MAX_RHO))
+		return *k ? fmin(1, 2 * pv) : 1;
+	p2 = split_p(x, wv, len, k2, end2, min_size, p, 0, cache);
+	if (p2 < pv || !*k) {
+		*k = k2;
+		*end = end2;
+	}
+	return fmin(1, 2 * fmin(pv, p2));
+}
+
 size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp_point *out,
 		 size_t max)
 {
@@ -74,7 +158,7 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 	struct cp_null_cache own, *cache = p->cache;
 	double next_alpha = p->alpha_next > 0 ? p->alpha_next : p->alpha;
 
-	if (n < 2 * min_size || !max)
+	if (n < 2 * min_size || n < 2 || !max)
 		return 0;
 	if (!cache) {
 		cp_null_cache_init(&own, p->simulations, p->seed);
@@ -85,19 +169,18 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 	stack[top++] = n;
 	while (top && found < max) {
 		size_t hi = stack[--top], lo = stack[--top], len = hi - lo, end;
-		double q, pv, before, after;
+		double pv, before, after;
 
-		if (len < 2 * min_size)
+		if (len < 2 * min_size || len < 2)
 			continue;
-		q = cp_best_split(x + lo, len, min_size, &k, &end);
-		if (!k || !(q > 0))
+		pv = segment_p(x + lo, p->wv ? p->wv + lo : NULL, len, p, cache, &k, &end);
+		if (!k)
 			continue;
 		/* the step is between the split's two sides, [0, k) and [k, end) */
 		before = stats_median(x + lo, k);
 		after = stats_median(x + lo + k, end - k);
 		if (fabs(after - before) < p->min_effect * (p->relative ? fabs(before) : 1))
 			continue;
-		pv = split_p(x + lo, p->wv ? p->wv + lo : NULL, len, k, end, p, cache);
 		if (pv > (lo == 0 && hi == n ? p->alpha : next_alpha))
 			continue;
 		out[found].index = lo + k;

@@ -4,7 +4,9 @@
  * first): E-Divisive means, the method of Apache
  * Otava (formerly Hunter) and MongoDB's signal processing, to place each
  * split; Student's t beyond the minimum effect, calibrated by simulation
- * (cp_null.h), to test it.  Pure: no I/O, no clock; the simulations come
+ * of heavy-tailed AR(1) series with the series' own autocorrelation
+ * (cp_null.h), to test it - past 160 points the rank CUSUM with the
+ * long-run variance (cp_rank.h).  Pure: no I/O, no clock; the simulations come
  * from a seeded generator, so one series always gives the same answer.
  */
 #ifndef TRAIL_HISTORY_CHANGEPOINT_H

@@ -1,6 +1,7 @@
 /*
  * cp_null.c - the null tables of the split test (cp_null.h): series of n
- * independent points, E-Divisive's best split of each (cp_best_split) and
+ * points (AR(1) when the series' points are), E-Divisive's best split of
+ * each (cp_best_split) and
  * the t-test p-value of that split, sorted.  The points (or, when each
  * point is the mean of m runs, the runs) are drawn from Student's t (3
  * or 5 degrees of freedom): heavier tails than per-commit medians show;
@@ -11,6 +12,7 @@
 #include "stats/describe.h"
 
 #include "core/alloc.h"
+#include "history/cp_rank.h"
 #include "stats/rng.h"
 #include "history/cp_split.h"
 
@@ -75,17 +77,18 @@ static void draw_point(uint64_t *rng, unsigned df, unsigned m, double *x, double
 }
 
 static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size_t min_size,
-					 unsigned df, unsigned m)
+					 unsigned df, unsigned m, int rho10)
 {
+	double rho = rho10 / 10.0;
 	struct cp_null_table *t;
 	double *x, *wv;
 	uint64_t rng = c->seed ^ ((uint64_t)n * UINT64_C(0x2545f4914f6cdd1d)) ^ min_size ^
-		       ((uint64_t)df << 32) ^ ((uint64_t)m << 40);
+		       ((uint64_t)df << 32) ^ ((uint64_t)m << 40) ^ ((uint64_t)rho10 << 52);
 	size_t i, b, k, end;
 
 	for (i = 0; i < c->nr; i++)
 		if (c->t[i].n == n && c->t[i].min_size == min_size && c->t[i].df == df &&
-		    c->t[i].runs == m)
+		    c->t[i].runs == m && c->t[i].rho10 == rho10)
 			return &c->t[i];
 	c->t = xreallocarray(c->t, c->nr + 1, sizeof(*c->t));
 	t = &c->t[c->nr++];
@@ -93,6 +96,7 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 	t->min_size = min_size;
 	t->df = df;
 	t->runs = m;
+	t->rho10 = rho10;
 	t->nu = c->sims;
 	t->u = xmallocarray(t->nu, sizeof(double));
 	x = xmallocarray(n, sizeof(double));
@@ -100,6 +104,12 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 	for (b = 0; b < t->nu; b++) {
 		for (i = 0; i < n; i++)
 			draw_point(&rng, df, m, &x[i], &wv[i]);
+		/* AR(1): x[i] = rho x[i-1] + e[i], stationary from the start */
+		if (rho10 > 0 && m < 2) {
+			x[0] /= sqrt(1 - rho * rho);
+			for (i = 1; i < n; i++)
+				x[i] += rho * x[i - 1];
+		}
 		cp_best_split(x, n, min_size, &k, &end);
 		t->u[b] = k ? cp_split_test_p_runs(x, m >= 2 ? wv : NULL, m, n, k, end, 0, 0) : 1;
 	}
@@ -110,20 +120,17 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 }
 
 double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df, unsigned runs,
-		 double u)
+		 double rho, double u)
 {
 	const struct cp_null_table *t;
 	size_t lo = 0, hi, m = min_size ? min_size : 1;
+	int rho10 = (int)ceil(rho * 10 - 1e-9), top = (int)(CP_RANK_MAX_RHO * 10 + 0.5);
 
-	if (!(u < 1))
+	if (!(u < 1) || n > CP_NULL_MAX_N)
 		return 1;
-	if (n > CP_NULL_MAX_N) {
-		/* (k, end) pairs with m points a side: (n - 2m + 1)(n - 2m + 2) / 2 */
-		double splits = (double)(n - 2 * m + 1) * (double)(n - 2 * m + 2) / 2;
-
-		return fmin(1, u * splits);
-	}
-	t = table(c, n, m, df ? df : 3, runs >= 2 && runs <= CP_NULL_MAX_RUNS ? runs : 0);
+	runs = runs >= 2 && runs <= CP_NULL_MAX_RUNS ? runs : 0;
+	rho10 = runs || rho10 < 0 ? 0 : rho10 > top ? top : rho10;
+	t = table(c, n, m, df ? df : 3, runs, rho10);
 	/* how many simulated p-values are <= u */
 	hi = t->nu;
 	while (lo < hi) {

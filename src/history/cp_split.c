@@ -213,7 +213,7 @@ static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0
  * every point: a build's own speed shows as points further apart than
  * their runs, and then they are judged by their spread alone.
  */
-#define CP_RUNS_AGREE 0.05
+#define CP_RUNS_AGREE 0.25
 
 static int runs_agree(const double *x, const double *wv, unsigned m, size_t n, size_t k, size_t end)
 {

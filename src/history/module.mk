@@ -2,6 +2,7 @@
 # change points (E-Divisive means), the plot.
 LIB_OBJS += src/history/changepoint.o
 LIB_OBJS += src/history/cp_null.o
+LIB_OBJS += src/history/cp_rank.o
 LIB_OBJS += src/history/cp_split.o
 LIB_OBJS += src/history/env_pick.o
 LIB_OBJS += src/history/guard.o
@@ -11,7 +12,9 @@ LIB_OBJS += src/history/plot.o
 LIB_OBJS += src/history/result.o
 LIB_OBJS += src/history/series.o
 LIB_OBJS += src/history/store.o
+LIB_OBJS += src/history/tip.o
 
 UNIT_TESTS += tests/unit/test_history
 UNIT_TESTS += tests/unit/test_history_calibrate
+UNIT_TESTS += tests/unit/test_history_detect
 UNIT_TESTS += tests/unit/test_history_env_pick

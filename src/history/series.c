@@ -15,6 +15,7 @@
 #include "stats/bootstrap.h"
 #include "core/alloc.h"
 #include "history/cp_null.h"
+#include "history/tip.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -562,13 +563,16 @@ static size_t change_indices(const struct history_series *s, const struct histor
 	struct cp_point *cp = xmallocarray(s->nr + 1, sizeof(*cp));
 	struct cp_params mp = o->cp, fp = o->cp;
 	struct cp_null_cache cache;
-	double *x = xmallocarray(s->nr + 1, sizeof(double)), nseries;
-	size_t n = 0, i, j, k, m;
+	double *x = xmallocarray(s->nr + 1, sizeof(double)), nseries, tip_p;
+	size_t n = 0, i, j, k, m, from = 0;
+	int tip, tip_slower;
 
 	share_table_build(s, 0, s->nr, o->min_share, &t);
 	if (t.runs && !builds_agree(&t))
 		t.runs = 0;
-	nseries = 1 + (double)t.names.nr;
+	/* the tip's own test (tip.h) is one more */
+	tip = s->nr >= 3 && s->pts[s->nr - 1].r->nruns >= 3;
+	nseries = 1 + (double)t.names.nr + tip;
 	*nfound = t.names.nr;
 	*found = xcalloc((s->nr + 1) * (t.names.nr + 1), 1);
 	if (!o->cp.cache)
@@ -613,6 +617,13 @@ static size_t change_indices(const struct history_series *s, const struct histor
 	m = cp_detect(x, s->nr, &mp, cp, s->nr);
 	for (i = 0; i < m; i++)
 		metric_change(cp[i].index, fmin(1, cp[i].p * nseries), idx, pv, is_metric, &n);
+	/* the tip against the commits since the last change before it */
+	for (j = 0; j < n; j++)
+		if (idx[j] > from && idx[j] + 1 < s->nr)
+			from = idx[j];
+	if (tip && history_tip_moved(s, from, o->cp.alpha / nseries, o->cp.min_effect, &tip_slower,
+				     &tip_p))
+		metric_change(s->nr - 1, fmin(1, tip_p * nseries), idx, pv, is_metric, &n);
 	if (!o->cp.cache)
 		cp_null_cache_release(&cache);
 	free(cp);
@@ -681,6 +692,9 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 		 */
 		if (c[i].nmoved && !(c[i].lo > 0) && !(c[i].hi < 0))
 			c[i].slower = c[i].moved[0].own > 0;
+		/* one to act on: a function moved, or the metric beyond the minimum effect */
+		c[i].possible = !c[i].nmoved &&
+				!(c[i].metric_changed && fabs(c[i].change) >= o->cp.min_effect);
 		free(runs[0]);
 		free(runs[1]);
 	}
@@ -690,6 +704,24 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 	free(found);
 	*out = c;
 	return n;
+}
+
+size_t history_changes_actionable(struct history_change *c, size_t nr)
+{
+	struct history_change *tmp = xmallocarray(nr + 1, sizeof(*c));
+	size_t i, k = 0;
+
+	for (i = 0; i < nr; i++)
+		if (!c[i].possible)
+			tmp[k++] = c[i];
+	for (i = 0; i < nr; i++)
+		if (c[i].possible)
+			tmp[k++] = c[i];
+	memcpy(c, tmp, nr * sizeof(*c));
+	free(tmp);
+	for (i = k = 0; i < nr; i++)
+		k += !c[i].possible;
+	return k;
 }
 
 void history_changes_free(struct history_change *c, size_t nr)

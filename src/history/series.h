@@ -60,6 +60,9 @@ struct history_change {
 	double implied;			/* the run's change the profile implies (1 / r0 - 1) */
 	int slower;
 	int metric_changed;		/* the metric itself has the change point */
+	int possible;			/* significant, but neither the metric (beyond the
+					 * minimum effect) nor a function moved: not one to
+					 * act on (only --json lists it, as "possible") */
 	struct history_moved *moved;	/* largest first */
 	size_t nmoved;
 	char culprit[41];		/* named by --bisect, "" otherwise */
@@ -75,6 +78,11 @@ struct history_detect_opts {
 size_t history_detect(const struct history_series *s, const struct history_detect_opts *o,
 		      struct history_change **out);
 void history_changes_free(struct history_change *c, size_t nr);
+/*
+ * Reorders c[0..nr) (stably) so that the changes to act on come first,
+ * the possible ones after them; returns how many are to act on.
+ */
+size_t history_changes_actionable(struct history_change *c, size_t nr);
 /*
  * The functions that moved between points [a, b) and [b, c) of s: their
  * self share changed beyond the common factor r0 by which every other

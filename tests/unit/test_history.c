@@ -140,8 +140,8 @@ TEST(split_test_with_runs)
 		struct cp_null_cache c;
 
 		cp_null_cache_init(&c, 999, 7);
-		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) != cp_null_p(&c, 10, 2, 5, 0, 1e-2));
-		CHECK(cp_null_p(&c, 10, 2, 5, 5, 1e-2) >= cp_null_p(&c, 10, 2, 5, 5, 1e-4));
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 0, 1e-2) != cp_null_p(&c, 10, 2, 5, 0, 0, 1e-2));
+		CHECK(cp_null_p(&c, 10, 2, 5, 5, 0, 1e-2) >= cp_null_p(&c, 10, 2, 5, 5, 0, 1e-4));
 		cp_null_cache_release(&c);
 	}
 }
@@ -662,20 +662,26 @@ TEST(one_commit_excursion_needs_runs)
 TEST(adjacent_changes_of_two_functions)
 {
 	struct history_change *c = NULL;
-	size_t n, seed;
+	size_t n, seed, both = 0, i;
 
+	/*
+	 * each split is tested by its points and by its runs (two tests, the
+	 * smaller p doubled: issue 28), so nine stored commits find both
+	 * changes in most seeds, not all; a change found is never misplaced
+	 */
 	for (seed = 1; seed <= 5; seed++) {
 		n = excursion_detect(adjacent_at, 1, 1, seed, &c);
-		CHECK_INT(n, 2);
-		if (n == 2) {
-			CHECK_INT(c[0].index, 3);
-			CHECK_INT(c[1].index, 4);
-			CHECK(c[0].slower && c[1].slower);
-			CHECK(c[0].nmoved >= 1 && !strcmp(c[0].moved[0].name, "g"));
-			CHECK(c[1].nmoved >= 1 && !strcmp(c[1].moved[0].name, "f"));
+		CHECK(n >= 1 && n <= 2);
+		for (i = 0; i < n; i++) {
+			CHECK(c[i].index == 3 || c[i].index == 4);
+			CHECK(c[i].slower);
+			CHECK(c[i].nmoved >= 1 &&
+			      !strcmp(c[i].moved[0].name, c[i].index == 3 ? "g" : "f"));
 		}
+		both += n == 2;
 		history_changes_free(c, n);
 	}
+	CHECK(both >= 3);
 	cp_null_cache_release(&exc_cache);
 }
 
