@@ -449,6 +449,7 @@ static int history_guard(struct history_cmd *h)
 			ret = EXIT_FAILURE_;
 	}
 	history_series_release(&s);
+	ret = history_guard_budget(h, r, ret);
 out:
 	string_list_clear(&ids);
 	return ret;
@@ -510,6 +511,40 @@ void cmd_history_print_subcommands(void)
 		printf("%s\n", subs[i].name);
 }
 
+static int run_sub(struct history_cmd *h, const char *sub);
+
+/*
+ * With .trail at the top and no command of the command line (--build,
+ * --run, --profile), every subcommand runs per bench; --bench needs it.
+ */
+static int dispatch(struct history_cmd *h, const char *sub)
+{
+	int cli_workload = h->build_cmd || h->run_cmd || h->profile_path;
+	int rc = history_suite_load(&h->suite, h->top_dir);
+
+	if (rc < 0)
+		return EXIT_FAILURE_;
+	if (h->benches.nr && (rc == 1 || cli_workload)) {
+		trail_error(rc == 1 ? "--bench needs a %s file at the repository's top (docs/history.md, "
+			    "SUITE FILE)" : "--bench takes its commands from %s: not with --build, --run "
+			    "or --profile", HISTORY_SUITE_FILE);
+		return EXIT_USAGE;
+	}
+	if (rc == 0 && !cli_workload)
+		return history_run_suite(h, sub, run_sub);
+	if (!h->repeat)
+		h->repeat = HISTORY_DEFAULT_REPEAT;
+	if (h->min_effect < 0)
+		h->min_effect = HISTORY_DEFAULT_MIN_EFFECT;
+	if (h->run_timeout < 0)
+		h->run_timeout = HISTORY_DEFAULT_TIMEOUT;
+	if (!h->profiler)
+		h->profiler = "trail";
+	if (!h->metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h->profile_path)
+		h->metric_name = "cpu";
+	return run_sub(h, sub);
+}
+
 static int run_sub(struct history_cmd *h, const char *sub)
 {
 	size_t i;
@@ -532,6 +567,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "range", &h.range, "A..B", "first-parent commits of A..B (or all of B's); default HEAD"),
 		OPT_U64(0, "every", &h.every, "K", "backfill: every K-th commit of the range (default 1)", 1, 1000000),
 		OPT_STRING('C', NULL, &h.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING_LIST(0, "bench", &h.benches, "NAME", "this bench of .trail (repeatable; default every bench)"),
 		OPT_STRING_LIST(0, "commit", &h.commits, "REV", "backfill: this commit instead of --range (repeatable)"),
 		OPT_STRING(0, "cache", &h.cache_root, "DIR", "trail flame's cache (private clone, builds)"),
 		OPT_STRING(0, "hosts", &h.hosts_file, "FILE", "backfill: measure on these machines over ssh (trail flame's --hosts file), those in one environment"),
@@ -572,18 +608,17 @@ int cmd_history(int argc, const char **argv)
 	memset(&h, 0, sizeof(h));
 	h.dir = ".";
 	h.every = 1;
-	h.repeat = 5;
+	h.repeat = 0;		/* not given: .trail's, else HISTORY_DEFAULT_REPEAT (dispatch) */
 	h.freq = 999;
 	h.discard = 10;
 	h.top = 20;
-	h.run_timeout = 300;
+	h.run_timeout = -1;
 	h.build_timeout = 600;
 	h.alpha = 0.01;
-	h.min_effect = 3;
+	h.min_effect = -1;
 	h.min_share = 2;
 	h.simulations = 4999;
 	h.window = 10;
-	h.profiler = "trail";
 	h.remote_trail = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
@@ -599,7 +634,7 @@ int cmd_history(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (strcmp(h.profiler, "trail") && strcmp(h.profiler, "perf")) {
+	if (h.profiler && strcmp(h.profiler, "trail") && strcmp(h.profiler, "perf")) {
 		trail_error("unknown profiler '%s' (trail, perf)", h.profiler);
 		ret = EXIT_USAGE;
 		goto out;
@@ -608,9 +643,7 @@ int cmd_history(int argc, const char **argv)
 	h.trail_exe = child_self_exe();
 	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
 		goto out;
-	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
-		h.metric_name = "cpu";
-	ret = run_sub(&h, sub);
+	ret = dispatch(&h, sub);
 out:
 	history_store_release(&h.store);
 	if (h.repo_open)
@@ -624,5 +657,7 @@ out:
 	string_list_clear(&h.values);
 	string_list_clear(&h.functions);
 	string_list_clear(&h.commits);
+	string_list_clear(&h.benches);
+	history_suite_release(&h.suite);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include "history/measure.h"
 #include "history/series.h"
 #include "history/store.h"
+#include "history/suite.h"
 
 #include <stdint.h>
 
@@ -28,6 +29,8 @@ struct history_cmd {
 	uint64_t repeat, every, freq, top, simulations, window;
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
+	struct string_list benches;	/* --bench */
+	const char *markdown;		/* guard --markdown FILE */
 
 	/* the invocation */
 	char *top_dir;			/* the user's repository */
@@ -36,7 +39,29 @@ struct history_cmd {
 	struct flame_repo repo;		/* opened by history_measure_store() */
 	int repo_open;
 	char *scratch;
+	struct history_suite suite;	/* .trail, when the repository has one */
+	const char *bench;		/* the bench being run (history_run_suite), or NULL */
+	const struct history_bench *bench_def;
 };
+
+/* trail's own defaults, where neither the command line nor .trail set them */
+#define HISTORY_DEFAULT_REPEAT 5
+#define HISTORY_DEFAULT_MIN_EFFECT 3.0		/* percent */
+#define HISTORY_DEFAULT_TIMEOUT 300.0		/* seconds per run */
+
+/*
+ * Run subcommand sub through run once per bench of h->suite that --bench
+ * chose (default: all), each with its commands and settings
+ * (history_suite.c).  The worst exit status (usage, failure, regression).
+ */
+int history_run_suite(struct history_cmd *h, const char *sub,
+		      int (*run)(struct history_cmd *, const char *));
+/*
+ * guard: check the budget of the bench being run (if it has one) against
+ * r, REV's result; prints the verdict.  ret is the guard's status so far;
+ * EXIT_REGRESSION when the budget is broken.
+ */
+int history_guard_budget(struct history_cmd *h, const struct history_result *r, int ret);
 
 /* The detection parameters of the command line. */
 void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o);

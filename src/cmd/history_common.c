@@ -72,6 +72,7 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 	mo->repeat = (unsigned)h->repeat;
 	mo->build_timeout = h->build_timeout;
 	mo->top = (unsigned)h->top;
+	mo->bench = h->bench;
 	/* captured as trail flame's probes capture (one metric -> backend mapping) */
 	flame_probe_request_init(&r);
 	r.run_cmd = run;
@@ -97,6 +98,8 @@ void history_cmd_planned_key(struct history_cmd *h, const char *build, const cha
 	history_cmd_measure_opts(h, build, run, m, &mo);
 	history_env_collect(&env, build, run, flame_profiler_describe(&mo.cap, desc, sizeof(desc)),
 			    mo.cap.freq, mo.cap.discard);
+	if (h->bench)
+		history_env_set_bench(&env, h->bench);
 	memcpy(key, env.key, 17);
 	history_env_release(&env);
 }
@@ -145,7 +148,8 @@ out:
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s)
 {
-	if (history_series_build(s, &h->store, commits, h->env_key, h->metric_name, h->all_envs))
+	if (history_series_build_bench(s, &h->store, commits, h->bench, h->env_key, h->metric_name,
+				       h->all_envs))
 		return trail_error("no results stored for %s%s%s in this range (trail history record "
 				   "or backfill first)", h->metric_name ? "--metric " : "any metric",
 				   h->metric_name ? h->metric_name : "",

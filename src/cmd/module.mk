@@ -9,6 +9,7 @@ CMD_OBJS += src/cmd/flame.o
 CMD_OBJS += src/cmd/flamegraph.o
 CMD_OBJS += src/cmd/history.o
 CMD_OBJS += src/cmd/history_bisect.o
+CMD_OBJS += src/cmd/history_suite.o
 CMD_OBJS += src/cmd/history_view.o
 CMD_OBJS += src/cmd/history_common.o
 CMD_OBJS += src/cmd/history_hosts.o

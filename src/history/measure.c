@@ -273,6 +273,8 @@ int history_measure_start(struct flame_repo *r, const char *id, const struct his
 	history_env_collect(&out->env, o->build_cmd, o->cap.run_cmd,
 			    flame_profiler_describe(&o->cap, desc, sizeof(desc)), o->cap.freq,
 			    o->cap.discard);
+	if (o->bench)
+		history_env_set_bench(&out->env, o->bench);
 	code = flame_build(r, id, o->build_cmd, o->build_timeout, &m->dir, &cached);
 	if (code < 0) {
 		history_measurement_release(m);

@@ -23,6 +23,7 @@ struct history_measure_opts {
 	double build_timeout;		/* seconds, 0 = none */
 	unsigned top;			/* functions kept by self and by total share */
 	const struct string_list *keep;	/* also kept: the previous result's functions */
+	const char *bench;		/* the .trail bench, or NULL */
 };
 
 /* The environment of this machine for these commands (key set). */
