@@ -19,6 +19,7 @@
 #include "core/progress.h"
 #include "core/strbuf.h"
 #include "history/guard.h"
+#include "history/profiles_store.h"
 
 #include <limits.h>
 #include <math.h>
@@ -34,7 +35,9 @@ static const char *const history_usage[] = {
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
-	"trail history guard [--rev REV] [--max-regression 5%]",
+	"trail history guard [--rev REV] [--max-regression 5%] [--markdown FILE]",
+	"trail history diff A B [-o FILE.svg|FILE.html]",
+	"trail history prune --keep N",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
@@ -81,7 +84,7 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 	return r;
 }
 
-static int resolve(struct history_cmd *h, const char *rev, char id[41])
+int history_cmd_resolve(struct history_cmd *h, const char *rev, char id[41])
 {
 	const char *argv[] = { "git", "rev-parse", "--verify", "--quiet", NULL, NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -128,7 +131,7 @@ static int record_profile(struct history_cmd *h, const char *id)
 	history_env_collect(&r.env, NULL, NULL, "external profile", 0, 0);
 	history_result_set_functions(&r, &p, (unsigned)h->top, NULL);
 	r.profiles = 1;
-	if (!history_store_put(&h->store, id, &r)) {
+	if (!history_store_put(&h->store, id, &r) && !history_profile_put(h->top_dir, id, &r, &p)) {
 		print_stored(id, &r);
 		ret = 0;
 	}
@@ -144,7 +147,7 @@ static int history_record(struct history_cmd *h)
 	enum flame_metric m;
 	char id[41], key[17];
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id))
+	if (history_cmd_resolve(h, h->rev ? h->rev : "HEAD", id))
 		return EXIT_FAILURE_;
 	if (h->profile_path)
 		return record_profile(h, id) ? EXIT_FAILURE_ : EXIT_OK;
@@ -225,7 +228,7 @@ static int backfill_selection(struct history_cmd *h, struct string_list *sel)
 	char id[41];
 
 	for (i = 0; i < h->commits.nr; i++) {
-		if (resolve(h, h->commits.items[i], id))
+		if (history_cmd_resolve(h, h->commits.items[i], id))
 			return -1;
 		string_list_append(sel, id);
 	}
@@ -357,6 +360,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	size_t n = s->nr, a = baseline_start(h, s), nb, nr, nmv, i;
 	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
 	double change, implied;
+	const char *verdict;
 	int regression, profile_slower = 0;
 
 	history_cmd_detect_opts(h, &o);
@@ -385,12 +389,14 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 		printf("functions that moved:\n");
 		print_moved(mv, nmv, "  ");
 	}
+	verdict = regression ? "regression beyond --max-regression" :
+		  change > h->max_regression / 100 || implied > h->max_regression / 100 ?
+		  "slower, but not significantly: pass" : "pass";
+	history_md_compare(h, change, g.ratio.lo - 1, g.ratio.hi - 1, g.p, mv, nmv, verdict);
 	while (nmv)
 		free(mv[--nmv].name);
 	free(mv);
-	printf("guard: %s\n", regression ? "regression beyond --max-regression" :
-	       change > h->max_regression / 100 || implied > h->max_regression / 100 ?
-	       "slower, but not significantly: pass" : "pass");
+	printf("guard: %s\n", verdict);
 	free(base);
 	free(rev);
 	return regression ? EXIT_REGRESSION : EXIT_OK;
@@ -405,7 +411,7 @@ static int history_guard(struct history_cmd *h)
 	enum flame_metric m;
 	int ret = EXIT_FAILURE_;
 
-	if (resolve(h, h->rev ? h->rev : "HEAD", id) ||
+	if (history_cmd_resolve(h, h->rev ? h->rev : "HEAD", id) ||
 	    history_first_parents(h->top_dir, id, &ids, NULL, NULL))
 		return EXIT_FAILURE_;
 	if (!h->env_key && h->build_cmd && h->run_cmd) {
@@ -450,6 +456,7 @@ static int history_guard(struct history_cmd *h)
 	}
 	history_series_release(&s);
 	ret = history_guard_budget(h, r, ret);
+	history_md_row(h, id, ret);
 out:
 	string_list_clear(&ids);
 	return ret;
@@ -501,6 +508,7 @@ static const struct {
 	{ "record", history_record }, { "backfill", history_backfill },
 	{ "show", history_show }, { "plot", history_plot },
 	{ "detect", history_detect_cmd }, { "guard", history_guard },
+	{ "diff", history_diff_cmd }, { "prune", history_prune_cmd },
 };
 
 void cmd_history_print_subcommands(void)
@@ -552,7 +560,8 @@ static int run_sub(struct history_cmd *h, const char *sub)
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].fn(h);
-	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard)", sub);
+	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, diff, "
+		    "prune)", sub);
 	return EXIT_USAGE;
 }
 
@@ -601,7 +610,9 @@ int cmd_history(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
 		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
+		OPT_STRING(0, "markdown", &h.markdown, "FILE", "guard: append a Markdown table (a row per bench) to FILE, e.g. $GITHUB_STEP_SUMMARY"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
+		OPT_U64(0, "keep", &h.keep, "N", "prune: the newest N commits of --range keep their full profiles", 1, UINT32_MAX),
 		OPT_END()
 	};
 
@@ -622,9 +633,16 @@ int cmd_history(int argc, const char **argv)
 	h.remote_trail = "trail";
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
+	if (sub && !strcmp(sub, "diff") && n == 2) {	/* diff A B */
+		h.args[0] = argv[1];
+		h.args[1] = argv[2];
+		h.nargs = 2;
+		n = 0;
+	}
 	if (!sub || n != 0) {
 		if (!sub)
-			trail_error("which subcommand? (record, backfill, show, plot, detect, guard)");
+			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, diff, "
+				    "prune)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
 		ret = EXIT_USAGE;
@@ -644,6 +662,8 @@ int cmd_history(int argc, const char **argv)
 	if (top_level(&h) || history_store_load(&h.store, h.top_dir))
 		goto out;
 	ret = dispatch(&h, sub);
+	if (history_md_write(&h) && ret == EXIT_OK)
+		ret = EXIT_FAILURE_;
 out:
 	history_store_release(&h.store);
 	if (h.repo_open)
@@ -659,5 +679,6 @@ out:
 	string_list_clear(&h.commits);
 	string_list_clear(&h.benches);
 	history_suite_release(&h.suite);
+	history_md_release(&h.md);
 	return ret;
 }

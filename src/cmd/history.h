@@ -20,17 +20,28 @@
 
 /* Exit statuses: core/exit_codes.h (guard: EXIT_REGRESSION; docs/history.md). */
 
+/* guard --markdown: the row of the bench being guarded, and the rows so far */
+struct history_md {
+	int compared;			/* the fields below are set */
+	double change, lo, hi, p;	/* REV against the commits before it */
+	char verdict[80];
+	struct strbuf movers, budget;	/* Markdown, escaped */
+	struct strbuf rows;
+};
+
 struct history_cmd {
 	/* the command line */
 	const char *dir, *cache_root, *rev, *range, *build_cmd, *run_cmd, *metric_name;
 	const char *profile_path, *unit, *out, *env_key, *profiler;
 	const char *hosts_file, *remote_trail, *remote_repo;
 	struct string_list values, functions, commits;
-	uint64_t repeat, every, freq, top, simulations, window;
+	uint64_t repeat, every, freq, top, simulations, window, keep;
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
 	struct string_list benches;	/* --bench */
 	const char *markdown;		/* guard --markdown FILE */
+	const char *args[2];		/* diff A B */
+	size_t nargs;
 
 	/* the invocation */
 	char *top_dir;			/* the user's repository */
@@ -42,6 +53,7 @@ struct history_cmd {
 	struct history_suite suite;	/* .trail, when the repository has one */
 	const char *bench;		/* the bench being run (history_run_suite), or NULL */
 	const struct history_bench *bench_def;
+	struct history_md md;		/* guard --markdown */
 };
 
 /* trail's own defaults, where neither the command line nor .trail set them */
@@ -63,6 +75,17 @@ int history_run_suite(struct history_cmd *h, const char *sub,
  */
 int history_guard_budget(struct history_cmd *h, const struct history_result *r, int ret);
 
+/* guard --markdown (history_markdown.c): the comparison, the budget, the row, the file. */
+void history_md_compare(struct history_cmd *h, double change, double lo, double hi, double p,
+			const struct history_moved *mv, size_t nmv, const char *verdict);
+void history_md_budget(struct history_cmd *h, const char *text, int kept, const char *got);
+void history_md_row(struct history_cmd *h, const char *id, int status);
+/* Append the table to --markdown's file (nothing without rows); 0 or -1. */
+int history_md_write(struct history_cmd *h);
+void history_md_release(struct history_md *m);
+
+/* REV (rev-parse --verify REV^{commit}) into id; 0, or -1 (error printed). */
+int history_cmd_resolve(struct history_cmd *h, const char *rev, char id[41]);
 /* The detection parameters of the command line. */
 void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o);
 /*
@@ -114,5 +137,7 @@ void history_hosts_print_result(const char *id, const struct history_result *r);
 int history_show(struct history_cmd *h);
 int history_plot(struct history_cmd *h);
 int history_detect_cmd(struct history_cmd *h);
+int history_diff_cmd(struct history_cmd *h);
+int history_prune_cmd(struct history_cmd *h);
 
 #endif

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "flame/probe_request.h"
+#include "history/profiles_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,16 @@ int history_cmd_open_clone(struct history_cmd *h)
 	return h->scratch ? 0 : -1;
 }
 
+/* A measured result's whole profile, beside it (refs/notes/trail-profiles). */
+static void store_profile(void *ctx, const char *commit, const struct history_result *r,
+			  const struct folded_profile *pooled)
+{
+	struct history_cmd *h = ctx;
+
+	if (history_profile_put(h->top_dir, commit, r, pooled))
+		warning("the profile of %.12s is not stored (its result is)", commit);
+}
+
 void history_cmd_measure_opts(struct history_cmd *h, const char *build, const char *run,
 			      enum flame_metric m, struct history_measure_opts *mo)
 {
@@ -73,6 +84,10 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 	mo->build_timeout = h->build_timeout;
 	mo->top = (unsigned)h->top;
 	mo->bench = h->bench;
+	if (!h->print) {	/* a host of --hosts prints its results; profiles stay there */
+		mo->on_profile = store_profile;
+		mo->ctx = h;
+	}
 	/* captured as trail flame's probes capture (one metric -> backend mapping) */
 	flame_probe_request_init(&r);
 	r.run_cmd = run;

@@ -89,11 +89,12 @@ int history_run_suite(struct history_cmd *h, const char *sub,
 	struct cli_values cli = { h->metric_name, h->profiler, h->out, h->env_key, h->repeat,
 				  h->min_effect, h->run_timeout };
 	size_t n = 0, i;
-	int ret = EXIT_OK, one_output = !strcmp(sub, "plot") || h->json || h->markdown;
+	int ret = EXIT_OK, one_output = !strcmp(sub, "plot") || (!strcmp(sub, "diff") && h->out) ||
+					 h->json;
 
 	if (select_benches(h, &sel, &n))
 		return EXIT_USAGE;
-	if (n > 1 && one_output && strcmp(sub, "guard")) {
+	if (n > 1 && one_output) {
 		free(sel);
 		trail_error("%s %s writes one bench's answer: choose one with --bench (%s has %zu)",
 			    sub, h->json ? "--json" : "-o", h->suite.path, n);
@@ -103,7 +104,7 @@ int history_run_suite(struct history_cmd *h, const char *sub,
 		int rc;
 
 		apply_bench(h, &cli, sel[i], n > 1);
-		if (n > 1 && !h->json && !h->markdown) {
+		if (n > 1 && !h->json) {
 			printf("%sbench %s\n", i ? "\n" : "", sel[i]->name);
 			fflush(stdout);
 		}
@@ -132,6 +133,12 @@ int history_guard_budget(struct history_cmd *h, const struct history_result *r, 
 		return EXIT_FAILURE_;
 	}
 	history_budget_format(&b->budget, value, got, sizeof(got));
+	{
+		char desc[96];
+
+		snprintf(desc, sizeof(desc), "%s = %s", b->budget.stat, got);
+		history_md_budget(h, b->budget.text, ok, desc);
+	}
 	printf("guard: budget %s of bench %s %s: %s = %s (%s:%u)\n", b->budget.text, b->name,
 	       ok ? "kept" : "broken", b->budget.stat, got, h->suite.path, b->budget_line);
 	return ok ? ret : EXIT_REGRESSION;
