@@ -38,6 +38,7 @@ static const char *const history_usage[] = {
 	"trail history guard [--rev REV] [--max-regression 5%] [--markdown FILE]",
 	"trail history diff A B [-o FILE.svg|FILE.html]",
 	"trail history prune --keep N",
+	"trail history site -o DIR [--range A..B]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
@@ -509,6 +510,7 @@ static const struct {
 	{ "show", history_show }, { "plot", history_plot },
 	{ "detect", history_detect_cmd }, { "guard", history_guard },
 	{ "diff", history_diff_cmd }, { "prune", history_prune_cmd },
+	{ "site", history_site_cmd },
 };
 
 void cmd_history_print_subcommands(void)
@@ -538,7 +540,8 @@ static int dispatch(struct history_cmd *h, const char *sub)
 			    "or --profile", HISTORY_SUITE_FILE);
 		return EXIT_USAGE;
 	}
-	if (rc == 0 && !cli_workload)
+	/* prune and site: every bench at once */
+	if (rc == 0 && !cli_workload && strcmp(sub, "prune") && strcmp(sub, "site"))
 		return history_run_suite(h, sub, run_sub);
 	if (!h->repeat)
 		h->repeat = HISTORY_DEFAULT_REPEAT;
@@ -561,7 +564,7 @@ static int run_sub(struct history_cmd *h, const char *sub)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].fn(h);
 	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, diff, "
-		    "prune)", sub);
+		    "prune, site)", sub);
 	return EXIT_USAGE;
 }
 
@@ -642,7 +645,7 @@ int cmd_history(int argc, const char **argv)
 	if (!sub || n != 0) {
 		if (!sub)
 			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, diff, "
-				    "prune)");
+				    "prune, site)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
 		ret = EXIT_USAGE;

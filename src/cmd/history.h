@@ -139,5 +139,6 @@ int history_plot(struct history_cmd *h);
 int history_detect_cmd(struct history_cmd *h);
 int history_diff_cmd(struct history_cmd *h);
 int history_prune_cmd(struct history_cmd *h);
+int history_site_cmd(struct history_cmd *h);
 
 #endif

@@ -21,8 +21,8 @@ int history_prune_cmd(struct history_cmd *h)
 		trail_error("prune needs --keep N (the newest N commits keep their profiles)");
 		return EXIT_USAGE;
 	}
-	if (h->bench) {
-		trail_error("prune works on every bench at once: not with .trail's benches one by one");
+	if (h->benches.nr) {
+		trail_error("prune works on every bench at once: not with --bench");
 		return EXIT_USAGE;
 	}
 	if (history_first_parents(h->top_dir, h->range ? h->range : "HEAD", &ids, NULL, NULL))

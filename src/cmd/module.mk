@@ -12,6 +12,7 @@ CMD_OBJS += src/cmd/history_bisect.o
 CMD_OBJS += src/cmd/history_diff.o
 CMD_OBJS += src/cmd/history_markdown.o
 CMD_OBJS += src/cmd/history_prune.o
+CMD_OBJS += src/cmd/history_site.o
 CMD_OBJS += src/cmd/history_suite.o
 CMD_OBJS += src/cmd/history_view.o
 CMD_OBJS += src/cmd/history_common.o

@@ -12,6 +12,7 @@ LIB_OBJS += src/history/profile_diff.o
 LIB_OBJS += src/history/profiles_store.o
 LIB_OBJS += src/history/result.o
 LIB_OBJS += src/history/series.o
+LIB_OBJS += src/history/site.o
 LIB_OBJS += src/history/store.o
 LIB_OBJS += src/history/suite.o
 LIB_OBJS += src/history/suite_lines.o
