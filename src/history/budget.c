@@ -8,7 +8,7 @@
  */
 #include "history/budget.h"
 
-#include "bench/stats.h"
+#include "stats/stats.h"
 #include "core/alloc.h"
 #include "core/parse_number.h"
 
