@@ -8,7 +8,7 @@
  */
 #include "history/budget.h"
 
-#include "stats/stats.h"
+#include "stats/describe.h"
 #include "core/alloc.h"
 #include "core/parse_number.h"
 
@@ -180,7 +180,7 @@ int history_budget_check(const struct history_budget *b, const double *runs, siz
 		for (i = 0; i < n; i++)
 			v += sorted[i] / (double)n;
 	} else {
-		v = bench_quantile_sorted(sorted, n, b->q);
+		v = stats_quantile_sorted(sorted, n, b->q);
 	}
 	free(sorted);
 	*value = v * f;
