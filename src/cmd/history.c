@@ -130,6 +130,8 @@ static int record_profile(struct history_cmd *h, const char *id)
 			goto out;
 		}
 	history_env_collect(&r.env, NULL, NULL, "external profile", 0, 0);
+	if (h->bench)
+		history_env_set_bench(&r.env, h->bench);
 	history_result_set_functions(&r, &p, (unsigned)h->top, NULL);
 	r.profiles = 1;
 	if (!history_store_put(&h->store, id, &r) && !history_profile_put(h->top_dir, id, &r, &p)) {
@@ -534,10 +536,17 @@ static int dispatch(struct history_cmd *h, const char *sub)
 
 	if (rc < 0)
 		return EXIT_FAILURE_;
-	if (h->benches.nr && (rc == 1 || cli_workload)) {
+	if (h->profile_path && h->benches.nr == 1 && rc == 0) {
+		/* record --profile FILE --bench NAME: a profile made elsewhere, for that bench */
+		if (!(h->bench_def = history_suite_find(&h->suite, h->benches.items[0]))) {
+			trail_error("no bench '%s' in %s", h->benches.items[0], HISTORY_SUITE_FILE);
+			return EXIT_USAGE;
+		}
+		h->bench = h->bench_def->name;
+	} else if (h->benches.nr && (rc == 1 || cli_workload)) {
 		trail_error(rc == 1 ? "--bench needs a %s file at the repository's top (docs/history.md, "
 			    "SUITE FILE)" : "--bench takes its commands from %s: not with --build, --run "
-			    "or --profile", HISTORY_SUITE_FILE);
+			    "or --profile (but record --profile FILE with one --bench)", HISTORY_SUITE_FILE);
 		return EXIT_USAGE;
 	}
 	/* prune and site: every bench at once */

@@ -35,6 +35,14 @@ printf '[bench "a"]\n\trun = true\n' >"$E/.trail"
 check_exit "--bench of no bench: usage" 2 "$TRAIL" history show -C "$E" --bench nope
 grep -q "no bench 'nope' in .trail (a)" "$T/.err" && pass "the error lists the benches" ||
 	fail "the error lists the benches" "$(cat "$T/.err")"
+printf 'main;parse 30\nmain;eval 70\n' >"$T/p.folded"
+check "record --profile --bench a: a profile made elsewhere, for that bench" "$TRAIL" history record -C "$E" \
+	--profile "$T/p.folded" --bench a --metric wall --unit ms --value 12
+git -C "$E" notes --ref=trail show HEAD | grep -q '"bench":"a"' &&
+	git -C "$E" notes --ref=trail-profiles show HEAD | grep -q '"folded":"main;eval 70\\nmain;parse 30\\n"' &&
+	pass "the result names the bench; its whole profile is stored" ||
+	fail "the result names the bench; its whole profile is stored" "$(git -C "$E" notes --ref=trail-profiles show HEAD)"
+check_exit "--bench with --build: usage" 2 "$TRAIL" history show -C "$E" --bench a --build make --run true
 rm "$E/.trail"
 check_exit "--bench without .trail: usage" 2 "$TRAIL" history show -C "$E" --bench a
 
