@@ -320,8 +320,7 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 		       mv[i].own > 0 ? "slower" : "faster", 100 * mv[i].before, 100 * mv[i].after);
 }
 
-/* Pool the runs of points [a, b) of s. */
-static double *pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
 {
 	size_t i, j, total = 0;
 	double *x;
@@ -361,7 +360,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	struct history_moved *mv;
 	struct history_guard_metric g;
 	size_t n = s->nr, a = baseline_start(h, s), nb, nr, nmv, i;
-	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
+	double *base = history_pool_runs(s, a, n - 1, &nb), *rev = history_pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	const char *verdict;
 	int regression, profile_slower = 0;

@@ -84,6 +84,8 @@ void history_md_row(struct history_cmd *h, const char *id, int status);
 int history_md_write(struct history_cmd *h);
 void history_md_release(struct history_md *m);
 
+/* The runs of points [a, b) of s, pooled (malloc'd), *n of them. */
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
 /* REV (rev-parse --verify REV^{commit}) into id; 0, or -1 (error printed). */
 int history_cmd_resolve(struct history_cmd *h, const char *rev, char id[41]);
 /* The detection parameters of the command line. */

@@ -39,22 +39,6 @@ static void html(struct strbuf *out, const char *s)
 	escape_html_text(out, s, strlen(s));
 }
 
-/* The runs of points [a, b) of s, pooled. */
-static double *pool(const struct history_series *s, size_t a, size_t b, size_t *n)
-{
-	size_t i, j, total = 0;
-	double *x;
-
-	for (i = a; i < b; i++)
-		total += s->pts[i].r->nruns;
-	x = xmallocarray(total + 1, sizeof(double));
-	*n = 0;
-	for (i = a; i < b; i++)
-		for (j = 0; j < s->pts[i].r->nruns; j++)
-			x[(*n)++] = s->pts[i].r->runs[j];
-	return x;
-}
-
 /* The guard's verdict on the last stored commit against those before it (after the last change). */
 static void guard_status(struct history_cmd *h, struct site_bench *b)
 {
@@ -69,8 +53,8 @@ static void guard_status(struct history_cmd *h, struct site_bench *b)
 	}
 	if (s->nr - 1 - a > h->window)
 		a = s->nr - 1 - h->window;
-	base = pool(s, a, s->nr - 1, &nb);
-	rev = pool(s, s->nr - 1, s->nr, &nr);
+	base = history_pool_runs(s, a, s->nr - 1, &nb);
+	rev = history_pool_runs(s, s->nr - 1, s->nr, &nr);
 	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g))
 		b->guard = xstrdup("cannot compare");
 	else {
