@@ -20,35 +20,52 @@
 int history_diff_load(const char *top, const struct history_series *s, const struct string_list *a,
 		      const struct string_list *b, struct history_diff_sides *out)
 {
-	const struct string_list *side[2] = { a, b };
-	size_t i, k;
+	struct string_list all = STRING_LIST_INIT;
+	struct folded_profile *p;
+	int *found;
+	size_t i, k, side;
+	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	out->profiles = xcalloc(a->nr + b->nr + 1, sizeof(*out->profiles));
-	out->names = xcalloc(a->nr + b->nr + 1, sizeof(*out->names));
-	for (k = 0; k < 2; k++) {
-		for (i = 0; i < side[k]->nr; i++) {
-			struct folded_profile *p = &out->profiles[out->n];
-			int rc;
-
-			folded_profile_init(p);
-			rc = history_profile_get(top, side[k]->items[i], s->key, s->metric, p, 0, NULL);
-			if (rc) {
-				folded_profile_release(p);
-				if (rc < 0)
-					return -1;
-				continue;	/* not stored (or before trail kept profiles) */
-			}
-			out->names[out->n++] = xstrfmt("%.12s", side[k]->items[i]);
-			out->nside[k]++;
-		}
-		if (!out->nside[k])
-			return trail_error("no stored profile of %s %s in environment %s (profiles are "
-					   "kept from this version on: record or backfill again)",
-					   k ? "B" : "A", side[k]->nr == 1 ? side[k]->items[0] : "range",
-					   s->key);
+	for (i = 0; i < a->nr; i++)
+		string_list_append(&all, a->items[i]);
+	for (i = 0; i < b->nr; i++)
+		string_list_append(&all, b->items[i]);
+	p = xcalloc(all.nr + 1, sizeof(*p));
+	found = xcalloc(all.nr + 1, sizeof(*found));
+	out->profiles = xcalloc(all.nr + 1, sizeof(*out->profiles));
+	out->names = xcalloc(all.nr + 1, sizeof(*out->names));
+	for (i = 0; i < all.nr; i++)
+		folded_profile_init(&p[i]);
+	if (history_profiles_get_many(top, &all, s->key, s->metric, p, found))
+		goto out;
+	for (i = 0; i < all.nr; i++) {
+		if (!found[i])
+			continue;	/* not stored (or before trail kept profiles) */
+		side = i >= a->nr;
+		out->profiles[out->n] = p[i];
+		folded_profile_init(&p[i]);
+		out->names[out->n++] = xstrfmt("%.12s", all.items[i]);
+		out->nside[side]++;
 	}
-	return 0;
+	for (k = 0; k < 2; k++) {
+		const struct string_list *l = k ? b : a;
+
+		if (!out->nside[k]) {
+			trail_error("no stored profile of %s %s in environment %s (profiles are kept "
+				    "from this version on: record or backfill again)", k ? "B" : "A",
+				    l->nr == 1 ? l->items[0] : "range", s->key);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < all.nr; i++)
+		folded_profile_release(&p[i]);
+	free(p);
+	free(found);
+	string_list_clear(&all);
+	return ret;
 }
 
 void history_diff_sides_release(struct history_diff_sides *d)

@@ -124,40 +124,32 @@ static int add_folded(const char *s, size_t len, struct folded_profile *out, int
 	return 0;
 }
 
-int history_profile_get(const char *top, const char *commit, const char *key, const char *metric,
-			struct folded_profile *out, int column, double *runs)
+/* Commit's profile for key and metric out of its note's text: 0, 1 none, -1 corrupt. */
+static int parse_note(const char *commit, const struct strbuf *note, const char *key,
+		      const char *metric, struct folded_profile *out, int column, double *runs)
 {
-	struct strbuf note = STRBUF_INIT;
 	const char *line, *end;
 	char name[80];
 	unsigned lineno = 0;
 	int ret = 1;
 
 	snprintf(name, sizeof(name), "profile note of %.12s", commit);
-	if (history_note_read(top, HISTORY_PROFILES_REF, commit, &note)) {
-		strbuf_release(&note);
-		return 1;
-	}
-	if (note.len > HISTORY_PROFILE_NOTE_MAX) {
-		strbuf_release(&note);
-		return trail_error("%s: %zu bytes, more than a profile note may hold", name, note.len);
-	}
-	for (line = note.buf; ret == 1 && line < note.buf + note.len; line = end + 1) {
+	if (note->len > HISTORY_PROFILE_NOTE_MAX)
+		return trail_error("%s: %zu bytes, more than a profile note may hold", name, note->len);
+	for (line = note->buf; ret == 1 && line < note->buf + note->len; line = end + 1) {
 		const struct json_value *k, *m, *f, *r;
 		struct json_value v;
 		char where[96];
 
-		end = memchr(line, '\n', (size_t)(note.buf + note.len - line));
+		end = memchr(line, '\n', (size_t)(note->buf + note->len - line));
 		if (!end)
-			end = note.buf + note.len;
+			end = note->buf + note->len;
 		lineno++;
 		if (end == line)
 			continue;
 		snprintf(where, sizeof(where), "%s:%u", name, lineno);
-		if (json_parse(line, (size_t)(end - line), where, &v)) {
-			ret = -1;
-			break;
-		}
+		if (json_parse(line, (size_t)(end - line), where, &v))
+			return -1;
 		k = json_get(&v, "key");
 		m = json_get(&v, "metric");
 		f = json_get(&v, "folded");
@@ -172,6 +164,17 @@ int history_profile_get(const char *top, const char *commit, const char *key, co
 		}
 		json_release(&v);
 	}
+	return ret;
+}
+
+int history_profile_get(const char *top, const char *commit, const char *key, const char *metric,
+			struct folded_profile *out, int column, double *runs)
+{
+	struct strbuf note = STRBUF_INIT;
+	int ret = 1;
+
+	if (!history_note_read(top, HISTORY_PROFILES_REF, commit, &note))
+		ret = parse_note(commit, &note, key, metric, out, column, runs);
 	strbuf_release(&note);
 	return ret;
 }
@@ -194,8 +197,8 @@ static int git_run(const char *top, const char *const *argv, int in_fd, struct s
 	return child_run(&c);
 }
 
-/* The commits that have a profile note. */
-static int list_profiled(const char *top, struct string_list *commits)
+/* The commits that have a profile note, and their notes' blobs (unless NULL). */
+static int list_profiled(const char *top, struct string_list *commits, struct string_list *blobs)
 {
 	const char *argv[] = { "git", "notes", "--ref=" HISTORY_PROFILES_REF, "list", NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -213,6 +216,8 @@ static int list_profiled(const char *top, struct string_list *commits)
 			break;
 		}
 		string_list_append_nodup(commits, xstrndup(p + 41, 40));
+		if (blobs)
+			string_list_append_nodup(blobs, xstrndup(p, 40));
 	}
 	strbuf_release(&out);
 	return ret;
@@ -231,7 +236,7 @@ int history_profiles_prune(const char *top, const struct string_list *keep, size
 	size_t i;
 
 	*removed = *kept = 0;
-	if (list_profiled(top, &all))
+	if (list_profiled(top, &all, NULL))
 		goto out;
 	for (i = 0; i < all.nr; i++) {
 		if (string_list_has(keep, all.items[i])) {
@@ -286,5 +291,97 @@ out:
 	strbuf_release(&in);
 	strbuf_release(&tree);
 	strbuf_release(&commit);
+	return ret;
+}
+
+/* The text of blobs (ids, one a line in a temporary file) through one git cat-file --batch. */
+static int cat_blobs(const char *top, const struct string_list *ids, struct strbuf *notes)
+{
+	const char *argv[] = { "git", "cat-file", "--batch", NULL };
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	char path[] = "/tmp/trail-profiles-XXXXXX";
+	const char *p, *end;
+	int fd = mkstemp(path), ret = -1;
+	size_t i;
+
+	if (fd < 0)
+		return error_errno("cannot create a temporary file");
+	for (i = 0; i < ids->nr; i++)
+		strbuf_addf(&in, "%s\n", ids->items[i]);
+	if (write(fd, in.buf, in.len) != (ssize_t)in.len || lseek(fd, 0, SEEK_SET)) {
+		error_errno("cannot write '%s'", path);
+		goto out;
+	}
+	if (git_run(top, argv, fd, &out)) {
+		trail_error("git cat-file --batch failed on %s", HISTORY_PROFILES_REF);
+		goto out;
+	}
+	p = out.buf;
+	end = out.buf + out.len;
+	for (i = 0; i < ids->nr; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		unsigned long long size;
+		char type[16];
+
+		if (!nl || sscanf(p, "%*40s %15s %llu", type, &size) != 2 || strcmp(type, "blob") ||
+		    size > (unsigned long long)(end - nl - 1)) {
+			trail_error("%s: git cat-file gave no blob for %.12s", HISTORY_PROFILES_REF,
+				    ids->items[i]);
+			goto out;
+		}
+		strbuf_add(&notes[i], nl + 1, (size_t)size);
+		p = nl + 1 + size + 1;
+		if (p > end)
+			p = end;
+	}
+	ret = 0;
+out:
+	close(fd);
+	unlink(path);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	return ret;
+}
+
+int history_profiles_get_many(const char *top, const struct string_list *commits, const char *key,
+			      const char *metric, struct folded_profile *out, int *found)
+{
+	struct string_list all = STRING_LIST_INIT, blobs = STRING_LIST_INIT, want = STRING_LIST_INIT;
+	struct strbuf *notes = NULL;
+	size_t *at = xcalloc(commits->nr + 1, sizeof(*at)), i, j;
+	int ret = -1;
+
+	for (i = 0; i < commits->nr; i++)
+		found[i] = 0;
+	if (list_profiled(top, &all, &blobs))
+		goto out;
+	for (i = 0; i < commits->nr; i++)
+		for (j = 0; j < all.nr; j++)
+			if (!strcmp(all.items[j], commits->items[i])) {
+				at[want.nr] = i;
+				string_list_append(&want, blobs.items[j]);
+				break;
+			}
+	notes = xcalloc(want.nr + 1, sizeof(*notes));
+	for (i = 0; i < want.nr; i++)
+		strbuf_init(&notes[i], 0);
+	if (want.nr && cat_blobs(top, &want, notes))
+		goto out;
+	for (i = 0; i < want.nr; i++) {
+		int rc = parse_note(commits->items[at[i]], &notes[i], key, metric, &out[at[i]], 0, NULL);
+
+		if (rc < 0)
+			goto out;
+		found[at[i]] = !rc;
+	}
+	ret = 0;
+out:
+	for (i = 0; notes && i < want.nr; i++)
+		strbuf_release(&notes[i]);
+	free(notes);
+	free(at);
+	string_list_clear(&all);
+	string_list_clear(&blobs);
+	string_list_clear(&want);
 	return ret;
 }

@@ -35,6 +35,14 @@ int history_profile_get(const char *top, const char *commit, const char *key, co
 			struct folded_profile *out, int column, double *runs);
 
 /*
+ * The same for many commits in two git processes (notes list, one
+ * cat-file --batch): out[i] (initialised) gets commits' i-th profile and
+ * found[i] says whether it is stored.  0, or -1 on a corrupt note.
+ */
+int history_profiles_get_many(const char *top, const struct string_list *commits, const char *key,
+			      const char *metric, struct folded_profile *out, int *found);
+
+/*
  * prune: remove the profiles of every commit but those of keep (full
  * ids), then rewrite refs/notes/trail-profiles as one commit so the
  * removed profiles' objects can be collected.  *removed counts them.  0 or -1.
