@@ -542,6 +542,9 @@ static int dispatch(struct history_cmd *h, const char *sub)
 			return EXIT_USAGE;
 		}
 		h->bench = h->bench_def->name;
+	} else if (h->print && h->benches.nr == 1 && history_suite_name_ok(h->benches.items[0])) {
+		/* a host of backfill --hosts measuring a bench: its name, the commands given */
+		h->bench = h->benches.items[0];
 	} else if (h->benches.nr && (rc == 1 || cli_workload)) {
 		trail_error(rc == 1 ? "--bench needs a %s file at the repository's top (docs/history.md, "
 			    "SUITE FILE)" : "--bench takes its commands from %s: not with --build, --run "

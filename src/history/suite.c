@@ -92,7 +92,7 @@ static int suite_error(const struct parse *ps, unsigned line, const char *fmt, .
 	return -1;
 }
 
-static int valid_name(const char *n)
+int history_suite_name_ok(const char *n)
 {
 	size_t len = strlen(n);
 
@@ -210,7 +210,7 @@ static int one_entry(struct parse *ps, const char *name, const char *value, unsi
 	if (dot - name == 5 && !memcmp(name, "bench", 5) && last > dot + 1) {
 		char *sub = xstrndup(dot + 1, (size_t)(last - dot - 1));
 
-		if (!valid_name(sub)) {
+		if (!history_suite_name_ok(sub)) {
 			strbuf_reset(&esc);
 			escape_term(&esc, sub, strlen(sub));
 			suite_error(ps, line, "bench name '%s' is not 1 to %d letters, digits, '.', '_' "

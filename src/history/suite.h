@@ -44,6 +44,8 @@ struct history_suite {
  */
 int history_suite_load(struct history_suite *s, const char *top);
 void history_suite_release(struct history_suite *s);
+/* Whether n is a valid bench name (HISTORY_BENCH_NAME_MAX, the characters above). */
+int history_suite_name_ok(const char *n);
 const struct history_bench *history_suite_find(const struct history_suite *s, const char *name);
 
 /*
