@@ -69,6 +69,18 @@ check "backfill, every bench" H backfill --range HEAD
 	pass "full profiles under refs/notes/trail-profiles, one per bench and commit" ||
 	fail "full profiles under refs/notes/trail-profiles, one per bench and commit"
 
+# a host of backfill --hosts asked for beta (--print --bench, the commands given) answers in
+# beta's environment: the same key as this machine's results of beta
+git -C "$R" notes --ref=trail show HEAD | python3 -c '
+import json, sys
+e = [json.loads(l)["env"] for l in sys.stdin if json.loads(l)["env"].get("bench") == "beta"][0]
+print(e["key"]); print(e["build"]); print(e["run"])' >"$T/beta.env"
+{ read -r BKEY; read -r BBUILD; read -r BRUN; } <"$T/beta.env"
+check "backfill --print --bench beta (a host's environment)" H backfill --print --bench beta --build "$BBUILD" \
+	--run "$BRUN" --metric rss
+grep -q "$BKEY" "$T/.out" && pass "a host measuring beta answers beta's environment key" ||
+	fail "a host measuring beta answers beta's environment key" "want $BKEY: $(cat "$T/.out" "$T/.err")"
+
 # detect: the change in beta only, at its commit, naming grow_b
 check_exit "detect --json with three benches: usage (one answer)" 2 H detect --json
 for b in alpha beta gamma; do
