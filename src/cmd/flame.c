@@ -6,6 +6,7 @@
  * and docs/flame-probe.md.
  */
 #include "cmd/commands.h"
+#include "core/verdict.h"
 #include "core/cache_dir.h"
 #include "core/alloc.h"
 #include "core/child.h"
@@ -141,7 +142,7 @@ static int cmd_flame_probe(int argc, const char **argv)
 		}
 	}
 	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     flame_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
+	     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
 	     flame_metric_name(o->metric), res.value, res.se, o->threshold, res.runs,
 	     res.why[0] ? ": " : "", res.why);
 	ret = (int)res.verdict;
@@ -158,7 +159,7 @@ out_args:
 
 /* What cmd_flame's options hold before they become the request (s->req). */
 struct flame_cli {
-	const char *metric, *profiler, *measure, *hosts_file;
+	const char *metric, *profiler, *hosts_file;
 	uint64_t repeat, max_repeat, warmup, freq, probe_runs, probe_max, alloc_interval;
 	uint64_t loop, jobs, cpus_per_job;
 	double percentile, discard, min_delta, confirm, confidence;	/* percent, points, P */
@@ -172,7 +173,6 @@ static void flame_cli_init(struct flame_cli *c)
 	memset(c, 0, sizeof(*c));
 	c->metric = "cpu";
 	c->profiler = "auto";
-	c->measure = "share";
 	c->warmup = 1;
 	c->freq = 999;
 	c->probe_runs = 3;
@@ -190,6 +190,14 @@ static void flame_cli_init(struct flame_cli *c)
 	c->submodules = 1;
 	c->hosts = (struct flame_hosts)FLAME_HOSTS_INIT;
 }
+
+/* --strategy's and --measure's words (core/options.h: help, errors, completion). */
+static const struct option_choice strategies[] = {
+	{ "auto", 0 }, { "bisect", 0 }, { "suspects", 0 }, { NULL, 0 }
+};
+static const struct option_choice measures[] = {
+	{ "share", 1 }, { "samples", 0 }, { NULL, 0 }
+};
 
 /* Parse argv into s->req and c; 0, or -1 (said) for a usage error. */
 static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
@@ -225,9 +233,9 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_DOUBLE(0, "confirm", &c->confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &c->confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
-		OPT_STRING(0, "measure", &c->measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
+		OPT_CHOICE(0, "measure", &s->req.measure_share, NULL, "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)", measures),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
-		OPT_STRING(0, "strategy", &s->req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
+		OPT_CHOICE_NAME(0, "strategy", &s->req.strategy, NULL, "auto (default), bisect, or suspects (probe the suspect commits)", strategies),
 		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3)", 1, 1000),
 		OPT_U64(0, "probe-max-runs", &c->probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("many machines"),
@@ -297,12 +305,6 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 	if (flame_metric_parse(c->metric, &s->req.metric) ||
 	    flame_profiler_parse(c->profiler, &s->req.profiler))
 		return -1;
-	if (strcmp(s->req.strategy, "auto") && strcmp(s->req.strategy, "bisect") &&
-	    strcmp(s->req.strategy, "suspects"))
-		return trail_error("unknown strategy '%s' (auto, bisect, suspects)", s->req.strategy);
-	if (strcmp(c->measure, "samples") && strcmp(c->measure, "share"))
-		return trail_error("--measure must be samples or share");
-	s->req.measure_share = !strcmp(c->measure, "share");
 	if (c->percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
 		return trail_error("--percentile applies to --metric wall");
 	if (c->max_repeat && c->max_repeat < c->repeat)
@@ -361,7 +363,7 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 /* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */
 static void print_outcome(struct flame_session *s)
 {
-	if (s->ans.outcome != FLAME_OUTCOME_NONE) {
+	if (s->ans.outcome != VERDICT_NONE) {
 		struct strbuf summary = STRBUF_INIT;
 
 		flame_report_summary(s, &summary);

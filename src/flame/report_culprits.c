@@ -6,6 +6,7 @@
  * one commit explains the change; the suspect's own sections say the rest.
  */
 #include "flame/report.h"
+#include "core/verdict.h"
 #include "core/escape.h"
 
 #include <string.h>
@@ -26,7 +27,7 @@ static const char *culprit_subject(const struct flame_session *s, const struct f
 
 static int listed(const struct flame_session *s)
 {
-	return s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.nculprits > 1;
+	return s->ans.outcome == VERDICT_REGRESSION && s->ans.nculprits > 1;
 }
 
 /* "+12.3 pp [+10.1, +14.5]" or "+42.0 samples/run [...]" or the metric's unit. */
