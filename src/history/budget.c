@@ -158,13 +158,6 @@ int history_budget_parse(const char *s, struct history_budget *b, const char **w
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int history_budget_check(const struct history_budget *b, const double *runs, size_t n,
 			 const char *unit, double *value)
 {
@@ -175,7 +168,7 @@ int history_budget_check(const struct history_budget *b, const double *runs, siz
 		return -1;
 	sorted = xmallocarray(n, sizeof(double));
 	memcpy(sorted, runs, n * sizeof(double));
-	qsort(sorted, n, sizeof(double), cmp_double);
+	stats_sort(sorted, n);
 	if (b->q < 0) {
 		for (i = 0; i < n; i++)
 			v += sorted[i] / (double)n;
