@@ -22,6 +22,7 @@
 #include "core/strbuf.h"
 #include "core/term_printf.h"
 #include "history/guard.h"
+#include "history/profiles_store.h"
 
 #include <limits.h>
 #include <math.h>
@@ -37,8 +38,11 @@ static const char *const history_usage[] = {
 	"trail history show [--range A..B] [--function F] [--json]",
 	"trail history plot [--range A..B] [--function F]... -o FILE.svg|FILE.html",
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
-	"trail history guard [--rev REV] [--max-regression 5%] [--json]",
+	"trail history guard [--rev REV] [--max-regression 5%] [--json] [--markdown FILE]",
 	"trail history check [--max-note-size BYTES]",
+	"trail history diff A B [-o FILE.svg|FILE.html]",
+	"trail history prune --keep N",
+	"trail history site -o DIR [--range A..B]",
 	"",
 	"Keep a profile per commit in the repository itself (git notes under refs/notes/trail:",
 	"the metric's runs, the functions that matter, the environment), find the change",
@@ -86,6 +90,11 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 	return r;
 }
 
+int history_cmd_resolve(struct history_cmd *h, const char *opt, const char *rev, char id[41])
+{
+	return git_rev_resolve(h->top_dir, opt, rev, id);
+}
+
 static int record_profile(struct history_cmd *h, const char *id)
 {
 	struct folded_profile p;
@@ -116,9 +125,11 @@ static int record_profile(struct history_cmd *h, const char *id)
 			goto out;
 		}
 	history_env_collect(&r.env, NULL, NULL, "external profile", 0, 0);
+	if (h->bench)
+		history_env_set_bench(&r.env, h->bench);
 	history_result_set_functions(&r, &p, (unsigned)h->top, NULL);
 	r.profiles = 1;
-	if (!history_store_put(&h->store, id, &r)) {
+	if (!history_store_put(&h->store, id, &r) && !history_profile_put(h->top_dir, id, &r, &p)) {
 		print_stored(id, &r);
 		ret = 0;
 	}
@@ -324,8 +335,7 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before, 100 * mv[i].after);
 }
 
-/* Pool the runs of points [a, b) of s. */
-static double *pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
 {
 	size_t i, j, total = 0;
 	double *x;
@@ -372,10 +382,10 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	struct history_moved *mv;
 	struct history_guard_metric g;
 	size_t n = s->nr, a = baseline_start(h, s), nb, nr, nmv, i;
-	double *base = pool_runs(s, a, n - 1, &nb), *rev = pool_runs(s, n - 1, n, &nr);
+	double *base = history_pool_runs(s, a, n - 1, &nb), *rev = history_pool_runs(s, n - 1, n, &nr);
 	double change, implied;
-	int regression, profile_slower = 0;
 	const char *verdict;
+	int regression, profile_slower = 0;
 
 	history_cmd_detect_opts(h, s->metric, &o);
 	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
@@ -418,6 +428,10 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 		term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
 			    !strcmp(verdict, "pass") ? "pass" : "slower, but not significantly: pass");
 	}
+	verdict = regression ? "regression beyond --max-regression" :
+		  change > h->max_regression / 100 || implied > h->max_regression / 100 ?
+		  "slower, but not significantly: pass" : "pass";
+	history_md_compare(h, change, g.ratio.lo - 1, g.ratio.hi - 1, g.p, mv, nmv, verdict);
 	while (nmv)
 		free(mv[--nmv].name);
 	free(mv);
@@ -492,6 +506,8 @@ static int history_guard(struct history_cmd *h)
 			ret = EXIT_FAILURE_;
 	}
 	history_series_release(&s);
+	ret = history_guard_budget(h, r, ret);
+	history_md_row(h, id, ret);
 out:
 	string_list_clear(&ids);
 	return ret;
@@ -544,6 +560,8 @@ static const struct {
 	{ "show", history_show }, { "plot", history_plot },
 	{ "detect", history_detect_cmd }, { "guard", history_guard },
 	{ "check", history_check },
+	{ "diff", history_diff_cmd }, { "prune", history_prune_cmd },
+	{ "site", history_site_cmd },
 };
 
 void cmd_history_print_subcommands(void)
@@ -554,6 +572,48 @@ void cmd_history_print_subcommands(void)
 		term_printf("%s\n", subs[i].name);
 }
 
+static int run_sub(struct history_cmd *h, const char *sub);
+
+/*
+ * With .trail at the top and no command of the command line (--build,
+ * --run, --profile), every subcommand runs per bench; --bench needs it.
+ */
+static int dispatch(struct history_cmd *h, const char *sub)
+{
+	int cli_workload = h->build_cmd || h->run_cmd || h->profile_path;
+	int rc = history_suite_load(&h->suite, h->top_dir);
+
+	if (rc < 0)
+		return EXIT_FAILURE_;
+	if (h->profile_path && h->benches.nr == 1 && rc == 0) {
+		/* record --profile FILE --bench NAME: a profile made elsewhere, for that bench */
+		if (!(h->bench_def = history_suite_find(&h->suite, h->benches.items[0]))) {
+			trail_error("no bench '%s' in %s", h->benches.items[0], HISTORY_SUITE_FILE);
+			return EXIT_USAGE;
+		}
+		h->bench = h->bench_def->name;
+	} else if (h->print && h->benches.nr == 1 && history_suite_name_ok(h->benches.items[0])) {
+		/* a host of backfill --hosts measuring a bench: its name, the commands given */
+		h->bench = h->benches.items[0];
+	} else if (h->benches.nr && (rc == 1 || cli_workload)) {
+		trail_error(rc == 1 ? "--bench needs a %s file at the repository's top (docs/history.md, "
+			    "SUITE FILE)" : "--bench takes its commands from %s: not with --build, --run "
+			    "or --profile (but record --profile FILE with one --bench)", HISTORY_SUITE_FILE);
+		return EXIT_USAGE;
+	}
+	/* prune and site: every bench at once */
+	if (rc == 0 && !cli_workload && strcmp(sub, "prune") && strcmp(sub, "site"))
+		return history_run_suite(h, sub, run_sub);
+	/* --repeat and --min-effect unset stay so: the metric's defaults (history_common.c) */
+	if (h->run_timeout < 0)
+		h->run_timeout = HISTORY_DEFAULT_TIMEOUT;
+	if (!h->profiler)
+		h->profiler = "trail";
+	if (!h->metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h->profile_path)
+		h->metric_name = "cpu";
+	return run_sub(h, sub);
+}
+
 static int run_sub(struct history_cmd *h, const char *sub)
 {
 	size_t i;
@@ -561,7 +621,8 @@ static int run_sub(struct history_cmd *h, const char *sub)
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].fn(h);
-	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, check)", sub);
+	trail_error("unknown subcommand '%s' (record, backfill, show, plot, detect, guard, check, diff, "
+		    "prune, site)", sub);
 	return EXIT_USAGE;
 }
 
@@ -576,6 +637,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "range", &h.range, "A..B", "first-parent commits of A..B (or all of B's); default HEAD"),
 		OPT_U64(0, "every", &h.every, "K", "backfill: every K-th commit of the range (default 1)", 1, 1000000),
 		OPT_STRING('C', NULL, &h.dir, "DIR", "run as if started in DIR (the repository)"),
+		OPT_STRING_LIST(0, "bench", &h.benches, "NAME", "this bench of .trail (repeatable; default every bench)"),
 		OPT_STRING_LIST(0, "commit", &h.commits, "REV", "backfill: this commit instead of --range (repeatable)"),
 		OPT_STRING(0, "cache", &h.cache_root, "DIR", "trail flame's cache (private clone, builds)"),
 		OPT_STRING(0, "hosts", &h.hosts_file, "FILE", "backfill: measure on these machines over ssh (trail flame's --hosts file), those in one environment"),
@@ -610,7 +672,9 @@ int cmd_history(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
 		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
+		OPT_STRING(0, "markdown", &h.markdown, "FILE", "guard: append a Markdown table (a row per bench) to FILE, e.g. $GITHUB_STEP_SUMMARY"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
+		OPT_U64(0, "keep", &h.keep, "N", "prune: the newest N commits of --range keep their full profiles", 1, UINT32_MAX),
 		OPT_END()
 	};
 
@@ -621,7 +685,7 @@ int cmd_history(int argc, const char **argv)
 	h.freq = 999;
 	h.discard = 10;
 	h.top = 20;
-	h.run_timeout = 300;
+	h.run_timeout = -1;
 	h.build_timeout = 600;
 	h.alpha = 0.01;
 	h.min_effect = -1;	/* unset: 3, or the metric's (history_cmd_min_effect) */
@@ -629,13 +693,19 @@ int cmd_history(int argc, const char **argv)
 	h.simulations = 4999;
 	h.window = 10;
 	h.max_note = HISTORY_NOTE_BUDGET;
-	h.profiler = "trail";
-	h.remote_trail = "trail";
+	h.remote_trail = "trail";	/* --profiler unset: .trail's, else trail (dispatch) */
 	sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	n = cmd_parse_options(sub ? argc - 1 : argc, sub ? argv + 1 : argv, opts, history_usage, 0);
+	if (sub && !strcmp(sub, "diff") && n == 2) {	/* diff A B */
+		h.args[0] = argv[1];
+		h.args[1] = argv[2];
+		h.nargs = 2;
+		n = 0;
+	}
 	if (!sub || n != 0) {
 		if (!sub)
-			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, check)");
+			trail_error("which subcommand? (record, backfill, show, plot, detect, guard, check, diff, "
+				    "prune, site)");
 		else
 			trail_error("unexpected argument '%s'", argv[1]);
 		ret = EXIT_USAGE;
@@ -645,7 +715,7 @@ int cmd_history(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (strcmp(h.profiler, "trail") && strcmp(h.profiler, "perf")) {
+	if (h.profiler && strcmp(h.profiler, "trail") && strcmp(h.profiler, "perf")) {
 		trail_error("unknown profiler '%s' (trail, perf)", h.profiler);
 		ret = EXIT_USAGE;
 		goto out;
@@ -656,12 +726,12 @@ int cmd_history(int argc, const char **argv)
 		goto out;
 	if (strcmp(sub, "check"))
 		history_cmd_warn_skipped(&h);
-	if (!h.metric_name && (!strcmp(sub, "record") || !strcmp(sub, "backfill")) && !h.profile_path)
-		h.metric_name = "cpu";
 	if (!strcmp(sub, "backfill") || (!strcmp(sub, "detect") && h.bisect))
 		history_cmd_watch(sub);
-	ret = run_sub(&h, sub);
+	ret = dispatch(&h, sub);
 	history_cmd_unwatch();
+	if (history_md_write(&h) && ret == EXIT_OK)
+		ret = EXIT_FAILURE_;
 out:
 	history_store_release(&h.store);
 	if (h.repo_open)
@@ -675,5 +745,8 @@ out:
 	string_list_clear(&h.values);
 	string_list_clear(&h.functions);
 	string_list_clear(&h.commits);
+	string_list_clear(&h.benches);
+	history_suite_release(&h.suite);
+	history_md_release(&h.md);
 	return ret;
 }

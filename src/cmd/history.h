@@ -15,10 +15,20 @@
 #include "history/measure.h"
 #include "history/series.h"
 #include "history/store.h"
+#include "history/suite.h"
 
 #include <stdint.h>
 
 /* Exit statuses: core/exit_codes.h (guard: EXIT_REGRESSION; docs/history.md). */
+
+/* guard --markdown: the row of the bench being guarded, and the rows so far */
+struct history_md {
+	int compared;			/* the fields below are set */
+	double change, lo, hi, p;	/* REV against the commits before it */
+	char verdict[80];
+	struct strbuf movers, budget;	/* Markdown, escaped */
+	struct strbuf rows;
+};
 
 struct history_cmd {
 	/* the command line */
@@ -26,10 +36,14 @@ struct history_cmd {
 	const char *profile_path, *unit, *out, *env_key, *profiler;
 	const char *hosts_file, *remote_trail, *remote_repo;
 	struct string_list values, functions, commits;
-	uint64_t repeat, every, freq, top, simulations, window;
+	uint64_t repeat, every, freq, top, simulations, window, keep;
 	uint64_t max_note;		/* bytes a note may have (--max-note-size) */
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
+	struct string_list benches;	/* --bench */
+	const char *markdown;		/* guard --markdown FILE */
+	const char *args[2];		/* diff A B */
+	size_t nargs;
 
 	/* the invocation */
 	char *top_dir;			/* the user's repository */
@@ -38,8 +52,43 @@ struct history_cmd {
 	struct flame_repo repo;		/* opened by history_measure_store() */
 	int repo_open;
 	char *scratch;
+	struct history_suite suite;	/* .trail, when the repository has one */
+	const char *bench;		/* the bench being run (history_run_suite), or NULL */
+	const struct history_bench *bench_def;
+	struct history_md md;		/* guard --markdown */
 };
 
+/* trail's own default, where neither the command line nor .trail set it
+ * (--repeat and --min-effect unset are the metric's: history_common.c) */
+#define HISTORY_DEFAULT_TIMEOUT 300.0		/* seconds per run */
+
+/*
+ * Run subcommand sub through run once per bench of h->suite that --bench
+ * chose (default: all), each with its commands and settings
+ * (history_suite.c).  The worst exit status (usage, failure, regression).
+ */
+int history_run_suite(struct history_cmd *h, const char *sub,
+		      int (*run)(struct history_cmd *, const char *));
+/*
+ * guard: check the budget of the bench being run (if it has one) against
+ * r, REV's result; prints the verdict.  ret is the guard's status so far;
+ * EXIT_REGRESSION when the budget is broken.
+ */
+int history_guard_budget(struct history_cmd *h, const struct history_result *r, int ret);
+
+/* guard --markdown (history_markdown.c): the comparison, the budget, the row, the file. */
+void history_md_compare(struct history_cmd *h, double change, double lo, double hi, double p,
+			const struct history_moved *mv, size_t nmv, const char *verdict);
+void history_md_budget(struct history_cmd *h, const char *text, int kept, const char *got);
+void history_md_row(struct history_cmd *h, const char *id, int status);
+/* Append the table to --markdown's file (nothing without rows); 0 or -1. */
+int history_md_write(struct history_cmd *h);
+void history_md_release(struct history_md *m);
+
+/* The runs of points [a, b) of s, pooled (malloc'd), *n of them. */
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
+/* REV (rev-parse --verify REV^{commit}) into id; 0, or -1 (error printed). */
+int history_cmd_resolve(struct history_cmd *h, const char *opt, const char *rev, char id[41]);
 /* The detection parameters of the command line. */
 /* metric: the series' (its default --min-effect when none was given), or NULL */
 void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
@@ -123,5 +172,8 @@ int history_detect_cmd(struct history_cmd *h);
 int history_check(struct history_cmd *h);
 /* One warning per note skipped when the store was read (at most 10, then a count). */
 void history_cmd_warn_skipped(const struct history_cmd *h);
+int history_diff_cmd(struct history_cmd *h);
+int history_prune_cmd(struct history_cmd *h);
+int history_site_cmd(struct history_cmd *h);
 
 #endif

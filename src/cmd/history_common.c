@@ -11,6 +11,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "history/profiles_store.h"
 #include "measure/probe_request.h"
 
 #include <signal.h>
@@ -133,6 +134,16 @@ int history_cmd_open_clone(struct history_cmd *h)
 	return h->scratch ? 0 : -1;
 }
 
+/* A measured result's whole profile, beside it (refs/notes/trail-profiles). */
+static void store_profile(void *ctx, const char *commit, const struct history_result *r,
+			  const struct folded_profile *pooled)
+{
+	struct history_cmd *h = ctx;
+
+	if (history_profile_put(h->top_dir, commit, r, pooled))
+		warning("the profile of %.12s is not stored (its result is)", commit);
+}
+
 void history_cmd_measure_opts(struct history_cmd *h, const char *build, const char *run,
 			      enum flame_metric m, struct history_measure_opts *mo)
 {
@@ -145,6 +156,11 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 	mo->repeat = h->repeat ? (unsigned)h->repeat : flame_metric_deterministic(m) ? 1 : 5;
 	mo->build_timeout = h->build_timeout;
 	mo->top = (unsigned)h->top;
+	mo->bench = h->bench;
+	if (!h->print) {	/* a host of --hosts prints its results; profiles stay there */
+		mo->on_profile = store_profile;
+		mo->ctx = h;
+	}
 	/* captured as trail flame's probes capture (one metric -> backend mapping) */
 	flame_probe_request_init(&r);
 	r.run_cmd = run;
@@ -170,6 +186,8 @@ void history_cmd_planned_key(struct history_cmd *h, const char *build, const cha
 	history_cmd_measure_opts(h, build, run, m, &mo);
 	history_env_collect(&env, build, run, flame_profiler_describe(&mo.cap, desc, sizeof(desc)),
 			    mo.cap.freq, mo.cap.discard);
+	if (h->bench)
+		history_env_set_bench(&env, h->bench);
 	memcpy(key, env.key, 17);
 	history_env_release(&env);
 }
@@ -218,7 +236,8 @@ out:
 int history_cmd_series(struct history_cmd *h, const struct string_list *commits,
 		       struct history_series *s)
 {
-	if (history_series_build(s, &h->store, commits, h->env_key, h->metric_name, h->all_envs))
+	if (history_series_build_bench(s, &h->store, commits, h->bench, h->env_key, h->metric_name,
+				       h->all_envs))
 		return trail_error("no results stored for %s%s%s in this range (trail history record "
 				   "or backfill first)", h->metric_name ? "--metric " : "any metric",
 				   h->metric_name ? h->metric_name : "",

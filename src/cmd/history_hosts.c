@@ -53,6 +53,8 @@ void history_hosts_print_env(struct history_cmd *h, enum flame_metric m)
 	history_env_collect(&env, h->build_cmd, h->run_cmd,
 			    flame_profiler_describe(&mo.cap, desc, sizeof(desc)), mo.cap.freq,
 			    mo.cap.discard);
+	if (h->bench)
+		history_env_set_bench(&env, h->bench);
 	strbuf_addf(&sb, ENV_PREFIX "%s", env.key);
 	field(&sb, env.kernel);
 	field(&sb, env.cpu);
@@ -103,6 +105,8 @@ static char *host_command(struct history_cmd *h, const struct flame_host *host, 
 	string_list_append_nodup(&a, xstrfmt("--discard=%.17g", h->discard));
 	string_list_append_nodup(&a, xstrfmt("--timeout=%.17g", h->run_timeout));
 	string_list_append_nodup(&a, xstrfmt("--build-timeout=%.17g", h->build_timeout));
+	if (h->bench)	/* the bench names the results and is part of their key */
+		string_list_append_nodup(&a, xstrfmt("--bench=%s", h->bench));
 	for (i = 0; i < n; i++)
 		string_list_append_nodup(&a, xstrfmt("--commit=%s", ids[i]));
 	/* the compiler and flags of this shell are part of the fingerprint: they travel */

@@ -266,6 +266,7 @@ int history_measure_start(struct flame_repo *r, const char *id, const struct his
 	memset(m, 0, sizeof(*m));
 	history_result_init(out);
 	folded_profile_init(&m->pooled);
+	snprintf(m->commit, sizeof(m->commit), "%s", id);
 	out->time = clock_wall();
 	out->metric = xstrdup(flame_metric_name(o->metric));
 	out->unit = xstrdup(flame_metric_unit(o->metric));
@@ -273,6 +274,8 @@ int history_measure_start(struct flame_repo *r, const char *id, const struct his
 	history_env_collect(&out->env, o->build_cmd, o->cap.run_cmd,
 			    flame_profiler_describe(&o->cap, desc, sizeof(desc)), o->cap.freq,
 			    o->cap.discard);
+	if (o->bench)
+		history_env_set_bench(&out->env, o->bench);
 	code = flame_build(r, id, o->build_cmd, o->build_timeout, &m->dir, &cached);
 	if (code < 0) {
 		history_measurement_release(m);
@@ -315,6 +318,8 @@ void history_measure_finish(const struct history_measure_opts *o, struct history
 		history_result_set_functions(&m->res, &m->pooled, o->top, o->keep);
 		history_result_set_run_counts(&m->res, m->each, m->nruns_each);
 		m->res.profiles = (double)m->res.nruns;
+		if (o->on_profile)
+			o->on_profile(o->ctx, m->commit, &m->res, &m->pooled);
 	}
 	release_each(m);
 	folded_profile_release(&m->pooled);	/* leaves it empty: releasing again is harmless */

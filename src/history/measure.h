@@ -23,6 +23,11 @@ struct history_measure_opts {
 	double build_timeout;		/* seconds, 0 = none */
 	unsigned top;			/* functions kept by self and by total share */
 	const struct string_list *keep;	/* also kept: the previous result's functions */
+	const char *bench;		/* the .trail bench, or NULL */
+	/* history_measure_finish hands an ok result's pooled profile here (NULL: dropped) */
+	void (*on_profile)(void *ctx, const char *commit, const struct history_result *r,
+			   const struct folded_profile *pooled);
+	void *ctx;
 };
 
 /* The environment of this machine for these commands (key set). */
@@ -47,6 +52,7 @@ struct history_measurement {
 	struct folded_profile *each;	/* each run's profile, for its per-run counts */
 	size_t nruns_each;
 	char *dir;			/* the build's worktree */
+	char commit[41];		/* the commit measured */
 	int done;			/* failed to build or run: no more runs */
 };
 /* Build (cached); 0, or -1 on error (m released) - a failed build is res.status, done. */

@@ -42,6 +42,7 @@ void history_env_release(struct history_env *e)
 	free(e->build);
 	free(e->run);
 	free(e->profiler);
+	free(e->bench);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -104,6 +105,7 @@ void history_result_copy(struct history_result *dst, const struct history_result
 	dst->env.build = dup_or_empty(src->env.build);
 	dst->env.run = dup_or_empty(src->env.run);
 	dst->env.profiler = dup_or_empty(src->env.profiler);
+	dst->env.bench = dup_or_empty(src->env.bench);
 }
 
 static void fnv_add(uint64_t *h, const char *s)
@@ -127,7 +129,16 @@ void history_env_set_key(struct history_env *e)
 	fnv_add(&h, e->profiler);
 	snprintf(num, sizeof(num), "%.17g/%.17g", e->freq, e->discard);
 	fnv_add(&h, num);
+	if (e->bench && *e->bench)	/* only then: the keys of notes without benches stay */
+		fnv_add(&h, e->bench);
 	snprintf(e->key, sizeof(e->key), "%016llx", (unsigned long long)h);
+}
+
+void history_env_set_bench(struct history_env *e, const char *bench)
+{
+	free(e->bench);
+	e->bench = xstrdup(bench ? bench : "");
+	history_env_set_key(e);
 }
 
 static void write_numbers(struct json_writer *w, const double *x, size_t n)
@@ -182,6 +193,8 @@ void history_result_write(const struct history_result *r, struct strbuf *out)
 	json_writer_key_string(&w, "profiler", r->env.profiler);
 	json_writer_key_number(&w, "freq", r->env.freq);
 	json_writer_key_number(&w, "discard", r->env.discard);
+	if (r->env.bench && *r->env.bench)
+		json_writer_key_string(&w, "bench", r->env.bench);
 	json_writer_end(&w);
 	if (r->run_samples) {
 		json_writer_key(&w, "run_samples");
@@ -237,6 +250,7 @@ static int parse_env(const struct json_value *e, const char *name, struct histor
 	    get_string(e, "cflags", &env->cflags, name) || get_string(e, "trail", &env->trail, name) ||
 	    get_string(e, "build", &env->build, name) || get_string(e, "run", &env->run, name) ||
 	    get_string(e, "profiler", &env->profiler, name) ||
+	    get_string(e, "bench", &env->bench, name) ||
 	    get_number(e, "freq", &env->freq, name) || get_number(e, "discard", &env->discard, name))
 		goto out;
 	if (strlen(key) != 16 || strspn(key, "0123456789abcdef") != 16) {

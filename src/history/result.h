@@ -26,6 +26,8 @@ struct history_env {
 	char *profiler;		/* "trail record -g at 999 Hz", "external" ... */
 	double freq;		/* sampling frequency, Hz (0 unknown) */
 	double discard;		/* fraction of each run's samples dropped */
+	char *bench;		/* the .trail bench measured, "" for none; in the key when
+				 * set, so a bench's results are a series of their own */
 };
 
 struct history_func {
@@ -66,6 +68,8 @@ void history_result_copy(struct history_result *dst, const struct history_result
 
 /* Fill env's key from its fields. */
 void history_env_set_key(struct history_env *e);
+/* Set env's bench (NULL or "": none) and its key. */
+void history_env_set_bench(struct history_env *e, const char *bench);
 
 /* Append r as one line of JSON (no newline). */
 void history_result_write(const struct history_result *r, struct strbuf *out);

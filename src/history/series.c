@@ -28,8 +28,14 @@ struct key_count {
 	double latest;
 };
 
+/* Whether r belongs to bench (NULL: any). */
+static int of_bench(const struct history_result *r, const char *bench)
+{
+	return !bench || !strcmp(r->env.bench ? r->env.bench : "", bench);
+}
+
 static void choose(const struct history_store *st, const struct string_list *commits,
-		   const char *key, const char *metric, struct history_series *s)
+		   const char *key, const char *metric, const char *bench, struct history_series *s)
 {
 	struct key_count *kc = NULL;
 	size_t nkc = 0, i, j, k, best = 0;
@@ -40,7 +46,8 @@ static void choose(const struct history_store *st, const struct string_list *com
 		for (j = 0; e && j < e->nresults; j++) {
 			const struct history_result *r = &e->results[j];
 
-			if ((key && strcmp(r->env.key, key)) || (metric && strcmp(r->metric, metric)))
+			if ((key && strcmp(r->env.key, key)) || (metric && strcmp(r->metric, metric)) ||
+			    !of_bench(r, bench))
 				continue;
 			for (k = 0; k < nkc && (strcmp(kc[k].key, r->env.key) ||
 						 strcmp(kc[k].metric, r->metric)); k++)
@@ -70,10 +77,17 @@ int history_series_build(struct history_series *s, const struct history_store *s
 			 const struct string_list *commits, const char *key, const char *metric,
 			 int all_envs)
 {
+	return history_series_build_bench(s, st, commits, NULL, key, metric, all_envs);
+}
+
+int history_series_build_bench(struct history_series *s, const struct history_store *st,
+			       const struct string_list *commits, const char *bench,
+			       const char *key, const char *metric, int all_envs)
+{
 	size_t i, j;
 
 	memset(s, 0, sizeof(*s));
-	choose(st, commits, key, metric, s);
+	choose(st, commits, key, metric, bench, s);
 	if (!s->metric)
 		return -1;
 	s->pts = xmallocarray(commits->nr + 1, sizeof(*s->pts));
@@ -85,7 +99,8 @@ int history_series_build(struct history_series *s, const struct history_store *s
 		for (j = 0; e && j < e->nresults; j++) {
 			const struct history_result *r = &e->results[j];
 
-			if (strcmp(r->metric, s->metric) || (!all_envs && strcmp(r->env.key, s->key)))
+			if (strcmp(r->metric, s->metric) || (!all_envs && strcmp(r->env.key, s->key)) ||
+			    !of_bench(r, bench))
 				continue;
 			if (!best || r->time > best->time)
 				best = r;
