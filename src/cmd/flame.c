@@ -172,7 +172,7 @@ static void flame_cli_init(struct flame_cli *c)
 	memset(c, 0, sizeof(*c));
 	c->metric = "cpu";
 	c->profiler = "auto";
-	c->measure = "share";
+	c->measure = "time";
 	c->warmup = 1;
 	c->freq = 999;
 	c->probe_runs = 3;
@@ -225,7 +225,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_DOUBLE(0, "confirm", &c->confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &c->confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
-		OPT_STRING(0, "measure", &c->measure, "WHAT", "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)"),
+		OPT_STRING(0, "measure", &c->measure, "WHAT", "time (default: the function's own CPU time per run, against the functions that did not change), share (its self share among them) or samples (its samples per run)"),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_STRING(0, "strategy", &s->req.strategy, "NAME", "auto (default), bisect, or suspects (probe the suspect commits)"),
 		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3)", 1, 1000),
@@ -300,9 +300,11 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 	if (strcmp(s->req.strategy, "auto") && strcmp(s->req.strategy, "bisect") &&
 	    strcmp(s->req.strategy, "suspects"))
 		return trail_error("unknown strategy '%s' (auto, bisect, suspects)", s->req.strategy);
-	if (strcmp(c->measure, "samples") && strcmp(c->measure, "share"))
-		return trail_error("--measure must be samples or share");
+	if (strcmp(c->measure, "samples") && strcmp(c->measure, "share") &&
+	    strcmp(c->measure, "time"))
+		return trail_error("--measure must be time, share or samples");
 	s->req.measure_share = !strcmp(c->measure, "share");
+	s->req.measure_time = !strcmp(c->measure, "time");
 	if (c->percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
 		return trail_error("--percentile applies to --metric wall");
 	if (c->max_repeat && c->max_repeat < c->repeat)

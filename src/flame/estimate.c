@@ -365,3 +365,32 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 	out->most = out->explains_lo > 0.5;
 	out->small = out->hi < effect / 2;
 }
+
+double flame_look_adjusted_p(double prev, double p_look, double alpha_look, double alpha)
+{
+	double p = alpha_look > 0 ? p_look * alpha / alpha_look : 1;
+
+	if (p > 1)
+		p = 1;
+	return p < prev ? p : prev;
+}
+
+unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
+				   double power, unsigned floor, unsigned cap)
+{
+	double var = sd_slow * sd_slow + sd_fast * sd_fast;
+	unsigned n;
+
+	if (floor < 2)
+		floor = 2;
+	if (!(effect > 0))
+		return cap + 1;
+	for (n = floor; n <= cap; n++) {
+		double df = (double)n - 1, need = flame_t_quantile(alpha / 8, df) +
+						   flame_t_quantile(1 - power, df);
+
+		if (effect >= need * sqrt(var / (double)n))
+			return n;
+	}
+	return cap + 1;
+}

@@ -48,6 +48,7 @@ LIB_OBJS += src/flame/culprits.o
 
 UNIT_TESTS += tests/unit/test_flame
 UNIT_TESTS += tests/unit/test_flame_estimate
+UNIT_TESTS += tests/unit/test_flame_time
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_segment
 UNIT_TESTS += tests/unit/test_flame_report
