@@ -85,6 +85,7 @@ LIB_OBJS   :=
 CMD_OBJS   :=
 UNIT_TESTS :=
 include src/core/module.mk
+include src/stats/module.mk
 include src/profile/module.mk
 include src/symbols/module.mk
 include src/perf/module.mk
@@ -92,6 +93,8 @@ include src/collapse/module.mk
 include src/flamegraph/module.mk
 include src/diff/module.mk
 include src/bench/module.mk
+include src/measure/module.mk
+include src/fleet/module.mk
 include src/flame/module.mk
 include src/history/module.mk
 include src/alloc/module.mk

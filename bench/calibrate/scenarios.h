@@ -13,6 +13,7 @@
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "flame/segment.h"
+#include "stats/rng.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -30,11 +31,7 @@ struct cal_rng {
 
 static uint64_t cal_next(struct cal_rng *r)
 {
-	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return stats_splitmix64(&r->s);
 }
 
 static double cal_uniform(struct cal_rng *r)

@@ -12,6 +12,7 @@
 
 #include "scenarios.h"
 #include "history/guard.h"
+#include "stats/two_sample.h"
 
 #define HGRD_ALPHAS 2
 #define HGRD_BOUNDS 2
@@ -74,7 +75,7 @@ static void hgrd_run(size_t k, unsigned trials, uint64_t seed, struct hgrd_resul
 	res->trials = trials;
 	for (t = 0; t < trials; t++) {
 		struct history_guard_metric g;
-		struct bench_mwu mw;
+		struct stats_mwu mw;
 		size_t i, j, nb = 0;
 		double off, p_before;
 		int a, b;
@@ -88,7 +89,7 @@ static void hgrd_run(size_t k, unsigned trials, uint64_t seed, struct hgrd_resul
 		for (j = 0; j < s->runs; j++)
 			rev[j] = hgrd_run_value(&rng, s, off);
 		if (history_guard_metric(base, nb, rev, s->runs, 1, 0, &g) ||
-		    bench_mann_whitney(rev, s->runs, base, nb, &mw))
+		    stats_mann_whitney(rev, s->runs, base, nb, &mw))
 			abort();
 		res->exact += (unsigned)g.exact;
 		p_before = erfc(fabs(mw.z) / sqrt(2.0));	/* the guard's p before exact tests */

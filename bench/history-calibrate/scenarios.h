@@ -17,6 +17,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "stats/rng.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +32,7 @@ struct hcal_rng {
 
 static uint64_t hcal_next(struct hcal_rng *r)
 {
-	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return stats_splitmix64(&r->s);
 }
 
 static double hcal_uniform(struct hcal_rng *r)

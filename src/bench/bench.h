@@ -15,7 +15,8 @@
 #include <stdint.h>
 
 #include "bench/executor.h"
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "bench/compare.h"
 
 /* One command to benchmark (after parameter substitution). */
 struct bench_command {
@@ -62,10 +63,10 @@ struct bench_command_result {
 	struct bench_measurement *runs;	/* measured runs, in the order they ran */
 	size_t nr_runs, alloc_runs;
 	double *wall;			/* seconds, shell spawn subtracted; nr_runs values */
-	struct bench_stats wall_stats;	/* seconds */
-	struct bench_stats user_stats;	/* seconds */
-	struct bench_stats sys_stats;	/* seconds */
-	struct bench_stats rss_stats;	/* KiB */
+	struct stats_summary wall_stats;	/* seconds */
+	struct stats_summary user_stats;	/* seconds */
+	struct stats_summary sys_stats;	/* seconds */
+	struct stats_summary rss_stats;	/* KiB */
 	size_t failed_runs;		/* runs with a non-zero exit status */
 	int has_comparison;		/* comparison is valid (not the reference) */
 	struct bench_comparison comparison;	/* this command against the reference */

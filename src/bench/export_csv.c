@@ -49,7 +49,7 @@ static int csv_write(const struct bench_export_context *ctx, struct strbuf *sb)
 	strbuf_addch(sb, '\n');
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
-		const struct bench_stats *s = &cr->wall_stats;
+		const struct stats_summary *s = &cr->wall_stats;
 
 		field(sb, cr->command->name);
 		if (cr->nr_runs) {

@@ -22,7 +22,7 @@ static void interval(struct json_writer *w, const char *k, double lo, double hi)
 	json_writer_end(w);
 }
 
-static void stats_fields(struct json_writer *w, const struct bench_stats *s)
+static void stats_fields(struct json_writer *w, const struct stats_summary *s)
 {
 	json_writer_key_number(w, "mean", s->mean);
 	json_writer_key_number(w, "stddev", s->stddev);
@@ -69,7 +69,7 @@ static void run_array(struct json_writer *w, const char *k, const struct bench_c
 	json_writer_end(w);
 }
 
-static void ratio(struct json_writer *w, const char *name, const struct bench_ratio *r)
+static void ratio(struct json_writer *w, const char *name, const struct stats_ratio *r)
 {
 	char k[64];
 

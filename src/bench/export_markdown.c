@@ -41,7 +41,7 @@ static int markdown_write(const struct bench_export_context *ctx, struct strbuf 
 	strbuf_addstr(sb, "|:---|---:|---:|---:|---:|---:|:---|\n");
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
-		const struct bench_stats *s = &cr->wall_stats;
+		const struct stats_summary *s = &cr->wall_stats;
 
 		strbuf_addstr(sb, "| ");
 		cell(sb, cr->command->name);
@@ -53,7 +53,7 @@ static int markdown_write(const struct bench_export_context *ctx, struct strbuf 
 			    s->median * scale, s->mean * scale, s->stddev * scale,
 			    s->min * scale, s->max * scale, cr->nr_runs);
 		if (cr->has_comparison) {
-			const struct bench_ratio *r = &cr->comparison.median_ratio;
+			const struct stats_ratio *r = &cr->comparison.median_ratio;
 
 			num(sb, r->estimate);
 			strbuf_addstr(sb, " [");

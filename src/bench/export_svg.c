@@ -70,9 +70,9 @@ static void text_escaped(struct strbuf *sb, const char *s, size_t max)
 }
 
 static void violin(struct strbuf *sb, const struct axis *ax, const double *sorted, size_t n,
-		   const struct bench_stats *st, double cy, const char *color)
+		   const struct stats_summary *st, double cy, const char *color)
 {
-	double iqr = bench_quantile_sorted(sorted, n, 0.75) - bench_quantile_sorted(sorted, n, 0.25);
+	double iqr = stats_quantile_sorted(sorted, n, 0.75) - stats_quantile_sorted(sorted, n, 0.25);
 	double spread = fmin(st->stddev, iqr / 1.34), h, dens[KDE_POINTS], xs[KDE_POINTS];
 	double peak = 0, from, to;
 	size_t i, j;
@@ -113,8 +113,8 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 		size_t idx, double cy)
 {
 	const char *color = palette[idx % (sizeof(palette) / sizeof(palette[0]))];
-	const struct bench_stats *st = &cr->wall_stats;
-	const struct bench_ratio *r = &cr->comparison.median_ratio;
+	const struct stats_summary *st = &cr->wall_stats;
+	const struct stats_ratio *r = &cr->comparison.median_ratio;
 	double *sorted, q1, q3, xm;
 	unsigned char *out;
 	size_t i;
@@ -142,8 +142,8 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 	memcpy(sorted, cr->wall, cr->nr_runs * sizeof(*sorted));
 	qsort(sorted, cr->nr_runs, sizeof(*sorted), cmp_double);
 	violin(sb, ax, sorted, cr->nr_runs, st, cy, color);
-	q1 = bench_quantile_sorted(sorted, cr->nr_runs, 0.25);
-	q3 = bench_quantile_sorted(sorted, cr->nr_runs, 0.75);
+	q1 = stats_quantile_sorted(sorted, cr->nr_runs, 0.25);
+	q3 = stats_quantile_sorted(sorted, cr->nr_runs, 0.75);
 	/* whiskers to min and max, box over the quartiles */
 	strbuf_addf(sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 		    xpos(ax, st->min), xpos(ax, st->max), cy, cy);
@@ -152,7 +152,7 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 		    fmax(1, xpos(ax, q3) - xpos(ax, q1)));
 	/* every run, jittered deterministically so equal values stay visible */
 	out = xmalloc(cr->nr_runs);
-	bench_outliers(cr->wall, cr->nr_runs, out);
+	stats_outliers(cr->wall, cr->nr_runs, out);
 	for (i = 0; i < cr->nr_runs; i++) {
 		double jitter = ((double)((i * 2654435761u) % 1000) / 1000 - 0.5) * ROW * 0.5;
 

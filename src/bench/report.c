@@ -62,7 +62,7 @@ static double median_of_int(const struct bench_command_result *cr, size_t offset
 		memcpy(&x, (const char *)&cr->runs[i] + offset, sizeof(x));
 		v[i] = (double)x;
 	}
-	m = bench_median(v, cr->nr_runs);
+	m = stats_median(v, cr->nr_runs);
 	free(v);
 	return m;
 }
@@ -76,7 +76,7 @@ static void add_name(struct strbuf *sb, const char *name)
 void bench_report_command(struct strbuf *sb, const struct bench_result *res, size_t c)
 {
 	const struct bench_command_result *cr = &res->commands[c];
-	const struct bench_stats *s = &cr->wall_stats;
+	const struct stats_summary *s = &cr->wall_stats;
 	char a[32], b[32], d[32], e[32];
 
 	strbuf_addf(sb, "Benchmark %zu: ", c + 1);
@@ -151,7 +151,7 @@ static void add_interval(struct strbuf *sb, int prec, const char *unit, double l
 /* "1.96x slower [1.95x … 1.97x]" or "1.50x faster [...]", from ratio b/a. */
 static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp)
 {
-	const struct bench_ratio *r = &cmp->median_ratio;
+	const struct stats_ratio *r = &cmp->median_ratio;
 
 	if (cmp->verdict == BENCH_FASTER) {
 		add_num(sb, 3, "x", 1 / r->estimate);
@@ -217,7 +217,7 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 		    "and the whole %g%% interval is beyond it)\n", max_regression * 100,
 		    res->confidence * 100);
 	for (i = 0; i < nr; i++) {
-		const struct bench_ratio *r = &g[i].cmp.median_ratio;
+		const struct stats_ratio *r = &g[i].cmp.median_ratio;
 
 		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
 		add_name(sb, res->commands[g[i].command].command->name);
@@ -251,7 +251,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
-		const struct bench_stats *s = &cr->wall_stats;
+		const struct stats_summary *s = &cr->wall_stats;
 		char *name;
 
 		if (!cr->nr_runs)
@@ -263,7 +263,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 				"cold caches or frequency scaling. Use --warmup, a quieter machine, or "
 				"--prepare to reset state before each run (e.g. drop the page cache); "
 				"the median and the rank test already resist them.",
-				name, s->outliers, cr->nr_runs, BENCH_OUTLIER_Z);
+				name, s->outliers, cr->nr_runs, STATS_OUTLIER_Z);
 		if (!cfg->warmup && cr->nr_runs >= 5 && s->mad > 0 &&
 		    cr->runs[0].wall > s->median + 10 * s->mad && cr->runs[0].wall > 1.5 * s->median)
 			warning("'%s': the first run was much slower than the others (%.4g s vs a "

@@ -8,6 +8,7 @@
  */
 #include "bench/bench.h"
 #include "core/alloc.h"
+#include "stats/rng.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/progress.h"
@@ -129,23 +130,13 @@ static int run_hook(struct runner *r, const char *what, const char *cmdline)
 	return rc;
 }
 
-static uint64_t next_random(struct runner *r)
-{
-	/* splitmix64 (Steele, Lea & Flood 2014) */
-	uint64_t z = (r->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Fisher-Yates shuffle (Knuth, TAOCP vol. 2, Algorithm P). */
 static void shuffle(struct runner *r, size_t *order, size_t n)
 {
 	size_t i;
 
 	for (i = n; i > 1; i--) {
-		size_t j = (size_t)(next_random(r) % i), t = order[i - 1];
+		size_t j = (size_t)(stats_splitmix64(&r->rng) % i), t = order[i - 1];
 
 		order[i - 1] = order[j];
 		order[j] = t;
@@ -292,9 +283,9 @@ static void shell_estimate(struct runner *r)
 		return;
 	if (r->nr_probes - r->initial_probes >= SHELL_PROBE_RUNS)
 		from = r->initial_probes;
-	r->res->shell_wall = bench_median(r->probe[0] + from, r->nr_probes - from);
-	r->res->shell_user = bench_median(r->probe[1] + from, r->nr_probes - from);
-	r->res->shell_sys = bench_median(r->probe[2] + from, r->nr_probes - from);
+	r->res->shell_wall = stats_median(r->probe[0] + from, r->nr_probes - from);
+	r->res->shell_user = stats_median(r->probe[1] + from, r->nr_probes - from);
+	r->res->shell_sys = stats_median(r->probe[2] + from, r->nr_probes - from);
 	r->res->shell_probes = r->nr_probes - from;
 }
 
@@ -385,14 +376,14 @@ static int all_decided(struct runner *r, double alpha)
 		a[i] = ref->runs[i].wall;
 	for (c = 0; c < r->cfg->nr_commands && decided; c++) {
 		const struct bench_command_result *cr = &r->res->commands[c];
-		struct bench_mwu u;
+		struct stats_mwu u;
 
 		if (c == r->res->reference)
 			continue;
 		b = xreallocarray(b, cr->nr_runs ? cr->nr_runs : 1, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
 			b[i] = cr->runs[i].wall;
-		if (bench_mann_whitney(b, cr->nr_runs, a, ref->nr_runs, &u) || !(u.p < alpha))
+		if (stats_mann_whitney(b, cr->nr_runs, a, ref->nr_runs, &u) || !(u.p < alpha))
 			decided = 0;
 	}
 	free(a);
@@ -638,7 +629,7 @@ out:
 }
 
 static int metric_stats(const struct bench_command_result *cr, size_t offset, double scale,
-			int is_int, struct bench_stats *out)
+			int is_int, struct stats_summary *out)
 {
 	double *v = xmallocarray(cr->nr_runs, sizeof(*v));
 	size_t i;
@@ -659,7 +650,7 @@ static int metric_stats(const struct bench_command_result *cr, size_t offset, do
 			v[i] = x * scale;
 		}
 	}
-	rc = bench_stats_compute(v, cr->nr_runs, out);
+	rc = stats_summarize(v, cr->nr_runs, out);
 	free(v);
 	return rc;
 }
@@ -681,7 +672,7 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 		cr->wall = xmallocarray(cr->nr_runs, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
 			cr->wall[i] = cr->runs[i].wall;
-		if (bench_stats_compute(cr->wall, cr->nr_runs, &cr->wall_stats) ||
+		if (stats_summarize(cr->wall, cr->nr_runs, &cr->wall_stats) ||
 		    metric_stats(cr, offsetof(struct bench_measurement, user), 1, 0, &cr->user_stats) ||
 		    metric_stats(cr, offsetof(struct bench_measurement, sys), 1, 0, &cr->sys_stats) ||
 		    metric_stats(cr, offsetof(struct bench_measurement, max_rss), 1, 1, &cr->rss_stats))

@@ -396,7 +396,7 @@ static void say_regressions(const struct bench_result *res, const struct bench_r
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		const struct bench_ratio *r = &regs[i].cmp.median_ratio;
+		const struct stats_ratio *r = &regs[i].cmp.median_ratio;
 		char *name;
 
 		if (!regs[i].regressed)

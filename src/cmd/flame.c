@@ -15,9 +15,9 @@
 #include "core/shell_quote.h"
 #include "core/strbuf.h"
 #include "flame/fleet.h"
-#include "flame/hosts.h"
+#include "fleet/hosts.h"
 #include "flame/probe.h"
-#include "flame/probe_request.h"
+#include "measure/probe_request.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
 #include "flame/session.h"
@@ -38,8 +38,8 @@ static const char *const flame_usage[] = {
 	"the function that blocks longer).  Builds, worktrees and the bisect run in",
 	"a private clone under the cache directory: the repository itself (working tree,",
 	"index, HEAD, stash, refs, a bisect in progress) is only read.",
-	"Exit: 0 suspect found, 3 no regression, 4 inconclusive, 5 regression below --min-effect",
-	"(not narrowed), 1 failure, 2 usage (trail help exit-codes).",
+	"Exit: 0 suspect found, 4 inconclusive, 5 regression below --min-effect (not",
+	"narrowed), 6 no regression, 1 failure, 2 usage (trail help exit-codes).",
 	NULL
 };
 
@@ -203,7 +203,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_STRING(0, "run", &s->req.run_cmd, "CMD", "workload command, run with sh -c in the same checkout"),
 		OPT_STRING('C', NULL, &s->req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
-		OPT_STRING(0, "metric", &c->metric, "NAME", "cpu (default: CPU time of the workload, user+sys), wall (run time), offcpu (run time minus CPU time; off-CPU profiles), rss (peak RSS; page-fault profiles), alloc (bytes allocated) or peak-heap (peak live heap; allocation-site profiles)"),
+		OPT_STRING(0, "metric", &c->metric, "NAME", flame_metric_help(0)),
 		OPT_DOUBLE(0, "percentile", &c->percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
 		OPT_U64(0, "repeat", &c->repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
 		OPT_U64(0, "max-repeat", &c->max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
@@ -289,7 +289,7 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 		fprintf(stderr, "see 'trail flame --help'\n");
 		return -1;
 	}
-	/* for this process and the bisect's probes (flame/repo.h) */
+	/* for this process and the bisect's probes (measure/repo.h) */
 	if (!c->submodules)
 		setenv(FLAME_SUBMODULES_ENV, "0", 1);
 	else

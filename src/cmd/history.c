@@ -7,7 +7,7 @@
  * The engine is src/history/ (store, series, change points, plot) over
  * trail flame's clone, builds and capture (src/flame/).  See docs/history.md.
  */
-#include "bench/stats.h"
+#include "stats/describe.h"
 #include "cmd/commands.h"
 #include "cmd/history.h"
 #include "collapse/load.h"
@@ -378,7 +378,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	regression = g.slower || (profile_slower && implied > h->max_regression / 100);
 	printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): %+.1f%% "
 	       "[%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile implies %+.1f%%\n", id,
-	       s->metric, bench_median(rev, nr), s->unit, bench_median(base, nb), s->unit, n - 1 - a,
+	       s->metric, stats_median(rev, nr), s->unit, stats_median(base, nb), s->unit, n - 1 - a,
 	       change * 100, (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
 	       g.exact ? "exact" : "normal approximation", implied * 100);
 	if (nmv) {
@@ -541,7 +541,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_GROUP("measuring"),
 		OPT_STRING(0, "build", &h.build_cmd, "CMD", "build command (sh -c, in a private worktree)"),
 		OPT_STRING(0, "run", &h.run_cmd, "CMD", "workload command (sh -c, in the same worktree)"),
-		OPT_STRING(0, "metric", &h.metric_name, "NAME", "cpu (default), wall, rss or alloc"),
+		OPT_STRING(0, "metric", &h.metric_name, "NAME", flame_metric_help(1)),
 		OPT_U64(0, "repeat", &h.repeat, "N", "profiled runs per commit (default 5)", 1, 1000),
 		OPT_U64('F', "freq", &h.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_DOUBLE(0, "discard", &h.discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),

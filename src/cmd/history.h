@@ -10,7 +10,7 @@
 
 #include "core/exit_codes.h"
 #include "core/string_list.h"
-#include "flame/repo.h"
+#include "measure/repo.h"
 #include "history/measure.h"
 #include "history/series.h"
 #include "history/store.h"

@@ -11,7 +11,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "flame/probe_request.h"
+#include "measure/probe_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +19,7 @@
 
 int history_cmd_parse_metric(const char *name, enum flame_metric *m)
 {
-	/* the metrics history stores (docs/history.md), named by flame's table */
-	static const enum flame_metric stored[] = { FLAME_METRIC_CPU, FLAME_METRIC_WALL,
-						    FLAME_METRIC_RSS, FLAME_METRIC_ALLOC };
-	struct strbuf known = STRBUF_INIT;
-	size_t i;
-
-	*m = FLAME_METRIC_CPU;
-	for (i = 0; i < sizeof(stored) / sizeof(stored[0]); i++) {
-		if (!strcmp(name, flame_metric_name(stored[i]))) {
-			*m = stored[i];
-			strbuf_release(&known);
-			return 0;
-		}
-		strbuf_addf(&known, "%s%s", i ? ", " : "", flame_metric_name(stored[i]));
-	}
-	trail_error("unknown metric '%s' for trail history (%s)", name, known.buf);
-	strbuf_release(&known);
-	return -1;
+	return flame_metric_parse_history(name, m);
 }
 
 void history_cmd_detect_opts(const struct history_cmd *h, struct history_detect_opts *o)

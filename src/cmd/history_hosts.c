@@ -1,7 +1,7 @@
 /*
  * history_hosts.c - trail history backfill --hosts: the commits to measure
  * dealt out over build hosts (trail flame's hosts file, ssh transport and
- * host setup: flame/hosts.h, remote.h, fleet.h), each host running
+ * host setup: fleet/hosts.h, remote.h, fleet.h), each host running
  * 'trail history backfill --print' on its share in a private directory
  * that is removed afterwards (and on Ctrl-C or a lost connection), with
  * its own build cache.  Only hosts whose environment fingerprint is the
@@ -15,8 +15,8 @@
 #include "core/progress.h"
 #include "core/shell_quote.h"
 #include "flame/fleet.h"
-#include "flame/fleet_jobs.h"
-#include "flame/remote.h"
+#include "fleet/fleet_jobs.h"
+#include "fleet/remote.h"
 #include "history/env_pick.h"
 
 #include <inttypes.h>

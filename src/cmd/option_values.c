@@ -10,6 +10,7 @@
 #include "alloc/alloc_read.h"
 #include "collapse/collapser.h"
 #include "flamegraph/palette.h"
+#include "measure/metric.h"
 #include "perf/sampler.h"
 #include "profile/writers.h"
 
@@ -52,6 +53,16 @@ static const char *format_names(void)
 	return buf;
 }
 
+static const char *flame_metrics(void)
+{
+	return flame_metric_names(" ", 0);
+}
+
+static const char *history_metrics(void)
+{
+	return flame_metric_names(" ", 1);
+}
+
 static const struct option_values table[] = {
 	{ "record", "-e --event", NULL, record_events },
 	{ "record", "-g --call-graph", "fp dwarf none", NULL },
@@ -61,7 +72,7 @@ static const struct option_values table[] = {
 	{ "collapse", "--format", NULL, format_names },
 	{ "collapse", "--weight", "period samples", NULL },
 	{ "collapse", "--ghc-cost", "time ticks bytes", NULL },
-	{ "flame", "--metric", "cpu wall offcpu rss alloc peak-heap", NULL },
+	{ "flame", "--metric", NULL, flame_metrics },
 	{ "flame", "--strategy", "auto bisect suspects", NULL },
 	{ "flame", "--measure", "share samples", NULL },
 	{ "flame", "--profiler", "auto trail perf", NULL },
@@ -70,7 +81,7 @@ static const struct option_values table[] = {
 	{ "flamegraph", "--by", "time share", NULL },
 	{ "flamegraph", "--colors", NULL, fg_palette_names },
 	{ "top", "-s --sort", "self total name", NULL },
-	{ "history", "--metric", "cpu wall rss alloc", NULL },
+	{ "history", "--metric", NULL, history_metrics },
 	{ "history", "--profiler", "trail perf", NULL },
 };
 

@@ -3,7 +3,8 @@
  * run-to-run or the sampling error, and Benjamini-Hochberg (compare.h).
  */
 #include "diff/compare.h"
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "stats/two_sample.h"
 #include "diff/significance.h"
 
 #include <math.h>
@@ -55,8 +56,8 @@ static void by_runs(const struct diff_side *b, const struct diff_side *a, enum d
 		    struct diff_test *out)
 {
 	double *vb = malloc(b->runs * sizeof(*vb)), *va = malloc(a->runs * sizeof(*va));
-	struct bench_welch w;
-	struct bench_stats sb, sa;
+	struct stats_welch w;
+	struct stats_summary sb, sa;
 	size_t r;
 
 	if (!vb || !va)
@@ -66,8 +67,8 @@ static void by_runs(const struct diff_side *b, const struct diff_side *a, enum d
 	for (r = 0; r < a->runs; r++)
 		va[r] = value(a, r, basis);
 	out->error = DIFF_ERROR_RUNS;
-	if (!bench_stats_compute(vb, b->runs, &sb) && !bench_stats_compute(va, a->runs, &sa) &&
-	    !bench_welch_t(va, a->runs, vb, b->runs, &w)) {
+	if (!stats_summarize(vb, b->runs, &sb) && !stats_summarize(va, a->runs, &sa) &&
+	    !stats_welch_t(va, a->runs, vb, b->runs, &w)) {
 		out->before = sb.mean;
 		out->after = sa.mean;
 		out->before_se = sb.stddev / sqrt((double)b->runs);

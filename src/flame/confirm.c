@@ -6,7 +6,7 @@
  */
 #include "flame/steps.h"
 #include "flame/decide.h"
-#include "bench/stats.h"
+#include "stats/describe.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -76,7 +76,7 @@ int flame_step_wall_regressed(struct flame_session *s)
 		v[side] = xcalloc(s->st.nruns[side], sizeof(double));
 		for (k = 0; k < s->st.nruns[side]; k++)
 			v[side][k] = s->st.runs[side][k].wall;
-		w.value[side] = bench_median(v[side], s->st.nruns[side]);
+		w.value[side] = stats_median(v[side], s->st.nruns[side]);
 	}
 	w.p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &w.bad_larger);
 	free(v[0]);

@@ -5,7 +5,9 @@
  * revert or patch.
  */
 #include "flame/decide.h"
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "stats/two_sample.h"
+#include "stats/distributions.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -15,7 +17,7 @@
 
 double flame_z_for(double confidence)
 {
-	return bench_normal_quantile((1 - confidence) / 2);
+	return stats_normal_quantile((1 - confidence) / 2);
 }
 
 double flame_normal_cdf(double z)
@@ -25,21 +27,7 @@ double flame_normal_cdf(double z)
 
 double flame_percentile(const double *x, size_t n, double pct)
 {
-	double *c = xmallocarray(n, sizeof(double)), pos, v;
-	size_t i, j, k;
-
-	memcpy(c, x, n * sizeof(double));
-	for (i = 1; i < n; i++)	/* insertion sort: n is tiny */
-		for (j = i; j > 0 && c[j - 1] > c[j]; j--) {
-			v = c[j];
-			c[j] = c[j - 1];
-			c[j - 1] = v;
-		}
-	pos = pct / 100 * (double)(n - 1);
-	k = (size_t)pos;
-	v = k + 1 < n ? c[k] + (pos - (double)k) * (c[k + 1] - c[k]) : c[n - 1];
-	free(c);
-	return v;
+	return stats_quantile(x, n, pct / 100);
 }
 
 void flame_metric_estimate(const double *x, size_t n, double pct, double *value, double *se)
@@ -58,7 +46,7 @@ void flame_metric_estimate(const double *x, size_t n, double pct, double *value,
 		return;
 	}
 	p = p < 0.01 ? 0.01 : p > 0.99 ? 0.99 : p;
-	z = bench_normal_quantile(p);
+	z = stats_normal_quantile(p);
 	density = exp(-z * z / 2) / sqrt(2 * M_PI);
 	*se = sqrt(var / (double)(n - 1)) * sqrt(p * (1 - p) / (double)n) / density;
 }
@@ -66,10 +54,10 @@ void flame_metric_estimate(const double *x, size_t n, double pct, double *value,
 double flame_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
 			    int *b_larger)
 {
-	struct bench_mwu m;
+	struct stats_mwu m;
 
 	*b_larger = 0;
-	if (!na || !nb || bench_mann_whitney(b, nb, a, na, &m))
+	if (!na || !nb || stats_mann_whitney(b, nb, a, na, &m))
 		return 1;
 	*b_larger = m.u_a > (double)na * (double)nb / 2;
 	return m.p;

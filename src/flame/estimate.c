@@ -6,7 +6,9 @@
  * interval and a commit's step.
  */
 #include "flame/estimate.h"
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "stats/rng.h"
+#include "stats/distributions.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -21,7 +23,7 @@ double flame_t_upper(double t, double df)
 		return 0.5;
 	if (df > 1e6)
 		return 0.5 * erfc(t / sqrt(2.0));
-	p = bench_student_t_p(fabs(t), df) / 2;	/* two-sided p of |t| */
+	p = stats_student_t_p(fabs(t), df) / 2;	/* two-sided p of |t| */
 	return t >= 0 ? p : 1 - p;
 }
 
@@ -33,7 +35,7 @@ double flame_t_quantile(double p, double df)
 	if (p >= 0.5)
 		return -flame_t_quantile(1 - p, df);
 	if (!(df > 0) || df > 1e6)
-		return bench_normal_quantile(p);
+		return stats_normal_quantile(p);
 	while (flame_t_upper(hi, df) > p && hi < 1e12)
 		hi *= 2;
 	for (i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) {
@@ -144,23 +146,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The pct-th percentile of x[0..n), sorted in place; linear interpolation. */
-static double quantile_inplace(double *x, size_t n, double pct)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return bench_quantile_sorted(x, n, pct / 100);
-}
-
-/* splitmix64 (Steele, Lea & Flood 2014): a small deterministic generator. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
 				double alpha, unsigned resamples, uint64_t seed,
 				struct flame_interval *out)
@@ -176,8 +161,8 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 	logs = xcalloc(resamples, sizeof(*logs));
 	memcpy(g, good, n * sizeof(*g));
 	memcpy(b, bad, n * sizeof(*b));
-	qg = quantile_inplace(g, n, pct);
-	qb = quantile_inplace(b, n, pct);
+	qg = stats_quantile_inplace(g, n, pct / 100);
+	qb = stats_quantile_inplace(b, n, pct / 100);
 	memset(out, 0, sizeof(*out));
 	if (!(qg > 0) || !(qb > 0)) {
 		free(g);
@@ -189,13 +174,13 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 		double rg, rb;
 
 		for (i = 0; i < n; i++) {
-			size_t j = (size_t)(next_random(&state) % n);
+			size_t j = (size_t)(stats_splitmix64(&state) % n);
 
 			g[i] = good[j];	/* the pair stays together */
 			b[i] = bad[j];
 		}
-		rg = quantile_inplace(g, n, pct);
-		rb = quantile_inplace(b, n, pct);
+		rg = stats_quantile_inplace(g, n, pct / 100);
+		rb = stats_quantile_inplace(b, n, pct / 100);
 		if (rg > 0 && rb > 0)
 			logs[ok++] = log(rb / rg);
 	}
@@ -216,8 +201,8 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 			var += (logs[k] - mean) * (logs[k] - mean);
 		out->se = sqrt(var / (double)(ok - 1));
 		qsort(logs, ok, sizeof(*logs), cmp_double);
-		out->lo = expm1(bench_quantile_sorted(logs, ok, alpha / 2));
-		out->hi = expm1(bench_quantile_sorted(logs, ok, 1 - alpha / 2));
+		out->lo = expm1(stats_quantile_sorted(logs, ok, alpha / 2));
+		out->hi = expm1(stats_quantile_sorted(logs, ok, 1 - alpha / 2));
 	}
 	free(g);
 	free(b);

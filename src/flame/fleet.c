@@ -7,11 +7,11 @@
  * processes and their output files are fleet_jobs.c's.
  */
 #include "flame/fleet.h"
-#include "flame/fleet_jobs.h"
+#include "fleet/fleet_jobs.h"
 #include "flame/decide.h"
 #include "flame/kary.h"
 #include "flame/probe_json.h"
-#include "flame/remote.h"
+#include "fleet/remote.h"
 #include "flame/steps.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -539,47 +539,6 @@ int flame_fleet_suspects(struct flame_session *s)
 		return 1;	/* no suspect is slow: the suspect set missed it */
 	memcpy(s->ans.culprit, s->ans.suspects[found].commit.id, 41);
 	return 0;
-}
-
-int flame_fleet_clean(const struct flame_hosts *h)
-{
-	struct fleet_job *jobs = xcalloc(h->nr ? h->nr : 1, sizeof(*jobs));
-	char *tmp = tempdir_create("trail-flame-clean");
-	size_t i, n = 0;
-	int ret = 0;
-
-	if (!tmp) {
-		free(jobs);
-		return -1;
-	}
-	for (i = 0; i < h->nr; i++) {
-		if (!h->items[i].dest)
-			continue;
-		fleet_job_init(&jobs[n]);
-		jobs[n].host = &h->items[i];
-		jobs[n].script = flame_remote_clean_script(NULL);
-		jobs[n].stdin_path = "/dev/null";
-		n++;
-	}
-	fleet_jobs_run(jobs, n, tmp);
-	for (i = 0; i < n; i++) {
-		char why[400];
-
-		if (jobs[i].code) {
-			flame_fleet_job_failure(&jobs[i], "cleaning", why, sizeof(why));
-			trail_error("host %s: %s", jobs[i].host->name, why);
-			ret = -1;
-		} else {
-			note("host %s: %.*s", jobs[i].host->name,
-			     (int)strcspn(jobs[i].out.buf ? jobs[i].out.buf : "", "\n"),
-			     jobs[i].out.buf ? jobs[i].out.buf : "");
-		}
-		fleet_job_release(&jobs[i]);
-	}
-	tempdir_remove(tmp);
-	free(tmp);
-	free(jobs);
-	return ret;
 }
 
 void flame_fleet_release(struct flame_session *s)

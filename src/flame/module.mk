@@ -1,22 +1,9 @@
-# src/flame: the regression localiser (trail flame): git plumbing in a
-# private clone, capture, shares, probe, narrowing, report.
+# src/flame: the regression localiser (trail flame): ends, hot diff,
+# suspects, narrowing, culprits, confirmation, report; probing over the fleet.
 LIB_OBJS += src/flame/blockers.o
-LIB_OBJS += src/flame/capture.o
-LIB_OBJS += src/flame/metric.o
-LIB_OBJS += src/flame/backend.o
-LIB_OBJS += src/flame/backend_cpu.o
-LIB_OBJS += src/flame/backend_command.o
-LIB_OBJS += src/flame/backend_offcpu.o
-LIB_OBJS += src/flame/backend_memory.o
 LIB_OBJS += src/flame/probe.o
 LIB_OBJS += src/flame/probe_cmd.o
-LIB_OBJS += src/flame/probe_request.o
-LIB_OBJS += src/flame/record_cmd.o
-LIB_OBJS += src/flame/sample_run.o
-LIB_OBJS += src/flame/git.o
-LIB_OBJS += src/flame/repo.o
 LIB_OBJS += src/flame/shares.o
-LIB_OBJS += src/flame/submodules.o
 LIB_OBJS += src/flame/report.o
 LIB_OBJS += src/flame/report_facts.o
 LIB_OBJS += src/flame/report_handoffs.o
@@ -29,20 +16,14 @@ LIB_OBJS += src/flame/session_query.o
 LIB_OBJS += src/flame/ends.o
 LIB_OBJS += src/flame/confirm.o
 LIB_OBJS += src/flame/hotdiff.o
-LIB_OBJS += src/flame/source_name.o
 LIB_OBJS += src/flame/suspects.o
 LIB_OBJS += src/flame/narrow.o
 LIB_OBJS += src/flame/decide.o
 LIB_OBJS += src/flame/estimate.o
-LIB_OBJS += src/flame/hosts.o
 LIB_OBJS += src/flame/kary.o
-LIB_OBJS += src/flame/remote.o
 LIB_OBJS += src/flame/probe_json.o
-LIB_OBJS += src/flame/fleet_jobs.o
 LIB_OBJS += src/flame/fleet.o
-LIB_OBJS += src/flame/fleet_cpus.o
 LIB_OBJS += src/flame/fleet_report.o
-LIB_OBJS += src/flame/fleet_setup.o
 LIB_OBJS += src/flame/segment.o
 LIB_OBJS += src/flame/culprits.o
 

@@ -8,7 +8,6 @@
 #include "flame/probe.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
-#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"

@@ -14,10 +14,10 @@
 
 #include "core/exit_codes.h"
 #include "core/string_list.h"
-#include "flame/capture.h"
+#include "measure/capture.h"
 #include "flame/estimate.h"
-#include "flame/probe_request.h"
-#include "flame/repo.h"
+#include "measure/probe_request.h"
+#include "measure/repo.h"
 
 enum flame_verdict {
 	FLAME_FAST = 0,		/* git bisect's "old" term, exit 0 */

@@ -5,7 +5,7 @@
  * report_handoffs.c's, from the facts of report_facts.c.
  */
 #include "flame/report.h"
-#include "flame/source_name.h"
+#include "measure/source_name.h"
 #include "flame/probe_cmd.h"
 #include "flame/report_facts.h"
 #include "flame/steps.h"

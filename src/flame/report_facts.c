@@ -6,7 +6,7 @@
  * (revert, CI guard) both report writers print.
  */
 #include "flame/report_facts.h"
-#include "flame/source_name.h"
+#include "measure/source_name.h"
 #include "flame/session.h"
 #include "flame/report.h"
 #include "core/alloc.h"

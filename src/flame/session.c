@@ -5,7 +5,7 @@
  * lines.  The user's repository is read, never written.
  */
 #include "flame/session.h"
-#include "flame/source_name.h"
+#include "measure/source_name.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "flame/report.h"
@@ -135,7 +135,7 @@ static int session_open(struct flame_session *s)
 	 */
 	if (child_group_begin())
 		return FLAME_EXIT_FAILURE;
-	/* Build failures are remembered for this run only (flame/repo.h). */
+	/* Build failures are remembered for this run only (measure/repo.h). */
 	snprintf(token, sizeof(token), "%ld.%.0f", (long)getpid(), 1e6 * clock_monotonic());
 	setenv(FLAME_RUN_ENV, token, 1);
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))

@@ -12,11 +12,11 @@
 
 #include "core/exit_codes.h"
 #include "core/string_list.h"
-#include "flame/capture.h"
+#include "measure/capture.h"
 #include "flame/estimate.h"
 #include "flame/fleet.h"
 #include "flame/probe.h"
-#include "flame/repo.h"
+#include "measure/repo.h"
 #include "flame/shares.h"
 
 /* Exit statuses of 'trail flame': the program's table (core/exit_codes.h). */

@@ -5,7 +5,6 @@
  */
 #include "flame/shares.h"
 #include "flame/estimate.h"
-#include "bench/stats.h"
 #include "core/alloc.h"
 #include "core/intern.h"
 #include "diff/hotspots.h"

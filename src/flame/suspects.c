@@ -7,7 +7,7 @@
 #include "flame/steps.h"
 #include "flame/decide.h"
 #include "flame/report.h"
-#include "flame/source_name.h"
+#include "measure/source_name.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"

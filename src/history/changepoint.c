@@ -10,8 +10,8 @@
  * kept and both sides are searched again (binary segmentation).
  */
 #include "history/changepoint.h"
+#include "stats/describe.h"
 
-#include "bench/stats.h"
 #include "core/alloc.h"
 #include "history/cp_null.h"
 #include "history/cp_split.h"
@@ -35,20 +35,6 @@ void cp_params_init(struct cp_params *p)
 	p->runs = 0;
 }
 
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(const double *x, size_t n, double *tmp)
-{
-	memcpy(tmp, x, n * sizeof(*x));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-}
 
 /*
  * The calibrated p-value of the split before k of x[0..n) (sides [0, k)
@@ -85,7 +71,6 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		 size_t max)
 {
 	size_t *stack, top = 0, found = 0, k, min_size = p->min_size ? p->min_size : 1;
-	double *tmp;
 	struct cp_null_cache own, *cache = p->cache;
 	double next_alpha = p->alpha_next > 0 ? p->alpha_next : p->alpha;
 
@@ -96,7 +81,6 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		cache = &own;
 	}
 	stack = xmallocarray(2 * n + 2, sizeof(*stack));
-	tmp = xmallocarray(n, sizeof(*tmp));
 	stack[top++] = 0;
 	stack[top++] = n;
 	while (top && found < max) {
@@ -109,8 +93,8 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		if (!k || !(q > 0))
 			continue;
 		/* the step is between the split's two sides, [0, k) and [k, end) */
-		before = median_of(x + lo, k, tmp);
-		after = median_of(x + lo + k, end - k, tmp);
+		before = stats_median(x + lo, k);
+		after = stats_median(x + lo + k, end - k);
 		if (fabs(after - before) < p->min_effect * (p->relative ? fabs(before) : 1))
 			continue;
 		pv = split_p(x + lo, p->wv ? p->wv + lo : NULL, len, k, end, p, cache);
@@ -132,11 +116,10 @@ size_t cp_detect(const double *x, size_t n, const struct cp_params *p, struct cp
 		size_t a = k ? out[k - 1].index : 0, b = out[k].index;
 		size_t c = k + 1 < found ? out[k + 1].index : n;
 
-		out[k].before = median_of(x + a, b - a, tmp);
-		out[k].after = median_of(x + b, c - b, tmp);
+		out[k].before = stats_median(x + a, b - a);
+		out[k].after = stats_median(x + b, c - b);
 	}
 	free(stack);
-	free(tmp);
 	if (cache == &own)
 		cp_null_cache_release(&own);
 	return found;

@@ -10,6 +10,7 @@
 #include "history/cp_null.h"
 
 #include "core/alloc.h"
+#include "stats/rng.h"
 #include "history/cp_split.h"
 
 #include <math.h>
@@ -33,29 +34,6 @@ void cp_null_cache_release(struct cp_null_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* splitmix64 (Steele, Lea and Flood 2014): one stream per table. */
-static uint64_t next_random(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *s)
-{
-	return ((double)(next_random(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-/* Box-Muller */
-static double normal(uint64_t *s)
-{
-	double u = uniform(s), v = uniform(s);
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /*
  * Student's t with df degrees of freedom: heavier tails than the series
  * show, so a machine's load bursts do not pass for steps.
@@ -66,11 +44,11 @@ static double heavy(uint64_t *s, unsigned df)
 	unsigned i;
 
 	for (i = 0; i < df; i++) {
-		double z = normal(s);
+		double z = stats_normal(s);
 
 		chi += z * z;
 	}
-	return normal(s) / sqrt(chi / df);
+	return stats_normal(s) / sqrt(chi / df);
 }
 
 static int cmp_double(const void *a, const void *b)

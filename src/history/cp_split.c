@@ -5,7 +5,7 @@
  */
 #include "history/cp_split.h"
 
-#include "bench/stats.h"
+#include "stats/distributions.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -161,7 +161,7 @@ double cp_student_p(const double *a, size_t na, const double *b, size_t nb)
 	se = sqrt(ss / (double)(na + nb - 2) * (1.0 / (double)na + 1.0 / (double)nb));
 	if (!(se > 0))
 		return ma == mb ? 1 : 0;
-	return bench_student_t_p((ma - mb) / se, (double)(na + nb - 2));
+	return stats_student_t_p((ma - mb) / se, (double)(na + nb - 2));
 }
 
 /* Sum of x over [a0, a1) and [a2, a3), and the squared deviations from m when sq. */
@@ -222,7 +222,7 @@ static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0
 		return 1;
 	if (!(se > 0))
 		return 0;
-	return bench_student_t_p(d / se, df);
+	return stats_student_t_p(d / se, df);
 }
 
 /*
@@ -257,7 +257,7 @@ static int runs_agree(const double *x, const double *wv, unsigned m, size_t n, s
 		return w > 0;
 	if (!(w > 0))
 		return 0;
-	return bench_f_upper_p(ss / (double)(n - sides) / w, (double)(n - sides),
+	return stats_f_upper_p(ss / (double)(n - sides) / w, (double)(n - sides),
 			       (double)n * (double)(m - 1)) > CP_RUNS_AGREE;
 }
 

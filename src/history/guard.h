@@ -7,14 +7,14 @@
 #ifndef TRAIL_HISTORY_GUARD_H
 #define TRAIL_HISTORY_GUARD_H
 
-#include "bench/stats.h"
+#include "stats/bootstrap.h"
 
 #include <stddef.h>
 
 struct history_guard_metric {
 	double p;		/* one-sided Mann-Whitney p of "REV's runs are larger" */
 	int exact;		/* p from the exact distribution (small samples) */
-	struct bench_ratio ratio;	/* median(REV) / median(base), 95% bootstrap interval */
+	struct stats_ratio ratio;	/* median(REV) / median(base), 95% bootstrap interval */
 	int slower;		/* p < alpha and the whole interval beyond 1 + bound */
 };
 

@@ -10,8 +10,8 @@
 #define TRAIL_HISTORY_MEASURE_H
 
 #include "core/string_list.h"
-#include "flame/capture.h"
-#include "flame/repo.h"
+#include "measure/capture.h"
+#include "measure/repo.h"
 #include "history/result.h"
 #include "profile/folded.h"
 

@@ -10,7 +10,7 @@
  */
 #include "history/result.h"
 
-#include "bench/stats.h"
+#include "stats/describe.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -389,6 +389,6 @@ int history_result_median(const struct history_result *r, double *med, double *l
 {
 	if (!r->nruns)
 		return -1;
-	*med = bench_median(r->runs, r->nruns);
-	return bench_median_ci(r->runs, r->nruns, 0.95, lo, hi);
+	*med = stats_median(r->runs, r->nruns);
+	return stats_median_ci(r->runs, r->nruns, 0.95, lo, hi);
 }

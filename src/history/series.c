@@ -10,7 +10,9 @@
  */
 #include "history/series.h"
 
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "stats/distributions.h"
+#include "stats/bootstrap.h"
 #include "core/alloc.h"
 #include "history/cp_null.h"
 
@@ -210,19 +212,6 @@ static void function_names(const struct history_series *s, double min_share,
 		}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_sorting(double *x, size_t n)
-{
-	qsort(x, n, sizeof(double), cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /*
  * The kept functions' shares at points [a, c), raw and normalised.  When
  * one function gets slower every other share shrinks by the same factor,
@@ -263,7 +252,7 @@ static void run_scales_variance(const struct history_series *s, struct share_tab
 				if (ref[k] >= min_share)
 					tmp[m++] = run_value(p, find_func(p->r, t->names.items[k]), r, 1) /
 						   ref[k];
-			rs[r] = m >= 3 ? median_sorting(tmp, m) : 1;
+			rs[r] = m >= 3 ? stats_median_inplace(tmp, m) : 1;
 			if (!(rs[r] > 0))
 				rs[r] = 1;
 		}
@@ -291,7 +280,7 @@ static void share_table_build(const struct history_series *s, size_t a, size_t c
 	for (k = 0; k < t->names.nr; k++) {
 		for (i = 0; i < n; i++)
 			t->raw[k * n + i] = tmp[i] = share_at(&s->pts[a + i], t->names.items[k]);
-		ref[k] = median_sorting(tmp, n);
+		ref[k] = stats_median_inplace(tmp, n);
 	}
 	free(tmp);
 	tmp = xmallocarray(t->names.nr + 1, sizeof(double));
@@ -302,7 +291,7 @@ static void share_table_build(const struct history_series *s, size_t a, size_t c
 		for (k = m = 0; k < t->names.nr; k++)
 			if (ref[k] >= min_share)
 				tmp[m++] = t->raw[k * n + i] / ref[k];
-		t->scale[i] = m >= 3 ? median_sorting(tmp, m) : 1;
+		t->scale[i] = m >= 3 ? stats_median_inplace(tmp, m) : 1;
 		if (!(t->scale[i] > 0))
 			t->scale[i] = 1;
 		for (k = 0; k < t->names.nr; k++)
@@ -351,11 +340,11 @@ static int builds_agree(const struct share_table *t)
 		for (i = 0; i < t->n; i++)
 			mw += w[i] / (double)t->n;
 		if (mw > 0)
-			p[np++] = bench_f_upper_p(d / (2.0 * (double)(t->n - 1)) / mw,
+			p[np++] = stats_f_upper_p(d / (2.0 * (double)(t->n - 1)) / mw,
 						  (double)(t->n - 1),
 						  (double)t->n * (double)(t->runs - 1));
 	}
-	med = np ? median_sorting(p, np) : 1;
+	med = np ? stats_median_inplace(p, np) : 1;
 	free(p);
 	return med >= CP_BUILDS_AGREE;
 }
@@ -409,11 +398,11 @@ static double own_by_rate(const struct history_series *s, size_t a, size_t b, si
 
 	for (i = a; i < c; i++)
 		x[i - a] = history_point_rate(&s->pts[i], func, 0);
-	before = median_sorting(x, b - a);
-	after = median_sorting(x + (b - a), c - b);
+	before = stats_median_inplace(x, b - a);
+	after = stats_median_inplace(x + (b - a), c - b);
 	for (i = a; i < b; i++)
 		x[i - a] = s->pts[i].r->samples / s->pts[i].profiles;
-	run = median_sorting(x, b - a);
+	run = stats_median_inplace(x, b - a);
 	free(x);
 	return run > 0 ? (after - before) / run : 0;
 }
@@ -438,8 +427,8 @@ static double moved_between(const struct history_series *s, size_t a, size_t b, 
 	/* the metric's change, to weigh each mover's share by the run's length */
 	for (k = a; k < c; k++)
 		x[k - a] = s->pts[k].med;
-	ratio = median_sorting(x, nl);
-	ratio = ratio > 0 ? median_sorting(x + nl, nrt) / ratio : 1;
+	ratio = stats_median_inplace(x, nl);
+	ratio = ratio > 0 ? stats_median_inplace(x + nl, nrt) / ratio : 1;
 	share_table_build(s, a, c, o->min_share, &t);
 	if (t.runs && !builds_agree(&t))
 		t.runs = 0;
@@ -448,8 +437,8 @@ static double moved_between(const struct history_series *s, size_t a, size_t b, 
 	own = xmallocarray(t.names.nr + 1, sizeof(double));
 	for (k = 0; k < t.names.nr; k++) {
 		memcpy(x, t.norm + k * t.n, t.n * sizeof(double));
-		nb[k] = median_sorting(x, nl);
-		na[k] = median_sorting(x + nl, nrt);
+		nb[k] = stats_median_inplace(x, nl);
+		na[k] = stats_median_inplace(x + nl, nrt);
 		/*
 		 * the change of its own time, beside the others' common
 		 * shrink; with no shrink to measure (flat), by its samples
@@ -487,8 +476,8 @@ static double moved_between(const struct history_series *s, size_t a, size_t b, 
 		*out = xreallocarray(*out, *nr + 1, sizeof(**out));
 		(*out)[*nr].name = xstrdup(t.names.items[k]);
 		memcpy(x, t.raw + k * t.n, t.n * sizeof(double));
-		(*out)[*nr].before = median_sorting(x, nl);
-		(*out)[*nr].after = median_sorting(x + nl, nrt);
+		(*out)[*nr].before = stats_median_inplace(x, nl);
+		(*out)[*nr].after = stats_median_inplace(x + nl, nrt);
 		(*out)[*nr].own = own[k];
 		(*out)[*nr].contribution = (*out)[*nr].after * ratio - (*out)[*nr].before;
 		(*nr)++;
@@ -497,7 +486,7 @@ static double moved_between(const struct history_series *s, size_t a, size_t b, 
 		qsort(*out, *nr, sizeof(**out), cmp_moved);
 	/* the others' shrink (scale) says how much longer the whole run got */
 	memcpy(x, t.scale, t.n * sizeof(double));
-	implied = median_sorting(x, nl) / median_sorting(x + nl, nrt) - 1;
+	implied = stats_median_inplace(x, nl) / stats_median_inplace(x + nl, nrt) - 1;
 	free(x);
 	free(nb);
 	free(na);
@@ -661,7 +650,7 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 	for (i = 0; i < n; i++) {
 		size_t a = i ? c[i - 1].index : 0, b = c[i].index, e = i + 1 < n ? c[i + 1].index : s->nr;
 		size_t na = 0, nb = 0, j, q;
-		struct bench_ratio ratio;
+		struct stats_ratio ratio;
 
 		runs[0] = xmallocarray(1, sizeof(double));
 		runs[1] = xmallocarray(1, sizeof(double));
@@ -674,12 +663,12 @@ size_t history_detect(const struct history_series *s, const struct history_detec
 			for (q = 0; q < r->nruns; q++)
 				runs[side][(*cnt)++] = r->runs[q];
 		}
-		c[i].before = bench_median(runs[0], na);
-		c[i].after = bench_median(runs[1], nb);
+		c[i].before = stats_median(runs[0], na);
+		c[i].after = stats_median(runs[1], nb);
 		c[i].change = c[i].before != 0 ? c[i].after / c[i].before - 1 : 0;
 		c[i].lo = c[i].hi = c[i].change;
-		if (!bench_bootstrap_ratio(runs[0], na, runs[1], nb, 0, 0.95, 1000,
-					   BENCH_BOOTSTRAP_SEED, &ratio)) {
+		if (!stats_bootstrap_ratio(runs[0], na, runs[1], nb, 0, 0.95, 1000,
+					   STATS_BOOTSTRAP_SEED, &ratio)) {
 			c[i].lo = ratio.lo - 1;
 			c[i].hi = ratio.hi - 1;
 		}

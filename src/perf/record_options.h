@@ -3,7 +3,7 @@
  * usage text, the checks of what combines, and the sampler options the
  * words mean.  The one reader of that line, for the words typed after
  * 'trail record' (cmd/record.c) and for the line trail flame writes for
- * a recording it makes in its own process (flame/sample_run.c), so what
+ * a recording it makes in its own process (measure/sample_run.c), so what
  * the sampler does is what the line that describes it says.
  */
 #ifndef TRAIL_PERF_RECORD_OPTIONS_H

@@ -72,3 +72,8 @@ sed -n '/^## EXIT STATUS/,/^## /p' "$ROOT/docs/trail.md" | awk -F'|' '/^\| [0-9]
 cmp -s "$T/codes.nums" "$T/doc.nums" && grep -q "^125 " "$T/codes" && grep -q "^255 " "$T/codes" &&
 	pass "help exit-codes lists docs/trail.md's codes" ||
 	fail "help exit-codes lists docs/trail.md's codes" "$(cat "$T/codes.nums") vs $(cat "$T/doc.nums")"
+# one meaning per code: no status listed twice (flame's "no regression" was
+# 3, the status of bench's and guard's "a regression", until 0.2)
+dups=$(awk '$1 ~ /^[0-9]+$/ { print $1 }' "$T/codes" | sort | uniq -d | tr '\n' ' ')
+[ -z "$dups" ] && pass "help exit-codes: each status has one meaning" ||
+	fail "help exit-codes: each status has one meaning" "listed twice: $dups"

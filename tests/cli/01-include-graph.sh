@@ -13,6 +13,12 @@ printf '#include "collapse/collapser.h"\n' >>"$T/src/perf/maps.h"
 check_exit "an include from perf/ into collapse/ is caught" 1 "$CHECK" "$T/src"
 grep -q "perf/maps.h:.*includes collapse/collapser.h" "$T/.err" &&
 	pass "the report names the file, line and header" || fail "the report names the file" "$(cat "$T/.err")"
+printf '#include "history/store.h"\n' >>"$T/src/flame/kary.h"
+cp "$ROOT/src/perf/maps.h" "$T/src/perf/maps.h"
+check_exit "an include between folders of one level (flame/ -> history/) is caught" 1 "$CHECK" "$T/src"
+grep -q "flame/kary.h:.*includes history/store.h" "$T/.err" &&
+	pass "a same-level include is named" || fail "a same-level include is named" "$(cat "$T/.err")"
+cp "$ROOT/src/flame/kary.h" "$T/src/flame/kary.h"
 mkdir "$T/src/newdir" && printf 'int x;\n' >"$T/src/newdir/x.c"
 check_exit "a folder without a level is caught" 1 "$CHECK" "$T/src"
 

@@ -20,7 +20,7 @@ fi
 # the sources that were symbols.c and perfdata.c before they were split (issue 16)
 srcs="$ROOT/src/symbols/symbols.c $ROOT/src/symbols/symbols_elf.c $ROOT/src/symbols/symbols_inline.c"
 srcs="$srcs $ROOT/src/perf/perfdata.c $ROOT/src/perf/perfdata_records.c $ROOT/src/perf/sampler.c"
-srcs="$srcs $ROOT/src/bench/stats.c"
+srcs="$srcs $ROOT/src/stats/describe.c $ROOT/src/stats/two_sample.c"
 for o in 1 2; do
 	"$TRAIL" record -F 2999 -g dwarf -o "$T/O$o.data" -- sh -c "for f in $srcs; do
 		gcc -O$o -std=c11 -D_GNU_SOURCE -I$ROOT/src -I/usr/include/libiberty -c \$f -o /dev/null || exit 1; done" \

@@ -6,7 +6,7 @@
 
 check "help" "$TRAIL" flame --help
 grep -q -- "--good REV --bad REV --build CMD --run CMD" "$T/.out" && pass "help synopsis" || fail "help synopsis"
-grep -q "Exit: 0 suspect found, 3 no regression, 4 inconclusive" "$T/.out" && pass "help lists exit codes" || fail "help lists exit codes"
+grep -q "Exit: 0 suspect found, 4 inconclusive, 5 regression below --min-effect" "$T/.out" && pass "help lists exit codes" || fail "help lists exit codes"
 check_exit "missing options is a usage error" 2 "$TRAIL" flame --good HEAD
 grep -q "are required" "$T/.err" && pass "missing options named" || fail "missing options named"
 check_exit "unknown metric" 2 "$TRAIL" flame --good a --bad b --build true --run true --metric joules
@@ -34,3 +34,32 @@ check_exit "probe without threshold" 255 "$TRAIL" flame probe --build true --run
 check "probe help" "$TRAIL" flame probe --help
 grep -q "0 fast, 1 slow, 125" "$T/.out" && pass "probe help lists exit codes" || fail "probe help lists exit codes"
 check_exit "probe outside a clone" 255 "$TRAIL" flame probe -C "$R" --build true --run true --threshold 0.5
+
+# Metric names come from one table (measure/metric.c): completion, flame's
+# and history's --metric help, the probe's hint and both parsers agree.
+"$TRAIL" help --values flame --metric >"$T/metrics" && [ -s "$T/metrics" ] &&
+	pass "completion lists flame's metrics" || fail "completion lists flame's metrics"
+"$TRAIL" flame --help >"$T/fh"
+"$TRAIL" flame probe --help >"$T/ph"
+"$TRAIL" history --help >"$T/hh"
+"$TRAIL" help --values history --metric >"$T/hmetrics"
+missing=
+while read -r m; do
+	grep -q -- "--metric NAME .*\b$m (" "$T/fh" || missing="$missing flame-help:$m"
+	grep -q -- "--metric .*\b$m\b" "$T/ph" || missing="$missing probe-hint:$m"
+	"$TRAIL" flame probe --metric "$m" --threshold 1 --build true --run true -C "$T" \
+		>/dev/null 2>"$T/perr"; grep -q "unknown metric" "$T/perr" && missing="$missing probe-parse:$m"
+done <"$T/metrics"
+while read -r m; do
+	grep -qx -- "$m" "$T/metrics" || missing="$missing history-not-flame:$m"
+	grep -q -- "--metric NAME .*\b$m (" "$T/hh" || missing="$missing history-help:$m"
+done <"$T/hmetrics"
+[ -z "$missing" ] && pass "every metric in help, hint, completion and parser" ||
+	fail "every metric in help, hint, completion and parser" "missing:$missing"
+grep -vxf "$T/hmetrics" "$T/metrics" | head -1 >"$T/nothist"
+if [ -s "$T/nothist" ]; then
+	check_exit "history refuses a metric it cannot store" 2 "$TRAIL" history record -C "$R" \
+		--metric "$(cat "$T/nothist")" --build true --run true
+	grep -q "for trail history ($(paste -sd, "$T/hmetrics" | sed 's/,/, /g'))" "$T/.err" &&
+		pass "history's error lists the metrics it stores" || fail "history's error lists them" "$(cat "$T/.err")"
+fi

@@ -98,7 +98,7 @@ if shape slowdown slowdown 11 0; then
 	grep -q $'\033\[K' "$T/slowdown.err" && fail "slowdown: no progress line off a terminal" ||
 		pass "slowdown: no progress line off a terminal"
 	# The report's bisect-run line is the probe's request as written
-	# (flame/probe_request.c): pasted into sh, in the clone, at the culprit,
+	# (measure/probe_request.c): pasted into sh, in the clone, at the culprit,
 	# 'trail flame probe' reads every word of it and answers.
 	line=$(json "$T/report-slowdown/report.json" 'd["reproduce"][1]')
 	clone=${line#git -C }; clone=${clone%% bisect start*}

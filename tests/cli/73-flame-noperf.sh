@@ -72,7 +72,7 @@ if [ -n "$TTY" ]; then
 		--bad "$BAD" --build "$BUILD" --run "$RUN" --out "$T/report-q" --repeat 2 --max-repeat 2 \
 		--warmup-runs 0 --cache "$T/cache")" "$T/quiet.tty" >/dev/null 2>&1)
 	rc=$?
-	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; } &&
+	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 6 ] || [ "$rc" -eq 4 ]; } &&
 		! grep -q $'\033\[K\|trail flame:' "$T/quiet.tty"; then
 		pass "terminal with -q: no progress line"
 	else

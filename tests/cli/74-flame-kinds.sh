@@ -94,12 +94,12 @@ fi
 
 # No regression (only refactors and a speed-up): never a suspect.
 kind none 5 0.4
-if [ "$rc" = 3 ] || [ "$rc" = 4 ]; then
+if [ "$rc" = 6 ] || [ "$rc" = 4 ]; then
 	pass "none: no suspect (exit $rc)"
 	[ "$(json "$R" 'd["suspect"]')" = None ] && pass "none: report has no suspect" ||
 		fail "none: report has no suspect"
 else
-	fail "none: exit $rc, expected 3 (or 4)"; tail -15 "$T/none.err" >&2
+	fail "none: exit $rc, expected 6 (or 4)"; tail -15 "$T/none.err" >&2
 fi
 
 # Landed, reverted, relanded (seed 5: git bisect first lands on the first

@@ -1,12 +1,12 @@
 /*
  * fuzz_flame_hosts.c - libFuzzer target for trail flame's hosts file
- * (src/flame/hosts.c, GNU parallel's --sshloginfile syntax) and the probe
+ * (src/fleet/hosts.c, GNU parallel's --sshloginfile syntax) and the probe
  * results a host sends back (src/flame/probe_json.c): any input must parse
  * or fail with file:line, never crash, leak or read out of bounds.  The
  * first half of the input is a hosts file, all of it the probe output.
  * Error messages go to stderr; run with -close_fd_mask=2 to silence them.
  */
-#include "flame/hosts.h"
+#include "fleet/hosts.h"
 #include "flame/probe_json.h"
 
 #include <stdint.h>

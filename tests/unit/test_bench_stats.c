@@ -3,7 +3,11 @@
  * out by hand or from closed forms / reference tables: ties, n = 1,
  * identical samples, huge outliers.
  */
-#include "bench/stats.h"
+#include "stats/describe.h"
+#include "stats/two_sample.h"
+#include "stats/distributions.h"
+#include "stats/bootstrap.h"
+#include "bench/compare.h"
 #include "harness.h"
 
 #include <math.h>
@@ -13,9 +17,9 @@
 TEST(descriptive_one_to_ten)
 {
 	const double x[] = { 7, 3, 10, 1, 5, 2, 9, 4, 8, 6 };
-	struct bench_stats s;
+	struct stats_summary s;
 
-	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_INT(stats_summarize(x, N(x), &s), 0);
 	CHECK_INT(s.n, 10);
 	CHECK_NEAR(s.mean, 5.5, 1e-12);
 	/* sqrt(sum (i - 5.5)^2 / 9) = sqrt(82.5 / 9) */
@@ -34,9 +38,9 @@ TEST(descriptive_one_to_ten)
 TEST(descriptive_n_equals_one)
 {
 	const double x[] = { 0.25 };
-	struct bench_stats s;
+	struct stats_summary s;
 
-	CHECK_INT(bench_stats_compute(x, 1, &s), 0);
+	CHECK_INT(stats_summarize(x, 1, &s), 0);
 	CHECK_NEAR(s.mean, 0.25, 0);
 	CHECK_NEAR(s.stddev, 0, 0);
 	CHECK_NEAR(s.median, 0.25, 0);
@@ -48,10 +52,10 @@ TEST(descriptive_n_equals_one)
 TEST(descriptive_rejects_empty_and_nan)
 {
 	const double x[] = { 1, NAN };
-	struct bench_stats s;
+	struct stats_summary s;
 
-	CHECK_INT(bench_stats_compute(x, 0, &s), -1);
-	CHECK_INT(bench_stats_compute(x, 2, &s), -1);
+	CHECK_INT(stats_summarize(x, 0, &s), -1);
+	CHECK_INT(stats_summarize(x, 2, &s), -1);
 }
 
 TEST(median_even_odd_and_ties)
@@ -60,11 +64,11 @@ TEST(median_even_odd_and_ties)
 	const double sorted[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	const double rev[] = { 8, 7, 6, 5, 4, 3, 2, 1, 0 };
 
-	CHECK_NEAR(bench_median(odd, 3), 3, 0);
-	CHECK_NEAR(bench_median(even, 4), 2.5, 0);
-	CHECK_NEAR(bench_median(same, 4), 2, 0);
-	CHECK_NEAR(bench_median(sorted, 8), 4.5, 0);
-	CHECK_NEAR(bench_median(rev, 9), 4, 0);
+	CHECK_NEAR(stats_median(odd, 3), 3, 0);
+	CHECK_NEAR(stats_median(even, 4), 2.5, 0);
+	CHECK_NEAR(stats_median(same, 4), 2, 0);
+	CHECK_NEAR(stats_median(sorted, 8), 4.5, 0);
+	CHECK_NEAR(stats_median(rev, 9), 4, 0);
 }
 
 TEST(median_matches_sort_on_many_sizes)
@@ -79,31 +83,31 @@ TEST(median_matches_sort_on_many_sizes)
 		for (i = 0; i < n; i++)
 			x[i] = (double)((i * 37 + 11) % 13);
 		{
-			struct bench_stats s;
+			struct stats_summary s;
 
-			CHECK_INT(bench_stats_compute(x, n, &s), 0);
+			CHECK_INT(stats_summarize(x, n, &s), 0);
 			sorted_median = s.median;
 		}
-		CHECK_NEAR(bench_median(x, n), sorted_median, 0);
+		CHECK_NEAR(stats_median(x, n), sorted_median, 0);
 	}
 }
 
 TEST(identical_samples)
 {
 	const double x[] = { 3, 3, 3, 3, 3, 3 };
-	struct bench_stats s;
-	struct bench_mwu u;
-	struct bench_welch w;
+	struct stats_summary s;
+	struct stats_mwu u;
+	struct stats_welch w;
 	struct bench_comparison c;
 
-	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_INT(stats_summarize(x, N(x), &s), 0);
 	CHECK_NEAR(s.stddev, 0, 0);
 	CHECK_NEAR(s.mad, 0, 0);
 	CHECK_INT(s.outliers, 0);
-	CHECK_INT(bench_mann_whitney(x, N(x), x, N(x), &u), 0);
+	CHECK_INT(stats_mann_whitney(x, N(x), x, N(x), &u), 0);
 	CHECK_NEAR(u.p, 1, 0);
 	CHECK_NEAR(u.u_a, 18, 0);	/* all 36 pairs tied: 36 / 2 */
-	CHECK_INT(bench_welch_t(x, N(x), x, N(x), &w), 0);
+	CHECK_INT(stats_welch_t(x, N(x), x, N(x), &w), 0);
 	CHECK_NEAR(w.p, 1, 0);
 	CHECK_INT(bench_compare(x, N(x), x, N(x), 0.95, &c), 0);
 	CHECK_INT(c.verdict, BENCH_SAME);
@@ -116,11 +120,11 @@ TEST(huge_outlier_is_flagged_and_median_robust)
 {
 	const double x[] = { 10, 10.1, 9.9, 10, 10.2, 9.8, 10.05, 1e6 };
 	unsigned char flags[N(x)];
-	struct bench_stats s;
+	struct stats_summary s;
 
-	CHECK_INT(bench_stats_compute(x, N(x), &s), 0);
+	CHECK_INT(stats_summarize(x, N(x), &s), 0);
 	CHECK_INT(s.outliers, 1);
-	CHECK_INT(bench_outliers(x, N(x), flags), 1);
+	CHECK_INT(stats_outliers(x, N(x), flags), 1);
 	CHECK_INT(flags[7], 1);
 	CHECK_INT(flags[0], 0);
 	CHECK_NEAR(s.median, 10.025, 1e-12);
@@ -134,7 +138,7 @@ TEST(outlier_when_mad_is_zero)
 	const double x[] = { 5, 5, 5, 5, 5, 5, 100 };
 	unsigned char flags[N(x)];
 
-	CHECK_INT(bench_outliers(x, N(x), flags), 1);
+	CHECK_INT(stats_outliers(x, N(x), flags), 1);
 	CHECK_INT(flags[6], 1);
 }
 
@@ -142,7 +146,7 @@ TEST(outliers_none_in_uniform_spread)
 {
 	const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 
-	CHECK_INT(bench_outliers(x, N(x), NULL), 0);
+	CHECK_INT(stats_outliers(x, N(x), NULL), 0);
 }
 
 /*
@@ -154,16 +158,16 @@ TEST(outliers_none_in_uniform_spread)
 TEST(mann_whitney_separated)
 {
 	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
-	struct bench_mwu u;
+	struct stats_mwu u;
 
-	CHECK_INT(bench_mann_whitney(a, 5, b, 5, &u), 0);
+	CHECK_INT(stats_mann_whitney(a, 5, b, 5, &u), 0);
 	CHECK_INT(u.exact, 1);
 	CHECK_NEAR(u.u_a, 0, 0);
 	CHECK_NEAR(u.z, -2.5067182457620487, 1e-9);
 	CHECK_NEAR(u.p_less, 1.0 / 252, 1e-15);
 	CHECK_NEAR(u.p_greater, 1, 1e-15);
 	CHECK_NEAR(u.p, 2.0 / 252, 1e-15);
-	CHECK_INT(bench_mann_whitney(b, 5, a, 5, &u), 0);
+	CHECK_INT(stats_mann_whitney(b, 5, a, 5, &u), 0);
 	CHECK_NEAR(u.u_a, 25, 0);
 	CHECK_NEAR(u.p_greater, 1.0 / 252, 1e-15);
 	CHECK_NEAR(u.p, 2.0 / 252, 1e-15);
@@ -181,9 +185,9 @@ TEST(mann_whitney_separated)
 TEST(mann_whitney_ties)
 {
 	const double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 3, 4 };
-	struct bench_mwu u;
+	struct stats_mwu u;
 
-	CHECK_INT(bench_mann_whitney(a, 4, b, 4, &u), 0);
+	CHECK_INT(stats_mann_whitney(a, 4, b, 4, &u), 0);
 	CHECK_NEAR(u.u_a, 3, 0);
 	CHECK_NEAR(u.z, -1.365698202000489, 1e-9);
 	CHECK_NEAR(u.p_less, 10.0 / 70, 1e-15);
@@ -218,7 +222,7 @@ TEST(mann_whitney_exact_matches_enumeration)
 		double v[12];
 		size_t na, nb, n, i;
 		unsigned mask, u_obs, ge = 0, le = 0, total = 0;
-		struct bench_mwu u;
+		struct stats_mwu u;
 
 		st = st * 6364136223846793005ULL + 1442695040888963407ULL;
 		na = 1 + (st >> 33) % 6;
@@ -239,7 +243,7 @@ TEST(mann_whitney_exact_matches_enumeration)
 			ge += u2 >= u_obs;
 			le += u2 <= u_obs;
 		}
-		CHECK_INT(bench_mann_whitney(v, na, v + na, nb, &u), 0);
+		CHECK_INT(stats_mann_whitney(v, na, v + na, nb, &u), 0);
 		if (u.z == 0 && u.p == 1 && ge == total && le == total)
 			continue;	/* every value equal */
 		CHECK_INT(u.exact, 1);
@@ -263,7 +267,7 @@ TEST(mann_whitney_table_n5)
 	size_t u, i;
 
 	for (u = 0; u < 6; u++) {
-		struct bench_mwu m;
+		struct stats_mwu m;
 
 		/* a = 1..5, b = 6..10, then a's largest swapped past u of b's values */
 		for (i = 0; i < 5; i++) {
@@ -271,7 +275,7 @@ TEST(mann_whitney_table_n5)
 			b[i] = (double)i + 6;
 		}
 		a[4] = 5.5 + (double)u;	/* beats b = 6 .. 5 + u: U = u */
-		CHECK_INT(bench_mann_whitney(a, 5, b, 5, &m), 0);
+		CHECK_INT(stats_mann_whitney(a, 5, b, 5, &m), 0);
 		CHECK_NEAR(m.u_a, (double)u, 0);
 		CHECK_NEAR(m.p_less, cum[u] / 252, 1e-15);
 		CHECK_INT(m.p_less < 0.05, u <= 4);
@@ -290,18 +294,18 @@ TEST(mann_whitney_table_n5)
 TEST(mann_whitney_76_history_live)
 {
 	double base[15], rev[3] = { 300, 310, 305 };
-	struct bench_mwu m;
+	struct stats_mwu m;
 	size_t i;
 
 	for (i = 0; i < 15; i++)
 		base[i] = 100 + (double)i;
-	CHECK_INT(bench_mann_whitney(rev, 3, base, 15, &m), 0);
+	CHECK_INT(stats_mann_whitney(rev, 3, base, 15, &m), 0);
 	CHECK_INT(m.exact, 1);
 	CHECK_NEAR(m.p_greater, 1.0 / 816, 1e-15);
 	/* the old approximation, unchanged: z = (22.5 - 0.5) / sqrt(15 x 3 / 12 x 19) */
 	CHECK_NEAR(m.z, 22 / sqrt(71.25), 1e-12);
 	CHECK_NEAR(erfc(m.z / sqrt(2.0)), 0.0092, 5e-5);
-	CHECK_INT(bench_mann_whitney(rev, 3, base, 12, &m), 0);
+	CHECK_INT(stats_mann_whitney(rev, 3, base, 12, &m), 0);
 	CHECK_NEAR(m.p_greater, 1.0 / 455, 1e-15);
 }
 
@@ -314,14 +318,14 @@ TEST(mann_whitney_76_history_live)
 TEST(mann_whitney_large_is_normal)
 {
 	double a[200], b[200];
-	struct bench_mwu m;
+	struct stats_mwu m;
 	size_t i;
 
 	for (i = 0; i < 200; i++) {
 		a[i] = (double)i;
 		b[i] = (double)i + 30;
 	}
-	CHECK_INT(bench_mann_whitney(a, 200, b, 200, &m), 0);
+	CHECK_INT(stats_mann_whitney(a, 200, b, 200, &m), 0);
 	CHECK_INT(m.exact, 0);
 	CHECK_NEAR(m.u_a, 14450, 0);
 	CHECK_NEAR(m.z, -4.800049959784038, 1e-12);
@@ -329,49 +333,49 @@ TEST(mann_whitney_large_is_normal)
 	CHECK_NEAR(m.p_less, 1.5862605401125251e-06 / 2, 1e-18);
 	CHECK(m.p_greater > 0.999);
 	/* 5 runs against 300 are still counted */
-	CHECK_INT(bench_mann_whitney(a, 5, b, 200, &m), 0);
+	CHECK_INT(stats_mann_whitney(a, 5, b, 200, &m), 0);
 	CHECK_INT(m.exact, 1);
 }
 
 TEST(mann_whitney_n_equals_one)
 {
 	const double a[] = { 1 }, b[] = { 2 };
-	struct bench_mwu u;
+	struct stats_mwu u;
 
 	/* U = 0, mean 0.5: within the continuity correction, so z = 0, p = 1 */
-	CHECK_INT(bench_mann_whitney(a, 1, b, 1, &u), 0);
+	CHECK_INT(stats_mann_whitney(a, 1, b, 1, &u), 0);
 	CHECK_NEAR(u.p, 1, 0);
-	CHECK_INT(bench_mann_whitney(a, 0, b, 1, &u), -1);
+	CHECK_INT(stats_mann_whitney(a, 0, b, 1, &u), -1);
 }
 
 /* Student's t closed forms: df = 1 is Cauchy, P(|T| > 1) = 1/2;
  * df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2).  Table: t(0.975, 10) = 2.228139. */
 TEST(student_t_reference_values)
 {
-	CHECK_NEAR(bench_student_t_p(1, 1), 0.5, 1e-12);
-	CHECK_NEAR(bench_student_t_p(3, 2), 1 - 3 / sqrt(11.0), 1e-12);
-	CHECK_NEAR(bench_student_t_p(2.228138851986, 10), 0.05, 1e-9);
-	CHECK_NEAR(bench_student_t_p(12.7062047364, 1), 0.05, 1e-9);
-	CHECK_NEAR(bench_student_t_p(0, 5), 1, 1e-12);
-	CHECK_NEAR(bench_student_t_p(-2.228138851986, 10), 0.05, 1e-9);
+	CHECK_NEAR(stats_student_t_p(1, 1), 0.5, 1e-12);
+	CHECK_NEAR(stats_student_t_p(3, 2), 1 - 3 / sqrt(11.0), 1e-12);
+	CHECK_NEAR(stats_student_t_p(2.228138851986, 10), 0.05, 1e-9);
+	CHECK_NEAR(stats_student_t_p(12.7062047364, 1), 0.05, 1e-9);
+	CHECK_NEAR(stats_student_t_p(0, 5), 1, 1e-12);
+	CHECK_NEAR(stats_student_t_p(-2.228138851986, 10), 0.05, 1e-9);
 }
 
 /* Fisher's F: F(1, d) is T(d) squared; d1 = 2: P(F > f) = (1 + 2 f / d2)^(-d2 / 2).
  * Table: F(0.95; 5, 10) = 3.325835. */
 TEST(f_upper_reference_values)
 {
-	CHECK_NEAR(bench_f_upper_p(2.228138851986 * 2.228138851986, 1, 10), 0.05, 1e-9);
-	CHECK_NEAR(bench_f_upper_p(3, 2, 10), pow(1.6, -5), 1e-12);
-	CHECK_NEAR(bench_f_upper_p(3.325834530413, 5, 10), 0.05, 1e-8);
-	CHECK_NEAR(bench_f_upper_p(0, 3, 7), 1, 0);
-	CHECK_NEAR(bench_f_upper_p(2, 0, 7), 1, 0);
+	CHECK_NEAR(stats_f_upper_p(2.228138851986 * 2.228138851986, 1, 10), 0.05, 1e-9);
+	CHECK_NEAR(stats_f_upper_p(3, 2, 10), pow(1.6, -5), 1e-12);
+	CHECK_NEAR(stats_f_upper_p(3.325834530413, 5, 10), 0.05, 1e-8);
+	CHECK_NEAR(stats_f_upper_p(0, 3, 7), 1, 0);
+	CHECK_NEAR(stats_f_upper_p(2, 0, 7), 1, 0);
 }
 
 TEST(normal_quantile_reference_values)
 {
-	CHECK_NEAR(bench_normal_quantile(0.025), 1.959963984540054, 1e-9);
-	CHECK_NEAR(bench_normal_quantile(0.5), 0, 1e-9);
-	CHECK_NEAR(bench_normal_quantile(0.005), 2.5758293035489, 1e-9);
+	CHECK_NEAR(stats_normal_quantile(0.025), 1.959963984540054, 1e-9);
+	CHECK_NEAR(stats_normal_quantile(0.5), 0, 1e-9);
+	CHECK_NEAR(stats_normal_quantile(0.005), 2.5758293035489, 1e-9);
 }
 
 /*
@@ -382,9 +386,9 @@ TEST(normal_quantile_reference_values)
 TEST(welch_by_hand)
 {
 	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
-	struct bench_welch w;
+	struct stats_welch w;
 
-	CHECK_INT(bench_welch_t(a, 5, b, 5, &w), 0);
+	CHECK_INT(stats_welch_t(a, 5, b, 5, &w), 0);
 	CHECK_NEAR(w.t, -2, 1e-12);
 	CHECK_NEAR(w.df, 8, 1e-12);
 	CHECK_NEAR(w.p, 0.08051623795726, 1e-8);
@@ -393,43 +397,43 @@ TEST(welch_by_hand)
 TEST(bootstrap_constant_samples_exact_ratio)
 {
 	const double a[] = { 1, 1, 1, 1 }, b[] = { 2, 2, 2 };
-	struct bench_ratio r;
+	struct stats_ratio r;
 
-	CHECK_INT(bench_bootstrap_ratio(a, 4, b, 3, 0, 0.95, 500, 1, &r), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 4, b, 3, 0, 0.95, 500, 1, &r), 0);
 	CHECK_NEAR(r.estimate, 2, 0);
 	CHECK_NEAR(r.lo, 2, 0);
 	CHECK_NEAR(r.hi, 2, 0);
-	CHECK_INT(bench_bootstrap_ratio(a, 4, b, 3, 1, 0.95, 500, 1, &r), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 4, b, 3, 1, 0.95, 500, 1, &r), 0);
 	CHECK_NEAR(r.estimate, 2, 0);
 }
 
 TEST(bootstrap_interval_brackets_estimate_and_is_deterministic)
 {
 	double a[40], b[40];
-	struct bench_ratio r1, r2;
+	struct stats_ratio r1, r2;
 	size_t i;
 
 	for (i = 0; i < 40; i++) {
 		a[i] = 100 + (double)((i * 7) % 11);
 		b[i] = 2 * (100 + (double)((i * 5) % 13));
 	}
-	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r1), 0);
-	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r2), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r1), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 40, b, 40, 0, 0.95, 0, 42, &r2), 0);
 	CHECK(r1.lo <= r1.estimate && r1.estimate <= r1.hi);
 	CHECK(r1.lo > 1.8 && r1.hi < 2.3);
 	CHECK_NEAR(r1.lo, r2.lo, 0);
 	CHECK_NEAR(r1.hi, r2.hi, 0);
-	CHECK_INT(bench_bootstrap_ratio(a, 40, b, 40, 0, 1.5, 0, 42, &r1), -1);
+	CHECK_INT(stats_bootstrap_ratio(a, 40, b, 40, 0, 1.5, 0, 42, &r1), -1);
 }
 
 TEST(bootstrap_zero_denominator)
 {
 	const double a[] = { 0, 0, 0 }, b[] = { 1, 1, 1 }, z[] = { 0, 0 };
-	struct bench_ratio r;
+	struct stats_ratio r;
 
-	CHECK_INT(bench_bootstrap_ratio(a, 3, b, 3, 0, 0.95, 100, 1, &r), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 3, b, 3, 0, 0.95, 100, 1, &r), 0);
 	CHECK(isinf(r.estimate));
-	CHECK_INT(bench_bootstrap_ratio(a, 3, z, 2, 0, 0.95, 100, 1, &r), 0);
+	CHECK_INT(stats_bootstrap_ratio(a, 3, z, 2, 0, 0.95, 100, 1, &r), 0);
 	CHECK_NEAR(r.estimate, 1, 0);
 }
 
@@ -473,16 +477,16 @@ TEST(median_confidence_interval)
 
 	for (i = 0; i < 100; i++)
 		x[i] = (double)(100 - i);	/* 100 .. 1, order must not matter */
-	CHECK_INT(bench_median_ci(x + 90, 10, 0.95, &lo, &hi), 0);	/* 10 .. 1 */
+	CHECK_INT(stats_median_ci(x + 90, 10, 0.95, &lo, &hi), 0);	/* 10 .. 1 */
 	CHECK_NEAR(lo, 2, 0);
 	CHECK_NEAR(hi, 9, 0);
-	CHECK_INT(bench_median_ci(x + 95, 5, 0.95, &lo, &hi), 0);
+	CHECK_INT(stats_median_ci(x + 95, 5, 0.95, &lo, &hi), 0);
 	CHECK_NEAR(lo, 1, 0);
 	CHECK_NEAR(hi, 5, 0);
-	CHECK_INT(bench_median_ci(x, 100, 0.95, &lo, &hi), 0);
+	CHECK_INT(stats_median_ci(x, 100, 0.95, &lo, &hi), 0);
 	CHECK_NEAR(lo, 40, 0);
 	CHECK_NEAR(hi, 61, 0);
-	CHECK_INT(bench_median_ci(x + 99, 1, 0.95, &lo, &hi), 0);
+	CHECK_INT(stats_median_ci(x + 99, 1, 0.95, &lo, &hi), 0);
 	CHECK_NEAR(lo, 1, 0);
 	CHECK_NEAR(hi, 1, 0);
 }

@@ -12,15 +12,15 @@
 #include "core/cleanup.h"
 #include "core/strbuf.h"
 #include "flame/blockers.h"
-#include "flame/capture.h"
+#include "measure/capture.h"
 #include "flame/decide.h"
 #include "flame/probe.h"
 #include "flame/probe_cmd.h"
 #include "flame/steps.h"
-#include "flame/repo.h"
+#include "measure/repo.h"
 #include "flame/report.h"
 #include "flame/shares.h"
-#include "flame/source_name.h"
+#include "measure/source_name.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include "harness.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
-#include "bench/stats.h"
+#include "stats/two_sample.h"
 
 #include <math.h>
 
@@ -258,7 +258,7 @@ TEST(step_assessment_and_split)
 TEST(ks_sees_a_tail)
 {
 	double g[100], b[100], same[100];
-	struct bench_mwu m;
+	struct stats_mwu m;
 	int i;
 
 	/* The same middle; the slowest quarter of bad runs 40% slower. */
@@ -268,7 +268,7 @@ TEST(ks_sees_a_tail)
 		same[i] = 100.5 + i;
 	}
 	CHECK(flame_ks_p(g, 100, b, 100) < 0.05);
-	CHECK(!bench_mann_whitney(b, 100, g, 100, &m));
+	CHECK(!stats_mann_whitney(b, 100, g, 100, &m));
 	CHECK(m.p > 0.05);	/* the middle test alone misses it */
 	CHECK(flame_ks_p(g, 100, same, 100) > 0.5);
 	CHECK_NEAR(flame_ks_p(g, 0, b, 40), 1, 0);

@@ -9,10 +9,10 @@
 #include "harness.h"
 #include "core/strbuf.h"
 #include "flame/fleet.h"
-#include "flame/hosts.h"
+#include "fleet/hosts.h"
 #include "flame/kary.h"
 #include "flame/probe_json.h"
-#include "flame/remote.h"
+#include "fleet/remote.h"
 
 /* What the code under test prints on stderr between begin and end. */
 static int saved_fd = -1;

@@ -1,6 +1,6 @@
 /*
  * test_flame_probe_request.c - the probe request's one serialised form
- * (flame/probe_request.h): read(write(r)) == r for every field of the
+ * (measure/probe_request.h): read(write(r)) == r for every field of the
  * table, every byte of the struct owned by exactly one field (so a field
  * added without a table entry fails here), a session's request through its
  * command line, an old reproduce line read and written back word for word,
@@ -8,7 +8,7 @@
  */
 #include "harness.h"
 #include "core/strbuf.h"
-#include "flame/probe_request.h"
+#include "measure/probe_request.h"
 #include "flame/session.h"
 #include "flame/steps.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_flame_record_cmd.c - the recorder command lines of flame captures
- * (flame/record_cmd.h): every profile kind and recorder, a plain-word
+ * (measure/record_cmd.h): every profile kind and recorder, a plain-word
  * workload run directly and a shell one through sh -c, and the checks;
  * trail record's lines read back by trail record's parser into the very
  * sampler options each backend means (the one source of them).
@@ -8,8 +8,8 @@
 #include "harness.h"
 #include "core/strbuf.h"
 #include "core/string_list.h"
-#include "flame/backend.h"
-#include "flame/record_cmd.h"
+#include "measure/backend.h"
+#include "measure/record_cmd.h"
 #include "perf/record_options.h"
 
 /* The argv joined by '|' (words may hold blanks). */

@@ -1,0 +1,44 @@
+/*
+ * compare.c - trail bench's verdict on one command against the reference:
+ * the Mann-Whitney decision with the ratios of medians and means and their
+ * bootstrap intervals (compare.h).
+ */
+#include "bench/compare.h"
+
+#include <string.h>
+
+int bench_compare(const double *a, size_t na, const double *b, size_t nb,
+		  double confidence, struct bench_comparison *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->confidence = confidence;
+	if (stats_mann_whitney(b, nb, a, na, &out->mwu) ||
+	    stats_welch_t(b, nb, a, na, &out->welch) ||
+	    stats_bootstrap_ratio(a, na, b, nb, 0, confidence, STATS_BOOTSTRAP_RESAMPLES,
+				  STATS_BOOTSTRAP_SEED, &out->median_ratio) ||
+	    stats_bootstrap_ratio(a, na, b, nb, 1, confidence, STATS_BOOTSTRAP_RESAMPLES,
+				  STATS_BOOTSTRAP_SEED, &out->mean_ratio))
+		return -1;
+	out->verdict = BENCH_SAME;
+	if (out->mwu.p < 1 - confidence) {
+		double half = (double)na * (double)nb / 2;
+
+		if (out->mwu.u_a > half)
+			out->verdict = BENCH_SLOWER;
+		else if (out->mwu.u_a < half)
+			out->verdict = BENCH_FASTER;
+	}
+	return 0;
+}
+
+const char *bench_verdict_name(enum bench_verdict v)
+{
+	switch (v) {
+	case BENCH_FASTER:
+		return "faster";
+	case BENCH_SLOWER:
+		return "slower";
+	default:
+		return "no significant difference";
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * compare.h - trail bench's comparison of a command (b) with the reference
+ * (a): the verdict (from the Mann-Whitney test) and how much (the ratios of
+ * medians and means with bootstrap intervals).
+ */
+#ifndef TRAIL_BENCH_COMPARE_H
+#define TRAIL_BENCH_COMPARE_H
+
+#include <stddef.h>
+
+#include "stats/bootstrap.h"
+#include "stats/two_sample.h"
+
+enum bench_verdict {
+	BENCH_SAME,		/* no significant difference */
+	BENCH_FASTER,		/* b is faster than a */
+	BENCH_SLOWER,		/* b is slower than a */
+};
+
+/* b (the candidate) compared with a (the reference). */
+struct bench_comparison {
+	double confidence;		/* e.g. 0.95; significance level is 1 - confidence */
+	struct stats_ratio median_ratio;	/* median(b) / median(a) with CI */
+	struct stats_ratio mean_ratio;		/* mean(b) / mean(a) with CI */
+	struct stats_mwu mwu;		/* Mann-Whitney U of b against a (u_a is U of b) */
+	struct stats_welch welch;	/* Welch's t of b against a */
+	enum bench_verdict verdict;	/* from the Mann-Whitney p-value and direction */
+};
+
+/*
+ * Compare b with a.  The verdict is decided by the Mann-Whitney test: b is
+ * slower (faster) when p < 1 - confidence and b's values tend to be larger
+ * (smaller), i.e. U_b > na*nb/2 (U_b < na*nb/2).  The ratios and their
+ * intervals describe how much.
+ */
+int bench_compare(const double *a, size_t na, const double *b, size_t nb,
+		  double confidence, struct bench_comparison *out);
+
+const char *bench_verdict_name(enum bench_verdict v);
+
+#endif
