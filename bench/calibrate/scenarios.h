@@ -14,6 +14,7 @@
 #include "flame/estimate.h"
 #include "flame/segment.h"
 #include "stats/rng.h"
+#include "stats/sequential.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -254,7 +255,7 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 		flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df, a, out);
 		d = flame_pair_decide(out);
 		/* probe.c's P(step > 0): 1 - the p-value adjusted for the looks */
-		p_adj = flame_look_adjusted_p(p_adj, 1 - out->confidence, a / 2, CAL_ALPHA / 2);
+		p_adj = stats_look_adjusted_p(p_adj, 1 - out->confidence, a / 2, CAL_ALPHA / 2);
 		if (d != FLAME_PAIR_UNDECIDED || n >= max)
 			break;
 	}

@@ -351,15 +351,6 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 	out->small = out->hi < effect / 2;
 }
 
-double flame_look_adjusted_p(double prev, double p_look, double alpha_look, double alpha)
-{
-	double p = alpha_look > 0 ? p_look * alpha / alpha_look : 1;
-
-	if (p > 1)
-		p = 1;
-	return p < prev ? p : prev;
-}
-
 unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
 				   double power, unsigned floor, unsigned cap)
 {

@@ -34,20 +34,6 @@ double flame_alpha_spent(double alpha, double frac);
  * budget ran out or the ceiling is reached) spends the rest.
  */
 double flame_alpha_look(double alpha, size_t nprev, size_t n, size_t nmax, int last);
-/*
- * The p-value of a sequence of looks, adjusted for them: look k tests at
- * alpha_k = c_k alpha (its increment, flame_alpha_look()), so it rejects
- * at the overall level alpha exactly when p_k <= c_k alpha, and the
- * smallest overall level at which some look so far would have rejected is
- * min_k p_k / c_k (Bonferroni over the looks; Lan & DeMets 1983).  Call
- * once per look with the running value (start at 1): returns
- * min(prev, p_look * alpha / alpha_look), at most 1.  A "P(step > 0)"
- * reported as 1 - this reaches 1 - alpha/2 only when the sequential test
- * would have named the step at one-sided alpha/2: the last look's own p
- * after many looks would overstate it (issue 31: 3.3% of innocent commits
- * at >= 0.975 where 2.5% was promised).
- */
-double flame_look_adjusted_p(double prev, double p_look, double alpha_look, double alpha);
 
 /*
  * Run order of pair i in an ABBA design: 0 good first, 1 bad first

@@ -8,6 +8,7 @@
 #include "flame/probe.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
+#include "stats/sequential.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -293,7 +294,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		pair->decision = goal->part > 0 ? flame_pair_decide_part(&pair->step, goal->part)
 						: flame_pair_decide(&pair->step);
 		/* one-sided p of this look, at its two-sided alpha's half */
-		p_adj = flame_look_adjusted_p(p_adj, 1 - pair->step.confidence, a / 2,
+		p_adj = stats_look_adjusted_p(p_adj, 1 - pair->step.confidence, a / 2,
 					      goal->alpha / 2);
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;

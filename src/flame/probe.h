@@ -68,7 +68,7 @@ struct flame_pair_result {
 	double diff;		/* suspect's value minus its parent's */
 	double se;		/* its standard error */
 	double confidence;	/* 1 - the one-sided Welch p-value adjusted for the looks
-				 * (flame_look_adjusted_p()); also in step.confidence */
+				 * (stats_look_adjusted_p()); also in step.confidence */
 	struct flame_step_assessment step;	/* step, explains and intervals (estimate.h) */
 	unsigned looks;		/* looks the sequential design took */
 };

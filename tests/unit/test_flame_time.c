@@ -13,6 +13,7 @@
 #include "flame/session.h"
 #include "flame/estimate.h"
 #include "flame/shares.h"
+#include "stats/sequential.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,13 +129,13 @@ TEST(look_adjusted_p)
 {
 	double p = 1;
 
-	p = flame_look_adjusted_p(p, 0.01, 0.0125, 0.05);
+	p = stats_look_adjusted_p(p, 0.01, 0.0125, 0.05);
 	CHECK_NEAR(p, 0.04, 1e-12);
-	p = flame_look_adjusted_p(p, 0.02, 0.025, 0.05);
+	p = stats_look_adjusted_p(p, 0.02, 0.025, 0.05);
 	CHECK_NEAR(p, 0.04, 1e-12);	/* 0.04 again: the minimum stays */
-	p = flame_look_adjusted_p(p, 0.004, 0.01, 0.05);
+	p = stats_look_adjusted_p(p, 0.004, 0.01, 0.05);
 	CHECK_NEAR(p, 0.02, 1e-12);
-	CHECK_NEAR(flame_look_adjusted_p(1, 0.5, 0.001, 0.05), 1, 1e-12);
+	CHECK_NEAR(stats_look_adjusted_p(1, 0.5, 0.001, 0.05), 1, 1e-12);
 }
 
 /*
