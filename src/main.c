@@ -107,8 +107,18 @@ int main(int argc, const char **argv)
 			return finish_stdout(EXIT_OK);
 		}
 		/* "trail help --values CMD OPTION": the values OPTION takes */
-		if (i + 3 < argc && !strcmp(argv[i + 1], "--values"))
-			return finish_stdout(cmd_print_option_values(argv[i + 2], argv[i + 3]));
+		if (i + 3 < argc && !strcmp(argv[i + 1], "--values")) {
+			const char *args[] = { argv[i + 2], "--help", NULL };
+
+			if (!cmd_print_option_values(argv[i + 2], argv[i + 3]))
+				return finish_stdout(EXIT_OK);
+			/* a choice option: the words of its own table (core/options.h) */
+			options_values_of = argv[i + 3];
+			for (c = commands; c->name; c++)
+				if (!strcmp(c->name, argv[i + 2]))
+					(void)c->fn(2, args);
+			return finish_stdout(EXIT_OK);	/* nothing to offer is not an error */
+		}
 		if (i + 2 < argc && !strcmp(argv[i + 1], "--subcommands"))
 			return finish_stdout(cmd_print_subcommands(argv[i + 2]));
 		/* "trail help exit-codes": the one table (core/exit_codes.h). */

@@ -11,6 +11,7 @@
 #define TRAIL_BENCH_CALIBRATE_SCENARIOS_H
 
 #include "flame/decide.h"
+#include "core/verdict.h"
 #include "flame/estimate.h"
 #include "flame/segment.h"
 #include "stats/rng.h"
@@ -83,13 +84,13 @@ struct cal_ends {
 };
 
 /* One investigation's ends, the schedule of ends.c; the verdict. */
-static enum flame_outcome cal_run_ends(struct cal_rng *r, const struct cal_ends *e)
+static enum trail_verdict cal_run_ends(struct cal_rng *r, const struct cal_ends *e)
 {
 	double *g = calloc(e->max, sizeof(double)), *b = calloc(e->max, sizeof(double));
 	unsigned target = flame_even_pairs(e->first), max = flame_even_pairs(e->max), n = 0;
 	unsigned step = flame_look_step(target, max);
 	size_t prev = 0, need = flame_percentile_min_runs(e->pct);
-	enum flame_outcome o = FLAME_OUTCOME_INCONCLUSIVE;
+	enum trail_verdict o = VERDICT_INCONCLUSIVE;
 
 	for (;;) {
 		struct flame_interval iv;
@@ -111,7 +112,7 @@ static enum flame_outcome cal_run_ends(struct cal_rng *r, const struct cal_ends 
 		if (rc)
 			break;
 		o = flame_outcome_decide(&iv, CAL_MIN_EFFECT, n >= need);
-		if (o != FLAME_OUTCOME_INCONCLUSIVE || last)
+		if (o != VERDICT_INCONCLUSIVE || last)
 			break;
 		prev = n;
 		target = target + step > max ? max : target + step;
@@ -441,9 +442,9 @@ static void cal_range_draw(struct cal_range *g, size_t nsteps, double effect)
 	}
 }
 
-static int cal_is_regression(enum flame_outcome o)
+static int cal_is_regression(enum trail_verdict o)
 {
-	return o == FLAME_OUTCOME_REGRESSION || o == FLAME_OUTCOME_SMALL_REGRESSION;
+	return o == VERDICT_REGRESSION || o == VERDICT_SMALL_REGRESSION;
 }
 
 enum cal_scenario {
@@ -484,14 +485,14 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->name = "change exactly at --min-effect 3%";
 			out->event = "verdict no-regression";
 			ends.change = CAL_MIN_EFFECT;
-			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_NO_REGRESSION;
+			out->events += cal_run_ends(&r, &ends) == VERDICT_NO_REGRESSION;
 			break;
 		case CAL_SMALL_REAL:
 			out->name = "real 2% change (below the 3% minimum)";
 			out->event = "narrowed as a regression >= 3%";
 			ends.change = 0.02;
 			out->nominal = -1;
-			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_REGRESSION;
+			out->events += cal_run_ends(&r, &ends) == VERDICT_REGRESSION;
 			break;
 		case CAL_INNOCENT:
 			out->name = "innocent commit (step 0 of E = 10 pp)";
@@ -527,7 +528,7 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			ends.max = 100;
 			ends.tail_frac = 0.2;
 			ends.tail_mult = 1.25;
-			out->events += cal_run_ends(&r, &ends) == FLAME_OUTCOME_NO_REGRESSION;
+			out->events += cal_run_ends(&r, &ends) == VERDICT_NO_REGRESSION;
 			break;
 		case CAL_OVERDISPERSED:
 			out->name = "overdispersed shares (10x binomial, 900 samples/run), step 0";

@@ -3,6 +3,7 @@
  * --baseline / --max-regression (see baseline.h).
  */
 #include "bench/baseline.h"
+#include "core/verdict.h"
 #include "core/json.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -136,7 +137,7 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 		if (bench_compare(e->times, e->nr_times, cr->wall, cr->nr_runs,
 				  res->confidence, &g->cmp))
 			return -1;
-		g->regressed = g->cmp.verdict == BENCH_SLOWER &&
+		g->regressed = g->cmp.verdict == DIRECTION_SLOWER &&
 			       g->cmp.median_ratio.lo > 1 + max_regression;
 		regressions += g->regressed;
 	}

@@ -4,6 +4,7 @@
  * bootstrap intervals (compare.h).
  */
 #include "bench/compare.h"
+#include "core/verdict.h"
 
 #include <string.h>
 
@@ -19,26 +20,14 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 	    stats_bootstrap_ratio(a, na, b, nb, 1, confidence, STATS_BOOTSTRAP_RESAMPLES,
 				  STATS_BOOTSTRAP_SEED, &out->mean_ratio))
 		return -1;
-	out->verdict = BENCH_SAME;
+	out->verdict = DIRECTION_SAME;
 	if (out->mwu.p < 1 - confidence) {
 		double half = (double)na * (double)nb / 2;
 
 		if (out->mwu.u_a > half)
-			out->verdict = BENCH_SLOWER;
+			out->verdict = DIRECTION_SLOWER;
 		else if (out->mwu.u_a < half)
-			out->verdict = BENCH_FASTER;
+			out->verdict = DIRECTION_FASTER;
 	}
 	return 0;
-}
-
-const char *bench_verdict_name(enum bench_verdict v)
-{
-	switch (v) {
-	case BENCH_FASTER:
-		return "faster";
-	case BENCH_SLOWER:
-		return "slower";
-	default:
-		return "no significant difference";
-	}
 }

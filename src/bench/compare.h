@@ -9,13 +9,8 @@
 #include <stddef.h>
 
 #include "stats/bootstrap.h"
+#include "core/verdict.h"
 #include "stats/two_sample.h"
-
-enum bench_verdict {
-	BENCH_SAME,		/* no significant difference */
-	BENCH_FASTER,		/* b is faster than a */
-	BENCH_SLOWER,		/* b is slower than a */
-};
 
 /* b (the candidate) compared with a (the reference). */
 struct bench_comparison {
@@ -24,7 +19,7 @@ struct bench_comparison {
 	struct stats_ratio mean_ratio;		/* mean(b) / mean(a) with CI */
 	struct stats_mwu mwu;		/* Mann-Whitney U of b against a (u_a is U of b) */
 	struct stats_welch welch;	/* Welch's t of b against a */
-	enum bench_verdict verdict;	/* from the Mann-Whitney p-value and direction */
+	enum trail_direction verdict;	/* from the Mann-Whitney p-value and direction */
 };
 
 /*
@@ -35,7 +30,5 @@ struct bench_comparison {
  */
 int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct bench_comparison *out);
-
-const char *bench_verdict_name(enum bench_verdict v);
 
 #endif

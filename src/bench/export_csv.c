@@ -6,6 +6,7 @@
  * quoting.
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "core/strbuf.h"
 
 #include <math.h>
@@ -74,7 +75,7 @@ static int csv_write(const struct bench_export_context *ctx, struct strbuf *sb)
 			num(sb, cr->comparison.median_ratio.hi);
 			num(sb, cr->comparison.mwu.p);
 			strbuf_addch(sb, ',');
-			field(sb, bench_verdict_name(cr->comparison.verdict));
+			field(sb, trail_direction_name(cr->comparison.verdict));
 		} else {
 			strbuf_addstr(sb, c == res->reference ? ",1,1,1,,reference" : ",,,,,");
 		}

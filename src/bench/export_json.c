@@ -5,6 +5,7 @@
  * hyperfine's JSON read trail's; the rest is documented in docs/bench.md.
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
@@ -88,7 +89,7 @@ static void comparison(struct json_writer *w, const struct bench_comparison *c)
 	json_writer_key_number(w, "welch_t", c->welch.t);
 	json_writer_key_number(w, "welch_df", c->welch.df);
 	json_writer_key_number(w, "welch_p_value", c->welch.p);
-	json_writer_key_string(w, "verdict", bench_verdict_name(c->verdict));
+	json_writer_key_string(w, "verdict", trail_direction_name(c->verdict));
 }
 
 #define RUN_FIELD(w, k, cr, field, type) \

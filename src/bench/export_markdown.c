@@ -4,6 +4,7 @@
  * to the reference, its confidence interval and the verdict.
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
 
@@ -60,7 +61,7 @@ static int markdown_write(const struct bench_export_context *ctx, struct strbuf 
 			num(sb, r->lo);
 			strbuf_addstr(sb, ", ");
 			num(sb, r->hi);
-			strbuf_addf(sb, "] | %s |\n", bench_verdict_name(cr->comparison.verdict));
+			strbuf_addf(sb, "] | %s |\n", trail_direction_name(cr->comparison.verdict));
 		} else {
 			strbuf_addstr(sb, "1.000 | reference |\n");
 		}

@@ -8,6 +8,7 @@
  * labelled.  Plain SVG 1.1, no script, so it renders everywhere.
  */
 #include "bench/export.h"
+#include "stats/describe.h"
 #include "core/alloc.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
@@ -27,13 +28,6 @@
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#e15759",
 };
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 /* A "nice" tick step (1, 2 or 5 times a power of ten) for about 6 ticks. */
 static double nice_step(double range)
@@ -140,7 +134,7 @@ static void row(struct strbuf *sb, const struct axis *ax, const struct bench_com
 	}
 	sorted = xmallocarray(cr->nr_runs, sizeof(*sorted));
 	memcpy(sorted, cr->wall, cr->nr_runs * sizeof(*sorted));
-	qsort(sorted, cr->nr_runs, sizeof(*sorted), cmp_double);
+	stats_sort(sorted, cr->nr_runs);
 	violin(sb, ax, sorted, cr->nr_runs, st, cy, color);
 	q1 = stats_quantile_sorted(sorted, cr->nr_runs, 0.25);
 	q3 = stats_quantile_sorted(sorted, cr->nr_runs, 0.75);

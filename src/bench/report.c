@@ -2,6 +2,7 @@
  * report.c - the human-readable report of trail bench (see report.h).
  */
 #include "bench/export.h"
+#include "core/verdict.h"
 #include "bench/report.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -153,11 +154,11 @@ static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp
 {
 	const struct stats_ratio *r = &cmp->median_ratio;
 
-	if (cmp->verdict == BENCH_FASTER) {
+	if (cmp->verdict == DIRECTION_FASTER) {
 		add_num(sb, 3, "x", 1 / r->estimate);
 		strbuf_addstr(sb, " faster ");
 		add_interval(sb, 3, "x", 1 / r->hi, 1 / r->lo);
-	} else if (cmp->verdict == BENCH_SLOWER) {
+	} else if (cmp->verdict == DIRECTION_SLOWER) {
 		add_num(sb, 3, "x", r->estimate);
 		strbuf_addstr(sb, " slower ");
 		add_interval(sb, 3, "x", r->lo, r->hi);
@@ -222,11 +223,11 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
 		add_name(sb, res->commands[g[i].command].command->name);
 		strbuf_addstr(sb, "': ");
-		if (g[i].cmp.verdict == BENCH_SLOWER) {
+		if (g[i].cmp.verdict == DIRECTION_SLOWER) {
 			add_num(sb, 1, "%", (r->estimate - 1) * 100);
 			strbuf_addstr(sb, " slower than the baseline ");
 			add_interval(sb, 1, "%", (r->lo - 1) * 100, (r->hi - 1) * 100);
-		} else if (g[i].cmp.verdict == BENCH_FASTER) {
+		} else if (g[i].cmp.verdict == DIRECTION_FASTER) {
 			add_num(sb, 1, "%", (1 - r->estimate) * 100);
 			strbuf_addstr(sb, " faster than the baseline ");
 			add_interval(sb, 1, "%", (1 - r->hi) * 100, (1 - r->lo) * 100);
@@ -237,7 +238,7 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 			add_interval(sb, 3, "x", r->lo, r->hi);
 		}
 		strbuf_addf(sb, ", p = %.3g%s\n", g[i].cmp.mwu.p,
-			    g[i].cmp.verdict == BENCH_SAME ? ")" : "");
+			    g[i].cmp.verdict == DIRECTION_SAME ? ")" : "");
 		if (!isfinite(r->estimate) || !isfinite(r->lo) || !isfinite(r->hi))
 			strbuf_addstr(sb, "    (no ratio: the baseline's median is 0; the gate cannot "
 				      "judge this command)\n");

@@ -35,6 +35,7 @@ int cmd_history(int argc, const char **argv);
 /* Print "trail VERSION (REV)" to stdout. */
 void cmd_print_version(void);
 /* 'trail help --values CMD OPTION': the values OPTION takes, one a line (none: nothing). */
+/* 0 when CMD OPTION is listed in option_values.c (printed), 1 when not. */
 int cmd_print_option_values(const char *cmd, const char *opt);
 /* 'trail help --subcommands CMD': CMD's subcommands, one a line (none: nothing). */
 int cmd_print_subcommands(const char *cmd);

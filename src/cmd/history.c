@@ -8,6 +8,7 @@
  * trail flame's clone, builds and capture (src/flame/).  See docs/history.md.
  */
 #include "stats/describe.h"
+#include "core/verdict.h"
 #include "cmd/commands.h"
 #include "cmd/history.h"
 #include "collapse/load.h"
@@ -311,7 +312,7 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 
 	for (i = 0; i < n; i++)
 		printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
-		       mv[i].own > 0 ? "slower" : "faster", 100 * mv[i].before, 100 * mv[i].after);
+		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before, 100 * mv[i].after);
 }
 
 /* Pool the runs of points [a, b) of s. */

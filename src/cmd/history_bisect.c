@@ -8,6 +8,7 @@
  * series itself, each midpoint measured and stored like any record.
  */
 #include "cmd/history.h"
+#include "core/verdict.h"
 #include "core/alloc.h"
 #include "core/cache_dir.h"
 #include "core/error.h"
@@ -168,8 +169,8 @@ static int store_answer(const struct history_cmd *h, const struct history_series
 	json_writer_key_string(&w, "before", before);
 	json_writer_key_string(&w, "key", s->key);
 	json_writer_key_string(&w, "metric", s->metric);
-	json_writer_key_string(&w, "verdict", f->ans.outcome != FLAME_OUTCOME_NONE ?
-				flame_outcome_name(f->ans.outcome) : "failed");
+	json_writer_key_string(&w, "verdict", f->ans.outcome != VERDICT_NONE ?
+				trail_verdict_name(f->ans.outcome) : "failed");
 	json_writer_key_string(&w, "culprit", f->ans.culprit[0] ? f->ans.culprit : NULL);
 	json_writer_key_string(&w, "function", f->ans.function);
 	json_writer_key_string(&w, "report", f->req.out_dir);
@@ -222,7 +223,7 @@ static int bisect_flame(struct history_cmd *h, const struct history_series *s,
 	note("bisect: trail flame between %.12s and %.12s (%zu commit(s)), report in %s",
 	     pa->commit, pb->commit, pb->pos - pa->pos, f.req.out_dir);
 	ret = flame_session_run(&f);
-	if (f.ans.outcome != FLAME_OUTCOME_NONE) {
+	if (f.ans.outcome != VERDICT_NONE) {
 		free(c->report);
 		c->report = xstrdup(f.req.out_dir);
 		if (f.ans.culprit[0])

@@ -5,6 +5,7 @@
  * history_bisect.c).
  */
 #include "cmd/commands.h"
+#include "core/verdict.h"
 #include "cmd/history.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -172,7 +173,7 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	json_writer_key_uint(w, "commits_between", b->pos - a->pos - 1);
 	json_writer_key_string(w, "commit", c->culprit[0] ? c->culprit : NULL);
 	json_writer_key_string(w, "report", c->report);
-	json_writer_key_string(w, "direction", c->slower ? "slower" : "faster");
+	json_writer_key_string(w, "direction", trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER));
 	json_writer_key_number(w, "before_value", c->before);
 	json_writer_key_number(w, "after_value", c->after);
 	json_writer_key_number(w, "change", c->change);
@@ -185,7 +186,7 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	for (j = 0; j < c->nmoved; j++) {
 		json_writer_begin_object(w);
 		json_writer_key_string(w, "name", c->moved[j].name);
-		json_writer_key_string(w, "direction", c->moved[j].own > 0 ? "slower" : "faster");
+		json_writer_key_string(w, "direction", trail_direction_name(c->moved[j].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER));
 		json_writer_key_number(w, "before", c->moved[j].before);
 		json_writer_key_number(w, "after", c->moved[j].after);
 		json_writer_end(w);
@@ -201,7 +202,7 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 	size_t j;
 
 	strbuf_addf(out, "change %zu: %s, metric %+.1f%% [%+.1f%%, %+.1f%%], profile %+.1f%% (p = %.2g) "
-		    "between %.12s and %.12s", i + 1, c->slower ? "slower" : "faster", c->change * 100,
+		    "between %.12s and %.12s", i + 1, trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER), c->change * 100,
 		    c->lo * 100, c->hi * 100, c->implied * 100, c->p, a->commit, b->commit);
 	if (b->pos - a->pos > 1)
 		strbuf_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
@@ -225,7 +226,7 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		strbuf_addf(out, "  function:  ");
 		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
 		strbuf_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
-			    c->moved[j].own > 0 ? "slower" : "faster", 100 * c->moved[j].before,
+			    trail_direction_name(c->moved[j].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * c->moved[j].before,
 			    100 * c->moved[j].after);
 	}
 }

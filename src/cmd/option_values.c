@@ -73,8 +73,6 @@ static const struct option_values table[] = {
 	{ "collapse", "--weight", "period samples", NULL },
 	{ "collapse", "--ghc-cost", "time ticks bytes", NULL },
 	{ "flame", "--metric", NULL, flame_metrics },
-	{ "flame", "--strategy", "auto bisect suspects", NULL },
-	{ "flame", "--measure", "share samples", NULL },
 	{ "flame", "--profiler", "auto trail perf", NULL },
 	{ "diff", "--by", "time share", NULL },
 	{ "diff", "--measure", "self total both", NULL },
@@ -120,7 +118,7 @@ int cmd_print_option_values(const char *cmd, const char *opt)
 		}
 		return 0;
 	}
-	return 0;	/* an option without a list: nothing to offer */
+	return 1;	/* not listed here: a choice option's own table may know */
 }
 
 int cmd_print_subcommands(const char *cmd)

@@ -28,6 +28,7 @@ LIB_OBJS += src/core/program.o
 LIB_OBJS += src/core/strbuf.o
 LIB_OBJS += src/core/strbuf_io.o
 LIB_OBJS += src/core/string_list.o
+LIB_OBJS += src/core/verdict.o
 
 UNIT_TESTS += tests/unit/test_core
 UNIT_TESTS += tests/unit/test_error

@@ -32,6 +32,57 @@ static int takes_arg(const struct option *o)
 	}
 }
 
+/* The choices' words, "a, b or c", into buf. */
+static void choice_words(const struct option_choice *c, const char *sep, const char *last,
+			 char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; c && c->name && used < n; c++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? (c[1].name ? sep : last) : "",
+					 c->name);
+}
+
+static int store_choice(const struct option *o, const char *name, const char *arg)
+{
+	const struct option_choice *c;
+	char words[256];
+
+	for (c = o->choices; c && c->name; c++)
+		if (!strcmp(c->name, arg)) {
+			if (o->type == OPTION_CHOICE)
+				*(int *)o->value = c->value;
+			else
+				*(const char **)o->value = c->name;
+			return 0;
+		}
+	choice_words(o->choices, ", ", " or ", words, sizeof(words));
+	return trail_error("option '%s' must be %s, not '%s'", name, words, arg);
+}
+
+const char *options_values_of;
+
+/* 'trail help --values CMD OPTION': the words of a choice option, one a line; 0, or -1 for another option. */
+static int print_choices(FILE *f, const struct option *opts, const char *spelling)
+{
+	const struct option *o;
+	const struct option_choice *c;
+	char name[128];
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		if (o->type != OPTION_CHOICE && o->type != OPTION_CHOICE_NAME)
+			continue;
+		if (strcmp(option_name(o, 0, name, sizeof(name)), spelling) &&
+		    !(o->short_name && !strcmp(option_name(o, 1, name, sizeof(name)), spelling)))
+			continue;
+		for (c = o->choices; c && c->name; c++)
+			fprintf(f, "%s\n", c->name);
+		return 0;
+	}
+	return -1;
+}
+
 static int store(const struct option *o, int as_short, const char *arg)
 {
 	char name[128];
@@ -49,21 +100,26 @@ static int store(const struct option *o, int as_short, const char *arg)
 	case OPTION_STRING_LIST:
 		string_list_append(o->value, arg);
 		return 0;
+	case OPTION_UINT:
 	case OPTION_U64:
 		if (parse_u64(arg, &u))
 			return trail_error("option '%s' expects a non-negative whole number, not '%s'", name, arg);
 		if ((double)u < o->min || (double)u > o->max)
 			return trail_error("option '%s' must be between %.0f and %.0f, not '%s'",
 				     name, o->min, o->max, arg);
-		*(uint64_t *)o->value = u;
+		if (o->type == OPTION_UINT)
+			*(unsigned *)o->value = (unsigned)u;	/* max <= UINT_MAX: the table's promise */
+		else
+			*(uint64_t *)o->value = u;
 		return 0;
+	case OPTION_PERCENT:
 	case OPTION_DOUBLE:
 		if (parse_double(arg, &d))
 			return trail_error("option '%s' expects a number, not '%s'", name, arg);
 		if (d < o->min || d > o->max)
 			return trail_error("option '%s' must be between %g and %g, not '%s'",
 				     name, o->min, o->max, arg);
-		*(double *)o->value = d;
+		*(double *)o->value = o->type == OPTION_PERCENT ? d / 100 : d;
 		return 0;
 	case OPTION_SECONDS:
 		if (parse_seconds(arg, &d))
@@ -73,6 +129,9 @@ static int store(const struct option *o, int as_short, const char *arg)
 		return 0;
 	case OPTION_CALLBACK:
 		return o->callback(o, arg);
+	case OPTION_CHOICE:
+	case OPTION_CHOICE_NAME:
+		return store_choice(o, name, arg);
 	default:
 		return trail_error("internal: option '%s' has no type", name);
 	}
@@ -191,6 +250,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			break;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			if (options_values_of) {
+				/* an option without words: nothing to offer */
+				print_choices(stdout, opts, options_values_of);
+				return PARSE_OPT_HELP;
+			}
 			if (options_help_lists)
 				options_list(stdout, opts);
 			else
@@ -274,8 +338,14 @@ void usage_print(FILE *f, const struct option *opts, const char *const *usage)
 			n = snprintf(spec, sizeof(spec), "-%c", o->short_name);
 		else
 			n = snprintf(spec, sizeof(spec), "    --%s", o->long_name);
-		if (takes_arg(o) && n > 0 && (size_t)n < sizeof(spec))
-			snprintf(spec + n, sizeof(spec) - (size_t)n, " %s", o->argh ? o->argh : "ARG");
+		if (takes_arg(o) && n > 0 && (size_t)n < sizeof(spec)) {
+			char words[64];
+
+			if (!o->argh && o->choices)
+				choice_words(o->choices, "|", "|", words, sizeof(words));
+			snprintf(spec + n, sizeof(spec) - (size_t)n, " %s",
+				 o->argh ? o->argh : o->choices ? words : "ARG");
+		}
 		if (strlen(spec) <= 24)
 			fprintf(f, "    %-24s  %s\n", spec, o->help ? o->help : "");
 		else

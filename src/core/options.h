@@ -41,6 +41,20 @@ enum option_type {
 	OPTION_DOUBLE,		/* double in [min, max] */
 	OPTION_SECONDS,		/* double seconds; accepts s, ms, us, m suffixes */
 	OPTION_CALLBACK,	/* callback(opt, arg) returns 0 or -1 (after trail_error()) */
+	OPTION_UINT,		/* unsigned in [min, max] */
+	OPTION_PERCENT,		/* double: given in percent (or points) in [min, max], stored /100 */
+	OPTION_CHOICE,		/* int: the value of the choice named (choices) */
+	OPTION_CHOICE_NAME,	/* const char *: the choice's own name (choices) */
+};
+
+/*
+ * One value of a choice option: its word and what OPTION_CHOICE stores.
+ * The list ends with a NULL name; --help, the error for another word and
+ * 'trail help --values CMD OPTION' (completion) all read it.
+ */
+struct option_choice {
+	const char *name;
+	int value;
 };
 
 #define OPTION_NOARG 1		/* OPTION_CALLBACK that takes no argument */
@@ -57,22 +71,27 @@ struct option {
 	double min, max;	/* accepted range for numeric options */
 	int (*callback)(const struct option *opt, const char *arg);
 	intptr_t defval;	/* value an OPTION_FLAG stores */
+	const struct option_choice *choices;	/* OPTION_CHOICE*: the words, NULL-ended */
 };
 
-#define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0 }
-#define OPT_GROUP(h) { OPTION_GROUP, 0, NULL, NULL, NULL, (h), 0, 0, 0, NULL, 0 }
-#define OPT_FLAG(s, l, v, h) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, 1 }
-#define OPT_SET_INT(s, l, v, h, i) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, (i) }
-#define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0 }
-#define OPT_STRING_LIST(s, l, v, a, h) { OPTION_STRING_LIST, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0 }
-#define OPT_U64(s, l, v, a, h, lo, hi) { OPTION_U64, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
-#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0 }
-#define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0 }
-#define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0 }
+#define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, NULL }
+#define OPT_GROUP(h) { OPTION_GROUP, 0, NULL, NULL, NULL, (h), 0, 0, 0, NULL, 0, NULL }
+#define OPT_FLAG(s, l, v, h) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, 1, NULL }
+#define OPT_SET_INT(s, l, v, h, i) { OPTION_FLAG, (s), (l), (v), NULL, (h), 0, 0, 0, NULL, (i), NULL }
+#define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, NULL }
+#define OPT_STRING_LIST(s, l, v, a, h) { OPTION_STRING_LIST, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, NULL }
+#define OPT_U64(s, l, v, a, h, lo, hi) { OPTION_U64, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
+#define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
+#define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0, NULL }
+#define OPT_UINT(s, l, v, a, h, lo, hi) { OPTION_UINT, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
+#define OPT_PERCENT(s, l, v, a, h, lo, hi) { OPTION_PERCENT, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
+#define OPT_CHOICE(s, l, v, a, h, c) { OPTION_CHOICE, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, (c) }
+#define OPT_CHOICE_NAME(s, l, v, a, h, c) { OPTION_CHOICE_NAME, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, (c) }
+#define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0, NULL }
 /* Another tool's spelling of an option (inferno's -n/--nthreads ...): not in --help. */
-#define OPT_ALIAS_FLAG(s, l, v) { OPTION_FLAG, (s), (l), (v), NULL, NULL, OPTION_HIDDEN, 0, 0, NULL, 1 }
-#define OPT_ALIAS_U64(s, l, v, a, lo, hi) { OPTION_U64, (s), (l), (v), (a), NULL, OPTION_HIDDEN, (lo), (hi), NULL, 0 }
-#define OPT_CALLBACK_NOARG(s, l, v, h, cb) { OPTION_CALLBACK, (s), (l), (v), NULL, (h), OPTION_NOARG, 0, 0, (cb), 0 }
+#define OPT_ALIAS_FLAG(s, l, v) { OPTION_FLAG, (s), (l), (v), NULL, NULL, OPTION_HIDDEN, 0, 0, NULL, 1, NULL }
+#define OPT_ALIAS_U64(s, l, v, a, lo, hi) { OPTION_U64, (s), (l), (v), (a), NULL, OPTION_HIDDEN, (lo), (hi), NULL, 0, NULL }
+#define OPT_CALLBACK_NOARG(s, l, v, h, cb) { OPTION_CALLBACK, (s), (l), (v), NULL, (h), OPTION_NOARG, 0, 0, (cb), 0, NULL }
 
 /* parse_options() flags */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1	/* "trail record -F 99 ls -l": stop at "ls" */
@@ -102,5 +121,12 @@ extern int options_help_lists;
 
 /* Print the synopsis, description and option list to f. */
 void usage_print(FILE *f, const struct option *opts, const char *const *usage);
+
+/*
+ * Set (by 'trail help --values CMD OPTION') to OPTION's spelling: --help
+ * then prints the words of that choice option, one a line (nothing for
+ * another option), instead of the usage.
+ */
+extern const char *options_values_of;
 
 #endif

@@ -123,20 +123,13 @@ void diff_compare(const struct diff_side *before, const struct diff_side *after,
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double diff_bh_cut(double *p, size_t m, double alpha)
 {
 	size_t k;
 
 	if (!m)
 		return -1;
-	qsort(p, m, sizeof(*p), cmp_double);
+	stats_sort(p, m);
 	for (k = m; k > 0; k--)
 		if (p[k - 1] <= (double)k / (double)m * alpha)
 			return p[k - 1];

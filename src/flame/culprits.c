@@ -7,6 +7,7 @@
  * ans.culprits, the suspect first.
  */
 #include "flame/steps.h"
+#include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/segment.h"
 #include "core/alloc.h"
@@ -44,7 +45,7 @@ static void keep_probe(struct flame_session *s, const struct flame_probe_result 
 	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
 	s->ans.probes[s->ans.nprobes++] = *r;
 	note("culprits: probe %zu: %.12s %s (%.4g, %u runs%s)%s%s", s->ans.nprobes, r->id,
-	     flame_verdict_name(r->verdict), r->value, r->runs,
+	     trail_probe_verdict_name(r->verdict), r->value, r->runs,
 	     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
 

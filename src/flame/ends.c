@@ -5,6 +5,7 @@
  * spent across the looks (estimate.h).
  */
 #include "flame/steps.h"
+#include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "core/alloc.h"
@@ -151,12 +152,12 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		s->ans.alpha_look = flame_alpha_look(alpha, prev, n, max, last);
 		if (flame_ends_interval(s, n, s->ans.alpha_look, &iv)) {
 			memset(&s->ans.change_iv, 0, sizeof(s->ans.change_iv));
-			s->ans.ends_outcome = FLAME_OUTCOME_INCONCLUSIVE;
+			s->ans.ends_outcome = VERDICT_INCONCLUSIVE;
 			break;
 		}
 		s->ans.change_iv = iv;
 		s->ans.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
-		if (s->ans.ends_outcome != FLAME_OUTCOME_INCONCLUSIVE || last)
+		if (s->ans.ends_outcome != VERDICT_INCONCLUSIVE || last)
 			break;
 		prev = n;
 		target += flame_look_step(first, max);

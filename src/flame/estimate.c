@@ -6,6 +6,7 @@
  * interval and a commit's step.
  */
 #include "flame/estimate.h"
+#include "core/verdict.h"
 #include "stats/describe.h"
 #include "stats/rng.h"
 #include "stats/distributions.h"
@@ -139,13 +140,6 @@ void flame_interval_resolution_floor(const double *good, const double *bad, size
 	iv->hi = fmax(iv->hi, expm1(c + t * se));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n, double pct,
 				double alpha, unsigned resamples, uint64_t seed,
 				struct flame_interval *out)
@@ -200,7 +194,7 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 		for (k = 0; k < ok; k++)
 			var += (logs[k] - mean) * (logs[k] - mean);
 		out->se = sqrt(var / (double)(ok - 1));
-		qsort(logs, ok, sizeof(*logs), cmp_double);
+		stats_sort(logs, ok);
 		out->lo = expm1(stats_quantile_sorted(logs, ok, alpha / 2));
 		out->hi = expm1(stats_quantile_sorted(logs, ok, 1 - alpha / 2));
 	}
@@ -219,32 +213,17 @@ size_t flame_percentile_min_runs(double pct)
 	return (size_t)ceil(1 / tail - 1e-9);
 }
 
-const char *flame_outcome_name(enum flame_outcome o)
-{
-	switch (o) {
-	case FLAME_OUTCOME_REGRESSION:
-	case FLAME_OUTCOME_SMALL_REGRESSION:
-		return "regression";
-	case FLAME_OUTCOME_NO_REGRESSION:
-		return "no-regression";
-	case FLAME_OUTCOME_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return NULL;
-	}
-}
-
-enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double min_effect,
 					int enough)
 {
 	if (!enough)
-		return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_INCONCLUSIVE;
 	if (iv->lo > 0)
-		return iv->estimate >= min_effect ? FLAME_OUTCOME_REGRESSION
-						  : FLAME_OUTCOME_SMALL_REGRESSION;
+		return iv->estimate >= min_effect ? VERDICT_REGRESSION
+						  : VERDICT_SMALL_REGRESSION;
 	if (iv->hi < min_effect)
-		return FLAME_OUTCOME_NO_REGRESSION;
-	return FLAME_OUTCOME_INCONCLUSIVE;
+		return VERDICT_NO_REGRESSION;
+	return VERDICT_INCONCLUSIVE;
 }
 
 double flame_min_detectable(const struct flame_interval *iv, double power)
@@ -281,8 +260,8 @@ double flame_ks_p(const double *a, size_t na, const double *b, size_t nb)
 	y = xcalloc(nb, sizeof(*y));
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(y, b, nb * sizeof(*y));
-	qsort(x, na, sizeof(*x), cmp_double);
-	qsort(y, nb, sizeof(*y), cmp_double);
+	stats_sort(x, na);
+	stats_sort(y, nb);
 	while (i < na && j < nb) {
 		double v = x[i] < y[j] ? x[i] : y[j], gap;
 

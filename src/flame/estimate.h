@@ -95,15 +95,6 @@ int flame_paired_quantile_ratio(const double *good, const double *bad, size_t n,
 size_t flame_percentile_min_runs(double pct);
 
 /* The verdict on the whole range. */
-enum flame_outcome {
-	FLAME_OUTCOME_NONE = 0,		/* not decided yet */
-	FLAME_OUTCOME_REGRESSION,	/* significant and narrowed (or to be) */
-	FLAME_OUTCOME_SMALL_REGRESSION,	/* significant, estimate below --min-effect */
-	FLAME_OUTCOME_NO_REGRESSION,	/* interval entirely below --min-effect */
-	FLAME_OUTCOME_INCONCLUSIVE,
-};
-/* "regression", "no-regression", "inconclusive" (a small one is a regression). */
-const char *flame_outcome_name(enum flame_outcome o);
 
 /*
  * The verdict by the interval: a regression when its lower end is above
@@ -112,7 +103,7 @@ const char *flame_outcome_name(enum flame_outcome o);
  * Always inconclusive unless enough (runs for the statistic: a p99 of
  * fewer than 100 runs is their maximum, and no interval of it holds).
  */
-enum flame_outcome flame_outcome_decide(const struct flame_interval *iv, double min_effect,
+enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double min_effect,
 					int enough);
 /*
  * The smallest change the data gathered would detect with probability

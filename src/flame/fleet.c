@@ -7,6 +7,7 @@
  * processes and their output files are fleet_jobs.c's.
  */
 #include "flame/fleet.h"
+#include "core/verdict.h"
 #include "fleet/fleet_jobs.h"
 #include "flame/decide.h"
 #include "flame/kary.h"
@@ -129,7 +130,7 @@ static void record(struct flame_session *s, struct flame_probe_result *r, const 
 	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
 	s->ans.probes[s->ans.nprobes++] = *r;
 	note("narrow: probe %zu: %.12s %s (%.4g, threshold %.4g, %u runs%s) on %s%s%s%s%s",
-	     s->ans.nprobes, r->id, flame_verdict_name(r->verdict), r->value, threshold, r->runs,
+	     s->ans.nprobes, r->id, trail_probe_verdict_name(r->verdict), r->value, threshold, r->runs,
 	     r->build_cached ? ", cached build" : "", host, dir[0] ? " in " : "", dir,
 	     r->why[0] ? ": " : "", r->why);
 }
@@ -137,7 +138,7 @@ static void record(struct flame_session *s, struct flame_probe_result *r, const 
 /* An end's probe measured a value (undecided against the session's threshold is fine). */
 static int end_measured(const struct flame_probe_result *r)
 {
-	return r->runs && (r->verdict != FLAME_SKIP || !strncmp(r->why, "undecided", 9));
+	return r->runs && (r->verdict != PROBE_SKIP || !strncmp(r->why, "undecided", 9));
 }
 
 /*
@@ -351,7 +352,7 @@ static size_t start_wave(struct flame_session *s, const char *const *ids, const 
  * build failed there and another host may build it.
  */
 static void collect(struct flame_session *s, struct fleet_job *jb, struct pending *todo,
-		    size_t ntodo, enum flame_verdict *v)
+		    size_t ntodo, enum trail_probe_verdict *v)
 {
 	struct flame_fleet_host_report *r = &s->st.fleet->rep[jb->host_index];
 	struct flame_probe_result *res = NULL;
@@ -393,7 +394,7 @@ static void collect(struct flame_session *s, struct fleet_job *jb, struct pendin
  * no host is left.
  */
 static int run_round(struct flame_session *s, const char *const *ids, const int *pts, size_t m,
-		     enum flame_verdict *v)
+		     enum trail_probe_verdict *v)
 {
 	const struct flame_hosts *h = s->req.hosts;
 	struct pending *todo = xcalloc(m + 1, sizeof(*todo));
@@ -423,7 +424,7 @@ static int run_round(struct flame_session *s, const char *const *ids, const int 
 			for (k = 0; k < h->nr; k++)
 				left += host_alive(s, k) && !todo[i].tried[k];
 			if (!todo[i].answered && !left && alive_slots(s, NULL))
-				v[todo[i].point] = FLAME_SKIP;	/* no host left can build it */
+				v[todo[i].point] = PROBE_SKIP;	/* no host left can build it */
 			if (todo[i].answered || (!left && alive_slots(s, NULL))) {
 				free(todo[i].tried);
 				continue;
@@ -450,7 +451,7 @@ static int search(struct flame_session *s, const char *const *ids, int n, const 
 {
 	struct flame_kary k;
 	int *pts;
-	enum flame_verdict *v;
+	enum trail_probe_verdict *v;
 	double t0 = now();
 	size_t m, i;
 	int rc = -1, done = -1;
@@ -475,7 +476,7 @@ static int search(struct flame_session *s, const char *const *ids, int n, const 
 		     k.rounds + 1, m, k.hi - k.lo, k.lo < 0 ? s->ans.good : ids[k.lo],
 		     k.hi >= n ? bad : ids[k.hi]);
 		for (i = 0; i < m; i++)
-			v[i] = FLAME_SKIP;
+			v[i] = PROBE_SKIP;
 		if (run_round(s, ids, pts, m, v))
 			goto out;
 		flame_kary_update(&k, pts, v, m);

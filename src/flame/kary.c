@@ -5,6 +5,7 @@
  * once): K evenly spread points cut (lo, hi] into K + 1 parts.
  */
 #include "flame/kary.h"
+#include "core/verdict.h"
 #include "core/alloc.h"
 
 #include <stdlib.h>
@@ -56,20 +57,20 @@ size_t flame_kary_next(const struct flame_kary *k, unsigned slots, int *pts)
 	return got;
 }
 
-void flame_kary_update(struct flame_kary *k, const int *pts, const enum flame_verdict *v,
+void flame_kary_update(struct flame_kary *k, const int *pts, const enum trail_probe_verdict *v,
 		       size_t m)
 {
 	size_t i;
 
 	for (i = 0; i < m; i++)
-		if (v[i] == FLAME_SLOW && pts[i] < k->hi && pts[i] > k->lo)
+		if (v[i] == PROBE_SLOW && pts[i] < k->hi && pts[i] > k->lo)
 			k->hi = pts[i];
 	for (i = 0; i < m; i++) {
 		if (pts[i] < 0 || pts[i] >= k->n)
 			continue;
-		if (v[i] == FLAME_SKIP)
+		if (v[i] == PROBE_SKIP)
 			k->skipped[pts[i]] = 1;
-		else if (v[i] == FLAME_FAST && pts[i] > k->lo && pts[i] < k->hi)
+		else if (v[i] == PROBE_FAST && pts[i] > k->lo && pts[i] < k->hi)
 			k->lo = pts[i];
 	}
 	k->rounds++;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "flame/probe.h"
+#include "core/verdict.h"
 
 struct flame_kary {
 	int n;			/* candidates 0..n-1; n is the bad end */
@@ -36,7 +37,7 @@ size_t flame_kary_next(const struct flame_kary *k, unsigned slots, int *pts);
  * slow position, lo the last fast one below it (a fast one above a slow
  * one is noise the later rounds do not look at), a skip is remembered.
  */
-void flame_kary_update(struct flame_kary *k, const int *pts, const enum flame_verdict *v,
+void flame_kary_update(struct flame_kary *k, const int *pts, const enum trail_probe_verdict *v,
 		       size_t m);
 
 /*

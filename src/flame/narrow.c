@@ -5,6 +5,7 @@
  * confidence of the split.
  */
 #include "flame/steps.h"
+#include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/fleet.h"
 #include "core/alloc.h"
@@ -51,11 +52,11 @@ static void record_probe(struct flame_session *s, const struct flame_probe_resul
 	describe_value(s, s->ans.threshold, t, sizeof(t));
 	if (show == SHOW_PAIRED)	/* judged against its partner, not the threshold */
 		note("narrow: probe %zu: %.12s %s (%s, %u runs%s, paired with %s)%s%s", s->ans.nprobes,
-		     r->id, flame_verdict_name(r->verdict), v, r->runs,
+		     r->id, trail_probe_verdict_name(r->verdict), v, r->runs,
 		     r->build_cached ? ", cached build" : "", partner, r->why[0] ? ": " : "", r->why);
 	else
 		note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.nprobes,
-		     r->id, flame_verdict_name(r->verdict), v, t, r->runs,
+		     r->id, trail_probe_verdict_name(r->verdict), v, t, r->runs,
 		     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
 
@@ -104,9 +105,9 @@ static size_t bisect_bounds(struct flame_session *s, const char *log, int *lo, i
 
 		if (k < 0)
 			continue;
-		if (res[i].verdict == FLAME_FAST && k > *lo)
+		if (res[i].verdict == PROBE_FAST && k > *lo)
 			*lo = k;
-		else if (res[i].verdict == FLAME_SLOW && k < *hi)
+		else if (res[i].verdict == PROBE_SLOW && k < *hi)
 			*hi = k;
 	}
 	free(res);
@@ -313,7 +314,7 @@ static int probe_suspects(struct flame_session *s)
 			progress_stop(&pr);
 			record_probe(s, &r, SHOW_THRESHOLD, NULL);
 			done++;
-			if (r.verdict != FLAME_SKIP)
+			if (r.verdict != PROBE_SKIP)
 				break;
 			probe = probe + 1 < hi ? probe + 1 : -1;
 			if (probe < 0) {
@@ -321,7 +322,7 @@ static int probe_suspects(struct flame_session *s)
 				goto out;
 			}
 		}
-		if (r.verdict == FLAME_SLOW)
+		if (r.verdict == PROBE_SLOW)
 			hi = probe;
 		else
 			lo = probe;
@@ -353,7 +354,7 @@ static int choose_culprit_from_ambiguous(struct flame_session *s)
 	for (i = 0; i < s->ans.ambiguous.nr; i++) {
 		const struct flame_probe_result *r = find_probe(s, s->ans.ambiguous.items[i]);
 
-		if (r && r->verdict == FLAME_SLOW) {
+		if (r && r->verdict == PROBE_SLOW) {
 			memcpy(s->ans.culprit, r->id, 41);
 			return 0;
 		}
@@ -518,12 +519,12 @@ static void narrow_undecided(struct flame_session *s)
 	for (i = 0; i < s->ans.nprobes; i++) {
 		int k = flame_session_range_index(s, s->ans.probes[i].id);
 
-		skipped += s->ans.probes[i].verdict == FLAME_SKIP;
+		skipped += s->ans.probes[i].verdict == PROBE_SKIP;
 		if (k < 0)
 			continue;
-		if (s->ans.probes[i].verdict == FLAME_FAST && k > lo)
+		if (s->ans.probes[i].verdict == PROBE_FAST && k > lo)
 			lo = k;
-		else if (s->ans.probes[i].verdict == FLAME_SLOW && k < hi)
+		else if (s->ans.probes[i].verdict == PROBE_SLOW && k < hi)
 			hi = k;
 	}
 	if (hi < lo)

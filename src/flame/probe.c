@@ -6,6 +6,7 @@
  * max_runs) and finally skip.
  */
 #include "flame/probe.h"
+#include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
 #include "stats/sequential.h"
@@ -19,33 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct {
-	enum flame_verdict v;
-	const char *name;
-} verdicts[] = { { FLAME_FAST, "fast" }, { FLAME_SLOW, "slow" }, { FLAME_SKIP, "skip" } };
-
-const char *flame_verdict_name(enum flame_verdict v)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
-		if (verdicts[i].v == v)
-			return verdicts[i].name;
-	return "skip";
-}
-
-int flame_verdict_parse(const char *name, enum flame_verdict *v)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
-		if (!strcmp(verdicts[i].name, name)) {
-			*v = verdicts[i].v;
-			return 0;
-		}
-	return -1;
-}
 
 /* One commit's side of a probe: its build and the runs measured so far. */
 struct probe_side {
@@ -86,7 +60,7 @@ static void result_init(struct flame_probe_result *out, const char *id)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->id, sizeof(out->id), "%s", id);
-	out->verdict = FLAME_SKIP;
+	out->verdict = PROBE_SKIP;
 }
 
 static int side_build(struct flame_repo *r, const struct flame_probe_request *o,
@@ -180,14 +154,14 @@ static double look_t(const struct flame_probe_request *o, size_t prev, size_t n,
 }
 
 /* fast, slow or (undecided) skip against the threshold, t standard errors wide. */
-static enum flame_verdict against_threshold(const struct flame_probe_request *o,
+static enum trail_probe_verdict against_threshold(const struct flame_probe_request *o,
 					    const struct flame_probe_result *res, double t)
 {
 	if (res->value > o->threshold + t * res->se)
-		return FLAME_SLOW;
+		return PROBE_SLOW;
 	if (res->value < o->threshold - t * res->se)
-		return FLAME_FAST;
-	return FLAME_SKIP;
+		return PROBE_FAST;
+	return PROBE_SKIP;
 }
 
 int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_request *o,
@@ -214,7 +188,7 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_r
 		t = look_t(o, prev, side.nr, max);
 		prev = side.nr;
 		out->verdict = against_threshold(o, out, t);
-		if (out->verdict != FLAME_SKIP)
+		if (out->verdict != PROBE_SKIP)
 			break;
 		if (side.nr >= max) {
 			snprintf(out->why, sizeof(out->why),
@@ -302,8 +276,8 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 	/* P(step > 0) as 1 - the p-value adjusted for the looks taken */
 	pair->confidence = pair->step.confidence = 1 - p_adj;
 	if (pair->decision == FLAME_PAIR_SPLIT) {
-		slow->verdict = FLAME_SLOW;
-		fast->verdict = FLAME_FAST;
+		slow->verdict = PROBE_SLOW;
+		fast->verdict = PROBE_FAST;
 	} else {
 		/* Not this split: where each lies against the threshold says which way. */
 		slow->verdict = against_threshold(o, slow, t);
@@ -314,10 +288,10 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 				 "change between the ends", ss.nr, fs.nr, pair->diff, pair->step.lo,
 				 pair->step.hi, 100 * pair->step.explains, 100 * pair->step.explains_lo,
 				 100 * pair->step.explains_hi);
-			if (slow->verdict == FLAME_SLOW)
-				slow->verdict = FLAME_SKIP;
-			if (fast->verdict == FLAME_FAST)
-				fast->verdict = FLAME_SKIP;
+			if (slow->verdict == PROBE_SLOW)
+				slow->verdict = PROBE_SKIP;
+			if (fast->verdict == PROBE_FAST)
+				fast->verdict = PROBE_SKIP;
 		}
 	}
 	ret = 0;
@@ -368,7 +342,7 @@ int flame_probe_log_read(const char *path, struct flame_probe_result **out, size
 			continue;
 		}
 		memcpy(res.id, f[0], 41);
-		res.verdict = v == 0 ? FLAME_FAST : v == 1 ? FLAME_SLOW : FLAME_SKIP;
+		res.verdict = v == 0 ? PROBE_FAST : v == 1 ? PROBE_SLOW : PROBE_SKIP;
 		res.runs = (unsigned)runs;
 		res.build_cached = (int)cached;
 		ALLOC_GROW(*out, *nr + 1, alloc);

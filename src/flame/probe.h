@@ -13,17 +13,12 @@
 #define TRAIL_FLAME_PROBE_H
 
 #include "core/exit_codes.h"
+#include "core/verdict.h"
 #include "core/string_list.h"
 #include "measure/capture.h"
 #include "flame/estimate.h"
 #include "measure/probe_request.h"
 #include "measure/repo.h"
-
-enum flame_verdict {
-	FLAME_FAST = 0,		/* git bisect's "old" term, exit 0 */
-	FLAME_SLOW = 1,		/* "new", exit 1 */
-	FLAME_SKIP = EXIT_PROBE_SKIP,	/* cannot build, cannot run or cannot decide */
-};
 
 /* What a suspect/parent re-probe is judged against (flame_probe_pair). */
 struct flame_pair_goal {
@@ -37,7 +32,7 @@ struct flame_pair_goal {
 
 struct flame_probe_result {
 	char id[41];
-	enum flame_verdict verdict;
+	enum trail_probe_verdict verdict;
 	double value;		/* samples per run, share (fraction) or metric */
 	double share;		/* the function's share of samples, fraction */
 	double se;		/* its standard error */
@@ -95,7 +90,5 @@ int flame_probe_log_append(const char *path, const struct flame_probe_result *re
 /* Read such a log back, in order (caller frees *out). */
 int flame_probe_log_read(const char *path, struct flame_probe_result **out, size_t *nr);
 /* A probe's verdict as a word ("fast", "slow", "skip") and back (0, or -1 for another word). */
-const char *flame_verdict_name(enum flame_verdict v);
-int flame_verdict_parse(const char *name, enum flame_verdict *v);
 
 #endif

@@ -4,6 +4,7 @@
  * strict parser, so a host that prints junk is an error, not a verdict.
  */
 #include "flame/probe_json.h"
+#include "core/verdict.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -16,7 +17,7 @@
 
 int flame_probe_build_failed(const struct flame_probe_result *r)
 {
-	return r->verdict == FLAME_SKIP && !strncmp(r->why, BUILD_FAILED, strlen(BUILD_FAILED));
+	return r->verdict == PROBE_SKIP && !strncmp(r->why, BUILD_FAILED, strlen(BUILD_FAILED));
 }
 
 void flame_probe_json_write(struct strbuf *sb, const struct flame_probe_result *r)
@@ -26,7 +27,7 @@ void flame_probe_json_write(struct strbuf *sb, const struct flame_probe_result *
 	json_writer_init(&w, sb, JSON_WRITER_COMPACT);
 	json_writer_begin_object(&w);
 	json_writer_key_string(&w, "commit", r->id);
-	json_writer_key_string(&w, "verdict", flame_verdict_name(r->verdict));
+	json_writer_key_string(&w, "verdict", trail_probe_verdict_name(r->verdict));
 	json_writer_key_number(&w, "value", r->value);
 	json_writer_key_number(&w, "share", r->share);
 	json_writer_key_number(&w, "se", r->se);
@@ -67,7 +68,7 @@ static int from_object(const struct json_value *o, struct flame_probe_result *r)
 	    runs < 0 || runs > 1e6)
 		return -1;
 	memcpy(r->id, id->string, 41);
-	if (flame_verdict_parse(verdict->string, &r->verdict))
+	if (trail_probe_verdict_parse(verdict->string, &r->verdict))
 		return -1;
 	r->runs = (unsigned)runs;
 	r->build_cached = cached && cached->type == JSON_TRUE;

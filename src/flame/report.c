@@ -5,6 +5,7 @@
  * report_handoffs.c's, from the facts of report_facts.c.
  */
 #include "flame/report.h"
+#include "core/verdict.h"
 #include "measure/source_name.h"
 #include "flame/probe_cmd.h"
 #include "flame/report_facts.h"
@@ -192,7 +193,7 @@ static void json_probe(struct json_writer *w, const struct flame_session *s, siz
 	json_writer_key_number(w, "share", s->ans.function ? p->share : 0);
 	json_writer_key_number(w, "value", p->value);
 	json_writer_key_number(w, "stderr", p->se);
-	json_writer_key_string(w, "verdict", flame_verdict_name(p->verdict));
+	json_writer_key_string(w, "verdict", trail_probe_verdict_name(p->verdict));
 	json_writer_key_uint(w, "runs", p->runs);
 	json_writer_key_bool(w, "cached_build", p->build_cached);
 	json_writer_key_number(w, "seconds", p->seconds);
@@ -282,7 +283,7 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 
 	json_writer_key(w, "culprits");
 	json_writer_begin_array(w);
-	if (s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.culprit_info.id[0]) {
+	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.culprit_info.id[0]) {
 		if (!s->ans.nculprits)
 			json_culprit(s, w, s->ans.culprit_info.id, NULL, NULL, &s->ans.pair.step,
 				     s->ans.suspect_confidence, 0);
@@ -295,7 +296,7 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	}
 	json_writer_end(w);
 	json_writer_key(w, "effects");
-	if (s->ans.outcome == FLAME_OUTCOME_REGRESSION && flame_culprits_timed(s)) {
+	if (s->ans.outcome == VERDICT_REGRESSION && flame_culprits_timed(s)) {
 		double sum = flame_culprits_sum_ms(s), ends = s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
 
 		json_writer_begin_object(w);
@@ -319,7 +320,7 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
-	json_writer_key_string(&w, "verdict", flame_outcome_name(s->ans.outcome));
+	json_writer_key_string(&w, "verdict", trail_verdict_name(s->ans.outcome));
 	json_writer_key_string(&w, "message", s->ans.message);
 	json_writer_key_string(&w, "good", s->ans.good);
 	json_writer_key_string(&w, "bad", s->ans.bad);
@@ -406,7 +407,7 @@ static void md_code(struct strbuf *sb, const char *s, size_t max, int in_table)
 static void md_summary(const struct flame_session *s, struct strbuf *sb)
 {
 	strbuf_addf(sb, "# trail flame report\n\n**Verdict: %s** — ",
-		    flame_outcome_name(s->ans.outcome));
+		    trail_verdict_name(s->ans.outcome));
 	md_text(sb, s->ans.message);
 	strbuf_addstr(sb, "\n\n- good: ");
 	md_code(sb, s->ans.good, WHOLE, 0);
@@ -576,7 +577,7 @@ static void md_probes(const struct flame_session *s, struct strbuf *sb)
 				md_text(sb, subj);
 			}
 			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |", p->value, p->se,
-				    100 * p->share, flame_verdict_name(p->verdict), p->runs);
+				    100 * p->share, trail_probe_verdict_name(p->verdict), p->runs);
 			flame_fleet_md_host_cell(&s->ans.fleet, p->host[0] ? p->host : "local", sb);
 			strbuf_addch(sb, '\n');
 		}
@@ -663,12 +664,12 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		strbuf_addstr(out, " (");
 		term(out, a->culprit_info.author);
 		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
-		term(out, flame_outcome_name(a->outcome));
+		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);
 		flame_report_summary_effects(s, out);
 	} else {
-		term(out, flame_outcome_name(a->outcome));
+		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ": ");
 		term(out, a->message);
 		strbuf_addch(out, '\n');

@@ -6,6 +6,7 @@
  * one commit explains the change; the suspect's own sections say the rest.
  */
 #include "flame/report.h"
+#include "core/verdict.h"
 #include "core/escape.h"
 
 #include <string.h>
@@ -26,7 +27,7 @@ static const char *culprit_subject(const struct flame_session *s, const struct f
 
 static int listed(const struct flame_session *s)
 {
-	return s->ans.outcome == FLAME_OUTCOME_REGRESSION && s->ans.nculprits > 1;
+	return s->ans.outcome == VERDICT_REGRESSION && s->ans.nculprits > 1;
 }
 
 int flame_culprits_timed(const struct flame_session *s)
@@ -171,7 +172,7 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 {
 	size_t i;
 
-	if (s->ans.outcome != FLAME_OUTCOME_REGRESSION || !flame_culprits_timed(s))
+	if (s->ans.outcome != VERDICT_REGRESSION || !flame_culprits_timed(s))
 		return;
 	for (i = 0; i < s->ans.nculprits; i++) {
 		const struct flame_culprit *c = &s->ans.culprits[i];

@@ -6,6 +6,7 @@
  * in escaped Markdown (core/escape.h).
  */
 #include "flame/report.h"
+#include "core/verdict.h"
 #include "flame/report_facts.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
@@ -87,7 +88,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			      struct strbuf *sb)
 {
 	const char *fn = flame_session_named_function(s);
-	int regression = s->ans.outcome == FLAME_OUTCOME_REGRESSION;
+	int regression = s->ans.outcome == VERDICT_REGRESSION;
 	struct strbuf c = STRBUF_INIT;
 	size_t i;
 

@@ -9,6 +9,7 @@
  * CI, Check the environment; element ids builder, bolt, radar, scout).  Every string from outside goes through core/escape.h.
  */
 #include "flame/report.h"
+#include "core/verdict.h"
 #include "flame/report_facts.h"
 #include "flame/report_html_parts.h"
 #include "flame/probe_cmd.h"
@@ -70,13 +71,13 @@ static void write_head(struct strbuf *sb)
 	strbuf_addstr(sb, "</style></head>\n<body>\n");
 }
 
-static const char *verdict_label(enum flame_outcome o)
+static const char *verdict_label(enum trail_verdict o)
 {
 	switch (o) {
-	case FLAME_OUTCOME_REGRESSION:
-	case FLAME_OUTCOME_SMALL_REGRESSION:
+	case VERDICT_REGRESSION:
+	case VERDICT_SMALL_REGRESSION:
 		return "Regression found";
-	case FLAME_OUTCOME_NO_REGRESSION:
+	case VERDICT_NO_REGRESSION:
 		return "No regression";
 	default:
 		return "Inconclusive";
@@ -408,7 +409,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 			   struct strbuf *sb)
 {
 	const char *fn = flame_session_named_function(s);
-	int regression = s->ans.outcome == FLAME_OUTCOME_REGRESSION;
+	int regression = s->ans.outcome == VERDICT_REGRESSION;
 	struct strbuf c = STRBUF_INIT;
 	size_t i;
 
@@ -528,7 +529,7 @@ static void write_reproduce(const struct flame_session *s, struct strbuf *sb)
 void flame_report_html(const struct flame_session *s, const struct flame_report_facts *f,
 		       const char *diff_svg, struct strbuf *sb)
 {
-	const char *v = flame_outcome_name(s->ans.outcome);
+	const char *v = trail_verdict_name(s->ans.outcome);
 
 	write_head(sb);
 	strbuf_addstr(sb, "<h1>trail flame report</h1>\n");

@@ -4,6 +4,7 @@
  * report_html_parts.h).
  */
 #include "flame/report_html_parts.h"
+#include "core/verdict.h"
 #include "core/alloc.h"
 #include "core/escape.h"
 #include "core/strbuf.h"
@@ -136,7 +137,7 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		const struct flame_probe_result *p = &s->ans.probes[order[i]];
 		long k = range_index(s, p->id);
 		const char *subj = suspect_subject(s, p->id);
-		const char *cls = flame_verdict_name(p->verdict);
+		const char *cls = trail_probe_verdict_name(p->verdict);
 
 		if (k < 0)
 			k = (long)i;
@@ -149,7 +150,7 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		strbuf_addstr(sb, " ");
 		if (subj)
 			escape_xml_text(sb, subj, strlen(subj));
-		strbuf_addf(sb, "\n%s: ", flame_verdict_name(p->verdict));
+		strbuf_addf(sb, "\n%s: ", trail_probe_verdict_name(p->verdict));
 		flame_html_value(sb, s, p->value);
 		strbuf_addf(sb, " (%u runs)</title>", p->runs);
 		chart_point(sb, x, y, cls, "circle");
@@ -201,7 +202,7 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 					      "</tr></thead><tbody>\n");
 	for (i = 0; i < s->ans.nprobes; i++) {
 		const struct flame_probe_result *p = &s->ans.probes[order[i]];
-		const char *v = flame_verdict_name(p->verdict);
+		const char *v = trail_probe_verdict_name(p->verdict);
 
 		strbuf_addstr(sb, "<tr><td>");
 		flame_html_commit(sb, p->id);
@@ -212,10 +213,10 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "</td><td class=\"n\">");
 		flame_html_value(sb, s, p->se);
 		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"%s\"><strong>", 100 * p->share,
-			    flame_verdict_name(p->verdict));
+			    trail_probe_verdict_name(p->verdict));
 		flame_html_text(sb, v);
 		strbuf_addstr(sb, "</strong>");
-		if (p->verdict == FLAME_SKIP && p->why[0]) {
+		if (p->verdict == PROBE_SKIP && p->why[0]) {
 			strbuf_addstr(sb, " <span class=\"muted\">");
 			flame_html_text(sb, p->why);
 			strbuf_addstr(sb, "</span>");

@@ -5,6 +5,7 @@
  * lines.  The user's repository is read, never written.
  */
 #include "flame/session.h"
+#include "core/verdict.h"
 #include "measure/source_name.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
@@ -48,17 +49,17 @@ void flame_session_init(struct flame_session *s)
 	s->req.remote_trail = "trail";
 }
 
-void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o)
+void flame_session_set_outcome(struct flame_session *s, enum trail_verdict o)
 {
 	s->ans.outcome = o;
 }
 
-int flame_outcome_exit(enum flame_outcome o)
+int flame_outcome_exit(enum trail_verdict o)
 {
 	switch (o) {
-	case FLAME_OUTCOME_REGRESSION: return FLAME_EXIT_FOUND;
-	case FLAME_OUTCOME_SMALL_REGRESSION: return FLAME_EXIT_SMALL_REGRESSION;
-	case FLAME_OUTCOME_NO_REGRESSION: return FLAME_EXIT_NO_REGRESSION;
+	case VERDICT_REGRESSION: return FLAME_EXIT_FOUND;
+	case VERDICT_SMALL_REGRESSION: return FLAME_EXIT_SMALL_REGRESSION;
+	case VERDICT_NO_REGRESSION: return FLAME_EXIT_NO_REGRESSION;
 	default: return FLAME_EXIT_INCONCLUSIVE;
 	}
 }
@@ -76,14 +77,14 @@ static void describe_total(struct flame_session *s)
 	else
 		snprintf(stat, sizeof(stat), "%s", "");
 	switch (s->ans.outcome) {
-	case FLAME_OUTCOME_SMALL_REGRESSION:
+	case VERDICT_SMALL_REGRESSION:
 		snprintf(s->ans.message, sizeof(s->ans.message),
 			 "%s%s regression of %+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA "
 			 "pairs), below the %.0f%% minimum: reported, not narrowed (--force-narrow "
 			 "narrows it)", stat, metric, 100 * iv->estimate, 100 * iv->lo, 100 * iv->hi,
 			 level, iv->n, 100 * s->req.min_effect);
 		break;
-	case FLAME_OUTCOME_NO_REGRESSION:
+	case VERDICT_NO_REGRESSION:
 		snprintf(s->ans.message, sizeof(s->ans.message),
 			 "no %s%s regression of %.0f%% or more between %.12s and %.12s: the change is "
 			 "%+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA pairs)", stat, metric,
@@ -213,11 +214,11 @@ enum after_total {
 static enum after_total decide_total(struct flame_session *s, int *ret)
 {
 	const struct flame_interval *iv = &s->ans.change_iv;
-	enum flame_outcome v;
+	enum trail_verdict v;
 
 	if (!flame_step_confirm(s) && s->req.metric == FLAME_METRIC_CPU &&
 	    flame_step_wall_regressed(s)) {
-		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+		flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 		flame_step_write_profiles(s);
 		flame_step_rank_hotspots(s);
 		*ret = FLAME_EXIT_INCONCLUSIVE;
@@ -226,13 +227,13 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 	v = s->ans.ends_outcome;
 	s->ans.change = iv->estimate;
 	s->ans.change_hi = iv->hi;
-	if (v == FLAME_OUTCOME_SMALL_REGRESSION && s->req.force_narrow) {
+	if (v == VERDICT_SMALL_REGRESSION && s->req.force_narrow) {
 		note("confirm: the %s rose %+.1f%% [%+.1f%%, %+.1f%%], below the %.0f%% "
 		     "minimum; --force-narrow: narrowing it", flame_metric_name(s->req.metric),
 		     100 * iv->estimate, 100 * iv->lo, 100 * iv->hi, 100 * s->req.min_effect);
-		v = FLAME_OUTCOME_REGRESSION;
+		v = VERDICT_REGRESSION;
 	}
-	if (v == FLAME_OUTCOME_REGRESSION)
+	if (v == VERDICT_REGRESSION)
 		return NARROW;
 	flame_session_set_outcome(s, v);
 	describe_total(s);
@@ -242,7 +243,7 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 	 * The total is undecided but one repository function's share moved
 	 * far beyond its noise: say so, and with --force-narrow bisect on it.
 	 */
-	if (v == FLAME_OUTCOME_INCONCLUSIVE && s->ans.hot.nr &&
+	if (v == VERDICT_INCONCLUSIVE && s->ans.hot.nr &&
 	    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
 				      s->ans.hot.items[0].se_self)) {
 		const struct flame_hotspot *h = &s->ans.hot.items[0];
@@ -255,7 +256,7 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 		     "; --force-narrow: bisecting on it" :
 		     "; --force-narrow bisects on it");
 		if (s->req.force_narrow) {
-			flame_session_set_outcome(s, FLAME_OUTCOME_NONE);
+			flame_session_set_outcome(s, VERDICT_NONE);
 			s->ans.message[0] = '\0';
 			return NARROW_ON_SHARE;
 		}
@@ -313,14 +314,14 @@ static void describe_culprit(struct flame_session *s)
 static int narrow_to_culprit(struct flame_session *s)
 {
 	if (flame_step_target(s)) {
-		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+		flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 		return FLAME_EXIT_INCONCLUSIVE;
 	}
 	switch (flame_step_narrow(s)) {
 	case 0:
 		break;
 	case 1:
-		flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+		flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 		return FLAME_EXIT_INCONCLUSIVE;
 	default:
 		return -1;
@@ -339,11 +340,11 @@ static int narrow_to_culprit(struct flame_session *s)
 	flame_step_merge(s);
 	flame_step_recommend(s);
 	if (flame_split_confirmed(&s->ans.pair) || s->ans.culprits_split) {
-		flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
+		flame_session_set_outcome(s, VERDICT_REGRESSION);
 		describe_culprit(s);
 		return FLAME_EXIT_FOUND;
 	}
-	flame_session_set_outcome(s, FLAME_OUTCOME_INCONCLUSIVE);
+	flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 	/* no commit in the headline: the range and what would decide it */
 	snprintf(s->ans.message, sizeof(s->ans.message),
 		 "the change is real; the search ended at %.12s, but beside its parent it did "

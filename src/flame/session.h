@@ -11,6 +11,7 @@
 #define TRAIL_FLAME_SESSION_H
 
 #include "core/exit_codes.h"
+#include "core/verdict.h"
 #include "core/string_list.h"
 #include "measure/capture.h"
 #include "flame/estimate.h"
@@ -101,9 +102,9 @@ struct flame_answer {
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
 	struct flame_interval change_iv;	/* the change and its interval (estimate.h) */
-	enum flame_outcome outcome;	/* the session's verdict (flame_outcome_name());
+	enum trail_verdict outcome;	/* the session's verdict (trail_verdict_name());
 					 * NONE until flame_session_set_outcome() */
-	enum flame_outcome ends_outcome;	/* the ends' interval's verdict on the total (ends.c) */
+	enum trail_verdict ends_outcome;	/* the ends' interval's verdict on the total (ends.c) */
 	unsigned looks;			/* looks the ends' sequential design took */
 	double alpha_look;		/* two-sided alpha of the last look */
 	double share_se[2];		/* standard error of share[], good and bad */
@@ -163,9 +164,9 @@ struct flame_session {
 
 void flame_session_init(struct flame_session *s);
 /* Set the session's verdict, ans.outcome. */
-void flame_session_set_outcome(struct flame_session *s, enum flame_outcome o);
+void flame_session_set_outcome(struct flame_session *s, enum trail_verdict o);
 /* The exit status of a verdict (core/exit_codes.h). */
-int flame_outcome_exit(enum flame_outcome o);
+int flame_outcome_exit(enum trail_verdict o);
 /* Run the investigation; returns an enum flame_exit value. */
 int flame_session_run(struct flame_session *s);
 void flame_session_release(struct flame_session *s);

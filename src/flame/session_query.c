@@ -26,12 +26,12 @@ int flame_session_range_index(const struct flame_session *s, const char *id)
 
 int flame_session_has_suspect(const struct flame_session *s)
 {
-	return s->ans.culprit_info.subject && s->ans.outcome == FLAME_OUTCOME_REGRESSION;
+	return s->ans.culprit_info.subject && s->ans.outcome == VERDICT_REGRESSION;
 }
 
 int flame_session_candidate(const struct flame_session *s)
 {
-	return s->ans.culprit_info.subject && s->ans.outcome != FLAME_OUTCOME_REGRESSION;
+	return s->ans.culprit_info.subject && s->ans.outcome != VERDICT_REGRESSION;
 }
 
 const char *flame_session_named_function(const struct flame_session *s)

@@ -8,6 +8,7 @@
  * bursts, unequal variance and drift.
  */
 #include "history/cp_null.h"
+#include "stats/describe.h"
 
 #include "core/alloc.h"
 #include "stats/rng.h"
@@ -49,13 +50,6 @@ static double heavy(uint64_t *s, unsigned df)
 		chi += z * z;
 	}
 	return stats_normal(s) / sqrt(chi / df);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Point i of a simulated series: a draw, or the mean of m draws and its variance (wv). */
@@ -111,7 +105,7 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 	}
 	free(x);
 	free(wv);
-	qsort(t->u, t->nu, sizeof(double), cmp_double);
+	stats_sort(t->u, t->nu);
 	return t;
 }
 

@@ -5,6 +5,7 @@
  * (subjects, function names, commands) is escaped for XML or HTML here.
  */
 #include "history/plot.h"
+#include "core/verdict.h"
 
 #include "core/alloc.h"
 #include "core/escape.h"
@@ -142,7 +143,7 @@ static void change_marks(struct strbuf *out, const struct history_plot *p, doubl
 			n += snprintf(label + n, sizeof(label) - (size_t)n, " %s", c->moved[j].name);
 		strbuf_addf(out, "<g class=\"change %s\" data-index=\"%zu\">"
 			    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\">", c->slower ? "slower" : "faster", i + 1,
+			    "<text x=\"%.1f\" y=\"%.1f\">", trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER), i + 1,
 			    x, x, top - 22, bottom, x + 3, top - 26 - 14.0 * (double)(i % 2));
 		strbuf_addf(out, "#%zu ", i + 1);
 		text(out, label);
@@ -270,7 +271,7 @@ static void html_table(const struct history_plot *p, struct strbuf *out)
 		strbuf_addf(out, "<tr><td>%zu</td><td><code>%.12s</code></td><td><code>%.12s</code></td>"
 			    "<td>%+.1f%%</td><td>[%+.1f%%, %+.1f%%]</td><td>%s</td><td>", i + 1, a->commit,
 			    b->commit, c->change * 100, c->lo * 100, c->hi * 100,
-			    c->slower ? "slower" : "faster");
+			    trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER));
 		for (j = 0; j < c->nmoved; j++) {
 			strbuf_addstr(out, j ? ", " : "");
 			escape_html_text(out, c->moved[j].name, strlen(c->moved[j].name));

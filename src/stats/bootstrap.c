@@ -13,13 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 static double ratio_of(double num, double den)
 {
 	if (den == 0)
@@ -71,7 +64,7 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 		sb = sample_stat(buf, nb, use_mean);
 		ratios[r] = ratio_of(sb, sa);
 	}
-	qsort(ratios, resamples, sizeof(*ratios), cmp_double);
+	stats_sort(ratios, resamples);
 	alpha = 1 - confidence;
 	out->lo = stats_quantile_sorted(ratios, resamples, alpha / 2);
 	out->hi = stats_quantile_sorted(ratios, resamples, 1 - alpha / 2);

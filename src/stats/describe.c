@@ -51,9 +51,14 @@ double stats_quantile_sorted(const double *s, size_t n, double q)
 	return s[i] + (h - lo) * (s[i + 1] - s[i]);
 }
 
-double stats_quantile_inplace(double *x, size_t n, double q)
+void stats_sort(double *x, size_t n)
 {
 	qsort(x, n, sizeof(*x), cmp_double);
+}
+
+double stats_quantile_inplace(double *x, size_t n, double q)
+{
+	stats_sort(x, n);
 	return stats_quantile_sorted(x, n, q);
 }
 

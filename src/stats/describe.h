@@ -52,6 +52,9 @@ double stats_median(const double *x, size_t n);
  */
 size_t stats_outliers(const double *x, size_t n, unsigned char *flags);
 
+/* Sort x[0..n-1] ascending (NaNs are the caller's to keep out). */
+void stats_sort(double *x, size_t n);
+
 /* The q-quantile of x[0..n-1], which is sorted in place (type 7, as above). */
 double stats_quantile_inplace(double *x, size_t n, double q);
 /* The q-quantile of x[0..n-1] (not modified; sorts a copy). */

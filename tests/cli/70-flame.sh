@@ -63,3 +63,13 @@ if [ -s "$T/nothist" ]; then
 	grep -q "for trail history ($(paste -sd, "$T/hmetrics" | sed 's/,/, /g'))" "$T/.err" &&
 		pass "history's error lists the metrics it stores" || fail "history's error lists them" "$(cat "$T/.err")"
 fi
+
+# --strategy and --measure are choice options (core/options.h): the help,
+# the error and completion read one list of words.
+check_exit "an unknown --strategy" 2 "$TRAIL" flame --strategy sideways --good a --bad b --build true --run true
+grep -q "option '--strategy' must be auto, bisect or suspects, not 'sideways'" "$T/.err" &&
+	pass "--strategy's error names its words" || fail "--strategy's error names its words" "$(cat "$T/.err")"
+[ "$("$TRAIL" help --values flame --measure | tr '\n' ' ')" = "share samples " ] &&
+	pass "completion of --measure from its option table" || fail "completion of --measure from its option table"
+"$TRAIL" help --values flame --good >"$T/none" 2>&1 && [ ! -s "$T/none" ] &&
+	pass "an option without words offers nothing" || fail "an option without words offers nothing" "$(cat "$T/none")"

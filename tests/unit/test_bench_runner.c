@@ -8,6 +8,7 @@
  * costs MOCK_SHELL seconds plus S; every call is logged.
  */
 #include "bench/baseline.h"
+#include "core/verdict.h"
 #include "bench/bench.h"
 #include "bench/export.h"
 #include "core/json.h"
@@ -352,7 +353,7 @@ TEST(until_significant_stops_when_decided)
 	cfg.max_runs = 40;
 	CHECK_INT(bench_run_commands(&cfg, &res), 0);
 	CHECK(res.commands[1].has_comparison);
-	CHECK_INT(res.commands[1].comparison.verdict, BENCH_SLOWER);
+	CHECK_INT(res.commands[1].comparison.verdict, DIRECTION_SLOWER);
 	CHECK(res.commands[0].nr_runs < 40);
 	CHECK(res.confidence > 0.95);	/* Bonferroni over the planned looks */
 	bench_result_release(&res);
@@ -375,7 +376,7 @@ TEST(until_significant_stops_when_decided)
 			cfg.min_runs = 2;
 			cfg.max_runs = 30;
 			CHECK_INT(bench_run_commands(&cfg, &res), 0);
-			decided += res.commands[1].comparison.verdict != BENCH_SAME;
+			decided += res.commands[1].comparison.verdict != DIRECTION_SAME;
 			decided_early += res.commands[0].nr_runs < 30;
 			bench_result_release(&res);
 			strbuf_release(&mock.log);
@@ -535,7 +536,7 @@ TEST(baseline_guard_fails_only_on_real_regressions)
 	free(g);
 	/* but not beyond a 150% bound: significant, yet within what is allowed */
 	CHECK_INT(bench_baseline_compare(&base, &res, 1.5, &g, &nr), 0);
-	CHECK_INT(g[0].cmp.verdict, BENCH_SLOWER);
+	CHECK_INT(g[0].cmp.verdict, DIRECTION_SLOWER);
 	free(g);
 	bench_result_release(&res);
 

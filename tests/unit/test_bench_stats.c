@@ -4,6 +4,7 @@
  * identical samples, huge outliers.
  */
 #include "stats/describe.h"
+#include "core/verdict.h"
 #include "stats/two_sample.h"
 #include "stats/distributions.h"
 #include "stats/bootstrap.h"
@@ -110,7 +111,7 @@ TEST(identical_samples)
 	CHECK_INT(stats_welch_t(x, N(x), x, N(x), &w), 0);
 	CHECK_NEAR(w.p, 1, 0);
 	CHECK_INT(bench_compare(x, N(x), x, N(x), 0.95, &c), 0);
-	CHECK_INT(c.verdict, BENCH_SAME);
+	CHECK_INT(c.verdict, DIRECTION_SAME);
 	CHECK_NEAR(c.median_ratio.estimate, 1, 0);
 	CHECK_NEAR(c.median_ratio.lo, 1, 0);
 	CHECK_NEAR(c.median_ratio.hi, 1, 0);
@@ -449,19 +450,19 @@ TEST(compare_verdicts)
 		c[i] = 0.05 + 0.001 * (double)((i * 3) % 10);
 	}
 	CHECK_INT(bench_compare(a, 30, b, 30, 0.95, &cmp), 0);
-	CHECK_INT(cmp.verdict, BENCH_SLOWER);
+	CHECK_INT(cmp.verdict, DIRECTION_SLOWER);
 	CHECK(cmp.median_ratio.lo < cmp.median_ratio.estimate);
 	CHECK(cmp.median_ratio.lo > 1.7 && cmp.median_ratio.hi < 2.1);
 	CHECK(cmp.mwu.p < 1e-6);
 	CHECK(cmp.welch.p < 1e-6);
 	CHECK_INT(bench_compare(b, 30, a, 30, 0.95, &cmp), 0);
-	CHECK_INT(cmp.verdict, BENCH_FASTER);
+	CHECK_INT(cmp.verdict, DIRECTION_FASTER);
 	CHECK(cmp.median_ratio.hi < 0.6);
 	/* same distribution, different order: no difference */
 	CHECK_INT(bench_compare(a, 30, c, 30, 0.95, &cmp), 0);
-	CHECK_INT(cmp.verdict, BENCH_SAME);
+	CHECK_INT(cmp.verdict, DIRECTION_SAME);
 	CHECK(cmp.median_ratio.lo <= 1 && cmp.median_ratio.hi >= 1);
-	CHECK_STREQ(bench_verdict_name(BENCH_SAME), "no significant difference");
+	CHECK_STREQ(trail_direction_name(DIRECTION_SAME), "no significant difference");
 }
 
 /*

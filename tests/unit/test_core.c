@@ -298,6 +298,58 @@ TEST(options_reject_bad_values)
 	CHECK_INT(parse_options(3, a6, opts, NULL, 0), PARSE_OPT_ERROR);
 }
 
+/* A choice option stores its word's value (or the word itself), refuses
+ * another word naming them all, and its words are the --help argument. */
+TEST(options_choice_words_from_one_list)
+{
+	static const struct option_choice modes[] = { { "fast", 1 }, { "slow", 2 }, { NULL, 0 } };
+	int mode = 0;
+	const char *name = NULL;
+	const struct option opts[] = {
+		OPT_CHOICE('m', "mode", &mode, NULL, "how", modes),
+		OPT_CHOICE_NAME(0, "kind", &name, NULL, "which", modes),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "--mode", "slow", "--kind=fast", NULL };
+	const char *a2[] = { "cmd", "-m", "quick", NULL };
+	char buf[512] = "";
+	FILE *f;
+
+	CHECK_INT(parse_options(4, a1, opts, NULL, 0), 0);
+	CHECK_INT(mode, 2);
+	CHECK_STREQ(name, "fast");
+	CHECK_INT(parse_options(3, a2, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(mode, 2);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	usage_print(f, opts, NULL);
+	fclose(f);
+	CHECK(strstr(buf, "-m, --mode fast|slow") != NULL);
+	CHECK(strstr(buf, "--kind fast|slow") != NULL);
+}
+
+/* Unsigned and percent options write the request's own types and units. */
+TEST(options_uint_and_percent_store_the_fields_type)
+{
+	unsigned runs = 7;
+	double frac = 0.5;
+	const struct option opts[] = {
+		OPT_UINT(0, "runs", &runs, "N", "runs", 1, 1000),
+		OPT_PERCENT(0, "effect", &frac, "PERCENT", "effect", 0, 90),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "--runs", "12", "--effect=2.5", NULL };
+	const char *a2[] = { "cmd", "--effect", "95", NULL };
+	const char *a3[] = { "cmd", "--runs", "1001", NULL };
+
+	CHECK_INT(parse_options(4, a1, opts, NULL, 0), 0);
+	CHECK_INT(runs, 12);
+	CHECK(frac == 2.5 / 100);
+	CHECK_INT(parse_options(3, a2, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK(frac == 2.5 / 100);
+	CHECK_INT(parse_options(3, a3, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(runs, 12);
+}
+
 TEST(options_stop_at_non_option)
 {
 	int flag = 0;
@@ -923,6 +975,8 @@ TEST_MAIN("core",
 	  child_group_dies_with_its_process,
 	  shell_quote_round_trips,
 	  options_common_and_hidden,
+	  options_choice_words_from_one_list,
+	  options_uint_and_percent_store_the_fields_type,
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,

@@ -9,6 +9,7 @@
  */
 #include "harness.h"
 #include "core/alloc.h"
+#include "core/verdict.h"
 #include "core/cleanup.h"
 #include "core/strbuf.h"
 #include "flame/blockers.h"
@@ -239,26 +240,26 @@ TEST(probe_log_round_trip)
 
 	memset(&r, 0, sizeof(r));
 	memcpy(r.id, "0123456789abcdef0123456789abcdef01234567", 41);
-	r.verdict = FLAME_SLOW;
+	r.verdict = PROBE_SLOW;
 	r.value = 0.4321;
 	r.se = 0.01;
 	r.runs = 3;
 	r.build_cached = 1;
 	r.share = 0.25;
 	CHECK_INT(flame_probe_log_append(log, &r), 0);
-	r.verdict = FLAME_SKIP;
+	r.verdict = PROBE_SKIP;
 	CHECK_INT(flame_probe_log_append(log, &r), 0);
 	CHECK_INT(flame_probe_log_read(log, &back, &n), 0);
 	CHECK_INT(n, 2);
 	if (n == 2) {
 		CHECK_STREQ(back[0].id, r.id);
-		CHECK_INT(back[0].verdict, FLAME_SLOW);
-		CHECK_INT(back[1].verdict, FLAME_SKIP);
+		CHECK_INT(back[0].verdict, PROBE_SLOW);
+		CHECK_INT(back[1].verdict, PROBE_SKIP);
 		CHECK_NEAR(back[0].value, 0.4321, 1e-12);
 		CHECK_NEAR(back[0].share, 0.25, 1e-12);
 		CHECK_INT(back[0].runs, 3);
 	}
-	CHECK_STREQ(flame_verdict_name(FLAME_FAST), "fast");
+	CHECK_STREQ(trail_probe_verdict_name(PROBE_FAST), "fast");
 	free(back);
 	free(log);
 	free(dir);
@@ -724,24 +725,24 @@ TEST(decide_recommend)
  */
 TEST(verdicts_one_type_one_name)
 {
-	static const enum flame_verdict all[] = { FLAME_FAST, FLAME_SLOW, FLAME_SKIP };
+	static const enum trail_probe_verdict all[] = { PROBE_FAST, PROBE_SLOW, PROBE_SKIP };
 	struct flame_session s;
-	enum flame_verdict v;
+	enum trail_probe_verdict v;
 	size_t i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		v = FLAME_SKIP;
-		CHECK(flame_verdict_parse(flame_verdict_name(all[i]), &v) == 0);
+		v = PROBE_SKIP;
+		CHECK(trail_probe_verdict_parse(trail_probe_verdict_name(all[i]), &v) == 0);
 		CHECK_INT(v, all[i]);
 	}
-	CHECK(flame_verdict_parse("maybe", &v) < 0);
-	CHECK(flame_outcome_name(FLAME_OUTCOME_NONE) == NULL);
-	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_SMALL_REGRESSION), "regression");
+	CHECK(trail_probe_verdict_parse("maybe", &v) < 0);
+	CHECK(trail_verdict_name(VERDICT_NONE) == NULL);
+	CHECK_STREQ(trail_verdict_name(VERDICT_SMALL_REGRESSION), "regression");
 	flame_session_init(&s);
-	s.ans.ends_outcome = FLAME_OUTCOME_REGRESSION;
-	CHECK_INT(s.ans.outcome, FLAME_OUTCOME_NONE);
-	flame_session_set_outcome(&s, FLAME_OUTCOME_NO_REGRESSION);
-	CHECK_STREQ(flame_outcome_name(s.ans.outcome), "no-regression");
+	s.ans.ends_outcome = VERDICT_REGRESSION;
+	CHECK_INT(s.ans.outcome, VERDICT_NONE);
+	flame_session_set_outcome(&s, VERDICT_NO_REGRESSION);
+	CHECK_STREQ(trail_verdict_name(s.ans.outcome), "no-regression");
 	CHECK_INT(flame_outcome_exit(s.ans.outcome), FLAME_EXIT_NO_REGRESSION);
 	flame_session_release(&s);
 }
@@ -1023,7 +1024,7 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->req.command_line = "trail flame --run './bench ```; rm -rf /'";
 	s->req.build_cmd = "make";
 	s->req.run_cmd = "./bench\n```\n# gone";
-	flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
+	flame_session_set_outcome(s, VERDICT_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "abc made %s slower", "evil|<b>x</b>");
 	s->ans.function = xstrdup("evil|<b>x</b>`q`");
 	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));

@@ -6,6 +6,7 @@
  */
 #include "harness.h"
 #include "flame/decide.h"
+#include "core/verdict.h"
 #include "flame/estimate.h"
 #include "stats/two_sample.h"
 
@@ -116,7 +117,7 @@ TEST(resolution_floor)
 	CHECK_NEAR(iv.lo, expm1(log(1.5) - 12.7062 * se), 1e-4);
 	CHECK_NEAR(iv.hi, expm1(log(1.5) + 12.7062 * se), 1e-3);
 	CHECK(iv.lo < 0);
-	CHECK_INT(flame_outcome_decide(&iv, 0.03, 1), FLAME_OUTCOME_INCONCLUSIVE);
+	CHECK_INT(flame_outcome_decide(&iv, 0.03, 1), VERDICT_INCONCLUSIVE);
 	/* identical values at a fine step: no longer zero wide, still no change */
 	g[1] = b[0] = b[1] = 2000;
 	CHECK_INT(flame_paired_log_ratio(g, b, 2, 0.05, &iv), 0);
@@ -169,30 +170,30 @@ TEST(outcome_by_interval)
 				     .df = 19, .alpha = 0.05, .n = 20, .relative = 1 };
 
 	/* Significant but below the 3% minimum: reported, not narrowed. */
-	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_SMALL_REGRESSION);
-	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_SMALL_REGRESSION), "regression");
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == VERDICT_SMALL_REGRESSION);
+	CHECK_STREQ(trail_verdict_name(VERDICT_SMALL_REGRESSION), "regression");
 	iv.estimate = 0.05;
 	iv.hi = 0.08;
-	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_REGRESSION);
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == VERDICT_REGRESSION);
 	/* The whole interval below the minimum: no regression (equivalence)... */
 	iv.estimate = 0.005;
 	iv.lo = -0.01;
 	iv.hi = 0.02;
-	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_NO_REGRESSION);
-	CHECK_STREQ(flame_outcome_name(FLAME_OUTCOME_NO_REGRESSION), "no-regression");
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == VERDICT_NO_REGRESSION);
+	CHECK_STREQ(trail_verdict_name(VERDICT_NO_REGRESSION), "no-regression");
 	/* ... unless the runs are too few for the statistic: then nothing. */
-	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	CHECK(flame_outcome_decide(&iv, 0.03, 0) == VERDICT_INCONCLUSIVE);
 	iv.lo = 0.01;
-	CHECK(flame_outcome_decide(&iv, 0.03, 0) == FLAME_OUTCOME_INCONCLUSIVE);
+	CHECK(flame_outcome_decide(&iv, 0.03, 0) == VERDICT_INCONCLUSIVE);
 	iv.lo = -0.01;
 	/* Reaching past the minimum without a significant rise: inconclusive. */
 	iv.hi = 0.05;
-	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_INCONCLUSIVE);
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == VERDICT_INCONCLUSIVE);
 	/* A significant speed-up is no regression. */
 	iv.estimate = -0.1;
 	iv.lo = -0.15;
 	iv.hi = -0.05;
-	CHECK(flame_outcome_decide(&iv, 0.03, 1) == FLAME_OUTCOME_NO_REGRESSION);
+	CHECK(flame_outcome_decide(&iv, 0.03, 1) == VERDICT_NO_REGRESSION);
 }
 
 TEST(min_detectable_effect)

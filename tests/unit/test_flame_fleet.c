@@ -8,6 +8,7 @@
  */
 #include "harness.h"
 #include "core/strbuf.h"
+#include "core/verdict.h"
 #include "flame/fleet.h"
 #include "fleet/hosts.h"
 #include "flame/kary.h"
@@ -116,7 +117,7 @@ static unsigned search_rounds(int n, unsigned k, int c, int *found)
 {
 	struct flame_kary ks;
 	int pts[64];
-	enum flame_verdict v[64];
+	enum trail_probe_verdict v[64];
 	size_t m, i;
 	unsigned rounds;
 
@@ -127,7 +128,7 @@ static unsigned search_rounds(int n, unsigned k, int c, int *found)
 		for (i = 0; i < m; i++) {
 			CHECK(pts[i] > ks.lo && pts[i] < ks.hi);
 			CHECK(i == 0 || pts[i] > pts[i - 1]);
-			v[i] = pts[i] >= c ? FLAME_SLOW : FLAME_FAST;
+			v[i] = pts[i] >= c ? PROBE_SLOW : PROBE_FAST;
 		}
 		flame_kary_update(&ks, pts, v, m);
 	}
@@ -178,22 +179,22 @@ TEST(kary_skips)
 {
 	struct flame_kary k;
 	int pts[4], found;
-	enum flame_verdict v[4] = { FLAME_FAST, FLAME_SKIP, FLAME_SLOW, FLAME_SLOW };
+	enum trail_probe_verdict v[4] = { PROBE_FAST, PROBE_SKIP, PROBE_SLOW, PROBE_SLOW };
 
 	flame_kary_init(&k, 7);
 	CHECK_INT(flame_kary_next(&k, 3, pts), 3);	/* 1, 3, 5 */
 	CHECK_INT(pts[0], 1);
 	CHECK_INT(pts[1], 3);
 	CHECK_INT(pts[2], 5);
-	v[0] = FLAME_FAST;
-	v[1] = FLAME_FAST;
-	v[2] = FLAME_SLOW;
+	v[0] = PROBE_FAST;
+	v[1] = PROBE_FAST;
+	v[2] = PROBE_SLOW;
 	flame_kary_update(&k, pts, v, 3);
 	CHECK_INT(k.lo, 3);
 	CHECK_INT(k.hi, 5);
 	CHECK_INT(flame_kary_next(&k, 3, pts), 1);	/* only 4 is left */
 	CHECK_INT(pts[0], 4);
-	v[0] = FLAME_SKIP;
+	v[0] = PROBE_SKIP;
 	flame_kary_update(&k, pts, v, 1);
 	CHECK_INT(flame_kary_next(&k, 3, pts), 0);
 	CHECK_INT(flame_kary_done(&k, &found), 0);	/* 4 or 5 */
@@ -204,9 +205,9 @@ TEST(kary_skips)
 	pts[0] = 1;
 	pts[1] = 3;
 	pts[2] = 5;
-	v[0] = FLAME_SLOW;
-	v[1] = FLAME_FAST;
-	v[2] = FLAME_FAST;
+	v[0] = PROBE_SLOW;
+	v[1] = PROBE_FAST;
+	v[2] = PROBE_FAST;
 	flame_kary_update(&k, pts, v, 3);
 	CHECK_INT(k.lo, -1);
 	CHECK_INT(k.hi, 1);
@@ -223,7 +224,7 @@ TEST(probe_json_round_trip)
 
 	memset(&r, 0, sizeof(r));
 	memcpy(r.id, "0123456789abcdef0123456789abcdef01234567", 41);
-	r.verdict = FLAME_SKIP;
+	r.verdict = PROBE_SKIP;
 	r.value = 0.25;
 	r.share = 0.25;
 	r.se = 0.01;
@@ -232,16 +233,16 @@ TEST(probe_json_round_trip)
 	snprintf(r.why, sizeof(r.why), "build failed (log: /x \"y\")");
 	strbuf_addstr(&sb, "trail flame probe: a note\n");
 	flame_probe_json_write(&sb, &r);
-	r.verdict = FLAME_SLOW;
+	r.verdict = PROBE_SLOW;
 	r.why[0] = '\0';
 	flame_probe_json_write(&sb, &r);
 	CHECK_INT(flame_probe_json_read(sb.buf, sb.len, "out", &back, &n), 0);
 	CHECK_INT(n, 2);
 	CHECK_STREQ(back[0].id, r.id);
-	CHECK_INT(back[0].verdict, FLAME_SKIP);
+	CHECK_INT(back[0].verdict, PROBE_SKIP);
 	CHECK(flame_probe_build_failed(&back[0]));
 	CHECK_STREQ(back[0].why, "build failed (log: /x \"y\")");
-	CHECK_INT(back[1].verdict, FLAME_SLOW);
+	CHECK_INT(back[1].verdict, PROBE_SLOW);
 	CHECK(!flame_probe_build_failed(&back[1]));
 	CHECK_NEAR(back[1].value, 0.25, 0);
 	CHECK_INT(back[1].runs, 3);

@@ -7,6 +7,7 @@
  */
 #include "harness.h"
 #include "core/alloc.h"
+#include "core/verdict.h"
 #include "core/strbuf.h"
 #include "flame/report.h"
 #include "flame/report_facts.h"
@@ -25,7 +26,7 @@ static const char *ids[4] = {
 	"4444444444444444444444444444444444444444",
 };
 
-static void add_probe(struct flame_session *s, const char *id, enum flame_verdict v, double value)
+static void add_probe(struct flame_session *s, const char *id, enum trail_probe_verdict v, double value)
 {
 	struct flame_probe_result *p;
 
@@ -49,7 +50,7 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	s->req.run_cmd = "./app --input data.txt";
 	s->req.build_cmd = "make";
 	s->req.command_line = "trail flame --good g --bad b --build make --run ./app";
-	flame_session_set_outcome(s, FLAME_OUTCOME_REGRESSION);
+	flame_session_set_outcome(s, VERDICT_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "checksum_block got hotter in %s", HOSTILE);
 	memcpy(s->ans.good, "0000000000000000000000000000000000000000", 41);
 	memcpy(s->ans.bad, ids[3], 41);
@@ -66,9 +67,9 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	snprintf(s->ans.strategy_reason, sizeof(s->ans.strategy_reason), "many commits");
 	for (i = 0; i < 4; i++)
 		string_list_append(&s->st.range, ids[i]);
-	add_probe(s, ids[1], FLAME_FAST, 0.11);
-	add_probe(s, ids[2], FLAME_SLOW, 0.41);
-	add_probe(s, ids[0], FLAME_SKIP, 0.2);
+	add_probe(s, ids[1], PROBE_FAST, 0.11);
+	add_probe(s, ids[2], PROBE_SLOW, 0.41);
+	add_probe(s, ids[0], PROBE_SKIP, 0.2);
 	memcpy(s->ans.culprit, ids[2], 41);
 	memcpy(s->ans.culprit_info.id, ids[2], 41);
 	s->ans.culprit_info.subject = xstrdup(HOSTILE);
@@ -211,7 +212,7 @@ TEST(html_scout_when_no_regression)
 	struct strbuf sb = STRBUF_INIT;
 
 	make_session(&s, &f);
-	flame_session_set_outcome(&s, FLAME_OUTCOME_NO_REGRESSION);
+	flame_session_set_outcome(&s, VERDICT_NO_REGRESSION);
 	strbuf_addstr(&f.reading, "wide plateaus: <hot>\n");
 	flame_report_html(&s, &f, NULL, &sb);
 	CHECK(strstr(sb.buf, "id=\"reading\""));
@@ -236,7 +237,7 @@ TEST(md_handoffs_escaped)
 	struct strbuf sb = STRBUF_INIT;
 
 	make_session(&s, &f);
-	flame_session_set_outcome(&s, FLAME_OUTCOME_INCONCLUSIVE);
+	flame_session_set_outcome(&s, VERDICT_INCONCLUSIVE);
 	s.ans.culprit_is_merge = 1;
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(strstr(sb.buf, "## The suspect commit"));

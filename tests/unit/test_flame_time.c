@@ -158,7 +158,7 @@ TEST(pair_runs_for_power)
 }
 
 static void candidate_session(struct flame_session *s, const char *dir,
-			      enum flame_outcome outcome)
+			      enum trail_verdict outcome)
 {
 	flame_session_init(s);
 	s->req.out_dir = dir;
@@ -206,7 +206,7 @@ TEST(inconclusive_names_no_suspect)
 	struct flame_session s;
 	struct strbuf term = STRBUF_INIT, json = STRBUF_INIT, md = STRBUF_INIT;
 
-	candidate_session(&s, dir, FLAME_OUTCOME_INCONCLUSIVE);
+	candidate_session(&s, dir, VERDICT_INCONCLUSIVE);
 	flame_report_summary(&s, &term);
 	CHECK_INT(count_lines(term.buf, "suspect commit:"), 0);
 	CHECK_INT(count_lines(term.buf, "confidence:"), 0);
@@ -228,7 +228,7 @@ TEST(inconclusive_names_no_suspect)
 
 	/* a regression keeps its suspect line */
 	strbuf_reset(&term);
-	candidate_session(&s, dir, FLAME_OUTCOME_REGRESSION);
+	candidate_session(&s, dir, VERDICT_REGRESSION);
 	flame_report_summary(&s, &term);
 	CHECK_INT(count_lines(term.buf, "suspect commit: cd0f6195cd0f"), 1);
 	CHECK_INT(count_lines(term.buf, "candidate:"), 0);
@@ -248,7 +248,7 @@ TEST(effects_add_up_to_the_ends)
 	struct strbuf term = STRBUF_INIT;
 	const char *p;
 
-	candidate_session(&s, dir, FLAME_OUTCOME_REGRESSION);
+	candidate_session(&s, dir, VERDICT_REGRESSION);
 	s.ans.cpu_ms[0] = 377;
 	s.ans.cpu_ms[1] = 736;
 	s.ans.culprits = xcalloc(2, sizeof(*s.ans.culprits));
