@@ -15,6 +15,7 @@
 #include "flame/estimate.h"
 #include "flame/segment.h"
 #include "stats/rng.h"
+#include "stats/sequential.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@
 
 #define CAL_ALPHA 0.05		/* trail flame's default: --confidence 0.95 */
 #define CAL_MIN_EFFECT 0.03	/* --min-effect 3% */
+#define CAL_PAIR_CAP 40		/* runs per side of a re-probe at most (narrow.c) */
 #define CAL_RESAMPLES 400	/* bootstrap resamples per look (ends.c: 2000) */
 
 struct cal_rng {
@@ -128,9 +130,46 @@ struct cal_pair {
 	double sigma;		/* run-to-run spread of a share */
 	double samples;		/* samples per run (binomial floor), 0 = none */
 	double overdispersion;	/* variance of a run's share over the binomial, >= 1 */
+	int beta;		/* the per-run share drawn from a Beta (beta-binomial: skewed
+				 * near 0), not a normal */
 	unsigned ends_runs;	/* runs per end that measured the effect */
 	unsigned runs, max_runs;	/* probe window and budget (--probe-runs, --probe-max-runs) */
+	int fixed;		/* keep max_runs: no runs for power from the ends' spread */
 };
+
+/* Gamma(k, 1) for k >= 1 (Marsaglia & Tsang 2000, ACM TOMS 26:363). */
+static double cal_gamma(struct cal_rng *r, double k)
+{
+	double d = k - 1.0 / 3, c = 1 / sqrt(9 * d);
+
+	for (;;) {
+		double x = cal_normal(r), v = 1 + c * x, u;
+
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		u = cal_uniform(r);
+		if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+/*
+ * A share drawn from Beta(p nu, (1 - p) nu) with nu set so that, sampled
+ * binomially at n samples, its variance is phi times the binomial's
+ * (beta-binomial: phi = 1 + (n - 1) / (nu + 1)); Gamma(k < 1) by
+ * Gamma(k + 1) U^(1/k).
+ */
+static double cal_beta_share(struct cal_rng *r, double p, double n, double phi)
+{
+	double nu = (n - 1) / (phi - 1) - 1, a = p * nu, b = (1 - p) * nu, x, y;
+
+	if (nu <= 0)
+		return cal_uniform(r) < p;
+	x = a >= 1 ? cal_gamma(r, a) : cal_gamma(r, a + 1) * pow(cal_uniform(r), 1 / a);
+	y = b >= 1 ? cal_gamma(r, b) : cal_gamma(r, b + 1) * pow(cal_uniform(r), 1 / b);
+	return x + y > 0 ? x / (x + y) : p;
+}
 
 /* A run's share: binomial sampling of a per-run share that itself varies. */
 static double cal_share_run(struct cal_rng *r, const struct cal_pair *c, double p)
@@ -140,7 +179,10 @@ static double cal_share_run(struct cal_rng *r, const struct cal_pair *c, double 
 	if (!(c->samples > 0))
 		return p + c->sigma * cal_normal(r);
 	var = p * (1 - p) / c->samples;
-	q = p + sqrt(var * (c->overdispersion - 1)) * cal_normal(r);
+	if (c->beta && c->overdispersion > 1)
+		q = cal_beta_share(r, p, c->samples, c->overdispersion);
+	else
+		q = p + sqrt(var * (c->overdispersion - 1)) * cal_normal(r);
 	q = q < 0 ? 0 : q > 1 ? 1 : q;
 	/* binomial by its normal approximation: samples are hundreds or more */
 	return q + sqrt(q * (1 - q) / c->samples) * cal_normal(r);
@@ -170,14 +212,15 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 					     struct flame_step_assessment *out)
 {
 	unsigned first = flame_even_pairs(c->runs), max, n = 0, i;
-	double *s = calloc(64 + c->ends_runs * 2, sizeof(double)), *f, *eg, *eb;
+	double *s = calloc(128 + c->ends_runs * 2, sizeof(double)), *f, *eg, *eb;
 	double ms, ss, mf, sf, mg, sg, mb, sbad, effect, effect_se, effect_df;
 	size_t prev = 0;
 	enum flame_pair_decision d = FLAME_PAIR_UNDECIDED;
+	double p_adj = 1;
 
 	max = flame_even_pairs(c->max_runs > first ? c->max_runs : first);
-	f = s + 32;
-	eg = s + 64;
+	f = s + 64;
+	eg = s + 128;
 	eb = eg + c->ends_runs;
 	/* the ends, as measured before the narrowing */
 	for (i = 0; i < c->ends_runs; i++) {
@@ -189,6 +232,14 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 	effect = mb - mg;
 	effect_se = hypot(sg, sbad);
 	effect_df = flame_welch_df(sg, c->ends_runs - 1.0, sbad, c->ends_runs - 1.0);
+	/* as narrow.c and culprits.c: enough runs for a full culprit's power */
+	if (!c->fixed) {
+		unsigned want = flame_pair_runs_for_power(fabs(effect), sbad * sqrt(c->ends_runs),
+							  sg * sqrt(c->ends_runs), CAL_ALPHA,
+							  0.95, max, CAL_PAIR_CAP);
+
+		max = flame_even_pairs(want > CAL_PAIR_CAP ? CAL_PAIR_CAP : want);
+	}
 	for (;;) {
 		unsigned want = n ? 2 : first;
 		double df, a;
@@ -204,9 +255,12 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 		prev = n;
 		flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df, a, out);
 		d = flame_pair_decide(out);
+		/* probe.c's P(step > 0): 1 - the p-value adjusted for the looks */
+		p_adj = stats_look_adjusted_p(p_adj, 1 - out->confidence, a / 2, CAL_ALPHA / 2);
 		if (d != FLAME_PAIR_UNDECIDED || n >= max)
 			break;
 	}
+	out->confidence = 1 - p_adj;
 	free(s);
 	return d;
 }
@@ -397,7 +451,8 @@ enum cal_scenario {
 	CAL_NO_CHANGE, CAL_AT_MIN_EFFECT, CAL_SMALL_REAL, CAL_INNOCENT, CAL_HALF_STEP,
 	CAL_FULL_CULPRIT, CAL_TAIL_NULL, CAL_TAIL_ONLY, CAL_OVERDISPERSED, CAL_ON_THRESHOLD,
 	CAL_SEG_ONE, CAL_SEG_TWO_WRONG, CAL_SEG_TWO, CAL_SEG_THREE, CAL_SEG_TWO_NOISY,
-	CAL_SEG_FROM_INNOCENT, CAL_SEG_FROM_CULPRIT, CAL_NSCENARIOS
+	CAL_SEG_FROM_INNOCENT, CAL_SEG_FROM_CULPRIT, CAL_INNOCENT_LAST_LOOK, CAL_INNOCENT_BB5,
+	CAL_INNOCENT_BB30, CAL_FULL_BB30, CAL_NSCENARIOS
 };
 
 /* Run scenario k for trials trials from seed; fills out. */
@@ -540,6 +595,38 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->event = "an innocent commit named";
 			cal_range_draw(&range, 1, range.c.effect);
 			out->events += cal_run_range(&range, found, range.pos[0]) > 0;
+			break;
+		case CAL_INNOCENT_LAST_LOOK:
+			out->name = "innocent commit, 30x overdispersed (beta-binomial, 900 samples/run)";
+			out->event = "P(step > 0) >= 0.975 reported";
+			pair.samples = 900;
+			pair.overdispersion = 30;
+			pair.beta = 1;
+			pair.step = 0;
+			cal_run_pair(&r, &pair, &a);
+			out->events += a.confidence >= 1 - CAL_ALPHA / 2;
+			break;
+		case CAL_INNOCENT_BB5:
+		case CAL_INNOCENT_BB30:
+			out->name = k == CAL_INNOCENT_BB5 ?
+				    "innocent commit, shares 5x overdispersed (beta-binomial)" :
+				    "innocent commit, shares 30x overdispersed (beta-binomial)";
+			out->event = "split confirmed";
+			pair.samples = 900;
+			pair.overdispersion = k == CAL_INNOCENT_BB5 ? 5 : 30;
+			pair.beta = 1;
+			pair.step = 0;
+			out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
+			break;
+		case CAL_FULL_BB30:
+			out->name = "full culprit, shares 30x overdispersed (beta-binomial)";
+			out->event = "split confirmed (power)";
+			out->nominal = -1;
+			pair.samples = 900;
+			pair.overdispersion = 30;
+			pair.beta = 1;
+			pair.step = pair.effect;
+			out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
 			break;
 		default:
 			break;

@@ -164,8 +164,11 @@ struct flame_cli {
 	const char *metric, *profiler, *hosts_file;
 	uint64_t alloc_interval, loop, jobs, cpus_per_job;
 	int submodules, clean_hosts;
+	int measure;			/* --measure: MEASURE_* */
 	struct flame_hosts hosts;
 };
+
+enum { MEASURE_SAMPLES, MEASURE_SHARE, MEASURE_TIME };
 
 /* The rest write straight into the request, whose defaults are flame_session_init()'s. */
 static void flame_cli_init(struct flame_cli *c)
@@ -173,6 +176,7 @@ static void flame_cli_init(struct flame_cli *c)
 	memset(c, 0, sizeof(*c));
 	c->metric = "cpu";
 	c->profiler = "auto";
+	c->measure = MEASURE_TIME;
 	c->loop = 1;
 	c->jobs = 1;
 	c->cpus_per_job = FLAME_CPUS_PER_PROBE;
@@ -185,7 +189,8 @@ static const struct option_choice strategies[] = {
 	{ "auto", 0 }, { "bisect", 0 }, { "suspects", 0 }, { NULL, 0 }
 };
 static const struct option_choice measures[] = {
-	{ "share", 1 }, { "samples", 0 }, { NULL, 0 }
+	{ "time", MEASURE_TIME }, { "share", MEASURE_SHARE }, { "samples", MEASURE_SAMPLES },
+	{ NULL, 0 }
 };
 
 /* Parse argv into s->req and c; 0, or -1 (said) for a usage error. */
@@ -222,7 +227,7 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_PERCENT(0, "confirm", &s->req.confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &s->req.confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
-		OPT_CHOICE(0, "measure", &s->req.measure_share, NULL, "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)", measures),
+		OPT_CHOICE(0, "measure", &c->measure, NULL, "time (default: the function's own CPU time per run), share (its self share among the samples of functions that did not change) or samples (its samples per run)", measures),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_CHOICE_NAME(0, "strategy", &s->req.strategy, NULL, "auto (default), bisect, or suspects (probe the suspect commits)", strategies),
 		OPT_UINT(0, "probe-runs", &s->req.probe_runs, "N", "runs per probe (default 3; 1 for instructions and est-cycles)", 1, 1000),
@@ -298,6 +303,8 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 	if (flame_metric_parse(c->metric, &s->req.metric) ||
 	    flame_profiler_parse(c->profiler, &s->req.profiler))
 		return -1;
+	s->req.measure_share = c->measure == MEASURE_SHARE;
+	s->req.measure_time = c->measure == MEASURE_TIME;
 	if (s->req.percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
 		return trail_error("--percentile applies to --metric wall");
 	if (s->req.max_repeat && s->req.max_repeat < s->req.repeat)

@@ -31,6 +31,8 @@ struct seg_ctx {
 	struct flame_session *s;
 	struct flame_probe_request o;
 	double effect_se, effect_df;
+	double unit_ms;		/* ms of CPU time per run per unit of the measure, 0: none */
+	double ends_se[2];	/* the standard errors of the ends' levels */
 };
 
 static const char *id_at(const struct flame_session *s, size_t pos)
@@ -85,6 +87,8 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 	if (flame_repo_parent(&c->s->st.repo, id_at(c->s, pos), parent))
 		return -1;
 	o.runs = o.runs > 3 ? o.runs : 3;
+	/* enough runs for a full step's power at the ends' spread (narrow.c too) */
+	o.max_runs = flame_session_pair_max_runs(c->s, effect, c->ends_se[0], c->ends_se[1], &rc);
 	o.max_runs = o.max_runs > o.runs ? o.max_runs : o.runs;
 	rc = flame_probe_pair(&c->s->st.repo, id_at(c->s, pos), parent, &o, &goal, &rs, &rf,
 			      &pair);
@@ -118,11 +122,13 @@ static void segmentation_setup(struct flame_session *s, struct flame_segmentatio
 	g->max_probes = 3 * flame_steps_left(n + 1) + 2;
 	c->effect_se = g->effect_se;
 	c->effect_df = g->effect_df;
+	c->ends_se[0] = ends[0].se;
+	c->ends_se[1] = ends[1].se;
 }
 
 static struct flame_culprit *culprit_add(struct flame_session *s, const char *id,
 					 const char *function, const char *frame,
-					 const struct flame_step_assessment *a)
+					 const struct flame_step_assessment *a, double unit_ms)
 {
 	struct flame_culprit *c;
 
@@ -133,6 +139,7 @@ static struct flame_culprit *culprit_add(struct flame_session *s, const char *id
 	c->function = function ? xstrdup(function) : NULL;
 	c->frame = frame ? xstrdup(frame) : NULL;
 	c->step = *a;
+	c->unit_ms = unit_ms;
 	return c;
 }
 
@@ -144,6 +151,12 @@ static int culprit_listed(const struct flame_session *s, const char *id)
 		if (!strcmp(s->ans.culprits[i].id, id))
 			return 1;
 	return 0;
+}
+
+/* ms per unit of the measure bisected on: a time or samples per run, else 0. */
+static double primary_unit_ms(const struct flame_session *s)
+{
+	return s->ans.function && !s->ans.measure_share ? s->ans.time_unit_ms : 0;
 }
 
 /*
@@ -186,7 +199,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 	for (i = 0; i < g.nculprits; i++)
 		if (!culprit_listed(s, id_at(s, g.culprits[i].pos)))
 			culprit_add(s, id_at(s, g.culprits[i].pos), s->ans.function, s->ans.frame,
-				    &g.culprits[i].step);
+				    &g.culprits[i].step, primary_unit_ms(s));
 	if (g.truncated)
 		note("culprits: the search of the rest of the change stopped at its budget "
 		     "(%zu probes, %zu culprits)", g.probes, g.nculprits);
@@ -195,22 +208,35 @@ out:
 	return ret;
 }
 
-/* The ends' level of func's share among the samples outside exclude. */
+/*
+ * The ends' level of func: its own CPU time per run, ms (time), or its
+ * share among the samples outside exclude; *unit_ms is 1 for a time (its
+ * steps are ms), 0 for a share.
+ */
 static void ends_level(struct flame_session *s, const char *func, const struct string_list *ex,
-		       struct flame_level ends[2])
+		       int time, struct flame_level ends[2], double *unit_ms)
 {
 	int side;
 
+	*unit_ms = 0;
 	for (side = 0; side < 2; side++) {
 		struct folded_profile **p = xcalloc(s->st.nruns[side] + 1, sizeof(*p));
+		double *cpu = xcalloc(s->st.nruns[side] + 1, sizeof(*cpu));
 		struct flame_share m;
 		size_t k;
 
-		for (k = 0; k < s->st.nruns[side]; k++)
+		for (k = 0; k < s->st.nruns[side]; k++) {
 			p[k] = &s->st.runs[side][k].folded;
-		flame_relative_share_over_runs(p, s->st.nruns[side], func, ex, &m);
+			cpu[k] = s->st.runs[side][k].cpu_us / 1e3;
+		}
+		if (time)
+			flame_time_over_runs(p, cpu, s->st.nruns[side], func, 0, &m);
+		else
+			flame_relative_share_over_runs(p, s->st.nruns[side], func, ex, &m);
+		*unit_ms = time ? 1 : 0;
 		ends[side] = (struct flame_level){ m.mean, m.se, m.df, FLAME_LEVEL_KNOWN };
 		free(p);
+		free(cpu);
 	}
 }
 
@@ -285,7 +311,7 @@ out:
  * whose change it explains the larger part of (the suspect keeps its own).
  */
 static void culprit_merge(struct flame_session *s, const char *id, const char *function,
-			  const char *frame, const struct flame_step_assessment *a)
+			  const char *frame, const struct flame_step_assessment *a, double unit_ms)
 {
 	size_t i;
 
@@ -299,6 +325,7 @@ static void culprit_merge(struct flame_session *s, const char *id, const char *f
 		c->function = xstrdup(function);
 		c->frame = xstrdup(frame);
 		c->step = *a;
+		c->unit_ms = unit_ms;
 	}
 }
 
@@ -319,8 +346,9 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	struct flame_level ends[2];
 	struct seg_ctx c = { .s = s };
 	char *shown, *caller = NULL;
+	double unit_ms;
 	size_t i;
-	int ret = 0;
+	int ret = 0, time;
 
 	for (i = 0; i < s->st.exclude.nr; i++)
 		string_list_append(&ex, s->st.exclude.items[i]);
@@ -335,23 +363,34 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		string_list_clear(&ex);
 		return 0;
 	}
-	ends_level(s, func, &ex, ends);
-	/* Worth a search: a real rise of at least --confirm points, as a hotspot's. */
+	time = s->ans.measure_time;
+	ends_level(s, func, &ex, time, ends, &unit_ms);
+	/*
+	 * Worth a search: a real rise of its time (the other functions changed
+	 * already passed the noise floor, hotdiff.c), or of at least --confirm
+	 * points of its share, as a hotspot's.
+	 */
 	if (!flame_segment_has_step(&ends[0], &ends[1], 1, 0, 0, 1 - s->req.confidence, 0, &a) ||
-	    ends[1].value - ends[0].value < s->req.confirm) {
+	    (!time && ends[1].value - ends[0].value < s->req.confirm)) {
 		free(caller);
 		string_list_clear(&ex);
 		return 0;
 	}
 	string_list_append(searched, caller ? caller : func);
 	shown = escape_term_dup(func);
-	note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% -> "
-	     "%.1f%%: segmenting the range on it", shown, 100 * ends[0].value, 100 * ends[1].value);
+	if (time)
+		note("culprits: %s's own CPU time also rose, %.1f ms -> %.1f ms per run: segmenting "
+		     "the range on it", shown, unit_ms * ends[0].value, unit_ms * ends[1].value);
+	else
+		note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% "
+		     "-> %.1f%%: segmenting the range on it", shown, 100 * ends[0].value,
+		     100 * ends[1].value);
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	c.o.function = func;
-	c.o.measure = FLAME_MEASURE_SHARE;
+	c.o.measure = time ? FLAME_MEASURE_TIME : FLAME_MEASURE_SHARE;
 	c.o.exclude = &ex;
+	c.unit_ms = unit_ms;
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS > s->ans.nculprits ? MAX_CULPRITS - s->ans.nculprits : 0;
 	/* the suspect first: one change often slows several functions */
@@ -365,9 +404,11 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 
 		if (culprit_listed(s, id)) {
 			note("culprits: %.12s also made %s slower", id, shown);
-			culprit_merge(s, id, caller ? caller : func, func, &g.culprits[i].step);
+			culprit_merge(s, id, caller ? caller : func, func, &g.culprits[i].step,
+				      unit_ms);
 		} else {
-			culprit_add(s, id, caller ? caller : func, func, &g.culprits[i].step);
+			culprit_add(s, id, caller ? caller : func, func, &g.culprits[i].step,
+				    unit_ms);
 		}
 	}
 out:
@@ -404,22 +445,52 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 	return a.real && a.explains >= 0.5;
 }
 
+/*
+ * The ends' CPU time per profiled run (ms) and the standard error of its
+ * change: what the culprits' steps, in ms, add up to with the rest.
+ */
+static void ends_cpu_ms(struct flame_session *s)
+{
+	double var[2] = { 0, 0 };
+	size_t k;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		size_t n = s->st.nruns[side];
+
+		s->ans.cpu_ms[side] = 0;
+		for (k = 0; k < n; k++)
+			s->ans.cpu_ms[side] += s->st.runs[side][k].cpu_us / 1e3 / (double)n;
+		for (k = 0; k < n; k++) {
+			double d = s->st.runs[side][k].cpu_us / 1e3 - s->ans.cpu_ms[side];
+
+			var[side] += n > 1 ? d * d / (double)(n - 1) / (double)n : 0;
+		}
+	}
+	s->ans.cpu_change_se_ms = sqrt(var[0] + var[1]);
+}
+
 int flame_step_culprits(struct flame_session *s)
 {
 	struct string_list searched = STRING_LIST_INIT;
 	int pos = flame_session_range_index(s, s->ans.culprit), ret = 0;
 	size_t i, nprimary;
 
+	ends_cpu_ms(s);
 	if (pos < 0 || !flame_culprit_accepted(&s->ans.pair.step, MIN_EXPLAINS))
 		return 0;
-	culprit_add(s, s->ans.culprit, NULL, NULL, &s->ans.pair.step)->confidence =
-		s->ans.suspect_confidence;
+	culprit_add(s, s->ans.culprit, NULL, NULL, &s->ans.pair.step,
+		    primary_unit_ms(s))->confidence = s->ans.suspect_confidence;
 	/*
-	 * The rest of the change is searched only when the suspect is shown
-	 * not to explain all of it: a sub-range whose change is explained
-	 * costs no probes (levels measured apart differ by the load alone).
+	 * The rest of the change is searched unless the suspect is shown to
+	 * explain all of it but a part smaller than a culprit's (its interval
+	 * above 1 - MIN_EXPLAINS): a second commit of a third of the change
+	 * hides inside an interval that reaches 100% (checksum_table 1 -> 2
+	 * -> 4 passes: the second step alone read "explains 67% [40%, 105%]").
+	 * A sub-range whose change is explained costs no probes (levels
+	 * measured apart differ by the load alone).
 	 */
-	if (s->ans.pair.step.explains_hi < 1 && search_remainder(s, (size_t)pos + 1))
+	if (s->ans.pair.step.explains_lo < 1 - MIN_EXPLAINS && search_remainder(s, (size_t)pos + 1))
 		return -1;
 	nprimary = s->ans.nculprits;
 	s->ans.culprits_split = together_explain(s, nprimary);

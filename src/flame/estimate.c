@@ -329,3 +329,23 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 	out->most = out->explains_lo > 0.5;
 	out->small = out->hi < effect / 2;
 }
+
+unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
+				   double power, unsigned floor, unsigned cap)
+{
+	double var = sd_slow * sd_slow + sd_fast * sd_fast;
+	unsigned n;
+
+	if (floor < 2)
+		floor = 2;
+	if (!(effect > 0))
+		return cap + 1;
+	for (n = floor; n <= cap; n++) {
+		double df = (double)n - 1, need = flame_t_quantile(alpha / 8, df) +
+						   flame_t_quantile(1 - power, df);
+
+		if (effect >= need * sqrt(var / (double)n))
+			return n;
+	}
+	return cap + 1;
+}

@@ -111,6 +111,18 @@ enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double 
  * interval's scale (a fraction for a ratio).
  */
 double flame_min_detectable(const struct flame_interval *iv, double power);
+/*
+ * Runs per side a suspect/parent re-probe needs so that a step of effect
+ * (the change between the ends: a full culprit) is called real with
+ * probability power: the smallest n in [floor, cap] with effect >=
+ * (t_{alpha/8, n-1} + t_{1-power, n-1}) sqrt((sd_slow^2 + sd_fast^2) / n),
+ * sd the run-to-run spread of one run (measured at the ends); alpha/4 for
+ * the last looks' share of the spending.  cap + 1 when even cap runs fall
+ * short (the caller says so).  So a measure whose runs scatter 30 times
+ * the binomial gets the runs it needs, not a fixed budget.
+ */
+unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
+				   double power, unsigned floor, unsigned cap);
 /* Pairs needed for a detectable change of target at the same noise. */
 size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
 

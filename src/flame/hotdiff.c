@@ -450,6 +450,67 @@ static void metric_as_target(struct flame_session *s)
 	}
 }
 
+/* side's runs' CPU times, ms (caller frees); NULL when a run has none. */
+static double *runs_cpu_ms(const struct flame_session *s, int side)
+{
+	double *cpu = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*cpu));
+	size_t k;
+
+	for (k = 0; k < s->st.nruns[side]; k++) {
+		cpu[k] = s->st.runs[side][k].cpu_us / 1e3;
+		if (!(cpu[k] > 0)) {
+			free(cpu);
+			return NULL;
+		}
+	}
+	return cpu;
+}
+
+/*
+ * The hot function's own CPU time per run, when the profiles are CPU ones
+ * and --measure time (the default): its share of each run's samples times
+ * the run's CPU time, a quantity that adds up along the range (shares.h,
+ * flame_time_over_runs()), so each commit that slows the function raises
+ * it by its own step whatever other commits do to other functions.  Frees
+ * p[0..1] and returns 1 when it set the target, else 0 (p kept).
+ */
+static int time_target(struct flame_session *s, struct folded_profile **p[2])
+{
+	int total = s->ans.measure_total, side;
+	double *cpu[2];
+	struct flame_share m;
+	char *shown;
+
+	if (!s->req.measure_time || s->ans.offcpu_profile ||
+	    flame_metric_counts_memory(s->req.metric, s->req.profiler))
+		return 0;
+	cpu[0] = runs_cpu_ms(s, 0);
+	cpu[1] = runs_cpu_ms(s, 1);
+	if (!cpu[0] || !cpu[1]) {
+		free(cpu[0]);
+		free(cpu[1]);
+		return 0;
+	}
+	s->ans.measure_share = 0;
+	s->ans.measure_time = 1;
+	s->ans.time_unit_ms = 1;
+	for (side = 0; side < 2; side++) {
+		flame_time_over_runs(p[side], cpu[side], s->st.nruns[side], s->ans.function, total,
+				     &m);
+		s->ans.share[side] = m.mean;
+		s->ans.share_se[side] = m.se;
+		free(cpu[side]);
+		free(p[side]);
+	}
+	shown = escape_term_dup(s->ans.function);
+	note("diff: bisecting on %s's %sCPU time per run, %.1f ms -> %.1f ms (its share of the "
+	     "samples times the run's CPU time: other functions' changes do not move it)", shown,
+	     total ? "inclusive " : "own ", s->ans.share[0], s->ans.share[1]);
+	free(shown);
+	s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+	return 1;
+}
+
 int flame_step_target(struct flame_session *s)
 {
 	/*
@@ -472,6 +533,8 @@ int flame_step_target(struct flame_session *s)
 		}
 		find_other_changes(s, p);
 		s->ans.measure_share = s->req.measure_share;
+		if (time_target(s, p))
+			return 0;
 		for (side = 0; side < 2; side++) {
 			if (s->ans.measure_total)
 				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.function, 1,

@@ -34,6 +34,7 @@ UNIT_TESTS += tests/unit/test_flame_definition
 UNIT_TESTS += tests/unit/test_flame_revert
 UNIT_TESTS += tests/unit/test_flame_estimate
 UNIT_TESTS += tests/unit/test_flame_exact
+UNIT_TESTS += tests/unit/test_flame_time
 UNIT_TESTS += tests/unit/test_flame_calibrate
 UNIT_TESTS += tests/unit/test_flame_segment
 UNIT_TESTS += tests/unit/test_flame_report

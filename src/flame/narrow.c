@@ -29,6 +29,8 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 {
 	if (s->ans.function && s->ans.measure_share)
 		snprintf(buf, n, "%.1f%%", 100 * v);
+	else if (s->ans.function && s->ans.time_unit_ms > 0)
+		snprintf(buf, n, "%.1f ms CPU/run", v * s->ans.time_unit_ms);
 	else if (s->ans.function)
 		snprintf(buf, n, "%.1f samples/run", v);
 	else
@@ -395,9 +397,23 @@ static int confirm_suspect(struct flame_session *s)
 	char parent[41], cur[41], d[48], e[48];
 	int hops, untested = 0, rc = 1;
 
-	/* counted metrics: one exact run a side (exact.c) */
-	o.runs = s->req.probe_runs > 3 || s->req.exact_defaults ? s->req.probe_runs : 3;
-	o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
+	int short_of = 0;
+
+	if (s->req.exact_defaults) {
+		/* counted metrics: one exact run a side (exact.c) */
+		o.runs = s->req.probe_runs;
+		o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
+	} else {
+		o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
+		o.max_runs = flame_session_pair_max_runs(s, effect, s->ans.share_se[0],
+							 s->ans.share_se[1], &short_of);
+		if (o.max_runs < o.runs)
+			o.max_runs = o.runs;
+		if (o.max_runs > s->req.probe_max_runs)
+			note("narrow: the ends' runs scatter: the re-probe may take up to %u runs a side "
+			     "(95%% power for a step of the whole change%s)", o.max_runs, short_of ?
+			     "; even that falls short of it: a longer workload would help" : "");
+	}
 	goal.effect = effect;
 	goal.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
 	goal.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,

@@ -10,6 +10,7 @@
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
+#include "stats/sequential.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/parse_number.h"
@@ -109,11 +110,13 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 {
 	struct folded_profile **profiles = xcalloc(side->nr, sizeof(*profiles));
 	double *values = xcalloc(side->nr, sizeof(*values));
+	double *cpu_ms = xcalloc(side->nr, sizeof(*cpu_ms));
 	size_t i;
 
 	for (i = 0; i < side->nr; i++) {
 		profiles[i] = &side->runs[i].folded;
 		values[i] = flame_run_metric(&side->runs[i], o->metric);
+		cpu_ms[i] = side->runs[i].cpu_us / 1e3;
 	}
 	if (o->function) {
 		int total = flame_measure_total(o->measure), share = flame_measure_share(o->measure);
@@ -121,7 +124,9 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 
 		flame_share_over_runs(profiles, side->nr, o->function, total, &s);
 		out->share = s.mean;
-		if (share && o->exclude && o->exclude->nr && !total)
+		if (flame_measure_time(o->measure))
+			flame_time_over_runs(profiles, cpu_ms, side->nr, o->function, total, &s);
+		else if (share && o->exclude && o->exclude->nr && !total)
 			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
 		else if (!share)
 			flame_samples_over_runs(profiles, side->nr, o->function, total, &s);
@@ -138,6 +143,7 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 	out->runs = (unsigned)side->nr;
 	free(profiles);
 	free(values);
+	free(cpu_ms);
 }
 
 /*
@@ -216,7 +222,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 {
 	struct flame_capture_opts cap = probe_capture_opts(o);
 	struct probe_side ss = { .id = slow_id }, fs = { .id = fast_id };
-	double t0 = clock_monotonic(), t = 0;
+	double t0 = clock_monotonic(), t = 0, p_adj = 1;
 	size_t round = 0, first, max, prev = 0;
 	int code, ret = -1;
 
@@ -266,10 +272,14 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 				  goal->effect_df, a, &pair->step);
 		pair->decision = goal->part > 0 ? flame_pair_decide_part(&pair->step, goal->part)
 						: flame_pair_decide(&pair->step);
+		/* one-sided p of this look, at its two-sided alpha's half */
+		p_adj = stats_look_adjusted_p(p_adj, 1 - pair->step.confidence, a / 2,
+					      goal->alpha / 2);
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;
 	}
-	pair->confidence = pair->step.confidence;
+	/* P(step > 0) as 1 - the p-value adjusted for the looks taken */
+	pair->confidence = pair->step.confidence = 1 - p_adj;
 	if (pair->decision == FLAME_PAIR_SPLIT) {
 		slow->verdict = PROBE_SLOW;
 		fast->verdict = PROBE_FAST;

@@ -62,7 +62,8 @@ struct flame_pair_result {
 	enum flame_pair_decision decision;
 	double diff;		/* suspect's value minus its parent's */
 	double se;		/* its standard error */
-	double confidence;	/* P(step > 0): 1 - p of the one-sided Welch t test */
+	double confidence;	/* 1 - the one-sided Welch p-value adjusted for the looks
+				 * (stats_look_adjusted_p()); also in step.confidence */
 	struct flame_step_assessment step;	/* step, explains and intervals (estimate.h) */
 	unsigned looks;		/* looks the sequential design took */
 };

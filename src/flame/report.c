@@ -104,6 +104,7 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "function", s->ans.function);
 	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
+				s->ans.measure_time ? (s->ans.measure_total ? "total_time" : "self_time") :
 				s->ans.measure_total ? (s->ans.measure_share ? "total_share" : "total_samples_per_run") :
 				s->ans.measure_share ? "self_share" : "self_samples_per_run");
 	/* Where the function's extra time is spent, when not in its own code. */
@@ -117,6 +118,9 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_number(w, "good", s->ans.share[0]);
 	json_writer_key_number(w, "bad", s->ans.share[1]);
 	json_writer_key_number(w, "threshold", s->ans.threshold);
+	/* good, bad and threshold in ms of CPU time per run, when a time */
+	json_writer_key_number(w, "ms_per_unit", s->ans.function && !s->ans.measure_share ?
+			       s->ans.time_unit_ms : 0);
 	json_writer_end(w);
 }
 
@@ -159,8 +163,23 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 {
 	size_t i;
 
+	json_writer_key(w, "candidate");
+	if (flame_session_candidate(s)) {
+		/* the commit the search ended at, not confirmed: never the suspect */
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "commit", s->ans.culprit_info.id);
+		json_writer_key_string(w, "subject", s->ans.culprit_info.subject);
+		json_writer_key_number(w, "step", s->ans.pair.step.step);
+		json_writer_key_pair(w, "step_interval", s->ans.pair.step.lo, s->ans.pair.step.hi);
+		json_writer_key_number(w, "explains", s->ans.pair.step.explains);
+		json_writer_key_pair(w, "interval", s->ans.pair.step.explains_lo,
+				     s->ans.pair.step.explains_hi);
+		json_writer_end(w);
+	} else {
+		json_writer_null(w);
+	}
 	json_writer_key(w, "suspect");
-	if (!s->ans.culprit_info.subject) {
+	if (!flame_session_has_suspect(s)) {
 		json_writer_null(w);
 		return;
 	}
@@ -273,7 +292,7 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 /* One entry of culprits: a commit and its step beside its parent. */
 static void json_culprit(const struct flame_session *s, struct json_writer *w, const char *id,
 			 const char *function, const char *frame,
-			 const struct flame_step_assessment *a, double confidence)
+			 const struct flame_step_assessment *a, double confidence, double unit_ms)
 {
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "commit", id);
@@ -285,6 +304,20 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	json_writer_key_number(w, "explains", a->explains);
 	json_writer_key_pair(w, "interval", a->explains_lo, a->explains_hi);
 	json_writer_key_number(w, "confidence", confidence);
+	json_writer_key(w, "effect");
+	if (unit_ms > 0) {
+		double ends = s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+
+		/* the step in the metric's unit: CPU time per run (culprits.c) */
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "unit", "ms CPU per run");
+		json_writer_key_number(w, "value", a->step * unit_ms);
+		json_writer_key_pair(w, "interval", a->lo * unit_ms, a->hi * unit_ms);
+		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_ms / ends : 0);
+		json_writer_end(w);
+	} else {
+		json_writer_null(w);
+	}
 	json_writer_end(w);
 }
 
@@ -302,14 +335,31 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.culprit_info.id[0]) {
 		if (!s->ans.nculprits)
 			json_culprit(s, w, s->ans.culprit_info.id, NULL, NULL, &s->ans.pair.step,
-				     s->ans.suspect_confidence);
+				     s->ans.suspect_confidence, 0);
 		for (i = 0; i < s->ans.nculprits; i++) {
 			const struct flame_culprit *c = &s->ans.culprits[i];
 
-			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence);
+			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence,
+				     c->unit_ms);
 		}
 	}
 	json_writer_end(w);
+	json_writer_key(w, "effects");
+	if (s->ans.outcome == VERDICT_REGRESSION && flame_culprits_timed(s)) {
+		double sum = flame_culprits_sum_ms(s), ends = s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "unit", "ms CPU per run");
+		json_writer_key_number(w, "good", s->ans.cpu_ms[0]);
+		json_writer_key_number(w, "bad", s->ans.cpu_ms[1]);
+		json_writer_key_number(w, "ends_change", ends);
+		json_writer_key_number(w, "ends_change_se", s->ans.cpu_change_se_ms);
+		json_writer_key_number(w, "culprits", sum);
+		json_writer_key_number(w, "unexplained", ends - sum);
+		json_writer_end(w);
+	} else {
+		json_writer_null(w);
+	}
 }
 
 /* report.json; the schema is in docs/flame.md. */
@@ -424,6 +474,20 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 		md_text(sb, flame_profile_describe(&o, what, sizeof(what)));
 		strbuf_addch(sb, '\n');
 	}
+}
+
+/* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
+static void md_candidate(const struct flame_session *s, struct strbuf *sb)
+{
+	const struct flame_step_assessment *a = &s->ans.pair.step;
+
+	strbuf_addstr(sb, "\n## Candidate (not confirmed)\n\n- commit: ");
+	md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
+	strbuf_addstr(sb, "\n- subject: ");
+	md_text(sb, s->ans.culprit_info.subject);
+	strbuf_addf(sb, "\n- beside its parent it explains %.0f%% [%.0f%%, %.0f%%] of the change: "
+		    "not enough to name it\n", 100 * a->explains, 100 * a->explains_lo,
+		    100 * a->explains_hi);
 }
 
 /* The suspect commit: who, which function, how sure, what to do. */
@@ -623,8 +687,10 @@ static void write_md(const struct flame_session *s, const struct flame_report_fa
 		     struct strbuf *sb)
 {
 	md_summary(s, sb);
-	if (s->ans.culprit_info.subject)
+	if (flame_session_has_suspect(s))
 		md_suspect(s, sb);
+	else if (flame_session_candidate(s))
+		md_candidate(s, sb);
 	md_hotspots(s, sb);
 	md_probes(s, sb);
 	md_files(s, f, sb);
@@ -642,7 +708,7 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 {
 	const struct flame_answer *a = &s->ans;
 
-	if (a->culprit_info.subject) {
+	if (flame_session_has_suspect(s)) {
 		strbuf_addstr(out, a->function || a->blocked_function ? "hot function:   " :
 			      "changed:        ");
 		if (a->function && a->hot.nr && a->frame) {
@@ -689,11 +755,22 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);
+		flame_report_summary_effects(s, out);
 	} else {
 		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ": ");
 		term(out, a->message);
 		strbuf_addch(out, '\n');
+		if (flame_session_candidate(s)) {
+			/* below the headline, and never on a "suspect commit:" line */
+			strbuf_addstr(out, "candidate:      ");
+			escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));
+			strbuf_addch(out, ' ');
+			term(out, a->culprit_info.subject);
+			strbuf_addf(out, " (not confirmed: explains %.0f%% [%.0f%%, %.0f%%] beside its "
+				    "parent)\n", 100 * a->pair.step.explains,
+				    100 * a->pair.step.explains_lo, 100 * a->pair.step.explains_hi);
+		}
 	}
 	strbuf_addstr(out, "report:         ");
 	term(out, s->req.out_dir);

@@ -14,6 +14,14 @@
  * blocks longer (off-CPU profile), else the one the suspect changed; NULL.
  */
 const char *flame_session_named_function(const struct flame_session *s);
+/*
+ * The headline rule: a commit is named as the suspect only when the
+ * verdict is regression (its split confirmed).  An inconclusive answer
+ * names none; the commit the search ended at is then a candidate, shown
+ * below the range the probes established (flame_session_candidate()).
+ */
+int flame_session_has_suspect(const struct flame_session *s);
+int flame_session_candidate(const struct flame_session *s);
 
 struct flame_report_facts;
 
@@ -38,6 +46,15 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb);
 void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb);
 void flame_report_summary_culprits(const struct flame_session *s, struct strbuf *out);
+/*
+ * Every culprit's step is a CPU time (its unit_ms known) and so is the
+ * change between the ends: the steps can be shown in ms and summed.
+ */
+int flame_culprits_timed(const struct flame_session *s);
+/* Terminal: each culprit's step in ms with its part of the ends' change, and the rest. */
+void flame_report_summary_effects(const struct flame_session *s, struct strbuf *out);
+/* The culprits' steps summed, ms of CPU time per run. */
+double flame_culprits_sum_ms(const struct flame_session *s);
 
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);

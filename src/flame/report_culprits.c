@@ -30,13 +30,47 @@ static int listed(const struct flame_session *s)
 	return s->ans.outcome == VERDICT_REGRESSION && s->ans.nculprits > 1;
 }
 
-/* "+12.3 pp [+10.1, +14.5]" or "+42.0 samples/run [...]" or the metric's unit. */
+int flame_culprits_timed(const struct flame_session *s)
+{
+	size_t i;
+
+	if (!s->ans.nculprits || s->ans.cpu_ms[0] <= 0)
+		return 0;
+	for (i = 0; i < s->ans.nculprits; i++)
+		if (!(s->ans.culprits[i].unit_ms > 0))
+			return 0;
+	return 1;
+}
+
+double flame_culprits_sum_ms(const struct flame_session *s)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < s->ans.nculprits; i++)
+		sum += s->ans.culprits[i].step.step * s->ans.culprits[i].unit_ms;
+	return sum;
+}
+
+/* The change of CPU time between the ends, ms per run. */
+static double ends_ms(const struct flame_session *s)
+{
+	return s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+}
+
+/*
+ * "+210 ms CPU [+190, +232]" for a step measured as a time, else
+ * "+12.3 pp [+10.1, +14.5]", "+42.0 samples/run [...]" or the metric's unit.
+ */
 static void step_text(const struct flame_session *s, const struct flame_culprit *c,
 		      struct strbuf *sb)
 {
 	const struct flame_step_assessment *a = &c->step;
 
-	if (c->function || (s->ans.function && s->ans.measure_share))
+	if (c->unit_ms > 0)
+		strbuf_addf(sb, "%+.1f ms CPU [%+.1f, %+.1f]", a->step * c->unit_ms,
+			    a->lo * c->unit_ms, a->hi * c->unit_ms);
+	else if (c->function || (s->ans.function && s->ans.measure_share))
 		strbuf_addf(sb, "%+.1f pp [%+.1f, %+.1f]", 100 * a->step, 100 * a->lo, 100 * a->hi);
 	else if (s->ans.function)
 		strbuf_addf(sb, "%+.1f samples/run [%+.1f, %+.1f]", a->step, a->lo, a->hi);
@@ -70,8 +104,13 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, " | %.0f%% [%.0f%%, %.0f%%] | %.3f |\n", 100 * c->step.explains,
 			    100 * c->step.explains_lo, 100 * c->step.explains_hi, c->confidence);
 	}
+	if (flame_culprits_timed(s))
+		strbuf_addf(sb, "\nThe steps add up: %+.1f ms CPU per run by the culprits and %+.1f "
+			    "ms unexplained make the %+.1f ms between the ends (%.1f -> %.1f ms).\n",
+			    flame_culprits_sum_ms(s), ends_ms(s) - flame_culprits_sum_ms(s),
+			    ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
-		      "between the ends (the share among the functions that did not change).\n");
+		      "between the ends.\n");
 }
 
 void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb)
@@ -127,4 +166,29 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 		strbuf_addf(out, ", explains %.0f%%, confidence %.2f)\n", 100 * c->step.explains,
 			    c->confidence);
 	}
+}
+
+void flame_report_summary_effects(const struct flame_session *s, struct strbuf *out)
+{
+	size_t i;
+
+	if (s->ans.outcome != VERDICT_REGRESSION || !flame_culprits_timed(s))
+		return;
+	for (i = 0; i < s->ans.nculprits; i++) {
+		const struct flame_culprit *c = &s->ans.culprits[i];
+		struct strbuf st = STRBUF_INIT;
+
+		step_text(s, c, &st);
+		strbuf_addstr(out, "effect:         ");
+		escape_term(out, c->id, strnlen(c->id, 12));
+		strbuf_addf(out, " %s", st.buf);
+		if (ends_ms(s) > 0)
+			strbuf_addf(out, ", %.0f%% of the %+.1f ms between the ends",
+				    100 * c->step.step * c->unit_ms / ends_ms(s), ends_ms(s));
+		strbuf_addch(out, '\n');
+		strbuf_release(&st);
+	}
+	if (s->ans.nculprits > 1 || ends_ms(s) > 0)
+		strbuf_addf(out, "unexplained:    %+.1f ms CPU per run (the ends' change less the "
+			    "culprits' steps)\n", ends_ms(s) - flame_culprits_sum_ms(s));
 }

@@ -128,7 +128,7 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, "<tr><th>Blocked time</th><td>%.1f ms &rarr; %.1f ms off-CPU per run</td></tr>\n",
 			    a->blocked_ms[0], a->blocked_ms[1]);
 	strbuf_addstr(sb, "<tr><th>Suspect commit</th><td>");
-	if (a->culprit_info.subject) {
+	if (flame_session_has_suspect(s)) {
 		flame_html_commit(sb, a->culprit_info.id);
 		strbuf_addstr(sb, " ");
 		flame_html_text(sb, a->culprit_info.subject);
@@ -138,11 +138,19 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		flame_html_text(sb, a->culprit_info.date);
 		strbuf_addstr(sb, a->culprit_is_merge ? " &middot; a merge commit" : "");
 		strbuf_addstr(sb, "</span>");
+	} else if (flame_session_candidate(s)) {
+		strbuf_addstr(sb, "<span class=\"muted\">none confirmed; candidate</span> ");
+		flame_html_commit(sb, a->culprit_info.id);
+		strbuf_addstr(sb, " ");
+		flame_html_text(sb, a->culprit_info.subject);
+		strbuf_addf(sb, " <span class=\"muted\">(explains %.0f%% [%.0f%%, %.0f%%] beside its "
+			    "parent: not enough to name it)</span>", 100 * a->pair.step.explains,
+			    100 * a->pair.step.explains_lo, 100 * a->pair.step.explains_hi);
 	} else {
 		strbuf_addstr(sb, "<span class=\"muted\">none</span>");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
-	if (a->culprit_info.subject) {
+	if (flame_session_has_suspect(s)) {
 		strbuf_addf(sb, "<tr><th>Confidence</th><td><meter min=\"0\" max=\"1\" value=\"%.3f\"></meter> "
 			    "<strong>%.2f</strong> <span class=\"muted\">", a->suspect_confidence, a->suspect_confidence);
 		flame_html_text(sb, a->confidence_how);

@@ -67,6 +67,9 @@ const char *flame_html_measure(const struct flame_session *s)
 {
 	if (!s->ans.function)
 		return flame_metric_name(s->req.metric);
+	if (s->ans.measure_time)
+		return s->ans.measure_total ? "inclusive CPU time against the unchanged functions' "
+		       "(ratio)" : "own CPU time against the unchanged functions' (ratio)";
 	if (s->ans.measure_total)
 		return s->ans.measure_share ? "total share" : "total samples per run";
 	return s->ans.measure_share ? "self share" : "self samples per run";

@@ -220,7 +220,9 @@ int flame_segment_search_from(struct flame_segmentation *g, const struct flame_s
 		return -1;
 	if (rc)
 		return flame_segment_search(g, ops, 0, g->n);	/* untestable: no seed */
-	if (flame_culprit_accepted(&a, g->min_explains) && a.explains_hi >= 1)
+	/* all of it but less than a culprit's part: a smaller second step may
+	 * hide in an interval that reaches 100% (culprits.c) */
+	if (flame_culprit_accepted(&a, g->min_explains) && a.explains_lo >= 1 - g->min_explains)
 		return 0;
 	if (pos - 1 > 0 && flame_segment_search(g, ops, 0, pos - 1))
 		return -1;

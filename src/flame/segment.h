@@ -92,7 +92,8 @@ int flame_segment_search(struct flame_segmentation *g, const struct flame_segmen
 /*
  * The same search over the whole range, starting from a commit already
  * suspected (pos): it is confirmed beside its parent first, and when it
- * explains the whole change no other commit is probed; otherwise both
+ * explains the whole change (all but less than min_explains of it, by its
+ * interval) no other commit is probed; otherwise both
  * sides of it are searched with its pair's levels known.  An untestable
  * pos falls back to flame_segment_search(g, ops, 0, g->n).
  */

@@ -44,6 +44,7 @@ void flame_session_init(struct flame_session *s)
 	s->req.run_timeout = 300;
 	s->st.repo.lock_fd = -1;
 	s->req.measure_share = 1;
+	s->req.measure_time = 1;
 	s->req.profiler = "trail";
 	s->req.remote_trail = "trail";
 }
@@ -353,12 +354,14 @@ static int narrow_to_culprit(struct flame_session *s)
 		return FLAME_EXIT_FOUND;
 	}
 	flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
+	/* no commit in the headline: the range and what would decide it */
 	snprintf(s->ans.message, sizeof(s->ans.message),
-		 "re-probing %.12s beside its parent did not show a step explaining at "
-		 "least half of the change: it explains %.0f%% [%.0f%%, %.0f%%], P(step > 0) "
-		 "= %.3f", s->ans.culprit, 100 * s->ans.pair.step.explains,
-		 100 * s->ans.pair.step.explains_lo, 100 * s->ans.pair.step.explains_hi,
-		 s->ans.suspect_confidence);
+		 "the change is real; the search ended at %.12s, but beside its parent it did "
+		 "not show a step explaining at least half of the change (%.0f%% [%.0f%%, "
+		 "%.0f%%]): no commit is named; more runs per probe (--probe-max-runs), a "
+		 "quieter machine or a longer workload would decide", s->ans.culprit,
+		 100 * s->ans.pair.step.explains, 100 * s->ans.pair.step.explains_lo,
+		 100 * s->ans.pair.step.explains_hi);
 	return FLAME_EXIT_INCONCLUSIVE;
 }
 

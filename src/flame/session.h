@@ -40,6 +40,7 @@ struct flame_culprit {
 	char *subject;			/* NULL for the suspect (culprit_info has it) */
 	struct flame_step_assessment step;	/* beside its parent, against its measure's change */
 	double confidence;		/* P(step > 0) */
+	double unit_ms;			/* ms of CPU time per run per unit of step; 0: not a time */
 };
 
 struct flame_suspect {
@@ -78,6 +79,7 @@ struct flame_request {
 	int keep;
 	int force_narrow;		/* bisect on a notable share shift when the total is undecided */
 	int measure_share;		/* bisect on the (relative) share, not samples per run */
+	int measure_time;		/* bisect on the function's CPU time (default; shares.h) */
 	const struct flame_hosts *hosts;	/* probe slots (--hosts, --jobs), or NULL */
 	const char *remote_trail;	/* trail on the hosts ("trail": on their PATH) */
 	const char *remote_repo;	/* hosts fetch from this URL, NULL: a git bundle */
@@ -119,6 +121,9 @@ struct flame_answer {
 					 * kernel frame under it, or NULL (function itself) */
 	int measure_total;		/* function's inclusive share is bisected on */
 	int measure_share;		/* its share (1) or its samples per run (0) */
+	int measure_time;		/* its CPU time per run, ms (wins over share) */
+	double time_unit_ms;		/* ms of CPU time per run per unit of the measure:
+					 * 1 for a time, 0 for a share or samples */
 	char *changed_function;		/* flat profile: the function the suspect changed */
 	int offcpu_profile;		/* the profiles are off-CPU ones (--metric offcpu) */
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
@@ -142,6 +147,8 @@ struct flame_answer {
 	struct flame_pair_result pair;	/* the suspect/parent re-probe (probe.h) */
 	struct flame_culprit *culprits;	/* every culprit, the suspect first (culprits.c) */
 	size_t nculprits, culprits_alloc;
+	double cpu_ms[2];		/* the ends' mean CPU time per profiled run, ms */
+	double cpu_change_se_ms;	/* the standard error of cpu_ms[1] - cpu_ms[0] */
 	int culprits_split;		/* the culprits of the measure bisected on together
 					 * explain at least half of its change */
 	char confidence_how[800];

@@ -11,6 +11,7 @@
 #include "flame/steps.h"
 #include "flame/probe.h"
 
+#include <math.h>
 #include <string.h>
 
 int flame_session_range_index(const struct flame_session *s, const char *id)
@@ -21,6 +22,16 @@ int flame_session_range_index(const struct flame_session *s, const char *id)
 		if (!strcmp(s->st.range.items[i], id))
 			return (int)i;
 	return -1;
+}
+
+int flame_session_has_suspect(const struct flame_session *s)
+{
+	return s->ans.culprit_info.subject && s->ans.outcome == VERDICT_REGRESSION;
+}
+
+int flame_session_candidate(const struct flame_session *s)
+{
+	return s->ans.culprit_info.subject && s->ans.outcome != VERDICT_REGRESSION;
 }
 
 const char *flame_session_named_function(const struct flame_session *s)
@@ -52,7 +63,7 @@ struct flame_probe_request flame_session_probe_request(const struct flame_sessio
 	r.max_runs = s->req.probe_max_runs;
 	r.freq = s->req.freq;
 	r.metric = s->req.metric;
-	r.measure = flame_measure_of(s->ans.measure_total, s->ans.measure_share);
+	r.measure = flame_measure_of(s->ans.measure_total, s->ans.measure_share, s->ans.measure_time);
 	r.offcpu = s->ans.offcpu_profile;
 	r.scratch = s->st.scratch;
 	r.trail_exe = s->req.trail_exe;
@@ -66,4 +77,20 @@ struct flame_capture_opts flame_session_capture_opts(const struct flame_session 
 
 	flame_probe_request_capture(&r, &o);
 	return o;
+}
+
+unsigned flame_session_pair_max_runs(const struct flame_session *s, double effect,
+				     double se_good, double se_bad, int *short_of)
+{
+	unsigned floor = s->req.probe_max_runs > 3 ? s->req.probe_max_runs : 3;
+	unsigned cap = s->req.max_repeat ? s->req.max_repeat : 40, want;
+	double sd_good = se_good * sqrt((double)(s->st.nruns[0] ? s->st.nruns[0] : 1));
+	double sd_bad = se_bad * sqrt((double)(s->st.nruns[1] ? s->st.nruns[1] : 1));
+
+	if (cap < floor)
+		cap = floor;
+	want = flame_pair_runs_for_power(fabs(effect), sd_bad, sd_good, 1 - s->req.confidence,
+					 0.95, floor, cap);
+	*short_of = want > cap;
+	return want > cap ? cap : want;
 }

@@ -123,6 +123,38 @@ void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t n
 	free(n);
 }
 
+void flame_time_over_runs(struct folded_profile *const *runs, const double *cpu_ms, size_t nr,
+			  const char *func, int total, struct flame_share *out)
+{
+	double sum = 0, var = 0, floor2 = 0, se_runs, se_counts, *x;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!nr)
+		return;
+	x = xcalloc(nr, sizeof(double));
+	for (i = 0; i < nr; i++) {
+		double self, tot, p, n = runs[i]->total[0];
+
+		flame_function_share(runs[i], func, &self, &tot);
+		p = total ? tot : self;
+		x[i] = p * cpu_ms[i];
+		/* the share's binomial error, at least one sample's worth */
+		floor2 += n > 0 ? cpu_ms[i] * cpu_ms[i] * (p * (1 - p) > 1 / n ? p * (1 - p) : 1 / n) / n
+				: 0;
+		sum += x[i];
+		out->samples += n;
+	}
+	out->mean = sum / (double)nr;
+	for (i = 0; i < nr; i++)
+		var += (x[i] - out->mean) * (x[i] - out->mean);
+	se_runs = nr > 1 ? sqrt(var / (double)(nr - 1) / (double)nr) : 0;
+	se_counts = sqrt(floor2 / (double)nr / (double)nr);
+	out->se = se_runs > se_counts ? se_runs : se_counts;
+	out->df = se_runs > se_counts ? (double)nr - 1 : FLAME_SHARE_DF_SAMPLING;
+	free(x);
+}
+
 static int cmp_hotspot(const void *a, const void *b)
 {
 	const struct flame_hotspot *x = a, *y = b;

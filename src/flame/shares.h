@@ -72,6 +72,18 @@ void flame_relative_share_over_runs(struct folded_profile *const *runs, size_t n
 				    struct flame_share *out);
 
 /*
+ * func's CPU time per run, ms: its share of each run's samples (self, or
+ * with total every stack it is on) times that run's CPU time (cpu_ms[i]),
+ * mean over runs.  Unlike a share it adds up: it moves with func's own
+ * time only, so commits that slow other functions (or speed them up)
+ * leave it where it was, and two commits that slow func add their steps.
+ * The error is the larger of the run-to-run one and the binomial one of
+ * the share, scaled by the CPU time.
+ */
+void flame_time_over_runs(struct folded_profile *const *runs, const double *cpu_ms, size_t nr,
+			  const char *func, int total, struct flame_share *out);
+
+/*
  * Rank the functions whose self or total share rose by at least min_delta
  * (fraction), with diff/hotspots.h over the pooled runs; mark those whose
  * self share rose by at least confirm, significantly at confidence

@@ -21,6 +21,15 @@ int flame_session_range_index(const struct flame_session *s, const char *id);
  * one builder of a probe request besides the probe's reader.
  */
 struct flame_probe_request flame_session_probe_request(const struct flame_session *s);
+/*
+ * Runs per side a suspect/parent re-probe may take: --probe-max-runs, or
+ * more when the ends' run-to-run spread (se_good, se_bad: standard errors
+ * of the ends' means) needs more for a full culprit's step (effect) to be
+ * found with 95% power (estimate.h, flame_pair_runs_for_power()), up to
+ * --max-repeat (40); *short_of set when even that falls short.
+ */
+unsigned flame_session_pair_max_runs(const struct flame_session *s, double effect,
+				     double se_good, double se_bad, int *short_of);
 
 /* ends.c: build both ends (dirs[0] good, dirs[1] bad; caller frees); 0 or -1. */
 int flame_step_build(struct flame_session *s, char *dirs[2]);

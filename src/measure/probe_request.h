@@ -22,6 +22,8 @@ enum flame_measure {
 	FLAME_MEASURE_SAMPLES,		/* self samples per run */
 	FLAME_MEASURE_TOTAL_SHARE,	/* inclusive share */
 	FLAME_MEASURE_TOTAL_SAMPLES,	/* inclusive samples per run */
+	FLAME_MEASURE_TIME,		/* self share times the run's CPU time, ms (shares.h) */
+	FLAME_MEASURE_TOTAL_TIME,	/* inclusive share times the run's CPU time, ms */
 };
 
 /*
@@ -65,12 +67,17 @@ struct flame_probe_request {
 /* The defaults of 'trail flame probe' (HEAD, 3 runs, 9 at most, 999 Hz ...). */
 void flame_probe_request_init(struct flame_probe_request *r);
 
-/* --measure's word: share, samples, total-share or total-samples. */
+/* --measure's word: share, samples, total-share, total-samples, time or total-time. */
 const char *flame_measure_name(enum flame_measure m);
-/* Whether the measure is inclusive (total) and a share (not samples per run). */
+/*
+ * Whether the measure is inclusive (total), a share (not samples per run)
+ * and a time (a share times the run's CPU time: flame_time_over_runs()).
+ */
 int flame_measure_total(enum flame_measure m);
 int flame_measure_share(enum flame_measure m);
-enum flame_measure flame_measure_of(int total, int share);
+int flame_measure_time(enum flame_measure m);
+/* The measure of these three (time wins over share). */
+enum flame_measure flame_measure_of(int total, int share, int time);
 
 /*
  * --profiler NAME: auto or trail -> "trail", perf -> "perf", a command

@@ -69,7 +69,7 @@ fi
 check_exit "an unknown --strategy" 2 "$TRAIL" flame --strategy sideways --good a --bad b --build true --run true
 grep -q "option '--strategy' must be auto, bisect or suspects, not 'sideways'" "$T/.err" &&
 	pass "--strategy's error names its words" || fail "--strategy's error names its words" "$(cat "$T/.err")"
-[ "$("$TRAIL" help --values flame --measure | tr '\n' ' ')" = "share samples " ] &&
+[ "$("$TRAIL" help --values flame --measure | tr '\n' ' ')" = "time share samples " ] &&
 	pass "completion of --measure from its option table" || fail "completion of --measure from its option table"
 "$TRAIL" help --values flame --good >"$T/none" 2>&1 && [ ! -s "$T/none" ] &&
 	pass "an option without words offers nothing" || fail "an option without words offers nothing" "$(cat "$T/none")"

@@ -1,0 +1,289 @@
+/*
+ * test_flame_time.c - what trail flame bisects on when the profiles are
+ * CPU ones (shares.h's flame_time_over_runs(): a function's CPU time per
+ * run, a quantity that adds up where a share does not), the headline rule (an inconclusive answer names no
+ * suspect commit, report.h) and the culprits' effects in ms that add up
+ * to the change between the ends (report_culprits.c).
+ */
+#include "harness.h"
+#include "core/alloc.h"
+#include "core/strbuf.h"
+#include "core/cleanup.h"
+#include "flame/report.h"
+#include "flame/session.h"
+#include "flame/estimate.h"
+#include "flame/shares.h"
+#include "stats/sequential.h"
+
+#include <math.h>
+#include <string.h>
+
+static void add(struct folded_profile *p, const char *stack, double n)
+{
+	folded_profile_add(p, stack, strlen(stack), 0, n);
+}
+
+/*
+ * Four commits of one history, three culprits in three functions (the
+ * issue's generated history): word_hash +20, normalize +30, table_find
+ * +10 samples per run, one commit each, beside 100 samples of main's own
+ * and libc's memcpy; one sample is 1 ms of CPU time.
+ */
+static double level(struct folded_profile *p, int culprits)
+{
+	folded_profile_init(p);
+	add(p, "lex;main", 60);
+	add(p, "lex;main;memcpy", 40);
+	add(p, "lex;main;count;word_hash", 20 + (culprits >= 1 ? 20 : 0));
+	add(p, "lex;main;count;normalize", 10 + (culprits >= 2 ? 30 : 0));
+	add(p, "lex;main;count;table_find", 30 + (culprits >= 3 ? 10 : 0));
+	return p->total[0];	/* ms of CPU time of the run */
+}
+
+static double measured(int culprits, int time)
+{
+	struct folded_profile p[2], *pp[2] = { &p[0], &p[1] };
+	struct flame_share s;
+	double cpu[2];
+
+	cpu[0] = level(&p[0], culprits);
+	cpu[1] = level(&p[1], culprits);
+	if (time)
+		flame_time_over_runs(pp, cpu, 2, "table_find", 0, &s);
+	else
+		flame_share_over_runs(pp, 2, "table_find", 0, &s);
+	folded_profile_release(&p[0]);
+	folded_profile_release(&p[1]);
+	return s.mean;
+}
+
+TEST(time_is_monotone_where_the_share_is_not)
+{
+	double share[4], time[4];
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		share[k] = measured(k, 0);
+		time[k] = measured(k, 1);
+	}
+	/*
+	 * table_find's share falls with the other two culprits and rises with
+	 * its own: a bisection on it meets levels below the good end's (the
+	 * 11-of-16-undecided history of issue 31).
+	 */
+	CHECK(share[1] < share[0] && share[2] < share[0]);
+	CHECK(share[3] < share[0]);	/* its own step is lost in the others' */
+	/* its time moves only at its own commit, by its own step, in ms */
+	CHECK_NEAR(time[0], 30, 1e-9);
+	CHECK_NEAR(time[1], 30, 1e-9);
+	CHECK_NEAR(time[2], 30, 1e-9);
+	CHECK_NEAR(time[3], 40, 1e-9);
+}
+
+TEST(time_of_two_steps_adds_up)
+{
+	struct folded_profile a, b, c, *pa = &a, *pb = &b, *pc = &c;
+	struct flame_share s0, s1, s2;
+	double ca, cb, cc;
+
+	/* hot: 10 -> 30 -> 60 samples of 1 ms beside 100 others */
+	folded_profile_init(&a);
+	folded_profile_init(&b);
+	folded_profile_init(&c);
+	add(&a, "m;ref", 100);
+	add(&a, "m;hot", 10);
+	add(&b, "m;ref", 100);
+	add(&b, "m;hot", 30);
+	add(&c, "m;ref", 100);
+	add(&c, "m;hot", 60);
+	ca = 110;
+	cb = 130;
+	cc = 160;
+	flame_time_over_runs(&pa, &ca, 1, "hot", 0, &s0);
+	flame_time_over_runs(&pb, &cb, 1, "hot", 0, &s1);
+	flame_time_over_runs(&pc, &cc, 1, "hot", 0, &s2);
+	CHECK_NEAR(s1.mean - s0.mean, 20, 1e-9);
+	CHECK_NEAR(s2.mean - s1.mean, 30, 1e-9);
+	CHECK_NEAR(s2.mean - s0.mean, 50, 1e-9);
+	/* one run: the binomial error of its share, in ms */
+	CHECK_NEAR(s0.se, 110 * sqrt(10.0 / 110 * 100 / 110 / 110), 1e-9);
+	CHECK_NEAR(s0.samples, 110, 1e-12);
+	/* inclusive: a stack through hot counts for it */
+	add(&a, "m;hot;memcmp", 20);
+	ca = 130;
+	flame_time_over_runs(&pa, &ca, 1, "hot", 1, &s0);
+	CHECK_NEAR(s0.mean, 30, 1e-9);
+	flame_time_over_runs(&pa, &ca, 1, "hot", 0, &s0);
+	CHECK_NEAR(s0.mean, 10, 1e-9);
+	folded_profile_release(&a);
+	folded_profile_release(&b);
+	folded_profile_release(&c);
+}
+
+/*
+ * The p-value of a sequential test, adjusted for its looks: a look that
+ * may spend a quarter of alpha turns p = 0.01 into 0.04; the running
+ * minimum keeps the smallest over the looks; never above 1.
+ */
+TEST(look_adjusted_p)
+{
+	double p = 1;
+
+	p = stats_look_adjusted_p(p, 0.01, 0.0125, 0.05);
+	CHECK_NEAR(p, 0.04, 1e-12);
+	p = stats_look_adjusted_p(p, 0.02, 0.025, 0.05);
+	CHECK_NEAR(p, 0.04, 1e-12);	/* 0.04 again: the minimum stays */
+	p = stats_look_adjusted_p(p, 0.004, 0.01, 0.05);
+	CHECK_NEAR(p, 0.02, 1e-12);
+	CHECK_NEAR(stats_look_adjusted_p(1, 0.5, 0.001, 0.05), 1, 1e-12);
+}
+
+/*
+ * Runs for power: a step of 10 at a run-to-run spread of 10 a side needs
+ * n with 10 >= (t_{alpha/8} + t_{0.05}) sqrt(200 / n): about 40; a spread
+ * of 2 needs the floor; a step of 0 can never be found.
+ */
+TEST(pair_runs_for_power)
+{
+	unsigned n = flame_pair_runs_for_power(10, 10, 10, 0.05, 0.95, 3, 100);
+	double need = flame_t_quantile(0.05 / 8, n - 1.0) + flame_t_quantile(0.05, n - 1.0);
+
+	CHECK(n > 30 && n < 50);
+	CHECK(10 >= need * sqrt(200.0 / n));
+	need = flame_t_quantile(0.05 / 8, n - 2.0) + flame_t_quantile(0.05, n - 2.0);
+	CHECK(10 < need * sqrt(200.0 / (n - 1)));
+	CHECK_INT(flame_pair_runs_for_power(10, 2, 2, 0.05, 0.95, 9, 100), 9);
+	CHECK_INT(flame_pair_runs_for_power(0, 2, 2, 0.05, 0.95, 9, 40), 41);
+	CHECK_INT(flame_pair_runs_for_power(10, 100, 100, 0.05, 0.95, 9, 40), 41);
+}
+
+static void candidate_session(struct flame_session *s, const char *dir,
+			      enum trail_verdict outcome)
+{
+	flame_session_init(s);
+	s->req.out_dir = dir;
+	s->req.build_cmd = "make";
+	s->req.run_cmd = "./lexicon";
+	s->req.command_line = "trail flame";
+	flame_session_set_outcome(s, outcome);
+	snprintf(s->ans.message, sizeof(s->ans.message), "the change is real; no commit is named");
+	s->ans.function = xstrdup("table_find");
+	memcpy(s->ans.culprit_info.id, "cd0f6195cd0f6195cd0f6195cd0f6195cd0f6195", 41);
+	memcpy(s->ans.culprit, s->ans.culprit_info.id, 41);
+	memcpy(s->ans.good, "1111111111111111111111111111111111111111", 41);
+	memcpy(s->ans.bad, "2222222222222222222222222222222222222222", 41);
+	s->ans.culprit_info.subject = xstrdup("table: comment");
+	s->ans.culprit_info.author = xstrdup("A U Thor");
+	s->ans.culprit_info.date = xstrdup("2026-01-01");
+	s->ans.suspect_confidence = 0.23;
+	s->ans.pair.step.explains = 0.1;
+	s->ans.strategy_used = "bisect";
+}
+
+static int count_lines(const char *buf, const char *prefix)
+{
+	int n = 0;
+	const char *p = buf;
+
+	while (p && *p) {
+		n += !strncmp(p, prefix, strlen(prefix));
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * Issue 31: an inconclusive answer printed "suspect commit: cd0f6195
+ * table: comment ... confidence: 0.23 (inconclusive)" - an innocent
+ * commit where a reader looks first.  Now the headline is the verdict and
+ * its message, the commit a candidate below it; report.json's suspect is
+ * null and its candidate says why.
+ */
+TEST(inconclusive_names_no_suspect)
+{
+	char *dir = tempdir_create("test-flame-time"), *path;
+	struct flame_session s;
+	struct strbuf term = STRBUF_INIT, json = STRBUF_INIT, md = STRBUF_INIT;
+
+	candidate_session(&s, dir, VERDICT_INCONCLUSIVE);
+	flame_report_summary(&s, &term);
+	CHECK_INT(count_lines(term.buf, "suspect commit:"), 0);
+	CHECK_INT(count_lines(term.buf, "confidence:"), 0);
+	CHECK(!strncmp(term.buf, "inconclusive: the change is real", 32));
+	CHECK_INT(count_lines(term.buf, "candidate:      cd0f6195cd0f table: comment (not "
+				       "confirmed"), 1);
+	CHECK(!flame_report_write(&s));
+	path = xstrfmt("%s/report.json", dir);
+	CHECK(!strbuf_read_file(&json, path));
+	free(path);
+	CHECK(strstr(json.buf, "\"suspect\": null"));
+	CHECK(strstr(json.buf, "\"candidate\": {"));
+	path = xstrfmt("%s/report.md", dir);
+	CHECK(!strbuf_read_file(&md, path));
+	free(path);
+	CHECK(!strstr(md.buf, "## Suspect"));
+	CHECK(strstr(md.buf, "## Candidate (not confirmed)"));
+	flame_session_release(&s);
+
+	/* a regression keeps its suspect line */
+	strbuf_reset(&term);
+	candidate_session(&s, dir, VERDICT_REGRESSION);
+	flame_report_summary(&s, &term);
+	CHECK_INT(count_lines(term.buf, "suspect commit: cd0f6195cd0f"), 1);
+	CHECK_INT(count_lines(term.buf, "candidate:"), 0);
+	flame_session_release(&s);
+	strbuf_release(&term);
+	strbuf_release(&json);
+	strbuf_release(&md);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+/* Two culprits' steps in ms, and the rest, make the ends' change. */
+TEST(effects_add_up_to_the_ends)
+{
+	char *dir = tempdir_create("test-flame-time");
+	struct flame_session s;
+	struct strbuf term = STRBUF_INIT;
+	const char *p;
+
+	candidate_session(&s, dir, VERDICT_REGRESSION);
+	s.ans.cpu_ms[0] = 377;
+	s.ans.cpu_ms[1] = 736;
+	s.ans.culprits = xcalloc(2, sizeof(*s.ans.culprits));
+	s.ans.nculprits = s.ans.culprits_alloc = 2;
+	memcpy(s.ans.culprits[0].id, s.ans.culprit_info.id, 41);
+	memcpy(s.ans.culprits[1].id, "3333333333333333333333333333333333333333", 41);
+	s.ans.culprits[1].function = xstrdup("word_hash");
+	s.ans.culprits[1].subject = xstrdup("hash: cheaper");
+		/* steps measured in ms: 210 and 105 */
+	s.ans.culprits[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
+								   .hi = 231, .explains = 1 };
+	s.ans.culprits[0].unit_ms = 1;
+	s.ans.culprits[1].step = (struct flame_step_assessment){ .step = 105, .lo = 84,
+								   .hi = 126, .explains = 1 };
+	s.ans.culprits[1].unit_ms = 1;
+	CHECK(flame_culprits_timed(&s));
+	CHECK_NEAR(flame_culprits_sum_ms(&s), 315, 1e-9);
+	flame_report_summary(&s, &term);
+	p = strstr(term.buf, "effect:         cd0f6195cd0f +210.0 ms CPU [+189.0, +231.0], 58% "
+			     "of the +359.0 ms between the ends\n");
+	CHECK(p != NULL);
+	CHECK(strstr(term.buf, "effect:         333333333333 +105.0 ms CPU [+84.0, +126.0], 29%"));
+	CHECK(strstr(term.buf, "unexplained:    +44.0 ms CPU per run"));
+	/* a culprit measured as a share cannot be summed: no effect lines */
+	s.ans.culprits[1].unit_ms = 0;
+	CHECK(!flame_culprits_timed(&s));
+	strbuf_reset(&term);
+	flame_report_summary(&s, &term);
+	CHECK(!strstr(term.buf, "effect:"));
+	flame_session_release(&s);
+	strbuf_release(&term);
+	tempdir_remove(dir);
+	free(dir);
+}
+
+TEST_MAIN("flame-time", time_is_monotone_where_the_share_is_not, time_of_two_steps_adds_up,
+	  inconclusive_names_no_suspect, effects_add_up_to_the_ends, look_adjusted_p,
+	  pair_runs_for_power)
