@@ -157,36 +157,23 @@ out_args:
 	return ret;
 }
 
-/* What cmd_flame's options hold before they become the request (s->req). */
+/* What cmd_flame's options hold that is not the request's (s->req) as given. */
 struct flame_cli {
 	const char *metric, *profiler, *hosts_file;
-	uint64_t repeat, max_repeat, warmup, freq, probe_runs, probe_max, alloc_interval;
-	uint64_t loop, jobs, cpus_per_job;
-	double percentile, discard, min_delta, confirm, confidence;	/* percent, points, P */
-	double min_effect, budget;	/* percent, seconds */
+	uint64_t alloc_interval, loop, jobs, cpus_per_job;
 	int submodules, clean_hosts;
 	struct flame_hosts hosts;
 };
 
+/* The rest write straight into the request, whose defaults are flame_session_init()'s. */
 static void flame_cli_init(struct flame_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->metric = "cpu";
 	c->profiler = "auto";
-	c->warmup = 1;
-	c->freq = 999;
-	c->probe_runs = 3;
-	c->probe_max = 9;
 	c->loop = 1;
 	c->jobs = 1;
 	c->cpus_per_job = FLAME_CPUS_PER_PROBE;
-	c->percentile = 50;
-	c->discard = 10;
-	c->min_delta = 1;
-	c->confirm = 2;
-	c->confidence = 0.95;
-	c->min_effect = 3;
-	c->budget = 180;
 	c->submodules = 1;
 	c->hosts = (struct flame_hosts)FLAME_HOSTS_INIT;
 }
@@ -212,32 +199,32 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_STRING('C', NULL, &s->req.dir, "DIR", "run as if started in DIR (the repository)"),
 		OPT_GROUP("scope"),
 		OPT_STRING(0, "metric", &c->metric, "NAME", flame_metric_help(0)),
-		OPT_DOUBLE(0, "percentile", &c->percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
-		OPT_U64(0, "repeat", &c->repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
-		OPT_U64(0, "max-repeat", &c->max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
-		OPT_DOUBLE(0, "budget", &c->budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
+		OPT_DOUBLE(0, "percentile", &s->req.percentile, "P", "wall: compare this percentile of run time (default 50)", 1, 99.9),
+		OPT_UINT(0, "repeat", &s->req.repeat, "N", "first ABBA pairs of runs, even (default 6; more while undecided)", 2, 1000),
+		OPT_UINT(0, "max-repeat", &s->req.max_repeat, "N", "pairs of runs at most (default: 40, or --repeat if larger; p99 needs 100)", 2, 1000),
+		OPT_DOUBLE(0, "budget", &s->req.budget, "SECONDS", "keep adding runs while undecided for this long at most (default 180)", 0, 1e6),
 		OPT_U64(0, "loop", &c->loop, "N", "run the workload N times per measurement (default 1)", 1, 100000),
-		OPT_U64(0, "warmup-runs", &c->warmup, "N", "unmeasured runs per revision first (default 1)", 0, 100),
-		OPT_DOUBLE(0, "discard", &c->discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
+		OPT_UINT(0, "warmup-runs", &s->req.warmup_runs, "N", "unmeasured runs per revision first (default 1)", 0, 100),
+		OPT_PERCENT(0, "discard", &s->req.discard, "PERCENT", "drop the first part of each run's samples (default 10)", 0, 90),
 		OPT_STRING(0, "profiler", &c->profiler, "NAME",
 			   "auto (default: trail record), trail, perf (perf record), or a command "
 			   "that profiles $TRAIL_RUN into $TRAIL_PROFILE (docs/flame.md)"),
 		OPT_DOUBLE(0, "timeout", &s->req.run_timeout, "SECONDS", "kill a run of the workload after this long: a failure at the ends, a skipped commit in the bisection (default 300, 0 = none)", 0, 1e9),
 		OPT_DOUBLE(0, "build-timeout", &s->req.build_timeout, "SECONDS", "kill a build after this long; it counts as failed (default 600, 0 = none)", 0, 1e9),
 		OPT_FLAG(0, "submodules", &c->submodules, "check out the submodules in each build (default; --no-submodules: leave them empty)"),
-		OPT_U64('F', "freq", &c->freq, "HZ", "sampling frequency (default 999)", 1, 100000),
+		OPT_UINT('F', "freq", &s->req.freq, "HZ", "sampling frequency (default 999)", 1, 100000),
 		OPT_U64(0, "alloc-interval", &c->alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
-		OPT_DOUBLE(0, "min-effect", &c->min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
-		OPT_DOUBLE(0, "min-delta", &c->min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
-		OPT_DOUBLE(0, "confirm", &c->confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
-		OPT_DOUBLE(0, "confidence", &c->confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
+		OPT_PERCENT(0, "min-effect", &s->req.min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3)", 0, 1000),
+		OPT_PERCENT(0, "min-delta", &s->req.min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
+		OPT_PERCENT(0, "confirm", &s->req.confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
+		OPT_DOUBLE(0, "confidence", &s->req.confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_CHOICE(0, "measure", &s->req.measure_share, NULL, "share (default: the function's self share among the samples of functions that did not change) or samples (its samples per run)", measures),
 		OPT_FLAG(0, "force-narrow", &s->req.force_narrow, "narrow a significant regression below --min-effect, or a function whose share rose notably (+5 points, z > 4) when the total is undecided"),
 		OPT_CHOICE_NAME(0, "strategy", &s->req.strategy, NULL, "auto (default), bisect, or suspects (probe the suspect commits)", strategies),
-		OPT_U64(0, "probe-runs", &c->probe_runs, "N", "runs per probe (default 3)", 1, 1000),
-		OPT_U64(0, "probe-max-runs", &c->probe_max, "N", "runs before a probe answers skip (default 9)", 1, 1000),
+		OPT_UINT(0, "probe-runs", &s->req.probe_runs, "N", "runs per probe (default 3)", 1, 1000),
+		OPT_UINT(0, "probe-max-runs", &s->req.probe_max_runs, "N", "runs before a probe answers skip (default 9)", 1, 1000),
 		OPT_GROUP("many machines"),
 		OPT_STRING(0, "hosts", &c->hosts_file, "FILE", "probe on these machines over ssh, in GNU parallel's --sshloginfile syntax ([N/]host, [N/]user@host, [N/]ssh -p 2222 host, ':' this machine); k-ary bisection"),
 		OPT_U64('j', "jobs", &c->jobs, "K", "probes at once on this machine, each pinned to CPUs of its own (refused when it has fewer than 2 CPUs per probe; default 1)", 1, 1024),
@@ -305,11 +292,11 @@ static int read_choices(struct flame_session *s, const struct flame_cli *c)
 	if (flame_metric_parse(c->metric, &s->req.metric) ||
 	    flame_profiler_parse(c->profiler, &s->req.profiler))
 		return -1;
-	if (c->percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
+	if (s->req.percentile != 50 && s->req.metric != FLAME_METRIC_WALL)
 		return trail_error("--percentile applies to --metric wall");
-	if (c->max_repeat && c->max_repeat < c->repeat)
-		return trail_error("--max-repeat (%llu) is below --repeat (%llu)",
-				   (unsigned long long)c->max_repeat, (unsigned long long)c->repeat);
+	if (s->req.max_repeat && s->req.max_repeat < s->req.repeat)
+		return trail_error("--max-repeat (%u) is below --repeat (%u)",
+				   s->req.max_repeat, s->req.repeat);
 	return 0;
 }
 
@@ -343,21 +330,9 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 				  (unsigned long long)c->loop, s->req.run_cmd);
 		s->req.run_cmd = *looped;
 	}
-	s->req.percentile = c->percentile;
-	s->req.repeat = (unsigned)c->repeat;
-	s->req.max_repeat = (unsigned)c->max_repeat;
-	s->req.warmup_runs = (unsigned)c->warmup;
-	s->req.freq = (unsigned)c->freq;
 	s->req.alloc_interval = c->alloc_interval;
-	s->req.discard = c->discard / 100;
-	s->req.min_delta = c->min_delta / 100;
-	s->req.min_effect = c->min_effect / 100;
-	s->req.budget = c->budget;
-	s->req.confirm = c->confirm / 100;
-	s->req.confidence = c->confidence;
-	s->req.probe_runs = (unsigned)c->probe_runs;
-	s->req.probe_max_runs = (unsigned)(c->probe_max > c->probe_runs ? c->probe_max
-									  : c->probe_runs);
+	if (s->req.probe_max_runs < s->req.probe_runs)
+		s->req.probe_max_runs = s->req.probe_runs;
 }
 
 /* The three-line summary on stdout, and with --keep where the scratch and worktrees are. */

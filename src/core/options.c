@@ -100,21 +100,26 @@ static int store(const struct option *o, int as_short, const char *arg)
 	case OPTION_STRING_LIST:
 		string_list_append(o->value, arg);
 		return 0;
+	case OPTION_UINT:
 	case OPTION_U64:
 		if (parse_u64(arg, &u))
 			return trail_error("option '%s' expects a non-negative whole number, not '%s'", name, arg);
 		if ((double)u < o->min || (double)u > o->max)
 			return trail_error("option '%s' must be between %.0f and %.0f, not '%s'",
 				     name, o->min, o->max, arg);
-		*(uint64_t *)o->value = u;
+		if (o->type == OPTION_UINT)
+			*(unsigned *)o->value = (unsigned)u;	/* max <= UINT_MAX: the table's promise */
+		else
+			*(uint64_t *)o->value = u;
 		return 0;
+	case OPTION_PERCENT:
 	case OPTION_DOUBLE:
 		if (parse_double(arg, &d))
 			return trail_error("option '%s' expects a number, not '%s'", name, arg);
 		if (d < o->min || d > o->max)
 			return trail_error("option '%s' must be between %g and %g, not '%s'",
 				     name, o->min, o->max, arg);
-		*(double *)o->value = d;
+		*(double *)o->value = o->type == OPTION_PERCENT ? d / 100 : d;
 		return 0;
 	case OPTION_SECONDS:
 		if (parse_seconds(arg, &d))

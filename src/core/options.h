@@ -41,6 +41,8 @@ enum option_type {
 	OPTION_DOUBLE,		/* double in [min, max] */
 	OPTION_SECONDS,		/* double seconds; accepts s, ms, us, m suffixes */
 	OPTION_CALLBACK,	/* callback(opt, arg) returns 0 or -1 (after trail_error()) */
+	OPTION_UINT,		/* unsigned in [min, max] */
+	OPTION_PERCENT,		/* double: given in percent (or points) in [min, max], stored /100 */
 	OPTION_CHOICE,		/* int: the value of the choice named (choices) */
 	OPTION_CHOICE_NAME,	/* const char *: the choice's own name (choices) */
 };
@@ -81,6 +83,8 @@ struct option {
 #define OPT_U64(s, l, v, a, h, lo, hi) { OPTION_U64, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
 #define OPT_DOUBLE(s, l, v, a, h, lo, hi) { OPTION_DOUBLE, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
 #define OPT_SECONDS(s, l, v, a, h) { OPTION_SECONDS, (s), (l), (v), (a), (h), 0, 0, 1e12, NULL, 0, NULL }
+#define OPT_UINT(s, l, v, a, h, lo, hi) { OPTION_UINT, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
+#define OPT_PERCENT(s, l, v, a, h, lo, hi) { OPTION_PERCENT, (s), (l), (v), (a), (h), 0, (lo), (hi), NULL, 0, NULL }
 #define OPT_CHOICE(s, l, v, a, h, c) { OPTION_CHOICE, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, (c) }
 #define OPT_CHOICE_NAME(s, l, v, a, h, c) { OPTION_CHOICE_NAME, (s), (l), (v), (a), (h), 0, 0, 0, NULL, 0, (c) }
 #define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), 0, 0, 0, (cb), 0, NULL }

@@ -327,6 +327,29 @@ TEST(options_choice_words_from_one_list)
 	CHECK(strstr(buf, "--kind fast|slow") != NULL);
 }
 
+/* Unsigned and percent options write the request's own types and units. */
+TEST(options_uint_and_percent_store_the_fields_type)
+{
+	unsigned runs = 7;
+	double frac = 0.5;
+	const struct option opts[] = {
+		OPT_UINT(0, "runs", &runs, "N", "runs", 1, 1000),
+		OPT_PERCENT(0, "effect", &frac, "PERCENT", "effect", 0, 90),
+		OPT_END(),
+	};
+	const char *a1[] = { "cmd", "--runs", "12", "--effect=2.5", NULL };
+	const char *a2[] = { "cmd", "--effect", "95", NULL };
+	const char *a3[] = { "cmd", "--runs", "1001", NULL };
+
+	CHECK_INT(parse_options(4, a1, opts, NULL, 0), 0);
+	CHECK_INT(runs, 12);
+	CHECK(frac == 2.5 / 100);
+	CHECK_INT(parse_options(3, a2, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK(frac == 2.5 / 100);
+	CHECK_INT(parse_options(3, a3, opts, NULL, 0), PARSE_OPT_ERROR);
+	CHECK_INT(runs, 12);
+}
+
 TEST(options_stop_at_non_option)
 {
 	int flag = 0;
@@ -953,6 +976,7 @@ TEST_MAIN("core",
 	  shell_quote_round_trips,
 	  options_common_and_hidden,
 	  options_choice_words_from_one_list,
+	  options_uint_and_percent_store_the_fields_type,
 	  strbuf_appends_and_escapes,
 	  strbuf_grows_past_formatting_buffer,
 	  arena_aligns_and_survives_large_requests,
