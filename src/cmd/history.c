@@ -90,11 +90,6 @@ static const struct history_result *previous(struct history_cmd *h, const char *
 	return r;
 }
 
-int history_cmd_resolve(struct history_cmd *h, const char *opt, const char *rev, char id[41])
-{
-	return git_rev_resolve(h->top_dir, opt, rev, id);
-}
-
 static int record_profile(struct history_cmd *h, const char *id)
 {
 	struct folded_profile p;
@@ -333,21 +328,6 @@ static void print_moved(const struct history_moved *mv, size_t n, const char *in
 	for (i = 0; i < n; i++)
 		term_printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
 		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before, 100 * mv[i].after);
-}
-
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
-{
-	size_t i, j, total = 0;
-	double *x;
-
-	for (i = a; i < b; i++)
-		total += s->pts[i].r->nruns;
-	x = xmallocarray(total + 1, sizeof(double));
-	*n = 0;
-	for (i = a; i < b; i++)
-		for (j = 0; j < s->pts[i].r->nruns; j++)
-			x[(*n)++] = s->pts[i].r->runs[j];
-	return x;
 }
 
 /* The level REV is compared with: after the last change point before it, at most --window commits. */

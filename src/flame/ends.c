@@ -83,29 +83,6 @@ int flame_ends_interval(const struct flame_session *s, size_t n, double alpha,
 	return rc;
 }
 
-/* One ABBA pair: good then bad, or bad then good (estimate.h). */
-int flame_ends_run_pair(struct flame_session *s, const struct flame_capture_opts *o, char *dirs[2],
-			struct progress *pr)
-{
-	int first = flame_abba_bad_first(s->st.nruns[0]), k;
-
-	for (k = 0; k < 2; k++) {
-		int side = k ? !first : first;
-		struct flame_run *r;
-
-		ALLOC_GROW(s->st.runs[side], s->st.nruns[side] + 1, s->st.runs_alloc[side]);
-		r = &s->st.runs[side][s->st.nruns[side]];
-		if (flame_capture_run(o, dirs[side], r)) {
-			flame_run_release(r);
-			return trail_error("the workload fails at the %s revision", side ? "bad" : "good");
-		}
-		s->st.nruns[side]++;
-		if (pr)
-			progress_update(pr, s->st.nruns[0] + s->st.nruns[1], side ? "bad" : "good");
-	}
-	return 0;
-}
-
 int flame_step_capture(struct flame_session *s, char *dirs[2])
 {
 	struct flame_capture_opts o = flame_session_capture_opts(s);

@@ -15,6 +15,7 @@ LIB_OBJS += src/flame/report_culprits.o
 LIB_OBJS += src/flame/session.o
 LIB_OBJS += src/flame/session_query.o
 LIB_OBJS += src/flame/ends.o
+LIB_OBJS += src/flame/ends_pair.o
 LIB_OBJS += src/flame/exact.o
 LIB_OBJS += src/flame/confirm.o
 LIB_OBJS += src/flame/hotdiff.o
