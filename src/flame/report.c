@@ -356,6 +356,7 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 		json_writer_key_number(w, "ends_change_se", s->ans.cpu_change_se_ms);
 		json_writer_key_number(w, "culprits", sum);
 		json_writer_key_number(w, "unexplained", ends - sum);
+		json_writer_key_bool(w, "adds_up", flame_culprits_add_up(s));
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);

@@ -55,6 +55,14 @@ int flame_culprits_timed(const struct flame_session *s);
 void flame_report_summary_effects(const struct flame_session *s, struct strbuf *out);
 /* The culprits' steps summed, ms of CPU time per run. */
 double flame_culprits_sum_ms(const struct flame_session *s);
+/*
+ * Can the steps be read as parts of the ends' change?  Not when even their
+ * intervals' lower ends sum to more: each step was measured beside its
+ * parent at another time than the ends, and the machine's load moves CPU
+ * time (the demo at load 2: +767 ms [+736, +798] against +601 between the
+ * ends).  Then each is its commit's own size and no "unexplained" is shown.
+ */
+int flame_culprits_add_up(const struct flame_session *s);
 
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);

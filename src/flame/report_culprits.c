@@ -58,6 +58,16 @@ static double ends_ms(const struct flame_session *s)
 	return s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
 }
 
+int flame_culprits_add_up(const struct flame_session *s)
+{
+	double lo = 0;
+	size_t i;
+
+	for (i = 0; i < s->ans.nculprits; i++)
+		lo += s->ans.culprits[i].step.lo * s->ans.culprits[i].unit_ms;
+	return lo <= ends_ms(s);
+}
+
 /*
  * "+210 ms CPU [+190, +232]" for a step measured as a time, else
  * "+12.3 pp [+10.1, +14.5]", "+42.0 samples/run [...]" or the metric's unit.
@@ -104,11 +114,17 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, " | %.0f%% [%.0f%%, %.0f%%] | %.3f |\n", 100 * c->step.explains,
 			    100 * c->step.explains_lo, 100 * c->step.explains_hi, c->confidence);
 	}
-	if (flame_culprits_timed(s))
+	if (flame_culprits_timed(s) && flame_culprits_add_up(s))
 		strbuf_addf(sb, "\nThe steps add up: %+.1f ms CPU per run by the culprits and %+.1f "
 			    "ms unexplained make the %+.1f ms between the ends (%.1f -> %.1f ms).\n",
 			    flame_culprits_sum_ms(s), ends_ms(s) - flame_culprits_sum_ms(s),
 			    ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
+	else if (flame_culprits_timed(s))
+		strbuf_addf(sb, "\nThe steps do not add up to the change between the ends: they sum "
+			    "to %+.1f ms CPU per run against the ends' %+.1f ms (%.1f -> %.1f ms). Each "
+			    "was measured beside its parent at another time than the ends, and the "
+			    "machine's load moves CPU time: read each step as its commit's own size.\n",
+			    flame_culprits_sum_ms(s), ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
 		      "between the ends.\n");
 }
@@ -182,13 +198,17 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 		strbuf_addstr(out, "effect:         ");
 		escape_term(out, c->id, strnlen(c->id, 12));
 		strbuf_addf(out, " %s", st.buf);
-		if (ends_ms(s) > 0)
+		if (ends_ms(s) > 0 && flame_culprits_add_up(s))
 			strbuf_addf(out, ", %.0f%% of the %+.1f ms between the ends",
 				    100 * c->step.step * c->unit_ms / ends_ms(s), ends_ms(s));
 		strbuf_addch(out, '\n');
 		strbuf_release(&st);
 	}
-	if (s->ans.nculprits > 1 || ends_ms(s) > 0)
+	if (!flame_culprits_add_up(s))
+		strbuf_addf(out, "ends:           %+.1f ms CPU per run; the steps, measured beside their "
+			    "parents at other times, sum to %+.1f ms: each is its commit's own size, not a "
+			    "part of this change (the load moved)\n", ends_ms(s), flame_culprits_sum_ms(s));
+	else if (s->ans.nculprits > 1 || ends_ms(s) > 0)
 		strbuf_addf(out, "unexplained:    %+.1f ms CPU per run (the ends' change less the "
 			    "culprits' steps)\n", ends_ms(s) - flame_culprits_sum_ms(s));
 }
