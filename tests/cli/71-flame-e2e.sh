@@ -111,7 +111,7 @@ if shape slowdown slowdown 11 0; then
 		fail "slowdown: the reproduce line's probe reads back and answers" \
 			"exit $rc: $(tail -3 "$T/probe.err")"
 fi
-if shape none none 12 3; then
+if shape none none 12 6; then
 	[ "$(json "$T/report-none/report.json" 'd["suspect"]')" = None ] && pass "none: no false suspect" ||
 		fail "none: no false suspect"
 	grep -q "^no-regression" "$T/none.out" && pass "none: says so" || fail "none: says so"
