@@ -82,7 +82,7 @@ if have bash; then
 		COMP_WORDS=(trail -q history detect --bis); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}";
 		COMP_WORDS=(trail history backfill --metric w); COMP_CWORD=4; _trail; echo "${COMPREPLY[*]}"' _ \
 		"$D$P/share/bash-completion/completions/trail" 2>&1)
-	[ "$out" = "$(printf 'record backfill show plot detect guard check\ndetect\n--bisect\nwall')" ] &&
+	[ "$out" = "$(printf 'record backfill show plot detect guard check diff prune site\ndetect\n--bisect\nwall')" ] &&
 		pass "bash completion: history subcommands, options and values" ||
 		fail "bash completion: history subcommands, options and values" "$out"
 fi
