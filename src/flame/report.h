@@ -57,10 +57,11 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 double flame_culprits_sum_ms(const struct flame_session *s);
 /*
  * Can the steps be read as parts of the ends' change?  Not when even their
- * intervals' lower ends sum to more: each step was measured beside its
- * parent at another time than the ends, and the machine's load moves CPU
- * time (the demo at load 2: +767 ms [+736, +798] against +601 between the
- * ends).  Then each is its commit's own size and no "unexplained" is shown.
+ * intervals' lower ends sum to more: other commits of the range made it
+ * faster (the demo's history has a speed-up: +834 ms [+756, +913] for the
+ * culprit against +629 between the ends), or the load moved between the
+ * ends and the re-probes.  Then the rest is named for what it may be, not
+ * "unexplained".
  */
 int flame_culprits_add_up(const struct flame_session *s);
 

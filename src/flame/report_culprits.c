@@ -120,10 +120,11 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 			    flame_culprits_sum_ms(s), ends_ms(s) - flame_culprits_sum_ms(s),
 			    ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
 	else if (flame_culprits_timed(s))
-		strbuf_addf(sb, "\nThe steps do not add up to the change between the ends: they sum "
-			    "to %+.1f ms CPU per run against the ends' %+.1f ms (%.1f -> %.1f ms). Each "
-			    "was measured beside its parent at another time than the ends, and the "
-			    "machine's load moves CPU time: read each step as its commit's own size.\n",
+		strbuf_addf(sb, "\nThe steps exceed the change between the ends: they sum to %+.1f ms "
+			    "CPU per run against the ends' %+.1f ms (%.1f -> %.1f ms), beyond their "
+			    "intervals. Other commits in the range made it faster, or the machine's load "
+			    "moved between the measurements (each step is measured beside its parent, at "
+			    "another time than the ends): each step is its commit's own size.\n",
 			    flame_culprits_sum_ms(s), ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
 		      "between the ends.\n");
@@ -198,16 +199,16 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 		strbuf_addstr(out, "effect:         ");
 		escape_term(out, c->id, strnlen(c->id, 12));
 		strbuf_addf(out, " %s", st.buf);
-		if (ends_ms(s) > 0 && flame_culprits_add_up(s))
+		if (ends_ms(s) > 0)
 			strbuf_addf(out, ", %.0f%% of the %+.1f ms between the ends",
 				    100 * c->step.step * c->unit_ms / ends_ms(s), ends_ms(s));
 		strbuf_addch(out, '\n');
 		strbuf_release(&st);
 	}
 	if (!flame_culprits_add_up(s))
-		strbuf_addf(out, "ends:           %+.1f ms CPU per run; the steps, measured beside their "
-			    "parents at other times, sum to %+.1f ms: each is its commit's own size, not a "
-			    "part of this change (the load moved)\n", ends_ms(s), flame_culprits_sum_ms(s));
+		strbuf_addf(out, "rest:           %+.1f ms CPU per run: the steps exceed the ends' change "
+			    "beyond their intervals (other commits made it faster, or the load moved "
+			    "between the measurements)\n", ends_ms(s) - flame_culprits_sum_ms(s));
 	else if (s->ans.nculprits > 1 || ends_ms(s) > 0)
 		strbuf_addf(out, "unexplained:    %+.1f ms CPU per run (the ends' change less the "
 			    "culprits' steps)\n", ends_ms(s) - flame_culprits_sum_ms(s));
