@@ -5,7 +5,7 @@
 # profiles (collapse, top, explain, flamegraph, diff) without a warning and
 # with its units; go tool pprof shows the right type; speedscope files
 # pass speedscope's schema.  Then the diff compares time: a real program
-# pair where only checksum got slower gives one row in 'diff --top' and one
+# pair where only checksum got slower puts checksum first in 'diff --top', by far, and one
 # coloured function in the differential flame graph, and differently named
 # binaries compare with --merge-processes.  Skips without gcc or perf.
 . "$(dirname "$0")/lib.sh"
@@ -209,9 +209,16 @@ for i in 1 2 3; do
 	"$TRAIL" record -F 199 -o "$T/b$i.folded" -- "$T/new/prog" >/dev/null 2>&1
 done
 check "diff --top, three runs a side" "$TRAIL" diff --top 10 "$T"/a{1,2,3}.folded "$T"/b{1,2,3}.folded
+# The first row is checksum's, confirmed, and its change is the largest by
+# far; a busy machine may confirm a small second change (qsort's cmp under
+# load), so the count of rows is not asserted - their order and size are.
 rows=$(grep -v '^#' "$T/.out" | tail -n +2)
-[ "$(printf '%s\n' "$rows" | grep -c .)" = 1 ] && printf '%s\n' "$rows" | grep -Eq '^hotter +self .* yes +checksum$' &&
-	pass "diff --top by time: checksum is the one row" || fail "diff --top by time: checksum is the one row" "$(cat "$T/.out")"
+first_delta=$(printf '%s\n' "$rows" | awk 'NR == 1 { d = $5; sub(/^[+-]/, "", d); print d }')
+other_max=$(printf '%s\n' "$rows" | awk 'NR > 1 { d = $5; sub(/^[+-]/, "", d); if (d + 0 > m) m = d + 0 } END { print m + 0 }')
+printf '%s\n' "$rows" | head -1 | grep -Eq '^hotter +self .* yes +checksum$' &&
+	awk -v a="$first_delta" -v b="$other_max" 'BEGIN { exit !(a > 2 * b) }' &&
+	pass "diff --top by time: checksum is the first row, the largest change by far" ||
+	fail "diff --top by time: checksum is the first row, the largest change by far" "$(cat "$T/.out")"
 grep -q '^# by time' "$T/.out" && grep -q 'error: run-to-run' "$T/.out" &&
 	pass "diff --top says: by time, run-to-run error" || fail "diff --top says: by time, run-to-run error" "$(head -3 "$T/.out")"
 # (every change listed, --alpha 1: the point is what is compared, not the test)
