@@ -206,8 +206,28 @@ test: all
 san:
 	$(MAKE) BUILD=build-san SANITIZE=1
 
+# The sanitized run leaves out whole suites whose C code the rest of the
+# suite already runs under ASan+UBSan, and whose time goes to unsanitized
+# programs (perf, valgrind, make, sshd, the workloads) - one list, here:
+#   74-flame-kinds        its trail flame runs are 71-flame-e2e's code
+#                         (71's reduced subset runs under sanitizers); the
+#                         rest checks the generator, a Python script
+#   75-flame-instructions callgrind end to end; the decision on exact
+#                         counts is test_flame_exact (a unit test, sanitized)
+#   76-history            22-commit perf history; the library is
+#                         76-history-notes and 76-history-live, sanitized
+#   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
+#                         code (setup, locks, jobs, remote) is 77-flame-hosts,
+#                         sanitized
+# Suites that reduce themselves under TRAIL_SANITIZED=1 instead (the part
+# left out named by a skip line): 01-symbols, 10-collapse-corpus,
+# 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 77-flame-hosts,
+# 78-history-hosts.  A new slow end-to-end suite goes here only with the
+# suites that cover its C code under sanitizers named (CONTRIBUTING.md).
+SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared
+
 test-san: san
-	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 tests/run
+	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
 
 # libFuzzer targets: each tests/fuzz/fuzz_<name>.c defines LLVMFuzzerTestOneInput.
 # Never -Werror here: the warning gate is the gcc build (STRICT=1 in CI);

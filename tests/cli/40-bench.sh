@@ -43,7 +43,7 @@ grep -q "timed out" "$T/.err" && pass "timeout message" || fail "timeout message
 mark="9$$.25"	# a sleep duration no other process uses
 check_exit "timeout with children" 1 "${B[@]}" --runs 1 --timeout 0.2 "sh -c 'sleep $mark & sleep $mark'"
 left=
-for i in $(seq 50); do	# SIGKILL is immediate; wait for the exits, not for a time
+for i in $(seq 300); do	# SIGKILL is immediate; wait for the exits (up to 30 s on a busy machine)
 	left=$(pgrep -f "sleep $mark" || true)
 	[ -z "$left" ] && break
 	sleep 0.1
@@ -127,10 +127,24 @@ PY
 python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); assert not d.getElementsByTagName("img")' "$T/evil.svg" \
 	&& pass "svg export well-formed, no injected element" || fail "svg export well-formed, no injected element"
 
+# runs_seen FILE N: wait (up to 60 s) until FILE has N lines - a command
+# that appends a line per run has run N times, however busy the machine
+runs_seen() {
+	local i
+	for i in $(seq 600); do
+		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # --- Ctrl-C: stops cleanly, still reports and exports what was measured
-"${B[@]}" -N --runs 100000 'sleep 0.01' --export-json "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
+# (sent once two runs are done, not after a fixed time: a loaded machine may
+# not have finished one run in a second)
+"${B[@]}" --runs 100000 -n 'sleep 0.01' "sleep 0.01; echo >>$T/int.runs" --export-json "$T/int.json" \
+	>"$T/int.out" 2>"$T/int.err" &
 pid=$!
-sleep 1
+runs_seen "$T/int.runs" 2
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] && pass "interrupted exit status" || fail "interrupted exit status" "exit $rc"
@@ -140,9 +154,11 @@ json "$T/int.json" 'assert d["interrupted"] is True and 0 < d["results"][0]["run
 	&& pass "interrupted json" || fail "interrupted json"
 
 # SIGTERM to trail alone (not its process group) also ends a long run
-"${B[@]}" -N --runs 3 'sleep 0.01' 'sleep 30' --no-interleave --export-json "$T/term.json" >"$T/term.out" 2>&1 &
+# (sent once the second command has started, so the first has its 3 runs)
+"${B[@]}" --runs 3 -n 'sleep 0.01' -n 'sleep 30' 'sleep 0.01' "echo >>$T/term.runs; sleep 30" --no-interleave \
+	--export-json "$T/term.json" >"$T/term.out" 2>&1 &
 pid=$!
-sleep 1
+runs_seen "$T/term.runs" 1
 kill -TERM $pid
 wait $pid; rc=$?
 [ $rc -eq 143 ] && pass "SIGTERM stops a long run (exit 128+15)" || fail "SIGTERM stops a long run (exit 128+15)" "exit $rc"

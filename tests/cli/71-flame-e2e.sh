@@ -21,7 +21,8 @@ FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache")
 # json FILE EXPR: print a value of report.json (python3, no dependencies).
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
-# shape NAME SHAPE SEED EXPECTED_EXIT [trail flame options...]
+# shape NAME SHAPE SEED EXPECTED_EXIT [trail flame options...]: EXPECTED_EXIT
+# may be several, "6|4"; $SHAPE_RC is the status
 # Small histories (8 commits) and short runs (~0.05-0.1 s of CPU) keep CI fast;
 # the sleeping shape keeps more CPU work so its runs are not all start-up.
 shape() {
@@ -34,10 +35,13 @@ shape() {
 	(cd "$repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
 		--out "$out" "${FAST[@]}" "$@") >"$T/$name.out" 2>"$T/$name.err"
 	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "$name: exit $rc, expected $want"; sed 's/^/    /' "$T/$name.err" | tail -25 >&2
-		return 1
-	fi
+	SHAPE_RC=$rc
+	# WANT may list several statuses: "6|4"
+	case "|$want|" in
+	*"|$rc|"*) ;;
+	*)	fail "$name: exit $rc, expected $want"; sed 's/^/    /' "$T/$name.err" | tail -25 >&2
+		return 1 ;;
+	esac
 	pass "$name: exit $want"
 	[ -f "$out/report.json" ] && [ -f "$out/report.md" ] && [ -f "$out/report.html" ] &&
 		pass "$name: report written" || fail "$name: report written"
@@ -111,10 +115,20 @@ if shape slowdown slowdown 11 0; then
 		fail "slowdown: the reproduce line's probe reads back and answers" \
 			"exit $rc: $(tail -3 "$T/probe.err")"
 fi
-if shape none none 12 6; then
+# No regression: never a suspect.  "no regression" (exit 6) needs the whole
+# interval of the change inside --min-effect (equivalence); on a busy machine
+# the CPU times' interval can stay wider, and trail rightly says
+# inconclusive (exit 4) - stop 27 saw exactly that.  Either way no suspect;
+# the exact, load-free exit 6 is tests/cli/75-flame-alloc.sh's "same".  12 pairs at most
+# (not 40): more runs do not make a busy machine quiet.
+if shape none none 12 '6|4' --max-repeat 12; then
 	[ "$(json "$T/report-none/report.json" 'd["suspect"]')" = None ] && pass "none: no false suspect" ||
 		fail "none: no false suspect"
-	grep -q "^no-regression" "$T/none.out" && pass "none: says so" || fail "none: says so"
+	if [ "$SHAPE_RC" = 6 ]; then
+		grep -q "^no-regression" "$T/none.out" && pass "none: says so" || fail "none: says so"
+	else
+		grep -q "^inconclusive" "$T/none.out" && pass "none: says so" || fail "none: says so" "$(head -3 "$T/none.out")"
+	fi
 fi
 
 if [ -n "${TRAIL_SANITIZED:-}" ]; then

@@ -70,7 +70,8 @@ interrupt() {
 	kill -"$sig" -- -"$pid" 2>/dev/null	# the whole process group, like Ctrl-C
 	wait "$pid"
 	# Zombies do not count: in some containers PID 1 never reaps orphans.
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	# (up to 30 s: the signal is immediate, a loaded machine's exits are not)
+	for i in $(seq 60); do
 		ps -o stat= -g "$pid" 2>/dev/null | grep -qv '^Z' || break
 		sleep 0.5
 	done

@@ -11,8 +11,10 @@ if ! have go || ! have git || ! have python3; then
 	skip "flame go" "needs go (apt-get install golang-go), git and python3"; exit 0
 fi
 # the Go build cache outlives the scratch directory: the standard library
-# is compiled once, not on every run of this test
-export GOCACHE=${GOCACHE:-$BUILD/go-cache} GOFLAGS=-mod=mod GOTOOLCHAIN=local
+# is compiled once, not on every run of this test - nor again for the
+# sanitized run (make check: build/ then build-san/), so it is in build/
+# whichever trail is tested (Go's output does not depend on trail's build)
+export GOCACHE=${GOCACHE:-$ROOT/build/go-cache} GOFLAGS=-mod=mod GOTOOLCHAIN=local
 R=$T/gorepo
 mkdir -p "$R" && cd "$R" || exit 1
 git init -q . && git config user.email t@example.com && git config user.name t

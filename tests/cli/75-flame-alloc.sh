@@ -6,7 +6,9 @@
 # --metric rss where one commit quadruples the memory fill_table() touches
 # (page-fault profiles, one sample per 16 faults of 4 KiB pages: ~1150 a
 # run, none lost), and --metric peak-heap on that history (inuse-peak
-# profiles).  The effects are megabytes, so nothing depends on timing.
+# profiles); a history where nothing allocated changes is "no regression"
+# (exit 6) on exact bytes.  The effects are megabytes, so nothing depends
+# on timing.
 . "$(dirname "$0")/lib.sh"
 
 have cc && have git && have python3 || { skip "flame-alloc" "needs cc, git and python3"; exit 0; }
@@ -131,6 +133,25 @@ expect() {
 		fail "$1: names the culprit commit" "got $got, expected $CULPRIT"
 	[ "$fn" = "$2" ] && pass "$1: names $2" || fail "$1: names $2" "got $fn"
 }
+
+# No change in what is allocated (only the version number moves): the
+# bytes are exact, the same at every run, so the interval of the change is
+# 0 wide and trail says "no regression" (exit 6) however busy the machine
+# - the load-free counterpart of tests/cli/71-flame-e2e.sh's "none".
+R=$T/repo-same
+git init -q "$R"
+for v in 1 2 3 4; do
+	write_app "$SCAN" '(8u << 20)' "$v" && commit "$R" "version $v"
+	[ "$v" = 1 ] && GOOD=$(git -C "$R" rev-parse HEAD)
+done
+BAD=$(git -C "$R" rev-parse HEAD)
+(cd "$R" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run ./app \
+	--metric alloc --alloc-interval 16384 --out "$T/report-same" "${FAST[@]}") >"$T/same.out" 2>"$T/same.err"
+rc=$?
+[ "$rc" = 6 ] && grep -q "^no-regression" "$T/same.out" &&
+	[ "$(json "$T/report-same/report.json" 'd["suspect"]')" = None ] &&
+	pass "same: no regression (exit 6), no suspect" ||
+	fail "same: no regression (exit 6), no suspect" "exit $rc: $(head -3 "$T/same.out"; tail -5 "$T/same.err")"
 
 history alloc "$DUP" '(8u << 20)' '(8u << 20)'
 if run_flame alloc alloc --alloc-interval 16384 --strategy bisect; then

@@ -11,9 +11,6 @@
 if ! have valgrind || ! have cc || ! have git || ! have python3; then
 	skip "flame instructions" "needs valgrind, cc, git and python3"; exit 0
 fi
-if [ -n "${TRAIL_SANITIZED:-}" ]; then
-	skip "flame instructions" "valgrind under sanitizers is slow (test_flame_exact covers the decision)"; exit 0
-fi
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 # history DIR EXTRA: six commits of a program whose step() loops 20000

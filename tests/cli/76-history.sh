@@ -25,9 +25,6 @@ fi
 if ! "$TRAIL" record -o "$T/check.data" -- true >/dev/null 2>"$T/check.err"; then
 	skip "history" "trail record cannot sample here: $(head -1 "$T/check.err")"; exit 0
 fi
-if [ -n "${TRAIL_SANITIZED:-}" ]; then
-	skip "history" "slow under sanitizers (tests/cli/76-history-notes covers the library there)"; exit 0
-fi
 GEN=$ROOT/tests/e2e/gen-kinds
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 H() { local sub=$1; shift; "$TRAIL" history "$sub" -C "$R" "$@"; }
