@@ -221,8 +221,8 @@ san:
 #                         sanitized
 # Suites that reduce themselves under TRAIL_SANITIZED=1 instead (the part
 # left out named by a skip line): 01-symbols, 10-collapse-corpus,
-# 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 77-flame-hosts,
-# 78-history-hosts.  A new slow end-to-end suite goes here only with the
+# 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 75-flame-alloc,
+# 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared
 

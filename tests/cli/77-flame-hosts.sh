@@ -177,9 +177,10 @@ grep -q "probing failed: ssh could not reach it or lost the connection" "$T/remo
 # every private directory the hosts reported existed under their TMPDIR and is gone
 dirs=$(grep -o "$T/host[12]/tmp/trail-flame\.[A-Za-z0-9]*" "$T/remote.err" | sort -u)
 [ -n "$dirs" ] && pass "over ssh: private directories on the hosts" || fail "over ssh: private directories on the hosts"
+# (up to 60 s: the hosts' clean-up is prompt, a loaded machine may not be)
 gone() {
 	local _
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		[ -z "$(find "$T/host1/tmp" "$T/host2/tmp" -mindepth 1 2>/dev/null | head -1)" ] && return 0
 		sleep 0.1
 	done
@@ -209,7 +210,7 @@ if [ -z "${TRAIL_SANITIZED:-}" ]; then
 	touch "$T/slow"
 	# the probe's private directory appears on the host once ssh is connected
 	during=0
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		during=$(find "$T/host1/tmp" -mindepth 1 -maxdepth 1 -name 'trail-flame.*' | wc -l)
 		[ "$during" -ge 1 ] && break
 		sleep 0.1

@@ -126,7 +126,7 @@ if [ -z "${TRAIL_SANITIZED:-}" ]; then
 		fail "Ctrl-C: the host measured in a private directory" "$(tail -5 "$T/int.err")"
 	[ $rc -ne 0 ] && pass "Ctrl-C: trail stops" || fail "Ctrl-C: trail stops" "exit $rc"
 	gone=1
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do	# up to 60 s on a loaded machine
 		[ -z "$(find "$T/host1/tmp" -mindepth 1 2>/dev/null | head -1)" ] && { gone=0; break; }
 		sleep 0.1
 	done
