@@ -5,7 +5,8 @@
 # its CPU time does), a worse hash sends the time into libc's memcmp under
 # table_find (named, not memcmp), and a history without a regression must
 # never get a suspect.
-# The generator itself is checked without perf: every kind builds at both
+# The generator itself is checked without perf where no flame run here does
+# (malloc, pageclear, subtle): those kinds build at both
 # ends and the culprit commit is where it says.  No timing is asserted.
 . "$(dirname "$0")/lib.sh"
 
