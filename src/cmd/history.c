@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 static const char *const history_usage[] = {
-	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc|instructions] [--repeat N]",
+	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc|peak-heap|instructions] [--repeat N]",
 	"trail history record --rev REV --profile FILE [--value X --unit U]",
 	"trail history backfill --range A..B [--every K] --build CMD --run CMD [--hosts FILE] [options]",
 	"trail history show [--range A..B] [--function F] [--json]",
