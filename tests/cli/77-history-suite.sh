@@ -154,8 +154,23 @@ check_exit "guard --rev STEP~1 --bench beta: exit 0" 0 H guard --rev "$STEP~1" -
 grep -q "budget rss < 16 MiB of bench beta kept" "$T/.out" && pass "before the change the budget holds" ||
 	fail "before the change the budget holds" "$(cat "$T/.out")"
 
+# the site links each change point to its bisect report: detect --bisect's answer for beta's
+# gap (refs/notes/trail-bisect, the line history_bisect.c writes; trail flame's session
+# itself is tested in 76-history), its report directory on this machine
+mkdir -p "$T/bisect-report"
+printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>report</title></head><body><a href="diff.svg">diff</a></body></html>\n' \
+	>"$T/bisect-report/report.html"
+cp "$T/d.svg" "$T/bisect-report/diff.svg"
+BEFORE=$(git -C "$R" rev-parse "$STEP~1")
+printf '{"before":"%s","key":"%s","metric":"rss","verdict":"regression","culprit":"%s","function":"grow_b","report":"%s"}\n' \
+	"$BEFORE" "$BKEY" "$STEP" "$T/bisect-report" | git -C "$R" notes --ref=trail-bisect add -F - "$STEP"
+
 # the site: every page from file://, with and without JavaScript (tests/browser/history_site_browser.py)
 check "site -o DIR" H site -o "$T/site"
+grep -q "bisected: culprit <code class=\"culprit\">${STEP:0:12}</code> (regression), function <code>grow_b</code>; <a class=\"report\" href=\"beta-${BEFORE:0:12}-${STEP:0:12}-$BKEY-bisect/report.html\">" "$T/site/beta.html" &&
+	cmp -s "$T/bisect-report/diff.svg" "$T/site/beta-${BEFORE:0:12}-${STEP:0:12}-$BKEY-bisect/diff.svg" &&
+	pass "site: the change point names its bisected commit and links its report (copied in)" ||
+	fail "site: the change point names its bisected commit and links its report (copied in)" "$(grep -o '<p class="bisect">.*' "$T/site/beta.html")"
 ls "$T/site"/beta-*.svg >/dev/null 2>&1 && pass "site: beta's change point has its differential graph" ||
 	fail "site: beta's change point has its differential graph" "$(ls "$T/site")"
 touch -d '2000-01-01' "$T/site"/beta-*.svg
