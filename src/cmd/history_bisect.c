@@ -77,23 +77,29 @@ static int bisect_series(struct history_cmd *h, const struct history_series *s,
 	return 0;
 }
 
-/* The report directory of the gap before..after: under -o DIR, else trail's state directory. */
+/*
+ * The report directory of the gap before..after: under -o DIR, else
+ * trail's state directory; a bench's own (benches regressing in the same
+ * gap are bisected apart, and each note names its own report).
+ */
 static char *report_dir(const struct history_cmd *h, const char *before, const char *after)
 {
 	char *dir, *part, cwd[4096];
 	const char *name = strrchr(h->top_dir, '/');
+	const char *dash = h->bench ? "-" : "", *bench = h->bench ? h->bench : "";
 	uint32_t x = 2166136261u;	/* FNV-1a, 32 bits, of the repository's path */
 	const char *p;
 
 	if (h->out) {
 		if (h->out[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-			return xstrfmt("%s/%.12s-%.12s", h->out, before, after);
-		return xstrfmt("%s/%s/%.12s-%.12s", cwd, h->out, before, after);
+			return xstrfmt("%s/%.12s-%.12s%s%s", h->out, before, after, dash, bench);
+		return xstrfmt("%s/%s/%.12s-%.12s%s%s", cwd, h->out, before, after, dash, bench);
 	}
 	for (p = h->top_dir; *p; p++)
 		x = (x ^ (unsigned char)*p) * 16777619u;
 	name = name && name[1] ? name + 1 : "root";
-	part = xstrfmt("history/%s-%08x/bisect/%.12s-%.12s", name, (unsigned)x, before, after);
+	part = xstrfmt("history/%s-%08x/bisect/%.12s-%.12s%s%s", name, (unsigned)x, before, after,
+		       dash, bench);
 	dir = state_dir(part);
 	free(part);
 	return dir;
