@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 static const char *const history_usage[] = {
-	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc|instructions] [--repeat N]",
+	"trail history record [--rev REV] --build CMD --run CMD [--metric cpu|wall|rss|alloc|peak-heap|instructions] [--repeat N]",
 	"trail history record --rev REV --profile FILE [--value X --unit U]",
 	"trail history backfill --range A..B [--every K] --build CMD --run CMD [--hosts FILE] [options]",
 	"trail history show [--range A..B] [--function F] [--json]",
@@ -40,7 +40,7 @@ static const char *const history_usage[] = {
 	"trail history detect [--range A..B] [--json] [--bisect [-o DIR]]",
 	"trail history guard [--rev REV] [--max-regression 5%] [--json] [--markdown FILE]",
 	"trail history check [--max-note-size BYTES]",
-	"trail history diff A B [-o FILE.svg|FILE.html]",
+	"trail history diff A B [--json] [-o FILE.svg|FILE.html]",
 	"trail history prune --keep N",
 	"trail history site -o DIR [--range A..B]",
 	"",
@@ -640,7 +640,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_STRING(0, "unit", &h.unit, "U", "record --profile: the unit of --value"),
 		OPT_GROUP("reading"),
 		OPT_STRING_LIST(0, "function", &h.functions, "F", "show, plot: this function's share (repeatable)"),
-		OPT_FLAG(0, "json", &h.json, "show, detect, guard: JSON on stdout"),
+		OPT_FLAG(0, "json", &h.json, "show, detect, guard, diff: JSON on stdout"),
 		OPT_STRING('o', "output", &h.out, "FILE", "plot: write FILE.svg, or FILE.html (plot and change-point table); detect --bisect: the reports' directory"),
 		OPT_U64(0, "max-note-size", &h.max_note, "BYTES", "a note larger than this is skipped unread (default 1048576)", 1, UINT64_C(1) << 40),
 		OPT_STRING(0, "env", &h.env_key, "KEY", "the series of this environment key (default: the one with most results)"),

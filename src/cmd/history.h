@@ -129,6 +129,20 @@ void history_cmd_measure_opts(struct history_cmd *h, const char *build, const ch
 void history_cmd_planned_key(struct history_cmd *h, const char *build, const char *run,
 			     enum flame_metric m, char key[17]);
 /*
+ * trail flame's stored answer for the gap before..after of series key and
+ * metric (refs/notes/trail-bisect, written by detect --bisect): the
+ * culprit ("" when none was named), verdict, function and report
+ * directory (of the machine that bisected).  1 found (release out), 0 not.
+ */
+struct history_bisect_note {
+	char culprit[41];
+	char *verdict, *function, *report;
+};
+int history_bisect_note_get(const char *top, const char *key, const char *metric,
+			    const char *before, const char *after, struct history_bisect_note *out);
+void history_bisect_note_release(struct history_bisect_note *n);
+
+/*
  * detect --bisect: name the commit of change c of s (ids: the range's
  * first-parent commits) - trail flame's session and report for a
  * slowdown, its answer stored (refs/notes/trail-bisect); the series'

@@ -77,46 +77,49 @@ static int bisect_series(struct history_cmd *h, const struct history_series *s,
 	return 0;
 }
 
-/* The report directory of the gap before..after: under -o DIR, else trail's state directory. */
+/*
+ * The report directory of the gap before..after: under -o DIR, else
+ * trail's state directory; a bench's own (benches regressing in the same
+ * gap are bisected apart, and each note names its own report).
+ */
 static char *report_dir(const struct history_cmd *h, const char *before, const char *after)
 {
 	char *dir, *part, cwd[4096];
 	const char *name = strrchr(h->top_dir, '/');
+	const char *dash = h->bench ? "-" : "", *bench = h->bench ? h->bench : "";
 	uint32_t x = 2166136261u;	/* FNV-1a, 32 bits, of the repository's path */
 	const char *p;
 
 	if (h->out) {
 		if (h->out[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-			return xstrfmt("%s/%.12s-%.12s", h->out, before, after);
-		return xstrfmt("%s/%s/%.12s-%.12s", cwd, h->out, before, after);
+			return xstrfmt("%s/%.12s-%.12s%s%s", h->out, before, after, dash, bench);
+		return xstrfmt("%s/%s/%.12s-%.12s%s%s", cwd, h->out, before, after, dash, bench);
 	}
 	for (p = h->top_dir; *p; p++)
 		x = (x ^ (unsigned char)*p) * 16777619u;
 	name = name && name[1] ? name + 1 : "root";
-	part = xstrfmt("history/%s-%08x/bisect/%.12s-%.12s", name, (unsigned)x, before, after);
+	part = xstrfmt("history/%s-%08x/bisect/%.12s-%.12s%s%s", name, (unsigned)x, before, after,
+		       dash, bench);
 	dir = state_dir(part);
 	free(part);
 	return dir;
 }
 
-/*
- * A stored answer for the gap before..after of this series: its culprit
- * ("" when trail flame named none) and report directory.  1 found, 0 not.
- */
-static int stored_answer(const struct history_cmd *h, const struct history_series *s,
-			 const char *before, const char *after, struct history_change *c)
+int history_bisect_note_get(const char *top, const char *key, const char *metric,
+			    const char *before, const char *after, struct history_bisect_note *out)
 {
 	struct strbuf note = STRBUF_INIT;
 	const char *line, *end;
 	int found = 0;
 
-	if (history_note_read(h->top_dir, HISTORY_BISECT_REF, after, &note)) {
+	memset(out, 0, sizeof(*out));
+	if (history_note_read(top, HISTORY_BISECT_REF, after, &note)) {
 		strbuf_release(&note);
 		return 0;
 	}
 	for (line = note.buf; !found && line < note.buf + note.len; line = end + 1) {
 		struct json_value v;
-		const struct json_value *b, *k, *m, *cu, *rep;
+		const struct json_value *b, *k, *m, *cu, *rep, *ve, *fn;
 
 		end = memchr(line, '\n', (size_t)(note.buf + note.len - line));
 		if (!end)
@@ -128,19 +131,50 @@ static int stored_answer(const struct history_cmd *h, const struct history_serie
 		m = json_get(&v, "metric");
 		cu = json_get(&v, "culprit");
 		rep = json_get(&v, "report");
+		ve = json_get(&v, "verdict");
+		fn = json_get(&v, "function");
 		if (b && k && m && cu && rep && b->type == JSON_STRING && k->type == JSON_STRING &&
 		    m->type == JSON_STRING && rep->type == JSON_STRING && !strcmp(b->string, before) &&
-		    !strcmp(k->string, s->key) && !strcmp(m->string, s->metric)) {
+		    !strcmp(k->string, key) && !strcmp(m->string, metric)) {
 			found = 1;
 			if (cu->type == JSON_STRING && strlen(cu->string) == 40)
-				memcpy(c->culprit, cu->string, 41);
-			free(c->report);
-			c->report = xstrdup(rep->string);
+				memcpy(out->culprit, cu->string, 41);
+			out->report = xstrdup(rep->string);
+			out->verdict = xstrdup(ve && ve->type == JSON_STRING ? ve->string : "");
+			out->function = xstrdup(fn && fn->type == JSON_STRING ? fn->string : "");
 		}
 		json_release(&v);
 	}
 	strbuf_release(&note);
 	return found;
+}
+
+void history_bisect_note_release(struct history_bisect_note *n)
+{
+	free(n->report);
+	free(n->verdict);
+	free(n->function);
+	memset(n, 0, sizeof(*n));
+}
+
+/*
+ * A stored answer for the gap before..after of this series: its culprit
+ * ("" when trail flame named none) and report directory.  1 found, 0 not.
+ */
+static int stored_answer(const struct history_cmd *h, const struct history_series *s,
+			 const char *before, const char *after, struct history_change *c)
+{
+	struct history_bisect_note n;
+
+	if (!history_bisect_note_get(h->top_dir, s->key, s->metric, before, after, &n))
+		return 0;
+	if (n.culprit[0])
+		memcpy(c->culprit, n.culprit, 41);
+	free(c->report);
+	c->report = n.report;
+	n.report = NULL;
+	history_bisect_note_release(&n);
+	return 1;
 }
 
 /* Keep trail flame's answer for the gap (the note's other lines are kept). */

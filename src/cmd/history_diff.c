@@ -11,7 +11,9 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/json_writer.h"
 #include "core/strbuf.h"
+#include "diff/table_json.h"
 #include "history/profile_diff.h"
 
 #include <stdio.h>
@@ -80,6 +82,32 @@ static int write_output(struct history_cmd *h, const struct history_diff_sides *
 	return ret;
 }
 
+/*
+ * --json: trail diff --json's object (its keys, units intact: values per
+ * run in "unit", ns or bytes, by time or bytes) with the stored sides
+ * named - commits as the runs' names - and history's own keys.
+ */
+static void json_answer(struct strbuf *sb, const struct history_cmd *h,
+			const struct history_series *s, const struct history_diff_sides *d,
+			const struct diff_table *t)
+{
+	struct json_writer w;
+
+	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
+	json_writer_begin_object(&w);
+	json_writer_key_string(&w, "a", h->args[0]);
+	json_writer_key_string(&w, "b", h->args[1]);
+	if (h->bench)
+		json_writer_key_string(&w, "bench", h->bench);
+	json_writer_key_string(&w, "env", s->key);
+	json_writer_key_string(&w, "metric", s->metric);
+	/* trail diff's defaults (history_diff_table): 1 pt floor, 2 pt confirmation, 5 % FDR */
+	diff_table_json(&w, t, (const char *const *)d->names, 1, 1, 2, 0.05);
+	json_writer_end(&w);
+	json_writer_release(&w);
+	strbuf_addch(sb, '\n');
+}
+
 int history_diff_cmd(struct history_cmd *h)
 {
 	struct string_list a = STRING_LIST_INIT, b = STRING_LIST_INIT, all = STRING_LIST_INIT;
@@ -109,8 +137,12 @@ int history_diff_cmd(struct history_cmd *h)
 	snprintf(title, sizeof(title), "%s%s%s%.12s%s -> %.12s%s", h->bench ? "bench " : "",
 		 h->bench ? h->bench : "", h->bench ? ": " : "", a.items[0], a.nr > 1 ? " (range)" : "",
 		 b.items[b.nr - 1], b.nr > 1 ? " (range)" : "");
+	if (h->json) {
+		json_answer(&out, h, &s, &d, &t);
+		goto print;
+	}
 	strbuf_addf(&out, "diff %s: %zu commit(s) -> %zu commit(s), metric %s, by %s (%s)\n",
-		    s.key, d.nside[0], d.nside[1], s.metric, t.basis == DIFF_BY_SHARE ? "share" : "time",
+		    s.key, d.nside[0], d.nside[1], s.metric, history_diff_basis(&t),
 		    d.nside[0] > 1 && d.nside[1] > 1 ? "commit-to-commit spread" :
 		    "sampling error only: a lower bound");
 	strbuf_addf(&out, "%-6s  %-5s  %9s  %9s  %9s  %7s  function (%s)\n", "change", "kind",
@@ -119,6 +151,7 @@ int history_diff_cmd(struct history_cmd *h)
 	text_rows(&out, &t, "cooler", t.cooler, t.nr_cooler);
 	if (!t.nr_hotter && !t.nr_cooler)
 		strbuf_addstr(&out, "no function changed beyond the noise\n");
+print:
 	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
 		trail_error("cannot write to standard output");
 		goto out;

@@ -20,6 +20,7 @@
 #include "history/profile_diff.h"
 #include "history/site.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,93 @@ static void budget_status(struct history_cmd *h, struct site_bench *b)
 	b->row.budget_broken = !ok;
 }
 
+/*
+ * The report of trail flame's bisection, a directory of the machine that
+ * ran detect --bisect, copied into DIR/sub (its files: report.html links
+ * only its neighbours) unless already there, so the published site links
+ * it.  0 copied or there, -1 not on this machine.
+ */
+static int copy_report(const char *from, const char *out, const char *sub)
+{
+	char *dst = xstrfmt("%s/%s", out, sub), *probe = xstrfmt("%s/report.html", dst);
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (!stat(probe, &st))
+		goto out;	/* copied by an earlier run: a report does not change */
+	d = opendir(from);
+	if (!d) {
+		ret = -1;
+		goto out;
+	}
+	if (mkdir(dst, 0777) && errno != EEXIST) {
+		closedir(d);
+		ret = -1;
+		goto out;
+	}
+	while ((e = readdir(d))) {
+		char *src = xstrfmt("%s/%s", from, e->d_name), *to = xstrfmt("%s/%s", dst, e->d_name);
+		struct strbuf buf = STRBUF_INIT;
+
+		/* regular files only, of a report's size: nothing else of that directory */
+		if (e->d_name[0] != '.' && !stat(src, &st) && S_ISREG(st.st_mode) &&
+		    st.st_size < 64 << 20 && (strbuf_read_file(&buf, src) < 0 || strbuf_write_file(&buf, to)))
+			ret = -1;
+		strbuf_release(&buf);
+		free(src);
+		free(to);
+	}
+	closedir(d);
+out:
+	free(probe);
+	free(dst);
+	return ret;
+}
+
+/* What detect --bisect named inside the gap of change c, linked to its report. */
+static void bisect_section(struct history_cmd *h, struct site_bench *b, const char *before,
+			   const char *after, struct strbuf *page)
+{
+	struct history_bisect_note n;
+	char *sub;
+
+	if (!history_bisect_note_get(h->top_dir, b->s.key, b->s.metric, before, after, &n)) {
+		strbuf_addstr(page, "<p class=\"bisect\">not bisected (trail history detect --bisect "
+			      "names the commit inside the gap)</p>\n");
+		return;
+	}
+	sub = xstrfmt("%s-%.12s-%.12s-%s-bisect", b->row.name, before, after, b->s.key);
+	strbuf_addstr(page, "<p class=\"bisect\">bisected: ");
+	if (n.culprit[0])
+		strbuf_addf(page, "culprit <code class=\"culprit\">%.12s</code>", n.culprit);
+	else
+		strbuf_addstr(page, "no culprit named");
+	if (n.verdict[0]) {
+		strbuf_addstr(page, " (");
+		html(page, n.verdict);
+		strbuf_addstr(page, ")");
+	}
+	if (n.function[0]) {
+		strbuf_addstr(page, ", function <code>");
+		html(page, n.function);
+		strbuf_addstr(page, "</code>");
+	}
+	if (!copy_report(n.report, h->out, sub)) {
+		strbuf_addstr(page, "; <a class=\"report\" href=\"");
+		escape_html_attr(page, sub, strlen(sub));
+		strbuf_addstr(page, "/report.html\">trail flame's report</a>");
+	} else {
+		strbuf_addstr(page, "; its report is not on this machine (");
+		html(page, n.report);
+		strbuf_addstr(page, ")");
+	}
+	strbuf_addstr(page, "</p>\n");
+	free(sub);
+	history_bisect_note_release(&n);
+}
+
 /* The differential graph of change c into DIR/FILE unless there; its table into page. */
 static void change_section(struct history_cmd *h, struct site_bench *b, size_t i, struct strbuf *page)
 {
@@ -115,6 +203,7 @@ static void change_section(struct history_cmd *h, struct site_bench *b, size_t i
 		}
 		strbuf_addstr(page, "</p>\n");
 	}
+	bisect_section(h, b, before, after, page);
 	string_list_append(&sa, before);
 	string_list_append(&sb, after);
 	if (history_diff_load(h->top_dir, &b->s, &sa, &sb, &d) || history_diff_table(&d, &t)) {

@@ -9,5 +9,6 @@ LIB_OBJS += src/diff/diffsort.o
 LIB_OBJS += src/diff/hotspots.o
 LIB_OBJS += src/diff/significance.o
 LIB_OBJS += src/diff/table.o
+LIB_OBJS += src/diff/table_json.o
 
 UNIT_TESTS += tests/unit/test_diff

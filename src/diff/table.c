@@ -30,6 +30,10 @@ static void units_of(const struct folded_weight_info *w, double period, struct r
 		if (ns > 0) {
 			u->k = ns;
 			snprintf(u->family, sizeof(u->family), "ns");
+		} else if (folded_bytes_per_sample(w) > 0) {
+			/* page-fault or allocation samples: bytes add up as time does */
+			u->k = folded_bytes_per_sample(w);
+			snprintf(u->family, sizeof(u->family), "bytes");
 		}
 		return;
 	}

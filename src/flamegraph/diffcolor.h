@@ -46,6 +46,7 @@ struct fg_diff_options {
 	double min_delta;	/* noise floor, fraction of samples (0.01 = 1 pt) */
 	int negate;		/* swap hotter and cooler */
 	int by_time;		/* compare counts (one sampling period), not shares */
+	int by_bytes;		/* ... and the period is bytes (memory samples), not time */
 	int untested;		/* counts are weighted (time, bytes, periods), not samples:
 				 * no test (a z on nanoseconds means nothing), no z shown;
 				 * every change above the floor is coloured */

@@ -41,7 +41,9 @@ static int diff_basis(const struct fg_input *in, const char *by, int *by_time)
 {
 	if (by && strcmp(by, "time") && strcmp(by, "share"))
 		return trail_error("option '--by' expects time or share, not '%s'", by);
-	*by_time = in->columns == 2 && folded_ns_per_count(&in->weight) > 0 &&
+	/* bytes (memory samples) add up as time does: compared by amount too */
+	*by_time = in->columns == 2 && (folded_ns_per_count(&in->weight) > 0 ||
+					folded_bytes_per_sample(&in->weight) > 0) &&
 		   !(by && !strcmp(by, "share"));
 	if (by && !strcmp(by, "time") && in->columns == 2 && !*by_time)
 		return trail_error("--by time: the input does not name its sampling period (trail "
@@ -112,6 +114,7 @@ int fg_render(struct fg_input *in, struct fg_render *r, FILE *f)
 			in->malformed == 1 ? "" : "s");
 	if (weighted_counts(in, r) || diff_basis(in, r->by, &r->svg.diff.by_time))
 		return EXIT_USAGE;
+	r->svg.diff.by_bytes = r->svg.diff.by_time && !(folded_ns_per_count(&in->weight) > 0);
 	if (r->merge_processes)
 		fg_merge_roots(in);
 	if (!r->svg.countname)

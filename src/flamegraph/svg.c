@@ -582,6 +582,8 @@ static double legend_item(struct out *o, const struct fg_svg_options *opt, doubl
 /* "inclusive time", "self share" ...: what the colours compare. */
 static const char *diff_measure(const struct fg_svg_options *opt)
 {
+	if (opt->diff.by_bytes)
+		return opt->diff.self ? "self bytes" : "inclusive bytes";
 	if (opt->diff.by_time)
 		return opt->diff.self ? "self time" : "inclusive time";
 	return opt->diff.self ? "self share" : "inclusive share";
@@ -616,7 +618,10 @@ static void write_legend(struct out *o, const struct fg_svg_options *opt, const 
 	out_str(o, opt->diff.by_frame ? "Colour: the frame's change in " :
 		   "Colour: the function's change (in the whole profile, as trail diff --top) in ");
 	out_str(o, diff_measure(opt));
-	out_str(o, opt->diff.by_time ? ", after - before, in percent of the before total "
+	out_str(o, opt->diff.by_bytes ? ", after - before, in percent of the before total "
+		   "(each sample stands for the same bytes: counts are bytes; a function whose "
+		   "bytes did not change stays grey). Significant: |change| &gt;= " :
+		   opt->diff.by_time ? ", after - before, in percent of the before total "
 		   "(the sampling period is the same: counts are time; a function whose time did "
 		   "not change stays grey). Significant: |change| &gt;= " :
 		   ", after - before, in percentage points (shares: the input does not name its "

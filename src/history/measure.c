@@ -266,6 +266,8 @@ int history_measure_start(struct flame_repo *r, const char *id, const struct his
 	memset(m, 0, sizeof(*m));
 	history_result_init(out);
 	folded_profile_init(&m->pooled);
+	/* stored with what a count stands for: trail diff then compares time or bytes */
+	flame_profile_weight(&o->cap, &m->pooled.weight);
 	snprintf(m->commit, sizeof(m->commit), "%s", id);
 	out->time = clock_wall();
 	out->metric = xstrdup(flame_metric_name(o->metric));
@@ -299,6 +301,8 @@ int history_measure_run(const struct history_measure_opts *o, struct history_mea
 	if (!code) {
 		m->res.runs[m->res.nruns++] = flame_run_metric(&run, o->metric);
 		add_profile(&m->pooled, &run.folded);
+		if (run.folded.weight.weight != FOLDED_WEIGHT_SAMPLES || run.folded.weight.period > 0)
+			m->pooled.weight = run.folded.weight;	/* the capture named its units */
 		m->each = xreallocarray(m->each, m->nruns_each + 1, sizeof(*m->each));
 		folded_profile_init(&m->each[m->nruns_each]);
 		add_profile(&m->each[m->nruns_each++], &run.folded);

@@ -17,11 +17,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A stored profile sums its commit's runs: made one run's mean, so that
+ * commits measured with different --repeat compare alike.  Sample counts
+ * stay counts (the tests need them) and each stands for period / runs;
+ * weighted counts are divided; samples of no known period are compared
+ * by share, where the sum does as well as the mean.
+ */
+static void per_run(struct folded_profile *p, double runs)
+{
+	uint32_t id;
+
+	if (!(runs > 1))
+		return;
+	if (p->weight.weight == FOLDED_WEIGHT_SAMPLES) {
+		p->weight.period /= runs;
+		return;
+	}
+	for (id = 0; id < p->stacks.nr; id++)
+		p->counts[0][id] /= runs;
+	p->total[0] /= runs;
+}
+
 int history_diff_load(const char *top, const struct history_series *s, const struct string_list *a,
 		      const struct string_list *b, struct history_diff_sides *out)
 {
 	struct string_list all = STRING_LIST_INIT;
 	struct folded_profile *p;
+	double *runs;
 	int *found;
 	size_t i, k, side;
 	int ret = -1;
@@ -37,15 +60,17 @@ int history_diff_load(const char *top, const struct history_series *s, const str
 	out->names = xcalloc(all.nr + 1, sizeof(*out->names));
 	for (i = 0; i < all.nr; i++)
 		folded_profile_init(&p[i]);
-	if (history_profiles_get_many(top, &all, s->key, s->metric, p, found))
+	runs = xcalloc(all.nr + 1, sizeof(*runs));
+	if (history_profiles_get_many(top, &all, s->key, s->metric, p, found, runs))
 		goto out;
 	for (i = 0; i < all.nr; i++) {
 		if (!found[i])
 			continue;	/* not stored (or before trail kept profiles) */
 		side = i >= a->nr;
+		per_run(&p[i], runs[i]);
 		out->profiles[out->n] = p[i];
 		folded_profile_init(&p[i]);
-		out->names[out->n++] = xstrfmt("%.12s", all.items[i]);
+		out->names[out->n++] = xstrdup(all.items[i]);
 		out->nside[side]++;
 	}
 	for (k = 0; k < 2; k++) {
@@ -64,6 +89,7 @@ out:
 		folded_profile_release(&p[i]);
 	free(p);
 	free(found);
+	free(runs);
 	string_list_clear(&all);
 	return ret;
 }
@@ -113,11 +139,15 @@ int history_diff_svg(const struct history_diff_sides *d, const char *title, FILE
 	/* each side's mean profile per commit: ranges of different lengths compare alike */
 	folded_profile_init(&all);
 	for (i = 0; i < d->n; i++) {
+		/* in the first profile's period: each count the same amount */
+		double scale = d->profiles[i].weight.period > 0 && d->profiles[0].weight.period > 0 ?
+			       d->profiles[i].weight.period / d->profiles[0].weight.period : 1;
+
 		side = i >= d->nside[0];
 		for (id = 0; id < d->profiles[i].stacks.nr; id++)
 			folded_profile_add(&all, intern_str(&d->profiles[i].stacks, id),
 					   intern_len(&d->profiles[i].stacks, id), (int)side,
-					   d->profiles[i].counts[0][id] / (double)d->nside[side]);
+					   d->profiles[i].counts[0][id] * scale / (double)d->nside[side]);
 	}
 	fg_render_init(&r);
 	r.svg.title = title;
@@ -139,13 +169,19 @@ double history_diff_shown(const struct diff_table *t, double v)
 {
 	if (t->basis == DIFF_BY_SHARE)
 		return 100 * v;
-	return !strcmp(t->unit, "ns") ? v / 1e6 : v;
+	return !strcmp(t->unit, "ns") ? v / 1e6 : !strcmp(t->unit, "bytes") ? v / (1024.0 * 1024) : v;
+}
+
+const char *history_diff_basis(const struct diff_table *t)
+{
+	return t->basis == DIFF_BY_SHARE ? "share" : !strcmp(t->unit, "ns") ? "time" :
+	       t->unit[0] ? t->unit : "time";
 }
 
 const char *history_diff_unit(const struct diff_table *t)
 {
 	return t->basis == DIFF_BY_SHARE ? "%" : !strcmp(t->unit, "ns") ? "ms" :
-	       t->unit[0] ? t->unit : "samples";
+	       !strcmp(t->unit, "bytes") ? "MiB" : t->unit[0] ? t->unit : "samples";
 }
 
 int history_diff_svg_text(const struct history_diff_sides *d, const char *title, struct strbuf *out)

@@ -19,7 +19,7 @@
 
 struct history_diff_sides {
 	struct folded_profile *profiles;	/* side A's, then side B's */
-	char **names;				/* per profile: its commit, 12 digits */
+	char **names;				/* per profile: its commit (full id) */
 	size_t n, nside[2];
 };
 
@@ -33,7 +33,9 @@ int history_diff_load(const char *top, const struct history_series *s, const str
 void history_diff_sides_release(struct history_diff_sides *d);
 /* trail diff's table of d (its default floor, confirmation and FDR); 0 or -1. */
 int history_diff_table(const struct history_diff_sides *d, struct diff_table *t);
-/* The unit the table's values are in: "%", "ms", or the counts' unit. */
+/* What the table compares: "share", "time", or the counts' unit ("bytes"). */
+const char *history_diff_basis(const struct diff_table *t);
+/* The unit the table's values are in: "%", "ms", "MiB", or the counts' unit. */
 const char *history_diff_unit(const struct diff_table *t);
 /* The table's values in that unit. */
 double history_diff_shown(const struct diff_table *t, double v);

@@ -344,15 +344,19 @@ out:
 }
 
 int history_profiles_get_many(const char *top, const struct string_list *commits, const char *key,
-			      const char *metric, struct folded_profile *out, int *found)
+			      const char *metric, struct folded_profile *out, int *found,
+			      double *runs)
 {
 	struct string_list all = STRING_LIST_INIT, blobs = STRING_LIST_INIT, want = STRING_LIST_INIT;
 	struct strbuf *notes = NULL;
 	size_t *at = xcalloc(commits->nr + 1, sizeof(*at)), i, j;
 	int ret = -1;
 
-	for (i = 0; i < commits->nr; i++)
+	for (i = 0; i < commits->nr; i++) {
 		found[i] = 0;
+		if (runs)
+			runs[i] = 1;
+	}
 	if (list_profiled(top, &all, &blobs))
 		goto out;
 	for (i = 0; i < commits->nr; i++)
@@ -368,7 +372,8 @@ int history_profiles_get_many(const char *top, const struct string_list *commits
 	if (want.nr && cat_blobs(top, &want, notes))
 		goto out;
 	for (i = 0; i < want.nr; i++) {
-		int rc = parse_note(commits->items[at[i]], &notes[i], key, metric, &out[at[i]], 0, NULL);
+		int rc = parse_note(commits->items[at[i]], &notes[i], key, metric, &out[at[i]], 0,
+				    runs ? &runs[at[i]] : NULL);
 
 		if (rc < 0)
 			goto out;

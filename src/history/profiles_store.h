@@ -37,10 +37,12 @@ int history_profile_get(const char *top, const char *commit, const char *key, co
 /*
  * The same for many commits in two git processes (notes list, one
  * cat-file --batch): out[i] (initialised) gets commits' i-th profile and
- * found[i] says whether it is stored.  0, or -1 on a corrupt note.
+ * found[i] says whether it is stored, runs[i] (unless runs is NULL) how
+ * many runs it sums.  0, or -1 on a corrupt note.
  */
 int history_profiles_get_many(const char *top, const struct string_list *commits, const char *key,
-			      const char *metric, struct folded_profile *out, int *found);
+			      const char *metric, struct folded_profile *out, int *found,
+			      double *runs);
 
 /*
  * prune: remove the profiles of every commit but those of keep (full

@@ -11,7 +11,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct flame_backend *flame_backend_of(const struct flame_capture_opts *o)
 {
@@ -95,6 +97,29 @@ int flame_metric_counts_memory(enum flame_metric m, const char *profiler)
 	o.profile = flame_metric_profile(m, 0, profiler);
 	o.profiler = profiler;
 	return flame_profile_counts_memory(&o);
+}
+
+void flame_profile_weight(const struct flame_capture_opts *o, struct folded_weight_info *w)
+{
+	const struct flame_backend *b = flame_backend_of(o);
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(w, 0, sizeof(*w));
+	w->weight = FOLDED_WEIGHT_SAMPLES;
+	if (b == &flame_backend_cpu && o->freq) {
+		snprintf(w->type, sizeof(w->type), "cpu");
+		w->period = (double)llround(1e9 / o->freq);
+		snprintf(w->period_unit, sizeof(w->period_unit), "ns");
+	} else if (b == &flame_backend_alloc) {
+		snprintf(w->type, sizeof(w->type), "%s", o->alloc_peak ? "inuse-peak" : "alloc-space");
+		w->period = (double)(o->alloc_interval ? o->alloc_interval : FLAME_ALLOC_INTERVAL);
+		snprintf(w->period_unit, sizeof(w->period_unit), "bytes");
+	} else if (b == &flame_backend_faults) {
+		/* each fault first touches a page: resident bytes, where they were first written */
+		snprintf(w->type, sizeof(w->type), "page-faults");
+		w->period = (double)flame_faults_per_sample() * (double)(page > 0 ? page : 4096);
+		snprintf(w->period_unit, sizeof(w->period_unit), "bytes");
+	}
 }
 
 int flame_capture_check(const struct flame_capture_opts *o)

@@ -55,6 +55,9 @@ extern const struct flame_backend flame_backend_valgrind;	/* backend_valgrind.c 
  */
 int flame_hw_instructions(char *why, size_t n);
 
+/* Page faults per page-fault sample (backend_memory.c). */
+unsigned flame_faults_per_sample(void);
+
 /* The backend of o's profile and profiler; NULL for FLAME_PROFILE_NONE. */
 const struct flame_backend *flame_backend_of(const struct flame_capture_opts *o);
 

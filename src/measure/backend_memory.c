@@ -161,6 +161,11 @@ const struct flame_backend flame_backend_alloc = {
 #define WORD_(n) #n
 #define WORD(n) WORD_(n)	/* FAULT_PERIOD in the recorders' command lines */
 
+unsigned flame_faults_per_sample(void)
+{
+	return FAULT_PERIOD;
+}
+
 static void faults_counts(const struct flame_capture_opts *o, char *buf, size_t n)
 {
 	snprintf(buf, n, "page faults (%s record -e page-faults, one sample per " WORD(FAULT_PERIOD)

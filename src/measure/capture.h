@@ -124,6 +124,15 @@ const char *flame_profile_view(const struct flame_capture_opts *o);
  * (allocation sites, page faults). */
 int flame_profile_counts_memory(const struct flame_capture_opts *o);
 int flame_metric_counts_memory(enum flame_metric m, const char *profiler);
+/*
+ * What one count of o's profiles stands for, as a folded header says it
+ * (folded.h): CPU samples their nominal period (1e9 / freq ns, as trail
+ * record writes it), page-fault samples and allocation intervals their
+ * bytes; zeroed (samples, nothing known) for a profiler's own command.
+ * A capture that names its units in run->folded.weight (off-CPU,
+ * instructions) is read there instead.
+ */
+void flame_profile_weight(const struct flame_capture_opts *o, struct folded_weight_info *w);
 
 #define FLAME_ALLOC_INTERVAL 65536	/* bytes: trail record -e alloc's default (docs/record.md) */
 

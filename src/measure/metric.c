@@ -23,7 +23,7 @@ static const struct flame_metric_def metrics[] = {
 	  "peak RSS; page-fault profiles", 0, 0 },
 	{ FLAME_METRIC_ALLOC, "alloc", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 0, 1, 1, "bytes allocated",
 	  0, 0 },
-	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1, 0,
+	{ FLAME_METRIC_PEAK_HEAP, "peak-heap", "bytes", FLAME_PROFILE_ALLOC, 0, 1, 0, 1, 1, 1,
 	  "peak live heap; allocation-site profiles", 0, 0 },
 	/* counted under callgrind (backend_valgrind.c): exact, so 0.5 % is a real change */
 	{ FLAME_METRIC_INSTRUCTIONS, "instructions", "instructions", FLAME_PROFILE_INSTRUCTIONS,

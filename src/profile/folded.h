@@ -63,6 +63,12 @@ const char *folded_unit_word(const struct folded_weight_info *w);
  */
 double folded_ns_per_count(const struct folded_weight_info *w);
 /*
+ * Bytes per count when sample counts stand for bytes (period x
+ * period_unit "bytes": page-fault or allocation samples); 0 otherwise.
+ * Such counts add up as time's do: compared by amount, not by share.
+ */
+double folded_bytes_per_sample(const struct folded_weight_info *w);
+/*
  * Fill w from another format's names: type ("cpu", "alloc_space") and
  * unit ("nanoseconds", "bytes", "count" ...).  0, or -1 for a unit it
  * does not know (w then says samples).  In profile/units.c.

@@ -58,6 +58,12 @@ double folded_ns_per_count(const struct folded_weight_info *w)
 	return k < 0 ? 0 : unit_words[k].ns;
 }
 
+double folded_bytes_per_sample(const struct folded_weight_info *w)
+{
+	return w->weight == FOLDED_WEIGHT_SAMPLES && w->period > 0 &&
+	       !strcmp(w->period_unit, "bytes") ? w->period : 0;
+}
+
 const char *folded_weight_describe(char *buf, size_t n, const struct folded_weight_info *w)
 {
 	if (w->weight == FOLDED_WEIGHT_SAMPLES || !w->unit[0])

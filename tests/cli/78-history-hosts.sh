@@ -133,3 +133,30 @@ if [ -z "${TRAIL_SANITIZED:-}" ]; then
 	[ $gone -eq 0 ] && pass "Ctrl-C: the host's private directory removed" ||
 		fail "Ctrl-C: the host's private directory removed" "$(find "$T/host1/tmp" -mindepth 1)"
 fi
+
+# a bench suite (.trail) over ssh: each bench's commits measured on the host, in that
+# bench's environment (its key: this machine's for the bench), results of benches apart
+S=$T/suite
+"$ROOT/tests/e2e/gen-suite" "$S" 3 2 || { fail "generate the suite"; exit 0; }
+check "backfill --hosts with .trail: two benches over ssh" "$TRAIL" history backfill -C "$S" \
+	--range HEAD --bench alpha --bench beta --repeat 1 --hosts "$T/hosts1" --remote-trail "$TRAIL"
+[ "$(grep -c '^backfill: 3 commit(s) measured, 0 already stored, 0 failed' "$T/.out")" = 2 ] &&
+	grep -q "host 127.0.0.1 -p ${PORT[1]} measured" "$T/.err" &&
+	pass "backfill --hosts: every commit of each bench measured on the host" ||
+	fail "backfill --hosts: every commit of each bench measured on the host" "$(cat "$T/.out"; tail -5 "$T/.err")"
+for b in alpha beta; do
+	m=cpu; [ $b = beta ] && m=rss
+	k=$("$TRAIL" history backfill --print -C "$S" --bench $b --metric $m |
+		sed -n 's/^trail-history-env \([0-9a-f]*\).*/\1/p')
+	n=0
+	for c in $(git -C "$S" rev-list HEAD); do
+		git -C "$S" notes --ref=trail show "$c" | grep "\"bench\":\"$b\"" | grep -q "\"key\":\"$k\"" &&
+			n=$((n + 1))
+	done
+	[ -n "$k" ] && [ $n = 3 ] && pass "--hosts: bench $b's 3 results in its own environment ($k)" ||
+		fail "--hosts: bench $b's 3 results in its own environment" "key '$k', $n of 3"
+done
+[ "$(git -C "$S" notes --ref=trail show HEAD | wc -l)" = 2 ] &&
+	[ "$(git -C "$S" notes --ref=trail show HEAD | grep -o '"key":"[0-9a-f]*"' | sort -u | wc -l)" = 2 ] &&
+	pass "--hosts: two benches, two results a commit, two keys (never mixed)" ||
+	fail "--hosts: two benches, two results a commit, two keys (never mixed)" "$(git -C "$S" notes --ref=trail show HEAD)"
