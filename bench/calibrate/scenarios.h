@@ -234,14 +234,17 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 	effect_df = flame_welch_df(sg, c->ends_runs - 1.0, sbad, c->ends_runs - 1.0);
 	/* as narrow.c and culprits.c: enough runs for a full culprit's power */
 	if (!c->fixed) {
-		unsigned want = flame_pair_runs_for_power(fabs(effect), sbad * sqrt(c->ends_runs),
-							  sg * sqrt(c->ends_runs), CAL_ALPHA,
-							  0.95, max, CAL_PAIR_CAP);
+		struct flame_power_plan p = {
+			.effect = fabs(effect), .effect_se = effect_se,
+			.sd_slow = sbad * sqrt(c->ends_runs), .sd_fast = sg * sqrt(c->ends_runs),
+			.sd_df = c->ends_runs - 1.0, .alpha = CAL_ALPHA, .power = 0.95,
+		};
+		unsigned want = flame_pair_runs_for_power(&p, max, CAL_PAIR_CAP);
 
 		max = flame_even_pairs(want > CAL_PAIR_CAP ? CAL_PAIR_CAP : want);
 	}
 	for (;;) {
-		unsigned want = n ? 2 : first;
+		unsigned want = flame_pair_look_runs(n, first);
 		double df, a;
 
 		for (i = 0; i < want && n < max; i++, n++) {
@@ -363,7 +366,7 @@ static int cal_range_pair(void *ctx, size_t pos, double effect, double alpha,
 
 	max = flame_even_pairs(g->c.max_runs > first ? g->c.max_runs : first);
 	for (;;) {
-		unsigned want = n ? 2 : first;
+		unsigned want = flame_pair_look_runs(n, first);
 
 		for (i = 0; i < want && n < max; i++, n++) {
 			s[n] = cal_share_run(g->r, &g->c, ls + off);
