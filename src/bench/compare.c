@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* slower or faster when p < 1 - confidence, by the direction of the ranks */
-static void decide(struct bench_comparison *c, size_t na, size_t nb)
+/* slower or faster when p_family < 1 - confidence, by the direction of the ranks */
+static void decide(struct bench_comparison *c)
 {
-	double half = (double)na * (double)nb / 2;
+	double half = (double)c->na * (double)c->nb / 2;
 
 	c->verdict = DIRECTION_SAME;
 	if (c->p_family < 1 - c->confidence) {
@@ -41,7 +41,7 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 	out->family = 1;
 	out->na = na;
 	out->nb = nb;
-	decide(out, na, nb);
+	decide(out);
 	return 0;
 }
 
@@ -56,7 +56,7 @@ void bench_compare_family(struct bench_comparison *const *cmp, size_t m)
 	for (i = 0; i < m; i++) {
 		cmp[i]->p_family = p[i];
 		cmp[i]->family = m;
-		decide(cmp[i], cmp[i]->na, cmp[i]->nb);
+		decide(cmp[i]);
 	}
 	free(p);
 }
