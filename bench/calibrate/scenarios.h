@@ -81,7 +81,27 @@ struct cal_ends {
 	double pct;		/* --percentile */
 	double tail_frac, tail_mult;	/* that share of bad runs that much slower */
 	unsigned first, max;	/* pairs: first look, ceiling */
+	double ar1;		/* each run's noise carries this much of the previous run's */
+	int t3;			/* noise Student's t with 3 df (heavy tails), sd sigma */
+	double slope;		/* linear drift of the log per run, in run order (ABBA) */
 };
+
+/* Student's t with 3 df, scaled to sd 1: z / sqrt(chi2_3 / 3) / sqrt(3). */
+static double cal_t3(struct cal_rng *r)
+{
+	double a = cal_normal(r), b = cal_normal(r), c = cal_normal(r);
+
+	return cal_normal(r) / sqrt((a * a + b * b + c * c) / 3) / sqrt(3.0);
+}
+
+/* The next run's noise: AR(1) over the runs in the order they ran. */
+static double cal_run_noise(struct cal_rng *r, const struct cal_ends *e, double *prev)
+{
+	double z = e->t3 ? cal_t3(r) : cal_normal(r);
+
+	*prev = e->ar1 * *prev + sqrt(1 - e->ar1 * e->ar1) * z;
+	return e->sigma * *prev;
+}
 
 /* One investigation's ends, the schedule of ends.c; the verdict. */
 static enum trail_verdict cal_run_ends(struct cal_rng *r, const struct cal_ends *e)
@@ -91,6 +111,7 @@ static enum trail_verdict cal_run_ends(struct cal_rng *r, const struct cal_ends 
 	unsigned step = flame_look_step(target, max);
 	size_t prev = 0, need = flame_percentile_min_runs(e->pct);
 	enum trail_verdict o = VERDICT_INCONCLUSIVE;
+	double noise = 0;
 
 	for (;;) {
 		struct flame_interval iv;
@@ -98,10 +119,13 @@ static enum trail_verdict cal_run_ends(struct cal_rng *r, const struct cal_ends 
 		double a;
 
 		for (; n < target; n++) {
-			double d = e->drift * cal_normal(r);
+			double d = e->drift * cal_normal(r), t = 2.0 * n;
+			int bad_first = flame_abba_bad_first(n);
+			double first = cal_run_noise(r, e, &noise) + e->slope * t;
+			double second = cal_run_noise(r, e, &noise) + e->slope * (t + 1);
 
-			g[n] = exp(d + e->sigma * cal_normal(r));
-			b[n] = exp(d + e->sigma * cal_normal(r)) * (1 + e->change);
+			g[n] = exp(d + (bad_first ? second : first));
+			b[n] = exp(d + (bad_first ? first : second)) * (1 + e->change);
 			if (e->tail_frac > 0 && cal_uniform(r) < e->tail_frac)
 				b[n] *= e->tail_mult;
 		}
@@ -234,14 +258,17 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 	effect_df = flame_welch_df(sg, c->ends_runs - 1.0, sbad, c->ends_runs - 1.0);
 	/* as narrow.c and culprits.c: enough runs for a full culprit's power */
 	if (!c->fixed) {
-		unsigned want = flame_pair_runs_for_power(fabs(effect), sbad * sqrt(c->ends_runs),
-							  sg * sqrt(c->ends_runs), CAL_ALPHA,
-							  0.95, max, CAL_PAIR_CAP);
+		struct flame_power_plan p = {
+			.effect = fabs(effect), .effect_se = effect_se,
+			.sd_slow = sbad * sqrt(c->ends_runs), .sd_fast = sg * sqrt(c->ends_runs),
+			.sd_df = c->ends_runs - 1.0, .alpha = CAL_ALPHA, .power = 0.95,
+		};
+		unsigned want = flame_pair_runs_for_power(&p, max, CAL_PAIR_CAP);
 
 		max = flame_even_pairs(want > CAL_PAIR_CAP ? CAL_PAIR_CAP : want);
 	}
 	for (;;) {
-		unsigned want = n ? 2 : first;
+		unsigned want = flame_pair_look_runs(n, first);
 		double df, a;
 
 		for (i = 0; i < want && n < max; i++, n++) {
@@ -363,7 +390,7 @@ static int cal_range_pair(void *ctx, size_t pos, double effect, double alpha,
 
 	max = flame_even_pairs(g->c.max_runs > first ? g->c.max_runs : first);
 	for (;;) {
-		unsigned want = n ? 2 : first;
+		unsigned want = flame_pair_look_runs(n, first);
 
 		for (i = 0; i < want && n < max; i++, n++) {
 			s[n] = cal_share_run(g->r, &g->c, ls + off);
@@ -452,7 +479,8 @@ enum cal_scenario {
 	CAL_FULL_CULPRIT, CAL_TAIL_NULL, CAL_TAIL_ONLY, CAL_OVERDISPERSED, CAL_ON_THRESHOLD,
 	CAL_SEG_ONE, CAL_SEG_TWO_WRONG, CAL_SEG_TWO, CAL_SEG_THREE, CAL_SEG_TWO_NOISY,
 	CAL_SEG_FROM_INNOCENT, CAL_SEG_FROM_CULPRIT, CAL_INNOCENT_LAST_LOOK, CAL_INNOCENT_BB5,
-	CAL_INNOCENT_BB30, CAL_FULL_BB30, CAL_NSCENARIOS
+	CAL_INNOCENT_BB30, CAL_FULL_BB30, CAL_AR1_NULL, CAL_AR1_MIN, CAL_T3_NULL, CAL_T3_MIN,
+	CAL_DRIFT_NULL, CAL_DRIFT_MIN, CAL_NSCENARIOS
 };
 
 /* Run scenario k for trials trials from seed; fills out. */
@@ -628,6 +656,34 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			pair.step = pair.effect;
 			out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
 			break;
+		case CAL_AR1_NULL:
+		case CAL_AR1_MIN:
+		case CAL_T3_NULL:
+		case CAL_T3_MIN:
+		case CAL_DRIFT_NULL:
+		case CAL_DRIFT_MIN: {
+			int min = k == CAL_AR1_MIN || k == CAL_T3_MIN || k == CAL_DRIFT_MIN;
+			enum trail_verdict o;
+
+			if (k == CAL_AR1_NULL || k == CAL_AR1_MIN) {
+				out->name = min ? "change at --min-effect 3%, runs AR(1) rho 0.5" :
+						  "no change (ends), runs AR(1) rho 0.5 in run order";
+				ends.ar1 = 0.5;
+			} else if (k == CAL_T3_NULL || k == CAL_T3_MIN) {
+				out->name = min ? "change at --min-effect 3%, t3 noise" :
+						  "no change (ends), t3 noise (heavy tails, sd 5%)";
+				ends.t3 = 1;
+			} else {
+				out->name = min ? "change at --min-effect 3%, linear drift" :
+						  "no change (ends), linear drift (+10% over 40 pairs)";
+				ends.slope = log(1.10) / 80;
+			}
+			ends.change = min ? CAL_MIN_EFFECT : 0;
+			out->event = min ? "verdict no-regression" : "verdict regression";
+			o = cal_run_ends(&r, &ends);
+			out->events += min ? o == VERDICT_NO_REGRESSION : cal_is_regression(o);
+			break;
+		}
 		default:
 			break;
 		}

@@ -99,6 +99,7 @@ void bench_baseline_release(struct bench_baseline *b)
 int bench_baseline_compare(const struct bench_baseline *b, const struct bench_result *res,
 			   double max_regression, struct bench_regression **out, size_t *nr)
 {
+	struct bench_comparison **family;
 	size_t c, i;
 	int regressions = 0;
 
@@ -137,12 +138,22 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 		if (bench_compare(e->times, e->nr_times, cr->wall, cr->nr_runs,
 				  res->confidence, &g->cmp))
 			return -1;
-		g->regressed = g->cmp.verdict == DIRECTION_SLOWER &&
-			       g->cmp.median_ratio.lo > 1 + max_regression;
-		regressions += g->regressed;
 	}
 	if (!*nr)
 		return trail_error("no command matches the baseline (its commands: '%s'%s)",
 			     b->entries[0].command, b->nr > 1 ? ", ..." : "");
+	/* the commands gated together: Holm over them, as the reference's comparisons */
+	family = xmallocarray(*nr, sizeof(*family));
+	for (i = 0; i < *nr; i++)
+		family[i] = &(*out)[i].cmp;
+	bench_compare_family(family, *nr);
+	free(family);
+	for (i = 0; i < *nr; i++) {
+		struct bench_regression *g = &(*out)[i];
+
+		g->regressed = g->cmp.verdict == DIRECTION_SLOWER &&
+			       g->cmp.median_ratio.lo > 1 + max_regression;
+		regressions += g->regressed;
+	}
 	return regressions;
 }

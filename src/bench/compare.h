@@ -19,7 +19,11 @@ struct bench_comparison {
 	struct stats_ratio mean_ratio;		/* mean(b) / mean(a) with CI */
 	struct stats_mwu mwu;		/* Mann-Whitney U of b against a (u_a is U of b) */
 	struct stats_welch welch;	/* Welch's t of b against a */
-	enum trail_direction verdict;	/* from the Mann-Whitney p-value and direction */
+	double p_family;		/* mwu.p adjusted over the comparisons made together
+					 * (Holm); mwu.p when alone */
+	size_t family;			/* how many were made together (1: alone) */
+	size_t na, nb;			/* the runs compared */
+	enum trail_direction verdict;	/* from p_family and the direction */
 };
 
 /*
@@ -30,5 +34,13 @@ struct bench_comparison {
  */
 int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct bench_comparison *out);
+/*
+ * Several commands compared with one reference (or a baseline) at once:
+ * each verdict is decided again on its Holm-adjusted p-value
+ * (stats_holm_adjust()), so the chance that any of the m verdicts is a
+ * false "slower" or "faster" stays at most 1 - confidence, not up to m
+ * times it.  The ratios' intervals stay at the confidence level each.
+ */
+void bench_compare_family(struct bench_comparison *const *cmp, size_t m);
 
 #endif

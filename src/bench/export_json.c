@@ -86,6 +86,9 @@ static void comparison(struct json_writer *w, const struct bench_comparison *c)
 	json_writer_key_number(w, "mann_whitney_u", c->mwu.u_a);
 	json_writer_key_number(w, "mann_whitney_z", c->mwu.z);
 	json_writer_key_number(w, "p_value", c->mwu.p);
+	/* the p-value the verdict used: Holm-adjusted over family comparisons */
+	json_writer_key_number(w, "p_value_adjusted", c->p_family);
+	json_writer_key_number(w, "family", (double)c->family);
 	json_writer_key_number(w, "welch_t", c->welch.t);
 	json_writer_key_number(w, "welch_df", c->welch.df);
 	json_writer_key_number(w, "welch_p_value", c->welch.p);

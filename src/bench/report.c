@@ -149,6 +149,13 @@ static void add_interval(struct strbuf *sb, int prec, const char *unit, double l
 	strbuf_addch(sb, ']');
 }
 
+/* ", Holm-adjusted over the 3 comparisons" when several were decided together */
+static void add_family(struct strbuf *sb, const struct bench_comparison *cmp)
+{
+	if (cmp->family > 1)
+		strbuf_addf(sb, ", Holm-adjusted over the %zu comparisons", cmp->family);
+}
+
 /* "1.96x slower [1.95x … 1.97x]" or "1.50x faster [...]", from ratio b/a. */
 static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp)
 {
@@ -187,8 +194,14 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 	strbuf_addstr(sb, "Summary (reference: '");
 	add_name(sb, ref->command->name);
 	strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
-		    "intervals; verdicts by Mann-Whitney U at %g%%)\n",
+		    "intervals; verdicts by Mann-Whitney U at %g%%",
 		    res->confidence * 100, res->confidence * 100);
+	for (c = 0; c < res->nr_commands; c++)
+		if (res->commands[c].has_comparison) {
+			add_family(sb, &res->commands[c].comparison);
+			break;
+		}
+	strbuf_addstr(sb, ")\n");
 	for (c = 0; c < res->nr_commands; c++) {
 		const struct bench_command_result *cr = &res->commands[c];
 		const struct bench_comparison *cmp = &cr->comparison;
@@ -203,8 +216,10 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		add_num(sb, 3, "x", cmp->mean_ratio.estimate);
 		strbuf_addch(sb, ' ');
 		add_interval(sb, 3, "x", cmp->mean_ratio.lo, cmp->mean_ratio.hi);
-		strbuf_addf(sb, "; Mann-Whitney p = %.3g; Welch's t p = %.3g\n", cmp->mwu.p,
-			    cmp->welch.p);
+		strbuf_addf(sb, "; Mann-Whitney p = %.3g", cmp->mwu.p);
+		if (cmp->family > 1)
+			strbuf_addf(sb, " (Holm: %.3g)", cmp->p_family);
+		strbuf_addf(sb, "; Welch's t p = %.3g\n", cmp->welch.p);
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -215,8 +230,11 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 	size_t i;
 
 	strbuf_addf(sb, "Baseline (allowed slowdown %g%%; fails only when significantly slower "
-		    "and the whole %g%% interval is beyond it)\n", max_regression * 100,
+		    "and the whole %g%% interval is beyond it", max_regression * 100,
 		    res->confidence * 100);
+	if (nr)
+		add_family(sb, &g[0].cmp);
+	strbuf_addstr(sb, ")\n");
 	for (i = 0; i < nr; i++) {
 		const struct stats_ratio *r = &g[i].cmp.median_ratio;
 
@@ -237,8 +255,10 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 			strbuf_addch(sb, ' ');
 			add_interval(sb, 3, "x", r->lo, r->hi);
 		}
-		strbuf_addf(sb, ", p = %.3g%s\n", g[i].cmp.mwu.p,
-			    g[i].cmp.verdict == DIRECTION_SAME ? ")" : "");
+		strbuf_addf(sb, ", p = %.3g", g[i].cmp.mwu.p);
+		if (g[i].cmp.family > 1)
+			strbuf_addf(sb, " (Holm: %.3g)", g[i].cmp.p_family);
+		strbuf_addf(sb, "%s\n", g[i].cmp.verdict == DIRECTION_SAME ? ")" : "");
 		if (!isfinite(r->estimate) || !isfinite(r->lo) || !isfinite(r->hi))
 			strbuf_addstr(sb, "    (no ratio: the baseline's median is 0; the gate cannot "
 				      "judge this command)\n");

@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "core/alloc.h"
 #include "stats/rng.h"
+#include "stats/sequential.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/progress.h"
@@ -364,12 +365,16 @@ static void update_total(struct runner *r)
 	r->progress.total = r->total;
 }
 
-/* Do all decided comparisons agree at significance level alpha? */
+/*
+ * Is every comparison with the reference decided at significance level
+ * alpha, Holm-adjusted over them (as the verdicts are)?
+ */
 static int all_decided(struct runner *r, double alpha)
 {
 	const struct bench_command_result *ref = &r->res->commands[r->res->reference];
 	double *a = xmallocarray(ref->nr_runs, sizeof(double)), *b = NULL;
-	size_t c, i;
+	double *p = xmallocarray(r->cfg->nr_commands, sizeof(double));
+	size_t c, i, m = 0;
 	int decided = 1;
 
 	for (i = 0; i < ref->nr_runs; i++)
@@ -383,11 +388,17 @@ static int all_decided(struct runner *r, double alpha)
 		b = xreallocarray(b, cr->nr_runs ? cr->nr_runs : 1, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
 			b[i] = cr->runs[i].wall;
-		if (stats_mann_whitney(b, cr->nr_runs, a, ref->nr_runs, &u) || !(u.p < alpha))
+		if (stats_mann_whitney(b, cr->nr_runs, a, ref->nr_runs, &u))
 			decided = 0;
+		else
+			p[m++] = u.p;
 	}
+	stats_holm_adjust(p, m, p);
+	for (i = 0; i < m && decided; i++)
+		decided = p[i] < alpha;
 	free(a);
 	free(b);
+	free(p);
 	return decided;
 }
 
@@ -658,7 +669,8 @@ static int metric_stats(const struct bench_command_result *cr, size_t offset, do
 int bench_result_analyze(struct bench_result *res, const struct bench_config *cfg)
 {
 	struct bench_command_result *ref;
-	size_t c, i;
+	struct bench_comparison **family;
+	size_t c, i, m = 0;
 
 	(void)cfg;
 	for (c = 0; c < res->nr_commands; c++) {
@@ -691,6 +703,13 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 			return -1;
 		cr->has_comparison = 1;
 	}
+	/* the verdicts together: Holm over the commands compared with the reference */
+	family = xmallocarray(res->nr_commands, sizeof(*family));
+	for (c = 0; c < res->nr_commands; c++)
+		if (res->commands[c].has_comparison)
+			family[m++] = &res->commands[c].comparison;
+	bench_compare_family(family, m);
+	free(family);
 	return 0;
 }
 

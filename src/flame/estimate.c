@@ -330,22 +330,41 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 	out->small = out->hi < effect / 2;
 }
 
-unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
-				   double power, unsigned floor, unsigned cap)
+/* The lower p-quantile of chi2(df), Wilson-Hilferty: df (1 - 2/(9df) + z_p sqrt(2/(9df)))^3. */
+static double chi2_quantile(double p, double df)
 {
-	double var = sd_slow * sd_slow + sd_fast * sd_fast;
+	double h = 2 / (9 * df), c = 1 - h + stats_normal_quantile(1 - p) * sqrt(h);
+
+	return c > 0 ? df * c * c * c : 0;
+}
+
+unsigned flame_pair_runs_for_power(const struct flame_power_plan *p, unsigned floor, unsigned cap)
+{
+	double var = p->sd_slow * p->sd_slow + p->sd_fast * p->sd_fast, effect = p->effect;
 	unsigned n;
 
 	if (floor < 2)
 		floor = 2;
 	if (!(effect > 0))
 		return cap + 1;
+	if (p->effect_se > 0)
+		effect = fmax(effect - stats_normal_quantile(0.2) * p->effect_se, effect / 4);
+	if (p->sd_df > 0) {
+		double q = chi2_quantile(0.10, p->sd_df);
+
+		var *= q > 0 ? p->sd_df / q : 16;
+	}
 	for (n = floor; n <= cap; n++) {
-		double df = (double)n - 1, need = flame_t_quantile(alpha / 8, df) +
-						   flame_t_quantile(1 - power, df);
+		double df = (double)n - 1, need = flame_t_quantile(p->alpha / 8, df) +
+						   flame_t_quantile(1 - p->power, df);
 
 		if (effect >= need * sqrt(var / (double)n))
 			return n;
 	}
 	return cap + 1;
+}
+
+unsigned flame_pair_look_runs(unsigned n, unsigned first)
+{
+	return n ? flame_even_pairs(n / 3) : first;
 }

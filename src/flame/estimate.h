@@ -112,17 +112,37 @@ enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double 
  */
 double flame_min_detectable(const struct flame_interval *iv, double power);
 /*
- * Runs per side a suspect/parent re-probe needs so that a step of effect
- * (the change between the ends: a full culprit) is called real with
- * probability power: the smallest n in [floor, cap] with effect >=
- * (t_{alpha/8, n-1} + t_{1-power, n-1}) sqrt((sd_slow^2 + sd_fast^2) / n),
- * sd the run-to-run spread of one run (measured at the ends); alpha/4 for
- * the last looks' share of the spending.  cap + 1 when even cap runs fall
- * short (the caller says so).  So a measure whose runs scatter 30 times
- * the binomial gets the runs it needs, not a fixed budget.
+ * What the ends measured, for planning a suspect/parent re-probe: the
+ * change between them (a full culprit's step) with its standard error,
+ * one run's spread a side with its degrees of freedom (0: take them as
+ * exact), the re-probe's alpha and the power wanted.
  */
-unsigned flame_pair_runs_for_power(double effect, double sd_slow, double sd_fast, double alpha,
-				   double power, unsigned floor, unsigned cap);
+struct flame_power_plan {
+	double effect, effect_se;
+	double sd_slow, sd_fast, sd_df;
+	double alpha, power;
+};
+/*
+ * Runs per side a suspect/parent re-probe needs so that a step of the
+ * ends' change (a full culprit) is called real with probability power:
+ * the smallest n in [floor, cap] with E >= (t_{alpha/8, n-1} +
+ * t_{1-power, n-1}) sqrt((sd_slow^2 + sd_fast^2) k / n); alpha/4 for the
+ * last looks' share of the spending.  The ends are a few runs, so the plan
+ * does not take them at face value: E is the change's 80% lower bound
+ * (effect - 0.84 effect_se, at least a quarter of it) and k = sd_df /
+ * chi2_{0.10}(sd_df) the spreads' 90% upper bound (Wilson-Hilferty); at
+ * face value, 30x overdispersed shares measured from 10 runs an end
+ * planned too few runs in a fifth of the cases (power 80%, bench/calibrate).
+ * cap + 1 when even cap runs fall short (the caller says so).
+ */
+unsigned flame_pair_runs_for_power(const struct flame_power_plan *p, unsigned floor, unsigned cap);
+/*
+ * The runs a side a re-probe adds before its next look, n taken so far:
+ * first, then a third of n (even, at least 2): about 8 looks up to 40
+ * runs rather than 18, so the alpha spent at each is larger (the spending
+ * is over looks: a look every 2 runs cost power at 30x overdispersion).
+ */
+unsigned flame_pair_look_runs(unsigned n, unsigned first);
 /* Pairs needed for a detectable change of target at the same noise. */
 size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
 

@@ -242,7 +242,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 	first = flame_even_pairs(o->runs);
 	max = flame_even_pairs(o->max_runs > first ? o->max_runs : first);
 	for (;;) {
-		size_t want = fs.nr ? 2 : first, i;
+		size_t want = flame_pair_look_runs((unsigned)fs.nr, (unsigned)first), i;
 		double df, a;
 
 		for (i = 0; i < want && fs.nr < max; i++, round++) {

@@ -84,13 +84,17 @@ unsigned flame_session_pair_max_runs(const struct flame_session *s, double effec
 {
 	unsigned floor = s->req.probe_max_runs > 3 ? s->req.probe_max_runs : 3;
 	unsigned cap = s->req.max_repeat ? s->req.max_repeat : 40, want;
-	double sd_good = se_good * sqrt((double)(s->st.nruns[0] ? s->st.nruns[0] : 1));
-	double sd_bad = se_bad * sqrt((double)(s->st.nruns[1] ? s->st.nruns[1] : 1));
+	size_t ng = s->st.nruns[0] ? s->st.nruns[0] : 1, nb = s->st.nruns[1] ? s->st.nruns[1] : 1;
+	struct flame_power_plan p = {
+		.effect = fabs(effect), .effect_se = hypot(se_good, se_bad),
+		.sd_slow = se_bad * sqrt((double)nb), .sd_fast = se_good * sqrt((double)ng),
+		.sd_df = (double)(ng < nb ? ng : nb) - 1, .alpha = 1 - s->req.confidence,
+		.power = 0.95,
+	};
 
 	if (cap < floor)
 		cap = floor;
-	want = flame_pair_runs_for_power(fabs(effect), sd_bad, sd_good, 1 - s->req.confidence,
-					 0.95, floor, cap);
+	want = flame_pair_runs_for_power(&p, floor, cap);
 	*short_of = want > cap;
 	return want > cap ? cap : want;
 }

@@ -1,11 +1,14 @@
 /*
- * sequential.h - what a test that looks at its data several times may
- * claim: the p-value adjusted for the looks taken.  The looks' alphas
+ * sequential.h - what a test that looks at its data several times, or
+ * several tests together, may claim: the p-value adjusted for the looks
+ * taken, and Holm's adjustment of a family of p-values.  The looks' alphas
  * come from a spending function (flame/estimate.h, Lan & DeMets 1983);
  * this turns their per-look p-values into one that keeps its meaning.
  */
 #ifndef TRAIL_STATS_SEQUENTIAL_H
 #define TRAIL_STATS_SEQUENTIAL_H
+
+#include <stddef.h>
 
 /*
  * Look k tests at alpha_k = c_k alpha (its share of the spending), so it
@@ -18,5 +21,13 @@
  * P(step > 0) >= 0.975 in 3.3% of trials where 2.5% was promised).
  */
 double stats_look_adjusted_p(double prev, double p_look, double alpha_look, double alpha);
+/*
+ * Holm's step-down adjustment of m p-values tested together (Holm 1979,
+ * Scand. J. Statist. 6:65): sorted ascending, adjusted[(i)] = max over
+ * j <= i of min(1, (m - j + 1) p[(j)]); rejecting where adjusted < alpha
+ * keeps the chance of any false rejection among the m at most alpha, for
+ * any dependence between them.  adjusted may be p (in place).
+ */
+void stats_holm_adjust(const double *p, size_t m, double *adjusted);
 
 #endif

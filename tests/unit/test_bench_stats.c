@@ -8,6 +8,8 @@
 #include "stats/two_sample.h"
 #include "stats/distributions.h"
 #include "stats/bootstrap.h"
+#include "stats/rng.h"
+#include "stats/sequential.h"
 #include "bench/compare.h"
 #include "harness.h"
 
@@ -466,6 +468,90 @@ TEST(compare_verdicts)
 }
 
 /*
+ * Holm by hand: p = .01 .04 .03 .005, sorted .005 .01 .03 .04, times 4 3
+ * 2 1 = .02 .03 .06 .04, running maximum .02 .03 .06 .06; capped at 1.
+ */
+TEST(holm_adjust_by_hand)
+{
+	double p[4] = { 0.01, 0.04, 0.03, 0.005 }, q[4], one[2] = { 0.7, 0.6 };
+
+	stats_holm_adjust(p, 4, q);
+	CHECK_NEAR(q[0], 0.03, 1e-12);
+	CHECK_NEAR(q[1], 0.06, 1e-12);
+	CHECK_NEAR(q[2], 0.06, 1e-12);
+	CHECK_NEAR(q[3], 0.02, 1e-12);
+	stats_holm_adjust(p, 1, p);	/* alone, in place: unchanged */
+	CHECK_NEAR(p[0], 0.01, 1e-12);
+	stats_holm_adjust(one, 2, one);
+	CHECK_NEAR(one[0], 1, 1e-12);	/* max(2 x .6 capped, .7) */
+	CHECK_NEAR(one[1], 1, 1e-12);
+}
+
+/*
+ * Three commands against one reference: p = .03 alone is "slower" at 95%;
+ * beside p = .001 and .5 its Holm p is 2 x .03 = .06, no longer a verdict;
+ * the .001 stays (3 x .001).
+ */
+TEST(compare_family_is_holm)
+{
+	struct bench_comparison c[3], *f[3] = { &c[0], &c[1], &c[2] };
+	double p[3] = { 0.03, 0.001, 0.5 };
+	size_t i;
+
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 3; i++) {
+		c[i].confidence = 0.95;
+		c[i].na = c[i].nb = 10;
+		c[i].mwu.u_a = 80;	/* above 10 x 10 / 2: the candidate's runs larger */
+		c[i].mwu.p = c[i].p_family = p[i];
+		c[i].family = 1;
+	}
+	bench_compare_family(f, 1);
+	CHECK_INT(c[0].verdict, DIRECTION_SLOWER);
+	bench_compare_family(f, 3);
+	CHECK_INT(c[0].verdict, DIRECTION_SAME);
+	CHECK_NEAR(c[0].p_family, 0.06, 1e-12);
+	CHECK_INT(c[1].verdict, DIRECTION_SLOWER);
+	CHECK_NEAR(c[1].p_family, 0.003, 1e-12);
+	CHECK_INT(c[2].verdict, DIRECTION_SAME);
+	CHECK_INT((int)c[0].family, 3);
+}
+
+/*
+ * Four commands no different from the reference (10 runs each, lognormal
+ * 5%): some verdict says slower or faster in about 1 - 0.95^4 = 19% of
+ * benchmarks when each is decided alone, at most 5% under Holm (400
+ * benchmarks, fixed seed: 5% + 2 Monte-Carlo errors).
+ */
+TEST(compare_family_keeps_the_error)
+{
+	uint64_t seed = 31;
+	unsigned trial, alone = 0, holm = 0;
+
+	for (trial = 0; trial < 400; trial++) {
+		double x[5][10];
+		struct bench_comparison c[4], *f[4] = { &c[0], &c[1], &c[2], &c[3] };
+		int any_alone = 0, any_holm = 0;
+		size_t k, i;
+
+		for (k = 0; k < 5; k++)
+			for (i = 0; i < 10; i++)
+				x[k][i] = exp(0.05 * stats_normal(&seed));
+		for (k = 0; k < 4; k++) {
+			CHECK_INT(bench_compare(x[0], 10, x[k + 1], 10, 0.95, &c[k]), 0);
+			any_alone |= c[k].verdict != DIRECTION_SAME;
+		}
+		bench_compare_family(f, 4);
+		for (k = 0; k < 4; k++)
+			any_holm |= c[k].verdict != DIRECTION_SAME;
+		alone += any_alone;
+		holm += any_holm;
+	}
+	CHECK(alone > 40);		/* about 19% of 400: 76 */
+	CHECK(holm <= 28);		/* 5% of 400 is 20, + 2 x 4.4 */
+}
+
+/*
  * Conover's table: for n = 10 at 95%, P(B <= 1) = 11/1024 = 0.0107 and
  * P(B <= 2) = 56/1024 = 0.0547, so j - 1 = 1: [x_(2), x_(9)].  For n = 5,
  * P(B <= 0) = 1/32 = 0.031 > 0.025: [min, max].  For n = 100, j = 40
@@ -492,7 +578,8 @@ TEST(median_confidence_interval)
 	CHECK_NEAR(hi, 1, 0);
 }
 
-TEST_MAIN("bench_stats", median_confidence_interval, descriptive_one_to_ten, descriptive_n_equals_one,
+TEST_MAIN("bench_stats", holm_adjust_by_hand, compare_family_is_holm,
+	  compare_family_keeps_the_error, median_confidence_interval, descriptive_one_to_ten, descriptive_n_equals_one,
 	  descriptive_rejects_empty_and_nan, median_even_odd_and_ties,
 	  median_matches_sort_on_many_sizes, identical_samples,
 	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,

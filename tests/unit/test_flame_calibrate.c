@@ -35,6 +35,11 @@ TEST(segmentation_rarely_names_an_innocent) { check_scenario(CAL_SEG_ONE); }
 TEST(segmentation_of_two_rarely_names_an_innocent) { check_scenario(CAL_SEG_TWO_WRONG); }
 TEST(search_from_an_innocent_suspect_rarely_names_it) { check_scenario(CAL_SEG_FROM_INNOCENT); }
 TEST(search_from_the_culprit_rarely_names_another) { check_scenario(CAL_SEG_FROM_CULPRIT); }
+TEST(innocent_at_30x_rarely_confirmed) { check_scenario(CAL_INNOCENT_BB30); }
+/* the ends' verdict under autocorrelated, heavy-tailed and drifting runs */
+TEST(ends_hold_under_ar1) { check_scenario(CAL_AR1_NULL); check_scenario(CAL_AR1_MIN); }
+TEST(ends_hold_under_t3) { check_scenario(CAL_T3_NULL); check_scenario(CAL_T3_MIN); }
+TEST(ends_hold_under_drift) { check_scenario(CAL_DRIFT_NULL); check_scenario(CAL_DRIFT_MIN); }
 
 TEST(segmentation_finds_both_halves)
 {
@@ -54,6 +59,19 @@ TEST(full_culprit_is_found)
 	CHECK(cal_rate(&c) > 0.8);
 }
 
+TEST(full_culprit_at_30x_is_found)
+{
+	struct cal_result c;
+
+	/*
+	 * 30x overdispersed shares: 96.5% in 20,000 trials (bench/calibrate);
+	 * runs planned on the ends' estimates at face value and a look every
+	 * 2 runs found it in 80%.
+	 */
+	cal_run(CAL_FULL_BB30, TRIALS, SEED, &c);
+	CHECK(cal_rate(&c) > 0.9);
+}
+
 TEST_MAIN("flame-calibrate", no_change_is_rarely_a_regression,
 	  change_at_min_effect_is_rarely_no_regression, innocent_commit_rarely_confirmed,
 	  half_step_rarely_claims_most, tail_no_change_is_rarely_a_regression,
@@ -61,5 +79,6 @@ TEST_MAIN("flame-calibrate", no_change_is_rarely_a_regression,
 	  probe_on_threshold_rarely_decided, segmentation_rarely_names_an_innocent,
 	  segmentation_of_two_rarely_names_an_innocent,
 	  search_from_an_innocent_suspect_rarely_names_it,
-	  search_from_the_culprit_rarely_names_another, segmentation_finds_both_halves,
-	  full_culprit_is_found)
+	  search_from_the_culprit_rarely_names_another, innocent_at_30x_rarely_confirmed,
+	  ends_hold_under_ar1, ends_hold_under_t3, ends_hold_under_drift,
+	  segmentation_finds_both_halves, full_culprit_is_found, full_culprit_at_30x_is_found)

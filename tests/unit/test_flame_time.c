@@ -143,18 +143,62 @@ TEST(look_adjusted_p)
  * n with 10 >= (t_{alpha/8} + t_{0.05}) sqrt(200 / n): about 40; a spread
  * of 2 needs the floor; a step of 0 can never be found.
  */
+static unsigned runs_for(double effect, double sd, unsigned floor, unsigned cap)
+{
+	struct flame_power_plan p = { .effect = effect, .sd_slow = sd, .sd_fast = sd,
+				      .alpha = 0.05, .power = 0.95 };
+
+	return flame_pair_runs_for_power(&p, floor, cap);
+}
+
 TEST(pair_runs_for_power)
 {
-	unsigned n = flame_pair_runs_for_power(10, 10, 10, 0.05, 0.95, 3, 100);
+	unsigned n = runs_for(10, 10, 3, 100);
 	double need = flame_t_quantile(0.05 / 8, n - 1.0) + flame_t_quantile(0.05, n - 1.0);
 
 	CHECK(n > 30 && n < 50);
 	CHECK(10 >= need * sqrt(200.0 / n));
 	need = flame_t_quantile(0.05 / 8, n - 2.0) + flame_t_quantile(0.05, n - 2.0);
 	CHECK(10 < need * sqrt(200.0 / (n - 1)));
-	CHECK_INT(flame_pair_runs_for_power(10, 2, 2, 0.05, 0.95, 9, 100), 9);
-	CHECK_INT(flame_pair_runs_for_power(0, 2, 2, 0.05, 0.95, 9, 40), 41);
-	CHECK_INT(flame_pair_runs_for_power(10, 100, 100, 0.05, 0.95, 9, 40), 41);
+	CHECK_INT(runs_for(10, 2, 9, 100), 9);
+	CHECK_INT(runs_for(0, 2, 2, 40), 41);
+	CHECK_INT(runs_for(10, 100, 100, 40), 41);
+}
+
+/*
+ * The ends are 10 runs each: the plan takes the change at its 80% lower
+ * bound and the spread at its 90% upper bound, so it asks for more runs
+ * than at face value (the old plan: power 80% at 30x overdispersion, a
+ * fifth of the re-probes too short); a change known exactly plans as before.
+ */
+TEST(pair_runs_for_power_doubts_the_ends)
+{
+	struct flame_power_plan p = { .effect = 10, .effect_se = 2, .sd_slow = 5, .sd_fast = 5,
+				      .sd_df = 9, .alpha = 0.05, .power = 0.95 };
+	unsigned doubted = flame_pair_runs_for_power(&p, 3, 200), face = runs_for(10, 5, 3, 200), n;
+
+	CHECK(doubted > face);
+	/* (10 - 0.84 * 2)^2 / 10^2 and 9 / chi2_{0.10}(9) = 9 / 4.17: about 3x the runs */
+	CHECK(doubted > 2 * face && doubted < 4 * face);
+	p.effect_se = 0;
+	p.sd_df = 0;
+	CHECK_INT(flame_pair_runs_for_power(&p, 3, 200), face);
+	p.effect_se = 100;	/* a change no bigger than its error: planned at a quarter */
+	p.sd_df = 9;
+	n = flame_pair_runs_for_power(&p, 3, 1000);
+	CHECK(n < 1000);
+	CHECK(n >= runs_for(2.5, 5 * sqrt(9 / 4.25), 3, 1000));
+	CHECK(n <= runs_for(2.5, 5 * sqrt(9 / 4.10), 3, 1000));
+}
+
+/* Looks: the first runs, then a third of those taken (even, at least 2). */
+TEST(pair_look_runs)
+{
+	CHECK_INT(flame_pair_look_runs(0, 4), 4);
+	CHECK_INT(flame_pair_look_runs(4, 4), 2);
+	CHECK_INT(flame_pair_look_runs(8, 4), 2);
+	CHECK_INT(flame_pair_look_runs(10, 4), 4);
+	CHECK_INT(flame_pair_look_runs(24, 4), 8);
 }
 
 static void candidate_session(struct flame_session *s, const char *dir,
@@ -302,4 +346,4 @@ TEST(effects_add_up_to_the_ends)
 
 TEST_MAIN("flame-time", time_is_monotone_where_the_share_is_not, time_of_two_steps_adds_up,
 	  inconclusive_names_no_suspect, effects_add_up_to_the_ends, look_adjusted_p,
-	  pair_runs_for_power)
+	  pair_runs_for_power, pair_runs_for_power_doubts_the_ends, pair_look_runs)
