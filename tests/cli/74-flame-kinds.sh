@@ -3,8 +3,9 @@
 # tests/e2e/gen-kinds, a small set that keeps CI cheap: a function that
 # already takes ~85% of the run gets 3x slower (its share can barely rise,
 # its CPU time does), a worse hash sends the time into libc's memcmp under
-# table_find (named, not memcmp), and a history without a regression must
-# never get a suspect.
+# table_find (named, not memcmp), a merge whose commits are harmless alone
+# is named with none of them, and a history without a regression must
+# never get a suspect.  Every report's facts are checked (tests/factcheck).
 # The generator itself is checked without perf: every kind builds at both
 # ends and the culprit commit is where it says.  No timing is asserted.
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 # The generator: every kind builds and runs at GOOD and BAD (tiny scale),
 # and CULPRIT is on the first-parent line between them.
-for kind in memcmp malloc pageclear subtle dominant none two reland; do
+for kind in memcmp malloc pageclear subtle dominant none two reland merge; do
 	repo=$T/gen-$kind
 	if ! "$GEN" "$repo" --kind "$kind" --seed 3 --scale 0.02 >"$T/gen-$kind.env"; then
 		fail "gen-kinds $kind: generate"; continue
@@ -96,6 +97,25 @@ elif [ "$rc" = 4 ]; then
 	skip "memcmp: names the culprit" "inconclusive on this machine"
 else
 	fail "memcmp: exit $rc, expected 0 (or 4)"; tail -15 "$T/memcmp.err" >&2
+fi
+
+# A merge: the branch's two commits are harmless, the merge's own
+# resolution folds the hash.  The merge is the answer; none of its commits
+# is named as touching the hot function (the fact check verifies with git
+# blame), and the function it names as changed is one its diff changes.
+kind merge 5 0.5
+if [ "$rc" = 0 ]; then
+	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "merge: names the merge" ||
+		fail "merge: names the merge" "$(json "$R" 'd["suspect"]["commit"]')"
+	json "$R" 'd["suspect"]["merge"]["merged_commits"] == 2 and d["suspect"]["merge"]["merged_commits_touching_function"] == []' |
+		grep -q True && pass "merge: 2 commits merged, none touching the function" ||
+		fail "merge: 2 commits merged, none touching the function" "$(json "$R" 'd["suspect"]["merge"]')"
+	grep -q "^- merge: the first slow commit is a merge of 2 commits" "$T/report-merge/report.md" &&
+		pass "merge: report.md's merge line" || fail "merge: report.md's merge line"
+elif [ "$rc" = 4 ]; then
+	skip "merge: names the merge" "inconclusive on this machine"
+else
+	fail "merge: exit $rc, expected 0 (or 4)"; tail -15 "$T/merge.err" >&2
 fi
 
 # No regression (only refactors and a speed-up): never a suspect.

@@ -303,7 +303,9 @@ TEST(merge_lists_only_commits_touching_the_function)
  * The suspect changed the function itself when its diff overlaps the
  * definition's lines, whatever its first hunk is (jq: configure.ac's
  * AC_CHECK_MEMBER came first; main named it), and otherwise the
- * function of its largest source hunk.
+ * function of its largest source hunk - one whose definition holds the
+ * hunk's lines, not the function its header names when the hunk only
+ * follows it.
  */
 TEST(changed_function_from_the_definition_range)
 {
@@ -342,6 +344,26 @@ TEST(changed_function_from_the_definition_range)
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.narrow.culprit), 0);
 	flame_step_changed_function(&s);
 	CHECK_STREQ(s.ans.suspects.changed_function, "other");
+	/*
+	 * A commit that adds helper after decToString and rewords the top
+	 * comment: its largest hunk's header names decToString (the line
+	 * before the hunk), which it did not change (main named it).
+	 */
+	{
+		char *cmd = xstrfmt("cd %s/repo && printf '/* jv.c - numbers */\\n' > h && cat jv.c >> h && "
+				    "printf '\\nint helper(int x)\\n{\\n\\tint y = x + 7;\\n"
+				    "\\treturn y;\\n}\\n' >> h && mv h jv.c && " CI " -am 'helper'", dir);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	free(s.ans.suspects.changed_function);
+	s.ans.suspects.changed_function = NULL;
+	free(s.ans.target.function);
+	s.ans.target.function = NULL;
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.narrow.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.suspects.changed_function, "helper");
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(dir);
