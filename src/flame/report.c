@@ -482,6 +482,8 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 	}
 }
 
+static int rose_across(const struct flame_session *s, struct strbuf *sb, int md);
+
 /* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
 {
@@ -515,7 +517,13 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	} else {
 		strbuf_addstr(sb, "\n- metric: ");
 		md_code(sb, flame_metric_name(s->req.metric), WHOLE, 0);
-		strbuf_addstr(sb, " (bisected on the metric itself; no function is named)");
+		strbuf_addstr(sb, " (bisected on the metric itself; no function is named");
+		if (!s->ans.target.blocked_function) {
+			strbuf_addstr(sb, ": ");
+			if (!rose_across(s, sb, 1))
+				strbuf_addstr(sb, "no function's share rose");
+		}
+		strbuf_addch(sb, ')');
 	}
 	if (s->ans.suspects.def_file) {
 		strbuf_addstr(sb, " in ");
@@ -729,6 +737,39 @@ static void term(struct strbuf *sb, const char *s)
 	escape_term(sb, s, strlen(s));
 }
 
+/*
+ * A flat profile: no function's rise was confirmed alone, but the time
+ * still rose somewhere.  "across a, b (inclusive +2.9 pp, +1.1 pp)": the
+ * (at most three) hotspots whose inclusive share rose, as the terminal
+ * (md 0) or report.md (md 1) writes a name.  0 when none rose.
+ */
+static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
+{
+	const struct flame_hotspots *h = &s->ans.target.hot;
+	size_t i, k[3], n = 0;
+
+	for (i = 0; i < h->nr && n < 3; i++)
+		if (h->items[i].delta_total > 0)
+			k[n++] = i;
+	if (!n)
+		return 0;
+	strbuf_addstr(sb, "the time rose across ");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		if (md)
+			md_code(sb, h->items[k[i]].name, WHOLE, 0);
+		else
+			term(sb, h->items[k[i]].name);
+	}
+	strbuf_addstr(sb, " (inclusive share ");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		numfmt_pp(sb, h->items[k[i]].delta_total, NUMFMT_SIGN);
+	}
+	strbuf_addstr(sb, n > 1 ? "; none confirmed alone)" : "; not confirmed alone)");
+	return 1;
+}
+
 void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 {
 	const struct flame_answer *a = &s->ans;
@@ -777,6 +818,9 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			numfmt_value(out, a->target.share[0], flame_metric_unit(s->req.metric), 0);
 			strbuf_addstr(out, " -> ");
 			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
+			strbuf_addstr(out, "; ");
+			if (!rose_across(s, out, 0))
+				strbuf_addstr(out, "no function's share rose");
 			strbuf_addch(out, ')');
 		}
 		strbuf_addstr(out, "\nsuspect commit: ");
