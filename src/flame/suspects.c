@@ -35,6 +35,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 		s->ans.suspects.def_line = def.line;
 		s->ans.suspects.def_end = def.end;
 		s->ans.suspects.def_from_dwarf = def.from_dwarf;
+		s->ans.suspects.def_by_macro = def.by_macro;
 	}
 	/* the definition's lines, not -L:name: (which can take a prototype or a macro) */
 	strbuf_addf(&spec, "-L%u,%u:%s", def.line, def.end, def.file);
@@ -473,7 +474,7 @@ out:
 void flame_step_merge(struct flame_session *s)
 {
 	const char *func = flame_session_named_function(s);
-	struct flame_definition def = { NULL, 0, 0, 0 };
+	struct flame_definition def = { NULL, 0, 0, 0, 0 };
 	char *shown;
 	size_t i;
 

@@ -114,17 +114,18 @@ struct want {
 	const char *func, *file;
 	unsigned line, end;
 	int text;	/* the text alone finds it (a macro-made name it cannot) */
+	int macro;	/* made by a macro's invocation: the range is that line */
 };
 
 static const struct want wants[] = {
-	{ "hot", "src/gc.c", 17, 23, 1 },		/* not the prototype over lines 2-3 */
-	{ "cold", "src/gc.c", 24, 24, 1 },		/* not the one-line prototype */
-	{ "kr", "src/gc.c", 7, 12, 1 },		/* K&R */
-	{ "obj_alloc", "src/gc.c", 13, 16, 1 },	/* not the header's macro calling it */
-	{ "hdr_twice", "include/gc.h", 6, 9, 1 },	/* static in a header */
-	{ "made_gen", "src/gc.c", 6, 6, 0 },	/* made by GEN(made) */
-	{ "insert_string", "src/gc.c", 30, 33, 0 },	/* named by a #define (zlib-ng) */
-	{ "hot.constprop.0", "src/gc.c", 17, 23, 1 },	/* a profile's clone name */
+	{ "hot", "src/gc.c", 17, 23, 1, 0 },		/* not the prototype over lines 2-3 */
+	{ "cold", "src/gc.c", 24, 24, 1, 0 },		/* not the one-line prototype */
+	{ "kr", "src/gc.c", 7, 12, 1, 0 },		/* K&R */
+	{ "obj_alloc", "src/gc.c", 13, 16, 1, 0 },	/* not the header's macro calling it */
+	{ "hdr_twice", "include/gc.h", 6, 9, 1, 0 },	/* static in a header */
+	{ "made_gen", "src/gc.c", 6, 6, 0, 1 },	/* made by GEN(made) */
+	{ "insert_string", "src/gc.c", 30, 33, 0, 0 },	/* named by a #define (zlib-ng) */
+	{ "hot.constprop.0", "src/gc.c", 17, 23, 1, 0 },	/* a profile's clone name */
 };
 
 TEST(definitions_from_dwarf_and_text)
@@ -150,6 +151,7 @@ TEST(definitions_from_dwarf_and_text)
 		CHECK_INT(d.line, w->line);
 		CHECK_INT(d.end, w->end);
 		CHECK_INT(d.from_dwarf, 1);
+		CHECK_INT(d.by_macro, w->macro);
 		flame_definition_release(&d);
 		/* without binaries: the text */
 		CHECK_INT(flame_definition_find(&r, NULL, head, w->func, &d), w->text ? 0 : -1);
