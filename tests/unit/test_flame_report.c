@@ -175,6 +175,8 @@ TEST(html_frame_and_changed_function)
 	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
 	CHECK(strstr(sb.buf, "+80.0%"));
 	CHECK(strstr(sb.buf, ": median 100 us &rarr; 150 us "));	/* cpu: microseconds */	/* the session's change, not the medians' +50% */
+	/* named for what it is: the paired estimate, not the medians' change */
+	CHECK(strstr(sb.buf, "+80.0%</strong> <span class=\"muted\">(the paired estimate; 95% intervals of the medians "));
 	CHECK(strstr(sb.buf, "--max-regression 40%"));
 	/* the commit changed make_keys: its hunk is marked too */
 	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
