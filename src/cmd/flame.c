@@ -15,11 +15,13 @@
 #include "core/git_rev.h"
 #include "core/escape.h"
 #include "core/shell_quote.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "flame/fleet.h"
 #include "fleet/hosts.h"
 #include "flame/probe.h"
 #include "measure/probe_request.h"
+#include "measure/metric.h"
 #include "flame/probe_json.h"
 #include "flame/report.h"
 #include "flame/exact.h"
@@ -87,6 +89,19 @@ static char *default_out(const char *repo)
 	return dir;
 }
 
+/* A probe's value in its unit (core/numfmt.h): a share, ms, samples, the metric's. */
+static void probe_value(struct strbuf *sb, const struct flame_probe_request *o, double v)
+{
+	if (!o->function)
+		numfmt_value(sb, v, flame_metric_unit(o->metric), 0);
+	else if (o->measure == FLAME_MEASURE_SHARE || o->measure == FLAME_MEASURE_TOTAL_SHARE)
+		numfmt_percent(sb, v, 0);
+	else if (o->measure == FLAME_MEASURE_TIME || o->measure == FLAME_MEASURE_TOTAL_TIME)
+		numfmt_value(sb, v, "ms", 0);
+	else
+		numfmt_count(sb, v, 0);
+}
+
 static int cmd_flame_probe(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -143,10 +158,20 @@ static int cmd_flame_probe(int argc, const char **argv)
 			goto out_tmp;
 		}
 	}
-	note("probe %.12s: %s (%s %.4g +/- %.2g, threshold %.4g, %u runs)%s%s", id,
-	     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
-	     flame_metric_name(o->metric), res.value, res.se, o->threshold, res.runs,
-	     res.why[0] ? ": " : "", res.why);
+	{
+		struct strbuf v = STRBUF_INIT, se = STRBUF_INIT, th = STRBUF_INIT;
+
+		probe_value(&v, o, res.value);
+		probe_value(&se, o, res.se);
+		probe_value(&th, o, o->threshold);
+		note("probe %.12s: %s (%s %s +/- %s, threshold %s, %u runs)%s%s", id,
+		     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
+		     flame_metric_name(o->metric), v.buf, se.buf, th.buf, res.runs,
+		     res.why[0] ? ": " : "", res.why);
+		strbuf_release(&v);
+		strbuf_release(&se);
+		strbuf_release(&th);
+	}
 	ret = (int)res.verdict;
 out_tmp:
 	tempdir_remove(scratch);

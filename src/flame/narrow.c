@@ -46,8 +46,10 @@ static void describe_delta(struct flame_session *s, double v, char *buf, size_t 
 
 	if (s->ans.target.function && s->ans.target.measure_share)
 		numfmt_pp(&sb, v, 0);
+	else if (s->ans.target.function && s->ans.target.measure_time)
+		numfmt_value(&sb, v, "ms", 0);	/* a CPU time per run, not samples */
 	else if (s->ans.target.function)
-		strbuf_addf(&sb, "%.1f samples/run", v);
+		numfmt_value(&sb, v, "samples/run", 0);
 	else
 		numfmt_value(&sb, v, flame_metric_unit(s->req.metric), 0);
 	snprintf(buf, n, "%s", sb.buf);
@@ -396,7 +398,7 @@ static int confirm_suspect(struct flame_session *s)
 	struct flame_pair_result pair;
 	struct flame_pair_goal goal = { 0 };
 	double effect = s->ans.target.share[1] - s->ans.target.share[0];
-	char parent[41], cur[41], d[48], e[48];
+	char parent[41], cur[41], d[48], e[48], se[48];
 	int hops, untested = 0, rc = 1;
 
 	int short_of = 0;
@@ -462,15 +464,16 @@ static int confirm_suspect(struct flame_session *s)
 	}
 	describe_delta(s, pair.diff, d, sizeof(d));
 	describe_delta(s, effect, e, sizeof(e));
+	describe_delta(s, pair.se, se, sizeof(se));
 	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
-		 "it raises the value by %s (standard error %.2g, Welch df %.1f) of the %s "
+		 "it raises the value by %s (standard error %s, Welch df %.1f) of the %s "
 		 "between the ends, explaining %.0f%% [%.0f%%, %.0f%%] of the change (the ends' "
 		 "own error propagated); confidence = P(step > 0) = 1 - p of the one-sided "
 		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
 		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
-		 pair.looks == 1 ? "" : "s", d, pair.se, pair.step.df, e,
+		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e,
 		 100 * pair.step.explains, 100 * pair.step.explains_lo,
 		 100 * pair.step.explains_hi, s->ans.narrow.suspect_confidence, goal.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");

@@ -9,6 +9,7 @@
 #include "measure/source_name.h"
 #include "flame/probe_cmd.h"
 #include "flame/report_facts.h"
+#include "flame/report_html_parts.h"
 #include "flame/fleet_report.h"
 #include "flame/session_query.h"
 #include "core/alloc.h"
@@ -115,6 +116,7 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_uint(w, "line", s->ans.target.function ? s->ans.suspects.def_line : 0);
 	json_writer_key_uint(w, "line_end", s->ans.target.function ? s->ans.suspects.def_end : 0);
 	json_writer_key_string(w, "defined_by", !s->ans.target.function || !s->ans.suspects.def_file ? NULL :
+				s->ans.suspects.def_by_macro ? "macro" :
 				s->ans.suspects.def_from_dwarf ? "dwarf" : "text");
 	json_writer_key_number(w, "good", s->ans.target.share[0]);
 	json_writer_key_number(w, "bad", s->ans.target.share[1]);
@@ -465,9 +467,12 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "\n- bad: ");
 	md_code(sb, s->ans.ends.bad, WHOLE, 0);
 	strbuf_addf(sb, " (%zu commits in between)\n", s->ans.ends.commits_in_range);
-	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
-		    flame_metric_name(s->req.metric), s->ans.ends.metric_med[0], s->ans.ends.metric_med[1],
-		    flame_metric_unit(s->req.metric), s->ans.ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	strbuf_addf(sb, "- metric: %s, median ", flame_metric_name(s->req.metric));
+	flame_html_metric(sb, s, s->ans.ends.metric_med[0]);
+	strbuf_addstr(sb, " → ");
+	flame_html_metric(sb, s, s->ans.ends.metric_med[1]);
+	strbuf_addf(sb, " (Mann-Whitney p = %.3g, %zu + %zu runs)\n", s->ans.ends.metric_p,
+		    s->st.nruns[0], s->st.nruns[1]);
 	{
 		struct flame_capture_opts o = flame_session_capture_opts(s);
 		char what[300];
@@ -477,6 +482,8 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addch(sb, '\n');
 	}
 }
+
+static int rose_across(const struct flame_session *s, struct strbuf *sb, int md);
 
 /* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
@@ -511,11 +518,21 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	} else {
 		strbuf_addstr(sb, "\n- metric: ");
 		md_code(sb, flame_metric_name(s->req.metric), WHOLE, 0);
-		strbuf_addstr(sb, " (bisected on the metric itself; no function is named)");
+		strbuf_addstr(sb, " (bisected on the metric itself; no function is named");
+		if (!s->ans.target.blocked_function) {
+			strbuf_addstr(sb, ": ");
+			if (!rose_across(s, sb, 1))
+				strbuf_addstr(sb, "no function's share rose");
+		}
+		strbuf_addch(sb, ')');
 	}
 	if (s->ans.suspects.def_file) {
 		strbuf_addstr(sb, " in ");
 		md_text(sb, s->ans.suspects.def_file);
+		if (s->ans.suspects.def_by_macro)
+			strbuf_addf(sb, ", made by the macro invoked at line %u: git log -L follows "
+				    "that invocation, so a commit that changes only the macro's body "
+				    "is not counted as touching it", s->ans.suspects.def_line);
 	}
 	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.narrow.suspect_confidence);
 	md_text(sb, s->ans.narrow.confidence_how);
@@ -592,8 +609,11 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 	if (s->ans.target.blocked_function) {
 		strbuf_addstr(sb, "- blocks longer: ");
 		md_code(sb, s->ans.target.blocked_function, WHOLE, 0);
-		strbuf_addf(sb, ", %.1f ms → %.1f ms off-CPU per run\n", s->ans.target.blocked_ms[0],
-			    s->ans.target.blocked_ms[1]);
+		strbuf_addstr(sb, ", ");
+		numfmt_value(sb, s->ans.target.blocked_ms[0], "ms", 0);
+		strbuf_addstr(sb, " → ");
+		numfmt_value(sb, s->ans.target.blocked_ms[1], "ms", 0);
+		strbuf_addstr(sb, " off-CPU per run\n");
 	}
 	if (s->ans.ends.offcpu_profile)
 		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
@@ -612,12 +632,22 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 		strbuf_addstr(sb, "| ");
 		md_code(sb, h->name, WHOLE, 1);
-		strbuf_addf(sb, " | %.1f%% | %.1f%% | %+.1f pp | %.1f pp | %s |\n",
-			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
-			    100 * h->se_self, h->confirmed ? "yes" : "no");
+		strbuf_addstr(sb, " | ");
+		numfmt_percent(sb, h->good_self.mean, 0);
+		strbuf_addstr(sb, " | ");
+		numfmt_percent(sb, h->bad_self.mean, 0);
+		strbuf_addstr(sb, " | ");
+		numfmt_pp(sb, h->delta_self, NUMFMT_SIGN);
+		strbuf_addstr(sb, " | ");
+		numfmt_pp(sb, h->se_self, 0);
+		strbuf_addf(sb, " | %s |\n", h->confirmed ? "yes" : "no");
 	}
 	if (!s->ans.target.hot.nr)
-		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->req.min_delta);
+	{
+		strbuf_addstr(sb, "| (none rose by ");
+		numfmt_pp(sb, s->req.min_delta, 0);
+		strbuf_addstr(sb, " or more) | | | | | |\n");
+	}
 }
 
 /* The suspects searched and the probes run. */
@@ -640,9 +670,10 @@ static void md_probes(const struct flame_session *s, struct strbuf *sb)
 		md_text(sb, s->ans.narrow.strategy_used);
 		strbuf_addstr(sb, ": ");
 		md_text(sb, s->ans.narrow.strategy_reason);
-		strbuf_addf(sb, ")\n\nThreshold between fast and slow: %.4g "
-			    "(the midpoint of good and bad%s).\n\n| commit | measured | stderr | share | verdict | runs |%s\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |%s\n", s->ans.target.threshold,
+		strbuf_addstr(sb, ")\n\nThreshold between fast and slow: ");
+		flame_html_value(sb, s, s->ans.target.threshold);
+		strbuf_addf(sb, " (the midpoint of good and bad%s).\n\n| commit | measured | stderr | share | verdict | runs |%s\n"
+			    "| --- | ---: | ---: | ---: | --- | ---: |%s\n",
 			    s->ans.fleet.used ? "; each host judges its probes by the midpoint of its own ends, under Hosts" : "",
 			    s->ans.fleet.used ? " host |" : "", s->ans.fleet.used ? " --- |" : "");
 		for (i = 0; i < s->ans.narrow.nprobes; i++) {
@@ -655,8 +686,13 @@ static void md_probes(const struct flame_session *s, struct strbuf *sb)
 				strbuf_addch(sb, ' ');
 				md_text(sb, subj);
 			}
-			strbuf_addf(sb, " | %.4g | %.2g | %.1f%% | %s | %u |", p->value, p->se,
-				    100 * p->share, trail_probe_verdict_name(p->verdict), p->runs);
+			strbuf_addstr(sb, " | ");
+			flame_html_value(sb, s, p->value);
+			strbuf_addstr(sb, " | ");
+			flame_html_value(sb, s, p->se);
+			strbuf_addstr(sb, " | ");
+			numfmt_percent(sb, p->share, 0);
+			strbuf_addf(sb, " | %s | %u |", trail_probe_verdict_name(p->verdict), p->runs);
 			flame_fleet_md_host_cell(&s->ans.fleet, p->host[0] ? p->host : "local", sb);
 			strbuf_addch(sb, '\n');
 		}
@@ -706,6 +742,39 @@ static void term(struct strbuf *sb, const char *s)
 	escape_term(sb, s, strlen(s));
 }
 
+/*
+ * A flat profile: no function's rise was confirmed alone, but the time
+ * still rose somewhere.  "across a, b (inclusive +2.9 pp, +1.1 pp)": the
+ * (at most three) hotspots whose inclusive share rose, as the terminal
+ * (md 0) or report.md (md 1) writes a name.  0 when none rose.
+ */
+static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
+{
+	const struct flame_hotspots *h = &s->ans.target.hot;
+	size_t i, k[3], n = 0;
+
+	for (i = 0; i < h->nr && n < 3; i++)
+		if (h->items[i].delta_total > 0)
+			k[n++] = i;
+	if (!n)
+		return 0;
+	strbuf_addstr(sb, "the time rose across ");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		if (md)
+			md_code(sb, h->items[k[i]].name, WHOLE, 0);
+		else
+			term(sb, h->items[k[i]].name);
+	}
+	strbuf_addstr(sb, " (inclusive share ");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		numfmt_pp(sb, h->items[k[i]].delta_total, NUMFMT_SIGN);
+	}
+	strbuf_addstr(sb, n > 1 ? "; none confirmed alone)" : "; not confirmed alone)");
+	return 1;
+}
+
 void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 {
 	const struct flame_answer *a = &s->ans;
@@ -715,22 +784,31 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			      "changed:        ");
 		if (a->target.function && a->target.hot.nr && a->target.frame) {
 			term(out, a->target.function);
-			strbuf_addf(out, " (its share with the library/kernel code under it "
-				    "%.1f%% -> %.1f%%; hot frame ", 100 * a->target.hot.items[0].good_self.mean,
-				    100 * a->target.hot.items[0].bad_self.mean);
+			strbuf_addstr(out, " (its share with the library/kernel code under it ");
+			numfmt_percent(out, a->target.hot.items[0].good_self.mean, 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_percent(out, a->target.hot.items[0].bad_self.mean, 0);
+			strbuf_addstr(out, "; hot frame ");
 			term(out, a->target.frame);
 			strbuf_addch(out, ')');
 		} else if (a->target.function && a->target.hot.nr) {
 			term(out, a->target.function);
-			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
-				    100 * a->target.hot.items[0].good_self.mean,
-				    100 * a->target.hot.items[0].bad_self.mean);
+			strbuf_addstr(out, " (self share ");
+			numfmt_percent(out, a->target.hot.items[0].good_self.mean, 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_percent(out, a->target.hot.items[0].bad_self.mean, 0);
+			strbuf_addch(out, ')');
 		} else if (a->target.blocked_function) {
 			term(out, a->target.blocked_function);
-			strbuf_addf(out, " (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				    "%s: %.4g -> %.4g %s)", a->target.blocked_ms[0], a->target.blocked_ms[1],
-				    flame_metric_name(s->req.metric), a->target.share[0], a->target.share[1],
-				    flame_metric_unit(s->req.metric));
+			strbuf_addstr(out, " (off-CPU ");
+			numfmt_value(out, a->target.blocked_ms[0], "ms", 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_value(out, a->target.blocked_ms[1], "ms", 0);
+			strbuf_addf(out, " per run; bisected on %s: ", flame_metric_name(s->req.metric));
+			numfmt_value(out, a->target.share[0], flame_metric_unit(s->req.metric), 0);
+			strbuf_addstr(out, " -> ");
+			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
+			strbuf_addch(out, ')');
 		} else {
 			/* no hot function: what the suspect changed, and what was measured */
 			if (a->suspects.changed_function) {
@@ -745,6 +823,9 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			numfmt_value(out, a->target.share[0], flame_metric_unit(s->req.metric), 0);
 			strbuf_addstr(out, " -> ");
 			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
+			strbuf_addstr(out, "; ");
+			if (!rose_across(s, out, 0))
+				strbuf_addstr(out, "no function's share rose");
 			strbuf_addch(out, ')');
 		}
 		strbuf_addstr(out, "\nsuspect commit: ");

@@ -6,6 +6,7 @@
  * one commit explains the change; the suspect's own sections say the rest.
  */
 #include "flame/report.h"
+#include "core/numfmt.h"
 #include "core/verdict.h"
 #include "core/escape.h"
 
@@ -84,9 +85,17 @@ static void step_text(const struct flame_session *s, const struct flame_culprit 
 		strbuf_addf(sb, "%+.1f pp [%+.1f, %+.1f]", 100 * a->step, 100 * a->lo, 100 * a->hi);
 	else if (s->ans.target.function)
 		strbuf_addf(sb, "%+.1f samples/run [%+.1f, %+.1f]", a->step, a->lo, a->hi);
-	else
-		strbuf_addf(sb, "%+.4g [%+.4g, %+.4g] %s", a->step, a->lo, a->hi,
-			    flame_metric_unit(s->req.metric));
+	else {
+		/* the metric in its unit (core/numfmt.h): never "+1.2e+05 us" */
+		const char *unit = flame_metric_unit(s->req.metric);
+
+		numfmt_value(sb, a->step, unit, NUMFMT_SIGN);
+		strbuf_addstr(sb, " [");
+		numfmt_value(sb, a->lo, unit, NUMFMT_SIGN);
+		strbuf_addstr(sb, ", ");
+		numfmt_value(sb, a->hi, unit, NUMFMT_SIGN);
+		strbuf_addch(sb, ']');
+	}
 }
 
 void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)

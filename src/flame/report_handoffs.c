@@ -6,6 +6,7 @@
  * in escaped Markdown (core/escape.h).
  */
 #include "flame/report.h"
+#include "core/numfmt.h"
 #include "core/verdict.h"
 #include "flame/report_facts.h"
 #include "core/escape.h"
@@ -134,7 +135,9 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			strbuf_addstr(sb, " (library or kernel code under the function)\n");
 		} else if (s->ans.target.hot.nr) {
 			mdc(sb, s->ans.target.hot.items[0].name);
-			strbuf_addf(sb, " %+.1f pp self share\n", 100 * s->ans.target.hot.items[0].delta_self);
+			strbuf_addch(sb, ' ');
+			numfmt_pp(sb, s->ans.target.hot.items[0].delta_self, NUMFMT_SIGN);
+			strbuf_addstr(sb, " self share\n");
 		} else {
 			strbuf_addstr(sb, "none rose\n");
 		}

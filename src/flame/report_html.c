@@ -9,6 +9,7 @@
  * CI, Check the environment; element ids builder, bolt, radar, scout).  Every string from outside goes through core/escape.h.
  */
 #include "flame/report.h"
+#include "core/numfmt.h"
 #include "core/verdict.h"
 #include "flame/report_facts.h"
 #include "flame/fleet_report.h"
@@ -126,8 +127,13 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (a->target.blocked_function)
-		strbuf_addf(sb, "<tr><th>Blocked time</th><td>%.1f ms &rarr; %.1f ms off-CPU per run</td></tr>\n",
-			    a->target.blocked_ms[0], a->target.blocked_ms[1]);
+	{
+		strbuf_addstr(sb, "<tr><th>Blocked time</th><td>");
+		numfmt_value(sb, a->target.blocked_ms[0], "ms", 0);
+		strbuf_addstr(sb, " &rarr; ");
+		numfmt_value(sb, a->target.blocked_ms[1], "ms", 0);
+		strbuf_addstr(sb, " off-CPU per run</td></tr>\n");
+	}
 	strbuf_addstr(sb, "<tr><th>Suspect commit</th><td>");
 	if (flame_session_has_suspect(s)) {
 		flame_html_commit(sb, a->narrow.culprit_info.id);
@@ -170,8 +176,9 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	flame_html_metric(sb, s, a->ends.metric_med[0]);
 	strbuf_addstr(sb, " &rarr; ");
 	flame_html_metric(sb, s, a->ends.metric_med[1]);
-	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
-		    change > 0 ? "up" : "down", 100 * change);
+	strbuf_addf(sb, " <strong class=\"%s\">", change > 0 ? "up" : "down");
+	numfmt_percent(sb, change, NUMFMT_SIGN);
+	strbuf_addstr(sb, "</strong> <span class=\"muted\">(the paired estimate; 95% intervals of the medians ");
 	flame_html_metric(sb, s, a->ends.metric_lo[0]);
 	strbuf_addstr(sb, "&ndash;");
 	flame_html_metric(sb, s, a->ends.metric_hi[0]);
@@ -277,8 +284,9 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 		    s->ans.target.measure_total ? "Hotter functions (self share with the library and kernel "
 		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
-		strbuf_addf(sb, "<p class=\"muted\">No function's share rose by %.1f pp or more.</p></section>\n",
-			    100 * s->req.min_delta);
+		strbuf_addstr(sb, "<p class=\"muted\">No function's share rose by ");
+		numfmt_pp(sb, s->req.min_delta, 0);
+		strbuf_addstr(sb, " or more.</p></section>\n");
 		return;
 	}
 	for (i = 0; i < nr; i++)
@@ -293,13 +301,21 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 		strbuf_addstr(sb, "<tr><td>");
 		flame_html_code(sb, hs->name);
-		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
-			    "<td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>%+.1f pp</td>"
-			    "<td class=\"n\">%.1f pp</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
-			    "<td class=\"n\">%+.1f pp</td><td>%s</td></tr>\n",
-			    100 * hs->good_self.mean, 100 * hs->bad_self.mean, w, 100 * hs->delta_self,
-			    100 * hs->se_self, 100 * hs->good_total.mean, 100 * hs->bad_total.mean,
-			    100 * hs->delta_total, hs->confirmed ? "<strong>yes</strong>" : "no");
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_percent(sb, hs->good_self.mean, 0);
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_percent(sb, hs->bad_self.mean, 0);
+		strbuf_addf(sb, "</td><td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>", w);
+		numfmt_pp(sb, hs->delta_self, NUMFMT_SIGN);
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_pp(sb, hs->se_self, 0);
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_percent(sb, hs->good_total.mean, 0);
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_percent(sb, hs->bad_total.mean, 0);
+		strbuf_addstr(sb, "</td><td class=\"n\">");
+		numfmt_pp(sb, hs->delta_total, NUMFMT_SIGN);
+		strbuf_addf(sb, "</td><td>%s</td></tr>\n", hs->confirmed ? "<strong>yes</strong>" : "no");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");
 }
@@ -459,7 +475,9 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 			strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code under the function)</span>");
 		} else if (s->ans.target.hot.nr) {
 			flame_html_code(sb, s->ans.target.hot.items[0].name);
-			strbuf_addf(sb, " %+.1f pp self share", 100 * s->ans.target.hot.items[0].delta_self);
+			strbuf_addch(sb, ' ');
+			numfmt_pp(sb, s->ans.target.hot.items[0].delta_self, NUMFMT_SIGN);
+			strbuf_addstr(sb, " self share");
 		} else {
 			strbuf_addstr(sb, "<span class=\"muted\">none rose</span>");
 		}

@@ -18,7 +18,7 @@ void flame_html_code(struct strbuf *sb, const char *s);
 void flame_html_commit(struct strbuf *sb, const char *id);
 /* Whether probed values are shares (shown in percent). */
 int flame_html_value_is_share(const struct flame_session *s);
-/* A probed value (or an end's) in its unit: a share in percent, else %.4g. */
+/* A probed value (or an end's) in its unit (core/numfmt.h); report.md's too. */
 void flame_html_value(struct strbuf *sb, const struct flame_session *s, double v);
 /* A value of the metric with its unit, microseconds shown as ms or s. */
 void flame_html_metric(struct strbuf *sb, const struct flame_session *s, double v);

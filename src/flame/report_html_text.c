@@ -4,6 +4,7 @@
  * ids, probed values and metrics in their units.
  */
 #include "flame/report_html_parts.h"
+#include "core/numfmt.h"
 #include "core/escape.h"
 
 #include <math.h>
@@ -41,26 +42,27 @@ int flame_html_value_is_share(const struct flame_session *s)
 	return s->ans.target.function && s->ans.target.measure_share;
 }
 
-/* A probed value (or an end's) in its unit: a share in percent, else %.4g. */
+/*
+ * A probed value (or an end's) in its unit (core/numfmt.h): a share in
+ * percent, a time per run in ms or s, samples per run as a count, the
+ * metric in its own unit.  report.md and report.html write it alike.
+ */
 void flame_html_value(struct strbuf *sb, const struct flame_session *s, double v)
 {
 	if (flame_html_value_is_share(s))
-		strbuf_addf(sb, "%.2f%%", 100 * v);
+		numfmt_percent(sb, v, 0);
+	else if (!s->ans.target.function)
+		numfmt_value(sb, v, flame_metric_unit(s->req.metric), 0);
+	else if (s->ans.target.measure_time)
+		numfmt_value(sb, v, "ms", 0);
 	else
-		strbuf_addf(sb, "%.4g", v);
+		numfmt_value(sb, v, "samples/run", 0);
 }
 
 /* A value of the metric with its unit, microseconds shown as ms or s. */
 void flame_html_metric(struct strbuf *sb, const struct flame_session *s, double v)
 {
-	const char *unit = flame_metric_unit(s->req.metric);
-
-	if (!strcmp(unit, "us") && fabs(v) >= 1e6)
-		strbuf_addf(sb, "%.3f s", v / 1e6);
-	else if (!strcmp(unit, "us") && fabs(v) >= 1e3)
-		strbuf_addf(sb, "%.1f ms", v / 1e3);
-	else
-		strbuf_addf(sb, "%.4g %s", v, unit);
+	numfmt_value(sb, v, flame_metric_unit(s->req.metric), 0);
 }
 
 const char *flame_html_measure(const struct flame_session *s)

@@ -65,6 +65,7 @@ struct flame_suspects_result {
 	char *def_file;			/* where the function is defined (may be NULL) */
 	unsigned def_line, def_end;	/* its lines, inclusive (definition.h) */
 	int def_from_dwarf;		/* found in the bad build's DWARF */
+	int def_by_macro;		/* made by a macro: the lines are its invocation */
 	char *changed_function;		/* flat profile: the function the suspect changed */
 };
 

@@ -9,6 +9,7 @@
 #include "flame/decide.h"
 #include "flame/report.h"
 #include "flame/report_facts.h"
+#include "measure/definition.h"
 #include "measure/source_name.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -34,6 +35,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 		s->ans.suspects.def_line = def.line;
 		s->ans.suspects.def_end = def.end;
 		s->ans.suspects.def_from_dwarf = def.from_dwarf;
+		s->ans.suspects.def_by_macro = def.by_macro;
 	}
 	/* the definition's lines, not -L:name: (which can take a prototype or a macro) */
 	strbuf_addf(&spec, "-L%u,%u:%s", def.line, def.end, def.file);
@@ -315,13 +317,80 @@ static int is_source(const char *path)
 	return 0;
 }
 
+/* One hunk of the culprit's diff (-U0) in a source file. */
+struct hunk {
+	char *path;		/* the file at the culprit */
+	char *header;		/* the function its header names, or NULL */
+	char *added;		/* the first added line that may start a definition */
+	unsigned start, count;	/* its lines at the culprit (count 0: a deletion after start) */
+	long size;		/* lines added and removed */
+};
+
+static void hunk_clear(struct hunk *h)
+{
+	free(h->path);
+	free(h->header);
+	free(h->added);
+	memset(h, 0, sizeof(*h));
+}
+
+/*
+ * name's definition in the file at the culprit overlaps the hunk's lines:
+ * a hunk header names the function *before* the hunk, which is not the
+ * one changed when the hunk lies after its closing brace (an added
+ * function, a changed comment).
+ */
+static int hunk_in_definition(struct flame_session *s, const struct hunk *h, const char *name)
+{
+	struct strbuf spec = STRBUF_INIT, text = STRBUF_INIT;
+	const char *argv[] = { "show", NULL, NULL };
+	unsigned line, end;
+	int in = 0;
+
+	strbuf_addf(&spec, "%s:%s", s->ans.narrow.culprit, h->path);
+	argv[1] = spec.buf;
+	if (!flame_git(&s->st.repo, &text, argv) && flame_definition_in_text(text.buf, name, &line, &end))
+		in = h->count ? line <= h->start + h->count - 1 && h->start <= end :
+				line <= h->start && h->start + 1 <= end;
+	strbuf_release(&spec);
+	strbuf_release(&text);
+	return in;
+}
+
+/* The function the hunk changes, checked against its definition, or NULL. */
+static char *hunk_function(struct flame_session *s, const struct hunk *h)
+{
+	if (h->header && hunk_in_definition(s, h, h->header))
+		return xstrdup(h->header);
+	if (h->added && hunk_in_definition(s, h, h->added))
+		return xstrdup(h->added);
+	return NULL;
+}
+
+/* The new side of "@@ -a,b +c,d @@": start c and count d (1 when left out). */
+static void hunk_lines(const char *l, unsigned *start, unsigned *count)
+{
+	const char *plus = strstr(l, " +");
+	char *e;
+
+	*start = 0;
+	*count = 1;
+	if (!plus)
+		return;
+	*start = (unsigned)strtoul(plus + 2, &e, 10);
+	if (*e == ',')
+		*count = (unsigned)strtoul(e + 1, NULL, 10);
+}
+
 /*
  * The function the suspect commit changed.  When the session names one and
  * the commit's diff overlaps its definition's lines (git log -L over the
  * range: st.touching), that function itself; without a definition, when a
  * hunk names it.  Otherwise (a flat profile, or a commit that changed
- * something else) the function of the largest hunk in a source file, from
- * its header - not the first hunk, which may be configure.ac's.
+ * something else) the function of the largest hunk in a source file whose
+ * lines lie in that function's definition at the culprit: the one its
+ * header names, or one the hunk adds - not the first hunk, which may be
+ * configure.ac's, and not a header's function the hunk only follows.
  */
 void flame_step_changed_function(struct flame_session *s)
 {
@@ -329,10 +398,12 @@ void flame_step_changed_function(struct flame_session *s)
 			       "--diff-merges=first-parent", s->ans.narrow.culprit, NULL };
 	const char *fn = s->ans.target.function;
 	struct strbuf out = STRBUF_INIT;
-	char *l, *save = NULL, *best = NULL, *cur = NULL;
-	long best_size = 0, size = 0;
+	struct hunk cur;
+	char *l, *save = NULL, *best = NULL, *path = NULL;
+	long best_size = 0;
 	int source = 0, named = 0;
 
+	memset(&cur, 0, sizeof(cur));
 	if (fn && s->ans.suspects.def_file && string_list_has(&s->st.touching, s->ans.narrow.culprit)) {
 		s->ans.suspects.changed_function = xstrdup(fn);
 		return;
@@ -342,25 +413,39 @@ void flame_step_changed_function(struct flame_session *s)
 	for (l = strtok_r(out.buf, "\n", &save); ; l = strtok_r(NULL, "\n", &save)) {
 		int boundary = !l || !strncmp(l, "@@ ", 3) || !strncmp(l, "diff --git ", 11);
 
-		if (boundary && cur && size > best_size) {
-			free(best);
-			best = cur;
-			best_size = size;
-			cur = NULL;
+		if (boundary && cur.path && cur.size > best_size) {
+			char *f = hunk_function(s, &cur);
+
+			if (f) {
+				free(best);
+				best = f;
+				best_size = cur.size;
+			}
 		}
-		if (boundary) {
-			free(cur);
-			cur = NULL;
-			size = 0;
-		}
+		if (boundary)
+			hunk_clear(&cur);
 		if (!l)
 			break;
-		if (!strncmp(l, "+++ ", 4))
+		if (!strncmp(l, "+++ ", 4)) {
 			source = is_source(l + 4);
-		else if (!strncmp(l, "@@ ", 3))
-			cur = source ? header_function(l) : NULL;
-		else if ((*l == '+' || *l == '-') && source)
-			size++;
+			free(path);
+			path = source && !strncmp(l + 4, "b/", 2) ? xstrdup(l + 6) : NULL;
+		} else if (!strncmp(l, "@@ ", 3) && path) {
+			cur.path = xstrdup(path);
+			cur.header = header_function(l);
+			hunk_lines(l, &cur.start, &cur.count);
+		} else if ((*l == '+' || *l == '-') && cur.path) {
+			cur.size++;
+			/* an added line that may start a definition: "int f(int x)" */
+			if (*l == '+' && !cur.added && l[1] && !isspace((unsigned char)l[1]) &&
+			    l[1] != '#' && strchr(l, '(') && !strchr(l, ';')) {
+				struct strbuf fake = STRBUF_INIT;
+
+				strbuf_addf(&fake, "@@ -0 +0 @@ %s", l + 1);
+				cur.added = header_function(fake.buf);
+				strbuf_release(&fake);
+			}
+		}
 		if (fn && !s->ans.suspects.def_file && (*l == '+' || *l == '-' || *l == '@') &&
 		    flame_report_hunk_names(l, strlen(l), fn))
 			named = 1;
@@ -375,6 +460,7 @@ void flame_step_changed_function(struct flame_session *s)
 	}
 	s->ans.suspects.changed_function = best;
 out:
+	free(path);
 	strbuf_release(&out);
 }
 
@@ -388,7 +474,7 @@ out:
 void flame_step_merge(struct flame_session *s)
 {
 	const char *func = flame_session_named_function(s);
-	struct flame_definition def = { NULL, 0, 0, 0 };
+	struct flame_definition def = { NULL, 0, 0, 0, 0 };
 	char *shown;
 	size_t i;
 

@@ -409,6 +409,48 @@ out:
 	return found ? 0 : -1;
 }
 
+/*
+ * A DWARF definition whose first line does not name the function (name
+ * then '(') and whose lines hold no body ('{'): a macro invocation made
+ * it (#define GEN(n) int n(void) {...}; GEN(made)).  int INSERT_STRING(x)
+ * { ... } names it through a macro but has its body in the range.
+ */
+static int made_by_macro(struct flame_repo *r, const char *rev, const char *name,
+			 const struct flame_definition *d)
+{
+	char *spec = xstrfmt("%s:%s", rev, d->file);
+	const char *argv[] = { "cat-file", "blob", spec, NULL };
+	struct strbuf src = STRBUF_INIT;
+	const char *l, *p;
+	unsigned k;
+	int macro = 0;
+
+	if (flame_git(r, &src, argv) == 0) {
+		for (l = src.buf, k = 1; k < d->line && (p = strchr(l, '\n')); k++)
+			l = p + 1;
+		if (k == d->line) {
+			const char *e = strchr(l, '\n');
+			size_t n = strlen(name), len = e ? (size_t)(e - l) : strlen(l);
+
+			for (e = l, k = d->line; *e && k <= d->end; e++) {
+				if (*e == '{')
+					break;
+				k += *e == '\n';
+			}
+			macro = !*e || k > d->end;
+			for (p = l; macro && p + n <= l + len; p++)
+				if (!strncmp(p, name, n) && (p == l || !is_id((unsigned char)p[-1])) &&
+				    *skip_space(p + n) == '(') {
+					macro = 0;
+					break;
+				}
+		}
+	}
+	free(spec);
+	strbuf_release(&src);
+	return macro;
+}
+
 int flame_definition_find(struct flame_repo *r, struct flame_defs *defs, const char *rev,
 			  const char *func, struct flame_definition *out)
 {
@@ -420,6 +462,8 @@ int flame_definition_find(struct flame_repo *r, struct flame_defs *defs, const c
 	ret = defs && (!find_in_dwarf(r, defs, rev, func, out) ||
 		       !find_in_dwarf(r, defs, rev, name, out)) ? 0 :
 	      find_in_text(r, rev, name, out);
+	if (!ret && out->from_dwarf)
+		out->by_macro = made_by_macro(r, rev, name, out);
 	free(name);
 	return ret;
 }

@@ -17,6 +17,9 @@ struct flame_definition {
 	char *file;		/* path in the repository, malloc'd; NULL: not found */
 	unsigned line, end;	/* 1-based, inclusive: the name's line .. the body's last */
 	int from_dwarf;		/* found in a binary's DWARF (else in the text) */
+	int by_macro;		/* DWARF: its line does not name it - a macro made it,
+				 * and line..end is the macro's invocation (git log -L
+				 * follows those lines, not the macro's body) */
 };
 
 /* The DWARF of one build worktree's binaries, read on first use. */

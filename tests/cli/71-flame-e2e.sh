@@ -6,7 +6,9 @@
 # regression that only shows off-CPU (whose function the off-CPU profiles
 # name).  The effect sizes are large (3-5x in one function, 600 ms of sleep)
 # so the named commit does not depend on timing; nothing here asserts a
-# time.  Under TRAIL_SANITIZED=1 a reduced subset runs.
+# time.  Every report's factual sentences are checked against git
+# (tests/factcheck/flame-report-facts).  Under TRAIL_SANITIZED=1 a reduced
+# subset runs.
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! have python3 || ! have make || ! have cc; then
@@ -45,6 +47,11 @@ shape() {
 	pass "$name: exit $want"
 	[ -f "$out/report.json" ] && [ -f "$out/report.md" ] && [ -f "$out/report.html" ] &&
 		pass "$name: report written" || fail "$name: report written"
+	# every factual sentence checked against git (tests/factcheck)
+	[ -f "$out/report.json" ] || return 0
+	"$ROOT/tests/factcheck/flame-report-facts" "$out" "$repo" --stdout "$T/$name.out" >"$T/$name.facts" 2>&1 &&
+		pass "$name: the report's facts check" ||
+		fail "$name: the report's facts check" "$(grep -v '^ok' "$T/$name.facts")"
 }
 
 # expect_suspect NAME: the report names the generator's culprit and function.

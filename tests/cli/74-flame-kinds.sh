@@ -3,8 +3,9 @@
 # tests/e2e/gen-kinds, a small set that keeps CI cheap: a function that
 # already takes ~85% of the run gets 3x slower (its share can barely rise,
 # its CPU time does), a worse hash sends the time into libc's memcmp under
-# table_find (named, not memcmp), and a history without a regression must
-# never get a suspect.
+# table_find (named, not memcmp), a merge whose commits are harmless alone
+# is named with none of them, and a history without a regression must
+# never get a suspect.  Every report's facts are checked (tests/factcheck).
 # The generator itself is checked without perf where no flame run here does
 # (malloc, pageclear, subtle): those kinds build at both
 # ends and the culprit commit is where it says.  No timing is asserted.
@@ -18,7 +19,7 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 # The generator: the kinds no trail flame run of the suite uses (only
 # bench/flame-kinds does) build and run at GOOD and BAD (tiny scale), and
-# CULPRIT is on the first-parent line between them.  memcmp, dominant,
+# CULPRIT is on the first-parent line between them.  memcmp, dominant, merge,
 # none and reland are checked below, two by tests/cli/74-flame-culprits.sh:
 # trail flame names their culprit (or none), which needs the same.
 for kind in malloc pageclear subtle; do
@@ -97,6 +98,25 @@ elif [ "$rc" = 4 ]; then
 	skip "memcmp: names the culprit" "inconclusive on this machine"
 else
 	fail "memcmp: exit $rc, expected 0 (or 4)"; tail -15 "$T/memcmp.err" >&2
+fi
+
+# A merge: the branch's two commits are harmless, the merge's own
+# resolution folds the hash.  The merge is the answer; none of its commits
+# is named as touching the hot function (the fact check verifies with git
+# blame), and the function it names as changed is one its diff changes.
+kind merge 5 0.5
+if [ "$rc" = 0 ]; then
+	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "merge: names the merge" ||
+		fail "merge: names the merge" "$(json "$R" 'd["suspect"]["commit"]')"
+	json "$R" 'd["suspect"]["merge"]["merged_commits"] == 2 and d["suspect"]["merge"]["merged_commits_touching_function"] == []' |
+		grep -q True && pass "merge: 2 commits merged, none touching the function" ||
+		fail "merge: 2 commits merged, none touching the function" "$(json "$R" 'd["suspect"]["merge"]')"
+	grep -q "^- merge: the first slow commit is a merge of 2 commits" "$T/report-merge/report.md" &&
+		pass "merge: report.md's merge line" || fail "merge: report.md's merge line"
+elif [ "$rc" = 4 ]; then
+	skip "merge: names the merge" "inconclusive on this machine"
+else
+	fail "merge: exit $rc, expected 0 (or 4)"; tail -15 "$T/merge.err" >&2
 fi
 
 # No regression (only refactors and a speed-up): never a suspect.  Exit 6

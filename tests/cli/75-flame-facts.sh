@@ -5,8 +5,11 @@
 # made main's reports false: the hot function is called through a macro
 # (MRB_OBJ_ALLOC-like) and declared in a header that sorts first, defined
 # before a static helper's forward prototype is used; a commit after the culprit rewrites
-# the same lines, so the culprit's revert conflicts.  Also checks the
-# (tests/cli/75-flame-report.sh runs the checker on its report too.)
+# the same lines, so the culprit's revert conflicts.  Also: the checker
+# itself catches a false "not the program's" frame, and the demo's history
+# (demo/make-history, smaller runs) gets a report whose facts all check.
+# (tests/cli/75-flame-report.sh, 71-flame-e2e and 74-flame-kinds run the
+# checker on their reports too.)
 . "$(dirname "$0")/lib.sh"
 
 if ! have python3 || ! have cc || ! have git || ! have readelf; then
@@ -102,3 +105,46 @@ else
 fi
 check "the user's worktree untouched" test -z "$(git -C "$R" status --porcelain)"
 if [ -n "${FACTS_KEEP:-}" ]; then cp -r "$OUT" "$FACTS_KEEP"; fi	# to read the report afterwards
+
+# The checker catches a false "not the program's": the same report with a
+# frame that is the program's own (mix, static in src/gc.c), then with one
+# under which obj_alloc never runs.
+cp -r "$OUT" "$T/lie"
+lie() { python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["target"]["frame"]=sys.argv[2]; json.dump(d, open(p, "w"))' "$T/lie/report.json" "$1"; }
+lie mix
+"$FACTS" "$T/lie" "$R" --binary "$T/badtree/app" >"$T/lie.out" 2>&1
+check "the checker: a program's function shown as library code is false" \
+	grep -q "^FALSE mix is not the program's" "$T/lie.out"
+lie __memcmp_evex_movbe
+"$FACTS" "$T/lie" "$R" >"$T/lie.out" 2>&1
+check "the checker: a frame obj_alloc never calls is false" \
+	grep -q "^FALSE obj_alloc is the innermost program caller of __memcmp_evex_movbe" "$T/lie.out"
+
+# The demo (demo/make-history, what 'make demo' runs), smaller: 1M words,
+# short runs.  Its report names a callee change ("changed hash_str, not
+# ht_lookup itself") and offers a revert; every claim is checked.
+D=$T/demo
+if "$ROOT/demo/make-history" "$D" >"$T/demo.env" 2>"$T/demo.gen"; then
+	. "$T/demo.env"
+	(cd "$D" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build make --run './wordfreq 1000000' \
+		--out "$T/demo-report" --repeat 4 --warmup-runs 0 --probe-runs 2 --cache "$T/cache") \
+		>"$T/demo.out" 2>"$T/demo.err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		pass "demo: a regression found"
+		git -C "$D" worktree add -q --detach "$T/demobad" "$BAD" && make -s -C "$T/demobad" >/dev/null 2>&1 ||
+			fail "demo: build bad for the checker"
+		if "$FACTS" "$T/demo-report" "$D" --binary "$T/demobad/wordfreq" --stdout "$T/demo.out" \
+			>"$T/demo.facts" 2>&1; then
+			pass "demo: every fact checked: $(grep -c '^ok' "$T/demo.facts") claims"
+		else
+			fail "demo: fact check" "$(grep -v '^ok' "$T/demo.facts")"
+		fi
+	elif [ "$rc" -eq 4 ]; then
+		skip "demo: fact check" "inconclusive on this machine"
+	else
+		fail "demo: exit $rc, expected 0 (or 4)"; tail -15 "$T/demo.err" >&2
+	fi
+else
+	fail "demo: generate history" "$(tail -3 "$T/demo.gen")"
+fi

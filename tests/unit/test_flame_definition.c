@@ -114,17 +114,18 @@ struct want {
 	const char *func, *file;
 	unsigned line, end;
 	int text;	/* the text alone finds it (a macro-made name it cannot) */
+	int macro;	/* made by a macro's invocation: the range is that line */
 };
 
 static const struct want wants[] = {
-	{ "hot", "src/gc.c", 17, 23, 1 },		/* not the prototype over lines 2-3 */
-	{ "cold", "src/gc.c", 24, 24, 1 },		/* not the one-line prototype */
-	{ "kr", "src/gc.c", 7, 12, 1 },		/* K&R */
-	{ "obj_alloc", "src/gc.c", 13, 16, 1 },	/* not the header's macro calling it */
-	{ "hdr_twice", "include/gc.h", 6, 9, 1 },	/* static in a header */
-	{ "made_gen", "src/gc.c", 6, 6, 0 },	/* made by GEN(made) */
-	{ "insert_string", "src/gc.c", 30, 33, 0 },	/* named by a #define (zlib-ng) */
-	{ "hot.constprop.0", "src/gc.c", 17, 23, 1 },	/* a profile's clone name */
+	{ "hot", "src/gc.c", 17, 23, 1, 0 },		/* not the prototype over lines 2-3 */
+	{ "cold", "src/gc.c", 24, 24, 1, 0 },		/* not the one-line prototype */
+	{ "kr", "src/gc.c", 7, 12, 1, 0 },		/* K&R */
+	{ "obj_alloc", "src/gc.c", 13, 16, 1, 0 },	/* not the header's macro calling it */
+	{ "hdr_twice", "include/gc.h", 6, 9, 1, 0 },	/* static in a header */
+	{ "made_gen", "src/gc.c", 6, 6, 0, 1 },	/* made by GEN(made) */
+	{ "insert_string", "src/gc.c", 30, 33, 0, 0 },	/* named by a #define (zlib-ng) */
+	{ "hot.constprop.0", "src/gc.c", 17, 23, 1, 0 },	/* a profile's clone name */
 };
 
 TEST(definitions_from_dwarf_and_text)
@@ -150,6 +151,7 @@ TEST(definitions_from_dwarf_and_text)
 		CHECK_INT(d.line, w->line);
 		CHECK_INT(d.end, w->end);
 		CHECK_INT(d.from_dwarf, 1);
+		CHECK_INT(d.by_macro, w->macro);
 		flame_definition_release(&d);
 		/* without binaries: the text */
 		CHECK_INT(flame_definition_find(&r, NULL, head, w->func, &d), w->text ? 0 : -1);
@@ -303,7 +305,9 @@ TEST(merge_lists_only_commits_touching_the_function)
  * The suspect changed the function itself when its diff overlaps the
  * definition's lines, whatever its first hunk is (jq: configure.ac's
  * AC_CHECK_MEMBER came first; main named it), and otherwise the
- * function of its largest source hunk.
+ * function of its largest source hunk - one whose definition holds the
+ * hunk's lines, not the function its header names when the hunk only
+ * follows it.
  */
 TEST(changed_function_from_the_definition_range)
 {
@@ -342,6 +346,26 @@ TEST(changed_function_from_the_definition_range)
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.narrow.culprit), 0);
 	flame_step_changed_function(&s);
 	CHECK_STREQ(s.ans.suspects.changed_function, "other");
+	/*
+	 * A commit that adds helper after decToString and rewords the top
+	 * comment: its largest hunk's header names decToString (the line
+	 * before the hunk), which it did not change (main named it).
+	 */
+	{
+		char *cmd = xstrfmt("cd %s/repo && printf '/* jv.c - numbers */\\n' > h && cat jv.c >> h && "
+				    "printf '\\nint helper(int x)\\n{\\n\\tint y = x + 7;\\n"
+				    "\\treturn y;\\n}\\n' >> h && mv h jv.c && " CI " -am 'helper'", dir);
+
+		CHECK_INT(system(cmd), 0);
+		free(cmd);
+	}
+	free(s.ans.suspects.changed_function);
+	s.ans.suspects.changed_function = NULL;
+	free(s.ans.target.function);
+	s.ans.target.function = NULL;
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.narrow.culprit), 0);
+	flame_step_changed_function(&s);
+	CHECK_STREQ(s.ans.suspects.changed_function, "helper");
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(dir);

@@ -175,6 +175,8 @@ TEST(html_frame_and_changed_function)
 	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
 	CHECK(strstr(sb.buf, "+80.0%"));
 	CHECK(strstr(sb.buf, ": median 100 us &rarr; 150 us "));	/* cpu: microseconds */	/* the session's change, not the medians' +50% */
+	/* named for what it is: the paired estimate, not the medians' change */
+	CHECK(strstr(sb.buf, "+80.0%</strong> <span class=\"muted\">(the paired estimate; 95% intervals of the medians "));
 	CHECK(strstr(sb.buf, "--max-regression 40%"));
 	/* the commit changed make_keys: its hunk is marked too */
 	CHECK_INT(count(sb.buf, "<pre class=\"hunk hot\">"), 1);
@@ -225,10 +227,45 @@ TEST(html_scout_when_no_regression)
 	s.ans.ends.metric_med[1] = 1.5e6;
 	strbuf_reset(&sb);
 	flame_report_html(&s, &f, NULL, &sb);
-	CHECK(strstr(sb.buf, ": median 2.5 ms &rarr; 1.500 s "));
+	CHECK(strstr(sb.buf, ": median 2.5 ms &rarr; 1.5 s "));
 	CHECK(strstr(sb.buf, "id=\"scout\""));
 	CHECK(strstr(sb.buf, "<th>kernel</th><td><code>6.1.0</code>"));
 	CHECK(strstr(sb.buf, "-O2 &lt;x&gt;"));
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
+/*
+ * A flat profile (no function's rise confirmed alone): the terminal says
+ * where the time rose, in percentage points of inclusive share, not
+ * "hot function: ?" (main) nor a bare "no function named".
+ */
+TEST(summary_flat_profile_says_where_the_time_rose)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const names[] = { "has_object", "bsearch_hash", "cold" };
+	static const double total[] = { 0.029, 0.011, -0.02 };
+	size_t i;
+
+	make_session(&s, &f);
+	free(s.ans.target.function);
+	s.ans.target.function = NULL;
+	s.ans.target.share[0] = 100e3;
+	s.ans.target.share[1] = 150e3;
+	flame_hotspots_release(&s.ans.target.hot);
+	s.ans.target.hot.items = xcalloc(3, sizeof(*s.ans.target.hot.items));
+	s.ans.target.hot.nr = 3;
+	for (i = 0; i < 3; i++) {
+		s.ans.target.hot.items[i].name = xstrdup(names[i]);
+		s.ans.target.hot.items[i].delta_total = total[i];
+	}
+	flame_report_summary(&s, &sb);
+	CHECK(strstr(sb.buf, "the time rose across has_object, bsearch_hash (inclusive share "
+			     "+2.9 pp, +1.1 pp; none confirmed alone)"));
+	CHECK(strstr(sb.buf, "cpu: 100 ms -> 150 ms"));
+	CHECK(!strstr(sb.buf, "?"));
 	strbuf_release(&sb);
 	release(&s, &f);
 }
@@ -379,5 +416,5 @@ TEST(revert_conflict_sentences)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame_report", revert_conflict_sentences, facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
+TEST_MAIN("flame_report", summary_flat_profile_says_where_the_time_rose, revert_conflict_sentences, facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
 	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)
