@@ -278,7 +278,16 @@ static void html_table(const struct history_plot *p, struct strbuf *out)
 			strbuf_addf(out, " (%.1f%% &#8594; %.1f%%)", 100 * c->moved[j].before,
 				    100 * c->moved[j].after);
 		}
-		strbuf_addf(out, "</td><td><code>%.12s</code></td></tr>\n", c->culprit);
+		strbuf_addstr(out, "</td><td>");
+		if (c->culprit[0])
+			strbuf_addf(out, "<code>%.12s</code>", c->culprit);
+		/* several commits could be it: those not built are marked */
+		for (j = 0; !c->culprit[0] && j < c->candidates.nr; j++)
+			strbuf_addf(out, "%s<code>%.12s</code>%s", j ? ", " : "one of ",
+				    c->candidates.items[j],
+				    string_list_has(&c->untested, c->candidates.items[j]) ?
+				    " (not built)" : "");
+		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n");
 }
