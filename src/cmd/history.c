@@ -16,6 +16,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/numfmt.h"
 #include "core/git_rev.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
@@ -58,11 +59,16 @@ static void print_stored(const char *id, const struct history_result *r)
 {
 	double med, lo, hi;
 
-	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi))
+	struct strbuf v = STRBUF_INIT;
+
+	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi)) {
 		term_printf("%.12s %s\n", id, history_status_name(r->status));
-	else
-		term_printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
-		       id, r->metric, med, r->unit, r->nruns, lo, hi, r->env.key);
+		return;
+	}
+	numfmt_interval(&v, med, lo, hi, r->unit, 0);
+	term_printf("%.12s %s %s (median of %zu runs, 95%% interval), env %s\n", id, r->metric, v.buf,
+		    r->nruns, r->env.key);
+	strbuf_release(&v);
 }
 
 /* The newest stored result of the series before id (first parents), or NULL. */
@@ -394,12 +400,17 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 
 		history_guard_json(&gv);
 	} else {
-		term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): "
+		struct strbuf mr = STRBUF_INIT, mb = STRBUF_INIT;
+
+		numfmt_value(&mr, stats_median(rev, nr), s->unit, 0);
+		numfmt_value(&mb, stats_median(base, nb), s->unit, 0);
+		term_printf("guard: %.12s %s %s vs %s (%zu stored commit(s) before it): "
 			    "%+.1f%% [%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile "
-			    "implies %+.1f%%\n", id, s->metric, stats_median(rev, nr), s->unit,
-			    stats_median(base, nb), s->unit, n - 1 - a, change * 100,
+			    "implies %+.1f%%\n", id, s->metric, mr.buf, mb.buf, n - 1 - a, change * 100,
 			    (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
 			    g.exact ? "exact" : "normal approximation", implied * 100);
+		strbuf_release(&mr);
+		strbuf_release(&mb);
 		if (nmv) {
 			term_printf("functions that moved:\n");
 			print_moved(mv, nmv, "  ");

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "core/term_printf.h"
@@ -138,8 +139,8 @@ int history_show(struct history_cmd *h)
 		} else {
 			term_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
 			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
-			term_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
-				    p->lo, p->hi);
+			term_addf(&out, "\n    %s ", v.s.metric);
+			numfmt_interval(&out, p->med, p->lo, p->hi, v.s.unit, 0);
 			for (k = 0; k < fn.nr; k++) {
 				strbuf_addstr(&out, k ? ", " : "  ");
 				escape_term(&out, fn.items[k], strlen(fn.items[k]));
@@ -152,11 +153,29 @@ int history_show(struct history_cmd *h)
 	if (h->json) {
 		json_writer_end(&w);
 		json_writer_key_uint(&w, "failed", v.s.failed);
+		json_writer_key(&w, "failed_commits");
+		json_writer_begin_array(&w);
+		for (i = 0; i < v.s.failed; i++) {
+			json_writer_begin_object(&w);
+			json_writer_key_string(&w, "commit", v.ids.items[v.s.failed_pos[i]]);
+			json_writer_key_string(&w, "status", history_status_name(v.s.failed_status[i]));
+			json_writer_end(&w);
+		}
+		json_writer_end(&w);
 		json_writer_end(&w);
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else if (v.s.failed) {
-		term_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
+		/* named: the gaps they leave are where a bisection cannot name one commit */
+		term_addf(&out, "%zu commit(s) stored as failing to build or run:\n", v.s.failed);
+		for (i = 0; i < v.s.failed; i++) {
+			size_t pos = v.s.failed_pos[i];
+
+			term_addf(&out, "  %.12s  %s  %-15s ", v.ids.items[pos], v.dates.items[pos],
+				  v.s.failed_status[i] == HISTORY_BUILD_FAILED ? "did not build" : "did not run");
+			escape_term(&out, v.subjects.items[pos], strlen(v.subjects.items[pos]));
+			strbuf_addch(&out, '\n');
+		}
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -389,6 +408,7 @@ int history_plot(struct history_cmd *h)
 	p.nchanges = nc;
 	p.functions = &h->functions;
 	p.subjects = v.point_subjects;
+	p.ids = &v.ids;
 	p.title = "trail history";
 	history_plot_write(&p, html, &out);
 	if (strbuf_write_file(&out, h->out))

@@ -124,8 +124,9 @@ grep -q "measuring its parent $(git -C "$C" rev-parse HEAD^ | cut -c1-12) first"
 	git -C "$C" notes --ref=trail show HEAD^ >/dev/null 2>&1 &&
 	pass "first pull request: guard measured and stored the base (the merge's first parent)" ||
 	fail "first pull request: guard measured and stored the base (the merge's first parent)" "$(cat "$T/.err")"
-grep -q "^guard: .* vs .*(1 stored commit(s) before it)" "$T/.out" &&
-	pass "first pull request: compared with the base" || fail "first pull request: compared with the base" "$(cat "$T/.out")"
+grep -Eq "^guard: [0-9a-f]{12} cpu [0-9.]+ m?s vs [0-9.]+ m?s \(1 stored commit\(s\) before it\)" "$T/.out" &&
+	pass "first pull request: compared with the base (times in ms or s)" ||
+	fail "first pull request: compared with the base (times in ms or s)" "$(cat "$T/.out")"
 # without --build and --run there is nothing to measure the base with: say what to run
 (cd "$C" && git notes --ref=trail remove HEAD^ HEAD 2>/dev/null; trail history guard) >"$T/.out" 2>"$T/.err"; rc=$?
 [ $rc = 1 ] && grep -q "record --rev $(git -C "$C" rev-parse HEAD^ | cut -c1-12) --build CMD --run CMD" "$T/.err" &&

@@ -12,6 +12,8 @@
 #   "commit (bisected)" column shows it.
 #   a slowdown whose gap holds only commits stored as failing: named from
 #   the stored results, trail flame never started.
+# And reading them: record's numbers without exponents, show naming the
+# failed commits, the plot marking them and labelling commits.
 # No timing is asserted: allocation counts differ by 4x, far beyond their noise.
 . "$(dirname "$0")/lib.sh"
 
@@ -52,6 +54,10 @@ for i in 1 2 3 7 8 9; do
 		--repeat 3 >/dev/null 2>>"$T/rec.err" || rc=1
 done
 [ $rc = 0 ] && pass "record: six commits around the gap" || fail "record: six commits around the gap" "$(cat "$T/rec.err")"
+"$TRAIL" history record -C "$R" --rev "$(id 9)" --metric alloc --build "$BUILD" --run "$RUN" --repeat 3 >"$T/rec.out" 2>&1
+# numbers as people write them: no exponent, the interval in the median's unit
+grep -Eq "^$(id 9 | cut -c1-12) alloc [0-9]+ bytes \[[0-9]+, [0-9]+\] \(median of 3 runs, 95% interval\)" "$T/rec.out" &&
+	pass "record: the median and its interval as counts, no exponent" || fail "record: the median and its interval as counts, no exponent" "$(cat "$T/rec.out")"
 "$TRAIL" history detect -C "$R" --json --bisect >"$T/b.json" 2>"$T/b.err"
 cand() {  # the answer of the first change point: "commit" or "c1:tested c2:untested ..."
 	json "$1" '(lambda c: c["commit"] or " ".join("%s:%s" % (x["commit"], "tested" if x["tested"] else "untested") for x in c.get("candidates", [])))(d["change_points"][0])' 2>&1
@@ -77,6 +83,25 @@ grep -q "one of 3 (2 could not be built or run)" "$T/.out" && grep -q "${want:0:
 check "plot -o html" "$TRAIL" history plot -C "$R" -o "$T/a.html"
 grep -q "<td>one of <code>$(id 4 | cut -c1-12)</code> (not built), <code>$(id 5 | cut -c1-12)</code> (not built), <code>$(id 6 | cut -c1-12)</code></td>" "$T/a.html" &&
 	pass "plot: the commit column names the range" || fail "plot: the commit column names the range" "$(grep -o '<table id="changes">.*' "$T/a.html" | head -5)"
+
+# reading: show names the commits that failed; the plot marks them and labels its x axis
+check "show" "$TRAIL" history show -C "$R"
+grep -q "^2 commit(s) stored as failing to build or run:" "$T/.out" &&
+	grep -q "^  $(id 4 | cut -c1-12)  .*did not build *commit 4" "$T/.out" &&
+	grep -q "^  $(id 5 | cut -c1-12)  .*did not build *commit 5" "$T/.out" &&
+	pass "show: names the two commits that did not build" || fail "show: names the two commits that did not build" "$(cat "$T/.out")"
+check "plot -o svg" "$TRAIL" history plot -C "$R" -o "$T/a.svg"
+python3 - "$T/a.svg" "$(id 4)" "$(id 5)" "$(id 1)" <<'PY' && pass "plot: the failed commits marked, commit ids under the x axis, no exponents" ||
+import re, sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+marks = [t.get("data-commit") for t in root.findall(".//s:text[@class='failed']", ns)]
+ticks = [t.text for t in root.findall(".//s:text[@class='xtick']", ns)]
+values = [c.get("data-value") for c in root.findall(".//s:circle[@class='pt']", ns)]
+ok = marks == sys.argv[2:4] and sys.argv[4][:7] in ticks and not any("e+" in v for v in values)
+sys.exit(0 if ok else "marks %s ticks %s values %s" % (marks, ticks, values[:2]))
+PY
+	fail "plot: the failed commits marked, commit ids under the x axis, no exponents"
 
 # A slowdown at commit 4, which does not build: every commit stored
 # (backfill), so the gap 3..5 holds only a failed one - no bisection (and
