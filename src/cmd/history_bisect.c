@@ -254,7 +254,7 @@ static int store_answer(const struct history_cmd *h, const struct history_series
 		json_string_array(&w, "candidates", &c->candidates);
 		json_string_array(&w, "untested", &c->untested);
 	}
-	json_writer_key_string(&w, "function", f->ans.function);
+	json_writer_key_string(&w, "function", f->ans.target.function);
 	json_writer_key_string(&w, "report", f->req.out_dir);
 	json_writer_end(&w);
 	json_writer_release(&w);
@@ -281,16 +281,17 @@ static int flame_measured(const struct flame_session *f, const char *id)
 {
 	size_t i;
 
-	for (i = 0; i < f->ans.nprobes; i++)
-		if (!strcmp(f->ans.probes[i].id, id) && f->ans.probes[i].verdict != PROBE_SKIP)
+	for (i = 0; i < f->ans.narrow.nprobes; i++)
+		if (!strcmp(f->ans.narrow.probes[i].id, id) &&
+		    f->ans.narrow.probes[i].verdict != PROBE_SKIP)
 			return 1;
 	return 0;
 }
 
 /*
  * trail flame's answer into c: its culprit, or, when it lists commits it
- * could not build or run next to it (ans.ambiguous), all of them and the
- * culprit as candidates, oldest first - flame then picks one of them
+ * could not build or run next to it (ans.narrow.ambiguous), all of them
+ * and the culprit as candidates, oldest first - flame then picks one of them
  * (narrow.c), which may be a commit it never built; history names none.
  */
 static void flame_answer(struct history_change *c, const struct string_list *ids,
@@ -302,17 +303,17 @@ static void flame_answer(struct history_change *c, const struct string_list *ids
 	c->culprit[0] = '\0';
 	string_list_clear(&c->candidates);
 	string_list_clear(&c->untested);
-	for (i = 0; i < f->ans.ambiguous.nr; i++)
-		others += strcmp(f->ans.ambiguous.items[i], f->ans.culprit) != 0;
+	for (i = 0; i < f->ans.narrow.ambiguous.nr; i++)
+		others += strcmp(f->ans.narrow.ambiguous.items[i], f->ans.narrow.culprit) != 0;
 	if (!others) {
-		if (f->ans.culprit[0])
-			memcpy(c->culprit, f->ans.culprit, 41);
+		if (f->ans.narrow.culprit[0])
+			memcpy(c->culprit, f->ans.narrow.culprit, 41);
 		return;
 	}
-	for (i = 0; i < f->ans.ambiguous.nr; i++)
-		string_list_append(&all, f->ans.ambiguous.items[i]);
-	if (f->ans.culprit[0] && !string_list_has(&all, f->ans.culprit))
-		string_list_append(&all, f->ans.culprit);
+	for (i = 0; i < f->ans.narrow.ambiguous.nr; i++)
+		string_list_append(&all, f->ans.narrow.ambiguous.items[i]);
+	if (f->ans.narrow.culprit[0] && !string_list_has(&all, f->ans.narrow.culprit))
+		string_list_append(&all, f->ans.narrow.culprit);
 	/* oldest first (insertion sort on the first-parent position; others last, as listed) */
 	for (i = 1; i < all.nr; i++)
 		for (j = i; j > 0 && position(ids, all.items[j - 1]) > position(ids, all.items[j]); j--) {
