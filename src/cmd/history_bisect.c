@@ -149,13 +149,20 @@ static char *report_dir(const struct history_cmd *h, const char *before, const c
 	return dir;
 }
 
-/* The strings of a JSON array into l (other members are ignored). */
+/* A full commit id: notes are untrusted, and these reach terminals and HTML. */
+static int is_commit_id(const struct json_value *v)
+{
+	return v && v->type == JSON_STRING && strlen(v->string) == 40 &&
+	       strspn(v->string, "0123456789abcdef") == 40;
+}
+
+/* The commit ids of a JSON array into l (other members are ignored). */
 static void json_strings(const struct json_value *a, struct string_list *l)
 {
 	size_t i;
 
 	for (i = 0; a && a->type == JSON_ARRAY && i < a->len; i++)
-		if (a->items[i].type == JSON_STRING && strlen(a->items[i].string) == 40)
+		if (is_commit_id(&a->items[i]))
 			string_list_append(l, a->items[i].string);
 }
 
@@ -198,7 +205,7 @@ static int stored_answer(const struct history_cmd *h, const struct history_serie
 			string_list_clear(&c->untested);
 			json_strings(json_get(&v, "candidates"), &c->candidates);
 			json_strings(json_get(&v, "untested"), &c->untested);
-			if (!c->candidates.nr && cu->type == JSON_STRING && strlen(cu->string) == 40)
+			if (!c->candidates.nr && is_commit_id(cu))
 				memcpy(c->culprit, cu->string, 41);
 			free(c->report);
 			c->report = rep && rep->type == JSON_STRING ? xstrdup(rep->string) : NULL;

@@ -137,10 +137,14 @@ int history_show(struct history_cmd *h)
 			json_writer_end(&w);
 			json_writer_end(&w);
 		} else {
+			struct strbuf num = STRBUF_INIT;
+
 			term_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
 			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
-			term_addf(&out, "\n    %s ", v.s.metric);
-			numfmt_interval(&out, p->med, p->lo, p->hi, v.s.unit, 0);
+			/* the unit comes from a note: through term_addf, which escapes it */
+			numfmt_interval(&num, p->med, p->lo, p->hi, v.s.unit, 0);
+			term_addf(&out, "\n    %s %s", v.s.metric, num.buf);
+			strbuf_release(&num);
 			for (k = 0; k < fn.nr; k++) {
 				strbuf_addstr(&out, k ? ", " : "  ");
 				escape_term(&out, fn.items[k], strlen(fn.items[k]));
