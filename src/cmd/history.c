@@ -16,6 +16,7 @@
 #include "core/child.h"
 #include "core/cleanup.h"
 #include "core/error.h"
+#include "core/numfmt.h"
 #include "core/git_rev.h"
 #include "core/parse_number.h"
 #include "core/progress.h"
@@ -58,11 +59,16 @@ static void print_stored(const char *id, const struct history_result *r)
 {
 	double med, lo, hi;
 
-	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi))
+	struct strbuf v = STRBUF_INIT;
+
+	if (r->status != HISTORY_OK || history_result_median(r, &med, &lo, &hi)) {
 		term_printf("%.12s %s\n", id, history_status_name(r->status));
-	else
-		term_printf("%.12s %s %.6g %s (median of %zu runs, 95%% interval [%.6g, %.6g]), env %s\n",
-		       id, r->metric, med, r->unit, r->nruns, lo, hi, r->env.key);
+		return;
+	}
+	numfmt_interval(&v, med, lo, hi, r->unit, 0);
+	term_printf("%.12s %s %s (median of %zu runs, 95%% interval), env %s\n", id, r->metric, v.buf,
+		    r->nruns, r->env.key);
+	strbuf_release(&v);
 }
 
 /* The newest stored result of the series before id (first parents), or NULL. */
@@ -394,12 +400,17 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 
 		history_guard_json(&gv);
 	} else {
-		term_printf("guard: %.12s %s %.6g %s vs %.6g %s (%zu stored commit(s) before it): "
+		struct strbuf mr = STRBUF_INIT, mb = STRBUF_INIT;
+
+		numfmt_value(&mr, stats_median(rev, nr), s->unit, 0);
+		numfmt_value(&mb, stats_median(base, nb), s->unit, 0);
+		term_printf("guard: %.12s %s %s vs %s (%zu stored commit(s) before it): "
 			    "%+.1f%% [%+.1f%%, %+.1f%%], p = %.2g (one-sided, %s); the profile "
-			    "implies %+.1f%%\n", id, s->metric, stats_median(rev, nr), s->unit,
-			    stats_median(base, nb), s->unit, n - 1 - a, change * 100,
+			    "implies %+.1f%%\n", id, s->metric, mr.buf, mb.buf, n - 1 - a, change * 100,
 			    (g.ratio.lo - 1) * 100, (g.ratio.hi - 1) * 100, g.p,
 			    g.exact ? "exact" : "normal approximation", implied * 100);
+		strbuf_release(&mr);
+		strbuf_release(&mb);
 		if (nmv) {
 			term_printf("functions that moved:\n");
 			print_moved(mv, nmv, "  ");
@@ -418,6 +429,53 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	free(base);
 	free(rev);
 	return regression ? EXIT_REGRESSION : EXIT_OK;
+}
+
+/*
+ * A first pull request: nothing stored before REV (the last of ids) in
+ * the environment guard would measure in.  With --build and --run (a
+ * .trail bench gives them too), measure REV's first parent first and
+ * store it: in a pull request's merge commit (GitHub's checkout) the
+ * first parent is the base branch's tip, so the base is recorded by the
+ * first guard instead of failing every pull request until a push to
+ * main has recorded one.  A parent already stored, even as failing, is
+ * left as it is.  0, or -1 with the commands to run.
+ */
+static int guard_base(struct history_cmd *h, const struct string_list *ids)
+{
+	const char *rev = ids->items[ids->nr - 1], *parent;
+	const struct history_result *r = NULL;
+	const struct history_entry *e;
+	struct history_series s;
+	size_t before = 0, i;
+
+	if (!history_series_build_bench(&s, &h->store, ids, h->bench, h->env_key, h->metric_name,
+					h->all_envs)) {
+		for (i = 0; i < s.nr; i++)
+			before += s.pts[i].pos + 1 < ids->nr;
+		history_series_release(&s);
+	}
+	if (before || ids->nr < 2)
+		return 0;	/* a base to compare with, or a root commit (guard passes it) */
+	parent = ids->items[ids->nr - 2];
+	e = h->env_key ? history_store_find(&h->store, parent) : NULL;
+	for (i = 0; e && i < e->nresults; i++)
+		if (!strcmp(e->results[i].env.key, h->env_key))
+			return 0;
+	if (!h->build_cmd || !h->run_cmd)
+		return trail_error("nothing stored before %.12s to compare it with, and no --build and "
+				   "--run to measure its parent %.12s: run guard with --build CMD --run CMD "
+				   "(it measures the parent first), or record the base first with 'trail "
+				   "history record --rev %.12s --build CMD --run CMD' (docs/history.md, CI "
+				   "RECIPES)", rev, parent, parent);
+	note("guard: nothing stored before %.12s here: measuring its parent %.12s first, as the base",
+	     rev, parent);
+	if (history_measure_store(h, parent, NULL, h->env_key, &r))
+		return -1;
+	if (r && r->status != HISTORY_OK)
+		return trail_error("the base %.12s (the parent of %.12s) is stored as %s: nothing to "
+				   "compare with", parent, rev, history_status_name(r->status));
+	return 0;
 }
 
 static int history_guard(struct history_cmd *h)
@@ -442,7 +500,7 @@ static int history_guard(struct history_cmd *h)
 		history_cmd_planned_key(h, h->build_cmd, h->run_cmd, m, key);
 		h->env_key = key;
 	}
-	if (history_cmd_series(h, &ids, &s))
+	if (guard_base(h, &ids) || history_cmd_series(h, &ids, &s))
 		goto out;
 	r = history_store_get(&h->store, id, s.key, s.metric);
 	if (!r) {

@@ -135,8 +135,10 @@ void history_cmd_planned_key(struct history_cmd *h, const char *build, const cha
  * directory (of the machine that bisected).  1 found (release out), 0 not.
  */
 struct history_bisect_note {
-	char culprit[41];
-	char *verdict, *function, *report;
+	char culprit[41];		/* "" when none was named, or candidates are listed */
+	char *verdict, *function, *report;	/* report "": answered without trail flame */
+	struct string_list candidates;	/* commits it could be (untestable ones among them) */
+	struct string_list untested;	/* those of them never built or run */
 };
 int history_bisect_note_get(const char *top, const char *key, const char *metric,
 			    const char *before, const char *after, struct history_bisect_note *out);
@@ -146,10 +148,22 @@ void history_bisect_note_release(struct history_bisect_note *n);
  * detect --bisect: name the commit of change c of s (ids: the range's
  * first-parent commits) - trail flame's session and report for a
  * slowdown, its answer stored (refs/notes/trail-bisect); the series'
- * midpoints measured and stored for a speed-up.  0 or -1.
+ * midpoints measured and stored for a speed-up.  When commits that
+ * could not be built or run lie next to the boundary, c->culprit stays
+ * empty and c->candidates lists every commit it could be.  0 or -1.
  */
 int history_bisect(struct history_cmd *h, const struct history_series *s,
 		   const struct string_list *ids, struct history_change *c);
+
+/*
+ * What is known of change c's commit without measuring: 1 the gap's ends
+ * are neighbours (c->culprit is the later), 2 an answer stored by an
+ * earlier --bisect (refs/notes/trail-bisect), 1 every commit between is
+ * stored as failing to build or run (c->candidates: all of them and the
+ * later end); 0 nothing known, -1 error.
+ */
+int history_gap_answer(struct history_cmd *h, const struct history_series *s,
+		       const struct string_list *ids, struct history_change *c);
 
 /* Put l in bit-reversed order (van der Corput), so any prefix spreads over the range. */
 void history_scramble(struct string_list *l);

@@ -19,6 +19,7 @@
 #include "flame/session.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,36 +36,83 @@ static double point_value(const struct history_result *r, const char *func)
 }
 
 /*
- * Name the commit of change c on the series: measure the middle of the gap
- * between the last stored commit before it and the first after, keep the
- * half whose ends differ, until they are neighbours.  A commit that does
- * not build is passed over towards the later end.
+ * The answer when commits that could not be built or run lie next to the
+ * boundary: lo..hi (positions in ids) holds no commit left to test, so
+ * the change is any of lo+1..hi (git bisect's "only skipped commits
+ * left to test"), hi the only one measured.  Named as such, never as
+ * one commit it did not build.
+ */
+static void set_answer(struct history_change *c, const struct string_list *ids, size_t lo, size_t hi)
+{
+	size_t i;
+
+	string_list_clear(&c->candidates);
+	string_list_clear(&c->untested);
+	c->culprit[0] = '\0';
+	if (hi - lo == 1) {
+		memcpy(c->culprit, ids->items[hi], 41);
+		return;
+	}
+	for (i = lo + 1; i <= hi; i++) {
+		string_list_append(&c->candidates, ids->items[i]);
+		if (i < hi)
+			string_list_append(&c->untested, ids->items[i]);
+	}
+}
+
+/*
+ * Bisect change c on the series: measure a commit in the middle of the
+ * gap between the last stored commit before it and the first after,
+ * keep the half whose ends differ, until no commit is left to test.  A
+ * commit that does not build or run is set aside (git bisect skip) and
+ * the one nearest the middle that is not is tried instead; when only
+ * such commits are left, the answer is all of them and the first after
+ * (set_answer).  Without measure, only stored results are used: 1 when
+ * they decide it, 0 when a commit would have to be measured.  -1 on error.
  */
 static int bisect_series(struct history_cmd *h, const struct history_series *s,
-			 const struct string_list *ids, struct history_change *c)
+			 const struct string_list *ids, struct history_change *c, int measure)
 {
 	const struct history_point *pa = &s->pts[c->index - 1], *pb = &s->pts[c->index];
-	const char *func = c->nmoved ? c->moved[0].name : NULL;
+	/*
+	 * on the metric when it moved (a function's share may not: the whole
+	 * run's cost can change with every share kept), else on the share of
+	 * the function that moved most
+	 */
+	const char *func = c->nmoved && !c->metric_changed ? c->moved[0].name : NULL;
 	double before = func ? c->moved[0].before : c->before, after = func ? c->moved[0].after : c->after;
 	size_t lo = pa->pos, hi = pb->pos;
+	unsigned char *skip = xcalloc(hi - lo + 1, 1);	/* by position - pa->pos */
+	int ret = 1;
 
 	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2, probe;
-		const struct history_result *r = NULL;
+		size_t mid = lo + (hi - lo) / 2, probe = 0, d;
+		const struct history_result *r;
 		double x;
 
-		for (probe = mid; probe < hi; probe++) {
-			r = history_store_get(&h->store, ids->items[probe], s->key, s->metric);
-			if (!r) {
-				note("bisect: measuring %.12s (change at %.12s)", ids->items[probe], pb->commit);
-				if (history_measure_store(h, ids->items[probe], pa->r, s->key, &r))
-					return -1;
-			}
-			if (r->status == HISTORY_OK)
-				break;
+		/* the testable commit nearest the middle: mid, mid + 1, mid - 1, ... */
+		for (d = 0; d < hi - lo && !probe; d++) {
+			if (mid + d < hi && !skip[mid + d - pa->pos])
+				probe = mid + d;
+			else if (d && mid - d > lo && !skip[mid - d - pa->pos])
+				probe = mid - d;
 		}
-		if (probe == hi) {
-			hi = mid;	/* nothing between mid and hi can be measured */
+		if (!probe)
+			break;	/* only commits that did not build or run are left */
+		r = history_store_get(&h->store, ids->items[probe], s->key, s->metric);
+		if (!r && !measure) {
+			ret = 0;
+			goto out;
+		}
+		if (!r) {
+			note("bisect: measuring %.12s (change at %.12s)", ids->items[probe], pb->commit);
+			if (history_measure_store(h, ids->items[probe], pa->r, s->key, &r) || !r) {
+				ret = -1;
+				goto out;
+			}
+		}
+		if (r->status != HISTORY_OK || !r->nruns) {
+			skip[probe - pa->pos] = 1;
 			continue;
 		}
 		x = point_value(r, func);
@@ -73,8 +121,10 @@ static int bisect_series(struct history_cmd *h, const struct history_series *s,
 		else
 			lo = probe;
 	}
-	memcpy(c->culprit, ids->items[hi], 41);
-	return 0;
+	set_answer(c, ids, lo, hi);
+out:
+	free(skip);
+	return ret;
 }
 
 /*
@@ -105,6 +155,23 @@ static char *report_dir(const struct history_cmd *h, const char *before, const c
 	return dir;
 }
 
+/* A full commit id: notes are untrusted, and these reach terminals and HTML. */
+static int is_commit_id(const struct json_value *v)
+{
+	return v && v->type == JSON_STRING && strlen(v->string) == 40 &&
+	       strspn(v->string, "0123456789abcdef") == 40;
+}
+
+/* The commit ids of a JSON array into l (other members are ignored). */
+static void json_strings(const struct json_value *a, struct string_list *l)
+{
+	size_t i;
+
+	for (i = 0; a && a->type == JSON_ARRAY && i < a->len; i++)
+		if (is_commit_id(&a->items[i]))
+			string_list_append(l, a->items[i].string);
+}
+
 int history_bisect_note_get(const char *top, const char *key, const char *metric,
 			    const char *before, const char *after, struct history_bisect_note *out)
 {
@@ -133,13 +200,16 @@ int history_bisect_note_get(const char *top, const char *key, const char *metric
 		rep = json_get(&v, "report");
 		ve = json_get(&v, "verdict");
 		fn = json_get(&v, "function");
-		if (b && k && m && cu && rep && b->type == JSON_STRING && k->type == JSON_STRING &&
-		    m->type == JSON_STRING && rep->type == JSON_STRING && !strcmp(b->string, before) &&
+		if (b && k && m && cu && b->type == JSON_STRING && k->type == JSON_STRING &&
+		    m->type == JSON_STRING && !strcmp(b->string, before) &&
 		    !strcmp(k->string, key) && !strcmp(m->string, metric)) {
 			found = 1;
-			if (cu->type == JSON_STRING && strlen(cu->string) == 40)
+			json_strings(json_get(&v, "candidates"), &out->candidates);
+			json_strings(json_get(&v, "untested"), &out->untested);
+			if (!out->candidates.nr && is_commit_id(cu))
 				memcpy(out->culprit, cu->string, 41);
-			out->report = xstrdup(rep->string);
+			/* no report: answered from the stored results, without trail flame */
+			out->report = xstrdup(rep && rep->type == JSON_STRING ? rep->string : "");
 			out->verdict = xstrdup(ve && ve->type == JSON_STRING ? ve->string : "");
 			out->function = xstrdup(fn && fn->type == JSON_STRING ? fn->string : "");
 		}
@@ -154,12 +224,15 @@ void history_bisect_note_release(struct history_bisect_note *n)
 	free(n->report);
 	free(n->verdict);
 	free(n->function);
+	string_list_clear(&n->candidates);
+	string_list_clear(&n->untested);
 	memset(n, 0, sizeof(*n));
 }
 
 /*
  * A stored answer for the gap before..after of this series: its culprit
- * ("" when trail flame named none) and report directory.  1 found, 0 not.
+ * ("" when trail flame named none, or when several commits could be it:
+ * then the candidates) and report directory (NULL: none).  1 found, 0 not.
  */
 static int stored_answer(const struct history_cmd *h, const struct history_series *s,
 			 const char *before, const char *after, struct history_change *c)
@@ -168,18 +241,36 @@ static int stored_answer(const struct history_cmd *h, const struct history_serie
 
 	if (!history_bisect_note_get(h->top_dir, s->key, s->metric, before, after, &n))
 		return 0;
-	if (n.culprit[0])
-		memcpy(c->culprit, n.culprit, 41);
+	memcpy(c->culprit, n.culprit, 41);
+	string_list_clear(&c->candidates);
+	string_list_clear(&c->untested);
+	for (size_t i = 0; i < n.candidates.nr; i++)
+		string_list_append(&c->candidates, n.candidates.items[i]);
+	for (size_t i = 0; i < n.untested.nr; i++)
+		string_list_append(&c->untested, n.untested.items[i]);
 	free(c->report);
-	c->report = n.report;
-	n.report = NULL;
+	c->report = n.report[0] ? n.report : NULL;
+	if (c->report)
+		n.report = NULL;
 	history_bisect_note_release(&n);
 	return 1;
 }
 
+static void json_string_array(struct json_writer *w, const char *key, const struct string_list *l)
+{
+	size_t i;
+
+	json_writer_key(w, key);
+	json_writer_begin_array(w);
+	for (i = 0; i < l->nr; i++)
+		json_writer_string(w, l->items[i]);
+	json_writer_end(w);
+}
+
 /* Keep trail flame's answer for the gap (the note's other lines are kept). */
 static int store_answer(const struct history_cmd *h, const struct history_series *s,
-			const char *before, const char *after, const struct flame_session *f)
+			const char *before, const char *after, const struct flame_session *f,
+			const struct history_change *c)
 {
 	struct strbuf note = STRBUF_INIT, text = STRBUF_INIT;
 	struct json_writer w;
@@ -205,7 +296,11 @@ static int store_answer(const struct history_cmd *h, const struct history_series
 	json_writer_key_string(&w, "metric", s->metric);
 	json_writer_key_string(&w, "verdict", f->ans.outcome != VERDICT_NONE ?
 				trail_verdict_name(f->ans.outcome) : "failed");
-	json_writer_key_string(&w, "culprit", f->ans.narrow.culprit[0] ? f->ans.narrow.culprit : NULL);
+	json_writer_key_string(&w, "culprit", c->culprit[0] ? c->culprit : NULL);
+	if (c->candidates.nr) {
+		json_string_array(&w, "candidates", &c->candidates);
+		json_string_array(&w, "untested", &c->untested);
+	}
 	json_writer_key_string(&w, "function", f->ans.target.function);
 	json_writer_key_string(&w, "report", f->req.out_dir);
 	json_writer_end(&w);
@@ -217,9 +312,74 @@ static int store_answer(const struct history_cmd *h, const struct history_series
 	return ret;
 }
 
+/* Position of id in ids, or SIZE_MAX (a commit off the first-parent line). */
+static size_t position(const struct string_list *ids, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ids->nr; i++)
+		if (!strcmp(ids->items[i], id))
+			return i;
+	return SIZE_MAX;
+}
+
+/* Did trail flame measure id (a probe that decided fast or slow)? */
+static int flame_measured(const struct flame_session *f, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < f->ans.narrow.nprobes; i++)
+		if (!strcmp(f->ans.narrow.probes[i].id, id) &&
+		    f->ans.narrow.probes[i].verdict != PROBE_SKIP)
+			return 1;
+	return 0;
+}
+
+/*
+ * trail flame's answer into c: its culprit, or, when it lists commits it
+ * could not build or run next to it (ans.narrow.ambiguous), all of them
+ * and the culprit as candidates, oldest first - flame then picks one of them
+ * (narrow.c), which may be a commit it never built; history names none.
+ */
+static void flame_answer(struct history_change *c, const struct string_list *ids,
+			 const struct flame_session *f)
+{
+	struct string_list all = STRING_LIST_INIT;
+	size_t i, j, others = 0;
+
+	c->culprit[0] = '\0';
+	string_list_clear(&c->candidates);
+	string_list_clear(&c->untested);
+	for (i = 0; i < f->ans.narrow.ambiguous.nr; i++)
+		others += strcmp(f->ans.narrow.ambiguous.items[i], f->ans.narrow.culprit) != 0;
+	if (!others) {
+		if (f->ans.narrow.culprit[0])
+			memcpy(c->culprit, f->ans.narrow.culprit, 41);
+		return;
+	}
+	for (i = 0; i < f->ans.narrow.ambiguous.nr; i++)
+		string_list_append(&all, f->ans.narrow.ambiguous.items[i]);
+	if (f->ans.narrow.culprit[0] && !string_list_has(&all, f->ans.narrow.culprit))
+		string_list_append(&all, f->ans.narrow.culprit);
+	/* oldest first (insertion sort on the first-parent position; others last, as listed) */
+	for (i = 1; i < all.nr; i++)
+		for (j = i; j > 0 && position(ids, all.items[j - 1]) > position(ids, all.items[j]); j--) {
+			char *t = all.items[j];
+
+			all.items[j] = all.items[j - 1];
+			all.items[j - 1] = t;
+		}
+	for (i = 0; i < all.nr; i++) {
+		string_list_append(&c->candidates, all.items[i]);
+		if (!flame_measured(f, all.items[i]))
+			string_list_append(&c->untested, all.items[i]);
+	}
+	string_list_clear(&all);
+}
+
 /* trail flame's session between the change's two stored commits. */
 static int bisect_flame(struct history_cmd *h, const struct history_series *s,
-			struct history_change *c)
+			const struct string_list *ids, struct history_change *c)
 {
 	const struct history_point *pa = &s->pts[c->index - 1], *pb = &s->pts[c->index];
 	struct flame_session f;
@@ -260,9 +420,8 @@ static int bisect_flame(struct history_cmd *h, const struct history_series *s,
 	if (f.ans.outcome != VERDICT_NONE) {
 		free(c->report);
 		c->report = xstrdup(f.req.out_dir);
-		if (f.ans.narrow.culprit[0])
-			memcpy(c->culprit, f.ans.narrow.culprit, 41);
-		ret = store_answer(h, s, pa->commit, pb->commit, &f) ? -1 : 0;
+		flame_answer(c, ids, &f);
+		ret = store_answer(h, s, pa->commit, pb->commit, &f, c) ? -1 : 0;
 	} else {
 		ret = trail_error("bisect: trail flame failed between %.12s and %.12s (exit %d)",
 				  pa->commit, pb->commit, ret);
@@ -272,17 +431,36 @@ static int bisect_flame(struct history_cmd *h, const struct history_series *s,
 	return ret;
 }
 
+int history_gap_answer(struct history_cmd *h, const struct history_series *s,
+		       const struct string_list *ids, struct history_change *c)
+{
+	const struct history_point *a = &s->pts[c->index - 1], *b = &s->pts[c->index];
+
+	if (b->pos == a->pos + 1) {
+		memcpy(c->culprit, b->commit, 41);	/* neighbours: the first after is it */
+		return 1;
+	}
+	if (stored_answer(h, s, a->commit, b->commit, c))
+		return 2;
+	/* every commit between stored as failing: no bisection can do better */
+	return bisect_series(h, s, ids, c, 0);
+}
+
 int history_bisect(struct history_cmd *h, const struct history_series *s,
 		   const struct string_list *ids, struct history_change *c)
 {
 	const char *before = s->pts[c->index - 1].commit, *after = s->pts[c->index].commit;
 
-	if (!c->slower)
-		return bisect_series(h, s, ids, c);
-	if (stored_answer(h, s, before, after, c)) {
+	switch (history_gap_answer(h, s, ids, c)) {
+	case 1:
+		return 0;
+	case 2:
 		note("bisect: %.12s..%.12s bisected before: %s (report in %s)", before, after,
-		     c->culprit[0] ? c->culprit : "no commit named", c->report);
+		     c->culprit[0] ? c->culprit : c->candidates.nr ? "several commits could be it" :
+		     "no commit named", c->report ? c->report : "none");
 		return 0;
 	}
-	return bisect_flame(h, s, c);
+	if (!c->slower)
+		return bisect_series(h, s, ids, c, 1) < 0 ? -1 : 0;
+	return bisect_flame(h, s, ids, c);
 }

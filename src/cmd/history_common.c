@@ -217,7 +217,7 @@ int history_measure_store(struct history_cmd *h, const char *id, const struct hi
 {
 	const char *build = h->build_cmd ? h->build_cmd : like ? like->env.build : NULL;
 	const char *run = h->run_cmd ? h->run_cmd : like ? like->env.run : NULL;
-	const char *metric = like ? like->metric : h->metric_name;
+	const char *metric = like ? like->metric : h->metric_name ? h->metric_name : "cpu";
 	struct string_list keep = STRING_LIST_INIT;
 	struct history_measure_opts mo;
 	struct history_result res;

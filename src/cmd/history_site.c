@@ -151,7 +151,13 @@ static void bisect_section(struct history_cmd *h, struct site_bench *b, const ch
 	strbuf_addstr(page, "<p class=\"bisect\">bisected: ");
 	if (n.culprit[0])
 		strbuf_addf(page, "culprit <code class=\"culprit\">%.12s</code>", n.culprit);
-	else
+	else if (n.candidates.nr) {
+		strbuf_addstr(page, "one of");
+		for (size_t i = 0; i < n.candidates.nr; i++)
+			strbuf_addf(page, "%s <code class=\"candidate\">%.12s</code>", i ? "," : "",
+				    n.candidates.items[i]);
+		strbuf_addf(page, " (%zu never built or run: no commit is named)", n.untested.nr);
+	} else
 		strbuf_addstr(page, "no culprit named");
 	if (n.verdict[0]) {
 		strbuf_addstr(page, " (");
@@ -163,7 +169,9 @@ static void bisect_section(struct history_cmd *h, struct site_bench *b, const ch
 		html(page, n.function);
 		strbuf_addstr(page, "</code>");
 	}
-	if (!copy_report(n.report, h->out, sub)) {
+	if (!n.report[0])
+		strbuf_addstr(page, "; answered from the stored results (no trail flame report)");
+	else if (!copy_report(n.report, h->out, sub)) {
 		strbuf_addstr(page, "; <a class=\"report\" href=\"");
 		escape_html_attr(page, sub, strlen(sub));
 		strbuf_addstr(page, "/report.html\">trail flame's report</a>");

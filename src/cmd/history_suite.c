@@ -139,7 +139,9 @@ int history_guard_budget(struct history_cmd *h, const struct history_result *r, 
 		snprintf(desc, sizeof(desc), "%s = %s", b->budget.stat, got);
 		history_md_budget(h, b->budget.text, ok, desc);
 	}
-	printf("guard: budget %s of bench %s %s: %s = %s (%s:%u)\n", b->budget.text, b->name,
-	       ok ? "kept" : "broken", b->budget.stat, got, h->suite.path, b->budget_line);
+	/* with --json, stdout is the JSON answer's: the line goes to stderr */
+	fprintf(h->json ? stderr : stdout, "guard: budget %s of bench %s %s: %s = %s (%s:%u)\n",
+		b->budget.text, b->name, ok ? "kept" : "broken", b->budget.stat, got, h->suite.path,
+		b->budget_line);
 	return ok ? ret : EXIT_REGRESSION;
 }

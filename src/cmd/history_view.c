@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 #include "core/term_printf.h"
@@ -136,10 +137,14 @@ int history_show(struct history_cmd *h)
 			json_writer_end(&w);
 			json_writer_end(&w);
 		} else {
+			struct strbuf num = STRBUF_INIT;
+
 			term_addf(&out, "%.12s  %s  ", p->commit, v.dates.items[p->pos]);
 			escape_term(&out, v.subjects.items[p->pos], strlen(v.subjects.items[p->pos]));
-			term_addf(&out, "\n    %s %.6g %s [%.6g, %.6g]", v.s.metric, p->med, v.s.unit,
-				    p->lo, p->hi);
+			/* the unit comes from a note: through term_addf, which escapes it */
+			numfmt_interval(&num, p->med, p->lo, p->hi, v.s.unit, 0);
+			term_addf(&out, "\n    %s %s", v.s.metric, num.buf);
+			strbuf_release(&num);
 			for (k = 0; k < fn.nr; k++) {
 				strbuf_addstr(&out, k ? ", " : "  ");
 				escape_term(&out, fn.items[k], strlen(fn.items[k]));
@@ -152,11 +157,29 @@ int history_show(struct history_cmd *h)
 	if (h->json) {
 		json_writer_end(&w);
 		json_writer_key_uint(&w, "failed", v.s.failed);
+		json_writer_key(&w, "failed_commits");
+		json_writer_begin_array(&w);
+		for (i = 0; i < v.s.failed; i++) {
+			json_writer_begin_object(&w);
+			json_writer_key_string(&w, "commit", v.ids.items[v.s.failed_pos[i]]);
+			json_writer_key_string(&w, "status", history_status_name(v.s.failed_status[i]));
+			json_writer_end(&w);
+		}
+		json_writer_end(&w);
 		json_writer_end(&w);
 		json_writer_release(&w);
 		strbuf_addch(&out, '\n');
 	} else if (v.s.failed) {
-		term_addf(&out, "(%zu commit(s) stored as failing to build or run)\n", v.s.failed);
+		/* named: the gaps they leave are where a bisection cannot name one commit */
+		term_addf(&out, "%zu commit(s) stored as failing to build or run:\n", v.s.failed);
+		for (i = 0; i < v.s.failed; i++) {
+			size_t pos = v.s.failed_pos[i];
+
+			term_addf(&out, "  %.12s  %s  %-15s ", v.ids.items[pos], v.dates.items[pos],
+				  v.s.failed_status[i] == HISTORY_BUILD_FAILED ? "did not build" : "did not run");
+			escape_term(&out, v.subjects.items[pos], strlen(v.subjects.items[pos]));
+			strbuf_addch(&out, '\n');
+		}
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
@@ -174,6 +197,18 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	json_writer_key_string(w, "after", b->commit);
 	json_writer_key_uint(w, "commits_between", b->pos - a->pos - 1);
 	json_writer_key_string(w, "commit", c->culprit[0] ? c->culprit : NULL);
+	if (c->candidates.nr) {
+		/* no one commit: any of these, the untested ones never built or run */
+		json_writer_key(w, "candidates");
+		json_writer_begin_array(w);
+		for (j = 0; j < c->candidates.nr; j++) {
+			json_writer_begin_object(w);
+			json_writer_key_string(w, "commit", c->candidates.items[j]);
+			json_writer_key_bool(w, "tested", !string_list_has(&c->untested, c->candidates.items[j]));
+			json_writer_end(w);
+		}
+		json_writer_end(w);
+	}
 	json_writer_key_string(w, "report", c->report);
 	json_writer_key_string(w, "direction", trail_direction_name(c->slower ? DIRECTION_SLOWER : DIRECTION_FASTER));
 	json_writer_key_number(w, "before_value", c->before);
@@ -197,6 +232,29 @@ static void json_change(struct json_writer *w, const struct view *v, const struc
 	json_writer_end(w);
 }
 
+/* The subject of commit id of the range, escaped ("" off the first-parent line). */
+static void add_subject(struct strbuf *out, const struct view *v, const char *id)
+{
+	size_t j;
+
+	for (j = 0; j < v->ids.nr; j++)
+		if (!strcmp(v->ids.items[j], id)) {
+			escape_term(out, v->subjects.items[j], strlen(v->subjects.items[j]));
+			return;
+		}
+}
+
+/* Why commit id of the range was not measured, as stored. */
+static const char *failed_how(const struct view *v, const char *id)
+{
+	size_t j;
+
+	for (j = 0; j < v->s.failed; j++)
+		if (!strcmp(v->ids.items[v->s.failed_pos[j]], id))
+			return v->s.failed_status[j] == HISTORY_BUILD_FAILED ? "(did not build)" : "(did not run)";
+	return "(not built or run)";
+}
+
 static void text_change(struct strbuf *out, const struct view *v, const struct history_change *c,
 			size_t i)
 {
@@ -210,14 +268,24 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 		term_addf(out, " (%zu commit(s) between)", b->pos - a->pos - 1);
 	strbuf_addch(out, '\n');
 	if (c->culprit[0]) {
-		const char *subj = "";
-
-		for (j = a->pos + 1; j <= b->pos; j++)
-			if (!strcmp(v->ids.items[j], c->culprit))
-				subj = v->subjects.items[j];
 		term_addf(out, "  commit:    %.12s ", c->culprit);
-		escape_term(out, subj, strlen(subj));
+		add_subject(out, v, c->culprit);
 		strbuf_addch(out, '\n');
+	} else if (c->candidates.nr) {
+		/* git bisect's "only skipped commits left to test": name them all */
+		term_addf(out, "  commit:    one of %zu (%zu could not be built or run):\n",
+			  c->candidates.nr, c->untested.nr);
+		for (j = 0; j < c->candidates.nr; j++) {
+			int untested = string_list_has(&c->untested, c->candidates.items[j]);
+
+			term_addf(out, "             %.12s %-17s ", c->candidates.items[j],
+				  untested ? failed_how(v, c->candidates.items[j]) : "(measured)");
+			add_subject(out, v, c->candidates.items[j]);
+			strbuf_addch(out, '\n');
+		}
+		term_addf(out, "  decide:    make %s build and run (e.g. a fix on a branch), then "
+			  "trail history record --rev C for each; or read git log -p %.12s..%.12s\n",
+			  c->untested.nr == 1 ? "that commit" : "those commits", a->commit, b->commit);
 	}
 	if (c->report) {
 		strbuf_addstr(out, "  report:    ");
@@ -272,11 +340,8 @@ int history_detect_cmd(struct history_cmd *h)
 		goto out;
 	nc = detect(h, &v, &c, &nall);
 	for (i = 0; i < nc; i++) {
-		const struct history_point *a = &v.s.pts[c[i].index - 1], *b = &v.s.pts[c[i].index];
-
-		if (b->pos == a->pos + 1)
-			memcpy(c[i].culprit, b->commit, 41);	/* neighbours: the first after is it */
-		else if (h->bisect && history_bisect(h, &v.s, &v.ids, &c[i]))
+		if (h->bisect ? history_bisect(h, &v.s, &v.ids, &c[i]) < 0
+			      : history_gap_answer(h, &v.s, &v.ids, &c[i]) < 0)
 			goto out;
 	}
 	if (h->json) {
@@ -326,7 +391,7 @@ int history_plot(struct history_cmd *h)
 	struct history_plot p;
 	struct strbuf out = STRBUF_INIT;
 	struct view v;
-	size_t nc = 0, nall = 0;
+	size_t nc = 0, nall = 0, i;
 	int html, ret = EXIT_FAILURE_;
 
 	if (!h->out) {
@@ -337,12 +402,17 @@ int history_plot(struct history_cmd *h)
 	if (view_open(h, &v))
 		goto out;
 	nc = detect(h, &v, &c, &nall);
+	/* the commit column: what neighbours, stored bisections and failed builds say */
+	for (i = 0; i < nc; i++)
+		if (history_gap_answer(h, &v.s, &v.ids, &c[i]) < 0)
+			goto out;
 	memset(&p, 0, sizeof(p));
 	p.s = &v.s;
 	p.changes = c;
 	p.nchanges = nc;
 	p.functions = &h->functions;
 	p.subjects = v.point_subjects;
+	p.ids = &v.ids;
 	p.title = "trail history";
 	history_plot_write(&p, html, &out);
 	if (strbuf_write_file(&out, h->out))

@@ -39,22 +39,34 @@ static void sig4(struct strbuf *sb, double v, int flags)
 	}
 }
 
-void numfmt_seconds(struct strbuf *sb, double seconds, int flags)
+/* The unit a duration reads best in: its factor from seconds, its name in *name. */
+static double time_scale(double seconds, const char **name)
 {
 	double a = fabs(seconds);
 
+	if (a >= 1 || a == 0 || !isfinite(a)) {
+		*name = " s";
+		return 1;
+	}
+	if (a >= 1e-3) {
+		*name = " ms";
+		return 1e3;
+	}
+	*name = " us";
+	return 1e6;
+}
+
+void numfmt_seconds(struct strbuf *sb, double seconds, int flags)
+{
+	const char *name;
+	double f = time_scale(seconds, &name);
+
 	if (!isfinite(seconds)) {
 		strbuf_addstr(sb, "n/a");
-	} else if (a >= 1 || a == 0) {
-		sig4(sb, seconds, flags);
-		strbuf_addstr(sb, " s");
-	} else if (a >= 1e-3) {
-		sig4(sb, seconds * 1e3, flags);
-		strbuf_addstr(sb, " ms");
-	} else {
-		sig4(sb, seconds * 1e6, flags);
-		strbuf_addstr(sb, " us");
+		return;
 	}
+	sig4(sb, seconds * f, flags);
+	strbuf_addstr(sb, name);
 }
 
 void numfmt_count(struct strbuf *sb, double n, int flags)
@@ -67,7 +79,23 @@ void numfmt_count(struct strbuf *sb, double n, int flags)
 		sig4(sb, n, flags);
 }
 
+static double unit_seconds(const char *unit);
+
 void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags)
+{
+	double to_s = unit_seconds(unit);
+
+	if (to_s) {
+		numfmt_seconds(sb, v * to_s, flags);
+		return;
+	}
+	numfmt_count(sb, v, flags);
+	if (unit && *unit)
+		strbuf_addf(sb, " %s", unit);
+}
+
+/* The factor from unit to seconds when unit is a duration, else 0. */
+static double unit_seconds(const char *unit)
 {
 	static const struct { const char *unit; double seconds; } times[] = {
 		{ "s", 1 }, { "seconds", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
@@ -75,11 +103,41 @@ void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags)
 	size_t i;
 
 	for (i = 0; unit && i < sizeof(times) / sizeof(times[0]); i++)
-		if (!strcmp(unit, times[i].unit)) {
-			numfmt_seconds(sb, v * times[i].seconds, flags);
-			return;
-		}
-	numfmt_count(sb, v, flags);
-	if (unit && *unit)
-		strbuf_addf(sb, " %s", unit);
+		if (!strcmp(unit, times[i].unit))
+			return times[i].seconds;
+	return 0;
+}
+
+void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const char *unit, int flags)
+{
+	double to_s = unit_seconds(unit), f;
+	const char *name;
+
+	if (!to_s) {
+		numfmt_count(sb, v, flags);
+		if (unit && *unit)
+			strbuf_addf(sb, " %s", unit);
+		strbuf_addstr(sb, " [");
+		numfmt_count(sb, lo, 0);
+		strbuf_addstr(sb, ", ");
+		numfmt_count(sb, hi, 0);
+		strbuf_addch(sb, ']');
+		return;
+	}
+	f = time_scale(v * to_s, &name) * to_s;
+	if (!isfinite(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		sig4(sb, v * f, flags);
+	strbuf_addf(sb, "%s [", name);
+	if (isfinite(lo))
+		sig4(sb, lo * f, 0);
+	else
+		strbuf_addstr(sb, "n/a");
+	strbuf_addstr(sb, ", ");
+	if (isfinite(hi))
+		sig4(sb, hi * f, 0);
+	else
+		strbuf_addstr(sb, "n/a");
+	strbuf_addch(sb, ']');
 }

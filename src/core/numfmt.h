@@ -24,4 +24,11 @@ void numfmt_count(struct strbuf *sb, double n, int flags);
 /* v in unit (s, ms, us, ns read as a duration above; "bytes", "KiB", ... as a count and the unit). */
 void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags);
 
+/*
+ * v and its interval [lo, hi] in one unit, the one that reads best for v:
+ * "1.25 s [1.24, 1.26]", "114.5 ms [112.1, 117]", "8110591 bytes
+ * [7639400, 8112640]" - never a median in ms beside bounds in s.
+ */
+void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const char *unit, int flags);
+
 #endif

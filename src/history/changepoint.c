@@ -8,7 +8,7 @@
  * the difference, calibrated by cp_null.c (the split was the best of many,
  * so the plain t p-value would be far too small) on series as
  * heavy-tailed as t3 and as autocorrelated as this one; past
- * CP_NULL_MAX_N points the rank CUSUM (cp_rank.c).  A significant split
+ * CP_NULL_MAX_N points the rank CUSUM (stats/rank_cusum.c).  A significant split
  * is kept and both sides are searched again (binary segmentation).
  */
 #include "history/changepoint.h"
@@ -16,7 +16,7 @@
 
 #include "core/alloc.h"
 #include "history/cp_null.h"
-#include "history/cp_rank.h"
+#include "stats/rank_cusum.h"
 #include "history/cp_split.h"
 
 #include <math.h>
@@ -76,8 +76,8 @@ static int cmp_point(const void *a, const void *b)
  * nothing can be split).  Up to CP_NULL_MAX_N points, split_p on the
  * points alone, two a side at least: the t test at the best split against
  * simulated series as heavy-tailed as t3 and as dependent as the points
- * are (rho around the split: cp_split_rho).  Longer, the rank CUSUM
- * (cp_rank_test), which holds its level whatever the tails and under
+ * are (rho around the split: stats_ar1_rho_levels).  Longer, the rank CUSUM
+ * (stats_rank_cusum), which holds its level whatever the tails and under
  * AR(1) dependence.  With runs (min_size 1), also the best split with a
  * side of one stored commit judged by its runs; two tests, the smaller
  * p doubled (Bonferroni).
@@ -91,7 +91,7 @@ static int cmp_point(const void *a, const void *b)
 static double beyond_min_effect(const double *x, size_t n, size_t k, const struct cp_params *p)
 {
 	double *y = xmallocarray(n, sizeof(double)), before, after, d;
-	struct cp_rank rt;
+	struct stats_rank_cusum rt;
 	size_t i;
 
 	before = stats_median(x, k);
@@ -99,7 +99,7 @@ static double beyond_min_effect(const double *x, size_t n, size_t k, const struc
 	d = p->min_effect * (p->relative ? fabs(before) : 1) * (after > before ? 1 : -1);
 	for (i = 0; i < n; i++)
 		y[i] = i < k ? x[i] : x[i] - d;
-	cp_rank_test(y, n, &rt);
+	stats_rank_cusum(y, n, &rt);
 	free(y);
 	return rt.p;
 }
@@ -114,7 +114,7 @@ static double segment_p(const double *x, const double *wv, size_t len, const str
 {
 	size_t min_size = p->min_size ? p->min_size : 1, ms = min_size < 2 ? 2 : min_size, k2, end2;
 	double pv = 1, p2;
-	struct cp_rank rt;
+	struct stats_rank_cusum rt;
 
 	*k = 0;
 	*end = len;
@@ -122,14 +122,14 @@ static double segment_p(const double *x, const double *wv, size_t len, const str
 		cp_best_split(x, len, ms, k, end);
 		if (len > CP_NULL_MAX_N) {
 			/* the step the CUSUM tested, sides large enough for their medians to say its size */
-			cp_rank_test(x, len, &rt);
+			stats_rank_cusum(x, len, &rt);
 			pv = rt.p;
 			*k = rt.at;
 			*end = len;
 			if (*k && p->min_effect > 0)
 				pv = fmax(pv, beyond_min_effect(x, len, *k, p));
 		} else if (*k) {
-			pv = split_p(x, NULL, len, *k, *end, ms, p, cp_split_rho(x, len, *k, *end),
+			pv = split_p(x, NULL, len, *k, *end, ms, p, stats_ar1_rho_levels(x, len, *k, *end),
 				     cache);
 		}
 	}
@@ -141,7 +141,7 @@ static double segment_p(const double *x, const double *wv, size_t len, const str
 	 * around their segments' levels than their dependence makes them
 	 * wander, so their runs would seem to agree: then the points alone
 	 */
-	if (!k2 || (len >= CP_RHO_MIN_N && cp_split_rho(x, len, k2, end2) > CP_RUNS_MAX_RHO))
+	if (!k2 || (len >= CP_RHO_MIN_N && stats_ar1_rho_levels(x, len, k2, end2) > CP_RUNS_MAX_RHO))
 		return *k ? fmin(1, 2 * pv) : 1;
 	p2 = split_p(x, wv, len, k2, end2, min_size, p, 0, cache);
 	if (p2 < pv || !*k) {

@@ -6,7 +6,7 @@
  * split; Student's t beyond the minimum effect, calibrated by simulation
  * of heavy-tailed AR(1) series with the series' own autocorrelation
  * (cp_null.h), to test it - past 160 points the rank CUSUM with the
- * long-run variance (cp_rank.h).  Pure: no I/O, no clock; the simulations come
+ * long-run variance (stats/rank_cusum.h).  Pure: no I/O, no clock; the simulations come
  * from a seeded generator, so one series always gives the same answer.
  */
 #ifndef TRAIL_HISTORY_CHANGEPOINT_H

@@ -12,7 +12,7 @@
 #include "stats/describe.h"
 
 #include "core/alloc.h"
-#include "history/cp_rank.h"
+#include "stats/rank_cusum.h"
 #include "stats/rng.h"
 #include "history/cp_split.h"
 
@@ -124,7 +124,7 @@ double cp_null_p(struct cp_null_cache *c, size_t n, size_t min_size, unsigned df
 {
 	const struct cp_null_table *t;
 	size_t lo = 0, hi, m = min_size ? min_size : 1;
-	int rho10 = (int)ceil(rho * 10 - 1e-9), top = (int)(CP_RANK_MAX_RHO * 10 + 0.5);
+	int rho10 = (int)ceil(rho * 10 - 1e-9), top = (int)(STATS_AR1_MAX_RHO * 10 + 0.5);
 
 	if (!(u < 1) || n > CP_NULL_MAX_N)
 		return 1;

@@ -42,7 +42,7 @@ void cp_null_cache_release(struct cp_null_cache *c);
  * P(u_null <= u): the probability that a series of n points without a
  * change, drawn from Student's t with df degrees of freedom (0: 3) - and,
  * plain points only, AR(1) with lag-1 autocorrelation rho (taken up to
- * the next tenth, at most CP_RANK_MAX_RHO) - gives a split whose t-test
+ * the next tenth, at most STATS_AR1_MAX_RHO) - gives a split whose t-test
  * p-value is u or less, (1 + #{simulated <= u}) / (1 + sims).  runs >= 2:
  * each point is the mean of that many independent draws, tested with
  * their variance (cp_split_test_p_runs); 0 or 1: plain points.  Up to

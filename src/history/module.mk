@@ -3,7 +3,6 @@
 LIB_OBJS += src/history/budget.o
 LIB_OBJS += src/history/changepoint.o
 LIB_OBJS += src/history/cp_null.o
-LIB_OBJS += src/history/cp_rank.o
 LIB_OBJS += src/history/cp_split.o
 LIB_OBJS += src/history/env_pick.o
 LIB_OBJS += src/history/guard.o

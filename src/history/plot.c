@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #define PLOT_WIDTH 1100.0
 #define PLOT_LEFT 90.0
 #define PLOT_RIGHT 30.0
-#define PLOT_TOP 70.0
+#define PLOT_TOP 84.0	/* the title (y 22) clears the change labels' two rows above it */
 #define METRIC_HEIGHT 240.0
 #define FUNC_HEIGHT 150.0
 #define PANEL_GAP 50.0
@@ -76,8 +77,9 @@ static void panel_range(struct panel *pn, const double *lo, const double *hi, si
 }
 
 static void axes(struct strbuf *out, const struct history_plot *p, const struct panel *pn,
-		 const char *label)
+		 const char *label, const char *unit)
 {
+	struct strbuf tick = STRBUF_INIT;
 	int t;
 
 	strbuf_addf(out, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
@@ -85,11 +87,16 @@ static void axes(struct strbuf *out, const struct history_plot *p, const struct 
 	for (t = 0; t <= 4; t++) {
 		double v = pn->lo + (pn->hi - pn->lo) * t / 4;
 
+		strbuf_reset(&tick);
+		numfmt_value(&tick, v, unit, 0);	/* "63.9 ms", "8045035 bytes", "12.5 %" */
 		strbuf_addf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.6g</text>\n",
+			    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">",
 			    PLOT_LEFT, PLOT_WIDTH - PLOT_RIGHT, py(pn, v), py(pn, v), PLOT_LEFT - 6,
-			    py(pn, v) + 4, v);
+			    py(pn, v) + 4);
+		text(out, tick.buf);
+		strbuf_addstr(out, "</text>\n");
 	}
+	strbuf_release(&tick);
 	strbuf_addf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">", PLOT_LEFT, pn->top - 8);
 	text(out, label);
 	strbuf_addstr(out, "</text>\n");
@@ -101,21 +108,23 @@ static void point(struct strbuf *out, const struct history_plot *p, const struct
 		  size_t i, double v, double lo, double hi, const char *what, const char *unit)
 {
 	const char *subject = p->subjects && p->subjects[i] ? p->subjects[i] : "";
-	char val[120];
+	struct strbuf val = STRBUF_INIT;
 
-	snprintf(val, sizeof(val), "%s %.4g %s [%.4g, %.4g]", what, v, unit, lo, hi);
+	strbuf_addf(&val, "%s ", what);
+	numfmt_interval(&val, v, lo, hi, unit, 0);
 	strbuf_addf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
 		    px(p, i), px(p, i), py(pn, lo), py(pn, hi));
 	strbuf_addf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"", px(p, i), py(pn, v));
 	attr(out, "data-commit", p->s->pts[i].commit);
 	attr(out, "data-subject", subject);
-	attr(out, "data-value", val);
+	attr(out, "data-value", val.buf);
 	strbuf_addstr(out, "><title>");
 	strbuf_addf(out, "%.12s ", p->s->pts[i].commit);
 	text(out, subject);
 	strbuf_addstr(out, ": ");
-	text(out, val);
+	text(out, val.buf);
 	strbuf_addstr(out, "</title></circle>\n");
+	strbuf_release(&val);
 }
 
 static void line_through(struct strbuf *out, const struct history_plot *p, const struct panel *pn,
@@ -151,11 +160,56 @@ static void change_marks(struct strbuf *out, const struct history_plot *p, doubl
 	}
 }
 
+/* Where commit pos of the range lies on the x axis: between the stored points around it. */
+static double pos_x(const struct history_plot *p, size_t pos)
+{
+	size_t j;
+
+	for (j = 0; j < p->s->nr && p->s->pts[j].pos < pos; j++)
+		;
+	if (!p->s->nr)
+		return PLOT_LEFT + 8;
+	if (j == 0)
+		return px(p, 0) - 8;
+	if (j == p->s->nr)
+		return px(p, p->s->nr - 1) + 8;
+	return px(p, j - 1) + (px(p, j) - px(p, j - 1)) * (double)(pos - p->s->pts[j - 1].pos) /
+	       (double)(p->s->pts[j].pos - p->s->pts[j - 1].pos);
+}
+
+/*
+ * The x axis: short commit ids under the panels (a dozen at most, evenly
+ * spread), and a red cross at the metric panel's bottom for every commit
+ * stored as failing to build or run, where it lies between the points.
+ */
+static void commit_axis(struct strbuf *out, const struct history_plot *p, double metric_bottom,
+			double y)
+{
+	size_t i, step = p->s->nr > 12 ? (p->s->nr + 11) / 12 : 1;
+
+	for (i = 0; i < p->s->nr; i += step)
+		strbuf_addf(out, "<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\">%.7s</text>\n",
+			    px(p, i), y, p->s->pts[i].commit);
+	for (i = 0; p->ids && i < p->s->failed; i++) {
+		size_t pos = p->s->failed_pos[i];
+		double x = pos_x(p, pos);
+
+		if (pos >= p->ids->nr)
+			continue;
+		strbuf_addf(out, "<text class=\"failed\" x=\"%.1f\" y=\"%.1f\"", x, metric_bottom - 4);
+		attr(out, "data-commit", p->ids->items[pos]);
+		strbuf_addf(out, ">&#215;<title>%.12s %s</title></text>\n", p->ids->items[pos],
+			    p->s->failed_status[i] == HISTORY_BUILD_FAILED ? "did not build" : "did not run");
+	}
+}
+
 static const char plot_style[] =
 	"<style>\n"
 	"text { font-family: Verdana, sans-serif; font-size: 11px; fill: #222; }\n"
 	".frame { fill: #fbfbf8; stroke: #999; }\n.grid { stroke: #e4e4e4; }\n"
 	".tick { text-anchor: end; fill: #666; }\n.label { font-weight: bold; }\n"
+	".xtick { text-anchor: middle; fill: #666; font-family: monospace; }\n"
+	".failed { text-anchor: middle; fill: #c0392b; font-size: 14px; font-weight: bold; }\n"
 	".ci { stroke: #7a8fb8; stroke-width: 2; }\n.metric { fill: none; stroke: #3a5a9a; stroke-width: 1.5; }\n"
 	".share { fill: none; stroke: #b0602a; stroke-width: 1.5; }\n"
 	".pt { fill: #3a5a9a; cursor: pointer; }\n.pt:hover, .pt.hover { fill: #e0302a; }\n"
@@ -224,7 +278,7 @@ static void svg(const struct history_plot *p, struct strbuf *out, int inline_htm
 	panel_range(&pn, lo, hi, p->s->nr);
 	snprintf(label, sizeof(label), "%s (%s): median and 95%% interval per commit", p->s->metric,
 		 p->s->unit);
-	axes(out, p, &pn, label);
+	axes(out, p, &pn, label, p->s->unit);
 	line_through(out, p, &pn, v, "metric");
 	for (i = 0; i < p->s->nr; i++)
 		point(out, p, &pn, i, v[i], lo[i], hi[i], p->s->metric, p->s->unit);
@@ -244,12 +298,13 @@ static void svg(const struct history_plot *p, struct strbuf *out, int inline_htm
 		pn.height = FUNC_HEIGHT;
 		panel_range(&pn, lo, hi, p->s->nr);
 		snprintf(label, sizeof(label), "%.150s: self share of samples (%%)", f);
-		axes(out, p, &pn, label);
+		axes(out, p, &pn, label, "%");
 		line_through(out, p, &pn, v, "share");
 		for (i = 0; i < p->s->nr; i++)
 			point(out, p, &pn, i, v[i], lo[i], hi[i], "share", "%");
 	}
 	change_marks(out, p, PLOT_TOP, height - 50);
+	commit_axis(out, p, PLOT_TOP + METRIC_HEIGHT, height - 46);
 	strbuf_addstr(out, plot_script);
 	strbuf_addstr(out, "</svg>\n");
 	free(v);
@@ -278,7 +333,16 @@ static void html_table(const struct history_plot *p, struct strbuf *out)
 			strbuf_addf(out, " (%.1f%% &#8594; %.1f%%)", 100 * c->moved[j].before,
 				    100 * c->moved[j].after);
 		}
-		strbuf_addf(out, "</td><td><code>%.12s</code></td></tr>\n", c->culprit);
+		strbuf_addstr(out, "</td><td>");
+		if (c->culprit[0])
+			strbuf_addf(out, "<code>%.12s</code>", c->culprit);
+		/* several commits could be it: those not built are marked */
+		for (j = 0; !c->culprit[0] && j < c->candidates.nr; j++)
+			strbuf_addf(out, "%s<code>%.12s</code>%s", j ? ", " : "one of ",
+				    c->candidates.items[j],
+				    string_list_has(&c->untested, c->candidates.items[j]) ?
+				    " (not built)" : "");
+		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n");
 }

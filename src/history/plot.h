@@ -19,6 +19,8 @@ struct history_plot {
 	size_t nchanges;
 	const struct string_list *functions;	/* panels below the metric's */
 	const char *const *subjects;		/* per point of s, may be NULL */
+	const struct string_list *ids;		/* the range's commits (s's positions), may be
+						 * NULL: then no marks for failed commits */
 	const char *title;
 };
 

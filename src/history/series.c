@@ -91,6 +91,8 @@ int history_series_build_bench(struct history_series *s, const struct history_st
 	if (!s->metric)
 		return -1;
 	s->pts = xmallocarray(commits->nr + 1, sizeof(*s->pts));
+	s->failed_pos = xmallocarray(commits->nr + 1, sizeof(*s->failed_pos));
+	s->failed_status = xmallocarray(commits->nr + 1, sizeof(*s->failed_status));
 	for (i = 0; i < commits->nr; i++) {
 		const struct history_entry *e = history_store_find(st, commits->items[i]);
 		const struct history_result *best = NULL;
@@ -108,7 +110,9 @@ int history_series_build_bench(struct history_series *s, const struct history_st
 		if (!best)
 			continue;
 		if (best->status != HISTORY_OK || !best->nruns) {
-			s->failed++;
+			s->failed_pos[s->failed] = i;
+			s->failed_status[s->failed++] = best->status != HISTORY_OK ? best->status
+								    : HISTORY_RUN_FAILED;
 			continue;
 		}
 		if (!s->unit)
@@ -128,6 +132,8 @@ int history_series_build_bench(struct history_series *s, const struct history_st
 void history_series_release(struct history_series *s)
 {
 	free(s->pts);
+	free(s->failed_pos);
+	free(s->failed_status);
 	free(s->metric);
 	free(s->unit);
 	memset(s, 0, sizeof(*s));
@@ -748,6 +754,8 @@ void history_changes_free(struct history_change *c, size_t nr)
 			free(c[i].moved[j].name);
 		free(c[i].moved);
 		free(c[i].report);
+		string_list_clear(&c[i].candidates);
+		string_list_clear(&c[i].untested);
 	}
 	free(c);
 }

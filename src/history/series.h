@@ -26,6 +26,8 @@ struct history_series {
 	struct history_point *pts;	/* stored, ok commits in range order */
 	size_t nr;
 	size_t failed;			/* commits stored as build/run failures */
+	size_t *failed_pos;		/* their positions in the range's list, ascending */
+	enum history_status *failed_status;	/* and why each failed (build or run) */
 	size_t other_keys;		/* other environments with results in the range */
 };
 
@@ -69,8 +71,15 @@ struct history_change {
 					 * act on (only --json lists it, as "possible") */
 	struct history_moved *moved;	/* largest first */
 	size_t nmoved;
-	char culprit[41];		/* named by --bisect, "" otherwise */
+	char culprit[41];		/* named by --bisect, "" otherwise (also when ambiguous) */
 	char *report;			/* --bisect: trail flame's report directory, or NULL */
+	/*
+	 * --bisect with commits that could not be built or run next to the
+	 * boundary (git bisect's "only skipped commits left"): every commit
+	 * the change could be, oldest first, and those of them never
+	 * measured; empty when the answer is one commit.
+	 */
+	struct string_list candidates, untested;
 };
 
 struct history_detect_opts {

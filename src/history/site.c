@@ -7,6 +7,7 @@
 #include "history/site.h"
 
 #include "core/escape.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,9 +73,12 @@ static void index_row(const struct history_site_bench *b, struct strbuf *out)
 	if (s->nr) {
 		const struct history_point *p = &s->pts[s->nr - 1];
 
-		strbuf_addf(out, "%.6g ", p->med);
-		html(out, s->unit);
-		strbuf_addf(out, " [%.6g, %.6g] at <code>%.12s</code>", p->lo, p->hi, p->commit);
+		struct strbuf v = STRBUF_INIT;
+
+		numfmt_interval(&v, p->med, p->lo, p->hi, s->unit, 0);
+		html(out, v.buf);
+		strbuf_release(&v);
+		strbuf_addf(out, " at <code>%.12s</code>", p->commit);
 	}
 	strbuf_addstr(out, "</td><td>");
 	for (i = b->nchanges; i-- > 0 && shown < 3; shown++) {

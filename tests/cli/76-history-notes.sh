@@ -91,6 +91,15 @@ check "detect --bisect with a stored answer" "$TRAIL" history detect -C "$G" --b
 	fail "detect --bisect: the stored answer names the commit and its report" "$(cat "$T/.out" "$T/.err")"
 grep -q "bisected before" "$T/.err" && ! grep -q "trail flame between\|measuring" "$T/.err" &&
 	pass "detect --bisect: nothing measured again" || fail "detect --bisect: nothing measured again" "$(cat "$T/.err")"
+# the plot's change-point table shows the stored answer (and detect without --bisect too)
+check "plot -o html, a bisected gap" "$TRAIL" history plot -C "$G" -o "$T/g.html"
+grep -q "<td><code>${STEP:0:12}</code></td></tr>" "$T/g.html" &&
+	pass "plot: the commit (bisected) column shows the stored answer" ||
+	fail "plot: the commit (bisected) column shows the stored answer" "$(grep -o '<table id="changes">.*' "$T/g.html")"
+check "detect, a bisected gap" "$TRAIL" history detect -C "$G" --json
+[ "$(json "$T/.out" 'd["change_points"][0]["commit"]')" = "$STEP" ] &&
+	pass "detect: the stored bisection's commit without --bisect" ||
+	fail "detect: the stored bisection's commit without --bisect" "$(cat "$T/.out")"
 
 check "plot -o svg" "$TRAIL" history plot -C "$R" --function parse -o "$T/h.svg"
 python3 - "$T/h.svg" "$STEP" <<'PY' && pass "plot: SVG parses, a point per commit, the change marked" || fail "plot: SVG parses, a point per commit, the change marked"

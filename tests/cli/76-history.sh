@@ -148,7 +148,7 @@ R_SAVE=$R
 R=$T/one
 git clone -q "$R_SAVE" "$R"
 check "record --rev" H record --rev "$C2" --build "$BUILD" --run "$RUN" $RUNS
-grep -q "^${C2:0:12} cpu [0-9.e+]* us (median of 3 runs" "$T/.out" && pass "record: prints the stored result" ||
+grep -q "^${C2:0:12} cpu [0-9.]* m\?s \[[0-9.]*, [0-9.]*\] (median of 3 runs" "$T/.out" && pass "record: prints the stored result" ||
 	fail "record: prints the stored result" "$(cat "$T/.out")"
 git -C "$R" notes --ref=trail show "$C2" | grep -q '"build":"make -s"' && pass "record: the note holds the build command" ||
 	fail "record: the note holds the build command"

@@ -150,6 +150,12 @@ grep -q '^| beta | `'"${STEP:0:12}"'` | +[0-9.]*% \[.*❌ regression.*❌ `rss <
 	[ "$(grep -c '^| \(alpha\|beta\|gamma\) |' "$T/summary.md")" = 3 ] &&
 	pass "guard --markdown: a row per bench; beta's names the budget and grow_b" ||
 	fail "guard --markdown: a row per bench; beta's names the budget and grow_b" "$(cat "$T/summary.md")"
+# --json: stdout is JSON only (the budget's line goes to stderr)
+check_exit "guard --json --bench beta: exit 3" 3 H guard --rev "$STEP" --bench beta --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("verdict" not in d)' "$T/.out" &&
+	grep -q "budget rss < 16 MiB of bench beta broken" "$T/.err" &&
+	pass "guard --json: one JSON object on stdout, the budget on stderr" ||
+	fail "guard --json: one JSON object on stdout, the budget on stderr" "$(cat "$T/.out" "$T/.err")"
 check_exit "guard --rev STEP~1 --bench beta: exit 0" 0 H guard --rev "$STEP~1" --bench beta
 grep -q "budget rss < 16 MiB of bench beta kept" "$T/.out" && pass "before the change the budget holds" ||
 	fail "before the change the budget holds" "$(cat "$T/.out")"

@@ -10,6 +10,7 @@
 #include "stats/bootstrap.h"
 #include "stats/rng.h"
 #include "stats/sequential.h"
+#include "stats/rank_cusum.h"
 #include "bench/compare.h"
 #include "harness.h"
 
@@ -578,8 +579,41 @@ TEST(median_confidence_interval)
 	CHECK_NEAR(hi, 1, 0);
 }
 
+/* The rank CUSUM (stats/rank_cusum.h, history's change points beyond 160 commits). */
+TEST(rank_cusum_reference_values)
+{
+	const double x[] = { 3, 1, 2, 2, 9, 8, 7, 8 };
+	double r[8], y[40];
+	struct stats_rank_cusum t;
+	size_t i;
+
+	/* Kolmogorov's distribution: its 5 % and 1 % points are 1.358 and 1.628 */
+	CHECK_NEAR(stats_kolmogorov_q(1.3581), 0.05, 1e-3);
+	CHECK_NEAR(stats_kolmogorov_q(1.6276), 0.01, 1e-3);
+	CHECK_NEAR(stats_kolmogorov_q(0.1), 1, 0);
+	/* midranks: ties share their mean rank */
+	stats_midranks(x, 8, r);
+	CHECK_NEAR(r[0], 4, 0);
+	CHECK_NEAR(r[1], 1, 0);
+	CHECK_NEAR(r[2], 2.5, 0);
+	CHECK_NEAR(r[3], 2.5, 0);
+	CHECK_NEAR(r[5], 6.5, 0);
+	/* a step after 20 of 40 points: found there, far beyond chance */
+	for (i = 0; i < 40; i++)
+		y[i] = (i >= 20 ? 10 : 0) + (double)((i * 7) % 5);
+	stats_rank_cusum(y, 40, &t);
+	CHECK_INT(t.at, 20);
+	CHECK(t.p < 1e-4);
+	/* a constant series: no test */
+	for (i = 0; i < 40; i++)
+		y[i] = 1;
+	stats_rank_cusum(y, 40, &t);
+	CHECK_NEAR(t.p, 1, 0);
+}
+
 TEST_MAIN("bench_stats", holm_adjust_by_hand, compare_family_is_holm,
-	  compare_family_keeps_the_error, median_confidence_interval, descriptive_one_to_ten, descriptive_n_equals_one,
+	  compare_family_keeps_the_error, rank_cusum_reference_values, median_confidence_interval,
+	  descriptive_one_to_ten, descriptive_n_equals_one,
 	  descriptive_rejects_empty_and_nan, median_even_odd_and_ties,
 	  median_matches_sort_on_many_sizes, identical_samples,
 	  huge_outlier_is_flagged_and_median_robust, outlier_when_mad_is_zero,

@@ -34,4 +34,18 @@ TEST(numbers_read_as_people_write_them)
 	SAME(numfmt_value(&sb_, 1254300, "us", 0), "1.254 s");
 }
 
-TEST_MAIN("numfmt", numbers_read_as_people_write_them)
+/* An interval keeps its median's unit (history's show, record and guard lines). */
+TEST(interval_in_one_unit)
+{
+	SAME(numfmt_interval(&sb_, 1254300, 1240000, 1260000, "us", 0), "1.254 s [1.24, 1.26]");
+	SAME(numfmt_interval(&sb_, 0.1145, 0.1121, 0.117, "s", 0), "114.5 ms [112.1, 117]");
+	/* bounds across a unit's edge stay in the median's unit */
+	SAME(numfmt_interval(&sb_, 999000, 980000, 1012000, "us", 0), "999 ms [980, 1012]");
+	SAME(numfmt_interval(&sb_, 8045034.501404266, 7639400, 8112640, "bytes", 0),
+	     "8045035 bytes [7639400, 8112640]");
+	SAME(numfmt_interval(&sb_, 137193.99999999997, 137000, 137400.7, "KiB", 0),
+	     "137194 KiB [137000, 137401]");
+	SAME(numfmt_interval(&sb_, 12.5, 12, 13, "", 0), "12.5 [12, 13]");
+}
+
+TEST_MAIN("numfmt", numbers_read_as_people_write_them, interval_in_one_unit)

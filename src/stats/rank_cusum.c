@@ -1,5 +1,6 @@
 /*
- * cp_rank.c - the rank CUSUM test of cp_rank.h.  Under no change and
+ * rank_cusum.c - the rank CUSUM test of rank_cusum.h (moved from
+ * src/history, whose change points use it: a statistic lives in stats/).  Under no change and
  * independent points the ranks' partial sums, over sqrt(n var), tend to
  * a Brownian bridge (Pettitt 1979); with dependence the variance is the
  * long-run one, (1 + rho) / (1 - rho) times it for AR(1) (Bartlett's
@@ -7,7 +8,7 @@
  * discrete maximum stays below the bridge's); bench/history-calibrate
  * measures it under heavy tails, AR(1), drift and load steps.
  */
-#include "history/cp_rank.h"
+#include "stats/rank_cusum.h"
 
 #include "core/alloc.h"
 
@@ -28,7 +29,7 @@ static int cmp_ranked(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-void cp_ranks(const double *x, size_t n, double *r)
+void stats_midranks(const double *x, size_t n, double *r)
 {
 	struct ranked *t = xmallocarray(n + 1, sizeof(*t));
 	size_t i, j, k;
@@ -45,7 +46,7 @@ void cp_ranks(const double *x, size_t n, double *r)
 	free(t);
 }
 
-double cp_kolmogorov_q(double t)
+double stats_kolmogorov_q(double t)
 {
 	double q = 0;
 	int j;
@@ -62,7 +63,7 @@ double cp_kolmogorov_q(double t)
 	return q < 0 ? 0 : q > 1 ? 1 : q;
 }
 
-double cp_split_rho(const double *x, size_t n, size_t k, size_t end)
+double stats_ar1_rho_levels(const double *x, size_t n, size_t k, size_t end)
 {
 	size_t cut[4] = { 0, k, end < n ? end : n, n }, g, i, segs = 0;
 	double num = 0, den = 0, rho;
@@ -86,10 +87,10 @@ double cp_split_rho(const double *x, size_t n, size_t k, size_t end)
 		return 0;
 	/* Kendall (1954): the estimate falls short by about (1 + 3 rho) / n per level */
 	rho = ((double)n * num / den + (double)segs) / ((double)n - 3.0 * (double)segs);
-	return rho < 0 ? 0 : rho > CP_RANK_MAX_RHO ? CP_RANK_MAX_RHO : rho;
+	return rho < 0 ? 0 : rho > STATS_AR1_MAX_RHO ? STATS_AR1_MAX_RHO : rho;
 }
 
-void cp_rank_test(const double *x, size_t n, struct cp_rank *out)
+void stats_rank_cusum(const double *x, size_t n, struct stats_rank_cusum *out)
 {
 	double *r = xmallocarray(n + 1, sizeof(double)), mean = (double)(n + 1) / 2, v = 0, s = 0, top = 0;
 	size_t i;
@@ -100,7 +101,7 @@ void cp_rank_test(const double *x, size_t n, struct cp_rank *out)
 	out->at = 0;
 	if (n < 4)
 		goto out;
-	cp_ranks(x, n, r);
+	stats_midranks(x, n, r);
 	for (i = 0; i < n; i++)
 		v += (r[i] - mean) * (r[i] - mean) / (double)n;
 	if (!(v > 0))
@@ -113,9 +114,9 @@ void cp_rank_test(const double *x, size_t n, struct cp_rank *out)
 		}
 	}
 	/* around the step the CUSUM found: the ranks' own dependence, not the step's */
-	out->rho = cp_split_rho(r, n, out->at, n);
+	out->rho = stats_ar1_rho_levels(r, n, out->at, n);
 	out->stat = top / sqrt((double)n * v * (1 + out->rho) / (1 - out->rho));
-	out->p = cp_kolmogorov_q(out->stat);
+	out->p = stats_kolmogorov_q(out->stat);
 out:
 	free(r);
 }

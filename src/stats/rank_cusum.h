@@ -1,29 +1,29 @@
 /*
- * cp_rank.h - the rank test of a series with no change: the largest
+ * rank_cusum.h - the rank test of a series with no change: the largest
  * CUSUM of the points' ranks (Pettitt 1979's statistic), scaled by the
  * ranks' long-run standard deviation under AR(1) dependence, against the
  * Kolmogorov distribution of the Brownian bridge's largest excursion.
  * Ranks make it blind to the noise's tails; the long-run variance makes
  * it hold when a shared machine's load carries from one commit to the next.
  */
-#ifndef TRAIL_HISTORY_CP_RANK_H
-#define TRAIL_HISTORY_CP_RANK_H
+#ifndef TRAIL_STATS_RANK_CUSUM_H
+#define TRAIL_STATS_RANK_CUSUM_H
 
 #include <stddef.h>
 
-/* The largest lag-1 autocorrelation the long-run variance takes (19x the variance). */
-#define CP_RANK_MAX_RHO 0.9
+/* The largest lag-1 autocorrelation stats_ar1_rho_levels gives (19x the variance). */
+#define STATS_AR1_MAX_RHO 0.9
 
-struct cp_rank {
+struct stats_rank_cusum {
 	double stat;		/* max_k |S_k| / sqrt(n var(rank) (1 + rho) / (1 - rho)) */
 	double rho;		/* the ranks' lag-1 autocorrelation around the step at
-				 * at (cp_split_rho), within [0, CP_RANK_MAX_RHO] */
+				 * at (stats_ar1_rho_levels), within [0, STATS_AR1_MAX_RHO] */
 	double p;		/* P(sup |B(t)| >= stat): Kolmogorov's series */
 	size_t at;		/* the split with the largest |CUSUM|: sides [0, at), [at, n) */
 };
 
 /* Midranks of x[0..n) into r (1..n, ties share their mean rank). */
-void cp_ranks(const double *x, size_t n, double *r);
+void stats_midranks(const double *x, size_t n, double *r);
 
 /*
  * The test of "x[0..n) has no change" (n >= 4): ranks, their CUSUM's
@@ -31,17 +31,17 @@ void cp_ranks(const double *x, size_t n, double *r);
  * ranks around the step it found.  The p-value
  * is of the whole search: one test per series, whatever split it finds.
  */
-void cp_rank_test(const double *x, size_t n, struct cp_rank *out);
+void stats_rank_cusum(const double *x, size_t n, struct stats_rank_cusum *out);
 
 /*
  * The lag-1 autocorrelation of x[0..n) around the levels of [0, k),
  * [k, end) and [end, n), bias-corrected (Kendall 1954), within
- * [0, CP_RANK_MAX_RHO] (steps other than the split's pass for dependence:
+ * [0, STATS_AR1_MAX_RHO] (steps other than the split's pass for dependence:
  * conservative then).
  */
-double cp_split_rho(const double *x, size_t n, size_t k, size_t end);
+double stats_ar1_rho_levels(const double *x, size_t n, size_t k, size_t end);
 
 /* P(sup over [0, 1] of |Brownian bridge| >= t) (Kolmogorov 1933). */
-double cp_kolmogorov_q(double t);
+double stats_kolmogorov_q(double t);
 
 #endif
