@@ -5,7 +5,9 @@
  */
 #include "bench/compare.h"
 #include "core/verdict.h"
+#include "stats/describe.h"
 
+#include <math.h>
 #include <string.h>
 
 int bench_compare(const double *a, size_t na, const double *b, size_t nb,
@@ -30,4 +32,43 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 			out->verdict = DIRECTION_FASTER;
 	}
 	return 0;
+}
+
+double bench_spread(const double *v, size_t n)
+{
+	double lo, hi;
+	size_t i;
+
+	if (!n)
+		return 0;
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	if (hi == lo)
+		return 0;
+	return lo > 0 ? (hi - lo) / lo : INFINITY;
+}
+
+int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double tolerance, struct bench_comparison *out)
+{
+	double ma, mb, r;
+
+	if (!na || !nb || bench_spread(a, na) > tolerance || bench_spread(b, nb) > tolerance)
+		return 0;
+	ma = stats_median(a, na);
+	mb = stats_median(b, nb);
+	memset(out, 0, sizeof(*out));
+	out->confidence = 1;
+	out->exact = 1;
+	r = ma > 0 ? mb / ma : NAN;
+	out->median_ratio.estimate = out->median_ratio.lo = out->median_ratio.hi = r;
+	out->mean_ratio = out->median_ratio;
+	out->mwu.p = out->welch.p = NAN;
+	out->mwu.z = out->mwu.u_a = out->welch.t = out->welch.df = NAN;
+	out->verdict = r > 1 + tolerance ? DIRECTION_SLOWER :
+		       r < 1 - tolerance ? DIRECTION_FASTER : DIRECTION_SAME;
+	return 1;
 }

@@ -20,6 +20,7 @@ struct bench_comparison {
 	struct stats_mwu mwu;		/* Mann-Whitney U of b against a (u_a is U of b) */
 	struct stats_welch welch;	/* Welch's t of b against a */
 	enum trail_direction verdict;	/* from the Mann-Whitney p-value and direction */
+	int exact;			/* exact counts: the ratios are points, no test was made */
 };
 
 /*
@@ -30,5 +31,19 @@ struct bench_comparison {
  */
 int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct bench_comparison *out);
+
+/*
+ * Exact counts (each side's values agree within tolerance, relative): the
+ * ratio of the medians is the change, a point (lo = hi); b is slower or
+ * faster when the ratio is beyond 1 +- tolerance.  No test and no p-value:
+ * a rank test over 2+2 identical values says nothing a count does not
+ * (mwu.p and welch.p are NAN).  Returns 1 when the counts were exact and
+ * *out is filled, 0 when they vary (then use bench_compare()).
+ */
+int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double tolerance, struct bench_comparison *out);
+
+/* (max - min) / min of v, 0 for identical values (and for n == 0). */
+double bench_spread(const double *v, size_t n);
 
 #endif
