@@ -171,8 +171,8 @@ static int store_answer(const struct history_cmd *h, const struct history_series
 	json_writer_key_string(&w, "metric", s->metric);
 	json_writer_key_string(&w, "verdict", f->ans.outcome != VERDICT_NONE ?
 				trail_verdict_name(f->ans.outcome) : "failed");
-	json_writer_key_string(&w, "culprit", f->ans.culprit[0] ? f->ans.culprit : NULL);
-	json_writer_key_string(&w, "function", f->ans.function);
+	json_writer_key_string(&w, "culprit", f->ans.narrow.culprit[0] ? f->ans.narrow.culprit : NULL);
+	json_writer_key_string(&w, "function", f->ans.target.function);
 	json_writer_key_string(&w, "report", f->req.out_dir);
 	json_writer_end(&w);
 	json_writer_release(&w);
@@ -226,8 +226,8 @@ static int bisect_flame(struct history_cmd *h, const struct history_series *s,
 	if (f.ans.outcome != VERDICT_NONE) {
 		free(c->report);
 		c->report = xstrdup(f.req.out_dir);
-		if (f.ans.culprit[0])
-			memcpy(c->culprit, f.ans.culprit, 41);
+		if (f.ans.narrow.culprit[0])
+			memcpy(c->culprit, f.ans.narrow.culprit, 41);
 		ret = store_answer(h, s, pa->commit, pb->commit, &f) ? -1 : 0;
 	} else {
 		ret = trail_error("bisect: trail flame failed between %.12s and %.12s (exit %d)",

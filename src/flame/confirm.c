@@ -4,7 +4,7 @@
  * the ends' paired interval, ends.c), and when CPU time did not rise, did
  * the wall time (the time went off-CPU)?
  */
-#include "flame/steps.h"
+#include "flame/confirm.h"
 #include "flame/decide.h"
 #include "stats/describe.h"
 #include "core/alloc.h"
@@ -28,7 +28,7 @@ int flame_step_confirm(struct flame_session *s)
 		for (k = 0; k < n; k++)
 			v[side][k] = flame_run_metric(&s->st.runs[side][k], s->req.metric);
 		/* The statistic the probes compare with the threshold. */
-		flame_metric_estimate(v[side], n, s->req.percentile, &s->ans.metric_med[side], &se);
+		flame_metric_estimate(v[side], n, s->req.percentile, &s->ans.ends.metric_med[side], &se);
 		/*
 		 * A median's interval from the MAD: one run slowed by a busy
 		 * machine must not widen it so much that "no regression" can
@@ -37,27 +37,27 @@ int flame_step_confirm(struct flame_session *s)
 		if ((s->req.metric != FLAME_METRIC_WALL || s->req.percentile == 50) &&
 		    flame_median_se(v[side], n) > 0)
 			se = flame_median_se(v[side], n);
-		s->ans.metric_lo[side] = s->ans.metric_med[side] - z * se;
-		s->ans.metric_hi[side] = s->ans.metric_med[side] + z * se;
+		s->ans.ends.metric_lo[side] = s->ans.ends.metric_med[side] - z * se;
+		s->ans.ends.metric_hi[side] = s->ans.ends.metric_med[side] + z * se;
 	}
-	s->ans.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
-	s->ans.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
+	s->ans.ends.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
+	s->ans.ends.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
 	free(v[0]);
 	free(v[1]);
 	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, Kolmogorov-Smirnov "
-	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric), s->ans.metric_med[0],
-	     flame_metric_unit(s->req.metric), s->ans.metric_med[1], flame_metric_unit(s->req.metric),
-	     s->ans.metric_p, s->ans.metric_ks_p, s->st.nruns[0], s->st.nruns[1]);
+	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric), s->ans.ends.metric_med[0],
+	     flame_metric_unit(s->req.metric), s->ans.ends.metric_med[1], flame_metric_unit(s->req.metric),
+	     s->ans.ends.metric_p, s->ans.ends.metric_ks_p, s->st.nruns[0], s->st.nruns[1]);
 	if (s->req.metric == FLAME_METRIC_CPU &&
-	    flame_run_too_short(s->ans.metric_med[0] < s->ans.metric_med[1] ? s->ans.metric_med[0]
-									     : s->ans.metric_med[1]))
+	    flame_run_too_short(s->ans.ends.metric_med[0] < s->ans.ends.metric_med[1] ? s->ans.ends.metric_med[0]
+									     : s->ans.ends.metric_med[1]))
 		note("confirm: a run takes only %.0f ms of CPU; under ~%.1f s start-up and sampling "
 		     "noise weigh heavily: make the workload longer, or run it several times per "
-		     "measurement with --loop N", s->ans.metric_med[0] / 1000,
+		     "measurement with --loop N", s->ans.ends.metric_med[0] / 1000,
 		     FLAME_SHORT_RUN_US / 1e6);
 	(void)larger;
 	/* The verdict is the ends' paired interval's (ends.c), not this test's. */
-	return s->ans.change_iv.n && s->ans.change_iv.lo > 0;
+	return s->ans.ends.change_iv.n && s->ans.ends.change_iv.lo > 0;
 }
 
 /*
@@ -87,6 +87,6 @@ int flame_step_wall_regressed(struct flame_session *s)
 		 "CPU samples did not change significantly (p = %.3g) but the run time rose from "
 		 "%.3g s to %.3g s (Mann-Whitney p = %.3g): the CPU profile is flat and the time "
 		 "is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
-		 s->ans.metric_p, w.value[0], w.value[1], w.p);
+		 s->ans.ends.metric_p, w.value[0], w.value[1], w.p);
 	return 1;
 }

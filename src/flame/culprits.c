@@ -4,9 +4,10 @@
  * named.  The measure bisected on is segmented along the range (segment.h)
  * on both sides of that culprit, its probes reused as levels; then each
  * other function whose own time rose is segmented on its share.  Fills
- * ans.culprits, the suspect first.
+ * ans.culprits.list, the suspect first.
  */
-#include "flame/steps.h"
+#include "flame/culprits.h"
+#include "flame/session_query.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/segment.h"
@@ -37,14 +38,14 @@ struct seg_ctx {
 
 static const char *id_at(const struct flame_session *s, size_t pos)
 {
-	return pos ? s->st.range.items[pos - 1] : s->ans.good;
+	return pos ? s->st.range.items[pos - 1] : s->ans.ends.good;
 }
 
 static void keep_probe(struct flame_session *s, const struct flame_probe_result *r)
 {
-	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
-	s->ans.probes[s->ans.nprobes++] = *r;
-	note("culprits: probe %zu: %.12s %s (%.4g, %u runs%s)%s%s", s->ans.nprobes, r->id,
+	ALLOC_GROW(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, s->ans.narrow.probes_alloc);
+	s->ans.narrow.probes[s->ans.narrow.nprobes++] = *r;
+	note("culprits: probe %zu: %.12s %s (%.4g, %u runs%s)%s%s", s->ans.narrow.nprobes, r->id,
 	     trail_probe_verdict_name(r->verdict), r->value, r->runs,
 	     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
@@ -132,8 +133,8 @@ static struct flame_culprit *culprit_add(struct flame_session *s, const char *id
 {
 	struct flame_culprit *c;
 
-	ALLOC_GROW(s->ans.culprits, s->ans.nculprits + 1, s->ans.culprits_alloc);
-	c = &s->ans.culprits[s->ans.nculprits++];
+	ALLOC_GROW(s->ans.culprits.list, s->ans.culprits.count + 1, s->ans.culprits.alloc);
+	c = &s->ans.culprits.list[s->ans.culprits.count++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->id, sizeof(c->id), "%s", id);
 	c->function = function ? xstrdup(function) : NULL;
@@ -147,8 +148,8 @@ static int culprit_listed(const struct flame_session *s, const char *id)
 {
 	size_t i;
 
-	for (i = 0; i < s->ans.nculprits; i++)
-		if (!strcmp(s->ans.culprits[i].id, id))
+	for (i = 0; i < s->ans.culprits.count; i++)
+		if (!strcmp(s->ans.culprits.list[i].id, id))
 			return 1;
 	return 0;
 }
@@ -156,7 +157,7 @@ static int culprit_listed(const struct flame_session *s, const char *id)
 /* ms per unit of the measure bisected on: a time or samples per run, else 0. */
 static double primary_unit_ms(const struct flame_session *s)
 {
-	return s->ans.function && !s->ans.measure_share ? s->ans.time_unit_ms : 0;
+	return s->ans.target.function && !s->ans.target.measure_share ? s->ans.target.time_unit_ms : 0;
 }
 
 /*
@@ -171,17 +172,17 @@ static int search_remainder(struct flame_session *s, size_t pos)
 	size_t i;
 	int ret = 0;
 
-	ends[0] = (struct flame_level){ s->ans.share[0], s->ans.share_se[0],
+	ends[0] = (struct flame_level){ s->ans.target.share[0], s->ans.target.share_se[0],
 					(double)s->st.nruns[0] - 1, FLAME_LEVEL_KNOWN };
-	ends[1] = (struct flame_level){ s->ans.share[1], s->ans.share_se[1],
+	ends[1] = (struct flame_level){ s->ans.target.share[1], s->ans.target.share_se[1],
 					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	segmentation_setup(s, &g, &c, ends);
 	g.max_culprits = MAX_CULPRITS - 1;
 	/* oldest first: the re-probes, recorded last, overwrite bisection probes */
-	for (i = 0; i < s->ans.nprobes; i++) {
-		const struct flame_probe_result *r = &s->ans.probes[i];
+	for (i = 0; i < s->ans.narrow.nprobes; i++) {
+		const struct flame_probe_result *r = &s->ans.narrow.probes[i];
 		int k = flame_session_range_index(s, r->id);
 
 		if (k < 0 || (size_t)k + 1 >= g.n || !r->runs)
@@ -198,7 +199,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 	}
 	for (i = 0; i < g.nculprits; i++)
 		if (!culprit_listed(s, id_at(s, g.culprits[i].pos)))
-			culprit_add(s, id_at(s, g.culprits[i].pos), s->ans.function, s->ans.frame,
+			culprit_add(s, id_at(s, g.culprits[i].pos), s->ans.target.function, s->ans.target.frame,
 				    &g.culprits[i].step, primary_unit_ms(s));
 	if (g.truncated)
 		note("culprits: the search of the rest of the change stopped at its budget "
@@ -289,7 +290,7 @@ static char *repository_caller(struct flame_session *s, const char *frame)
 			}
 		}
 		if (!pass) {
-			if (flame_repo_defined(&s->st.repo, s->ans.bad, &names, &defined) ||
+			if (flame_repo_defined(&s->st.repo, s->ans.ends.bad, &names, &defined) ||
 			    string_list_has(&defined, frame) || !defined.nr)
 				goto out;
 			count = xcalloc(defined.nr, sizeof(*count));
@@ -315,8 +316,8 @@ static void culprit_merge(struct flame_session *s, const char *id, const char *f
 {
 	size_t i;
 
-	for (i = 1; i < s->ans.nculprits; i++) {
-		struct flame_culprit *c = &s->ans.culprits[i];
+	for (i = 1; i < s->ans.culprits.count; i++) {
+		struct flame_culprit *c = &s->ans.culprits.list[i];
 
 		if (strcmp(c->id, id) || c->step.explains >= a->explains)
 			continue;
@@ -352,10 +353,10 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 
 	for (i = 0; i < s->st.exclude.nr; i++)
 		string_list_append(&ex, s->st.exclude.items[i]);
-	if (s->ans.function)
-		string_list_append(&ex, s->ans.function);
-	if (s->ans.frame)
-		string_list_append(&ex, s->ans.frame);
+	if (s->ans.target.function)
+		string_list_append(&ex, s->ans.target.function);
+	if (s->ans.target.frame)
+		string_list_append(&ex, s->ans.target.frame);
 	/* a library frame and its caller are one function: searched once */
 	caller = repository_caller(s, func);
 	if (string_list_has(searched, caller ? caller : func)) {
@@ -363,7 +364,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		string_list_clear(&ex);
 		return 0;
 	}
-	time = s->ans.measure_time;
+	time = s->ans.target.measure_time;
 	ends_level(s, func, &ex, time, ends, &unit_ms);
 	/*
 	 * Worth a search: a real rise of its time (the other functions changed
@@ -392,7 +393,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	c.o.exclude = &ex;
 	c.unit_ms = unit_ms;
 	segmentation_setup(s, &g, &c, ends);
-	g.max_culprits = MAX_CULPRITS > s->ans.nculprits ? MAX_CULPRITS - s->ans.nculprits : 0;
+	g.max_culprits = MAX_CULPRITS > s->ans.culprits.count ? MAX_CULPRITS - s->ans.culprits.count : 0;
 	/* the suspect first: one change often slows several functions */
 	if (flame_segment_search_from(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair },
 				      suspect_pos)) {
@@ -431,16 +432,16 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 	size_t i;
 
 	for (i = 0; i < nprimary; i++) {
-		const struct flame_step_assessment *c = &s->ans.culprits[i].step;
+		const struct flame_step_assessment *c = &s->ans.culprits.list[i].step;
 
 		step += c->step;
 		var += c->se * c->se;
 		df = c->df < df ? c->df : df;
 	}
-	flame_step_assess(step, sqrt(var), df, s->ans.share[1] - s->ans.share[0],
-			  hypot(s->ans.share_se[0], s->ans.share_se[1]),
-			  flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
-					 s->ans.share_se[1], (double)s->st.nruns[1] - 1),
+	flame_step_assess(step, sqrt(var), df, s->ans.target.share[1] - s->ans.target.share[0],
+			  hypot(s->ans.target.share_se[0], s->ans.target.share_se[1]),
+			  flame_welch_df(s->ans.target.share_se[0], (double)s->st.nruns[0] - 1,
+					 s->ans.target.share_se[1], (double)s->st.nruns[1] - 1),
 			  (1 - s->req.confidence) / MAX_CULPRITS, &a);
 	return a.real && a.explains >= 0.5;
 }
@@ -458,29 +459,29 @@ static void ends_cpu_ms(struct flame_session *s)
 	for (side = 0; side < 2; side++) {
 		size_t n = s->st.nruns[side];
 
-		s->ans.cpu_ms[side] = 0;
+		s->ans.culprits.cpu_ms[side] = 0;
 		for (k = 0; k < n; k++)
-			s->ans.cpu_ms[side] += s->st.runs[side][k].cpu_us / 1e3 / (double)n;
+			s->ans.culprits.cpu_ms[side] += s->st.runs[side][k].cpu_us / 1e3 / (double)n;
 		for (k = 0; k < n; k++) {
-			double d = s->st.runs[side][k].cpu_us / 1e3 - s->ans.cpu_ms[side];
+			double d = s->st.runs[side][k].cpu_us / 1e3 - s->ans.culprits.cpu_ms[side];
 
 			var[side] += n > 1 ? d * d / (double)(n - 1) / (double)n : 0;
 		}
 	}
-	s->ans.cpu_change_se_ms = sqrt(var[0] + var[1]);
+	s->ans.culprits.cpu_change_se_ms = sqrt(var[0] + var[1]);
 }
 
 int flame_step_culprits(struct flame_session *s)
 {
 	struct string_list searched = STRING_LIST_INIT;
-	int pos = flame_session_range_index(s, s->ans.culprit), ret = 0;
+	int pos = flame_session_range_index(s, s->ans.narrow.culprit), ret = 0;
 	size_t i, nprimary;
 
 	ends_cpu_ms(s);
-	if (pos < 0 || !flame_culprit_accepted(&s->ans.pair.step, MIN_EXPLAINS))
+	if (pos < 0 || !flame_culprit_accepted(&s->ans.narrow.pair.step, MIN_EXPLAINS))
 		return 0;
-	culprit_add(s, s->ans.culprit, NULL, NULL, &s->ans.pair.step,
-		    primary_unit_ms(s))->confidence = s->ans.suspect_confidence;
+	culprit_add(s, s->ans.narrow.culprit, NULL, NULL, &s->ans.narrow.pair.step,
+		    primary_unit_ms(s))->confidence = s->ans.narrow.suspect_confidence;
 	/*
 	 * The rest of the change is searched unless the suspect is shown to
 	 * explain all of it but a part smaller than a culprit's (its interval
@@ -490,14 +491,14 @@ int flame_step_culprits(struct flame_session *s)
 	 * A sub-range whose change is explained costs no probes (levels
 	 * measured apart differ by the load alone).
 	 */
-	if (s->ans.pair.step.explains_lo < 1 - MIN_EXPLAINS && search_remainder(s, (size_t)pos + 1))
+	if (s->ans.narrow.pair.step.explains_lo < 1 - MIN_EXPLAINS && search_remainder(s, (size_t)pos + 1))
 		return -1;
-	nprimary = s->ans.nculprits;
-	s->ans.culprits_split = together_explain(s, nprimary);
-	if (s->ans.function)
-		string_list_append(&searched, s->ans.function);
+	nprimary = s->ans.culprits.count;
+	s->ans.culprits.split = together_explain(s, nprimary);
+	if (s->ans.target.function)
+		string_list_append(&searched, s->ans.target.function);
 	for (i = 0; i < s->st.exclude.nr && searched.nr <= MAX_OTHER_FUNCTIONS; i++) {
-		if (s->ans.nculprits >= MAX_CULPRITS)
+		if (s->ans.culprits.count >= MAX_CULPRITS)
 			break;
 		if (search_function(s, s->st.exclude.items[i], (size_t)pos + 1, &searched)) {
 			ret = -1;
@@ -507,8 +508,8 @@ int flame_step_culprits(struct flame_session *s)
 	string_list_clear(&searched);
 	if (ret)
 		return -1;
-	for (i = 1; i < s->ans.nculprits; i++) {
-		struct flame_culprit *c = &s->ans.culprits[i];
+	for (i = 1; i < s->ans.culprits.count; i++) {
+		struct flame_culprit *c = &s->ans.culprits.list[i];
 		struct flame_commit info;
 
 		c->confidence = c->step.confidence;
@@ -517,8 +518,8 @@ int flame_step_culprits(struct flame_session *s)
 			c->subject = xstrdup(info.subject);
 		flame_commit_release(&info);
 	}
-	if (s->ans.nculprits > 1)
-		note("culprits: %zu commits each explain part of the change", s->ans.nculprits);
+	if (s->ans.culprits.count > 1)
+		note("culprits: %zu commits each explain part of the change", s->ans.culprits.count);
 	return 0;
 }
 
@@ -526,35 +527,35 @@ void flame_culprits_message(struct flame_session *s)
 {
 	size_t i, len;
 
-	for (i = 1; i < s->ans.nculprits; i++) {
-		const struct flame_culprit *c = &s->ans.culprits[i];
-		const char *fn = c->function ? c->function : s->ans.function ? s->ans.function :
+	for (i = 1; i < s->ans.culprits.count; i++) {
+		const struct flame_culprit *c = &s->ans.culprits.list[i];
+		const char *fn = c->function ? c->function : s->ans.target.function ? s->ans.target.function :
 				 flame_metric_name(s->req.metric);
 
 		len = strlen(s->ans.message);
 		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
 			 "%s%.12s made %s slower", i == 1 ? "; " : ", ", c->id, fn);
 		/* the recommendation is for the suspect: the others need theirs */
-		if (!s->ans.recommendation)
+		if (!s->ans.fix.recommendation)
 			continue;
-		len = strlen(s->ans.recommendation_reason);
-		snprintf(s->ans.recommendation_reason + len,
-			 sizeof(s->ans.recommendation_reason) - len,
+		len = strlen(s->ans.fix.recommendation_reason);
+		snprintf(s->ans.fix.recommendation_reason + len,
+			 sizeof(s->ans.fix.recommendation_reason) - len,
 			 "%s%.12s (%s)", i == 1 ? "; the other culprits need a fix of their own: "
 			 : ", ", c->id, fn);
 	}
 }
 
-void flame_culprits_release(struct flame_answer *a)
+void flame_culprits_release(struct flame_culprits_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < a->nculprits; i++) {
-		free(a->culprits[i].function);
-		free(a->culprits[i].frame);
-		free(a->culprits[i].subject);
+	for (i = 0; i < r->count; i++) {
+		free(r->list[i].function);
+		free(r->list[i].frame);
+		free(r->list[i].subject);
 	}
-	free(a->culprits);
-	a->culprits = NULL;
-	a->nculprits = a->culprits_alloc = 0;
+	free(r->list);
+	r->list = NULL;
+	r->count = r->alloc = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * decide.h - the decisions of 'trail flame', as pure functions: numbers in,
  * answer out, no perf, git, files or clock, so tests/unit/test_flame.c
- * checks each one directly.  The steps (steps.h) gather the numbers and
+ * checks each one directly.  The steps (ends.h, hotdiff.h, narrow.h ...) gather the numbers and
  * call these; the wording of the report stays with the steps.
  */
 #ifndef TRAIL_FLAME_DECIDE_H

@@ -4,7 +4,8 @@
  * pairs while the change is undecided, up to --max-repeat, with alpha
  * spent across the looks (estimate.h).
  */
-#include "flame/steps.h"
+#include "flame/ends.h"
+#include "flame/session_query.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/estimate.h"
@@ -25,8 +26,8 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 
 	if (code < 0)
 		return -1;
-	s->ans.builds++;
-	s->ans.cached_builds += cached;
+	s->ans.ends.builds++;
+	s->ans.ends.cached_builds += cached;
 	if (code) {
 		char *log = flame_build_log(&s->st.repo, id, s->req.build_cmd), *kept = keep_log(log);
 
@@ -41,8 +42,8 @@ static int build_end(struct flame_session *s, const char *id, const char *name, 
 
 int flame_step_build(struct flame_session *s, char *dirs[2])
 {
-	if (build_end(s, s->ans.good, "good", &dirs[0]) ||
-	    build_end(s, s->ans.bad, "bad", &dirs[1]))
+	if (build_end(s, s->ans.ends.good, "good", &dirs[0]) ||
+	    build_end(s, s->ans.ends.bad, "bad", &dirs[1]))
 		return -1;
 	flame_defs_release(&s->st.defs);
 	flame_defs_init(&s->st.defs, dirs[1]);	/* where the bad end's functions are defined */
@@ -143,16 +144,16 @@ int flame_step_capture(struct flame_session *s, char *dirs[2])
 		 * its error rates at most alpha over all looks.
 		 */
 		last = target >= max || clock_monotonic() - t0 > s->req.budget;
-		s->ans.looks++;
-		s->ans.alpha_look = flame_alpha_look(alpha, prev, n, max, last);
-		if (flame_ends_interval(s, n, s->ans.alpha_look, &iv)) {
-			memset(&s->ans.change_iv, 0, sizeof(s->ans.change_iv));
-			s->ans.ends_outcome = VERDICT_INCONCLUSIVE;
+		s->ans.ends.looks++;
+		s->ans.ends.alpha_look = flame_alpha_look(alpha, prev, n, max, last);
+		if (flame_ends_interval(s, n, s->ans.ends.alpha_look, &iv)) {
+			memset(&s->ans.ends.change_iv, 0, sizeof(s->ans.ends.change_iv));
+			s->ans.ends.ends_outcome = VERDICT_INCONCLUSIVE;
 			break;
 		}
-		s->ans.change_iv = iv;
-		s->ans.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
-		if (s->ans.ends_outcome != VERDICT_INCONCLUSIVE || last)
+		s->ans.ends.change_iv = iv;
+		s->ans.ends.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, n >= need);
+		if (s->ans.ends.ends_outcome != VERDICT_INCONCLUSIVE || last)
 			break;
 		prev = n;
 		target += flame_look_step(first, max);

@@ -3,7 +3,7 @@
  * both the timed ends (ends.c) and the counted ones (exact.c) take; below
  * both, so neither calls back into the other.
  */
-#include "flame/steps.h"
+#include "flame/ends.h"
 #include "flame/estimate.h"
 #include "core/alloc.h"
 #include "core/error.h"

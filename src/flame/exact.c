@@ -9,7 +9,7 @@
  */
 #include "flame/exact.h"
 #include "flame/estimate.h"
-#include "flame/steps.h"
+#include "flame/ends.h"
 #include "core/error.h"
 
 #include <math.h>
@@ -95,10 +95,10 @@ int flame_exact_ends(struct flame_session *s, const struct flame_capture_opts *o
 		}
 		return 1;
 	}
-	s->ans.looks = 1;
-	s->ans.alpha_look = 1 - s->req.confidence;
-	s->ans.change_iv = iv;
-	s->ans.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, 1);
+	s->ans.ends.looks = 1;
+	s->ans.ends.alpha_look = 1 - s->req.confidence;
+	s->ans.ends.change_iv = iv;
+	s->ans.ends.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, 1);
 	note("capture: exact: each end counted twice alike; %s %+.3f%% (--min-effect %g%%)",
 	     flame_metric_name(s->req.metric), 100 * iv.estimate, 100 * s->req.min_effect);
 	return 0;

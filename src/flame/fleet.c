@@ -13,7 +13,7 @@
 #include "flame/kary.h"
 #include "flame/probe_json.h"
 #include "fleet/remote.h"
-#include "flame/steps.h"
+#include "flame/session_query.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/cleanup.h"
@@ -110,7 +110,7 @@ static void setup_hosts(struct flame_session *s, const char *bundle)
 	o.key = key ? key + 1 : "repo";
 	o.url = s->req.remote_repo;
 	o.bundle = bundle;
-	o.tip = s->ans.bad;
+	o.tip = s->ans.ends.bad;
 	o.trail = s->req.remote_trail;
 	o.scratch = s->st.scratch;
 	flame_fleet_setup_hosts(h, &o, s->st.fleet->clone, why);
@@ -127,10 +127,10 @@ static void record(struct flame_session *s, struct flame_probe_result *r, const 
 		   double threshold, const char *dir)
 {
 	snprintf(r->host, sizeof(r->host), "%s", host);
-	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
-	s->ans.probes[s->ans.nprobes++] = *r;
+	ALLOC_GROW(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, s->ans.narrow.probes_alloc);
+	s->ans.narrow.probes[s->ans.narrow.nprobes++] = *r;
 	note("narrow: probe %zu: %.12s %s (%.4g, threshold %.4g, %u runs%s) on %s%s%s%s%s",
-	     s->ans.nprobes, r->id, trail_probe_verdict_name(r->verdict), r->value, threshold, r->runs,
+	     s->ans.narrow.nprobes, r->id, trail_probe_verdict_name(r->verdict), r->value, threshold, r->runs,
 	     r->build_cached ? ", cached build" : "", host, dir[0] ? " in " : "", dir,
 	     r->why[0] ? ": " : "", r->why);
 }
@@ -192,7 +192,7 @@ static void measure_ends(struct flame_session *s)
 	size_t i, j, n = 0;
 
 	for (i = 0; i < h->nr; i++) {
-		const char *ends[2] = { s->ans.good, s->ans.bad };
+		const char *ends[2] = { s->ans.ends.good, s->ans.ends.bad };
 		size_t e, per = h->items[i].slots >= 2 ? 1 : 2;
 
 		if (!h->items[i].dest || !host_alive(s, i))
@@ -203,7 +203,7 @@ static void measure_ends(struct flame_session *s)
 
 			for (q = e; q < e + per; q++)
 				string_list_append_nodup(&cmds, probe_command(s, i, ends[q],
-									 s->ans.threshold, 1));
+									 s->ans.target.threshold, 1));
 			fleet_job_init(&jobs[n]);
 			jobs[n].host = &h->items[i];
 			jobs[n].host_index = i;
@@ -256,9 +256,9 @@ static int fleet_ready(struct flame_session *s, const char *bad)
 			continue;
 		}
 		f->clone[i] = xstrdup(s->st.repo.clone);
-		f->rep[i].good = s->ans.share[0];
-		f->rep[i].bad = s->ans.share[1];
-		f->rep[i].threshold = s->ans.threshold;
+		f->rep[i].good = s->ans.target.share[0];
+		f->rep[i].bad = s->ans.target.share[1];
+		f->rep[i].threshold = s->ans.target.threshold;
 	}
 	if (remote) {
 		char *bundle = s->req.remote_repo ? NULL :
@@ -443,7 +443,7 @@ static int run_round(struct flame_session *s, const char *const *ids, const int 
 /*
  * k-ary search over ids[0..n-1] (oldest first; position n is the bad
  * end, -1 the good): 1 with *found (n: nothing slow), 0 when skipped
- * commits next to *found could be it too (listed in ans.ambiguous), -1
+ * commits next to *found could be it too (listed in ans.narrow.ambiguous), -1
  * on error.
  */
 static int search(struct flame_session *s, const char *const *ids, int n, const char *bad,
@@ -473,7 +473,7 @@ static int search(struct flame_session *s, const char *const *ids, int n, const 
 
 		m = flame_kary_next(&k, (unsigned)alive, pts);
 		note("narrow: round %u: probing %zu of the %d commits after %.12s up to %.12s at once",
-		     k.rounds + 1, m, k.hi - k.lo, k.lo < 0 ? s->ans.good : ids[k.lo],
+		     k.rounds + 1, m, k.hi - k.lo, k.lo < 0 ? s->ans.ends.good : ids[k.lo],
 		     k.hi >= n ? bad : ids[k.hi]);
 		for (i = 0; i < m; i++)
 			v[i] = PROBE_SKIP;
@@ -484,7 +484,7 @@ static int search(struct flame_session *s, const char *const *ids, int n, const 
 	}
 	if (!done)
 		for (i = (size_t)(k.lo + 1); (int)i < k.hi; i++)
-			string_list_append(&s->ans.ambiguous, ids[i]);
+			string_list_append(&s->ans.narrow.ambiguous, ids[i]);
 	rc = done;
 	note("narrow: %u round%s of up to %zu probes at once; the wall time %.1f s, the probes' own "
 	     "time %.1f s", k.rounds, k.rounds == 1 ? "" : "s", s->st.fleet->nslots, now() - t0,
@@ -514,9 +514,9 @@ int flame_fleet_bisect(struct flame_session *s, const char *good, const char *ba
 		const char *id = found >= (int)range.nr - 1 ? bad : range.items[found];
 
 		if (rc == 0)	/* as git bisect's "could be any of": the slow one last */
-			string_list_append(&s->ans.ambiguous, id);
+			string_list_append(&s->ans.narrow.ambiguous, id);
 		else
-			memcpy(s->ans.culprit, id, 41);
+			memcpy(s->ans.narrow.culprit, id, 41);
 		rc = 0;
 	}
 	string_list_clear(&range);
@@ -525,20 +525,20 @@ int flame_fleet_bisect(struct flame_session *s, const char *good, const char *ba
 
 int flame_fleet_suspects(struct flame_session *s)
 {
-	const char **ids = xcalloc(s->ans.nsuspects + 1, sizeof(*ids));
+	const char **ids = xcalloc(s->ans.suspects.count + 1, sizeof(*ids));
 	size_t i;
 	int found, rc;
 
-	for (i = 0; i < s->ans.nsuspects; i++)
-		ids[i] = s->ans.suspects[i].commit.id;
-	rc = search(s, ids, (int)s->ans.nsuspects, s->ans.bad, "suspects", &found);
+	for (i = 0; i < s->ans.suspects.count; i++)
+		ids[i] = s->ans.suspects.list[i].commit.id;
+	rc = search(s, ids, (int)s->ans.suspects.count, s->ans.ends.bad, "suspects", &found);
 	free(ids);
-	string_list_clear(&s->ans.ambiguous);
+	string_list_clear(&s->ans.narrow.ambiguous);
 	if (rc < 0)
 		return -1;
-	if (found >= (int)s->ans.nsuspects)
+	if (found >= (int)s->ans.suspects.count)
 		return 1;	/* no suspect is slow: the suspect set missed it */
-	memcpy(s->ans.culprit, s->ans.suspects[found].commit.id, 41);
+	memcpy(s->ans.narrow.culprit, s->ans.suspects.list[found].commit.id, 41);
 	return 0;
 }
 

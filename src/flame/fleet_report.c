@@ -5,7 +5,7 @@
  * against an estimate of sequential probing (fleet.h), and the probe
  * table's host cell.  Host names came from the user's hosts file: escaped.
  */
-#include "flame/fleet.h"
+#include "flame/fleet_report.h"
 #include "core/escape.h"
 #include "core/json_writer.h"
 

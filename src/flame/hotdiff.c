@@ -4,7 +4,7 @@
  * that block longer), and the target of the narrowing: the hot function's
  * share (among the functions that did not change) or the metric itself.
  */
-#include "flame/steps.h"
+#include "flame/hotdiff.h"
 #include "flamegraph/render.h"
 #include "flame/blockers.h"
 #include "flame/decide.h"
@@ -123,7 +123,7 @@ static void render_svg(struct flame_session *s, const struct folded_profile *all
 	fg_render_init(&r);
 	r.svg.title = title;
 	r.quiet = 1;
-	if (s->ans.offcpu_profile) {
+	if (s->ans.ends.offcpu_profile) {
 		r.svg.countname = "us";
 		if (!strstr(title, "differential"))
 			r.svg.palette = fg_palette_find("io");
@@ -165,7 +165,7 @@ static int write_output(struct flame_session *s, const struct folded_profile *a,
 	uint32_t *order;
 	int columns = b ? 2 : 1, ret;
 
-	profile_units(a, b, s->ans.offcpu_profile, s->st.nruns[0] == s->st.nruns[1], &w);
+	profile_units(a, b, s->ans.ends.offcpu_profile, s->st.nruns[0] == s->st.nruns[1], &w);
 	combine(a, b, &all);
 	order = folded_profile_sorted(&all);
 	ret = write_folded(&all, order, columns, &w, path);
@@ -181,7 +181,7 @@ static int write_output(struct flame_session *s, const struct folded_profile *a,
 int flame_step_write_profiles(struct flame_session *s)
 {
 	struct folded_profile m[2];
-	int off = s->ans.offcpu_profile, ret = 0;
+	int off = s->ans.ends.offcpu_profile, ret = 0;
 
 	merge_runs(s, 0, &m[0]);
 	merge_runs(s, 1, &m[1]);
@@ -203,8 +203,8 @@ static void note_hotspots(struct flame_session *s, const char *what)
 {
 	size_t k;
 
-	for (k = 0; k < s->ans.hot.nr && k < 5; k++) {
-		const struct flame_hotspot *h = &s->ans.hot.items[k];
+	for (k = 0; k < s->ans.target.hot.nr && k < 5; k++) {
+		const struct flame_hotspot *h = &s->ans.target.hot.items[k];
 		char *name = escape_term_dup(h->name);
 
 		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
@@ -227,9 +227,9 @@ static int repository_functions(struct flame_session *s, struct string_list *def
 	for (side = 0; side < 2; side++)
 		for (k = 0; k < s->st.nruns[side]; k++)
 			flame_blockers_frames(&s->st.runs[side][k].folded, &frames);
-	ret = flame_repo_defined(&s->st.repo, s->ans.bad, &frames, defined);
+	ret = flame_repo_defined(&s->st.repo, s->ans.ends.bad, &frames, defined);
 	if (!ret)	/* functions made by macros are only in the build's DWARF */
-		flame_defs_defined(&s->st.repo, &s->st.defs, s->ans.bad, &frames, defined);
+		flame_defs_defined(&s->st.repo, &s->st.defs, s->ans.ends.bad, &frames, defined);
 	string_list_clear(&frames);
 	return ret;
 }
@@ -300,26 +300,26 @@ static void rank_blockers(struct flame_session *s)
 	cut_runs(s, &defined, 1, unit, cut, p);
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
 			    s->req.confidence,
-			    &s->ans.hot);
+			    &s->ans.target.hot);
 	note_hotspots(s, "blocked");
-	for (k = 0; k < s->ans.hot.nr && !s->ans.blocked_function; k++) {
-		const struct flame_hotspot *h = &s->ans.hot.items[k];
+	for (k = 0; k < s->ans.target.hot.nr && !s->ans.target.blocked_function; k++) {
+		const struct flame_hotspot *h = &s->ans.target.hot.items[k];
 		struct flame_share t;
 
 		if (!h->confirmed || h->name[0] == '[')
 			continue;
-		s->ans.blocked_function = xstrdup(h->name);
+		s->ans.target.blocked_function = xstrdup(h->name);
 		for (side = 0; side < 2; side++) {
 			flame_samples_over_runs(p[side], s->st.nruns[side], h->name, 0, &t);
-			s->ans.blocked_ms[side] = t.mean * unit / 1000;
+			s->ans.target.blocked_ms[side] = t.mean * unit / 1000;
 		}
 	}
-	if (s->ans.blocked_function) {
-		char *shown = escape_term_dup(s->ans.blocked_function);
+	if (s->ans.target.blocked_function) {
+		char *shown = escape_term_dup(s->ans.target.blocked_function);
 
 		note("diff: %s blocks longer: %.1f ms -> %.1f ms off-CPU per run (it or the library "
 		     "and kernel code it calls: see diff.svg)", shown,
-		     s->ans.blocked_ms[0], s->ans.blocked_ms[1]);
+		     s->ans.target.blocked_ms[0], s->ans.target.blocked_ms[1]);
 		free(shown);
 	} else
 		note("diff: no function's share of off-CPU time rose by %.1f points", 100 * s->req.confirm);
@@ -334,7 +334,7 @@ static void rank_blockers(struct flame_session *s)
  * stack cut after its innermost frame the repository defines, so a
  * library or kernel frame's time counts for the program's function that
  * called it; when the top function changes that way, it is the answer,
- * the raw top frame is kept as s->ans.frame, and the narrowing measures
+ * the raw top frame is kept as s->ans.target.frame, and the narrowing measures
  * the function's inclusive share (what a probe's raw profile shows of
  * it).  Returns 1 when the raw ranking stands.
  */
@@ -346,10 +346,10 @@ static int attribute_to_repository(struct flame_session *s)
 	char *raw_top;
 	int ret = 1;
 
-	s->ans.measure_total = 0;
-	if (!s->ans.hot.nr || !s->ans.hot.items[0].confirmed)
+	s->ans.target.measure_total = 0;
+	if (!s->ans.target.hot.nr || !s->ans.target.hot.items[0].confirmed)
 		return 1;
-	raw_top = xstrdup(s->ans.hot.items[0].name);
+	raw_top = xstrdup(s->ans.target.hot.items[0].name);
 	if (repository_functions(s, &defined) || string_list_has(&defined, raw_top)) {
 		string_list_clear(&defined);
 		free(raw_top);
@@ -361,14 +361,14 @@ static int attribute_to_repository(struct flame_session *s)
 			    s->req.confidence, &hot);
 	if (hot.nr && hot.items[0].confirmed && string_list_has(&defined, hot.items[0].name)) {
 		note_hotspots(s, "self");
-		free(s->ans.frame);
-		s->ans.frame = raw_top;
+		free(s->ans.target.frame);
+		s->ans.target.frame = raw_top;
 		raw_top = NULL;
-		flame_hotspots_release(&s->ans.hot);
-		s->ans.hot = hot;
-		s->ans.measure_total = 1;
+		flame_hotspots_release(&s->ans.target.hot);
+		s->ans.target.hot = hot;
+		s->ans.target.measure_total = 1;
 		note("diff: %s is not the program's (library or kernel code); its time is "
-		     "attributed to its innermost caller the repository defines:", s->ans.frame);
+		     "attributed to its innermost caller the repository defines:", s->ans.target.frame);
 		note_hotspots(s, "self+library");
 		ret = 0;
 	} else {
@@ -386,7 +386,7 @@ void flame_step_rank_hotspots(struct flame_session *s)
 	int side;
 	size_t k;
 
-	if (s->ans.offcpu_profile) {
+	if (s->ans.ends.offcpu_profile) {
 		rank_blockers(s);
 		return;
 	}
@@ -397,7 +397,7 @@ void flame_step_rank_hotspots(struct flame_session *s)
 	}
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
 			    s->req.confidence,
-			    &s->ans.hot);
+			    &s->ans.target.hot);
 	free(p[0]);
 	free(p[1]);
 	if (attribute_to_repository(s))
@@ -418,12 +418,12 @@ static void find_other_changes(struct flame_session *s, struct folded_profile **
 	for (i = 0; i < s->st.nruns[0]; i++)
 		total += p[0][i]->total[0];
 	total /= s->st.nruns[0] ? (double)s->st.nruns[0] : 1;
-	for (i = 0; i < s->ans.hot.changed.nr; i++) {
-		const char *g = s->ans.hot.changed.items[i];
+	for (i = 0; i < s->ans.target.hot.changed.nr; i++) {
+		const char *g = s->ans.target.hot.changed.items[i];
 		struct flame_share a, b;
 		double delta, se;
 
-		if (!strcmp(g, s->ans.function))
+		if (!strcmp(g, s->ans.target.function))
 			continue;
 		flame_samples_over_runs(p[0], s->st.nruns[0], g, 0, &a);
 		flame_samples_over_runs(p[1], s->st.nruns[1], g, 0, &b);
@@ -445,8 +445,8 @@ static void metric_as_target(struct flame_session *s)
 	int side;
 
 	for (side = 0; side < 2; side++) {
-		s->ans.share[side] = s->ans.metric_med[side];
-		s->ans.share_se[side] = (s->ans.metric_hi[side] - s->ans.metric_lo[side]) / (2 * z);
+		s->ans.target.share[side] = s->ans.ends.metric_med[side];
+		s->ans.target.share_se[side] = (s->ans.ends.metric_hi[side] - s->ans.ends.metric_lo[side]) / (2 * z);
 	}
 }
 
@@ -476,12 +476,12 @@ static double *runs_cpu_ms(const struct flame_session *s, int side)
  */
 static int time_target(struct flame_session *s, struct folded_profile **p[2])
 {
-	int total = s->ans.measure_total, side;
+	int total = s->ans.target.measure_total, side;
 	double *cpu[2];
 	struct flame_share m;
 	char *shown;
 
-	if (!s->req.measure_time || s->ans.offcpu_profile ||
+	if (!s->req.measure_time || s->ans.ends.offcpu_profile ||
 	    flame_metric_counts_memory(s->req.metric, s->req.profiler))
 		return 0;
 	cpu[0] = runs_cpu_ms(s, 0);
@@ -491,23 +491,23 @@ static int time_target(struct flame_session *s, struct folded_profile **p[2])
 		free(cpu[1]);
 		return 0;
 	}
-	s->ans.measure_share = 0;
-	s->ans.measure_time = 1;
-	s->ans.time_unit_ms = 1;
+	s->ans.target.measure_share = 0;
+	s->ans.target.measure_time = 1;
+	s->ans.target.time_unit_ms = 1;
 	for (side = 0; side < 2; side++) {
-		flame_time_over_runs(p[side], cpu[side], s->st.nruns[side], s->ans.function, total,
+		flame_time_over_runs(p[side], cpu[side], s->st.nruns[side], s->ans.target.function, total,
 				     &m);
-		s->ans.share[side] = m.mean;
-		s->ans.share_se[side] = m.se;
+		s->ans.target.share[side] = m.mean;
+		s->ans.target.share_se[side] = m.se;
 		free(cpu[side]);
 		free(p[side]);
 	}
-	shown = escape_term_dup(s->ans.function);
+	shown = escape_term_dup(s->ans.target.function);
 	note("diff: bisecting on %s's %sCPU time per run, %.1f ms -> %.1f ms (its share of the "
 	     "samples times the run's CPU time: other functions' changes do not move it)", shown,
-	     total ? "inclusive " : "own ", s->ans.share[0], s->ans.share[1]);
+	     total ? "inclusive " : "own ", s->ans.target.share[0], s->ans.target.share[1]);
 	free(shown);
-	s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+	s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
 	return 1;
 }
 
@@ -518,38 +518,38 @@ int flame_step_target(struct flame_session *s)
 	 * moved a little cannot explain it, and bisecting on that share chases
 	 * noise.  That metric is bisected on itself.
 	 */
-	if (s->req.metric != FLAME_METRIC_OFFCPU && s->ans.hot.nr && s->ans.hot.items[0].confirmed) {
-		const struct flame_hotspot *h = &s->ans.hot.items[0];
+	if (s->req.metric != FLAME_METRIC_OFFCPU && s->ans.target.hot.nr && s->ans.target.hot.items[0].confirmed) {
+		const struct flame_hotspot *h = &s->ans.target.hot.items[0];
 		struct flame_share m[2], n[2];
 		struct folded_profile **p[2];
 		int side;
 		size_t k;
 
-		s->ans.function = xstrdup(h->name);
+		s->ans.target.function = xstrdup(h->name);
 		for (side = 0; side < 2; side++) {
 			p[side] = xcalloc(s->st.nruns[side], sizeof(*p[side]));
 			for (k = 0; k < s->st.nruns[side]; k++)
 				p[side][k] = &s->st.runs[side][k].folded;
 		}
 		find_other_changes(s, p);
-		s->ans.measure_share = s->req.measure_share;
+		s->ans.target.measure_share = s->req.measure_share;
 		if (time_target(s, p))
 			return 0;
 		for (side = 0; side < 2; side++) {
-			if (s->ans.measure_total)
-				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.function, 1,
+			if (s->ans.target.measure_total)
+				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.target.function, 1,
 						      &m[side]);
-			else if (s->ans.measure_share)
+			else if (s->ans.target.measure_share)
 				flame_relative_share_over_runs(p[side], s->st.nruns[side],
-							       s->ans.function, &s->st.exclude,
+							       s->ans.target.function, &s->st.exclude,
 							       &m[side]);
 			else
-				flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
+				flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.target.function,
 							0, &m[side]);
-			flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.function,
-						s->ans.measure_total, &n[side]);
-			s->ans.share[side] = m[side].mean;
-			s->ans.share_se[side] = m[side].se;
+			flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.target.function,
+						s->ans.target.measure_total, &n[side]);
+			s->ans.target.share[side] = m[side].mean;
+			s->ans.target.share_se[side] = m[side].se;
 			free(p[side]);
 		}
 		/*
@@ -558,30 +558,30 @@ int flame_step_target(struct flame_session *s)
 		 * can sit high at both ends when a speed-up elsewhere was left
 		 * out, and samples per run move with a busy machine's load.
 		 */
-		if (s->ans.measure_share &&
+		if (s->ans.target.measure_share &&
 		    flame_prefer_samples(h->good_self.mean, h->bad_self.mean, h->se_self,
 					 n[0].mean, n[1].mean, hypot(n[0].se, n[1].se))) {
 			note("diff: %s's samples per run (%.1f -> %.1f) separate good from bad more "
 			     "clearly than its share (%.1f%% -> %.1f%%): it already took most of the "
-			     "time; bisecting on its CPU time per run", s->ans.function, n[0].mean,
+			     "time; bisecting on its CPU time per run", s->ans.target.function, n[0].mean,
 			     n[1].mean, 100 * m[0].mean, 100 * m[1].mean);
-			s->ans.measure_share = 0;
-			s->ans.share[0] = n[0].mean;
-			s->ans.share[1] = n[1].mean;
-			s->ans.share_se[0] = n[0].se;
-			s->ans.share_se[1] = n[1].se;
-		} else if (s->ans.measure_total)
+			s->ans.target.measure_share = 0;
+			s->ans.target.share[0] = n[0].mean;
+			s->ans.target.share[1] = n[1].mean;
+			s->ans.target.share_se[0] = n[0].se;
+			s->ans.target.share_se[1] = n[1].se;
+		} else if (s->ans.target.measure_total)
 			note("diff: bisecting on %s's inclusive share (its own time and the library "
-			     "and kernel code under it)", s->ans.function);
-		else if (s->ans.measure_share && s->st.exclude.nr) {
-			char *shown = escape_term_dup(s->ans.function);
+			     "and kernel code under it)", s->ans.target.function);
+		else if (s->ans.target.measure_share && s->st.exclude.nr) {
+			char *shown = escape_term_dup(s->ans.target.function);
 
 			note("diff: %s's share is measured among the samples outside the %zu other "
 			     "function%s that changed, so their changes cannot mislead the bisection",
 			     shown, s->st.exclude.nr, s->st.exclude.nr == 1 ? "" : "s");
 			free(shown);
 		}
-		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
 		return 0;
 	}
 	/*
@@ -592,24 +592,24 @@ int flame_step_target(struct flame_session *s)
 	 */
 	if (s->req.metric == FLAME_METRIC_CPU) {
 		metric_as_target(s);
-		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
+		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
 		note("diff: the CPU time rose (%.4g -> %.4g %s per run) but no function's share rose "
 		     "by %.1f points: the program slowed evenly; bisecting on the CPU time itself",
-		     s->ans.share[0], s->ans.share[1], flame_metric_unit(s->req.metric),
+		     s->ans.target.share[0], s->ans.target.share[1], flame_metric_unit(s->req.metric),
 		     100 * s->req.confirm);
 		return 0;
 	}
 	{
 		metric_as_target(s);
-		s->ans.threshold = flame_threshold(s->ans.share[0], s->ans.share[1]);
-		if (s->ans.blocked_function) {
-			char *shown = escape_term_dup(s->ans.blocked_function);
+		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
+		if (s->ans.target.blocked_function) {
+			char *shown = escape_term_dup(s->ans.target.blocked_function);
 
 			note("diff: bisecting on %s itself (the workload's off-CPU time), the commits "
 			     "that touched %s first", flame_metric_name(s->req.metric), shown);
 			free(shown);
 		} else if (s->req.metric == FLAME_METRIC_OFFCPU)
-			note("diff: %s; bisecting on %s itself", s->ans.offcpu_profile ?
+			note("diff: %s; bisecting on %s itself", s->ans.ends.offcpu_profile ?
 			     "the off-CPU profiles name no function" :
 			     "CPU samples cannot measure off-CPU time",
 			     flame_metric_name(s->req.metric));

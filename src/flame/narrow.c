@@ -4,7 +4,9 @@
  * private clone, then re-probe the culprit and its parent for the
  * confidence of the split.
  */
-#include "flame/steps.h"
+#include "flame/narrow.h"
+#include "flame/session_query.h"
+#include "flame/suspects.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/fleet.h"
@@ -27,11 +29,11 @@
 
 static void describe_value(struct flame_session *s, double v, char *buf, size_t n)
 {
-	if (s->ans.function && s->ans.measure_share)
+	if (s->ans.target.function && s->ans.target.measure_share)
 		snprintf(buf, n, "%.1f%%", 100 * v);
-	else if (s->ans.function && s->ans.time_unit_ms > 0)
-		snprintf(buf, n, "%.1f ms CPU/run", v * s->ans.time_unit_ms);
-	else if (s->ans.function)
+	else if (s->ans.target.function && s->ans.target.time_unit_ms > 0)
+		snprintf(buf, n, "%.1f ms CPU/run", v * s->ans.target.time_unit_ms);
+	else if (s->ans.target.function)
 		snprintf(buf, n, "%.1f samples/run", v);
 	else
 		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->req.metric));
@@ -42,9 +44,9 @@ static void describe_delta(struct flame_session *s, double v, char *buf, size_t 
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (s->ans.function && s->ans.measure_share)
+	if (s->ans.target.function && s->ans.target.measure_share)
 		numfmt_pp(&sb, v, 0);
-	else if (s->ans.function)
+	else if (s->ans.target.function)
 		strbuf_addf(&sb, "%.1f samples/run", v);
 	else
 		numfmt_value(&sb, v, flame_metric_unit(s->req.metric), 0);
@@ -60,18 +62,18 @@ static void record_probe(struct flame_session *s, const struct flame_probe_resul
 {
 	char v[48], t[48];
 
-	ALLOC_GROW(s->ans.probes, s->ans.nprobes + 1, s->ans.probes_alloc);
-	s->ans.probes[s->ans.nprobes++] = *r;
+	ALLOC_GROW(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, s->ans.narrow.probes_alloc);
+	s->ans.narrow.probes[s->ans.narrow.nprobes++] = *r;
 	if (!show)
 		return;
 	describe_value(s, r->value, v, sizeof(v));
-	describe_value(s, s->ans.threshold, t, sizeof(t));
+	describe_value(s, s->ans.target.threshold, t, sizeof(t));
 	if (show == SHOW_PAIRED)	/* judged against its partner, not the threshold */
-		note("narrow: probe %zu: %.12s %s (%s, %u runs%s, paired with %s)%s%s", s->ans.nprobes,
+		note("narrow: probe %zu: %.12s %s (%s, %u runs%s, paired with %s)%s%s", s->ans.narrow.nprobes,
 		     r->id, trail_probe_verdict_name(r->verdict), v, r->runs,
 		     r->build_cached ? ", cached build" : "", partner, r->why[0] ? ": " : "", r->why);
 	else
-		note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.nprobes,
+		note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s)%s%s", s->ans.narrow.nprobes,
 		     r->id, trail_probe_verdict_name(r->verdict), v, t, r->runs,
 		     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
@@ -248,8 +250,8 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			while (q > out.buf && q[-1] != '\n')
 				q--;
 			if (p - q == 40) {
-				memcpy(s->ans.culprit, q, 40);
-				s->ans.culprit[40] = '\0';
+				memcpy(s->ans.narrow.culprit, q, 40);
+				s->ans.narrow.culprit[40] = '\0';
 				ret = 0;
 			}
 		} else if ((p = strstr(out.buf, "could be any of:"))) {
@@ -260,9 +262,9 @@ static int run_git_bisect(struct flame_session *s, const char *good, const char 
 			     l = strtok_r(NULL, "\n", &save)) {
 				if (strlen(l) != 40 || strspn(l, "0123456789abcdef") != 40)
 					break;
-				string_list_append(&s->ans.ambiguous, l);
+				string_list_append(&s->ans.narrow.ambiguous, l);
 			}
-			ret = s->ans.ambiguous.nr ? 0 : -1;
+			ret = s->ans.narrow.ambiguous.nr ? 0 : -1;
 		}
 	}
 	/*
@@ -298,7 +300,7 @@ static int bisect(struct flame_session *s, const char *good, const char *bad)
 /* Binary search over the suspects alone (oldest first): the first slow one. */
 static int probe_suspects(struct flame_session *s)
 {
-	int lo = -1, hi = (int)s->ans.nsuspects;	/* lo fast (good), hi slow (bad) */
+	int lo = -1, hi = (int)s->ans.suspects.count;	/* lo fast (good), hi slow (bad) */
 	struct flame_probe_request o = flame_session_probe_request(s);
 	struct progress pr;
 	size_t done = 0;
@@ -306,7 +308,7 @@ static int probe_suspects(struct flame_session *s)
 
 	if (flame_fleet_configured(s))
 		return flame_fleet_suspects(s);
-	narrow_progress_start(&pr, "suspects", s->ans.nsuspects + 1);
+	narrow_progress_start(&pr, "suspects", s->ans.suspects.count + 1);
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2, probe = mid;
 
@@ -314,7 +316,7 @@ static int probe_suspects(struct flame_session *s)
 		 * One candidate left below the (slow) bad end: the confirmation
 		 * re-probes it and its parent anyway, so do not probe it twice.
 		 */
-		if (hi - lo == 2 && hi == (int)s->ans.nsuspects) {
+		if (hi - lo == 2 && hi == (int)s->ans.suspects.count) {
 			hi = lo + 1;
 			break;
 		}
@@ -323,7 +325,7 @@ static int probe_suspects(struct flame_session *s)
 		/* A skipped suspect: try its neighbours inside (lo, hi). */
 		for (;;) {
 			narrow_progress_update(&pr, done, (size_t)(hi - lo));
-			if (flame_probe(&s->st.repo, s->ans.suspects[probe].commit.id, &o, &r)) {
+			if (flame_probe(&s->st.repo, s->ans.suspects.list[probe].commit.id, &o, &r)) {
 				ret = -1;
 				goto out;
 			}
@@ -343,10 +345,10 @@ static int probe_suspects(struct flame_session *s)
 		else
 			lo = probe;
 	}
-	if (hi == (int)s->ans.nsuspects)
+	if (hi == (int)s->ans.suspects.count)
 		ret = 1;	/* no suspect is slow: the suspect set missed it */
 	else
-		memcpy(s->ans.culprit, s->ans.suspects[hi].commit.id, 41);
+		memcpy(s->ans.narrow.culprit, s->ans.suspects.list[hi].commit.id, 41);
 out:
 	progress_stop(&pr);
 	return ret;
@@ -356,9 +358,9 @@ static const struct flame_probe_result *find_probe(struct flame_session *s, cons
 {
 	size_t i;
 
-	for (i = s->ans.nprobes; i-- > 0;)
-		if (!strcmp(s->ans.probes[i].id, id))
-			return &s->ans.probes[i];
+	for (i = s->ans.narrow.nprobes; i-- > 0;)
+		if (!strcmp(s->ans.narrow.probes[i].id, id))
+			return &s->ans.narrow.probes[i];
 	return NULL;
 }
 
@@ -367,17 +369,17 @@ static int choose_culprit_from_ambiguous(struct flame_session *s)
 	size_t i;
 
 	/* The measured-slow one among the candidates; the others could not be tested. */
-	for (i = 0; i < s->ans.ambiguous.nr; i++) {
-		const struct flame_probe_result *r = find_probe(s, s->ans.ambiguous.items[i]);
+	for (i = 0; i < s->ans.narrow.ambiguous.nr; i++) {
+		const struct flame_probe_result *r = find_probe(s, s->ans.narrow.ambiguous.items[i]);
 
 		if (r && r->verdict == PROBE_SLOW) {
-			memcpy(s->ans.culprit, r->id, 41);
+			memcpy(s->ans.narrow.culprit, r->id, 41);
 			return 0;
 		}
 	}
-	if (!strcmp(s->ans.ambiguous.items[s->ans.ambiguous.nr - 1], s->ans.bad) ||
-	    flame_session_range_index(s, s->ans.ambiguous.items[s->ans.ambiguous.nr - 1]) >= 0) {
-		memcpy(s->ans.culprit, s->ans.ambiguous.items[s->ans.ambiguous.nr - 1], 41);
+	if (!strcmp(s->ans.narrow.ambiguous.items[s->ans.narrow.ambiguous.nr - 1], s->ans.ends.bad) ||
+	    flame_session_range_index(s, s->ans.narrow.ambiguous.items[s->ans.narrow.ambiguous.nr - 1]) >= 0) {
+		memcpy(s->ans.narrow.culprit, s->ans.narrow.ambiguous.items[s->ans.narrow.ambiguous.nr - 1], 41);
 		return 0;
 	}
 	return -1;
@@ -393,7 +395,7 @@ static int confirm_suspect(struct flame_session *s)
 	struct flame_probe_request o = flame_session_probe_request(s);
 	struct flame_pair_result pair;
 	struct flame_pair_goal goal = { 0 };
-	double effect = s->ans.share[1] - s->ans.share[0];
+	double effect = s->ans.target.share[1] - s->ans.target.share[0];
 	char parent[41], cur[41], d[48], e[48];
 	int hops, untested = 0, rc = 1;
 
@@ -405,8 +407,8 @@ static int confirm_suspect(struct flame_session *s)
 		o.max_runs = o.runs > s->req.probe_max_runs ? o.runs : s->req.probe_max_runs;
 	} else {
 		o.runs = s->req.probe_runs > 3 ? s->req.probe_runs : 3;
-		o.max_runs = flame_session_pair_max_runs(s, effect, s->ans.share_se[0],
-							 s->ans.share_se[1], &short_of);
+		o.max_runs = flame_session_pair_max_runs(s, effect, s->ans.target.share_se[0],
+							 s->ans.target.share_se[1], &short_of);
 		if (o.max_runs < o.runs)
 			o.max_runs = o.runs;
 		if (o.max_runs > s->req.probe_max_runs)
@@ -415,9 +417,9 @@ static int confirm_suspect(struct flame_session *s)
 			     "; even that falls short of it: a longer workload would help" : "");
 	}
 	goal.effect = effect;
-	goal.effect_se = hypot(s->ans.share_se[0], s->ans.share_se[1]);
-	goal.effect_df = flame_welch_df(s->ans.share_se[0], (double)s->st.nruns[0] - 1,
-					s->ans.share_se[1], (double)s->st.nruns[1] - 1);
+	goal.effect_se = hypot(s->ans.target.share_se[0], s->ans.target.share_se[1]);
+	goal.effect_df = flame_welch_df(s->ans.target.share_se[0], (double)s->st.nruns[0] - 1,
+					s->ans.target.share_se[1], (double)s->st.nruns[1] - 1);
 	goal.alpha = 1 - s->req.confidence;
 	/*
 	 * Suspects first, then the whole range when they fail: two chances
@@ -427,50 +429,50 @@ static int confirm_suspect(struct flame_session *s)
 	if (s->st.confirmations_planned > 1)
 		goal.alpha /= s->st.confirmations_planned;
 	memset(&pair, 0, sizeof(pair));
-	memcpy(cur, s->ans.culprit, 41);
+	memcpy(cur, s->ans.narrow.culprit, 41);
 	for (hops = 0; hops < 6; hops++) {
 		if (flame_repo_parent(&s->st.repo, cur, parent))
 			return -1;
-		rc = flame_probe_pair(&s->st.repo, s->ans.culprit, parent, &o, &goal,
-				      &s->ans.confirm_slow, &s->ans.confirm_fast, &pair);
+		rc = flame_probe_pair(&s->st.repo, s->ans.narrow.culprit, parent, &o, &goal,
+				      &s->ans.narrow.confirm_slow, &s->ans.narrow.confirm_fast, &pair);
 		if (rc < 0)
 			return -1;
-		record_probe(s, &s->ans.confirm_slow, SHOW_PAIRED, "its parent");
-		record_probe(s, &s->ans.confirm_fast, SHOW_PAIRED, "the suspect");
-		if (rc != 2 || !strcmp(parent, s->ans.good))
+		record_probe(s, &s->ans.narrow.confirm_slow, SHOW_PAIRED, "its parent");
+		record_probe(s, &s->ans.narrow.confirm_fast, SHOW_PAIRED, "the suspect");
+		if (rc != 2 || !strcmp(parent, s->ans.ends.good))
 			break;
 		/* The parent cannot be built or run: it is not blamed, but noted. */
-		if (!string_list_has(&s->ans.ambiguous, parent))
-			string_list_append(&s->ans.ambiguous, parent);
+		if (!string_list_has(&s->ans.narrow.ambiguous, parent))
+			string_list_append(&s->ans.narrow.ambiguous, parent);
 		untested++;
 		memcpy(cur, parent, 41);
 	}
-	s->ans.pair = pair;
-	s->ans.suspect_confidence = rc ? 0 : pair.confidence;
+	s->ans.narrow.pair = pair;
+	s->ans.narrow.suspect_confidence = rc ? 0 : pair.confidence;
 	if (rc) {
 		/* nothing was measured: say why, not a difference of zero */
-		const struct flame_probe_result *bad = rc == 1 ? &s->ans.confirm_slow
-							       : &s->ans.confirm_fast;
+		const struct flame_probe_result *bad = rc == 1 ? &s->ans.narrow.confirm_slow
+							       : &s->ans.narrow.confirm_fast;
 
-		snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
+		snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 			 "could not re-probe the suspect beside %s %.12s: %.12s: %s; confidence 0",
 			 untested ? "its nearest testable ancestor" : "its parent",
-			 s->ans.confirm_fast.id, bad->id, bad->why[0] ? bad->why : "not testable");
+			 s->ans.narrow.confirm_fast.id, bad->id, bad->why[0] ? bad->why : "not testable");
 		return 0;
 	}
 	describe_delta(s, pair.diff, d, sizeof(d));
 	describe_delta(s, effect, e, sizeof(e));
-	snprintf(s->ans.confidence_how, sizeof(s->ans.confidence_how),
+	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %.2g, Welch df %.1f) of the %s "
 		 "between the ends, explaining %.0f%% [%.0f%%, %.0f%%] of the change (the ends' "
 		 "own error propagated); confidence = P(step > 0) = 1 - p of the one-sided "
 		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
-		 untested ? "its nearest testable ancestor" : "its parent", s->ans.confirm_fast.id,
-		 s->ans.confirm_slow.runs, s->ans.confirm_fast.runs, pair.looks,
+		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
+		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
 		 pair.looks == 1 ? "" : "s", d, pair.se, pair.step.df, e,
 		 100 * pair.step.explains, 100 * pair.step.explains_lo,
-		 100 * pair.step.explains_hi, s->ans.suspect_confidence, goal.alpha,
+		 100 * pair.step.explains_hi, s->ans.narrow.suspect_confidence, goal.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }
@@ -482,27 +484,27 @@ void flame_step_narrow_restart(struct flame_session *s)
 	 * st.exclude: the bisection must measure that same share, so the
 	 * exclusions stay.
 	 */
-	s->ans.strategy_used = "suspects+bisect";
-	s->ans.culprit[0] = '\0';
-	string_list_clear(&s->ans.ambiguous);
+	s->ans.narrow.strategy_used = "suspects+bisect";
+	s->ans.narrow.culprit[0] = '\0';
+	string_list_clear(&s->ans.narrow.ambiguous);
 }
 
-/* Was the culprit reverted later in the range?  (steps.h) */
+/* Was the culprit reverted later in the range?  (narrow.h) */
 int flame_find_revert(struct flame_session *s, char revert[41])
 {
 	struct strbuf out = STRBUF_INIT, want = STRBUF_INIT, subj = STRBUF_INIT;
 	struct flame_commit c;
-	char *range = xstrfmt("%s..%s", s->ans.culprit, s->ans.bad), *rec, *save = NULL;
+	char *range = xstrfmt("%s..%s", s->ans.narrow.culprit, s->ans.ends.bad), *rec, *save = NULL;
 	const char *argv[] = { "log", "--format=%H%n%s%n%b%x01", range, NULL };
 	int found = 0;
 
 	memset(&c, 0, sizeof(c));
 	if (flame_git(&s->st.repo, &out, argv) != 0 ||
-	    flame_repo_commit(&s->st.repo, s->ans.culprit, &c)) {
+	    flame_repo_commit(&s->st.repo, s->ans.narrow.culprit, &c)) {
 		found = -1;
 		goto out;
 	}
-	strbuf_addf(&want, "This reverts commit %s", s->ans.culprit);
+	strbuf_addf(&want, "This reverts commit %s", s->ans.narrow.culprit);
 	strbuf_addf(&subj, "Revert \"%s\"", c.subject ? c.subject : "");
 	/* newest first: the first match is the last revert */
 	for (rec = strtok_r(out.buf, "\001", &save); rec && !found; rec = strtok_r(NULL, "\001", &save)) {
@@ -538,28 +540,28 @@ static void narrow_undecided(struct flame_session *s)
 	int lo = -1, hi = (int)s->st.range.nr - 1;
 	size_t i, skipped = 0;
 
-	for (i = 0; i < s->ans.nprobes; i++) {
-		int k = flame_session_range_index(s, s->ans.probes[i].id);
+	for (i = 0; i < s->ans.narrow.nprobes; i++) {
+		int k = flame_session_range_index(s, s->ans.narrow.probes[i].id);
 
-		skipped += s->ans.probes[i].verdict == PROBE_SKIP;
+		skipped += s->ans.narrow.probes[i].verdict == PROBE_SKIP;
 		if (k < 0)
 			continue;
-		if (s->ans.probes[i].verdict == PROBE_FAST && k > lo)
+		if (s->ans.narrow.probes[i].verdict == PROBE_FAST && k > lo)
 			lo = k;
-		else if (s->ans.probes[i].verdict == PROBE_SLOW && k < hi)
+		else if (s->ans.narrow.probes[i].verdict == PROBE_SLOW && k < hi)
 			hi = k;
 	}
 	if (hi < lo)
 		hi = (int)s->st.range.nr - 1;
-	s->ans.culprit[0] = '\0';
-	s->ans.narrow_lo = lo;
-	s->ans.narrow_hi = hi;
+	s->ans.narrow.culprit[0] = '\0';
+	s->ans.narrow.narrow_lo = lo;
+	s->ans.narrow.narrow_hi = hi;
 	snprintf(s->ans.message, sizeof(s->ans.message),
 		 "the change is real, but the probes could not single out a commit (%zu of %zu "
 		 "undecided): it lies in the %d commit%s after %.12s up to %.12s; measure with more "
 		 "runs per probe (--probe-max-runs), on a quieter machine, or a longer workload",
-		 skipped, s->ans.nprobes, hi - lo, hi - lo == 1 ? "" : "s",
-		 lo < 0 ? s->ans.good : s->st.range.items[lo], s->st.range.items[hi]);
+		 skipped, s->ans.narrow.nprobes, hi - lo, hi - lo == 1 ? "" : "s",
+		 lo < 0 ? s->ans.ends.good : s->st.range.items[lo], s->st.range.items[hi]);
 }
 
 /*
@@ -579,21 +581,21 @@ static int narrow_after_revert(struct flame_session *s)
 			return rc < 0 ? -1 : 0;
 		note("narrow: %.12s was reverted by %.12s later in the range: its change does not "
 		     "persist to the bad end; bisecting %.12s..%.12s for the one that does",
-		     s->ans.culprit, revert, revert, s->ans.bad);
-		if (!string_list_has(&s->ans.reverted, s->ans.culprit))
-			string_list_append(&s->ans.reverted, s->ans.culprit);
-		s->ans.culprit[0] = '\0';
-		string_list_clear(&s->ans.ambiguous);
-		rc = bisect(s, revert, s->ans.bad);
+		     s->ans.narrow.culprit, revert, revert, s->ans.ends.bad);
+		if (!string_list_has(&s->ans.narrow.reverted, s->ans.narrow.culprit))
+			string_list_append(&s->ans.narrow.reverted, s->ans.narrow.culprit);
+		s->ans.narrow.culprit[0] = '\0';
+		string_list_clear(&s->ans.narrow.ambiguous);
+		rc = bisect(s, revert, s->ans.ends.bad);
 		if (rc < 0)
 			return -1;
-		if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+		if (rc || (!s->ans.narrow.culprit[0] && choose_culprit_from_ambiguous(s))) {
 			narrow_undecided(s);
 			return 1;
 		}
 		if (confirm_suspect(s))
 			return -1;
-		if (!flame_split_confirmed(&s->ans.pair))
+		if (!flame_split_confirmed(&s->ans.narrow.pair))
 			return 0;
 	}
 	return 0;
@@ -605,30 +607,30 @@ int flame_step_narrow(struct flame_session *s)
 
 	/* Bisecting on the metric, the function that blocks longer still
 	 * narrows the commits worth probing first. */
-	if (s->ans.function || s->ans.blocked_function)
-		flame_step_find_suspects(s, s->ans.function ? s->ans.function
-							    : s->ans.blocked_function);
-	s->ans.strategy_used = flame_choose_strategy(s->req.strategy, s->st.range.nr,
-						     s->ans.nsuspects, s->ans.strategy_reason,
-						     sizeof(s->ans.strategy_reason));
-	note("narrow: %s", s->ans.strategy_reason);
-	s->st.confirmations_planned = !strcmp(s->ans.strategy_used, "suspects") ? 2 : 1;
-	if (!strcmp(s->ans.strategy_used, "suspects")) {
+	if (s->ans.target.function || s->ans.target.blocked_function)
+		flame_step_find_suspects(s, s->ans.target.function ? s->ans.target.function
+							    : s->ans.target.blocked_function);
+	s->ans.narrow.strategy_used = flame_choose_strategy(s->req.strategy, s->st.range.nr,
+						     s->ans.suspects.count, s->ans.narrow.strategy_reason,
+						     sizeof(s->ans.narrow.strategy_reason));
+	note("narrow: %s", s->ans.narrow.strategy_reason);
+	s->st.confirmations_planned = !strcmp(s->ans.narrow.strategy_used, "suspects") ? 2 : 1;
+	if (!strcmp(s->ans.narrow.strategy_used, "suspects")) {
 		rc = probe_suspects(s);
 		if (rc < 0)
 			return -1;
 		/* The split must be exact: the re-probed parent must be fast. */
 		if (!rc && confirm_suspect(s))
 			return -1;
-		if (!rc && flame_split_confirmed(&s->ans.pair))
+		if (!rc && flame_split_confirmed(&s->ans.narrow.pair))
 			return narrow_after_revert(s);
 		note("narrow: the suspects do not explain the change; bisecting the whole range");
 		flame_step_narrow_restart(s);
 	}
-	rc = bisect(s, s->ans.good, s->ans.bad);
+	rc = bisect(s, s->ans.ends.good, s->ans.ends.bad);
 	if (rc < 0)
 		return -1;
-	if (rc || (!s->ans.culprit[0] && choose_culprit_from_ambiguous(s))) {
+	if (rc || (!s->ans.narrow.culprit[0] && choose_culprit_from_ambiguous(s))) {
 		narrow_undecided(s);
 		return 1;
 	}

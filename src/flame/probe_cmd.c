@@ -4,14 +4,14 @@
  * request written by probe_request.c.
  */
 #include "flame/probe_cmd.h"
-#include "flame/steps.h"
+#include "flame/session_query.h"
 #include "core/shell_quote.h"
 
 void flame_bisect_commands(const struct flame_session *s, const char *exe, struct strbuf *sb)
 {
 	const char *clone = s->st.repo.clone ? s->st.repo.clone : ".";
 	const char *start[] = { "git", "-C", clone, "bisect", "start", "--term-old", "fast",
-				"--term-new", "slow", "--no-checkout", s->ans.bad, s->ans.good, NULL };
+				"--term-new", "slow", "--no-checkout", s->ans.ends.bad, s->ans.ends.good, NULL };
 	const char *run[] = { "git", "-C", clone, "bisect", "run", NULL };
 	struct flame_probe_request r = flame_session_probe_request(s);
 	struct string_list probe = STRING_LIST_INIT;

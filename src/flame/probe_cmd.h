@@ -1,7 +1,7 @@
 /*
  * probe_cmd.h - the bisection of a session as the report's "reproduce"
  * lines print it: git bisect start and git bisect run with the session's
- * probe request (steps.h) written by probe_request.h, so what a reader
+ * probe request (session_query.h) written by probe_request.h, so what a reader
  * reruns is what the bisection ran - same threshold, statistic, discard,
  * confidence, excluded functions and timeouts.
  */
@@ -9,7 +9,7 @@
 #define TRAIL_FLAME_PROBE_CMD_H
 
 #include "core/strbuf.h"
-#include "flame/session.h"
+#include "flame/investigation.h"
 
 /*
  * The bisection as shell commands: "git -C CLONE bisect start --term-old

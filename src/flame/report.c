@@ -9,7 +9,8 @@
 #include "measure/source_name.h"
 #include "flame/probe_cmd.h"
 #include "flame/report_facts.h"
-#include "flame/steps.h"
+#include "flame/fleet_report.h"
+#include "flame/session_query.h"
 #include "core/alloc.h"
 #include "core/cleanup.h"
 #include "core/error.h"
@@ -27,9 +28,9 @@ static const char *probe_commit_subject(const struct flame_session *s, const cha
 {
 	size_t i;
 
-	for (i = 0; i < s->ans.nsuspects; i++)
-		if (!strcmp(s->ans.suspects[i].commit.id, id))
-			return s->ans.suspects[i].commit.subject;
+	for (i = 0; i < s->ans.suspects.count; i++)
+		if (!strcmp(s->ans.suspects.list[i].commit.id, id))
+			return s->ans.suspects.list[i].commit.subject;
 	return NULL;
 }
 
@@ -57,11 +58,11 @@ static void json_metric(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "unit", flame_metric_unit(s->req.metric));
 	json_writer_key_string(w, "statistic", s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ?
 				"percentile" : "median");
-	metric_side(w, "good", s->ans.metric_med[0], s->ans.metric_lo[0], s->ans.metric_hi[0], s->st.nruns[0]);
-	metric_side(w, "bad", s->ans.metric_med[1], s->ans.metric_lo[1], s->ans.metric_hi[1], s->st.nruns[1]);
+	metric_side(w, "good", s->ans.ends.metric_med[0], s->ans.ends.metric_lo[0], s->ans.ends.metric_hi[0], s->st.nruns[0]);
+	metric_side(w, "bad", s->ans.ends.metric_med[1], s->ans.ends.metric_lo[1], s->ans.ends.metric_hi[1], s->st.nruns[1]);
 	json_writer_key_string(w, "test", "mann-whitney");
-	json_writer_key_number(w, "p_value", s->ans.metric_p);
-	json_writer_key_number(w, "ks_p_value", s->ans.metric_ks_p);
+	json_writer_key_number(w, "p_value", s->ans.ends.metric_p);
+	json_writer_key_number(w, "ks_p_value", s->ans.ends.metric_ks_p);
 	json_writer_end(w);
 }
 
@@ -84,7 +85,7 @@ static void json_object_array(struct json_writer *w, const char *key, size_t nr,
 
 static void json_hotspot(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	const struct flame_hotspot *h = &s->ans.hot.items[i];
+	const struct flame_hotspot *h = &s->ans.target.hot.items[i];
 
 	json_writer_key_string(w, "function", h->name);
 	json_writer_key_number(w, "good_share", h->good_self.mean);
@@ -102,25 +103,25 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 {
 	json_writer_key(w, "target");
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "function", s->ans.function);
-	json_writer_key_string(w, "measure", !s->ans.function ? flame_metric_name(s->req.metric) :
-				s->ans.measure_time ? (s->ans.measure_total ? "total_time" : "self_time") :
-				s->ans.measure_total ? (s->ans.measure_share ? "total_share" : "total_samples_per_run") :
-				s->ans.measure_share ? "self_share" : "self_samples_per_run");
+	json_writer_key_string(w, "function", s->ans.target.function);
+	json_writer_key_string(w, "measure", !s->ans.target.function ? flame_metric_name(s->req.metric) :
+				s->ans.target.measure_time ? (s->ans.target.measure_total ? "total_time" : "self_time") :
+				s->ans.target.measure_total ? (s->ans.target.measure_share ? "total_share" : "total_samples_per_run") :
+				s->ans.target.measure_share ? "self_share" : "self_samples_per_run");
 	/* Where the function's extra time is spent, when not in its own code. */
-	json_writer_key_string(w, "frame", s->ans.function ? (s->ans.frame ? s->ans.frame : s->ans.function) : NULL);
+	json_writer_key_string(w, "frame", s->ans.target.function ? (s->ans.target.frame ? s->ans.target.frame : s->ans.target.function) : NULL);
 	/* Bisecting on the metric, the definition found is the blocked function's. */
-	json_writer_key_string(w, "defined_in", s->ans.function ? s->ans.def_file : NULL);
-	json_writer_key_uint(w, "line", s->ans.function ? s->ans.def_line : 0);
-	json_writer_key_uint(w, "line_end", s->ans.function ? s->ans.def_end : 0);
-	json_writer_key_string(w, "defined_by", !s->ans.function || !s->ans.def_file ? NULL :
-				s->ans.def_from_dwarf ? "dwarf" : "text");
-	json_writer_key_number(w, "good", s->ans.share[0]);
-	json_writer_key_number(w, "bad", s->ans.share[1]);
-	json_writer_key_number(w, "threshold", s->ans.threshold);
+	json_writer_key_string(w, "defined_in", s->ans.target.function ? s->ans.suspects.def_file : NULL);
+	json_writer_key_uint(w, "line", s->ans.target.function ? s->ans.suspects.def_line : 0);
+	json_writer_key_uint(w, "line_end", s->ans.target.function ? s->ans.suspects.def_end : 0);
+	json_writer_key_string(w, "defined_by", !s->ans.target.function || !s->ans.suspects.def_file ? NULL :
+				s->ans.suspects.def_from_dwarf ? "dwarf" : "text");
+	json_writer_key_number(w, "good", s->ans.target.share[0]);
+	json_writer_key_number(w, "bad", s->ans.target.share[1]);
+	json_writer_key_number(w, "threshold", s->ans.target.threshold);
 	/* good, bad and threshold in ms of CPU time per run, when a time */
-	json_writer_key_number(w, "ms_per_unit", s->ans.function && !s->ans.measure_share ?
-			       s->ans.time_unit_ms : 0);
+	json_writer_key_number(w, "ms_per_unit", s->ans.target.function && !s->ans.target.measure_share ?
+			       s->ans.target.time_unit_ms : 0);
 	json_writer_end(w);
 }
 
@@ -139,7 +140,7 @@ static void json_revert(struct json_writer *w, const char *key, const struct fla
 	json_writer_begin_object(w);
 	flame_revert_command(c, &cmd);
 	json_writer_key_string(w, "command", cmd.buf);
-	json_writer_key_string(w, "onto", s->ans.bad);
+	json_writer_key_string(w, "onto", s->ans.ends.bad);
 	json_writer_key_bool(w, "applies", c->state == FLAME_REVERT_CLEAN);
 	json_writer_key(w, "conflicts");
 	json_writer_begin_array(w);
@@ -167,13 +168,13 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	if (flame_session_candidate(s)) {
 		/* the commit the search ended at, not confirmed: never the suspect */
 		json_writer_begin_object(w);
-		json_writer_key_string(w, "commit", s->ans.culprit_info.id);
-		json_writer_key_string(w, "subject", s->ans.culprit_info.subject);
-		json_writer_key_number(w, "step", s->ans.pair.step.step);
-		json_writer_key_pair(w, "step_interval", s->ans.pair.step.lo, s->ans.pair.step.hi);
-		json_writer_key_number(w, "explains", s->ans.pair.step.explains);
-		json_writer_key_pair(w, "interval", s->ans.pair.step.explains_lo,
-				     s->ans.pair.step.explains_hi);
+		json_writer_key_string(w, "commit", s->ans.narrow.culprit_info.id);
+		json_writer_key_string(w, "subject", s->ans.narrow.culprit_info.subject);
+		json_writer_key_number(w, "step", s->ans.narrow.pair.step.step);
+		json_writer_key_pair(w, "step_interval", s->ans.narrow.pair.step.lo, s->ans.narrow.pair.step.hi);
+		json_writer_key_number(w, "explains", s->ans.narrow.pair.step.explains);
+		json_writer_key_pair(w, "interval", s->ans.narrow.pair.step.explains_lo,
+				     s->ans.narrow.pair.step.explains_hi);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
@@ -184,60 +185,60 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 		return;
 	}
 	json_writer_begin_object(w);
-	json_writer_key_string(w, "commit", s->ans.culprit_info.id);
-	json_writer_key_string(w, "subject", s->ans.culprit_info.subject);
-	json_writer_key_string(w, "author", s->ans.culprit_info.author);
-	json_writer_key_string(w, "date", s->ans.culprit_info.date);
+	json_writer_key_string(w, "commit", s->ans.narrow.culprit_info.id);
+	json_writer_key_string(w, "subject", s->ans.narrow.culprit_info.subject);
+	json_writer_key_string(w, "author", s->ans.narrow.culprit_info.author);
+	json_writer_key_string(w, "date", s->ans.narrow.culprit_info.date);
 	json_writer_key_string(w, "function", flame_session_named_function(s));
-	json_writer_key_string(w, "frame", s->ans.frame ? s->ans.frame : flame_session_named_function(s));
-	json_writer_key_string(w, "changed_function", s->ans.changed_function);
-	json_writer_key_string(w, "function_source", s->ans.function ? "profile" :
-				s->ans.blocked_function ? "off-CPU profile" :
-				s->ans.changed_function ? "changed by the suspect commit" : NULL);
-	json_writer_key_number(w, "confidence", s->ans.suspect_confidence);
-	json_writer_key_string(w, "confidence_method", s->ans.confidence_how);
+	json_writer_key_string(w, "frame", s->ans.target.frame ? s->ans.target.frame : flame_session_named_function(s));
+	json_writer_key_string(w, "changed_function", s->ans.suspects.changed_function);
+	json_writer_key_string(w, "function_source", s->ans.target.function ? "profile" :
+				s->ans.target.blocked_function ? "off-CPU profile" :
+				s->ans.suspects.changed_function ? "changed by the suspect commit" : NULL);
+	json_writer_key_number(w, "confidence", s->ans.narrow.suspect_confidence);
+	json_writer_key_string(w, "confidence_method", s->ans.narrow.confidence_how);
 	json_writer_key(w, "merge");
-	if (s->ans.culprit_is_merge) {
+	if (s->ans.fix.is_merge) {
 		json_writer_begin_object(w);
 		json_writer_key(w, "merged_commits_touching_function");
 		json_writer_begin_array(w);
-		for (i = 0; i < s->ans.merged.nr; i++)
-			json_writer_string(w, s->ans.merged.items[i]);
+		for (i = 0; i < s->ans.fix.merged.nr; i++)
+			json_writer_string(w, s->ans.fix.merged.items[i]);
 		json_writer_end(w);
-		json_writer_key_uint(w, "merged_commits", s->ans.merged_total);
+		json_writer_key_uint(w, "merged_commits", s->ans.fix.merged_total);
 		/* the lines the merged commits' diffs were checked against */
-		json_writer_key_string(w, "file", s->ans.merged_file);
-		json_writer_key_uint(w, "line", s->ans.merged_line);
-		json_writer_key_uint(w, "line_end", s->ans.merged_end);
+		json_writer_key_string(w, "file", s->ans.fix.merged_file);
+		json_writer_key_uint(w, "line", s->ans.fix.merged_line);
+		json_writer_key_uint(w, "line_end", s->ans.fix.merged_end);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
 	}
-	json_revert(w, "revert", s, &s->ans.revert);
-	json_revert(w, "revert_with_later", s, &s->ans.revert_later);
-	json_revert(w, "revert_all", s, &s->ans.revert_all);
+	json_revert(w, "revert", s, &s->ans.fix.revert);
+	json_revert(w, "revert_with_later", s, &s->ans.fix.revert_later);
+	json_revert(w, "revert_all", s, &s->ans.fix.revert_all);
 	json_writer_key(w, "ambiguous_with");
 	json_writer_begin_array(w);
-	for (i = 0; i < s->ans.ambiguous.nr; i++)
-		if (strcmp(s->ans.ambiguous.items[i], s->ans.culprit))
-			json_writer_string(w, s->ans.ambiguous.items[i]);
+	for (i = 0; i < s->ans.narrow.ambiguous.nr; i++)
+		if (strcmp(s->ans.narrow.ambiguous.items[i], s->ans.narrow.culprit))
+			json_writer_string(w, s->ans.narrow.ambiguous.items[i]);
 	json_writer_end(w);
 	json_writer_end(w);
 }
 
 static void json_suspect_item(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	json_writer_key_string(w, "commit", s->ans.suspects[i].commit.id);
-	json_writer_key_string(w, "subject", s->ans.suspects[i].commit.subject);
-	json_writer_key_bool(w, "touches_function", s->ans.suspects[i].touches_function);
+	json_writer_key_string(w, "commit", s->ans.suspects.list[i].commit.id);
+	json_writer_key_string(w, "subject", s->ans.suspects.list[i].commit.subject);
+	json_writer_key_bool(w, "touches_function", s->ans.suspects.list[i].touches_function);
 }
 
 static void json_probe(struct json_writer *w, const struct flame_session *s, size_t i)
 {
-	const struct flame_probe_result *p = &s->ans.probes[i];
+	const struct flame_probe_result *p = &s->ans.narrow.probes[i];
 
 	json_writer_key_string(w, "commit", p->id);
-	json_writer_key_number(w, "share", s->ans.function ? p->share : 0);
+	json_writer_key_number(w, "share", s->ans.target.function ? p->share : 0);
 	json_writer_key_number(w, "value", p->value);
 	json_writer_key_number(w, "stderr", p->se);
 	json_writer_key_string(w, "verdict", trail_probe_verdict_name(p->verdict));
@@ -255,7 +256,7 @@ static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_array(w);
 	reproduce_cmd(s, &c);
 	json_writer_string(w, c.buf);
-	if (s->ans.strategy_used) {
+	if (s->ans.narrow.strategy_used) {
 		strbuf_reset(&c);
 		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &c);
 		json_writer_string(w, c.buf);
@@ -267,7 +268,7 @@ static void json_reproduce(const struct flame_session *s, struct json_writer *w)
 /* The change between the ends and its interval (flame/estimate.h). */
 static void json_change(const struct flame_session *s, struct json_writer *w)
 {
-	const struct flame_interval *iv = &s->ans.change_iv;
+	const struct flame_interval *iv = &s->ans.ends.change_iv;
 
 	json_writer_key(w, "change");
 	if (!iv->n) {
@@ -283,7 +284,7 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_pair(w, "interval", iv->lo, iv->hi);
 	json_writer_key_number(w, "alpha", iv->alpha);
 	json_writer_key_uint(w, "pairs", iv->n);
-	json_writer_key_uint(w, "looks", s->ans.looks);
+	json_writer_key_uint(w, "looks", s->ans.ends.looks);
 	json_writer_key_number(w, "min_effect", s->req.min_effect);
 	json_writer_key_number(w, "min_detectable", flame_min_detectable(iv, 0.8));
 	json_writer_end(w);
@@ -297,7 +298,7 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "commit", id);
 	json_writer_key_string(w, "function", function ? function : flame_session_named_function(s));
-	json_writer_key_string(w, "frame", frame ? frame : s->ans.frame ? s->ans.frame :
+	json_writer_key_string(w, "frame", frame ? frame : s->ans.target.frame ? s->ans.target.frame :
 			       flame_session_named_function(s));
 	json_writer_key_number(w, "step", a->step);
 	json_writer_key_pair(w, "step_interval", a->lo, a->hi);
@@ -306,7 +307,7 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	json_writer_key_number(w, "confidence", confidence);
 	json_writer_key(w, "effect");
 	if (unit_ms > 0) {
-		double ends = s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+		double ends = s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
 
 		/* the step in the metric's unit: CPU time per run (culprits.c) */
 		json_writer_begin_object(w);
@@ -332,12 +333,12 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 
 	json_writer_key(w, "culprits");
 	json_writer_begin_array(w);
-	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.culprit_info.id[0]) {
-		if (!s->ans.nculprits)
-			json_culprit(s, w, s->ans.culprit_info.id, NULL, NULL, &s->ans.pair.step,
-				     s->ans.suspect_confidence, 0);
-		for (i = 0; i < s->ans.nculprits; i++) {
-			const struct flame_culprit *c = &s->ans.culprits[i];
+	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.narrow.culprit_info.id[0]) {
+		if (!s->ans.culprits.count)
+			json_culprit(s, w, s->ans.narrow.culprit_info.id, NULL, NULL, &s->ans.narrow.pair.step,
+				     s->ans.narrow.suspect_confidence, 0);
+		for (i = 0; i < s->ans.culprits.count; i++) {
+			const struct flame_culprit *c = &s->ans.culprits.list[i];
 
 			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence,
 				     c->unit_ms);
@@ -346,14 +347,14 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	json_writer_end(w);
 	json_writer_key(w, "effects");
 	if (s->ans.outcome == VERDICT_REGRESSION && flame_culprits_timed(s)) {
-		double sum = flame_culprits_sum_ms(s), ends = s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+		double sum = flame_culprits_sum_ms(s), ends = s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
 
 		json_writer_begin_object(w);
 		json_writer_key_string(w, "unit", "ms CPU per run");
-		json_writer_key_number(w, "good", s->ans.cpu_ms[0]);
-		json_writer_key_number(w, "bad", s->ans.cpu_ms[1]);
+		json_writer_key_number(w, "good", s->ans.culprits.cpu_ms[0]);
+		json_writer_key_number(w, "bad", s->ans.culprits.cpu_ms[1]);
 		json_writer_key_number(w, "ends_change", ends);
-		json_writer_key_number(w, "ends_change_se", s->ans.cpu_change_se_ms);
+		json_writer_key_number(w, "ends_change_se", s->ans.culprits.cpu_change_se_ms);
 		json_writer_key_number(w, "culprits", sum);
 		json_writer_key_number(w, "unexplained", ends - sum);
 		json_writer_key_bool(w, "adds_up", flame_culprits_add_up(s));
@@ -372,35 +373,35 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_writer_begin_object(&w);
 	json_writer_key_string(&w, "verdict", trail_verdict_name(s->ans.outcome));
 	json_writer_key_string(&w, "message", s->ans.message);
-	json_writer_key_string(&w, "good", s->ans.good);
-	json_writer_key_string(&w, "bad", s->ans.bad);
-	json_writer_key_uint(&w, "commits_in_range", s->ans.commits_in_range);
-	json_writer_key_string(&w, "profiler", s->ans.offcpu_profile ? "trail" : s->req.profiler);
+	json_writer_key_string(&w, "good", s->ans.ends.good);
+	json_writer_key_string(&w, "bad", s->ans.ends.bad);
+	json_writer_key_uint(&w, "commits_in_range", s->ans.ends.commits_in_range);
+	json_writer_key_string(&w, "profiler", s->ans.ends.offcpu_profile ? "trail" : s->req.profiler);
 	{
 		/* what the profiles counted: the view the diff and the bisection used */
 		struct flame_capture_opts o;
 
 		memset(&o, 0, sizeof(o));
-		o.profile = flame_metric_profile(s->req.metric, s->ans.offcpu_profile, s->req.profiler);
+		o.profile = flame_metric_profile(s->req.metric, s->ans.ends.offcpu_profile, s->req.profiler);
 		o.profiler = s->req.profiler;
 		json_writer_key_string(&w, "profile", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
 				       "inuse-peak" : flame_profile_view(&o));
 	}
 	json_writer_key(&w, "blocked");
-	if (s->ans.blocked_function) {
+	if (s->ans.target.blocked_function) {
 		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "function", s->ans.blocked_function);
-		json_writer_key_string(&w, "defined_in", s->ans.def_file);
-		json_writer_key_uint(&w, "line", s->ans.def_line);
-		json_writer_key_number(&w, "good_ms", s->ans.blocked_ms[0]);
-		json_writer_key_number(&w, "bad_ms", s->ans.blocked_ms[1]);
+		json_writer_key_string(&w, "function", s->ans.target.blocked_function);
+		json_writer_key_string(&w, "defined_in", s->ans.suspects.def_file);
+		json_writer_key_uint(&w, "line", s->ans.suspects.def_line);
+		json_writer_key_number(&w, "good_ms", s->ans.target.blocked_ms[0]);
+		json_writer_key_number(&w, "bad_ms", s->ans.target.blocked_ms[1]);
 		json_writer_end(&w);
 	} else {
 		json_writer_null(&w);
 	}
 	json_metric(s, &w);
 	json_change(s, &w);
-	json_object_array(&w, "hotspots", s->ans.hot.nr < 5 ? s->ans.hot.nr : 5, s, json_hotspot);
+	json_object_array(&w, "hotspots", s->ans.target.hot.nr < 5 ? s->ans.target.hot.nr : 5, s, json_hotspot);
 	json_target(s, &w);
 	json_suspect(s, &w);
 	json_culprits(s, &w);
@@ -410,27 +411,27 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 		/* confirmed earlier but reverted later in the range (narrow.c) */
 		json_writer_key(&w, "reverted_culprits");
 		json_writer_begin_array(&w);
-		for (i = 0; i < s->ans.reverted.nr; i++)
-			json_writer_string(&w, s->ans.reverted.items[i]);
+		for (i = 0; i < s->ans.narrow.reverted.nr; i++)
+			json_writer_string(&w, s->ans.narrow.reverted.items[i]);
 		json_writer_end(&w);
 	}
-	json_object_array(&w, "suspects", s->ans.nsuspects, s, json_suspect_item);
-	json_writer_key_string(&w, "strategy", s->ans.strategy_used);
-	json_writer_key_string(&w, "strategy_reason", s->ans.strategy_used ? s->ans.strategy_reason : NULL);
-	json_object_array(&w, "probes", s->ans.nprobes, s, json_probe);
+	json_object_array(&w, "suspects", s->ans.suspects.count, s, json_suspect_item);
+	json_writer_key_string(&w, "strategy", s->ans.narrow.strategy_used);
+	json_writer_key_string(&w, "strategy_reason", s->ans.narrow.strategy_used ? s->ans.narrow.strategy_reason : NULL);
+	json_object_array(&w, "probes", s->ans.narrow.nprobes, s, json_probe);
 	flame_fleet_report_json(&w, &s->ans.fleet);
 	json_writer_key(&w, "recommendation");
-	if (s->ans.recommendation) {
+	if (s->ans.fix.recommendation) {
 		json_writer_begin_object(&w);
-		json_writer_key_string(&w, "action", s->ans.recommendation);
-		json_writer_key_string(&w, "reason", s->ans.recommendation_reason);
+		json_writer_key_string(&w, "action", s->ans.fix.recommendation);
+		json_writer_key_string(&w, "reason", s->ans.fix.recommendation_reason);
 		json_writer_end(&w);
 	} else {
 		json_writer_null(&w);
 	}
 	json_reproduce(s, &w);
-	json_writer_key_int(&w, "builds", s->ans.builds);
-	json_writer_key_int(&w, "cached_builds", s->ans.cached_builds);
+	json_writer_key_int(&w, "builds", s->ans.ends.builds);
+	json_writer_key_int(&w, "cached_builds", s->ans.ends.cached_builds);
 	json_writer_key_number(&w, "seconds", s->ans.seconds);
 	json_writer_end(&w);
 	json_writer_release(&w);
@@ -460,13 +461,13 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 		    trail_verdict_name(s->ans.outcome));
 	md_text(sb, s->ans.message);
 	strbuf_addstr(sb, "\n\n- good: ");
-	md_code(sb, s->ans.good, WHOLE, 0);
+	md_code(sb, s->ans.ends.good, WHOLE, 0);
 	strbuf_addstr(sb, "\n- bad: ");
-	md_code(sb, s->ans.bad, WHOLE, 0);
-	strbuf_addf(sb, " (%zu commits in between)\n", s->ans.commits_in_range);
+	md_code(sb, s->ans.ends.bad, WHOLE, 0);
+	strbuf_addf(sb, " (%zu commits in between)\n", s->ans.ends.commits_in_range);
 	strbuf_addf(sb, "- metric: %s, median %.4g → %.4g %s (Mann-Whitney p = %.3g, %zu + %zu runs)\n",
-		    flame_metric_name(s->req.metric), s->ans.metric_med[0], s->ans.metric_med[1],
-		    flame_metric_unit(s->req.metric), s->ans.metric_p, s->st.nruns[0], s->st.nruns[1]);
+		    flame_metric_name(s->req.metric), s->ans.ends.metric_med[0], s->ans.ends.metric_med[1],
+		    flame_metric_unit(s->req.metric), s->ans.ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
 	{
 		struct flame_capture_opts o = flame_session_capture_opts(s);
 		char what[300];
@@ -480,12 +481,12 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 /* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
 {
-	const struct flame_step_assessment *a = &s->ans.pair.step;
+	const struct flame_step_assessment *a = &s->ans.narrow.pair.step;
 
 	strbuf_addstr(sb, "\n## Candidate (not confirmed)\n\n- commit: ");
-	md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
+	md_code(sb, s->ans.narrow.culprit_info.id, WHOLE, 0);
 	strbuf_addstr(sb, "\n- subject: ");
-	md_text(sb, s->ans.culprit_info.subject);
+	md_text(sb, s->ans.narrow.culprit_info.subject);
 	strbuf_addf(sb, "\n- beside its parent it explains %.0f%% [%.0f%%, %.0f%%] of the change: "
 		    "not enough to name it\n", 100 * a->explains, 100 * a->explains_lo,
 		    100 * a->explains_hi);
@@ -497,13 +498,13 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	size_t i;
 
 	strbuf_addstr(sb, "\n## Suspect\n\n- commit: ");
-	md_code(sb, s->ans.culprit_info.id, WHOLE, 0);
+	md_code(sb, s->ans.narrow.culprit_info.id, WHOLE, 0);
 	strbuf_addstr(sb, "\n- subject: ");
-	md_text(sb, s->ans.culprit_info.subject);
+	md_text(sb, s->ans.narrow.culprit_info.subject);
 	strbuf_addstr(sb, "\n- author: ");
-	md_text(sb, s->ans.culprit_info.author);
+	md_text(sb, s->ans.narrow.culprit_info.author);
 	strbuf_addstr(sb, ", ");
-	md_text(sb, s->ans.culprit_info.date);
+	md_text(sb, s->ans.narrow.culprit_info.date);
 	if (flame_session_named_function(s)) {
 		strbuf_addstr(sb, "\n- function: ");
 		md_code(sb, flame_session_named_function(s), WHOLE, 0);
@@ -512,72 +513,72 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 		md_code(sb, flame_metric_name(s->req.metric), WHOLE, 0);
 		strbuf_addstr(sb, " (bisected on the metric itself; no function is named)");
 	}
-	if (s->ans.def_file) {
+	if (s->ans.suspects.def_file) {
 		strbuf_addstr(sb, " in ");
-		md_text(sb, s->ans.def_file);
+		md_text(sb, s->ans.suspects.def_file);
 	}
-	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.suspect_confidence);
-	md_text(sb, s->ans.confidence_how);
+	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.narrow.suspect_confidence);
+	md_text(sb, s->ans.narrow.confidence_how);
 	strbuf_addch(sb, '\n');
-	if (s->ans.function && s->ans.changed_function &&
-	    !flame_same_source_name(s->ans.function, s->ans.changed_function)) {
+	if (s->ans.target.function && s->ans.suspects.changed_function &&
+	    !flame_same_source_name(s->ans.target.function, s->ans.suspects.changed_function)) {
 		strbuf_addstr(sb, "- changed: the commit changed ");
-		md_code(sb, s->ans.changed_function, WHOLE, 0);
+		md_code(sb, s->ans.suspects.changed_function, WHOLE, 0);
 		strbuf_addstr(sb, ", not ");
-		md_code(sb, s->ans.function, WHOLE, 0);
+		md_code(sb, s->ans.target.function, WHOLE, 0);
 		strbuf_addstr(sb, " itself, where the time rose");
-		if (s->ans.frame) {
+		if (s->ans.target.frame) {
 			strbuf_addstr(sb, " (in ");
-			md_code(sb, s->ans.frame, WHOLE, 0);
+			md_code(sb, s->ans.target.frame, WHOLE, 0);
 			strbuf_addch(sb, ')');
 		}
 		strbuf_addstr(sb, "; how the two connect is not checked (");
-		md_code(sb, s->ans.function, WHOLE, 0);
+		md_code(sb, s->ans.target.function, WHOLE, 0);
 		strbuf_addstr(sb, " may call it, or use data it produces)\n");
 	}
-	if (s->ans.frame) {
+	if (s->ans.target.frame) {
 		strbuf_addstr(sb, "- hot frame: ");
-		md_code(sb, s->ans.frame, WHOLE, 0);
+		md_code(sb, s->ans.target.frame, WHOLE, 0);
 		strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
-		md_code(sb, s->ans.function, WHOLE, 0);
+		md_code(sb, s->ans.target.function, WHOLE, 0);
 		strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
 			      "bisection measured that function's inclusive share)\n");
 	}
-	if (s->ans.culprit_is_merge) {
+	if (s->ans.fix.is_merge) {
 		const char *fn = flame_session_named_function(s);
 
 		strbuf_addf(sb, "- merge: the first slow commit is a merge of %zu commit%s; ",
-			    s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s");
+			    s->ans.fix.merged_total, s->ans.fix.merged_total == 1 ? "" : "s");
 		if (!fn) {
 			strbuf_addstr(sb, "it brought in:");
-		} else if (!s->ans.merged_file) {
+		} else if (!s->ans.fix.merged_file) {
 			md_code(sb, fn, WHOLE, 0);
 			strbuf_addstr(sb, " is not defined in the repository, so none is named\n");
-		} else if (!s->ans.merged.nr) {
+		} else if (!s->ans.fix.merged.nr) {
 			strbuf_addstr(sb, "none of them changed the lines of ");
 			md_code(sb, fn, WHOLE, 0);
 			strbuf_addstr(sb, " (");
-			md_text(sb, s->ans.merged_file);
+			md_text(sb, s->ans.fix.merged_file);
 			strbuf_addf(sb, ":%u-%u), so the merge itself is the answer: the change comes "
 				    "from how the two sides combine, or from a merged commit that does "
-				    "not build or run alone\n", s->ans.merged_line, s->ans.merged_end);
+				    "not build or run alone\n", s->ans.fix.merged_line, s->ans.fix.merged_end);
 		} else {
 			strbuf_addstr(sb, "those whose diff changed the lines of ");
 			md_code(sb, fn, WHOLE, 0);
 			strbuf_addstr(sb, " (");
-			md_text(sb, s->ans.merged_file);
-			strbuf_addf(sb, ":%u-%u):", s->ans.merged_line, s->ans.merged_end);
+			md_text(sb, s->ans.fix.merged_file);
+			strbuf_addf(sb, ":%u-%u):", s->ans.fix.merged_line, s->ans.fix.merged_end);
 		}
-		for (i = 0; (!fn || s->ans.merged_file) && i < s->ans.merged.nr; i++) {
+		for (i = 0; (!fn || s->ans.fix.merged_file) && i < s->ans.fix.merged.nr; i++) {
 			strbuf_addch(sb, ' ');
-			md_code(sb, s->ans.merged.items[i], 12, 0);
+			md_code(sb, s->ans.fix.merged.items[i], 12, 0);
 		}
-		if (!fn || s->ans.merged.nr)
+		if (!fn || s->ans.fix.merged.nr)
 			strbuf_addch(sb, '\n');
 	}
-	if (s->ans.recommendation) {
-		strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.recommendation);
-		md_text(sb, s->ans.recommendation_reason);
+	if (s->ans.fix.recommendation) {
+		strbuf_addf(sb, "- recommendation: **%s** — ", s->ans.fix.recommendation);
+		md_text(sb, s->ans.fix.recommendation_reason);
 		strbuf_addch(sb, '\n');
 	}
 }
@@ -588,26 +589,26 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 	size_t i;
 
 	flame_report_md_culprits(s, sb);
-	if (s->ans.blocked_function) {
+	if (s->ans.target.blocked_function) {
 		strbuf_addstr(sb, "- blocks longer: ");
-		md_code(sb, s->ans.blocked_function, WHOLE, 0);
-		strbuf_addf(sb, ", %.1f ms → %.1f ms off-CPU per run\n", s->ans.blocked_ms[0],
-			    s->ans.blocked_ms[1]);
+		md_code(sb, s->ans.target.blocked_function, WHOLE, 0);
+		strbuf_addf(sb, ", %.1f ms → %.1f ms off-CPU per run\n", s->ans.target.blocked_ms[0],
+			    s->ans.target.blocked_ms[1]);
 	}
-	if (s->ans.offcpu_profile)
+	if (s->ans.ends.offcpu_profile)
 		strbuf_addstr(sb, "\n## Functions blocking longer (off-CPU profile: share of the "
 				  "workload's thread time, running or blocked, that each function "
 				  "spent blocked, library and kernel frames counted to their caller; "
 				  "good → bad)\n\n");
 	else
-		strbuf_addstr(sb, s->ans.measure_total ?
+		strbuf_addstr(sb, s->ans.target.measure_total ?
 			      "\n## Hotter functions (self share with the library and kernel code "
 			      "under each counted to it, good → bad)\n\n" :
 			      "\n## Hotter functions (self share, good → bad)\n\n");
 	strbuf_addstr(sb, "| function | good | bad | delta | stderr | confirmed |\n"
 			  "| --- | ---: | ---: | ---: | ---: | --- |\n");
-	for (i = 0; i < s->ans.hot.nr && i < 10; i++) {
-		const struct flame_hotspot *h = &s->ans.hot.items[i];
+	for (i = 0; i < s->ans.target.hot.nr && i < 10; i++) {
+		const struct flame_hotspot *h = &s->ans.target.hot.items[i];
 
 		strbuf_addstr(sb, "| ");
 		md_code(sb, h->name, WHOLE, 1);
@@ -615,7 +616,7 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 			    100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
 			    100 * h->se_self, h->confirmed ? "yes" : "no");
 	}
-	if (!s->ans.hot.nr)
+	if (!s->ans.target.hot.nr)
 		strbuf_addf(sb, "| (none rose by %.1f pp or more) | | | | | |\n", 100 * s->req.min_delta);
 }
 
@@ -624,28 +625,28 @@ static void md_probes(const struct flame_session *s, struct strbuf *sb)
 {
 	size_t i;
 
-	if (s->ans.nsuspects) {
+	if (s->ans.suspects.count) {
 		strbuf_addstr(sb, "\n## Suspects (commits in the range touching the function or its callees)\n\n");
-		for (i = 0; i < s->ans.nsuspects; i++) {
+		for (i = 0; i < s->ans.suspects.count; i++) {
 			strbuf_addstr(sb, "- ");
-			md_code(sb, s->ans.suspects[i].commit.id, 12, 0);
+			md_code(sb, s->ans.suspects.list[i].commit.id, 12, 0);
 			strbuf_addch(sb, ' ');
-			md_text(sb, s->ans.suspects[i].commit.subject);
-			strbuf_addstr(sb, s->ans.suspects[i].touches_function ? "\n" : " (a callee)\n");
+			md_text(sb, s->ans.suspects.list[i].commit.subject);
+			strbuf_addstr(sb, s->ans.suspects.list[i].touches_function ? "\n" : " (a callee)\n");
 		}
 	}
-	if (s->ans.nprobes) {
+	if (s->ans.narrow.nprobes) {
 		strbuf_addstr(sb, "\n## Probes (");
-		md_text(sb, s->ans.strategy_used);
+		md_text(sb, s->ans.narrow.strategy_used);
 		strbuf_addstr(sb, ": ");
-		md_text(sb, s->ans.strategy_reason);
+		md_text(sb, s->ans.narrow.strategy_reason);
 		strbuf_addf(sb, ")\n\nThreshold between fast and slow: %.4g "
 			    "(the midpoint of good and bad%s).\n\n| commit | measured | stderr | share | verdict | runs |%s\n"
-			    "| --- | ---: | ---: | ---: | --- | ---: |%s\n", s->ans.threshold,
+			    "| --- | ---: | ---: | ---: | --- | ---: |%s\n", s->ans.target.threshold,
 			    s->ans.fleet.used ? "; each host judges its probes by the midpoint of its own ends, under Hosts" : "",
 			    s->ans.fleet.used ? " host |" : "", s->ans.fleet.used ? " --- |" : "");
-		for (i = 0; i < s->ans.nprobes; i++) {
-			const struct flame_probe_result *p = &s->ans.probes[i];
+		for (i = 0; i < s->ans.narrow.nprobes; i++) {
+			const struct flame_probe_result *p = &s->ans.narrow.probes[i];
 			const char *subj = probe_commit_subject(s, p->id);
 
 			strbuf_addstr(sb, "| ");
@@ -672,11 +673,11 @@ static void md_files(const struct flame_session *s, const struct flame_report_fa
 	flame_report_md_handoffs(s, f, sb);
 	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph, `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
-		    s->ans.offcpu_profile ? "off-CPU " : "",
-		    s->ans.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
+		    s->ans.ends.offcpu_profile ? "off-CPU " : "",
+		    s->ans.ends.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	/* command lines hold the user's arguments and paths: fenced so nothing breaks out */
 	reproduce_cmd(s, &cmd);
-	if (s->ans.strategy_used) {
+	if (s->ans.narrow.strategy_used) {
 		strbuf_addstr(&cmd, "\n# the bisection alone, as trail ran it:\n");
 		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &cmd);
 	}
@@ -710,30 +711,30 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 	const struct flame_answer *a = &s->ans;
 
 	if (flame_session_has_suspect(s)) {
-		strbuf_addstr(out, a->function || a->blocked_function ? "hot function:   " :
+		strbuf_addstr(out, a->target.function || a->target.blocked_function ? "hot function:   " :
 			      "changed:        ");
-		if (a->function && a->hot.nr && a->frame) {
-			term(out, a->function);
+		if (a->target.function && a->target.hot.nr && a->target.frame) {
+			term(out, a->target.function);
 			strbuf_addf(out, " (its share with the library/kernel code under it "
-				    "%.1f%% -> %.1f%%; hot frame ", 100 * a->hot.items[0].good_self.mean,
-				    100 * a->hot.items[0].bad_self.mean);
-			term(out, a->frame);
+				    "%.1f%% -> %.1f%%; hot frame ", 100 * a->target.hot.items[0].good_self.mean,
+				    100 * a->target.hot.items[0].bad_self.mean);
+			term(out, a->target.frame);
 			strbuf_addch(out, ')');
-		} else if (a->function && a->hot.nr) {
-			term(out, a->function);
+		} else if (a->target.function && a->target.hot.nr) {
+			term(out, a->target.function);
 			strbuf_addf(out, " (self share %.1f%% -> %.1f%%)",
-				    100 * a->hot.items[0].good_self.mean,
-				    100 * a->hot.items[0].bad_self.mean);
-		} else if (a->blocked_function) {
-			term(out, a->blocked_function);
+				    100 * a->target.hot.items[0].good_self.mean,
+				    100 * a->target.hot.items[0].bad_self.mean);
+		} else if (a->target.blocked_function) {
+			term(out, a->target.blocked_function);
 			strbuf_addf(out, " (off-CPU %.1f ms -> %.1f ms per run; bisected on "
-				    "%s: %.4g -> %.4g %s)", a->blocked_ms[0], a->blocked_ms[1],
-				    flame_metric_name(s->req.metric), a->share[0], a->share[1],
+				    "%s: %.4g -> %.4g %s)", a->target.blocked_ms[0], a->target.blocked_ms[1],
+				    flame_metric_name(s->req.metric), a->target.share[0], a->target.share[1],
 				    flame_metric_unit(s->req.metric));
 		} else {
 			/* no hot function: what the suspect changed, and what was measured */
-			if (a->changed_function) {
-				term(out, a->changed_function);
+			if (a->suspects.changed_function) {
+				term(out, a->suspects.changed_function);
 				strbuf_addstr(out, " (the function the suspect changed; ");
 			} else {
 				strbuf_addstr(out, "no function named (the suspect's diff names none in a "
@@ -741,18 +742,18 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			}
 			strbuf_addf(out, "the CPU profile is flat, so the bisection measured %s: ",
 				    flame_metric_name(s->req.metric));
-			numfmt_value(out, a->share[0], flame_metric_unit(s->req.metric), 0);
+			numfmt_value(out, a->target.share[0], flame_metric_unit(s->req.metric), 0);
 			strbuf_addstr(out, " -> ");
-			numfmt_value(out, a->share[1], flame_metric_unit(s->req.metric), 0);
+			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
 			strbuf_addch(out, ')');
 		}
 		strbuf_addstr(out, "\nsuspect commit: ");
-		escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));
+		escape_term(out, a->narrow.culprit_info.id, strnlen(a->narrow.culprit_info.id, 12));
 		strbuf_addch(out, ' ');
-		term(out, a->culprit_info.subject);
+		term(out, a->narrow.culprit_info.subject);
 		strbuf_addstr(out, " (");
-		term(out, a->culprit_info.author);
-		strbuf_addf(out, ")\nconfidence:     %.2f (", a->suspect_confidence);
+		term(out, a->narrow.culprit_info.author);
+		strbuf_addf(out, ")\nconfidence:     %.2f (", a->narrow.suspect_confidence);
 		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);
@@ -765,12 +766,12 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		if (flame_session_candidate(s)) {
 			/* below the headline, and never on a "suspect commit:" line */
 			strbuf_addstr(out, "candidate:      ");
-			escape_term(out, a->culprit_info.id, strnlen(a->culprit_info.id, 12));
+			escape_term(out, a->narrow.culprit_info.id, strnlen(a->narrow.culprit_info.id, 12));
 			strbuf_addch(out, ' ');
-			term(out, a->culprit_info.subject);
+			term(out, a->narrow.culprit_info.subject);
 			strbuf_addf(out, " (not confirmed: explains %.0f%% [%.0f%%, %.0f%%] beside its "
-				    "parent)\n", 100 * a->pair.step.explains,
-				    100 * a->pair.step.explains_lo, 100 * a->pair.step.explains_hi);
+				    "parent)\n", 100 * a->narrow.pair.step.explains,
+				    100 * a->narrow.pair.step.explains_lo, 100 * a->narrow.pair.step.explains_hi);
 		}
 	}
 	strbuf_addstr(out, "report:         ");

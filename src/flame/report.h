@@ -7,7 +7,7 @@
 #define TRAIL_FLAME_REPORT_H
 
 #include "core/strbuf.h"
-#include "flame/session.h"
+#include "flame/investigation.h"
 
 /*
  * The function the answer names: the one bisected on, else the one that

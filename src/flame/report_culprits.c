@@ -1,5 +1,5 @@
 /*
- * report_culprits.c - the list of every culprit (ans.culprits, culprits.c)
+ * report_culprits.c - the list of every culprit (ans.culprits.list, culprits.c)
  * in report.md, report.html and the terminal's answer: each commit with
  * its function, its step beside its parent and its interval, the part of
  * its measure's change it explains and P(step > 0).  Shown when more than
@@ -22,22 +22,22 @@ static const char *culprit_subject(const struct flame_session *s, const struct f
 {
 	if (c->subject)
 		return c->subject;
-	return !strcmp(c->id, s->ans.culprit_info.id) ? s->ans.culprit_info.subject : NULL;
+	return !strcmp(c->id, s->ans.narrow.culprit_info.id) ? s->ans.narrow.culprit_info.subject : NULL;
 }
 
 static int listed(const struct flame_session *s)
 {
-	return s->ans.outcome == VERDICT_REGRESSION && s->ans.nculprits > 1;
+	return s->ans.outcome == VERDICT_REGRESSION && s->ans.culprits.count > 1;
 }
 
 int flame_culprits_timed(const struct flame_session *s)
 {
 	size_t i;
 
-	if (!s->ans.nculprits || s->ans.cpu_ms[0] <= 0)
+	if (!s->ans.culprits.count || s->ans.culprits.cpu_ms[0] <= 0)
 		return 0;
-	for (i = 0; i < s->ans.nculprits; i++)
-		if (!(s->ans.culprits[i].unit_ms > 0))
+	for (i = 0; i < s->ans.culprits.count; i++)
+		if (!(s->ans.culprits.list[i].unit_ms > 0))
 			return 0;
 	return 1;
 }
@@ -47,15 +47,15 @@ double flame_culprits_sum_ms(const struct flame_session *s)
 	double sum = 0;
 	size_t i;
 
-	for (i = 0; i < s->ans.nculprits; i++)
-		sum += s->ans.culprits[i].step.step * s->ans.culprits[i].unit_ms;
+	for (i = 0; i < s->ans.culprits.count; i++)
+		sum += s->ans.culprits.list[i].step.step * s->ans.culprits.list[i].unit_ms;
 	return sum;
 }
 
 /* The change of CPU time between the ends, ms per run. */
 static double ends_ms(const struct flame_session *s)
 {
-	return s->ans.cpu_ms[1] - s->ans.cpu_ms[0];
+	return s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
 }
 
 int flame_culprits_add_up(const struct flame_session *s)
@@ -63,8 +63,8 @@ int flame_culprits_add_up(const struct flame_session *s)
 	double lo = 0;
 	size_t i;
 
-	for (i = 0; i < s->ans.nculprits; i++)
-		lo += s->ans.culprits[i].step.lo * s->ans.culprits[i].unit_ms;
+	for (i = 0; i < s->ans.culprits.count; i++)
+		lo += s->ans.culprits.list[i].step.lo * s->ans.culprits.list[i].unit_ms;
 	return lo <= ends_ms(s);
 }
 
@@ -80,9 +80,9 @@ static void step_text(const struct flame_session *s, const struct flame_culprit 
 	if (c->unit_ms > 0)
 		strbuf_addf(sb, "%+.1f ms CPU [%+.1f, %+.1f]", a->step * c->unit_ms,
 			    a->lo * c->unit_ms, a->hi * c->unit_ms);
-	else if (c->function || (s->ans.function && s->ans.measure_share))
+	else if (c->function || (s->ans.target.function && s->ans.target.measure_share))
 		strbuf_addf(sb, "%+.1f pp [%+.1f, %+.1f]", 100 * a->step, 100 * a->lo, 100 * a->hi);
-	else if (s->ans.function)
+	else if (s->ans.target.function)
 		strbuf_addf(sb, "%+.1f samples/run [%+.1f, %+.1f]", a->step, a->lo, a->hi);
 	else
 		strbuf_addf(sb, "%+.4g [%+.4g, %+.4g] %s", a->step, a->lo, a->hi,
@@ -97,9 +97,9 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		return;
 	strbuf_addf(sb, "\n## Culprits (%zu commits, each beside its parent)\n\n"
 		    "| commit | subject | function | step [interval] | explains [interval] | "
-		    "P(step > 0) |\n| --- | --- | --- | --- | ---: | ---: |\n", s->ans.nculprits);
-	for (i = 0; i < s->ans.nculprits; i++) {
-		const struct flame_culprit *c = &s->ans.culprits[i];
+		    "P(step > 0) |\n| --- | --- | --- | --- | ---: | ---: |\n", s->ans.culprits.count);
+	for (i = 0; i < s->ans.culprits.count; i++) {
+		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
 
 		strbuf_addstr(sb, "| `");
@@ -118,14 +118,14 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, "\nThe steps add up: %+.1f ms CPU per run by the culprits and %+.1f "
 			    "ms unexplained make the %+.1f ms between the ends (%.1f -> %.1f ms).\n",
 			    flame_culprits_sum_ms(s), ends_ms(s) - flame_culprits_sum_ms(s),
-			    ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
+			    ends_ms(s), s->ans.culprits.cpu_ms[0], s->ans.culprits.cpu_ms[1]);
 	else if (flame_culprits_timed(s))
 		strbuf_addf(sb, "\nThe steps exceed the change between the ends: they sum to %+.1f ms "
 			    "CPU per run against the ends' %+.1f ms (%.1f -> %.1f ms), beyond their "
 			    "intervals. Other commits in the range made it faster, or the machine's load "
 			    "moved between the measurements (each step is measured beside its parent, at "
 			    "another time than the ends): each step is its commit's own size.\n",
-			    flame_culprits_sum_ms(s), ends_ms(s), s->ans.cpu_ms[0], s->ans.cpu_ms[1]);
+			    flame_culprits_sum_ms(s), ends_ms(s), s->ans.culprits.cpu_ms[0], s->ans.culprits.cpu_ms[1]);
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
 		      "between the ends.\n");
 }
@@ -140,9 +140,9 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 		    "real part of the change, each measured beside its parent in ABBA pairs.</p>\n"
 		    "<table><tr><th>commit</th><th>subject</th><th>function</th><th>step "
 		    "[interval]</th><th>explains [interval]</th><th>P(step &gt; 0)</th></tr>\n",
-		    s->ans.nculprits);
-	for (i = 0; i < s->ans.nculprits; i++) {
-		const struct flame_culprit *c = &s->ans.culprits[i];
+		    s->ans.culprits.count);
+	for (i = 0; i < s->ans.culprits.count; i++) {
+		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
 		struct strbuf st = STRBUF_INIT;
 
@@ -170,8 +170,8 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 
 	if (!listed(s))
 		return;
-	for (i = 1; i < s->ans.nculprits; i++) {
-		const struct flame_culprit *c = &s->ans.culprits[i];
+	for (i = 1; i < s->ans.culprits.count; i++) {
+		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
 
 		strbuf_addstr(out, "also culprit:   ");
@@ -191,8 +191,8 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 
 	if (s->ans.outcome != VERDICT_REGRESSION || !flame_culprits_timed(s))
 		return;
-	for (i = 0; i < s->ans.nculprits; i++) {
-		const struct flame_culprit *c = &s->ans.culprits[i];
+	for (i = 0; i < s->ans.culprits.count; i++) {
+		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		struct strbuf st = STRBUF_INIT;
 
 		step_text(s, c, &st);
@@ -209,7 +209,7 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 		strbuf_addf(out, "rest:           %+.1f ms CPU per run: the steps exceed the ends' change "
 			    "beyond their intervals (other commits made it faster, or the load moved "
 			    "between the measurements)\n", ends_ms(s) - flame_culprits_sum_ms(s));
-	else if (s->ans.nculprits > 1 || ends_ms(s) > 0)
+	else if (s->ans.culprits.count > 1 || ends_ms(s) > 0)
 		strbuf_addf(out, "unexplained:    %+.1f ms CPU per run (the ends' change less the "
 			    "culprits' steps)\n", ends_ms(s) - flame_culprits_sum_ms(s));
 }

@@ -7,7 +7,7 @@
  */
 #include "flame/report_facts.h"
 #include "measure/source_name.h"
-#include "flame/session.h"
+#include "flame/investigation.h"
 #include "flame/report.h"
 #include "core/alloc.h"
 #include "core/numfmt.h"
@@ -91,8 +91,8 @@ const char *flame_report_hunk_function(const struct flame_session *s, const char
 
 	if (flame_report_hunk_names(hunk, len, fn))
 		return fn;
-	if (flame_report_hunk_names(hunk, len, s->ans.changed_function))
-		return s->ans.changed_function;
+	if (flame_report_hunk_names(hunk, len, s->ans.suspects.changed_function))
+		return s->ans.suspects.changed_function;
 	return NULL;
 }
 
@@ -186,7 +186,7 @@ static void gather_diff(const struct flame_session *s, struct flame_report_facts
 {
 	struct flame_repo *r = (struct flame_repo *)&s->st.repo;
 	const char *argv[] = { "show", "--no-color", "--stat", "-p", "--format=commit %H%nAuthor: %an <%ae>%nDate:   %aI%n%n%w(0,4,4)%B",
-		s->ans.culprit_info.id, NULL };
+		s->ans.narrow.culprit_info.id, NULL };
 
 	if (flame_git(r, &f->culprit_diff, argv) != 0) {
 		strbuf_reset(&f->culprit_diff);
@@ -230,13 +230,13 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 	const char *func = flame_session_named_function(s);
 	struct strbuf range = STRBUF_INIT, out = STRBUF_INIT, spec = STRBUF_INIT;
 
-	strbuf_addf(&range, "%s..%s", s->ans.culprit_info.id, s->ans.bad);
-	if (func && s->ans.def_file && s->ans.def_end) {
+	strbuf_addf(&range, "%s..%s", s->ans.narrow.culprit_info.id, s->ans.ends.bad);
+	if (func && s->ans.suspects.def_file && s->ans.suspects.def_end) {
 		/* the definition's lines (definition.h), not git's guess from the name */
 		const char *argv[] = { "log", "--no-color", "--format=%H%x09%s", "-L", NULL,
 				       "--end-of-options", NULL, NULL };
 
-		strbuf_addf(&spec, "%u,%u:%s", s->ans.def_line, s->ans.def_end, s->ans.def_file);
+		strbuf_addf(&spec, "%u,%u:%s", s->ans.suspects.def_line, s->ans.suspects.def_end, s->ans.suspects.def_file);
 		argv[4] = spec.buf;
 		argv[6] = range.buf;
 		if (flame_git(r, &out, argv) == 0) {
@@ -248,7 +248,7 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 	}
 	{
 		/* no function to follow: commits touching the suspect's files */
-		const char *files_argv[] = { "show", "--format=", "--name-only", s->ans.culprit_info.id, NULL };
+		const char *files_argv[] = { "show", "--format=", "--name-only", s->ans.narrow.culprit_info.id, NULL };
 		struct string_list files = STRING_LIST_INIT;
 		const char **argv;
 		size_t i, n = 0;
@@ -326,7 +326,7 @@ void flame_report_facts_gather(const struct flame_session *s, struct flame_repor
 	if (flame_report_has_file(f, "bad.folded"))
 		gather_reading(s, f);
 	gather_env(s, f);
-	if (s->st.repo.clone && s->ans.culprit_info.subject) {
+	if (s->st.repo.clone && s->ans.narrow.culprit_info.subject) {
 		gather_diff(s, f);
 		gather_later(s, f);
 	}
@@ -334,10 +334,10 @@ void flame_report_facts_gather(const struct flame_session *s, struct flame_repor
 
 double flame_report_change(const struct flame_session *s)
 {
-	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1];
+	double good = s->ans.ends.metric_med[0], bad = s->ans.ends.metric_med[1];
 
-	if (s->ans.change != 0)
-		return s->ans.change;
+	if (s->ans.ends.change != 0)
+		return s->ans.ends.change;
 	return good > 0 ? bad / good - 1 : 0;
 }
 
@@ -355,13 +355,13 @@ unsigned flame_report_guard_percent(const struct flame_session *s)
 void flame_report_change_text(const struct flame_session *s, struct strbuf *sb)
 {
 	const char *unit = flame_metric_unit(s->req.metric);
-	double good = s->ans.metric_med[0], bad = s->ans.metric_med[1];
+	double good = s->ans.ends.metric_med[0], bad = s->ans.ends.metric_med[1];
 
 	strbuf_addf(sb, "The %s ", flame_metric_name(s->req.metric));
-	if (s->ans.change_iv.n && s->ans.change != 0) {
+	if (s->ans.ends.change_iv.n && s->ans.ends.change != 0) {
 		strbuf_addf(sb, "changed by ");
-		numfmt_percent(sb, s->ans.change, NUMFMT_SIGN);
-		strbuf_addf(sb, " from good to bad (the paired estimate over %zu run pairs", s->ans.change_iv.n);
+		numfmt_percent(sb, s->ans.ends.change, NUMFMT_SIGN);
+		strbuf_addf(sb, " from good to bad (the paired estimate over %zu run pairs", s->ans.ends.change_iv.n);
 		if (good > 0) {
 			strbuf_addstr(sb, "; the medians, ");
 			numfmt_value(sb, good, unit, 0);

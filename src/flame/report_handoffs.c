@@ -99,7 +99,7 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 	}
 	write_commit(s, f, sb);
 	strbuf_addstr(sb, "\n## Handoffs\n");
-	if (s->ans.culprit_info.subject) {
+	if (s->ans.narrow.culprit_info.subject) {
 		static const struct flame_report_esc esc = { md, mdc };
 
 		strbuf_addstr(sb, "\n### Fix: revert or patch the suspect\n\n");
@@ -120,27 +120,27 @@ void flame_report_md_handoffs(const struct flame_session *s, const struct flame_
 			}
 		}
 	}
-	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
+	if (regression || (s->ans.target.hot.nr && s->ans.target.hot.items[0].confirmed)) {
 		strbuf_addstr(sb, "\n### Optimise: the hot code\n\n- hot function: ");
-		mdc(sb, fn ? fn : s->ans.hot.nr ? s->ans.hot.items[0].name : "(none)");
-		if (s->ans.def_file) {
+		mdc(sb, fn ? fn : s->ans.target.hot.nr ? s->ans.target.hot.items[0].name : "(none)");
+		if (s->ans.suspects.def_file) {
 			strbuf_addstr(sb, " in ");
-			mdc(sb, s->ans.def_file);
-			strbuf_addf(sb, " line %u", s->ans.def_line);
+			mdc(sb, s->ans.suspects.def_file);
+			strbuf_addf(sb, " line %u", s->ans.suspects.def_line);
 		}
 		strbuf_addstr(sb, "\n- hottest frame: ");
-		if (s->ans.frame) {
-			mdc(sb, s->ans.frame);
+		if (s->ans.target.frame) {
+			mdc(sb, s->ans.target.frame);
 			strbuf_addstr(sb, " (library or kernel code under the function)\n");
-		} else if (s->ans.hot.nr) {
-			mdc(sb, s->ans.hot.items[0].name);
-			strbuf_addf(sb, " %+.1f pp self share\n", 100 * s->ans.hot.items[0].delta_self);
+		} else if (s->ans.target.hot.nr) {
+			mdc(sb, s->ans.target.hot.items[0].name);
+			strbuf_addf(sb, " %+.1f pp self share\n", 100 * s->ans.target.hot.items[0].delta_self);
 		} else {
 			strbuf_addstr(sb, "none rose\n");
 		}
-		if (s->ans.culprit_info.subject) {
-			strbuf_addf(sb, "- suspect: `%.12s` ", s->ans.culprit_info.id);
-			md(sb, s->ans.culprit_info.subject);
+		if (s->ans.narrow.culprit_info.subject) {
+			strbuf_addf(sb, "- suspect: `%.12s` ", s->ans.narrow.culprit_info.id);
+			md(sb, s->ans.narrow.culprit_info.subject);
 			strbuf_addch(sb, '\n');
 		}
 		strbuf_addstr(sb, "- graphs:");

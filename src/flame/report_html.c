@@ -11,6 +11,7 @@
 #include "flame/report.h"
 #include "core/verdict.h"
 #include "flame/report_facts.h"
+#include "flame/fleet_report.h"
 #include "flame/report_html_parts.h"
 #include "flame/probe_cmd.h"
 #include "core/escape.h"
@@ -96,96 +97,96 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	if (fn) {
 		flame_html_code(sb, fn);
 		strbuf_addstr(sb, " <span class=\"muted\">(");
-		flame_html_text(sb, a->function ? "hotter in the profile" : a->blocked_function ?
+		flame_html_text(sb, a->target.function ? "hotter in the profile" : a->target.blocked_function ?
 		  "blocks longer, off-CPU profile" : "changed by the suspect commit");
 		strbuf_addstr(sb, ")</span>");
 	} else {
 		strbuf_addstr(sb, "<span class=\"muted\">none named: the search ran on the metric</span>");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
-	if (a->frame) {
+	if (a->target.frame) {
 		strbuf_addstr(sb, "<tr><th>Hot frame</th><td>");
-		flame_html_code(sb, a->frame);
+		flame_html_code(sb, a->target.frame);
 		strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code; its time is counted to ");
-		flame_html_code(sb, a->function);
+		flame_html_code(sb, a->target.function);
 		strbuf_addstr(sb, ", its innermost caller the repository defines)</span></td></tr>\n");
 	}
-	if (a->function && a->changed_function && strcmp(a->function, a->changed_function)) {
+	if (a->target.function && a->suspects.changed_function && strcmp(a->target.function, a->suspects.changed_function)) {
 		strbuf_addstr(sb, "<tr><th>Changed function</th><td>");
-		flame_html_code(sb, a->changed_function);
+		flame_html_code(sb, a->suspects.changed_function);
 		strbuf_addstr(sb, " <span class=\"muted\">(the suspect changed it, not ");
-		flame_html_code(sb, a->function);
+		flame_html_code(sb, a->target.function);
 		strbuf_addstr(sb, " itself; how the two connect is not checked)</span></td></tr>\n");
 	}
-	if (a->def_file) {
+	if (a->suspects.def_file) {
 		strbuf_addstr(sb, "<tr><th>Defined in</th><td>");
-		flame_html_text(sb, a->def_file);
-		if (a->def_line)
-			strbuf_addf(sb, ":%u", a->def_line);
+		flame_html_text(sb, a->suspects.def_file);
+		if (a->suspects.def_line)
+			strbuf_addf(sb, ":%u", a->suspects.def_line);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
-	if (a->blocked_function)
+	if (a->target.blocked_function)
 		strbuf_addf(sb, "<tr><th>Blocked time</th><td>%.1f ms &rarr; %.1f ms off-CPU per run</td></tr>\n",
-			    a->blocked_ms[0], a->blocked_ms[1]);
+			    a->target.blocked_ms[0], a->target.blocked_ms[1]);
 	strbuf_addstr(sb, "<tr><th>Suspect commit</th><td>");
 	if (flame_session_has_suspect(s)) {
-		flame_html_commit(sb, a->culprit_info.id);
+		flame_html_commit(sb, a->narrow.culprit_info.id);
 		strbuf_addstr(sb, " ");
-		flame_html_text(sb, a->culprit_info.subject);
+		flame_html_text(sb, a->narrow.culprit_info.subject);
 		strbuf_addstr(sb, "<br><span class=\"muted\">");
-		flame_html_text(sb, a->culprit_info.author);
+		flame_html_text(sb, a->narrow.culprit_info.author);
 		strbuf_addstr(sb, ", ");
-		flame_html_text(sb, a->culprit_info.date);
-		strbuf_addstr(sb, a->culprit_is_merge ? " &middot; a merge commit" : "");
+		flame_html_text(sb, a->narrow.culprit_info.date);
+		strbuf_addstr(sb, a->fix.is_merge ? " &middot; a merge commit" : "");
 		strbuf_addstr(sb, "</span>");
 	} else if (flame_session_candidate(s)) {
 		strbuf_addstr(sb, "<span class=\"muted\">none confirmed; candidate</span> ");
-		flame_html_commit(sb, a->culprit_info.id);
+		flame_html_commit(sb, a->narrow.culprit_info.id);
 		strbuf_addstr(sb, " ");
-		flame_html_text(sb, a->culprit_info.subject);
+		flame_html_text(sb, a->narrow.culprit_info.subject);
 		strbuf_addf(sb, " <span class=\"muted\">(explains %.0f%% [%.0f%%, %.0f%%] beside its "
-			    "parent: not enough to name it)</span>", 100 * a->pair.step.explains,
-			    100 * a->pair.step.explains_lo, 100 * a->pair.step.explains_hi);
+			    "parent: not enough to name it)</span>", 100 * a->narrow.pair.step.explains,
+			    100 * a->narrow.pair.step.explains_lo, 100 * a->narrow.pair.step.explains_hi);
 	} else {
 		strbuf_addstr(sb, "<span class=\"muted\">none</span>");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
 	if (flame_session_has_suspect(s)) {
 		strbuf_addf(sb, "<tr><th>Confidence</th><td><meter min=\"0\" max=\"1\" value=\"%.3f\"></meter> "
-			    "<strong>%.2f</strong> <span class=\"muted\">", a->suspect_confidence, a->suspect_confidence);
-		flame_html_text(sb, a->confidence_how);
+			    "<strong>%.2f</strong> <span class=\"muted\">", a->narrow.suspect_confidence, a->narrow.suspect_confidence);
+		flame_html_text(sb, a->narrow.confidence_how);
 		strbuf_addstr(sb, "</span></td></tr>\n");
 	}
-	if (a->recommendation) {
+	if (a->fix.recommendation) {
 		strbuf_addstr(sb, "<tr><th>Recommendation</th><td><strong>");
-		flame_html_text(sb, a->recommendation);
+		flame_html_text(sb, a->fix.recommendation);
 		strbuf_addstr(sb, "</strong> &mdash; ");
-		flame_html_text(sb, a->recommendation_reason);
+		flame_html_text(sb, a->fix.recommendation_reason);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "<tr><th>Metric</th><td>");
 	flame_html_text(sb, flame_metric_name(s->req.metric));
 	strbuf_addstr(sb, ": median ");
-	flame_html_metric(sb, s, a->metric_med[0]);
+	flame_html_metric(sb, s, a->ends.metric_med[0]);
 	strbuf_addstr(sb, " &rarr; ");
-	flame_html_metric(sb, s, a->metric_med[1]);
+	flame_html_metric(sb, s, a->ends.metric_med[1]);
 	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
 		    change > 0 ? "up" : "down", 100 * change);
-	flame_html_metric(sb, s, a->metric_lo[0]);
+	flame_html_metric(sb, s, a->ends.metric_lo[0]);
 	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->metric_hi[0]);
+	flame_html_metric(sb, s, a->ends.metric_hi[0]);
 	strbuf_addstr(sb, " and ");
-	flame_html_metric(sb, s, a->metric_lo[1]);
+	flame_html_metric(sb, s, a->ends.metric_lo[1]);
 	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->metric_hi[1]);
+	flame_html_metric(sb, s, a->ends.metric_hi[1]);
 	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
-		    a->metric_p, s->st.nruns[0], s->st.nruns[1]);
+		    a->ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
-	flame_html_commit(sb, a->good);
+	flame_html_commit(sb, a->ends.good);
 	strbuf_addstr(sb, " &rarr; bad ");
-	flame_html_commit(sb, a->bad);
+	flame_html_commit(sb, a->ends.bad);
 	strbuf_addf(sb, " <span class=\"muted\">(%zu commits; %d builds, %d from the cache; %.0f s)</span>"
-		    "</td></tr>\n</table></section>\n", a->commits_in_range, a->builds, a->cached_builds,
+		    "</td></tr>\n</table></section>\n", a->ends.commits_in_range, a->ends.builds, a->ends.cached_builds,
 		    a->seconds);
 }
 
@@ -237,7 +238,7 @@ static void write_graph(const struct flame_session *s, const struct flame_report
 	double height;
 
 	strbuf_addf(sb, "<section id=\"graph\"><h2>Differential %sflame graph</h2>\n",
-		    s->ans.offcpu_profile ? "off-CPU " : "");
+		    s->ans.ends.offcpu_profile ? "off-CPU " : "");
 	strbuf_addstr(sb, "<p class=\"links\">");
 	for (n = ARTIFACTS; *n; n++)
 		if (flame_report_has_file(f, *n)) {
@@ -269,11 +270,11 @@ static void write_graph(const struct flame_session *s, const struct flame_report
 static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 {
 	double max = 0;
-	size_t i, nr = s->ans.hot.nr < 15 ? s->ans.hot.nr : 15;
+	size_t i, nr = s->ans.target.hot.nr < 15 ? s->ans.target.hot.nr : 15;
 
-	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.offcpu_profile ?
+	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.ends.offcpu_profile ?
 		    "Functions blocking longer (share of thread time, good &rarr; bad)" :
-		    s->ans.measure_total ? "Hotter functions (self share with the library and kernel "
+		    s->ans.target.measure_total ? "Hotter functions (self share with the library and kernel "
 		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
 		strbuf_addf(sb, "<p class=\"muted\">No function's share rose by %.1f pp or more.</p></section>\n",
@@ -281,13 +282,13 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 		return;
 	}
 	for (i = 0; i < nr; i++)
-		if (s->ans.hot.items[i].delta_self > max)
-			max = s->ans.hot.items[i].delta_self;
+		if (s->ans.target.hot.items[i].delta_self > max)
+			max = s->ans.target.hot.items[i].delta_self;
 	strbuf_addstr(sb, "<table class=\"hot\"><thead><tr><th>function</th><th>self good</th><th>self bad</th>"
 			  "<th>&Delta; self</th><th>&plusmn; se</th><th>total good</th><th>total bad</th>"
 			  "<th>&Delta; total</th><th>confirmed</th></tr></thead><tbody>\n");
 	for (i = 0; i < nr; i++) {
-		const struct flame_hotspot *hs = &s->ans.hot.items[i];
+		const struct flame_hotspot *hs = &s->ans.target.hot.items[i];
 		double w = max > 0 && hs->delta_self > 0 ? 60 * hs->delta_self / max : 0;
 
 		strbuf_addstr(sb, "<tr><td>");
@@ -350,13 +351,13 @@ static void write_commit_diff(const struct flame_session *s, const struct flame_
 		return;
 	strbuf_addstr(sb, "<section id=\"commit\"><h2>The suspect commit</h2>\n<p>");
 	strbuf_addstr(sb, "<code>git show</code> of ");
-	flame_html_commit(sb, s->ans.culprit_info.id);
+	flame_html_commit(sb, s->ans.narrow.culprit_info.id);
 	if (func) {
 		strbuf_addstr(sb, "; the hunks that name ");
 		flame_html_code(sb, func);
-		if (s->ans.changed_function && strcmp(func, s->ans.changed_function)) {
+		if (s->ans.suspects.changed_function && strcmp(func, s->ans.suspects.changed_function)) {
 			strbuf_addstr(sb, " or ");
-			flame_html_code(sb, s->ans.changed_function);
+			flame_html_code(sb, s->ans.suspects.changed_function);
 		}
 		strbuf_addstr(sb, " are marked");
 	}
@@ -415,7 +416,7 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 	size_t i;
 
 	strbuf_addstr(sb, "<section id=\"handoffs\"><h2>Handoffs</h2>\n");
-	if (s->ans.culprit_info.subject) {
+	if (s->ans.narrow.culprit_info.subject) {
 		static const struct flame_report_esc esc = { flame_html_text, flame_html_code };
 
 		handoff_head(sb, "builder", "Fix", "revert or patch the suspect");
@@ -439,35 +440,35 @@ static void write_handoffs(const struct flame_session *s, const struct flame_rep
 		}
 		strbuf_addstr(sb, "</div>\n");
 	}
-	if (regression || (s->ans.hot.nr && s->ans.hot.items[0].confirmed)) {
+	if (regression || (s->ans.target.hot.nr && s->ans.target.hot.items[0].confirmed)) {
 		handoff_head(sb, "bolt", "Optimise", "the hot code");
 		strbuf_addstr(sb, "<table class=\"kv\">");
 		strbuf_addstr(sb, "<tr><th>Hot function</th><td>");
 		if (fn)
 			flame_html_code(sb, fn);
-		else if (s->ans.hot.nr)
-			flame_html_code(sb, s->ans.hot.items[0].name);
-		if (s->ans.def_file) {
+		else if (s->ans.target.hot.nr)
+			flame_html_code(sb, s->ans.target.hot.items[0].name);
+		if (s->ans.suspects.def_file) {
 			strbuf_addstr(sb, " in ");
-			flame_html_text(sb, s->ans.def_file);
-			strbuf_addf(sb, ":%u", s->ans.def_line);
+			flame_html_text(sb, s->ans.suspects.def_file);
+			strbuf_addf(sb, ":%u", s->ans.suspects.def_line);
 		}
 		strbuf_addstr(sb, "</td></tr><tr><th>Hottest frame</th><td>");
-		if (s->ans.frame) {
-			flame_html_code(sb, s->ans.frame);
+		if (s->ans.target.frame) {
+			flame_html_code(sb, s->ans.target.frame);
 			strbuf_addstr(sb, " <span class=\"muted\">(library or kernel code under the function)</span>");
-		} else if (s->ans.hot.nr) {
-			flame_html_code(sb, s->ans.hot.items[0].name);
-			strbuf_addf(sb, " %+.1f pp self share", 100 * s->ans.hot.items[0].delta_self);
+		} else if (s->ans.target.hot.nr) {
+			flame_html_code(sb, s->ans.target.hot.items[0].name);
+			strbuf_addf(sb, " %+.1f pp self share", 100 * s->ans.target.hot.items[0].delta_self);
 		} else {
 			strbuf_addstr(sb, "<span class=\"muted\">none rose</span>");
 		}
 		strbuf_addstr(sb, "</td></tr>");
-		if (s->ans.culprit_info.subject) {
+		if (s->ans.narrow.culprit_info.subject) {
 			strbuf_addstr(sb, "<tr><th>Suspect</th><td>");
-			flame_html_commit(sb, s->ans.culprit_info.id);
+			flame_html_commit(sb, s->ans.narrow.culprit_info.id);
 			strbuf_addstr(sb, " ");
-			flame_html_text(sb, s->ans.culprit_info.subject);
+			flame_html_text(sb, s->ans.narrow.culprit_info.subject);
 			strbuf_addstr(sb, " <a href=\"#commit\">diff</a></td></tr>");
 		}
 		strbuf_addstr(sb, "<tr><th>Graphs</th><td>");
@@ -518,7 +519,7 @@ static void write_reproduce(const struct flame_session *s, struct strbuf *sb)
 
 	strbuf_addstr(sb, "<section id=\"reproduce\"><h2>Reproduce</h2>\n");
 	strbuf_addstr(&c, s->req.command_line ? s->req.command_line : "trail flame");
-	if (s->ans.strategy_used) {
+	if (s->ans.narrow.strategy_used) {
 		strbuf_addstr(&c, "\n# the bisection alone, as trail ran it:\n");
 		flame_bisect_commands(s, s->req.trail_exe ? s->req.trail_exe : "trail", &c);
 	}
@@ -542,9 +543,9 @@ void flame_report_html(const struct flame_session *s, const struct flame_report_
 	flame_html_text(sb, s->ans.message);
 	strbuf_addstr(sb, "</p></div>\n<nav><a href=\"#answer\">Answer</a><a href=\"#graph\">Flame graph</a>"
 			  "<a href=\"#hotspots\">Hotspots</a>");
-	if (s->ans.nsuspects)
+	if (s->ans.suspects.count)
 		strbuf_addstr(sb, "<a href=\"#suspects\">Suspects</a>");
-	if (s->ans.nprobes)
+	if (s->ans.narrow.nprobes)
 		strbuf_addstr(sb, "<a href=\"#probes\">Probes</a>");
 	if (s->ans.fleet.used)
 		strbuf_addstr(sb, "<a href=\"#hosts\">Hosts</a>");

@@ -8,7 +8,7 @@
 #define TRAIL_FLAME_REPORT_HTML_PARTS_H
 
 #include "core/strbuf.h"
-#include "flame/session.h"
+#include "flame/investigation.h"
 
 /* Escaped HTML text / attribute value / <code>; NULL writes nothing. */
 void flame_html_text(struct strbuf *sb, const char *s);

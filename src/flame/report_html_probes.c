@@ -17,10 +17,10 @@ static const char *suspect_subject(const struct flame_session *s, const char *id
 {
 	size_t i;
 
-	for (i = 0; i < s->ans.nsuspects; i++)
-		if (!strcmp(s->ans.suspects[i].commit.id, id))
-			return s->ans.suspects[i].commit.subject;
-	return !strcmp(s->ans.culprit_info.id, id) ? s->ans.culprit_info.subject : NULL;
+	for (i = 0; i < s->ans.suspects.count; i++)
+		if (!strcmp(s->ans.suspects.list[i].commit.id, id))
+			return s->ans.suspects.list[i].commit.subject;
+	return !strcmp(s->ans.narrow.culprit_info.id, id) ? s->ans.narrow.culprit_info.subject : NULL;
 }
 
 /* Index of id in the range (oldest first), or -1. */
@@ -37,19 +37,19 @@ static long range_index(const struct flame_session *s, const char *id)
 /* Probes in range order (those not in the range last, in probe order). */
 static size_t *probe_order(const struct flame_session *s)
 {
-	size_t *o = calloc(s->ans.nprobes ? s->ans.nprobes : 1, sizeof(*o)), i, j, n;
+	size_t *o = calloc(s->ans.narrow.nprobes ? s->ans.narrow.nprobes : 1, sizeof(*o)), i, j, n;
 
 	if (!o)
 		return NULL;
-	for (i = 0; i < s->ans.nprobes; i++)
+	for (i = 0; i < s->ans.narrow.nprobes; i++)
 		o[i] = i;
 	/* insertion sort: few probes, stable */
-	for (i = 1; i < s->ans.nprobes; i++) {
-		long ki = range_index(s, s->ans.probes[o[i]].id);
+	for (i = 1; i < s->ans.narrow.nprobes; i++) {
+		long ki = range_index(s, s->ans.narrow.probes[o[i]].id);
 
 		n = o[i];
 		for (j = i; j > 0; j--) {
-			long kj = range_index(s, s->ans.probes[o[j - 1]].id);
+			long kj = range_index(s, s->ans.narrow.probes[o[j - 1]].id);
 
 			if ((unsigned long)ki >= (unsigned long)kj)
 				break;
@@ -87,22 +87,22 @@ static void chart_point(struct strbuf *sb, double x, double y, const char *cls, 
  */
 static void write_chart(const struct flame_session *s, const size_t *order, struct strbuf *sb)
 {
-	double lo = s->ans.threshold, hi = s->ans.threshold, x, y, span, last_label;
-	size_t i, n = s->st.range.nr ? s->st.range.nr : s->ans.nprobes;
+	double lo = s->ans.target.threshold, hi = s->ans.target.threshold, x, y, span, last_label;
+	size_t i, n = s->st.range.nr ? s->st.range.nr : s->ans.narrow.nprobes;
 	double step;
 
 	for (i = 0; i < 2; i++) {
-		lo = fmin(lo, s->ans.share[i]);
-		hi = fmax(hi, s->ans.share[i]);
+		lo = fmin(lo, s->ans.target.share[i]);
+		hi = fmax(hi, s->ans.target.share[i]);
 	}
-	for (i = 0; i < s->ans.nprobes; i++) {
-		lo = fmin(lo, s->ans.probes[i].value);
-		hi = fmax(hi, s->ans.probes[i].value);
+	for (i = 0; i < s->ans.narrow.nprobes; i++) {
+		lo = fmin(lo, s->ans.narrow.probes[i].value);
+		hi = fmax(hi, s->ans.narrow.probes[i].value);
 	}
 	span = hi - lo > 0 ? hi - lo : fabs(hi) > 0 ? fabs(hi) : 1;
 	lo -= 0.12 * span;
 	hi += 0.12 * span;
-	if (lo < 0 && s->ans.threshold >= 0 && s->ans.share[0] >= 0)
+	if (lo < 0 && s->ans.target.threshold >= 0 && s->ans.target.share[0] >= 0)
 		lo = 0;
 	step = (CH_W - CH_L - CH_R) / (double)(n ? n : 1);
 	strbuf_addf(sb, "<svg class=\"chart\" role=\"img\" aria-label=\"probe history\" width=\"%.0f\" height=\"%.0f\" "
@@ -122,19 +122,19 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		flame_html_value(sb, s, v);
 		strbuf_addstr(sb, "</text>");
 	}
-	y = ch_y(s->ans.threshold, lo, hi);
+	y = ch_y(s->ans.target.threshold, lo, hi);
 	strbuf_addf(sb, "\n<line class=\"threshold\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		    "stroke=\"#b26a00\" stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 		    "threshold ", CH_L, y, CH_W - CH_R, y, CH_W - CH_R, y - 5);
-	flame_html_value(sb, s, s->ans.threshold);
+	flame_html_value(sb, s, s->ans.target.threshold);
 	strbuf_addstr(sb, "</text>\n");
 	/* good at x = 0, the range's commits at 1..n (bad is the last) */
 	x = CH_L + step * 0.5;
-	chart_point(sb, x, ch_y(s->ans.share[0], lo, hi), "end", "square");
+	chart_point(sb, x, ch_y(s->ans.target.share[0], lo, hi), "end", "square");
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">good</text>", x, CH_H - CH_B + 16);
 	last_label = x;
-	for (i = 0; i < s->ans.nprobes; i++) {
-		const struct flame_probe_result *p = &s->ans.probes[order[i]];
+	for (i = 0; i < s->ans.narrow.nprobes; i++) {
+		const struct flame_probe_result *p = &s->ans.narrow.probes[order[i]];
 		long k = range_index(s, p->id);
 		const char *subj = suspect_subject(s, p->id);
 		const char *cls = trail_probe_verdict_name(p->verdict);
@@ -154,7 +154,7 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 		flame_html_value(sb, s, p->value);
 		strbuf_addf(sb, " (%u runs)</title>", p->runs);
 		chart_point(sb, x, y, cls, "circle");
-		if (!strcmp(p->id, s->ans.culprit))
+		if (!strcmp(p->id, s->ans.narrow.culprit))
 			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>", x, y);
 		strbuf_addstr(sb, "</g>\n");
 		/* ids 7 characters wide: a label only where it does not overlap the last */
@@ -164,11 +164,11 @@ static void write_chart(const struct flame_session *s, const size_t *order, stru
 			last_label = x;
 		}
 	}
-	if (s->st.range.nr && range_index(s, s->ans.bad) >= 0) {
-		x = CH_L + step * ((double)range_index(s, s->ans.bad) + 1.5);
+	if (s->st.range.nr && range_index(s, s->ans.ends.bad) >= 0) {
+		x = CH_L + step * ((double)range_index(s, s->ans.ends.bad) + 1.5);
 		if (x > CH_W - CH_R)
 			x = CH_W - CH_R - 4;
-		chart_point(sb, x, ch_y(s->ans.share[1], lo, hi), "end", "square");
+		chart_point(sb, x, ch_y(s->ans.target.share[1], lo, hi), "end", "square");
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">bad</text>", x, CH_H - CH_B + 30);
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\">%s per probed commit, in range order (good &#8594; bad)</text>\n",
@@ -183,25 +183,25 @@ void flame_report_html_probes(const struct flame_session *s, struct strbuf *sb)
 {
 	size_t *order, i;
 
-	if (!s->ans.nprobes)
+	if (!s->ans.narrow.nprobes)
 		return;
 	order = probe_order(s);
 	if (!order)
 		return;
 	strbuf_addstr(sb, "<section id=\"probes\"><h2>Probes</h2>\n<p>Strategy <strong>");
-	flame_html_text(sb, s->ans.strategy_used);
+	flame_html_text(sb, s->ans.narrow.strategy_used);
 	strbuf_addstr(sb, "</strong>: ");
-	flame_html_text(sb, s->ans.strategy_reason);
+	flame_html_text(sb, s->ans.narrow.strategy_reason);
 	strbuf_addf(sb, ". Measured: %s; threshold between fast and slow ", flame_html_measure(s));
-	flame_html_value(sb, s, s->ans.threshold);
+	flame_html_value(sb, s, s->ans.target.threshold);
 	strbuf_addstr(sb, " (the midpoint of good and bad).</p>\n");
 	write_chart(s, order, sb);
 	strbuf_addstr(sb, "<table class=\"probes\"><thead><tr><th>commit</th><th>subject</th><th>measured</th>"
 			  "<th>&plusmn; se</th><th>share</th><th>verdict</th><th>runs</th><th>build</th>");
 	strbuf_addstr(sb, s->ans.fleet.used ? "<th>host</th></tr></thead><tbody>\n" :
 					      "</tr></thead><tbody>\n");
-	for (i = 0; i < s->ans.nprobes; i++) {
-		const struct flame_probe_result *p = &s->ans.probes[order[i]];
+	for (i = 0; i < s->ans.narrow.nprobes; i++) {
+		const struct flame_probe_result *p = &s->ans.narrow.probes[order[i]];
 		const char *v = trail_probe_verdict_name(p->verdict);
 
 		strbuf_addstr(sb, "<tr><td>");
@@ -238,17 +238,17 @@ void flame_report_html_suspects(const struct flame_session *s, struct strbuf *sb
 {
 	size_t i;
 
-	if (!s->ans.nsuspects)
+	if (!s->ans.suspects.count)
 		return;
 	strbuf_addstr(sb, "<section id=\"suspects\"><h2>Suspects</h2>\n<p class=\"muted\">Commits in the range "
 			  "that touch the function or its callees.</p>\n<table><thead><tr><th>commit</th>"
 			  "<th>subject</th><th>touches</th></tr></thead><tbody>\n");
-	for (i = 0; i < s->ans.nsuspects; i++) {
+	for (i = 0; i < s->ans.suspects.count; i++) {
 		strbuf_addstr(sb, "<tr><td>");
-		flame_html_commit(sb, s->ans.suspects[i].commit.id);
+		flame_html_commit(sb, s->ans.suspects.list[i].commit.id);
 		strbuf_addstr(sb, "</td><td>");
-		flame_html_text(sb, s->ans.suspects[i].commit.subject);
-		strbuf_addf(sb, "</td><td>%s</td></tr>\n", s->ans.suspects[i].touches_function ?
+		flame_html_text(sb, s->ans.suspects.list[i].commit.subject);
+		strbuf_addf(sb, "</td><td>%s</td></tr>\n", s->ans.suspects.list[i].touches_function ?
 			    "the function" : "a callee");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");

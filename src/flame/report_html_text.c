@@ -38,7 +38,7 @@ void flame_html_commit(struct strbuf *sb, const char *id)
 
 int flame_html_value_is_share(const struct flame_session *s)
 {
-	return s->ans.function && s->ans.measure_share;
+	return s->ans.target.function && s->ans.target.measure_share;
 }
 
 /* A probed value (or an end's) in its unit: a share in percent, else %.4g. */
@@ -65,12 +65,12 @@ void flame_html_metric(struct strbuf *sb, const struct flame_session *s, double 
 
 const char *flame_html_measure(const struct flame_session *s)
 {
-	if (!s->ans.function)
+	if (!s->ans.target.function)
 		return flame_metric_name(s->req.metric);
-	if (s->ans.measure_time)
-		return s->ans.measure_total ? "inclusive CPU time against the unchanged functions' "
+	if (s->ans.target.measure_time)
+		return s->ans.target.measure_total ? "inclusive CPU time against the unchanged functions' "
 		       "(ratio)" : "own CPU time against the unchanged functions' (ratio)";
-	if (s->ans.measure_total)
-		return s->ans.measure_share ? "total share" : "total samples per run";
-	return s->ans.measure_share ? "self share" : "self samples per run";
+	if (s->ans.target.measure_total)
+		return s->ans.target.measure_share ? "total share" : "total samples per run";
+	return s->ans.target.measure_share ? "self share" : "self samples per run";
 }

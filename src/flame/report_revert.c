@@ -1,7 +1,7 @@
 /*
  * report_revert.c - the Fix handoff's sentences about reverting, written
  * once for report.md and report.html (each passes its escapers) from the
- * reverts the session tried (ans.revert, revert_later, revert_all:
+ * reverts the session tried (ans.fix.revert, revert_later, revert_all:
  * measure/revert_check.h) - the same facts report.json carries - so every
  * claim that a revert applies or conflicts was seen in git.
  */
@@ -45,12 +45,12 @@ static void outcome(const struct flame_report_esc *e, struct strbuf *sb,
 
 int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd)
 {
-	const struct flame_revert_check *c = &s->ans.revert;
+	const struct flame_revert_check *c = &s->ans.fix.revert;
 
-	if (s->ans.outcome != VERDICT_REGRESSION || !s->ans.culprit_info.subject)
+	if (s->ans.outcome != VERDICT_REGRESSION || !s->ans.narrow.culprit_info.subject)
 		return 0;
-	if (c->state == FLAME_REVERT_CONFLICTS && s->ans.revert_later.state == FLAME_REVERT_CLEAN)
-		c = &s->ans.revert_later;
+	if (c->state == FLAME_REVERT_CONFLICTS && s->ans.fix.revert_later.state == FLAME_REVERT_CLEAN)
+		c = &s->ans.fix.revert_later;
 	if (c->state != FLAME_REVERT_CLEAN)
 		return 0;
 	flame_revert_command(c, cmd);
@@ -60,29 +60,29 @@ int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd)
 void flame_report_revert_text(const struct flame_session *s, const struct flame_report_esc *e,
 			      struct strbuf *sb)
 {
-	const struct flame_revert_check *c = &s->ans.revert, *l = &s->ans.revert_later;
+	const struct flame_revert_check *c = &s->ans.fix.revert, *l = &s->ans.fix.revert_later;
 	struct strbuf cmd = STRBUF_INIT;
 	size_t i;
 
-	if (!s->ans.culprit_info.subject)
+	if (!s->ans.narrow.culprit_info.subject)
 		return;
 	if (s->ans.outcome != VERDICT_REGRESSION) {
 		e->text(sb, "No revert is offered: the answer is inconclusive, so ");
-		code_id(e, sb, s->ans.culprit_info.id);
+		code_id(e, sb, s->ans.narrow.culprit_info.id);
 		e->text(sb, " is not shown to cause the change.");
 		return;
 	}
 	if (c->state == FLAME_REVERT_UNTRIED) {
 		e->text(sb, "Whether reverting ");
-		code_id(e, sb, s->ans.culprit_info.id);
+		code_id(e, sb, s->ans.narrow.culprit_info.id);
 		e->text(sb, " applies on top of bad was not tried (no private clone to try it in); "
 			"check before relying on it.");
 		return;
 	}
 	e->text(sb, "Reverting ");
-	code_id(e, sb, s->ans.culprit_info.id);
+	code_id(e, sb, s->ans.narrow.culprit_info.id);
 	e->text(sb, " on top of bad (");
-	code_id(e, sb, s->ans.bad);
+	code_id(e, sb, s->ans.ends.bad);
 	e->text(sb, ") ");
 	outcome(e, sb, c);
 	e->text(sb, " " TRIED ".");
@@ -112,13 +112,13 @@ void flame_report_revert_text(const struct flame_session *s, const struct flame_
 		}
 		e->text(sb, " Otherwise patch the slow path in place (the suspect's diff is in this report).");
 	}
-	if (s->ans.revert_all.state != FLAME_REVERT_UNTRIED) {
+	if (s->ans.fix.revert_all.state != FLAME_REVERT_UNTRIED) {
 		strbuf_reset(&cmd);
-		flame_revert_command(&s->ans.revert_all, &cmd);
+		flame_revert_command(&s->ans.fix.revert_all, &cmd);
 		e->text(sb, " Reverting every culprit together (");
 		e->code(sb, cmd.buf);
 		e->text(sb, ") ");
-		outcome(e, sb, &s->ans.revert_all);
+		outcome(e, sb, &s->ans.fix.revert_all);
 		e->text(sb, ".");
 	}
 	strbuf_release(&cmd);

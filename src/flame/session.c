@@ -1,6 +1,6 @@
 /*
  * session.c - one trail flame investigation (see session.h): open the
- * private clone, resolve the range, then the steps in order (steps.h),
+ * private clone, resolve the range, then the steps in order (each step's header),
  * each announcing itself on stderr; stdout gets only the command's answer
  * lines.  The user's repository is read, never written.
  */
@@ -10,7 +10,14 @@
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "flame/report.h"
-#include "flame/steps.h"
+#include "flame/confirm.h"
+#include "flame/culprits.h"
+#include "flame/ends.h"
+#include "flame/hotdiff.h"
+#include "flame/fleet.h"
+#include "flame/narrow.h"
+#include "flame/session_query.h"
+#include "flame/suspects.h"
 #include "core/alloc.h"
 #include "core/child.h"
 #include "core/cleanup.h"
@@ -67,7 +74,7 @@ int flame_outcome_exit(enum trail_verdict o)
 /* The message of a verdict on the total that ends the session. */
 static void describe_total(struct flame_session *s)
 {
-	const struct flame_interval *iv = &s->ans.change_iv;
+	const struct flame_interval *iv = &s->ans.ends.change_iv;
 	const char *metric = flame_metric_name(s->req.metric);
 	char stat[32];
 	double level = 100 * (1 - iv->alpha);
@@ -88,7 +95,7 @@ static void describe_total(struct flame_session *s)
 		snprintf(s->ans.message, sizeof(s->ans.message),
 			 "no %s%s regression of %.0f%% or more between %.12s and %.12s: the change is "
 			 "%+.1f%% [%+.1f%%, %+.1f%%] (%.1f%% interval, %zu ABBA pairs)", stat, metric,
-			 100 * s->req.min_effect, s->ans.good, s->ans.bad, 100 * iv->estimate,
+			 100 * s->req.min_effect, s->ans.ends.good, s->ans.ends.bad, 100 * iv->estimate,
 			 100 * iv->lo, 100 * iv->hi, level, iv->n);
 		break;
 	default:
@@ -108,13 +115,13 @@ static void describe_total(struct flame_session *s)
 			 iv->n < flame_percentile_min_runs(s->req.percentile) ?
 			 "; too few runs for this percentile to decide either way" : "");
 		/* The middle did not move, the distribution did: a tail change. */
-		if (s->req.percentile == 50 && s->ans.metric_ks_p < iv->alpha) {
+		if (s->req.percentile == 50 && s->ans.ends.metric_ks_p < iv->alpha) {
 			size_t len = strlen(s->ans.message);
 
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
 				 "; the distributions differ (Kolmogorov-Smirnov p = %.3g): a change "
 				 "in the tail? try --percentile 99 --max-repeat 100",
-				 s->ans.metric_ks_p);
+				 s->ans.ends.metric_ks_p);
 		}
 		break;
 	}
@@ -141,20 +148,20 @@ static int session_open(struct flame_session *s)
 	setenv(FLAME_RUN_ENV, token, 1);
 	if (flame_repo_open(&s->st.repo, s->req.dir, s->req.cache_root))
 		return FLAME_EXIT_FAILURE;
-	if (flame_repo_resolve(&s->st.repo, "--good", s->req.good_rev, s->ans.good) ||
-	    flame_repo_resolve(&s->st.repo, "--bad", s->req.bad_rev, s->ans.bad))
+	if (flame_repo_resolve(&s->st.repo, "--good", s->req.good_rev, s->ans.ends.good) ||
+	    flame_repo_resolve(&s->st.repo, "--bad", s->req.bad_rev, s->ans.ends.bad))
 		return FLAME_EXIT_FAILURE;
-	is_anc = flame_repo_is_ancestor(&s->st.repo, s->ans.good, s->ans.bad);
+	is_anc = flame_repo_is_ancestor(&s->st.repo, s->ans.ends.good, s->ans.ends.bad);
 	if (is_anc < 0)
 		return FLAME_EXIT_FAILURE;
-	if (!is_anc || !strcmp(s->ans.good, s->ans.bad)) {
+	if (!is_anc || !strcmp(s->ans.ends.good, s->ans.ends.bad)) {
 		trail_error("the good revision %.12s is not an ancestor of the bad revision %.12s",
-		      s->ans.good, s->ans.bad);
+		      s->ans.ends.good, s->ans.ends.bad);
 		return FLAME_EXIT_USAGE;
 	}
-	if (flame_repo_range(&s->st.repo, s->ans.good, s->ans.bad, &s->st.range))
+	if (flame_repo_range(&s->st.repo, s->ans.ends.good, s->ans.ends.bad, &s->st.range))
 		return FLAME_EXIT_FAILURE;
-	s->ans.commits_in_range = s->st.range.nr;
+	s->ans.ends.commits_in_range = s->st.range.nr;
 	s->st.scratch = tempdir_create("trail-flame");
 	if (!s->st.scratch)
 		return FLAME_EXIT_FAILURE;
@@ -176,14 +183,14 @@ static int session_scope(struct flame_session *s)
 
 		o = flame_session_capture_opts(s);
 		if (!flame_capture_offcpu_check(&o, why, sizeof(why)))
-			s->ans.offcpu_profile = 1;
+			s->ans.ends.offcpu_profile = 1;
 		else
 			note("scope: off-CPU profiles are not available here ('trail record -e "
 			     "offcpu': %s); capturing CPU profiles instead, and the report names "
 			     "the function the suspect commit changed", why);
 	}
 	o = flame_session_capture_opts(s);
-	if (!s->ans.offcpu_profile) {
+	if (!s->ans.ends.offcpu_profile) {
 		if (flame_capture_check(&o))
 			return -1;
 		if (flame_profile_counts_memory(&o))
@@ -194,7 +201,7 @@ static int session_scope(struct flame_session *s)
 	note("scope: metric %s%s, profiler %s, %zu commits in %.12s..%.12s",
 	     flame_metric_name(s->req.metric),
 	     s->req.metric == FLAME_METRIC_WALL && s->req.percentile != 50 ? " (percentile)" : "",
-	     prof, s->st.range.nr, s->ans.good, s->ans.bad);
+	     prof, s->st.range.nr, s->ans.ends.good, s->ans.ends.bad);
 	return 0;
 }
 
@@ -213,7 +220,7 @@ enum after_total {
  */
 static enum after_total decide_total(struct flame_session *s, int *ret)
 {
-	const struct flame_interval *iv = &s->ans.change_iv;
+	const struct flame_interval *iv = &s->ans.ends.change_iv;
 	enum trail_verdict v;
 
 	if (!flame_step_confirm(s) && s->req.metric == FLAME_METRIC_CPU &&
@@ -224,9 +231,9 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 		*ret = FLAME_EXIT_INCONCLUSIVE;
 		return REPORT;
 	}
-	v = s->ans.ends_outcome;
-	s->ans.change = iv->estimate;
-	s->ans.change_hi = iv->hi;
+	v = s->ans.ends.ends_outcome;
+	s->ans.ends.change = iv->estimate;
+	s->ans.ends.change_hi = iv->hi;
 	if (v == VERDICT_SMALL_REGRESSION && s->req.force_narrow) {
 		note("confirm: the %s rose %+.1f%% [%+.1f%%, %+.1f%%], below the %.0f%% "
 		     "minimum; --force-narrow: narrowing it", flame_metric_name(s->req.metric),
@@ -243,10 +250,10 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 	 * The total is undecided but one repository function's share moved
 	 * far beyond its noise: say so, and with --force-narrow bisect on it.
 	 */
-	if (v == VERDICT_INCONCLUSIVE && s->ans.hot.nr &&
-	    flame_share_shift_notable(s->ans.hot.items[0].delta_self,
-				      s->ans.hot.items[0].se_self)) {
-		const struct flame_hotspot *h = &s->ans.hot.items[0];
+	if (v == VERDICT_INCONCLUSIVE && s->ans.target.hot.nr &&
+	    flame_share_shift_notable(s->ans.target.hot.items[0].delta_self,
+				      s->ans.target.hot.items[0].se_self)) {
+		const struct flame_hotspot *h = &s->ans.target.hot.items[0];
 		size_t len = strlen(s->ans.message);
 
 		note("confirm: the total is undecided, but %s's share rose %.1f%% -> "
@@ -272,45 +279,45 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 /* The answer's message once the suspect is confirmed: what it made slower, and how. */
 static void describe_culprit(struct flame_session *s)
 {
-	if (!s->ans.function && s->ans.blocked_function)
+	if (!s->ans.target.function && s->ans.target.blocked_function)
 		snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made the workload "
-			 "spend more time off-CPU, in %s", s->ans.culprit,
-			 s->ans.blocked_function);
+			 "spend more time off-CPU, in %s", s->ans.narrow.culprit,
+			 s->ans.target.blocked_function);
 	else
 		snprintf(s->ans.message, sizeof(s->ans.message), "%.12s made %s slower",
-			 s->ans.culprit, s->ans.function ? s->ans.function :
+			 s->ans.narrow.culprit, s->ans.target.function ? s->ans.target.function :
 			 flame_metric_name(s->req.metric));
 	flame_culprits_message(s);
-	if (s->ans.reverted.nr) {
+	if (s->ans.narrow.reverted.nr) {
 		size_t len = strlen(s->ans.message);
 
 		snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
 			 " (it relands %.12s, which a later commit reverted)",
-			 s->ans.reverted.items[s->ans.reverted.nr - 1]);
+			 s->ans.narrow.reverted.items[s->ans.narrow.reverted.nr - 1]);
 	}
-	if (s->ans.culprit_is_merge) {
+	if (s->ans.fix.is_merge) {
 		size_t len = strlen(s->ans.message), i;
 
-		if (s->ans.merged_file)
+		if (s->ans.fix.merged_file)
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
 				 " (a merge of %zu commits; %zu changed the function's lines%s",
-				 s->ans.merged_total, s->ans.merged.nr, s->ans.merged.nr ? ":" : "");
+				 s->ans.fix.merged_total, s->ans.fix.merged.nr, s->ans.fix.merged.nr ? ":" : "");
 		else if (flame_session_named_function(s))
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
 				 " (a merge of %zu commits; the function is not the repository's",
-				 s->ans.merged_total);
+				 s->ans.fix.merged_total);
 		else
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len,
-				 " (a merge of %zu commits%s", s->ans.merged_total,
-				 s->ans.merged.nr ? ":" : "");
-		for (i = 0; i < s->ans.merged.nr && i < 5; i++) {
+				 " (a merge of %zu commits%s", s->ans.fix.merged_total,
+				 s->ans.fix.merged.nr ? ":" : "");
+		for (i = 0; i < s->ans.fix.merged.nr && i < 5; i++) {
 			len = strlen(s->ans.message);
 			snprintf(s->ans.message + len, sizeof(s->ans.message) - len, " %.12s",
-				 s->ans.merged.items[i]);
+				 s->ans.fix.merged.items[i]);
 		}
 		len = strlen(s->ans.message);
 		snprintf(s->ans.message + len, sizeof(s->ans.message) - len, "%s)",
-			 s->ans.merged.nr > 5 ? " ..." : "");
+			 s->ans.fix.merged.nr > 5 ? " ..." : "");
 	}
 }
 
@@ -337,18 +344,18 @@ static int narrow_to_culprit(struct flame_session *s)
 	}
 	if (flame_step_culprits(s))
 		return -1;
-	if (flame_repo_commit(&s->st.repo, s->ans.culprit, &s->ans.culprit_info))
+	if (flame_repo_commit(&s->st.repo, s->ans.narrow.culprit, &s->ans.narrow.culprit_info))
 		return -1;
 	flame_step_changed_function(s);
-	if (s->ans.function && s->ans.changed_function &&
-	    !flame_same_source_name(s->ans.function, s->ans.changed_function))
+	if (s->ans.target.function && s->ans.suspects.changed_function &&
+	    !flame_same_source_name(s->ans.target.function, s->ans.suspects.changed_function))
 		note("narrow: time rose in %s%s%s%s; the suspect commit changed %s, not %s itself "
-		     "(a function it calls, or data it works on)", s->ans.function,
-		     s->ans.frame ? " (" : "", s->ans.frame ? s->ans.frame : "", s->ans.frame ? ")" : "",
-		     s->ans.changed_function, s->ans.function);
+		     "(a function it calls, or data it works on)", s->ans.target.function,
+		     s->ans.target.frame ? " (" : "", s->ans.target.frame ? s->ans.target.frame : "", s->ans.target.frame ? ")" : "",
+		     s->ans.suspects.changed_function, s->ans.target.function);
 	flame_step_merge(s);
 	flame_step_recommend(s);
-	if (flame_split_confirmed(&s->ans.pair) || s->ans.culprits_split) {
+	if (flame_split_confirmed(&s->ans.narrow.pair) || s->ans.culprits.split) {
 		flame_session_set_outcome(s, VERDICT_REGRESSION);
 		describe_culprit(s);
 		return FLAME_EXIT_FOUND;
@@ -359,9 +366,9 @@ static int narrow_to_culprit(struct flame_session *s)
 		 "the change is real; the search ended at %.12s, but beside its parent it did "
 		 "not show a step explaining at least half of the change (%.0f%% [%.0f%%, "
 		 "%.0f%%]): no commit is named; more runs per probe (--probe-max-runs), a "
-		 "quieter machine or a longer workload would decide", s->ans.culprit,
-		 100 * s->ans.pair.step.explains, 100 * s->ans.pair.step.explains_lo,
-		 100 * s->ans.pair.step.explains_hi);
+		 "quieter machine or a longer workload would decide", s->ans.narrow.culprit,
+		 100 * s->ans.narrow.pair.step.explains, 100 * s->ans.narrow.pair.step.explains_lo,
+		 100 * s->ans.narrow.pair.step.explains_hi);
 	return FLAME_EXIT_INCONCLUSIVE;
 }
 
@@ -414,26 +421,26 @@ void flame_session_release(struct flame_session *s)
 			flame_run_release(&s->st.runs[side][k]);
 		free(s->st.runs[side]);
 	}
-	flame_hotspots_release(&s->ans.hot);
-	for (i = 0; i < s->ans.nsuspects; i++)
-		flame_commit_release(&s->ans.suspects[i].commit);
-	free(s->ans.suspects);
-	free(s->ans.probes);
-	flame_culprits_release(&s->ans);
-	free(s->ans.function);
-	free(s->ans.frame);
-	free(s->ans.def_file);
-	free(s->ans.merged_file);
-	flame_revert_check_release(&s->ans.revert);
-	flame_revert_check_release(&s->ans.revert_all);
-	flame_revert_check_release(&s->ans.revert_later);
-	free(s->ans.changed_function);
-	free(s->ans.blocked_function);
-	flame_commit_release(&s->ans.culprit_info);
+	flame_hotspots_release(&s->ans.target.hot);
+	for (i = 0; i < s->ans.suspects.count; i++)
+		flame_commit_release(&s->ans.suspects.list[i].commit);
+	free(s->ans.suspects.list);
+	free(s->ans.narrow.probes);
+	flame_culprits_release(&s->ans.culprits);
+	free(s->ans.target.function);
+	free(s->ans.target.frame);
+	free(s->ans.suspects.def_file);
+	free(s->ans.fix.merged_file);
+	flame_revert_check_release(&s->ans.fix.revert);
+	flame_revert_check_release(&s->ans.fix.revert_all);
+	flame_revert_check_release(&s->ans.fix.revert_later);
+	free(s->ans.suspects.changed_function);
+	free(s->ans.target.blocked_function);
+	flame_commit_release(&s->ans.narrow.culprit_info);
 	string_list_clear(&s->st.range);
-	string_list_clear(&s->ans.ambiguous);
-	string_list_clear(&s->ans.reverted);
-	string_list_clear(&s->ans.merged);
+	string_list_clear(&s->ans.narrow.ambiguous);
+	string_list_clear(&s->ans.narrow.reverted);
+	string_list_clear(&s->ans.fix.merged);
 	string_list_clear(&s->st.exclude);
 	string_list_clear(&s->st.touching);
 	flame_defs_release(&s->st.defs);

@@ -1,6 +1,6 @@
 /*
  * session_query.c - questions every step and every report writer asks of
- * a session (declared in steps.h and report.h): where a commit is in the
+ * a session (declared in session_query.h): where a commit is in the
  * range, which function the answer names, and the one request of a probe
  * of the narrowing's measure (probe_request.h), which the ends' capture
  * options come from too.  Kept apart so the steps
@@ -8,7 +8,7 @@
  * report (report.c).
  */
 #include "flame/report.h"
-#include "flame/steps.h"
+#include "flame/session_query.h"
 #include "flame/probe.h"
 
 #include <math.h>
@@ -26,19 +26,19 @@ int flame_session_range_index(const struct flame_session *s, const char *id)
 
 int flame_session_has_suspect(const struct flame_session *s)
 {
-	return s->ans.culprit_info.subject && s->ans.outcome == VERDICT_REGRESSION;
+	return s->ans.narrow.culprit_info.subject && s->ans.outcome == VERDICT_REGRESSION;
 }
 
 int flame_session_candidate(const struct flame_session *s)
 {
-	return s->ans.culprit_info.subject && s->ans.outcome != VERDICT_REGRESSION;
+	return s->ans.narrow.culprit_info.subject && s->ans.outcome != VERDICT_REGRESSION;
 }
 
 const char *flame_session_named_function(const struct flame_session *s)
 {
-	if (s->ans.function)
-		return s->ans.function;
-	return s->ans.blocked_function ? s->ans.blocked_function : s->ans.changed_function;
+	if (s->ans.target.function)
+		return s->ans.target.function;
+	return s->ans.target.blocked_function ? s->ans.target.blocked_function : s->ans.suspects.changed_function;
 }
 
 struct flame_probe_request flame_session_probe_request(const struct flame_session *s)
@@ -50,9 +50,9 @@ struct flame_probe_request flame_session_probe_request(const struct flame_sessio
 	r.build_cmd = s->req.build_cmd;
 	r.run_cmd = s->req.run_cmd;
 	r.profiler = s->req.profiler;
-	r.function = s->ans.function;
+	r.function = s->ans.target.function;
 	r.exclude = &s->st.exclude;
-	r.threshold = s->ans.threshold;
+	r.threshold = s->ans.target.threshold;
 	r.discard = s->req.discard;
 	r.confidence = s->req.confidence;
 	r.percentile = s->req.percentile;
@@ -63,8 +63,8 @@ struct flame_probe_request flame_session_probe_request(const struct flame_sessio
 	r.max_runs = s->req.probe_max_runs;
 	r.freq = s->req.freq;
 	r.metric = s->req.metric;
-	r.measure = flame_measure_of(s->ans.measure_total, s->ans.measure_share, s->ans.measure_time);
-	r.offcpu = s->ans.offcpu_profile;
+	r.measure = flame_measure_of(s->ans.target.measure_total, s->ans.target.measure_share, s->ans.target.measure_time);
+	r.offcpu = s->ans.ends.offcpu_profile;
 	r.scratch = s->st.scratch;
 	r.trail_exe = s->req.trail_exe;
 	return r;

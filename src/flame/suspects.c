@@ -4,7 +4,8 @@
  * suspect commit changed (hunk headers), and the size of the culprit for
  * the revert-or-patch recommendation.
  */
-#include "flame/steps.h"
+#include "flame/session_query.h"
+#include "flame/suspects.h"
 #include "flame/decide.h"
 #include "flame/report.h"
 #include "flame/report_facts.h"
@@ -25,18 +26,18 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 	struct flame_definition def;
 	char *l, *save = NULL;
 
-	if (flame_definition_find(&s->st.repo, &s->st.defs, s->ans.bad, func, &def))
+	if (flame_definition_find(&s->st.repo, &s->st.defs, s->ans.ends.bad, func, &def))
 		goto out;
 	if (is_target) {
-		free(s->ans.def_file);
-		s->ans.def_file = xstrdup(def.file);
-		s->ans.def_line = def.line;
-		s->ans.def_end = def.end;
-		s->ans.def_from_dwarf = def.from_dwarf;
+		free(s->ans.suspects.def_file);
+		s->ans.suspects.def_file = xstrdup(def.file);
+		s->ans.suspects.def_line = def.line;
+		s->ans.suspects.def_end = def.end;
+		s->ans.suspects.def_from_dwarf = def.from_dwarf;
 	}
 	/* the definition's lines, not -L:name: (which can take a prototype or a macro) */
 	strbuf_addf(&spec, "-L%u,%u:%s", def.line, def.end, def.file);
-	strbuf_addf(&range, "%s..%s", s->ans.good, s->ans.bad);
+	strbuf_addf(&range, "%s..%s", s->ans.ends.good, s->ans.ends.bad);
 	{
 		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, "--end-of-options",
 				       range.buf, NULL };
@@ -110,13 +111,13 @@ static void lexical_callees(struct flame_session *s, const char *func, struct st
 	char *p, *end;
 	int depth = 0, started = 0;
 
-	if (!s->ans.def_file)
+	if (!s->ans.suspects.def_file)
 		return;
-	strbuf_addf(&spec, "%s:%s", s->ans.bad, s->ans.def_file);
+	strbuf_addf(&spec, "%s:%s", s->ans.ends.bad, s->ans.suspects.def_file);
 	argv[1] = spec.buf;
 	if (flame_git(&s->st.repo, &src, argv) != 0)
 		goto out;
-	for (p = src.buf; *p && line < s->ans.def_line; p++)
+	for (p = src.buf; *p && line < s->ans.suspects.def_line; p++)
 		line += *p == '\n';
 	for (end = p; *end; end++) {
 		if (*end == '{') {
@@ -168,22 +169,22 @@ void flame_step_find_suspects(struct flame_session *s, const char *func)
 		add_suspects_of(s, calls.items[i], 0, mark);
 	for (i = 0; i < s->st.range.nr; i++)
 		n += mark[i] != 0;
-	s->ans.suspects = xcalloc(n ? n : 1, sizeof(*s->ans.suspects));
+	s->ans.suspects.list = xcalloc(n ? n : 1, sizeof(*s->ans.suspects.list));
 	for (i = 0; i < s->st.range.nr; i++) {
 		if (!mark[i])
 			continue;
 		if (flame_repo_commit(&s->st.repo, s->st.range.items[i],
-				      &s->ans.suspects[s->ans.nsuspects].commit))
+				      &s->ans.suspects.list[s->ans.suspects.count].commit))
 			continue;
-		s->ans.suspects[s->ans.nsuspects++].touches_function = (mark[i] & 2) != 0;
+		s->ans.suspects.list[s->ans.suspects.count++].touches_function = (mark[i] & 2) != 0;
 	}
 	{
-		char *shown = escape_term_dup(func), *file = escape_term_dup(s->ans.def_file);
+		char *shown = escape_term_dup(func), *file = escape_term_dup(s->ans.suspects.def_file);
 
 		if (file)
 			note("narrow: %s is defined in %s:%u; %zu commit%s in the range touched it "
-			     "or its callees", shown, file, s->ans.def_line, s->ans.nsuspects,
-			     s->ans.nsuspects == 1 ? "" : "s");
+			     "or its callees", shown, file, s->ans.suspects.def_line, s->ans.suspects.count,
+			     s->ans.suspects.count == 1 ? "" : "s");
 		else
 			note("narrow: cannot find where %s is defined in the repository; no "
 			     "suspect set", shown);
@@ -200,15 +201,15 @@ void flame_step_find_suspects(struct flame_session *s, const char *func)
  */
 static void try_reverts(struct flame_session *s)
 {
-	const char **ids = xcalloc(s->ans.nculprits + 1, sizeof(*ids));
+	const char **ids = xcalloc(s->ans.culprits.count + 1, sizeof(*ids));
 	size_t i, k, n = 0;
 	int merge = 0;
 
-	ids[0] = s->ans.culprit;
-	flame_revert_try(&s->st.repo, s->ans.bad, ids, 1, s->ans.culprit_is_merge, &s->ans.revert);
-	if (s->ans.revert.state == FLAME_REVERT_CONFLICTS && s->ans.revert.later.nr) {
+	ids[0] = s->ans.narrow.culprit;
+	flame_revert_try(&s->st.repo, s->ans.ends.bad, ids, 1, s->ans.fix.is_merge, &s->ans.fix.revert);
+	if (s->ans.fix.revert.state == FLAME_REVERT_CONFLICTS && s->ans.fix.revert.later.nr) {
 		/* the option the report offers then: the later commits (newest first) with it */
-		const struct string_list *later = &s->ans.revert.later;
+		const struct string_list *later = &s->ans.fix.revert.later;
 		const char **with = xcalloc(later->nr + 1, sizeof(*with));
 		char (*idv)[41] = xcalloc(later->nr, sizeof(*idv));
 
@@ -216,14 +217,14 @@ static void try_reverts(struct flame_session *s)
 			memcpy(idv[i], later->items[i], 40);
 			with[i] = idv[i];
 		}
-		with[later->nr] = s->ans.culprit;
-		flame_revert_try(&s->st.repo, s->ans.bad, with, later->nr + 1,
-				 s->ans.culprit_is_merge, &s->ans.revert_later);
+		with[later->nr] = s->ans.narrow.culprit;
+		flame_revert_try(&s->st.repo, s->ans.ends.bad, with, later->nr + 1,
+				 s->ans.fix.is_merge, &s->ans.fix.revert_later);
 		free(with);
 		free(idv);
 	}
-	for (i = 0; i < s->ans.nculprits; i++) {
-		const char *id = s->ans.culprits[i].id;
+	for (i = 0; i < s->ans.culprits.count; i++) {
+		const char *id = s->ans.culprits.list[i].id;
 		int at = flame_session_range_index(s, id);
 
 		/* insertion by range position, newest first */
@@ -234,22 +235,22 @@ static void try_reverts(struct flame_session *s)
 		merge |= flame_repo_parents(&s->st.repo, id) > 1;
 	}
 	if (n > 1)
-		flame_revert_try(&s->st.repo, s->ans.bad, ids, n, merge, &s->ans.revert_all);
+		flame_revert_try(&s->st.repo, s->ans.ends.bad, ids, n, merge, &s->ans.fix.revert_all);
 	free(ids);
 }
 
 void flame_step_recommend(struct flame_session *s)
 {
 	struct strbuf out = STRBUF_INIT;
-	const char *argv[] = { "show", "--numstat", "--format=", s->ans.culprit, NULL };
+	const char *argv[] = { "show", "--numstat", "--format=", s->ans.narrow.culprit, NULL };
 	size_t later = 0, i;
 	long lines = 0, files = 0;
-	int ci = flame_session_range_index(s, s->ans.culprit);
+	int ci = flame_session_range_index(s, s->ans.narrow.culprit);
 	char *l, *save = NULL;
 
-	for (i = 0; i < s->ans.nsuspects; i++)
-		if (s->ans.suspects[i].touches_function &&
-		    flame_session_range_index(s, s->ans.suspects[i].commit.id) > ci)
+	for (i = 0; i < s->ans.suspects.count; i++)
+		if (s->ans.suspects.list[i].touches_function &&
+		    flame_session_range_index(s, s->ans.suspects.list[i].commit.id) > ci)
 			later++;
 	if (!flame_git(&s->st.repo, &out, argv))
 		for (l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -259,11 +260,11 @@ void flame_step_recommend(struct flame_session *s)
 		}
 	strbuf_release(&out);
 	try_reverts(s);
-	s->ans.recommendation = flame_recommend(later, s->ans.revert.state,
-						s->ans.revert.conflicts.nr, files, lines,
+	s->ans.fix.recommendation = flame_recommend(later, s->ans.fix.revert.state,
+						s->ans.fix.revert.conflicts.nr, files, lines,
 						flame_session_named_function(s),
-						s->ans.recommendation_reason,
-						sizeof(s->ans.recommendation_reason));
+						s->ans.fix.recommendation_reason,
+						sizeof(s->ans.fix.recommendation_reason));
 }
 
 /* The function a hunk header ("@@ -63 +63,3 @@ void flush_output(void)") names, or NULL. */
@@ -325,15 +326,15 @@ static int is_source(const char *path)
 void flame_step_changed_function(struct flame_session *s)
 {
 	const char *argv[] = { "show", "--format=", "--no-color", "-U0",
-			       "--diff-merges=first-parent", s->ans.culprit, NULL };
-	const char *fn = s->ans.function;
+			       "--diff-merges=first-parent", s->ans.narrow.culprit, NULL };
+	const char *fn = s->ans.target.function;
 	struct strbuf out = STRBUF_INIT;
 	char *l, *save = NULL, *best = NULL, *cur = NULL;
 	long best_size = 0, size = 0;
 	int source = 0, named = 0;
 
-	if (fn && s->ans.def_file && string_list_has(&s->st.touching, s->ans.culprit)) {
-		s->ans.changed_function = xstrdup(fn);
+	if (fn && s->ans.suspects.def_file && string_list_has(&s->st.touching, s->ans.narrow.culprit)) {
+		s->ans.suspects.changed_function = xstrdup(fn);
 		return;
 	}
 	if (flame_git(&s->st.repo, &out, argv) != 0)
@@ -360,19 +361,19 @@ void flame_step_changed_function(struct flame_session *s)
 			cur = source ? header_function(l) : NULL;
 		else if ((*l == '+' || *l == '-') && source)
 			size++;
-		if (fn && !s->ans.def_file && (*l == '+' || *l == '-' || *l == '@') &&
+		if (fn && !s->ans.suspects.def_file && (*l == '+' || *l == '-' || *l == '@') &&
 		    flame_report_hunk_names(l, strlen(l), fn))
 			named = 1;
 	}
 	if (named) {
 		free(best);
 		best = xstrdup(fn);
-	} else if (best && fn && s->ans.def_file && flame_same_source_name(best, fn)) {
+	} else if (best && fn && s->ans.suspects.def_file && flame_same_source_name(best, fn)) {
 		/* a hunk headed by fn whose lines lie outside its definition: not fn itself */
 		free(best);
 		best = NULL;
 	}
-	s->ans.changed_function = best;
+	s->ans.suspects.changed_function = best;
 out:
 	strbuf_release(&out);
 }
@@ -391,41 +392,41 @@ void flame_step_merge(struct flame_session *s)
 	char *shown;
 	size_t i;
 
-	if (flame_repo_parents(&s->st.repo, s->ans.culprit) < 2)
+	if (flame_repo_parents(&s->st.repo, s->ans.narrow.culprit) < 2)
 		return;
-	s->ans.culprit_is_merge = 1;
-	if (func && s->ans.def_file && (s->ans.function || s->ans.blocked_function)) {
+	s->ans.fix.is_merge = 1;
+	if (func && s->ans.suspects.def_file && (s->ans.target.function || s->ans.target.blocked_function)) {
 		/* the definition find_suspects found is this function's */
-		def.file = xstrdup(s->ans.def_file);
-		def.line = s->ans.def_line;
-		def.end = s->ans.def_end;
-	} else if (func && flame_definition_find(&s->st.repo, &s->st.defs, s->ans.bad, func, &def)) {
+		def.file = xstrdup(s->ans.suspects.def_file);
+		def.line = s->ans.suspects.def_line;
+		def.end = s->ans.suspects.def_end;
+	} else if (func && flame_definition_find(&s->st.repo, &s->st.defs, s->ans.ends.bad, func, &def)) {
 		/* a function, but not the repository's: which merged commit is unknown */
 		struct string_list all = STRING_LIST_INIT;
 
 		shown = escape_term_dup(func);
 		note("narrow: %.12s is a merge; %s is not defined in the repository, so no merged "
-		     "commit is named", s->ans.culprit, shown);
+		     "commit is named", s->ans.narrow.culprit, shown);
 		free(shown);
-		flame_repo_merged(&s->st.repo, s->ans.culprit, NULL, 0, 0, &all, &s->ans.merged_total);
+		flame_repo_merged(&s->st.repo, s->ans.narrow.culprit, NULL, 0, 0, &all, &s->ans.fix.merged_total);
 		string_list_clear(&all);
 		goto out;
 	}
-	if (flame_repo_merged(&s->st.repo, s->ans.culprit, def.file, def.line, def.end,
-			      &s->ans.merged, &s->ans.merged_total))
+	if (flame_repo_merged(&s->st.repo, s->ans.narrow.culprit, def.file, def.line, def.end,
+			      &s->ans.fix.merged, &s->ans.fix.merged_total))
 		goto out;
 	if (def.file) {
-		s->ans.merged_file = xstrdup(def.file);
-		s->ans.merged_line = def.line;
-		s->ans.merged_end = def.end;
+		s->ans.fix.merged_file = xstrdup(def.file);
+		s->ans.fix.merged_line = def.line;
+		s->ans.fix.merged_end = def.end;
 	}
 	shown = escape_term_dup(func ? func : "the code");
-	note("narrow: %.12s is a merge of %zu commit%s; %zu of them touched %s%s", s->ans.culprit,
-	     s->ans.merged_total, s->ans.merged_total == 1 ? "" : "s", s->ans.merged.nr, shown,
-	     s->ans.merged.nr ? ":" : "");
+	note("narrow: %.12s is a merge of %zu commit%s; %zu of them touched %s%s", s->ans.narrow.culprit,
+	     s->ans.fix.merged_total, s->ans.fix.merged_total == 1 ? "" : "s", s->ans.fix.merged.nr, shown,
+	     s->ans.fix.merged.nr ? ":" : "");
 	free(shown);
-	for (i = 0; i < s->ans.merged.nr; i++) {
-		shown = escape_term_dup(s->ans.merged.items[i]);
+	for (i = 0; i < s->ans.fix.merged.nr; i++) {
+		shown = escape_term_dup(s->ans.fix.merged.items[i]);
 		note("narrow:   %.12s", shown);
 		free(shown);
 	}

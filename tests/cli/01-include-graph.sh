@@ -22,6 +22,21 @@ cp "$ROOT/src/flame/kary.h" "$T/src/flame/kary.h"
 mkdir "$T/src/newdir" && printf 'int x;\n' >"$T/src/newdir/x.c"
 check_exit "a folder without a level is caught" 1 "$CHECK" "$T/src"
 
+# trail flame's steps: session.h (runs them) includes no step's header, and
+# no step (its header or its file) includes session.h - the steps read and
+# write the investigation (flame/investigation.h), their results are
+# flame/results.h's structs.
+steps="ends confirm hotdiff suspects narrow culprits session_query fleet exact"
+found=""
+for st in $steps; do
+	grep -q "\"flame/$st.h\"" "$ROOT/src/flame/session.h" && found="$found session.h->$st.h"
+	for f in "$ROOT/src/flame/$st.h" "$ROOT/src/flame/$st.c"; do
+		[ -f "$f" ] && grep -q '"flame/session.h"' "$f" && found="$found ${f##*/}->session.h"
+	done
+done
+[ -z "$found" ] && pass "flame's steps and session.h do not include each other" ||
+	fail "flame's steps and session.h do not include each other" "$found"
+
 # No circle between files (scripts/check-circles, on the built objects):
 # none beyond the known list, and a planted one is caught and named.
 CIRCLES=$ROOT/scripts/check-circles

@@ -18,7 +18,9 @@
 #include "measure/definition.h"
 #include "flame/probe.h"
 #include "flame/probe_cmd.h"
-#include "flame/steps.h"
+#include "flame/narrow.h"
+#include "flame/session.h"
+#include "flame/session_query.h"
 #include "measure/repo.h"
 #include "flame/report.h"
 #include "flame/shares.h"
@@ -747,7 +749,7 @@ TEST(verdicts_one_type_one_name)
 	CHECK(trail_verdict_name(VERDICT_NONE) == NULL);
 	CHECK_STREQ(trail_verdict_name(VERDICT_SMALL_REGRESSION), "regression");
 	flame_session_init(&s);
-	s.ans.ends_outcome = VERDICT_REGRESSION;
+	s.ans.ends.ends_outcome = VERDICT_REGRESSION;
 	CHECK_INT(s.ans.outcome, VERDICT_NONE);
 	flame_session_set_outcome(&s, VERDICT_NO_REGRESSION);
 	CHECK_STREQ(trail_verdict_name(s.ans.outcome), "no-regression");
@@ -822,7 +824,7 @@ TEST(memory_metrics_profiles)
 	s.req.run_cmd = "./app";
 	s.req.metric = FLAME_METRIC_ALLOC;
 	s.req.alloc_interval = 4096;
-	s.ans.threshold = 0.25;
+	s.ans.target.threshold = 0.25;
 	{
 		struct flame_probe_request r = flame_session_probe_request(&s);
 
@@ -880,10 +882,10 @@ TEST(probe_argv_is_the_reproduce_line)
 	s.req.metric = FLAME_METRIC_WALL;
 	s.req.percentile = 99;
 	s.req.confidence = 0.99;
-	s.ans.threshold = 1.0 / 3;	/* needs 16 digits to stay itself */
-	s.ans.function = xstrdup("hot");
-	memset(s.ans.good, 'a', 40);
-	memset(s.ans.bad, 'b', 40);
+	s.ans.target.threshold = 1.0 / 3;	/* needs 16 digits to stay itself */
+	s.ans.target.function = xstrdup("hot");
+	memset(s.ans.ends.good, 'a', 40);
+	memset(s.ans.ends.bad, 'b', 40);
 	string_list_append(&s.st.exclude, "sort");
 	{
 		struct flame_probe_request r = flame_session_probe_request(&s);
@@ -900,7 +902,7 @@ TEST(probe_argv_is_the_reproduce_line)
 	HAS("--confidence", "0.99");
 	for (i = 0; i + 1 < argv.nr; i++)
 		if (!strcmp(argv.items[i], "--threshold"))
-			CHECK(strtod(argv.items[i + 1], NULL) == s.ans.threshold);
+			CHECK(strtod(argv.items[i + 1], NULL) == s.ans.target.threshold);
 	HAS("--exclude", "sort");
 	HAS("--function", "hot");
 	HAS("--run", run);
@@ -963,15 +965,15 @@ TEST(narrow_restart_keeps_the_measure)
 
 	flame_session_init(&s);
 	string_list_append(&s.st.exclude, "sort");
-	string_list_append(&s.ans.ambiguous, "0123");
-	s.ans.threshold = 0.3;
-	memcpy(s.ans.culprit, "c0ffee", 7);
+	string_list_append(&s.ans.narrow.ambiguous, "0123");
+	s.ans.target.threshold = 0.3;
+	memcpy(s.ans.narrow.culprit, "c0ffee", 7);
 	flame_step_narrow_restart(&s);
 	CHECK_INT(s.st.exclude.nr, 1);
-	CHECK_NEAR(s.ans.threshold, 0.3, 0);
-	CHECK_STREQ(s.ans.culprit, "");
-	CHECK_INT(s.ans.ambiguous.nr, 0);
-	CHECK_STREQ(s.ans.strategy_used, "suspects+bisect");
+	CHECK_NEAR(s.ans.target.threshold, 0.3, 0);
+	CHECK_STREQ(s.ans.narrow.culprit, "");
+	CHECK_INT(s.ans.narrow.ambiguous.nr, 0);
+	CHECK_STREQ(s.ans.narrow.strategy_used, "suspects+bisect");
 	flame_session_release(&s);
 }
 
@@ -996,14 +998,14 @@ TEST(revert_of_the_culprit_found)
 		}
 		free(setup);
 	}
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.ends.bad), 0);
 	/* The first landing was reverted by git revert ("This reverts commit"). */
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~4", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~4", s.ans.narrow.culprit), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 1);
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~2", id), 0);
 	CHECK_STREQ(revert, id);
 	/* The reland was not; nor is the revert itself. */
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD~1", s.ans.narrow.culprit), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 0);
 	/* By subject alone, as a hand-written revert says it. */
 	{
@@ -1013,9 +1015,9 @@ TEST(revert_of_the_culprit_found)
 		CHECK_INT(system(cmd), 0);
 		free(cmd);
 	}
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.bad), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", s.ans.ends.bad), 0);
 	CHECK_INT(flame_find_revert(&s, revert), 1);
-	CHECK_STREQ(revert, s.ans.bad);
+	CHECK_STREQ(revert, s.ans.ends.bad);
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(dir);
@@ -1034,31 +1036,31 @@ static void hostile_session(struct flame_session *s, const char *dir)
 	s->req.run_cmd = "./bench\n```\n# gone";
 	flame_session_set_outcome(s, VERDICT_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "abc made %s slower", "evil|<b>x</b>");
-	s->ans.function = xstrdup("evil|<b>x</b>`q`");
-	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
-	s->ans.hot.nr = 1;
-	s->ans.hot.items[0].name = xstrdup("evil|<b>x</b>`q`");
-	memcpy(s->ans.culprit_info.id, "0123456789abcdef0123456789abcdef01234567", 41);
-	memcpy(s->ans.good, "1111111111111111111111111111111111111111", 41);
-	memcpy(s->ans.bad, "2222222222222222222222222222222222222222", 41);
-	s->ans.culprit_info.subject = xstrdup(EVIL_SUBJECT);
-	s->ans.culprit_info.author = xstrdup("Mallory <m@x>\x1b]0;title\x07");
-	s->ans.culprit_info.date = xstrdup("2026-01-01");
-	s->ans.suspects = xcalloc(1, sizeof(*s->ans.suspects));
-	s->ans.nsuspects = 1;
-	s->ans.suspects[0].commit = s->ans.culprit_info;
-	s->ans.suspects[0].commit.subject = xstrdup(EVIL_SUBJECT);
-	s->ans.suspects[0].commit.author = xstrdup("m");
-	s->ans.suspects[0].commit.date = xstrdup("d");
-	s->ans.suspects[0].touches_function = 1;
-	s->ans.culprit_is_merge = 1;
-	string_list_append(&s->ans.merged, "`<b>m\x1b[2K`");
-	s->ans.merged_total = 2;
-	s->ans.merged_file = xstrdup("a|<b>.c");
-	s->ans.merged_line = 3;
-	s->ans.merged_end = 9;
-	s->ans.strategy_used = "bisect";
-	s->ans.threshold = 0.5;
+	s->ans.target.function = xstrdup("evil|<b>x</b>`q`");
+	s->ans.target.hot.items = xcalloc(1, sizeof(*s->ans.target.hot.items));
+	s->ans.target.hot.nr = 1;
+	s->ans.target.hot.items[0].name = xstrdup("evil|<b>x</b>`q`");
+	memcpy(s->ans.narrow.culprit_info.id, "0123456789abcdef0123456789abcdef01234567", 41);
+	memcpy(s->ans.ends.good, "1111111111111111111111111111111111111111", 41);
+	memcpy(s->ans.ends.bad, "2222222222222222222222222222222222222222", 41);
+	s->ans.narrow.culprit_info.subject = xstrdup(EVIL_SUBJECT);
+	s->ans.narrow.culprit_info.author = xstrdup("Mallory <m@x>\x1b]0;title\x07");
+	s->ans.narrow.culprit_info.date = xstrdup("2026-01-01");
+	s->ans.suspects.list = xcalloc(1, sizeof(*s->ans.suspects.list));
+	s->ans.suspects.count = 1;
+	s->ans.suspects.list[0].commit = s->ans.narrow.culprit_info;
+	s->ans.suspects.list[0].commit.subject = xstrdup(EVIL_SUBJECT);
+	s->ans.suspects.list[0].commit.author = xstrdup("m");
+	s->ans.suspects.list[0].commit.date = xstrdup("d");
+	s->ans.suspects.list[0].touches_function = 1;
+	s->ans.fix.is_merge = 1;
+	string_list_append(&s->ans.fix.merged, "`<b>m\x1b[2K`");
+	s->ans.fix.merged_total = 2;
+	s->ans.fix.merged_file = xstrdup("a|<b>.c");
+	s->ans.fix.merged_line = 3;
+	s->ans.fix.merged_end = 9;
+	s->ans.narrow.strategy_used = "bisect";
+	s->ans.target.threshold = 0.5;
 }
 
 static int has_control(const char *s, const char *allowed)

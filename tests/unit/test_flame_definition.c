@@ -11,7 +11,7 @@
 #include "measure/definition.h"
 #include "measure/repo.h"
 #include "flame/session.h"
-#include "flame/steps.h"
+#include "flame/suspects.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,9 +226,9 @@ static int session_repo(struct flame_session *s, const char *dir, const char *se
 
 	flame_session_init(s);
 	if (!system(cmd) && !flame_repo_open(&s->st.repo, repo, cache) &&
-	    !flame_repo_resolve(&s->st.repo, "--rev", good, s->ans.good) &&
-	    !flame_repo_resolve(&s->st.repo, "--rev", bad, s->ans.bad) &&
-	    !flame_repo_range(&s->st.repo, s->ans.good, s->ans.bad, &s->st.range))
+	    !flame_repo_resolve(&s->st.repo, "--rev", good, s->ans.ends.good) &&
+	    !flame_repo_resolve(&s->st.repo, "--rev", bad, s->ans.ends.bad) &&
+	    !flame_repo_range(&s->st.repo, s->ans.ends.good, s->ans.ends.bad, &s->st.range))
 		ret = 0;
 	free(cmd);
 	free(repo);
@@ -259,21 +259,21 @@ TEST(merge_lists_only_commits_touching_the_function)
 		free(dir);
 		SKIP("git is not usable");
 	}
-	memcpy(s.ans.culprit, s.ans.bad, 41);
-	s.ans.function = xstrdup("f");
+	memcpy(s.ans.narrow.culprit, s.ans.ends.bad, 41);
+	s.ans.target.function = xstrdup("f");
 	flame_step_merge(&s);
-	CHECK_INT(s.ans.culprit_is_merge, 1);
-	CHECK_INT(s.ans.merged_total, 2);
-	CHECK_INT(s.ans.merged.nr, 0);
-	CHECK_STREQ(s.ans.merged_file, "a.c");
-	CHECK_INT(s.ans.merged_line, 1);
-	CHECK_INT(s.ans.merged_end, 4);
+	CHECK_INT(s.ans.fix.is_merge, 1);
+	CHECK_INT(s.ans.fix.merged_total, 2);
+	CHECK_INT(s.ans.fix.merged.nr, 0);
+	CHECK_STREQ(s.ans.fix.merged_file, "a.c");
+	CHECK_INT(s.ans.fix.merged_line, 1);
+	CHECK_INT(s.ans.fix.merged_end, 4);
 	/* a function that is not the repository's: nothing named */
-	string_list_clear(&s.ans.merged);
-	free(s.ans.function);
-	s.ans.function = xstrdup("__memcmp_evex_movbe");
+	string_list_clear(&s.ans.fix.merged);
+	free(s.ans.target.function);
+	s.ans.target.function = xstrdup("__memcmp_evex_movbe");
 	flame_step_merge(&s);
-	CHECK_INT(s.ans.merged.nr, 0);
+	CHECK_INT(s.ans.fix.merged.nr, 0);
 	/* a merged commit that changes f is the one listed */
 	{
 		char *cmd = xstrfmt("cd %s/repo && git checkout -q topic && "
@@ -285,15 +285,15 @@ TEST(merge_lists_only_commits_touching_the_function)
 		free(cmd);
 	}
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "topic", touch), 0);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.bad), 0);
-	memcpy(s.ans.culprit, s.ans.bad, 41);
-	string_list_clear(&s.ans.merged);
-	free(s.ans.function);
-	s.ans.function = xstrdup("f");
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.ends.bad), 0);
+	memcpy(s.ans.narrow.culprit, s.ans.ends.bad, 41);
+	string_list_clear(&s.ans.fix.merged);
+	free(s.ans.target.function);
+	s.ans.target.function = xstrdup("f");
 	flame_step_merge(&s);
-	CHECK_INT(s.ans.merged.nr, 1);
-	if (s.ans.merged.nr)
-		CHECK_STREQ(s.ans.merged.items[0], touch);
+	CHECK_INT(s.ans.fix.merged.nr, 1);
+	if (s.ans.fix.merged.nr)
+		CHECK_STREQ(s.ans.fix.merged.items[0], touch);
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(dir);
@@ -327,21 +327,21 @@ TEST(changed_function_from_the_definition_range)
 		free(dir);
 		SKIP("git is not usable");
 	}
-	s.ans.function = xstrdup("decToString");
-	flame_step_find_suspects(&s, s.ans.function);
-	CHECK_STREQ(s.ans.def_file, "jv.c");
-	CHECK_INT(s.ans.def_line, 8);
-	CHECK_INT(s.ans.def_end, 13);
+	s.ans.target.function = xstrdup("decToString");
+	flame_step_find_suspects(&s, s.ans.target.function);
+	CHECK_STREQ(s.ans.suspects.def_file, "jv.c");
+	CHECK_INT(s.ans.suspects.def_line, 8);
+	CHECK_INT(s.ans.suspects.def_end, 13);
 	CHECK_INT(s.st.touching.nr, 1);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", s.ans.culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", s.ans.narrow.culprit), 0);
 	flame_step_changed_function(&s);
-	CHECK_STREQ(s.ans.changed_function, "decToString");
+	CHECK_STREQ(s.ans.suspects.changed_function, "decToString");
 	/* the later commit changed other, not decToString */
-	free(s.ans.changed_function);
-	s.ans.changed_function = NULL;
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.culprit), 0);
+	free(s.ans.suspects.changed_function);
+	s.ans.suspects.changed_function = NULL;
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD", s.ans.narrow.culprit), 0);
 	flame_step_changed_function(&s);
-	CHECK_STREQ(s.ans.changed_function, "other");
+	CHECK_STREQ(s.ans.suspects.changed_function, "other");
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(dir);

@@ -10,6 +10,7 @@
 #include "core/strbuf.h"
 #include "core/verdict.h"
 #include "flame/fleet.h"
+#include "flame/fleet_report.h"
 #include "fleet/hosts.h"
 #include "flame/kary.h"
 #include "flame/probe_json.h"

@@ -10,7 +10,7 @@
 #include "core/strbuf.h"
 #include "measure/probe_request.h"
 #include "flame/session.h"
-#include "flame/steps.h"
+#include "flame/session_query.h"
 
 #include <string.h>
 
@@ -235,10 +235,10 @@ TEST(session_request_round_trips)
 	s.req.metric = FLAME_METRIC_OFFCPU;
 	s.req.discard = 7 / 100.0;	/* --discard 7, not 7.000000000000001 */
 	s.req.alloc_interval = 4096;
-	s.ans.offcpu_profile = 1;
-	s.ans.threshold = 1.0 / 3;
-	s.ans.function = strdup("hot");
-	s.ans.measure_total = 1;
+	s.ans.ends.offcpu_profile = 1;
+	s.ans.target.threshold = 1.0 / 3;
+	s.ans.target.function = strdup("hot");
+	s.ans.target.measure_total = 1;
 	string_list_append(&s.st.exclude, "sort");
 	r = flame_session_probe_request(&s);
 	flame_probe_request_argv(&r, "trail", &argv);

@@ -30,8 +30,8 @@ static void add_probe(struct flame_session *s, const char *id, enum trail_probe_
 {
 	struct flame_probe_result *p;
 
-	s->ans.probes = xreallocarray(s->ans.probes, s->ans.nprobes + 1, sizeof(*p));
-	p = &s->ans.probes[s->ans.nprobes++];
+	s->ans.narrow.probes = xreallocarray(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, sizeof(*p));
+	p = &s->ans.narrow.probes[s->ans.narrow.nprobes++];
 	memset(p, 0, sizeof(*p));
 	memcpy(p->id, id, 41);
 	p->verdict = v;
@@ -52,38 +52,38 @@ static void make_session(struct flame_session *s, struct flame_report_facts *f)
 	s->req.command_line = "trail flame --good g --bad b --build make --run ./app";
 	flame_session_set_outcome(s, VERDICT_REGRESSION);
 	snprintf(s->ans.message, sizeof(s->ans.message), "checksum_block got hotter in %s", HOSTILE);
-	memcpy(s->ans.good, "0000000000000000000000000000000000000000", 41);
-	memcpy(s->ans.bad, ids[3], 41);
-	s->ans.commits_in_range = 4;
-	s->ans.metric_med[0] = 100;
-	s->ans.metric_med[1] = 150;
-	s->ans.function = xstrdup("checksum_block");
-	s->ans.def_file = xstrdup("work.c");
-	s->ans.def_line = 16;
-	s->ans.share[0] = 0.10;
-	s->ans.share[1] = 0.40;
-	s->ans.threshold = 0.25;
-	s->ans.strategy_used = "bisect";
-	snprintf(s->ans.strategy_reason, sizeof(s->ans.strategy_reason), "many commits");
+	memcpy(s->ans.ends.good, "0000000000000000000000000000000000000000", 41);
+	memcpy(s->ans.ends.bad, ids[3], 41);
+	s->ans.ends.commits_in_range = 4;
+	s->ans.ends.metric_med[0] = 100;
+	s->ans.ends.metric_med[1] = 150;
+	s->ans.target.function = xstrdup("checksum_block");
+	s->ans.suspects.def_file = xstrdup("work.c");
+	s->ans.suspects.def_line = 16;
+	s->ans.target.share[0] = 0.10;
+	s->ans.target.share[1] = 0.40;
+	s->ans.target.threshold = 0.25;
+	s->ans.narrow.strategy_used = "bisect";
+	snprintf(s->ans.narrow.strategy_reason, sizeof(s->ans.narrow.strategy_reason), "many commits");
 	for (i = 0; i < 4; i++)
 		string_list_append(&s->st.range, ids[i]);
 	add_probe(s, ids[1], PROBE_FAST, 0.11);
 	add_probe(s, ids[2], PROBE_SLOW, 0.41);
 	add_probe(s, ids[0], PROBE_SKIP, 0.2);
-	memcpy(s->ans.culprit, ids[2], 41);
-	memcpy(s->ans.culprit_info.id, ids[2], 41);
-	s->ans.culprit_info.subject = xstrdup(HOSTILE);
-	s->ans.culprit_info.author = xstrdup("A <a@example.com>");
-	s->ans.culprit_info.date = xstrdup("2026-01-01T00:00:00Z");
-	s->ans.suspect_confidence = 0.9;
+	memcpy(s->ans.narrow.culprit, ids[2], 41);
+	memcpy(s->ans.narrow.culprit_info.id, ids[2], 41);
+	s->ans.narrow.culprit_info.subject = xstrdup(HOSTILE);
+	s->ans.narrow.culprit_info.author = xstrdup("A <a@example.com>");
+	s->ans.narrow.culprit_info.date = xstrdup("2026-01-01T00:00:00Z");
+	s->ans.narrow.suspect_confidence = 0.9;
 	/* its revert was tried on top of bad and applied */
-	s->ans.revert.state = FLAME_REVERT_CLEAN;
-	string_list_append(&s->ans.revert.commits, ids[2]);
-	s->ans.hot.items = xcalloc(1, sizeof(*s->ans.hot.items));
-	s->ans.hot.nr = 1;
-	s->ans.hot.items[0].name = xstrdup("checksum_<b>block");
-	s->ans.hot.items[0].delta_self = 0.3;
-	s->ans.hot.items[0].confirmed = 1;
+	s->ans.fix.revert.state = FLAME_REVERT_CLEAN;
+	string_list_append(&s->ans.fix.revert.commits, ids[2]);
+	s->ans.target.hot.items = xcalloc(1, sizeof(*s->ans.target.hot.items));
+	s->ans.target.hot.nr = 1;
+	s->ans.target.hot.items[0].name = xstrdup("checksum_<b>block");
+	s->ans.target.hot.items[0].delta_self = 0.3;
+	s->ans.target.hot.items[0].confirmed = 1;
 	strbuf_addstr(&f->culprit_diff,
 		      "commit 3333\n\ndiff --git a/work.c b/work.c\n--- a/work.c\n+++ b/work.c\n"
 		      "@@ -10,3 +10,3 @@ static int parse(void)\n-\treturn 0;\n+\treturn 1;\n"
@@ -167,9 +167,9 @@ TEST(html_frame_and_changed_function)
 	struct strbuf sb = STRBUF_INIT, md = STRBUF_INIT;
 
 	make_session(&s, &f);
-	s.ans.frame = xstrdup("__memcmp_<avx2>");
-	s.ans.changed_function = xstrdup("make_keys");
-	s.ans.change = 0.8;
+	s.ans.target.frame = xstrdup("__memcmp_<avx2>");
+	s.ans.suspects.changed_function = xstrdup("make_keys");
+	s.ans.ends.change = 0.8;
 	flame_report_html(&s, &f, NULL, &sb);
 	CHECK(strstr(sb.buf, "<th>Hot frame</th><td><code>__memcmp_&lt;avx2&gt;</code>"));
 	CHECK(strstr(sb.buf, "<th>Changed function</th><td><code>make_keys</code>"));
@@ -221,8 +221,8 @@ TEST(html_scout_when_no_regression)
 	CHECK(strstr(sb.buf, "id=\"reading\""));
 	CHECK(strstr(sb.buf, "wide plateaus: &lt;hot&gt;"));
 	CHECK(strstr(sb.buf, "class=\"verdict v-no-regression\""));
-	s.ans.metric_med[0] = 2500;
-	s.ans.metric_med[1] = 1.5e6;
+	s.ans.ends.metric_med[0] = 2500;
+	s.ans.ends.metric_med[1] = 1.5e6;
 	strbuf_reset(&sb);
 	flame_report_html(&s, &f, NULL, &sb);
 	CHECK(strstr(sb.buf, ": median 2.5 ms &rarr; 1.500 s "));
@@ -241,7 +241,7 @@ TEST(md_handoffs_escaped)
 
 	make_session(&s, &f);
 	flame_session_set_outcome(&s, VERDICT_INCONCLUSIVE);
-	s.ans.culprit_is_merge = 1;
+	s.ans.fix.is_merge = 1;
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(strstr(sb.buf, "## The suspect commit"));
 	CHECK(strstr(sb.buf, "```diff\n"));
@@ -270,12 +270,12 @@ TEST(guard_percent_and_hunks)
 
 	flame_session_init(&s);
 	CHECK_INT(flame_report_guard_percent(&s), 5);	/* nothing measured */
-	s.ans.metric_med[0] = 100;
-	s.ans.metric_med[1] = 90;
+	s.ans.ends.metric_med[0] = 100;
+	s.ans.ends.metric_med[1] = 90;
 	CHECK_INT(flame_report_guard_percent(&s), 5);	/* faster */
-	s.ans.metric_med[1] = 101;
+	s.ans.ends.metric_med[1] = 101;
 	CHECK_INT(flame_report_guard_percent(&s), 1);	/* at least 1% */
-	s.ans.metric_med[1] = 300;
+	s.ans.ends.metric_med[1] = 300;
 	CHECK_INT(flame_report_guard_percent(&s), 100);	/* half of +200% */
 	CHECK(flame_report_hunk_names("@@ -1 +1 @@ int f(void)\n+x\n", 24, "f"));
 	CHECK(!flame_report_hunk_names("@@ -1 +1 @@ int ff(void)\n+x\n", 25, "f"));
@@ -348,15 +348,15 @@ TEST(revert_conflict_sentences)
 	char *later = xstrfmt("%s Clean up insert_match()", ids[3]), *cmd;
 
 	make_session(&s, &f);
-	flame_revert_check_release(&s.ans.revert);
-	s.ans.revert.state = FLAME_REVERT_CONFLICTS;
-	string_list_append(&s.ans.revert.commits, ids[2]);
-	string_list_append(&s.ans.revert.conflicts, "src/jv.c");
-	string_list_append(&s.ans.revert.conflicts, "tests/jq.test");
-	string_list_append(&s.ans.revert.later, later);
-	s.ans.revert_later.state = FLAME_REVERT_CLEAN;
-	string_list_append(&s.ans.revert_later.commits, ids[3]);
-	string_list_append(&s.ans.revert_later.commits, ids[2]);
+	flame_revert_check_release(&s.ans.fix.revert);
+	s.ans.fix.revert.state = FLAME_REVERT_CONFLICTS;
+	string_list_append(&s.ans.fix.revert.commits, ids[2]);
+	string_list_append(&s.ans.fix.revert.conflicts, "src/jv.c");
+	string_list_append(&s.ans.fix.revert.conflicts, "tests/jq.test");
+	string_list_append(&s.ans.fix.revert.later, later);
+	s.ans.fix.revert_later.state = FLAME_REVERT_CLEAN;
+	string_list_append(&s.ans.fix.revert_later.commits, ids[3]);
+	string_list_append(&s.ans.fix.revert_later.commits, ids[2]);
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(strstr(sb.buf, "Reverting `333333333333` on top of bad (`444444444444`) conflicts in "
 			     "`src/jv.c` and `tests/jq.test` (tried with git revert --no-commit"));
@@ -367,8 +367,8 @@ TEST(revert_conflict_sentences)
 	CHECK(!strstr(sb.buf, "should apply"));
 	free(cmd);
 	/* neither applies: nothing offered, patching is */
-	s.ans.revert_later.state = FLAME_REVERT_CONFLICTS;
-	string_list_append(&s.ans.revert_later.conflicts, "src/jv.c");
+	s.ans.fix.revert_later.state = FLAME_REVERT_CONFLICTS;
+	string_list_append(&s.ans.fix.revert_later.conflicts, "src/jv.c");
 	strbuf_reset(&sb);
 	flame_report_md_handoffs(&s, &f, &sb);
 	CHECK(!strstr(sb.buf, "```sh\ngit revert"));

@@ -167,17 +167,17 @@ static void candidate_session(struct flame_session *s, const char *dir,
 	s->req.command_line = "trail flame";
 	flame_session_set_outcome(s, outcome);
 	snprintf(s->ans.message, sizeof(s->ans.message), "the change is real; no commit is named");
-	s->ans.function = xstrdup("table_find");
-	memcpy(s->ans.culprit_info.id, "cd0f6195cd0f6195cd0f6195cd0f6195cd0f6195", 41);
-	memcpy(s->ans.culprit, s->ans.culprit_info.id, 41);
-	memcpy(s->ans.good, "1111111111111111111111111111111111111111", 41);
-	memcpy(s->ans.bad, "2222222222222222222222222222222222222222", 41);
-	s->ans.culprit_info.subject = xstrdup("table: comment");
-	s->ans.culprit_info.author = xstrdup("A U Thor");
-	s->ans.culprit_info.date = xstrdup("2026-01-01");
-	s->ans.suspect_confidence = 0.23;
-	s->ans.pair.step.explains = 0.1;
-	s->ans.strategy_used = "bisect";
+	s->ans.target.function = xstrdup("table_find");
+	memcpy(s->ans.narrow.culprit_info.id, "cd0f6195cd0f6195cd0f6195cd0f6195cd0f6195", 41);
+	memcpy(s->ans.narrow.culprit, s->ans.narrow.culprit_info.id, 41);
+	memcpy(s->ans.ends.good, "1111111111111111111111111111111111111111", 41);
+	memcpy(s->ans.ends.bad, "2222222222222222222222222222222222222222", 41);
+	s->ans.narrow.culprit_info.subject = xstrdup("table: comment");
+	s->ans.narrow.culprit_info.author = xstrdup("A U Thor");
+	s->ans.narrow.culprit_info.date = xstrdup("2026-01-01");
+	s->ans.narrow.suspect_confidence = 0.23;
+	s->ans.narrow.pair.step.explains = 0.1;
+	s->ans.narrow.strategy_used = "bisect";
 }
 
 static int count_lines(const char *buf, const char *prefix)
@@ -249,21 +249,21 @@ TEST(effects_add_up_to_the_ends)
 	const char *p;
 
 	candidate_session(&s, dir, VERDICT_REGRESSION);
-	s.ans.cpu_ms[0] = 377;
-	s.ans.cpu_ms[1] = 736;
-	s.ans.culprits = xcalloc(2, sizeof(*s.ans.culprits));
-	s.ans.nculprits = s.ans.culprits_alloc = 2;
-	memcpy(s.ans.culprits[0].id, s.ans.culprit_info.id, 41);
-	memcpy(s.ans.culprits[1].id, "3333333333333333333333333333333333333333", 41);
-	s.ans.culprits[1].function = xstrdup("word_hash");
-	s.ans.culprits[1].subject = xstrdup("hash: cheaper");
+	s.ans.culprits.cpu_ms[0] = 377;
+	s.ans.culprits.cpu_ms[1] = 736;
+	s.ans.culprits.list = xcalloc(2, sizeof(*s.ans.culprits.list));
+	s.ans.culprits.count = s.ans.culprits.alloc = 2;
+	memcpy(s.ans.culprits.list[0].id, s.ans.narrow.culprit_info.id, 41);
+	memcpy(s.ans.culprits.list[1].id, "3333333333333333333333333333333333333333", 41);
+	s.ans.culprits.list[1].function = xstrdup("word_hash");
+	s.ans.culprits.list[1].subject = xstrdup("hash: cheaper");
 		/* steps measured in ms: 210 and 105 */
-	s.ans.culprits[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
+	s.ans.culprits.list[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
 								   .hi = 231, .explains = 1 };
-	s.ans.culprits[0].unit_ms = 1;
-	s.ans.culprits[1].step = (struct flame_step_assessment){ .step = 105, .lo = 84,
+	s.ans.culprits.list[0].unit_ms = 1;
+	s.ans.culprits.list[1].step = (struct flame_step_assessment){ .step = 105, .lo = 84,
 								   .hi = 126, .explains = 1 };
-	s.ans.culprits[1].unit_ms = 1;
+	s.ans.culprits.list[1].unit_ms = 1;
 	CHECK(flame_culprits_timed(&s));
 	CHECK_NEAR(flame_culprits_sum_ms(&s), 315, 1e-9);
 	flame_report_summary(&s, &term);
@@ -278,7 +278,7 @@ TEST(effects_add_up_to_the_ends)
 	 * elsewhere in the range, or the load moved): the rest is not called
 	 * "unexplained" (the demo printed "unexplained: -166.1 ms")
 	 */
-	s.ans.culprits[0].step = (struct flame_step_assessment){ .step = 300, .lo = 280,
+	s.ans.culprits.list[0].step = (struct flame_step_assessment){ .step = 300, .lo = 280,
 								   .hi = 320, .explains = 1 };
 	CHECK(!flame_culprits_add_up(&s));
 	strbuf_reset(&term);
@@ -286,10 +286,10 @@ TEST(effects_add_up_to_the_ends)
 	CHECK(!strstr(term.buf, "unexplained:"));
 	CHECK(strstr(term.buf, "rest:           -46.0 ms CPU per run: the steps exceed the ends' "
 			       "change beyond their intervals"));
-	s.ans.culprits[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
+	s.ans.culprits.list[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
 								   .hi = 231, .explains = 1 };
 	/* a culprit measured as a share cannot be summed: no effect lines */
-	s.ans.culprits[1].unit_ms = 0;
+	s.ans.culprits.list[1].unit_ms = 0;
 	CHECK(!flame_culprits_timed(&s));
 	strbuf_reset(&term);
 	flame_report_summary(&s, &term);
