@@ -173,7 +173,7 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 						   e->count_metric ? "with another --metric" :
 						   "without --metric", want);
 			if (!bench_compare_exact(e->counts, e->nr_counts, cr->count, cr->nr_runs,
-						 BENCH_COUNT_TOLERANCE, &g->cmp) &&
+						 STATS_EXACT_TOLERANCE, &g->cmp) &&
 			    bench_compare(e->counts, e->nr_counts, cr->count, cr->nr_runs,
 					  res->confidence, &g->cmp))
 				return -1;

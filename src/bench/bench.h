@@ -52,7 +52,7 @@ struct bench_config {
 	/*
 	 * --metric instructions / est-cycles: every run counted under callgrind.
 	 * Unless runs is set, each command runs twice; when the two counts agree
-	 * within BENCH_COUNT_TOLERANCE the counts are exact and the comparison
+	 * within STATS_EXACT_TOLERANCE the counts are exact and the comparison
 	 * is their ratio, else the command falls back to the adaptive plan and
 	 * the Mann-Whitney statistics.
 	 */
@@ -64,9 +64,6 @@ struct bench_config {
 
 /* Defaults as hyperfine: >= 10 runs and >= 3 s, 95% confidence, interleaved. */
 void bench_config_init(struct bench_config *cfg);
-
-/* Two counts of one build agreeing this closely (relative) are the same count. */
-#define BENCH_COUNT_TOLERANCE 1e-4
 
 /* Statistics of one metric over a command's runs (wall, user, sys...). */
 struct bench_command_result {
@@ -81,8 +78,8 @@ struct bench_command_result {
 	double *count;			/* counted runs: instructions or cycles per run, shell's
 					 * subtracted; nr_runs values, or NULL without a count */
 	struct stats_summary count_stats;	/* instructions or cycles */
-	double count_spread;		/* (max - min) / min of the counts, 0 when identical */
-	int count_exact;		/* the counts agree within BENCH_COUNT_TOLERANCE */
+	double count_spread;		/* (max - min) / max of the counts, 0 when identical */
+	int count_exact;		/* the counts agree within STATS_EXACT_TOLERANCE */
 	size_t failed_runs;		/* runs with a non-zero exit status */
 	int has_comparison;		/* comparison is valid (not the reference) */
 	struct bench_comparison comparison;	/* this command against the reference */

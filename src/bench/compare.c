@@ -34,29 +34,12 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
-double bench_spread(const double *v, size_t n)
-{
-	double lo, hi;
-	size_t i;
-
-	if (!n)
-		return 0;
-	lo = hi = v[0];
-	for (i = 1; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	if (hi == lo)
-		return 0;
-	return lo > 0 ? (hi - lo) / lo : INFINITY;
-}
-
 int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
 			double tolerance, struct bench_comparison *out)
 {
 	double ma, mb, r;
 
-	if (!na || !nb || bench_spread(a, na) > tolerance || bench_spread(b, nb) > tolerance)
+	if (!na || !nb || stats_spread(a, na) > tolerance || stats_spread(b, nb) > tolerance)
 		return 0;
 	ma = stats_median(a, na);
 	mb = stats_median(b, nb);

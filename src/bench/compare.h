@@ -43,7 +43,4 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
 			double tolerance, struct bench_comparison *out);
 
-/* (max - min) / min of v, 0 for identical values (and for n == 0). */
-double bench_spread(const double *v, size_t n);
-
 #endif

@@ -262,7 +262,7 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		strbuf_addf(sb, "'; %s: exact counts compared exactly (tolerance %g%%), counts that "
 			    "varied by ratios of medians with %g%% bootstrap intervals and "
 			    "Mann-Whitney U)\n", bench_count_name(res->count),
-			    BENCH_COUNT_TOLERANCE * 100, res->confidence * 100);
+			    STATS_EXACT_TOLERANCE * 100, res->confidence * 100);
 	else
 		strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
 			    "intervals; verdicts by Mann-Whitney U at %g%%)\n",

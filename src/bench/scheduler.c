@@ -399,7 +399,7 @@ static uint64_t adaptive_target(const struct bench_config *cfg, double first_wal
 
 /*
  * Counting, after BENCH_COUNT_RUNS runs of command c: when its counts
- * differ by more than BENCH_COUNT_TOLERANCE they are not exact (a
+ * differ by more than STATS_EXACT_TOLERANCE they are not exact (a
  * workload that reads the clock, the environment or random numbers, or
  * threads that interleave differently); say so and plan the adaptive
  * number of runs so the statistics decide.  1 when c needs more runs.
@@ -419,15 +419,15 @@ static int recount_varied(struct runner *r, size_t c)
 	v = xmallocarray(cr->nr_runs, sizeof(*v));
 	for (i = 0; i < cr->nr_runs; i++)
 		v[i] = (double)cr->runs[i].count;
-	spread = bench_spread(v, cr->nr_runs);
+	spread = stats_spread(v, cr->nr_runs);
 	free(v);
-	if (spread <= BENCH_COUNT_TOLERANCE)
+	if (spread <= STATS_EXACT_TOLERANCE)
 		return 0;
 	n = cfg->max_runs && cfg->max_runs < cfg->min_runs ? cfg->max_runs : cfg->min_runs;
 	name = escape_term_dup(cr->command->name);
 	warning("'%s': its %s differ by %.3g%% between two runs (more than %g%%): not exact; "
 		"falling back to %llu runs and the Mann-Whitney statistics", name,
-		bench_count_name(cfg->count), spread * 100, BENCH_COUNT_TOLERANCE * 100,
+		bench_count_name(cfg->count), spread * 100, STATS_EXACT_TOLERANCE * 100,
 		(unsigned long long)n);
 	free(name);
 	r->target[c] = n > BENCH_COUNT_RUNS ? n : BENCH_COUNT_RUNS + 1;
@@ -788,8 +788,8 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 				cr->count[i] = (double)cr->runs[i].count;
 			if (stats_summarize(cr->count, cr->nr_runs, &cr->count_stats))
 				return -1;
-			cr->count_spread = bench_spread(cr->count, cr->nr_runs);
-			cr->count_exact = cr->count_spread <= BENCH_COUNT_TOLERANCE;
+			cr->count_spread = stats_spread(cr->count, cr->nr_runs);
+			cr->count_exact = cr->count_spread <= STATS_EXACT_TOLERANCE;
 		}
 		cr->wall = xmallocarray(cr->nr_runs, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
@@ -811,7 +811,7 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 		if (res->count) {
 			/* counts are compared exactly when both sides' are exact, else by the test */
 			if (!bench_compare_exact(ref->count, ref->nr_runs, cr->count, cr->nr_runs,
-						 BENCH_COUNT_TOLERANCE, &cr->comparison) &&
+						 STATS_EXACT_TOLERANCE, &cr->comparison) &&
 			    bench_compare(ref->count, ref->nr_runs, cr->count, cr->nr_runs,
 					  res->confidence, &cr->comparison))
 				return -1;

@@ -8,6 +8,7 @@
  * repeated runs and its statistics (and probes with their usual runs).
  */
 #include "flame/exact.h"
+#include "stats/describe.h"
 #include "flame/estimate.h"
 #include "flame/ends.h"
 #include "core/error.h"
@@ -17,14 +18,7 @@
 
 double flame_exact_spread(const double *v, size_t n)
 {
-	double lo = HUGE_VAL, hi = -HUGE_VAL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	return n && hi > 0 ? (hi - lo) / hi : 0;
+	return stats_spread(v, n);
 }
 
 int flame_exact_interval(const double *good, const double *bad, size_t n, double alpha,
