@@ -90,6 +90,7 @@ int flame_exact_ends(struct flame_session *s, const struct flame_capture_opts *o
 		return 1;
 	}
 	s->ans.ends.looks = 1;
+	s->ans.ends.exact_counts = 1;
 	s->ans.ends.alpha_look = 1 - s->req.confidence;
 	s->ans.ends.change_iv = iv;
 	s->ans.ends.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, 1);

@@ -207,9 +207,15 @@ static void note_hotspots(struct flame_session *s, const char *what)
 		const struct flame_hotspot *h = &s->ans.target.hot.items[k];
 		char *name = escape_term_dup(h->name);
 
-		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
-		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
-		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+		/* a share of exact counts has no sampling error: none is printed */
+		if (s->ans.ends.exact_counts)
+			note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.2f pp, exact counts)%s", name, what,
+			     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+			     h->confirmed ? "" : "  (below the confirm threshold)");
+		else
+			note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
+			     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+			     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
 		free(name);
 	}
 }

@@ -85,6 +85,23 @@ static const char *verdict_label(enum trail_verdict o)
 	}
 }
 
+/* The ends' medians' intervals and the test of timed metrics (counted ones print the change). */
+static void html_metric_intervals(struct strbuf *sb, const struct flame_session *s, double change)
+{
+	const struct flame_answer *a = &s->ans;
+
+	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
+		    change > 0 ? "up" : "down", 100 * change);
+	flame_html_metric(sb, s, a->ends.metric_lo[0]);
+	strbuf_addstr(sb, "&ndash;");
+	flame_html_metric(sb, s, a->ends.metric_hi[0]);
+	strbuf_addstr(sb, " and ");
+	flame_html_metric(sb, s, a->ends.metric_lo[1]);
+	strbuf_addstr(sb, "&ndash;");
+	flame_html_metric(sb, s, a->ends.metric_hi[1]);
+	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
+		    a->ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
+}
 
 static void write_answer(const struct flame_session *s, struct strbuf *sb)
 {
@@ -170,17 +187,15 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	flame_html_metric(sb, s, a->ends.metric_med[0]);
 	strbuf_addstr(sb, " &rarr; ");
 	flame_html_metric(sb, s, a->ends.metric_med[1]);
-	strbuf_addf(sb, " <strong class=\"%s\">%+.1f%%</strong> <span class=\"muted\">(95%% intervals ",
-		    change > 0 ? "up" : "down", 100 * change);
-	flame_html_metric(sb, s, a->ends.metric_lo[0]);
-	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->ends.metric_hi[0]);
-	strbuf_addstr(sb, " and ");
-	flame_html_metric(sb, s, a->ends.metric_lo[1]);
-	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->ends.metric_hi[1]);
-	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
-		    a->ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	if (a->ends.exact_counts) {
+		/* exact counts: the change itself; no interval, no test */
+		strbuf_addf(sb, " <strong class=\"%s\">%+.3f%%</strong> <span class=\"muted\">(exact "
+			    "counts, %+.0f; %zu + %zu runs alike)</span></td></tr>\n",
+			    change > 0 ? "up" : "down", 100 * change,
+			    a->ends.metric_med[1] - a->ends.metric_med[0], s->st.nruns[0], s->st.nruns[1]);
+	} else {
+		html_metric_intervals(sb, s, change);
+	}
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
 	flame_html_commit(sb, a->ends.good);
 	strbuf_addstr(sb, " &rarr; bad ");
@@ -294,11 +309,15 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, "<tr><td>");
 		flame_html_code(sb, hs->name);
 		strbuf_addf(sb, "</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
-			    "<td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>%+.1f pp</td>"
-			    "<td class=\"n\">%.1f pp</td><td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
+			    "<td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>%+.1f pp</td>",
+			    100 * hs->good_self.mean, 100 * hs->bad_self.mean, w, 100 * hs->delta_self);
+		if (s->ans.ends.exact_counts)	/* no sampling error in a share of exact counts */
+			strbuf_addstr(sb, "<td class=\"n\">exact</td>");
+		else
+			strbuf_addf(sb, "<td class=\"n\">%.1f pp</td>", 100 * hs->se_self);
+		strbuf_addf(sb, "<td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>"
 			    "<td class=\"n\">%+.1f pp</td><td>%s</td></tr>\n",
-			    100 * hs->good_self.mean, 100 * hs->bad_self.mean, w, 100 * hs->delta_self,
-			    100 * hs->se_self, 100 * hs->good_total.mean, 100 * hs->bad_total.mean,
+			    100 * hs->good_total.mean, 100 * hs->bad_total.mean,
 			    100 * hs->delta_total, hs->confirmed ? "<strong>yes</strong>" : "no");
 	}
 	strbuf_addstr(sb, "</tbody></table></section>\n");
