@@ -624,6 +624,12 @@ int flame_step_target(struct flame_session *s)
 			     "bisecting on %s itself", s->req.metric == FLAME_METRIC_RSS ?
 			     "page-fault" : "allocation-site", 100 * s->req.confirm,
 			     flame_metric_name(s->req.metric));
+		else if (flame_metric_deterministic(s->req.metric))
+			/* counts cannot go off-CPU: the change is spread thin, or below the points */
+			note("diff: no function's share of the %s profiles rose by %.1f points (a "
+			     "change smaller than that, or spread over many functions); bisecting on "
+			     "%s itself", flame_metric_name(s->req.metric), 100 * s->req.confirm,
+			     flame_metric_name(s->req.metric));
 		else
 			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "
 			     "the time went off-CPU; bisecting on %s itself",
