@@ -196,6 +196,13 @@ static void collapse_cmd_init(struct collapse_cmd *o)
 }
 
 /* Returns the number of FILE arguments left at the front of argv. */
+/* --weight's and --ghc-cost's words (help, errors and completion read them);
+ * ghc_costs is in the order of the --time, --ticks and --bytes flags. */
+static const struct option_choice weights[] = { { "period", 0 }, { "samples", 0 }, { NULL, 0 } };
+static const struct option_choice ghc_costs[] = {
+	{ "time", GHC_COST_TIME }, { "ticks", GHC_COST_TICKS }, { "bytes", GHC_COST_BYTES }, { NULL, 0 }
+};
+
 static int parse_collapse_options(int argc, const char **argv, struct collapse_cmd *o)
 {
 	struct option opts[] = {
@@ -218,16 +225,16 @@ static int parse_collapse_options(int argc, const char **argv, struct collapse_c
 		OPT_DOUBLE(0, "discard", &o->discard, "PERCENT",
 			   "drop the first PERCENT of the recording's time span (perf script --time PERCENT%-100%)",
 			   0, 100),
-		OPT_STRING(0, "weight", &o->weight_name, "W",
-			   "period (default, as stackcollapse-perf.pl) or samples (counts)"),
+		OPT_CHOICE_NAME(0, "weight", &o->weight_name, "W",
+				"period (default, as stackcollapse-perf.pl) or samples (counts)", weights),
 		OPT_FLAG(0, "samples", &o->count_samples, "the same as --weight samples"),
 		OPT_FLAG(0, "inline", &o->inlines,
 			 "add DWARF inline frames to -g (frame-pointer) stacks too; --no-inline: to none"),
 		OPT_GROUP("other formats"),
 		OPT_FLAG(0, "includeoffset", &o->include_offset, "dtrace: keep +0x offsets on functions"),
 		OPT_FLAG(0, "no-modules", &o->no_modules, "sample, vtune: drop the module` part of each frame"),
-		OPT_STRING(0, "ghc-cost", &o->ghc_cost, "COST",
-			   "ghcprof: time (default), ticks or bytes"),
+		OPT_CHOICE_NAME(0, "ghc-cost", &o->ghc_cost, "COST",
+				"ghcprof: time (default), ticks or bytes", ghc_costs),
 		/* inferno-collapse-ghcprof's spellings of --ghc-cost */
 		OPT_FLAG(0, "time", &o->ghc_flag[0], "ghcprof: the same as --ghc-cost time"),
 		OPT_FLAG(0, "ticks", &o->ghc_flag[1], "ghcprof: the same as --ghc-cost ticks"),
@@ -253,16 +260,13 @@ static int parse_collapse_options(int argc, const char **argv, struct collapse_c
 /* Options that contradict each other or name nothing known: exit 2 (die_usage). */
 static void check_options(struct collapse_cmd *o)
 {
-	static const char *const ghc_names[3] = { "time", "ticks", "bytes" };
-
 	if (!(o->writer = profile_writer_find(o->output)))
 		die_usage("--output must be %s, not '%s'", profile_writer_names(), o->output);
 	if (o->writer->binary && isatty(STDOUT_FILENO))
 		die_usage("--output %s writes binary data; redirect it to a file", o->output);
 	if (o->format && !(o->named = collapser_find(o->format)))
 		die_usage("unknown format '%s' (trail collapse --format list)", o->format);
-	if (o->weight_name && (folded_weight_parse(o->weight_name, &o->weight) ||
-			       o->weight == FOLDED_WEIGHT_TIME))
+	if (o->weight_name && folded_weight_parse(o->weight_name, &o->weight))
 		die_usage("--weight: expected period or samples, not '%s'", o->weight_name);
 	if (o->count_samples) {
 		if (o->weight_name && o->weight != FOLDED_WEIGHT_SAMPLES)
@@ -272,18 +276,14 @@ static void check_options(struct collapse_cmd *o)
 	for (int k = 0; k < 3; k++) {
 		if (!o->ghc_flag[k])
 			continue;
-		if (o->ghc_cost && strcmp(o->ghc_cost, ghc_names[k]))
-			die_usage("--%s contradicts --ghc-cost %s", ghc_names[k], o->ghc_cost);
-		o->ghc_cost = ghc_names[k];
+		if (o->ghc_cost && strcmp(o->ghc_cost, ghc_costs[k].name))
+			die_usage("--%s contradicts --ghc-cost %s", ghc_costs[k].name, o->ghc_cost);
+		o->ghc_cost = ghc_costs[k].name;
 	}
-	if (!o->ghc_cost || !strcmp(o->ghc_cost, "time"))
-		o->ghc = GHC_COST_TIME;
-	else if (!strcmp(o->ghc_cost, "ticks"))
-		o->ghc = GHC_COST_TICKS;
-	else if (!strcmp(o->ghc_cost, "bytes"))
-		o->ghc = GHC_COST_BYTES;
-	else
-		die_usage("--ghc-cost takes time, ticks or bytes, not '%s'", o->ghc_cost);
+	o->ghc = GHC_COST_TIME;
+	for (const struct option_choice *c = ghc_costs; o->ghc_cost && c->name; c++)
+		if (!strcmp(o->ghc_cost, c->name))
+			o->ghc = (enum ghc_cost)c->value;
 }
 
 /* The collapse session (and the fold options it points to) the options ask for. */

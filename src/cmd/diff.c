@@ -52,12 +52,11 @@ struct diff_opts {
 	double confirm;		/* percentage points */
 	double alpha;
 	double period;		/* counts per sample; 0: not given (1) */
-	const char *measure;
+	int measures;		/* HOTSPOT_MEASURE_BIT()s: --measure */
 	int strip_annotations;
 	int strip_modules;
 	int strip_clones;
 	int by;			/* -1 automatic, or enum diff_basis */
-	const char *by_name;
 	int merge_processes;
 	uint64_t before_runs;	/* files on the before side; 0: half */
 };
@@ -383,9 +382,7 @@ static int run_table(const struct diff_opts *o, const char *const *paths, size_t
 	to.confirm = o->confirm / 100;
 	to.alpha = o->alpha;
 	to.top = o->top == UINT64_MAX ? 0 : (size_t)o->top;
-	to.measures = !strcmp(o->measure, "self") ? HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) :
-		      !strcmp(o->measure, "total") ? HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL) :
-		      HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL);
+	to.measures = o->measures;
 	to.basis = o->by;
 	to.merge_processes = o->merge_processes;
 	intern_init(&rt.names[0]);
@@ -495,11 +492,23 @@ static int write_weight_header(const char **argv, const struct difffolded_stats 
 	return fputs(header, stdout) < 0 ? error_errno("cannot write to standard output") : 0;
 }
 
+/* --by's and --measure's words (help, errors and completion read them). */
+static const struct option_choice bases[] = {
+	{ "time", DIFF_BY_TIME }, { "share", DIFF_BY_SHARE }, { NULL, 0 }
+};
+static const struct option_choice measures[] = {
+	{ "self", HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) },
+	{ "total", HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL) },
+	{ "both", HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL) },
+	{ NULL, 0 }
+};
+
 int cmd_diff(int argc, const char **argv)
 {
 	struct diff_opts o = {
 		.top = UINT64_MAX, .min_delta = 1, .confirm = 2, .alpha = 0.05,
-		.period = 0, .measure = "both", .by = -1,
+		.period = 0, .by = -1,
+		.measures = HOTSPOT_MEASURE_BIT(HOTSPOT_SELF) | HOTSPOT_MEASURE_BIT(HOTSPOT_TOTAL),
 	};
 	struct option opts[] = {
 		OPT_GROUP("three-column output (difffolded.pl)"),
@@ -515,7 +524,7 @@ int cmd_diff(int argc, const char **argv)
 			   "confirmed: |delta| >= PTS points and significant (default 2)", 0, 100),
 		OPT_DOUBLE(0, "alpha", &o.alpha, "A",
 			   "significance level of the z-test (default 0.05)", 0, 1),
-		OPT_STRING(0, "measure", &o.measure, "M", "self, total or both (default both)"),
+		OPT_CHOICE(0, "measure", &o.measures, "M", "self, total or both (default both)", measures),
 		OPT_DOUBLE(0, "period", &o.period, "N",
 			   "counts per sample, when counts are summed periods (default 1)", 1e-300, 1e300),
 		OPT_FLAG(0, "strip-annotations", &o.strip_annotations,
@@ -524,8 +533,8 @@ int cmd_diff(int argc, const char **argv)
 			 "function names without a module` prefix"),
 		OPT_FLAG(0, "strip-clones", &o.strip_clones,
 			 "function names without .isra.N .constprop.N .part.N .cold ... suffixes"),
-		OPT_STRING(0, "by", &o.by_name, "B",
-			   "time (default when both sides give the sampling period) or share"),
+		OPT_CHOICE(0, "by", &o.by, "B",
+			   "time (default when both sides give the sampling period) or share", bases),
 		OPT_U64(0, "before-runs", &o.before_runs, "K",
 			"with several runs per side: the first K files are BEFORE (default: half)",
 			1, 1e9),
@@ -542,14 +551,6 @@ int cmd_diff(int argc, const char **argv)
 
 	n = cmd_parse_options(argc, argv, opts, diff_usage, 0);
 	table = o.top != UINT64_MAX || o.json;
-	if (o.by_name && !strcmp(o.by_name, "time"))
-		o.by = DIFF_BY_TIME;
-	else if (o.by_name && !strcmp(o.by_name, "share"))
-		o.by = DIFF_BY_SHARE;
-	else if (o.by_name) {
-		trail_error("option '--by' expects time or share, not '%s'", o.by_name);
-		return EXIT_USAGE;
-	}
 	if (n < 2 || (!table && n != 2) || (o.before_runs && o.before_runs >= (uint64_t)n) ||
 	    (table && !o.before_runs && n % 2)) {
 		trail_error(n >= 2 && table ? "expected as many AFTER files as BEFORE files, or "
@@ -557,10 +558,6 @@ int cmd_diff(int argc, const char **argv)
 			    "expected two folded files, BEFORE and AFTER (got %d argument%s)",
 			    n, n == 1 ? "" : "s");
 		fprintf(stderr, "see '%s --help'\n", error_program());
-		return EXIT_USAGE;
-	}
-	if (strcmp(o.measure, "self") && strcmp(o.measure, "total") && strcmp(o.measure, "both")) {
-		trail_error("option '--measure' expects self, total or both, not '%s'", o.measure);
 		return EXIT_USAGE;
 	}
 	nb = o.before_runs ? (size_t)o.before_runs : (size_t)n / 2;

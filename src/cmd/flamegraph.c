@@ -68,6 +68,9 @@ struct flamegraph_cli {
 };
 
 /* Parse argv into r (fg_render_init() first) and c; the number of files left in argv. */
+/* --by's words (help, errors and completion read them). */
+static const struct option_choice fg_bases[] = { { "time", 0 }, { "share", 0 }, { NULL, 0 } };
+
 static int parse_flamegraph_options(int argc, const char **argv, struct fg_render *r,
 				    struct flamegraph_cli *c)
 {
@@ -110,7 +113,9 @@ static int parse_flamegraph_options(int argc, const char **argv, struct fg_rende
 		OPT_DOUBLE(0, "min-delta", &c->min_delta, "PTS", "noise floor: changes under PTS percentage points stay grey (default 1)", 0, 100),
 		OPT_FLAG(0, "diff-by-frame", &r->svg.diff.by_frame, "colour each frame by its own change at that position (default: its function's change in the whole profile)"),
 		OPT_FLAG(0, "hide-noise", &r->svg.hide_noise, "draw only frames on a path to a significant change"),
-		OPT_STRING(0, "by", &r->by, "B", "compare time (default when the input names its sampling period) or share"),
+		OPT_CHOICE_NAME(0, "by", &r->by, "B",
+				"compare time (default when the input names its sampling period) or share",
+				fg_bases),
 		OPT_FLAG(0, "merge-processes", &r->merge_processes, "drop each stack's first (process) frame: one graph for differently named binaries"),
 		/* inferno-flamegraph's spellings: colours are always deterministic,
 		 * and the input never needs to be sorted */

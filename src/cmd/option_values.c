@@ -1,10 +1,12 @@
 /*
  * option_values.c - the values an option takes and a command's
  * subcommands, for the completion scripts ('trail help --values CMD
- * OPTION', 'trail help --subcommands CMD': one a line).  Lists come from
- * the tables that parse them where such a table exists (events, output
- * writers, input formats, palettes, history's dispatch), so completion
- * follows them.
+ * OPTION', 'trail help --subcommands CMD': one a line).  A closed choice
+ * is an OPT_CHOICE in its command's option table, which answers for it;
+ * this table lists the rest: words from the tables that parse them
+ * (events, output writers, input formats, palettes, metrics) and options
+ * that take a free form besides their words (-g dwarf,BYTES, --profiler
+ * CMD).
  */
 #include "cmd/commands.h"
 #include "alloc/alloc_read.h"
@@ -66,19 +68,12 @@ static const char *history_metrics(void)
 static const struct option_values table[] = {
 	{ "record", "-e --event", NULL, record_events },
 	{ "record", "-g --call-graph", "fp dwarf none", NULL },
-	{ "record", "--weight", "samples period time", NULL },
 	{ "record", "--view", NULL, alloc_view_names },
 	{ "collapse", "--output", NULL, writer_names },
 	{ "collapse", "--format", NULL, format_names },
-	{ "collapse", "--weight", "period samples", NULL },
-	{ "collapse", "--ghc-cost", "time ticks bytes", NULL },
 	{ "flame", "--metric", NULL, flame_metrics },
 	{ "flame", "--profiler", "auto trail perf", NULL },
-	{ "diff", "--by", "time share", NULL },
-	{ "diff", "--measure", "self total both", NULL },
-	{ "flamegraph", "--by", "time share", NULL },
 	{ "flamegraph", "--colors", NULL, fg_palette_names },
-	{ "top", "-s --sort", "self total name", NULL },
 	{ "history", "--metric", NULL, history_metrics },
 	{ "history", "--profiler", "trail perf", NULL },
 };

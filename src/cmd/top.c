@@ -29,26 +29,21 @@ static const char *const top_usage[] = {
 	NULL
 };
 
-struct top_ctx {
-	enum flat_sort sort;
+/* --sort's words (help, errors, completion and the JSON's "sort" read them). */
+static const struct option_choice sorts[] = {
+	{ "self", FLAT_SORT_SELF }, { "total", FLAT_SORT_TOTAL }, { "name", FLAT_SORT_NAME },
+	{ NULL, 0 }
 };
 
-static int parse_sort(const struct option *opt, const char *arg)
+static const char *sort_name(enum flat_sort sort)
 {
-	struct top_ctx *c = opt->value;
+	const struct option_choice *c;
 
-	if (!strcmp(arg, "self"))
-		c->sort = FLAT_SORT_SELF;
-	else if (!strcmp(arg, "total"))
-		c->sort = FLAT_SORT_TOTAL;
-	else if (!strcmp(arg, "name"))
-		c->sort = FLAT_SORT_NAME;
-	else
-		return trail_error("--sort takes self, total or name, not '%s'", arg);
-	return 0;
+	for (c = sorts; c->name; c++)
+		if (c->value == (int)sort)
+			return c->name;
+	return "self";
 }
-
-static const char *const sort_names[] = { "self", "total", "name" };
 
 static double pct(double v, double total)
 {
@@ -64,7 +59,7 @@ static void write_json(struct strbuf *out, const struct flat_profile *f, const u
 	json_writer_init(&w, out, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
 	flat_json_totals(&w, f);
-	json_writer_key_string(&w, "sort", sort_names[sort]);
+	json_writer_key_string(&w, "sort", sort_name(sort));
 	json_writer_key(&w, "rows");
 	json_writer_begin_array(&w);
 	for (i = 0; i < n; i++) {
@@ -106,13 +101,13 @@ static void write_text(struct strbuf *out, const struct flat_profile *f, const u
 
 int cmd_top(int argc, const char **argv)
 {
-	struct top_ctx ctx = { FLAT_SORT_SELF };
+	int sort = FLAT_SORT_SELF;
 	uint64_t limit = 20;
 	int json = 0, merge_processes = 0;
 	const char *format = NULL;
 	struct option opts[] = {
-		OPT_CALLBACK('s', "sort", &ctx, "KEY", "order by self, total or name (default self)",
-			     parse_sort),
+		OPT_CHOICE('s', "sort", &sort, "KEY", "order by self, total or name (default self)",
+			   sorts),
 		OPT_U64('n', "limit", &limit, "N", "print the first N functions (default 20, 0: all)",
 			0, 1e9),
 		OPT_FLAG(0, "json", &json, "print JSON: totals and one row per function"),
@@ -140,12 +135,12 @@ int cmd_top(int argc, const char **argv)
 		flat_profile_build(&f, &p, 1);
 	}
 	if (status == EXIT_OK) {
-		ids = flat_profile_sorted(&f, ctx.sort, &n);
+		ids = flat_profile_sorted(&f, (enum flat_sort)sort, &n);
 		if (limit && n > limit)
 			n = (size_t)limit;
 		strbuf_init(&out, 0);
 		if (json)
-			write_json(&out, &f, ids, n, ctx.sort);
+			write_json(&out, &f, ids, n, (enum flat_sort)sort);
 		else
 			write_text(&out, &f, ids, n);
 		fwrite(out.buf, 1, out.len, stdout);

@@ -85,6 +85,8 @@ int flame_step_confirm(struct flame_session *s)
 int flame_step_wall_regressed(struct flame_session *s)
 {
 	struct flame_metric_test w;
+	const struct flame_interval *iv;
+	char cpu[160];
 	double *v[2];
 	int side;
 
@@ -101,10 +103,16 @@ int flame_step_wall_regressed(struct flame_session *s)
 	free(v[1]);
 	if (!flame_wall_rose(&w, s->req.confidence))
 		return 0;
+	/* the verdict on CPU is the ends' interval's: say that, not a test it did not use */
+	iv = &s->ans.ends.change_iv;
+	if (iv->n)
+		snprintf(cpu, sizeof(cpu), "CPU time did not rise beyond the noise (%+.1f%%, interval "
+			 "[%+.1f%%, %+.1f%%])", 100 * iv->estimate, 100 * iv->lo, 100 * iv->hi);
+	else
+		snprintf(cpu, sizeof(cpu), "CPU time did not rise beyond the noise");
 	snprintf(s->ans.message, sizeof(s->ans.message),
-		 "CPU samples did not change significantly (p = %.3g) but the run time rose from "
-		 "%.3g s to %.3g s (Mann-Whitney p = %.3g): the CPU profile is flat and the time "
-		 "is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
-		 s->ans.ends.metric_p, w.value[0], w.value[1], w.p);
+		 "%s but the run time rose from %.3g s to %.3g s (Mann-Whitney p = %.3g): the "
+		 "time is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
+		 cpu, w.value[0], w.value[1], w.p);
 	return 1;
 }

@@ -30,7 +30,8 @@ void flame_segmentation_release(struct flame_segmentation *g)
 	memset(g, 0, sizeof(*g));
 }
 
-double flame_segmentation_effect(const struct flame_segmentation *g)
+/* level[n] - level[0]: the change being explained. */
+static double flame_segmentation_effect(const struct flame_segmentation *g)
 {
 	return g->level[g->n].value - g->level[0].value;
 }

@@ -64,8 +64,6 @@ struct flame_segmentation {
 /* n positions after the good end; every level unknown but the ends'. */
 void flame_segmentation_init(struct flame_segmentation *g, size_t n);
 void flame_segmentation_release(struct flame_segmentation *g);
-/* level[n] - level[0]: the change being explained. */
-double flame_segmentation_effect(const struct flame_segmentation *g);
 
 /*
  * Does the segment from level lo to level hi hold a culprit worth

@@ -33,12 +33,18 @@ const char *const record_usage[] = {
 	NULL
 };
 
+/* --weight's words (help, errors and completion read them). */
+static const struct option_choice weights[] = {
+	{ "samples", 0 }, { "period", 0 }, { "time", 0 }, { NULL, 0 }
+};
+
 void record_options_table(struct record_options *o, struct option opts[RECORD_OPTIONS_NR])
 {
 	const struct option table[RECORD_OPTIONS_NR] = {
 		OPT_STRING('o', "output", &o->output, "FILE", "file to write (default: perf.data, or stdout with --folded)"),
 		OPT_FLAG(0, "folded", &o->folded, "write folded stacks (also when FILE ends in .folded)"),
-		OPT_STRING(0, "weight", &o->weight, "W", "folded counts: samples (default), period or time (us; offcpu's default)"),
+		OPT_CHOICE_NAME(0, "weight", &o->weight, "W",
+				"folded counts: samples (default), period or time (us; offcpu's default)", weights),
 		OPT_STRING('p', "pid", &o->pid, "PID", "sample this running process (all its threads) instead of a command"),
 		OPT_STRING('e', "event", &o->event, "EVENT", "what to sample (see above; default: cycles or cpu-clock)"),
 		OPT_U64('F', "freq", &o->freq, "HZ", "samples per second (default: 999 for a command, 99 with -p)", 1, 1000000),

@@ -135,6 +135,11 @@ fi
 if shape sleep-cpu sleep 17 4 --repeat 8 --max-repeat 8; then
 	grep -q -- "--metric wall" "$T/sleep-cpu.out" && pass "sleep-cpu: suggests --metric wall" ||
 		fail "sleep-cpu: suggests --metric wall"
+	# the reason given is the verdict's own (the ends' CPU interval), not a
+	# p-value that could read 'not significant' at p = 2e-7
+	grep -q "CPU time did not rise beyond the noise (.*interval \[" "$T/sleep-cpu.out" &&
+		pass "sleep-cpu: says CPU time did not rise, with its interval" ||
+		fail "sleep-cpu: says CPU time did not rise, with its interval" "$(head -3 "$T/sleep-cpu.out")"
 fi
 # ... and finds it with the off-CPU metric, naming the function that sleeps
 # from the off-CPU profiles (not from the suspect's diff).
