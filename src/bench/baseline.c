@@ -13,6 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A trail bench --metric result's "count" object (absent: no counts). */
+static int read_counts(const char *path, size_t idx, const struct json_value *c,
+		       struct bench_baseline_entry *e)
+{
+	const struct json_value *metric, *values;
+	size_t i;
+
+	if (!c)
+		return 0;
+	metric = json_get(c, "metric");
+	values = json_get(c, "values");
+	if (c->type != JSON_OBJECT || !metric || metric->type != JSON_STRING || !values ||
+	    values->type != JSON_ARRAY || !values->len)
+		return trail_error("%s: results[%zu].count needs a \"metric\" and \"values\"",
+				   path, idx);
+	e->count_metric = xstrdup(metric->string);
+	e->counts = xmallocarray(values->len, sizeof(double));
+	for (i = 0; i < values->len; i++) {
+		const struct json_value *v = &values->items[i];
+
+		if (v->type != JSON_NUMBER || v->number < 0)
+			return trail_error("%s: results[%zu].count.values[%zu] is not a non-negative "
+					   "number", path, idx, i);
+		e->counts[e->nr_counts++] = v->number;
+	}
+	return 0;
+}
+
 static int read_entry(const char *path, size_t idx, const struct json_value *r,
 		      struct bench_baseline_entry *e)
 {
@@ -41,7 +69,7 @@ static int read_entry(const char *path, size_t idx, const struct json_value *r,
 				     path, idx, i);
 		e->times[e->nr_times++] = t->number;
 	}
-	return 0;
+	return read_counts(path, idx, json_get(r, "count"), e);
 }
 
 int bench_baseline_read(const char *path, struct bench_baseline *out)
@@ -91,6 +119,8 @@ void bench_baseline_release(struct bench_baseline *b)
 	for (i = 0; i < b->nr; i++) {
 		free(b->entries[i].command);
 		free(b->entries[i].times);
+		free(b->entries[i].count_metric);
+		free(b->entries[i].counts);
 	}
 	free(b->entries);
 	memset(b, 0, sizeof(*b));
@@ -135,9 +165,28 @@ int bench_baseline_compare(const struct bench_baseline *b, const struct bench_re
 		g = &(*out)[(*nr)++];
 		g->command = c;
 		g->base = e;
-		if (bench_compare(e->times, e->nr_times, cr->wall, cr->nr_runs,
-				  res->confidence, &g->cmp))
-			return -1;
+		if (res->count) {
+			const char *want = bench_count_name(res->count);
+
+			if (!e->counts || strcmp(e->count_metric, want))
+				return trail_error("the baseline has no %s counts for '%s' (it was saved "
+						   "%s): save one with --metric %s", want, e->command,
+						   e->count_metric ? "with another --metric" :
+						   "without --metric", want);
+			if (!bench_compare_exact(e->counts, e->nr_counts, cr->count, cr->nr_runs,
+						 STATS_EXACT_TOLERANCE, &g->cmp) &&
+			    bench_compare(e->counts, e->nr_counts, cr->count, cr->nr_runs,
+					  res->confidence, &g->cmp))
+				return -1;
+		} else {
+			if (e->count_metric)
+				warning("the baseline of '%s' was saved with --metric %s: its times are of "
+					"runs under callgrind; compare with --metric %s", e->command,
+					e->count_metric, e->count_metric);
+			if (bench_compare(e->times, e->nr_times, cr->wall, cr->nr_runs,
+					  res->confidence, &g->cmp))
+				return -1;
+		}
 	}
 	if (!*nr)
 		return trail_error("no command matches the baseline (its commands: '%s'%s)",

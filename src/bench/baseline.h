@@ -14,6 +14,9 @@ struct bench_baseline_entry {
 	char *command;		/* the command line as saved */
 	double *times;		/* wall seconds of every saved run */
 	size_t nr_times;
+	char *count_metric;	/* "instructions" or "est-cycles" when saved with --metric, or NULL */
+	double *counts;		/* the saved count.values (in count_metric's unit), or NULL */
+	size_t nr_counts;
 };
 
 struct bench_baseline {
@@ -33,6 +36,10 @@ struct bench_regression {
 };
 
 /*
+ * With --metric instructions / est-cycles the counts are compared (exactly
+ * when both sides' counts are exact, bench_compare_exact()) and the
+ * baseline must hold counts of the same metric.
+ *
  * Compare every current command that has runs with its saved counterpart
  * (same command line; a single command on both sides matches regardless).
  * *out is malloc'd (free it); commands without a counterpart are skipped

@@ -49,6 +49,14 @@ struct bench_config {
 	double confidence;	/* e.g. 0.95 */
 	size_t reference;	/* index of the command others are compared with */
 	int count_perf;		/* read perf software counters per run */
+	/*
+	 * --metric instructions / est-cycles: every run counted under callgrind.
+	 * Unless runs is set, each command runs twice; when the two counts agree
+	 * within STATS_EXACT_TOLERANCE the counts are exact and the comparison
+	 * is their ratio, else the command falls back to the adaptive plan and
+	 * the Mann-Whitney statistics.
+	 */
+	enum bench_count count;
 	int show_progress;	/* draw the progress line on stderr */
 	struct bench_executor *executor;	/* NULL for bench_executor_process */
 	volatile sig_atomic_t *stop;	/* set (e.g. by SIGINT) to stop after the current run */
@@ -67,6 +75,11 @@ struct bench_command_result {
 	struct stats_summary user_stats;	/* seconds */
 	struct stats_summary sys_stats;	/* seconds */
 	struct stats_summary rss_stats;	/* KiB */
+	double *count;			/* counted runs: instructions or cycles per run, shell's
+					 * subtracted; nr_runs values, or NULL without a count */
+	struct stats_summary count_stats;	/* instructions or cycles */
+	double count_spread;		/* (max - min) / max of the counts, 0 when identical */
+	int count_exact;		/* the counts agree within STATS_EXACT_TOLERANCE */
 	size_t failed_runs;		/* runs with a non-zero exit status */
 	int has_comparison;		/* comparison is valid (not the reference) */
 	struct bench_comparison comparison;	/* this command against the reference */
@@ -79,6 +92,8 @@ struct bench_result {
 	double confidence;		/* confidence used for verdicts and intervals */
 	double shell_wall, shell_user, shell_sys;	/* seconds subtracted per run (0 without a shell) */
 	size_t shell_probes;		/* empty-shell runs behind that estimate */
+	enum bench_count count;		/* what the runs counted, as cfg->count */
+	double shell_count;		/* the empty shell's count, subtracted from every run's */
 	int interrupted;		/* stopped by cfg->stop before the plan was done */
 	int perf_available;		/* perf counters were read */
 	const char *perf_note;		/* what perf_event_open supports, or NULL */

@@ -6,8 +6,10 @@
 #include "bench/compare.h"
 #include "core/alloc.h"
 #include "core/verdict.h"
+#include "stats/describe.h"
 #include "stats/sequential.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,15 +50,48 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
 void bench_compare_family(struct bench_comparison *const *cmp, size_t m)
 {
 	double *p = xmallocarray(m ? m : 1, sizeof(*p));
-	size_t i;
+	size_t i, k = 0;
 
+	/* exact counts made no test: they are not in the family, their verdict stands */
 	for (i = 0; i < m; i++)
-		p[i] = cmp[i]->mwu.p;
-	stats_holm_adjust(p, m, p);
-	for (i = 0; i < m; i++) {
-		cmp[i]->p_family = p[i];
-		cmp[i]->family = m;
-		decide(cmp[i]);
+		if (!cmp[i]->exact)
+			p[k++] = cmp[i]->mwu.p;
+	stats_holm_adjust(p, k, p);
+	for (i = 0, k = 0; i < m; i++) {
+		if (cmp[i]->exact)
+			continue;
+		cmp[i]->p_family = p[k++];
+		cmp[i]->family = 0;
 	}
+	for (i = 0; i < m; i++)
+		if (!cmp[i]->exact) {
+			cmp[i]->family = k;
+			decide(cmp[i]);
+		}
 	free(p);
+}
+
+int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double tolerance, struct bench_comparison *out)
+{
+	double ma, mb, r;
+
+	if (!na || !nb || stats_spread(a, na) > tolerance || stats_spread(b, nb) > tolerance)
+		return 0;
+	ma = stats_median(a, na);
+	mb = stats_median(b, nb);
+	memset(out, 0, sizeof(*out));
+	out->confidence = 1;
+	out->exact = 1;
+	r = ma > 0 ? mb / ma : NAN;
+	out->median_ratio.estimate = out->median_ratio.lo = out->median_ratio.hi = r;
+	out->mean_ratio = out->median_ratio;
+	out->mwu.p = out->welch.p = out->p_family = NAN;
+	out->family = 1;
+	out->na = na;
+	out->nb = nb;
+	out->mwu.z = out->mwu.u_a = out->welch.t = out->welch.df = NAN;
+	out->verdict = r > 1 + tolerance ? DIRECTION_SLOWER :
+		       r < 1 - tolerance ? DIRECTION_FASTER : DIRECTION_SAME;
+	return 1;
 }

@@ -24,6 +24,7 @@ struct bench_comparison {
 	size_t family;			/* how many were made together (1: alone) */
 	size_t na, nb;			/* the runs compared */
 	enum trail_direction verdict;	/* from p_family and the direction */
+	int exact;			/* exact counts: the ratios are points, no test was made */
 };
 
 /*
@@ -42,5 +43,16 @@ int bench_compare(const double *a, size_t na, const double *b, size_t nb,
  * times it.  The ratios' intervals stay at the confidence level each.
  */
 void bench_compare_family(struct bench_comparison *const *cmp, size_t m);
+
+/*
+ * Exact counts (each side's values agree within tolerance, relative): the
+ * ratio of the medians is the change, a point (lo = hi); b is slower or
+ * faster when the ratio is beyond 1 +- tolerance.  No test and no p-value:
+ * a rank test over 2+2 identical values says nothing a count does not
+ * (mwu.p and welch.p are NAN).  Returns 1 when the counts were exact and
+ * *out is filled, 0 when they vary (then use bench_compare()).
+ */
+int bench_compare_exact(const double *a, size_t na, const double *b, size_t nb,
+			double tolerance, struct bench_comparison *out);
 
 #endif

@@ -6,8 +6,10 @@
  */
 #include "bench/executor.h"
 #include "core/alloc.h"
+#include "core/callgrind_cmd.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/string_list.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -401,21 +404,55 @@ out_pipes:
 	return rc;
 }
 
+/* job->argv under callgrind, one out file per process in job->count_dir. */
+static void counted_argv(const struct bench_job *job, struct string_list *argv)
+{
+	size_t i;
+
+	callgrind_cmd_argv(argv, job->count_dir, job->count == BENCH_COUNT_EST_CYCLES);
+	string_list_append(argv, "--");
+	for (i = 0; job->argv[i]; i++)
+		string_list_append(argv, job->argv[i]);
+}
+
 static int process_run(struct bench_executor *ex, const struct bench_job *job,
 		       struct bench_measurement *m)
 {
+	struct string_list argv = STRING_LIST_INIT;
+	struct bench_job counted;
 	struct redirect r;
-	int rc;
+	int rc, persona = -1;
 
 	(void)ex;
 	memset(m, 0, sizeof(*m));
 	m->perf_csw = m->perf_faults = m->perf_migrations = BENCH_COUNTER_NONE;
+	m->count = BENCH_COUNTER_NONE;
 	if (redirect_open(job, &r)) {
 		redirect_close(&r);
 		return -1;
 	}
+	if (job->count != BENCH_COUNT_NONE) {
+		counted = *job;
+		counted_argv(job, &argv);
+		counted.argv = (const char *const *)argv.items;
+		job = &counted;
+		/*
+		 * Address-space randomisation off for the child (inherited
+		 * across fork and exec): where the stack and the heap start
+		 * changes the instructions of hashing and alignment code.
+		 */
+		persona = personality(0xffffffff);
+		if (persona >= 0)
+			personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
+	}
 	rc = job->count_perf ? run_fork_perf(job, &r, m) : run_spawn(job, &r, m);
+	if (persona >= 0)
+		personality((unsigned long)persona);
 	redirect_close(&r);
+	if (!rc && job->count != BENCH_COUNT_NONE && !m->timed_out &&
+	    bench_count_read_dir(job->count_dir, job->count, &m->count))
+		rc = -1;
+	string_list_clear(&argv);
 	return rc;
 }
 

@@ -13,6 +13,20 @@
 #include <signal.h>
 #include <stdint.h>
 
+/*
+ * What a run counts besides its times (trail bench --metric): nothing, or
+ * the user-space instructions (or callgrind's estimated cycles) of every
+ * process of the command, counted under valgrind --tool=callgrind with
+ * address-space randomisation off and a fixed environment (as flame's
+ * measure/backend_valgrind.c does), so a build gives the same count on
+ * every run.
+ */
+enum bench_count {
+	BENCH_COUNT_NONE,
+	BENCH_COUNT_INSTRUCTIONS,	/* callgrind Ir */
+	BENCH_COUNT_EST_CYCLES,		/* Ir + 10 x L1 misses + 100 x LL misses */
+};
+
 enum bench_output {
 	BENCH_OUTPUT_NULL,	/* stdout and stderr to /dev/null (default) */
 	BENCH_OUTPUT_PIPE,	/* stdout into a pipe that trail drains and discards */
@@ -28,6 +42,8 @@ struct bench_job {
 	int output_fd;			/* for BENCH_OUTPUT_FILE: an open descriptor */
 	double timeout;			/* seconds; 0 for none */
 	int count_perf;			/* also read perf_event_open software counters */
+	enum bench_count count;		/* count under callgrind (the times are then the instrumented run's) */
+	const char *count_dir;		/* an empty directory for callgrind's out files, when counting */
 	volatile sig_atomic_t *stop;	/* when set while waiting: SIGTERM the command, or NULL */
 };
 
@@ -43,6 +59,7 @@ struct bench_measurement {
 	int64_t perf_csw;	/* perf software counters, or BENCH_COUNTER_NONE */
 	int64_t perf_faults;
 	int64_t perf_migrations;
+	int64_t count;		/* job->count's instructions or cycles, or BENCH_COUNTER_NONE */
 	int exit_code;		/* 0-255, 128+N when killed by signal N */
 	int timed_out;		/* killed after job->timeout */
 };
@@ -68,6 +85,18 @@ extern struct bench_executor bench_executor_process;
  * counters are available ("hardware counters are not supported ...").
  */
 int bench_perf_probe(const char **why);
+
+/*
+ * The sum over every callgrind.out.* file in dir (one per process) of the
+ * count's events from its totals:/summary: line, into *out; the files are
+ * removed.  0, or -1 after trail_error() (no file, or events missing).
+ */
+int bench_count_read_dir(const char *dir, enum bench_count count, int64_t *out);
+
+/* "instructions" or "est-cycles" (the --metric names), or "time". */
+const char *bench_count_name(enum bench_count count);
+/* The unit of a count: "instructions" or "cycles". */
+const char *bench_count_unit(enum bench_count count);
 
 /*
  * Look name up in $PATH once, so each run execs directly instead of trying

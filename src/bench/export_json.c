@@ -81,6 +81,8 @@ static void ratio(struct json_writer *w, const char *name, const struct stats_ra
 
 static void comparison(struct json_writer *w, const struct bench_comparison *c)
 {
+	/* exact counts: point ratios, and the test fields null (no test was made) */
+	json_writer_key_bool(w, "exact", c->exact);
 	ratio(w, "median_ratio", &c->median_ratio);
 	ratio(w, "mean_ratio", &c->mean_ratio);
 	json_writer_key_number(w, "mann_whitney_u", c->mwu.u_a);
@@ -117,6 +119,25 @@ static void one_result(struct json_writer *w, const struct bench_export_context 
 		json_writer_key_number(w, "system", cr->sys_stats.mean);
 		json_writer_key_number(w, "max_rss_kib", cr->rss_stats.max);
 		json_writer_key_number(w, "median_rss_kib", cr->rss_stats.median);
+	}
+	if (cr->count) {
+		/*
+		 * The count in an object of its own, in its unit: the fields
+		 * above stay seconds, as hyperfine's readers expect them.
+		 */
+		json_writer_key(w, "count");
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "metric", bench_count_name(res->count));
+		json_writer_key_string(w, "unit", bench_count_unit(res->count));
+		json_writer_key_bool(w, "exact", cr->count_exact);
+		json_writer_key_number(w, "spread", cr->count_spread);
+		stats_fields(w, &cr->count_stats);
+		json_writer_key(w, "values");
+		json_writer_begin_array(w);
+		for (i = 0; i < cr->nr_runs; i++)
+			json_writer_number(w, cr->count[i]);
+		json_writer_end(w);
+		json_writer_end(w);
 	}
 	if (cr->command->param_names[0]) {
 		json_writer_key(w, "parameters");
@@ -185,6 +206,7 @@ static int json_write(const struct bench_export_context *ctx, struct strbuf *sb)
 	json_writer_init(&w, sb, JSON_WRITER_PRETTY);
 	json_writer_begin_object(&w);
 	json_writer_key_string(&w, "tool", "trail bench " TRAIL_VERSION);
+	json_writer_key_string(&w, "metric", bench_count_name(res->count));
 	json_writer_key_number(&w, "confidence", res->confidence);
 	json_writer_key_uint(&w, "reference", res->reference);
 	json_writer_key_bool(&w, "interleaved", res->interleaved);
@@ -196,6 +218,8 @@ static int json_write(const struct bench_export_context *ctx, struct strbuf *sb)
 	json_writer_key_number(&w, "user", res->shell_user);
 	json_writer_key_number(&w, "system", res->shell_sys);
 	json_writer_key_uint(&w, "probes", res->shell_probes);
+	if (res->count)
+		json_writer_key_number(&w, "count", res->shell_count);
 	json_writer_end(&w);
 	if (res->looks)
 		json_writer_key_uint(&w, "looks", res->looks);

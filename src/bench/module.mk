@@ -2,6 +2,7 @@
 # wall-time probe): the comparison, executor, scheduler, exporters.
 LIB_OBJS += src/bench/baseline.o
 LIB_OBJS += src/bench/compare.o
+LIB_OBJS += src/bench/count.o
 LIB_OBJS += src/bench/executor.o
 LIB_OBJS += src/bench/export.o
 LIB_OBJS += src/bench/export_csv.o

@@ -68,6 +68,63 @@ static double median_of_int(const struct bench_command_result *cr, size_t offset
 	return m;
 }
 
+/* A count with thousands separators, as callgrind_annotate writes it: "1,217,819,120". */
+static void add_count(struct strbuf *sb, double v)
+{
+	char digits[32];
+	size_t i, n;
+
+	if (!isfinite(v) || v < 0 || v >= 1e19) {
+		strbuf_addf(sb, "%.4g", v);
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, digits[i]);
+	}
+}
+
+/*
+ * --metric instructions / est-cycles: the count first.  Exact counts are
+ * one number (no spread to print: the runs agree); counts that varied get
+ * the median, MAD and range as times do.
+ */
+static void report_count(struct strbuf *sb, const struct bench_result *res,
+			 const struct bench_command_result *cr)
+{
+	const struct stats_summary *s = &cr->count_stats;
+	const char *unit = bench_count_unit(res->count);
+
+	if (cr->count_exact) {
+		strbuf_addf(sb, "  %-22s", res->count == BENCH_COUNT_EST_CYCLES ?
+			    "Est. cycles (exact):" : "Instructions (exact):");
+		add_count(sb, s->median);
+		strbuf_addf(sb, " %s  [%zu run%s, ", unit, cr->nr_runs, cr->nr_runs == 1 ? "" : "s");
+		if (cr->nr_runs == 1)
+			strbuf_addstr(sb, "not checked: one run]\n");
+		else if (cr->count_spread == 0)
+			strbuf_addstr(sb, "identical]\n");
+		else
+			strbuf_addf(sb, "within %.2g%%]\n", cr->count_spread * 100);
+	} else {
+		strbuf_addf(sb, "  %-22s", res->count == BENCH_COUNT_EST_CYCLES ?
+			    "Est. cycles (median):" : "Instructions (median):");
+		add_count(sb, s->median);
+		strbuf_addf(sb, " %s ± ", unit);
+		add_count(sb, s->mad);
+		strbuf_addstr(sb, " (MAD)  [range ");
+		add_count(sb, s->min);
+		strbuf_addstr(sb, " … ");
+		add_count(sb, s->max);
+		strbuf_addf(sb, ": varied by %.3g%%, not exact]  %zu runs\n", cr->count_spread * 100,
+			    cr->nr_runs);
+	}
+	strbuf_addstr(sb, "  (the times below are of the runs under callgrind, not native)\n");
+}
+
 /* Command names come from the user's command line: escaped for a terminal. */
 static void add_name(struct strbuf *sb, const char *name)
 {
@@ -87,6 +144,8 @@ void bench_report_command(struct strbuf *sb, const struct bench_result *res, siz
 		strbuf_addstr(sb, "  (no measured runs)\n\n");
 		return;
 	}
+	if (res->count)
+		report_count(sb, res, cr);
 	fmt_time_as(a, sizeof(a), s->median, s->median);
 	fmt_time_as(b, sizeof(b), s->mad, s->median);
 	fmt_time_as(d, sizeof(d), s->median_lo, s->median);
@@ -161,6 +220,19 @@ static void describe_ratio(struct strbuf *sb, const struct bench_comparison *cmp
 {
 	const struct stats_ratio *r = &cmp->median_ratio;
 
+	if (cmp->exact) {
+		/* a ratio of exact counts is the change itself: no interval, no test */
+		if (!isfinite(r->estimate)) {
+			strbuf_addstr(sb, "n/a (the reference's count is 0)");
+			return;
+		}
+		strbuf_addf(sb, "%+.3f%% %s (ratio %.5fx, exact)", (r->estimate - 1) * 100,
+			    cmp->verdict == DIRECTION_SLOWER ? "more: slower" :
+			    cmp->verdict == DIRECTION_FASTER ? "fewer: faster" :
+			    "(within the counts' tolerance: the same)", r->estimate);
+		return;
+	}
+
 	if (cmp->verdict == DIRECTION_FASTER) {
 		add_num(sb, 3, "x", 1 / r->estimate);
 		strbuf_addstr(sb, " faster ");
@@ -193,11 +265,17 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		return;
 	strbuf_addstr(sb, "Summary (reference: '");
 	add_name(sb, ref->command->name);
-	strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
-		    "intervals; verdicts by Mann-Whitney U at %g%%",
-		    res->confidence * 100, res->confidence * 100);
+	if (res->count)
+		strbuf_addf(sb, "'; %s: exact counts compared exactly (tolerance %g%%), counts that "
+			    "varied by ratios of medians with %g%% bootstrap intervals and "
+			    "Mann-Whitney U", bench_count_name(res->count),
+			    STATS_EXACT_TOLERANCE * 100, res->confidence * 100);
+	else
+		strbuf_addf(sb, "'; ratios of medians with %g%% bootstrap "
+			    "intervals; verdicts by Mann-Whitney U at %g%%",
+			    res->confidence * 100, res->confidence * 100);
 	for (c = 0; c < res->nr_commands; c++)
-		if (res->commands[c].has_comparison) {
+		if (res->commands[c].has_comparison && !res->commands[c].comparison.exact) {
 			add_family(sb, &res->commands[c].comparison);
 			break;
 		}
@@ -212,6 +290,15 @@ void bench_report_summary(struct strbuf *sb, const struct bench_result *res)
 		add_name(sb, cr->command->name);
 		strbuf_addstr(sb, "' vs reference: ");
 		describe_ratio(sb, cmp);
+		if (cmp->exact) {
+			strbuf_addstr(sb, "\n      ");
+			add_count(sb, cr->count_stats.median);
+			strbuf_addstr(sb, " vs ");
+			add_count(sb, ref->count_stats.median);
+			strbuf_addf(sb, " %s: %+.0f\n", bench_count_unit(res->count),
+				    cr->count_stats.median - ref->count_stats.median);
+			continue;
+		}
 		strbuf_addstr(sb, "\n      mean ratio ");
 		add_num(sb, 3, "x", cmp->mean_ratio.estimate);
 		strbuf_addch(sb, ' ');
@@ -229,11 +316,20 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 {
 	size_t i;
 
-	strbuf_addf(sb, "Baseline (allowed slowdown %g%%; fails only when significantly slower "
-		    "and the whole %g%% interval is beyond it", max_regression * 100,
-		    res->confidence * 100);
-	if (nr)
-		add_family(sb, &g[0].cmp);
+	if (res->count)
+		strbuf_addf(sb, "Baseline (%s; allowed increase %g%%; exact counts fail when their "
+			    "ratio is beyond it, counts that varied when significantly more and the "
+			    "whole %g%% interval is beyond it", bench_count_name(res->count),
+			    max_regression * 100, res->confidence * 100);
+	else
+		strbuf_addf(sb, "Baseline (allowed slowdown %g%%; fails only when significantly slower "
+			    "and the whole %g%% interval is beyond it", max_regression * 100,
+			    res->confidence * 100);
+	for (size_t k = 0; k < nr; k++)
+		if (!g[k].cmp.exact) {
+			add_family(sb, &g[k].cmp);
+			break;
+		}
 	strbuf_addstr(sb, ")\n");
 	for (i = 0; i < nr; i++) {
 		const struct stats_ratio *r = &g[i].cmp.median_ratio;
@@ -241,6 +337,16 @@ void bench_report_baseline(struct strbuf *sb, const struct bench_result *res,
 		strbuf_addf(sb, "  %s '", g[i].regressed ? "REGRESSION" : "ok");
 		add_name(sb, res->commands[g[i].command].command->name);
 		strbuf_addstr(sb, "': ");
+		if (g[i].cmp.exact) {
+			strbuf_addf(sb, "%+.3f%% %s %s than the baseline (exact counts: ",
+				    (r->estimate - 1) * 100, r->estimate >= 1 ? "more" : "fewer",
+				    bench_count_unit(res->count));
+			add_count(sb, res->commands[g[i].command].count_stats.median);
+			strbuf_addstr(sb, " vs ");
+			add_count(sb, g[i].base->counts[0]);
+			strbuf_addstr(sb, ")\n");
+			continue;
+		}
 		if (g[i].cmp.verdict == DIRECTION_SLOWER) {
 			add_num(sb, 1, "%", (r->estimate - 1) * 100);
 			strbuf_addstr(sb, " slower than the baseline ");
@@ -290,7 +396,7 @@ void bench_report_warnings(const struct bench_result *res, const struct bench_co
 			warning("'%s': the first run was much slower than the others (%.4g s vs a "
 				"median of %.4g s), probably cold caches: consider --warmup 1 or more.",
 				name, cr->runs[0].wall, s->median);
-		if (cfg->shell && s->median < 5e-3)
+		if (cfg->shell && s->median < 5e-3 && !res->count)
 			warning("'%s' took less than 5 ms; the shell's own start-up (%.3g ms, "
 				"subtracted) is a large part of that: use -N (--shell=none) to "
 				"benchmark it without a shell.", name, res->shell_wall * 1e3);

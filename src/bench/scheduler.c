@@ -8,6 +8,7 @@
  */
 #include "bench/bench.h"
 #include "core/alloc.h"
+#include "core/cleanup.h"
 #include "stats/rng.h"
 #include "stats/sequential.h"
 #include "core/error.h"
@@ -36,6 +37,9 @@ void bench_config_init(struct bench_config *cfg)
 	cfg->confidence = 0.95;
 }
 
+/* Counted runs per command before the counts are checked for determinism. */
+#define BENCH_COUNT_RUNS 2
+
 /* Runs used to estimate the shell's own spawn time (after 3 warm-ups). */
 #define SHELL_PROBE_RUNS 20
 /* Interleaved probes: one per round up to this many in all, then every 10th round. */
@@ -62,6 +66,7 @@ struct runner {
 	struct progress progress;
 	uint64_t done, total;		/* for the progress line */
 	uint64_t rng;			/* splitmix64 state for the shuffles */
+	char *count_dir;		/* callgrind's out files while counting (cfg->count), or NULL */
 };
 
 static int stopped(const struct runner *r)
@@ -215,6 +220,10 @@ static int run_once(struct runner *r, size_t c, int measured)
 		return 1;
 	job_init(r, &job, r->argvs[c]);
 	job.count_perf = r->res->perf_available;
+	if (measured) {	/* a warm-up counted would only cost the instrument's time */
+		job.count = r->cfg->count;
+		job.count_dir = r->count_dir;
+	}
 	if (r->ex->run(r->ex, &job, &m))
 		return -1;
 	if (stopped(r))
@@ -290,6 +299,35 @@ static void shell_estimate(struct runner *r)
 	r->res->shell_probes = r->nr_probes - from;
 }
 
+/*
+ * Counting: the empty shell counted once (a count does not drift as a
+ * time does), subtracted from every run's count as hyperfine subtracts
+ * the shell's time.
+ */
+static int count_shell(struct runner *r)
+{
+	const char *argv[] = { r->cfg->shell, "-c", "", NULL };
+	struct bench_measurement m;
+	struct bench_job job;
+
+	job_init(r, &job, argv);
+	job.input_path = NULL;
+	job.output = BENCH_OUTPUT_NULL;
+	job.timeout = 0;
+	job.count = r->cfg->count;
+	job.count_dir = r->count_dir;
+	if (r->ex->run(r->ex, &job, &m))
+		return trail_error("cannot count the shell '%s' under callgrind (use -N to run "
+				   "commands without one)", r->cfg->shell);
+	if (stopped(r))
+		return 1;
+	if (m.exit_code || m.count < 0)
+		return trail_error("the shell '%s' exits with status %d on an empty command under "
+				   "callgrind", r->cfg->shell, m.exit_code);
+	r->res->shell_count = (double)m.count;
+	return 0;
+}
+
 /* The first estimate of the shell's spawn time: 3 warm-ups, then 20 probes. */
 static int measure_shell(struct runner *r)
 {
@@ -328,6 +366,9 @@ static void subtract_shell(struct runner *r)
 		struct bench_command_result *cr = &r->res->commands[c];
 
 		for (i = 0; i < cr->nr_runs; i++) {
+			if (cr->runs[i].count > 0)
+				cr->runs[i].count = (int64_t)fmax(0, (double)cr->runs[i].count -
+								   r->res->shell_count);
 			cr->runs[i].wall = fmax(0, cr->runs[i].wall - r->res->shell_wall);
 			cr->runs[i].user = fmax(0, cr->runs[i].user - r->res->shell_user);
 			cr->runs[i].sys = fmax(0, cr->runs[i].sys - r->res->shell_sys);
@@ -346,6 +387,8 @@ static uint64_t adaptive_target(const struct bench_config *cfg, double first_wal
 
 	if (cfg->runs)
 		return cfg->runs;
+	if (cfg->count)
+		return BENCH_COUNT_RUNS;	/* the second checks the first; see recount_varied() */
 	fit = first_wall > 0 ? cfg->min_time / first_wall : 1e9;
 	n = fit >= 1e9 ? (uint64_t)1e9 : (uint64_t)ceil(fit);
 	if (n < cfg->min_runs)
@@ -353,6 +396,43 @@ static uint64_t adaptive_target(const struct bench_config *cfg, double first_wal
 	if (cfg->max_runs && n > cfg->max_runs)
 		n = cfg->max_runs;
 	return n ? n : 1;
+}
+
+/*
+ * Counting, after BENCH_COUNT_RUNS runs of command c: when its counts
+ * differ by more than STATS_EXACT_TOLERANCE they are not exact (a
+ * workload that reads the clock, the environment or random numbers, or
+ * threads that interleave differently); say so and plan the adaptive
+ * number of runs so the statistics decide.  1 when c needs more runs.
+ */
+static int recount_varied(struct runner *r, size_t c)
+{
+	const struct bench_config *cfg = r->cfg;
+	struct bench_command_result *cr = &r->res->commands[c];
+	double *v, spread;
+	size_t i;
+	uint64_t n;
+	char *name;
+
+	if (!cfg->count || cfg->runs || cfg->until_significant || cr->nr_runs < 2 ||
+	    r->target[c] != BENCH_COUNT_RUNS)
+		return 0;
+	v = xmallocarray(cr->nr_runs, sizeof(*v));
+	for (i = 0; i < cr->nr_runs; i++)
+		v[i] = (double)cr->runs[i].count;
+	spread = stats_spread(v, cr->nr_runs);
+	free(v);
+	if (spread <= STATS_EXACT_TOLERANCE)
+		return 0;
+	n = cfg->max_runs && cfg->max_runs < cfg->min_runs ? cfg->max_runs : cfg->min_runs;
+	name = escape_term_dup(cr->command->name);
+	warning("'%s': its %s differ by %.3g%% between two runs (more than %g%%): not exact; "
+		"falling back to %llu runs and the Mann-Whitney statistics", name,
+		bench_count_name(cfg->count), spread * 100, STATS_EXACT_TOLERANCE * 100,
+		(unsigned long long)n);
+	free(name);
+	r->target[c] = n > BENCH_COUNT_RUNS ? n : BENCH_COUNT_RUNS + 1;
+	return 1;
 }
 
 static void update_total(struct runner *r)
@@ -378,7 +458,7 @@ static int all_decided(struct runner *r, double alpha)
 	int decided = 1;
 
 	for (i = 0; i < ref->nr_runs; i++)
-		a[i] = ref->runs[i].wall;
+		a[i] = r->cfg->count ? (double)ref->runs[i].count : ref->runs[i].wall;
 	for (c = 0; c < r->cfg->nr_commands && decided; c++) {
 		const struct bench_command_result *cr = &r->res->commands[c];
 		struct stats_mwu u;
@@ -387,7 +467,7 @@ static int all_decided(struct runner *r, double alpha)
 			continue;
 		b = xreallocarray(b, cr->nr_runs ? cr->nr_runs : 1, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
-			b[i] = cr->runs[i].wall;
+			b[i] = r->cfg->count ? (double)cr->runs[i].count : cr->runs[i].wall;
 		if (stats_mann_whitney(b, cr->nr_runs, a, ref->nr_runs, &u))
 			decided = 0;
 		else
@@ -469,6 +549,16 @@ static int run_interleaved(struct runner *r)
 			r->target[c] = 1;	/* until the first run says how long one takes */
 		update_total(r);
 		rc = run_rounds(r, order);
+		if (!rc) {
+			int more = 0;
+
+			for (c = 0; c < n; c++)
+				more |= recount_varied(r, c);
+			if (more) {
+				update_total(r);
+				rc = run_rounds(r, order);
+			}
+		}
 	} else {
 		uint64_t max = cfg->max_runs ? cfg->max_runs : UNTIL_SIGNIFICANT_MAX_RUNS;
 		uint64_t look = cfg->min_runs > UNTIL_SIGNIFICANT_FIRST_LOOK ?
@@ -534,6 +624,11 @@ static int run_sequential(struct runner *r)
 				update_total(r);
 			}
 		}
+		if (!rc && recount_varied(r, c)) {
+			update_total(r);
+			while (!rc && r->res->commands[c].nr_runs < r->target[c])
+				rc = run_once(r, c, 1);
+		}
 		if (run_hook(r, "cleanup", cfg->cleanup) && !rc)
 			rc = -1;
 	}
@@ -558,6 +653,7 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 	res->reference = cfg->reference < cfg->nr_commands ? cfg->reference : 0;
 	res->confidence = cfg->confidence;
 	res->interleaved = cfg->interleave && cfg->nr_commands > 1;
+	res->count = cfg->count;
 	if (!cfg->nr_commands)
 		return trail_error("no command to benchmark");
 	if (cfg->until_significant && cfg->nr_commands < 2)
@@ -604,8 +700,19 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 	progress_start(&r.progress, "bench", 0);
 	if (!cfg->show_progress)
 		r.progress.enabled = 0;
+	if (cfg->count) {
+		r.count_dir = tempdir_create("trail-bench-count");
+		if (!r.count_dir)
+			goto out_progress;
+	}
 	if (cfg->shell && measure_shell(&r))
 		goto out_progress;
+	if (cfg->shell && cfg->count && (rc = count_shell(&r))) {
+		if (rc > 0)
+			res->interrupted = 1;
+		rc = rc > 0 ? 0 : -1;
+		goto out_progress;
+	}
 	if (res->interleaved)
 		rc = run_interleaved(&r);
 	else
@@ -618,6 +725,10 @@ int bench_run_commands(const struct bench_config *cfg, struct bench_result *res)
 		subtract_shell(&r);
 out_progress:
 	progress_stop(&r.progress);
+	if (r.count_dir) {
+		tempdir_remove(r.count_dir);
+		free(r.count_dir);
+	}
 out:
 	if (r.output_fd >= 0)
 		close(r.output_fd);
@@ -678,9 +789,20 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 
 		free(cr->wall);
 		cr->wall = NULL;
+		free(cr->count);
+		cr->count = NULL;
 		cr->has_comparison = 0;
 		if (!cr->nr_runs)
 			continue;
+		if (res->count) {
+			cr->count = xmallocarray(cr->nr_runs, sizeof(double));
+			for (i = 0; i < cr->nr_runs; i++)
+				cr->count[i] = (double)cr->runs[i].count;
+			if (stats_summarize(cr->count, cr->nr_runs, &cr->count_stats))
+				return -1;
+			cr->count_spread = stats_spread(cr->count, cr->nr_runs);
+			cr->count_exact = cr->count_spread <= STATS_EXACT_TOLERANCE;
+		}
 		cr->wall = xmallocarray(cr->nr_runs, sizeof(double));
 		for (i = 0; i < cr->nr_runs; i++)
 			cr->wall[i] = cr->runs[i].wall;
@@ -698,7 +820,14 @@ int bench_result_analyze(struct bench_result *res, const struct bench_config *cf
 
 		if (c == res->reference || !cr->nr_runs || !ref->nr_runs)
 			continue;
-		if (bench_compare(ref->wall, ref->nr_runs, cr->wall, cr->nr_runs,
+		if (res->count) {
+			/* counts are compared exactly when both sides' are exact, else by the test */
+			if (!bench_compare_exact(ref->count, ref->nr_runs, cr->count, cr->nr_runs,
+						 STATS_EXACT_TOLERANCE, &cr->comparison) &&
+			    bench_compare(ref->count, ref->nr_runs, cr->count, cr->nr_runs,
+					  res->confidence, &cr->comparison))
+				return -1;
+		} else if (bench_compare(ref->wall, ref->nr_runs, cr->wall, cr->nr_runs,
 				  res->confidence, &cr->comparison))
 			return -1;
 		cr->has_comparison = 1;
@@ -720,6 +849,7 @@ void bench_result_release(struct bench_result *res)
 	for (c = 0; c < res->nr_commands; c++) {
 		free(res->commands[c].runs);
 		free(res->commands[c].wall);
+		free(res->commands[c].count);
 	}
 	free(res->commands);
 	memset(res, 0, sizeof(*res));

@@ -30,6 +30,8 @@ static const char *const bench_usage[] = {
 	"memory, and compare each command with the first: ratio of medians with a",
 	"bootstrap confidence interval and a Mann-Whitney U verdict (faster, slower or",
 	"no significant difference).  --baseline guards CI against real regressions.",
+	"--metric instructions counts each run under callgrind instead: exact counts,",
+	"compared exactly, twice a command unless the counts vary.",
 	NULL
 };
 
@@ -53,6 +55,7 @@ struct bench_opts {
 	uint64_t warmup, runs, min_runs, max_runs, reference, seed;
 	double min_time, timeout, confidence;
 	int no_shell, ignore_failure, interleave, until_significant, count_perf, quiet;
+	int metric;		/* enum bench_count: what is compared (--metric) */
 	struct string_list names;	/* --command-name */
 };
 
@@ -227,6 +230,11 @@ static int is_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
+static const struct option_choice metrics[] = {
+	{ "time", BENCH_COUNT_NONE }, { "instructions", BENCH_COUNT_INSTRUCTIONS },
+	{ "est-cycles", BENCH_COUNT_EST_CYCLES }, { NULL, 0 }
+};
+
 /* Parse argv (after join_multi_args()) into o and cfg; the number of commands left in argv. */
 static int parse_bench_options(int argc, const char **argv, struct bench_opts *o,
 			       struct bench_config *cfg)
@@ -250,6 +258,7 @@ static int parse_bench_options(int argc, const char **argv, struct bench_opts *o
 		OPT_FLAG(0, "interleave", &o->interleave, "alternate commands run by run (default; --no-interleave)"),
 		OPT_U64(0, "seed", &o->seed, "N", "seed of the shuffled run order", 0, 1.8e19),
 		OPT_FLAG(0, "perf", &o->count_perf, "also count context switches, page faults, migrations with perf_event_open"),
+		OPT_CHOICE(0, "metric", &o->metric, NULL, "what is compared: time (default), instructions or est-cycles (counted under callgrind: exact, 2 runs a command)", metrics),
 		OPT_GROUP("parameters"),
 		OPT_CALLBACK('P', "parameter-scan", o, "NAME START END", "run with {NAME} = START, START+STEP, ... END", opt_scan),
 		OPT_STRING('D', "step", &o->step, "STEP", "step of the -P scans (default 1)"),
@@ -349,6 +358,7 @@ static void configure(const struct bench_opts *o, const struct bench_plan *plan,
 	cfg->confidence = o->confidence;
 	cfg->reference = (size_t)o->reference - 1;
 	cfg->count_perf = o->count_perf;
+	cfg->count = (enum bench_count)o->metric;
 	cfg->show_progress = !trail_quiet && isatty(2);
 	cfg->stop = &stop_requested;
 }
@@ -402,7 +412,12 @@ static void say_regressions(const struct bench_result *res, const struct bench_r
 		if (!regs[i].regressed)
 			continue;
 		name = escape_term_dup(res->commands[regs[i].command].command->name);
-		trail_error("'%s' regressed: %.1f%% slower than the baseline "
+		if (regs[i].cmp.exact)
+			trail_error("'%s' regressed: %+.3f%% %s against the baseline (exact counts, "
+				    "allowed %g%%)", name, (r->estimate - 1) * 100,
+				    bench_count_unit(res->count), allowed * 100);
+		else
+			trail_error("'%s' regressed: %.1f%% slower than the baseline "
 		      "(%g%% interval %.1f%% … %.1f%%, allowed %g%%)", name,
 		      (r->estimate - 1) * 100, res->confidence * 100,
 		      (r->lo - 1) * 100, (r->hi - 1) * 100, allowed * 100);

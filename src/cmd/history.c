@@ -362,6 +362,30 @@ static void guard_skipped_line(const struct history_cmd *h)
 			    "(trail history check lists them)\n", h->store.nskipped);
 }
 
+/*
+ * Exact counts: the two numbers, their difference and the change, whether
+ * REV's runs repeated, how far the stored commits' counts spread; no
+ * interval and no p-value (a test over a few identical counts says nothing).
+ */
+static void guard_counted_line(const char *id, const struct history_series *s, const double *rev,
+			       size_t nr, const double *base, size_t nb, size_t commits,
+			       const struct history_guard_metric *g, double implied)
+{
+	double r = stats_median(rev, nr), b = stats_median(base, nb);
+
+	term_printf("guard: %.12s %s %.0f %s vs %.0f %s (median of %zu stored commit(s) before it): "
+		    "%+.0f %s, %+.3f%% (exact counts: ", id, s->metric, r, s->unit, b, s->unit,
+		    commits, r - b, s->unit, (g->ratio.estimate - 1) * 100);
+	if (nr == 1)
+		term_printf("one run");
+	else if (g->rev_spread == 0)
+		term_printf("%zu runs identical", nr);
+	else
+		term_printf("%zu runs within %.2g%%", nr, 100 * g->rev_spread);
+	term_printf("; the stored commits' counts span %.3g%%); the profile implies %+.1f%%\n",
+		    100 * g->base_spread, implied * 100);
+}
+
 static int guard_compare(struct history_cmd *h, struct history_series *s, const char *id)
 {
 	struct history_detect_opts o;
@@ -371,10 +395,16 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	double *base = history_pool_runs(s, a, n - 1, &nb), *rev = history_pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	const char *verdict;
-	int regression, profile_slower = 0;
+	enum flame_metric m;
+	int regression, profile_slower = 0, counted;
 
 	history_cmd_detect_opts(h, s->metric, &o);
-	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
+	counted = !history_cmd_parse_metric(s->metric, &m) && flame_metric_deterministic(m);
+	if (counted && !h->max_regression_given)	/* the metric's minimum effect: 0.5% */
+		h->max_regression = 100 * flame_metric_min_effect(flame_metric_def(m));
+	if (counted ? history_guard_counts(base, nb, rev, nr, h->alpha, h->max_regression / 100,
+					   STATS_EXACT_TOLERANCE, &g) :
+		      history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
 		free(base);
 		free(rev);
 		return trail_error("cannot compare %.12s with the commits before it", id);
@@ -399,9 +429,15 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 		};
 
 		history_guard_json(&gv);
+	} else if (g.counted) {
+		guard_counted_line(id, s, rev, nr, base, nb, n - 1 - a, &g, implied);
 	} else {
 		struct strbuf mr = STRBUF_INIT, mb = STRBUF_INIT;
 
+		if (g.varied)
+			warning("%.12s's %zu runs of %s differ by %.3g%% (more than %g%%): not exact "
+				"counts; the test decides", id, nr, s->metric, 100 * g.rev_spread,
+				100 * STATS_EXACT_TOLERANCE);
 		numfmt_value(&mr, stats_median(rev, nr), s->unit, 0);
 		numfmt_value(&mb, stats_median(base, nb), s->unit, 0);
 		term_printf("guard: %.12s %s %s vs %s (%zu stored commit(s) before it): "
@@ -411,6 +447,8 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 			    g.exact ? "exact" : "normal approximation", implied * 100);
 		strbuf_release(&mr);
 		strbuf_release(&mb);
+	}
+	if (!h->json) {
 		if (nmv) {
 			term_printf("functions that moved:\n");
 			print_moved(mv, nmv, "  ");
@@ -667,7 +705,7 @@ static int run_sub(struct history_cmd *h, const char *sub)
 int cmd_history(int argc, const char **argv)
 {
 	struct history_cmd h;
-	const char *sub, *max_regression = "5%";
+	const char *sub, *max_regression = NULL;
 	int ret = EXIT_FAILURE_, n;
 	struct option opts[] = {
 		OPT_GROUP("what and where"),
@@ -709,7 +747,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3; 0.5 for instructions and est-cycles)", 0, 1e6),
 		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
 		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
-		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%)"),
+		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%; 0.5% for instructions, est-cycles)"),
 		OPT_STRING(0, "markdown", &h.markdown, "FILE", "guard: append a Markdown table (a row per bench) to FILE, e.g. $GITHUB_STEP_SUMMARY"),
 		OPT_U64(0, "window", &h.window, "N", "guard: stored commits compared with (default 10)", 1, 100000),
 		OPT_U64(0, "keep", &h.keep, "N", "prune: the newest N commits of --range keep their full profiles", 1, UINT32_MAX),
@@ -749,7 +787,8 @@ int cmd_history(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (parse_percent(max_regression, &h.max_regression)) {
+	h.max_regression_given = !!max_regression;
+	if (parse_percent(max_regression ? max_regression : "5%", &h.max_regression)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -40,6 +40,7 @@ struct history_cmd {
 	uint64_t max_note;		/* bytes a note may have (--max-note-size) */
 	double discard, build_timeout, run_timeout, alpha, min_effect, min_share, max_regression;
 	int json, bisect, all_envs, print;
+	int max_regression_given;	/* --max-regression was given: else 5%, 0.5% for counted metrics */
 	struct string_list benches;	/* --bench */
 	const char *markdown;		/* guard --markdown FILE */
 	const char *args[2];		/* diff A B */

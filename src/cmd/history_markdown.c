@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 void history_md_compare(struct history_cmd *h, double change, double lo, double hi, double p,
@@ -58,7 +59,9 @@ void history_md_row(struct history_cmd *h, const char *id, int status)
 	strbuf_addstr(&m->rows, "| ");
 	escape_md_text(&m->rows, bench, strlen(bench));
 	strbuf_addf(&m->rows, " | `%.12s` | ", id);
-	if (m->compared)
+	if (m->compared && isnan(m->p))	/* exact counts: the change itself, no test */
+		strbuf_addf(&m->rows, "%+.3f%% (exact counts) | ", 100 * m->change);
+	else if (m->compared)
 		strbuf_addf(&m->rows, "%+.1f%% [%+.1f%%, %+.1f%%], p = %.2g | ", 100 * m->change,
 			    100 * m->lo, 100 * m->hi, m->p);
 	else

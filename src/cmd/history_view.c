@@ -464,8 +464,16 @@ void history_guard_json(const struct history_guard_view *v)
 		json_writer_key_number(&w, "median_before", v->base_median);
 		json_writer_key_number(&w, "change", v->g->ratio.estimate - 1);
 		json_writer_key_pair(&w, "interval", v->g->ratio.lo - 1, v->g->ratio.hi - 1);
+		/* counted metrics: an exact change has no test, p is null */
 		json_writer_key_number(&w, "p", v->g->p);
 		json_writer_key_bool(&w, "p_exact", v->g->exact);
+		json_writer_key_bool(&w, "exact_counts", v->g->counted);
+		if (v->g->counted || v->g->varied) {
+			json_writer_key_number(&w, "delta", v->rev_median - v->base_median);
+			json_writer_key_bool(&w, "counts_varied", v->g->varied);
+			json_writer_key_number(&w, "spread", v->g->rev_spread);
+			json_writer_key_number(&w, "spread_before", v->g->base_spread);
+		}
 		json_writer_key_number(&w, "profile_implies", v->implied);
 		json_writer_key(&w, "functions");
 		json_writer_begin_array(&w);

@@ -3,6 +3,7 @@
 LIB_OBJS += src/core/alloc.o
 LIB_OBJS += src/core/arena.o
 LIB_OBJS += src/core/cache_dir.o
+LIB_OBJS += src/core/callgrind_cmd.o
 LIB_OBJS += src/core/child.o
 LIB_OBJS += src/core/decompress.o
 LIB_OBJS += src/core/cleanup.o

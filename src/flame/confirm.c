@@ -40,6 +40,24 @@ int flame_step_confirm(struct flame_session *s)
 		s->ans.ends.metric_lo[side] = s->ans.ends.metric_med[side] - z * se;
 		s->ans.ends.metric_hi[side] = s->ans.ends.metric_med[side] + z * se;
 	}
+	if (s->ans.ends.exact_counts) {
+		/*
+		 * Exact counts (exact.c): the change is the counts' ratio.  A rank
+		 * test over 2+2 identical counts could at best say p = 0.333,
+		 * which would only read as doubt where there is none.
+		 */
+		const char *unit = flame_metric_unit(s->req.metric);
+
+		s->ans.ends.metric_p = s->ans.ends.metric_ks_p = NAN;
+		note("confirm: %s good %.0f %s, bad %.0f %s: %+.0f %s, %+.3f%% (exact counts, "
+		     "%zu+%zu runs alike; no test)", flame_metric_name(s->req.metric),
+		     s->ans.ends.metric_med[0], unit, s->ans.ends.metric_med[1], unit,
+		     s->ans.ends.metric_med[1] - s->ans.ends.metric_med[0], unit,
+		     100 * s->ans.ends.change_iv.estimate, s->st.nruns[0], s->st.nruns[1]);
+		free(v[0]);
+		free(v[1]);
+		return s->ans.ends.change_iv.n && s->ans.ends.change_iv.lo > 0;
+	}
 	s->ans.ends.metric_p = flame_mann_whitney_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1], &larger);
 	s->ans.ends.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
 	free(v[0]);

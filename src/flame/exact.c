@@ -8,6 +8,7 @@
  * repeated runs and its statistics (and probes with their usual runs).
  */
 #include "flame/exact.h"
+#include "stats/describe.h"
 #include "flame/estimate.h"
 #include "flame/ends.h"
 #include "core/error.h"
@@ -17,14 +18,7 @@
 
 double flame_exact_spread(const double *v, size_t n)
 {
-	double lo = HUGE_VAL, hi = -HUGE_VAL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	return n && hi > 0 ? (hi - lo) / hi : 0;
+	return stats_spread(v, n);
 }
 
 int flame_exact_interval(const double *good, const double *bad, size_t n, double alpha,
@@ -96,6 +90,7 @@ int flame_exact_ends(struct flame_session *s, const struct flame_capture_opts *o
 		return 1;
 	}
 	s->ans.ends.looks = 1;
+	s->ans.ends.exact_counts = 1;
 	s->ans.ends.alpha_look = 1 - s->req.confidence;
 	s->ans.ends.change_iv = iv;
 	s->ans.ends.ends_outcome = flame_outcome_decide(&iv, s->req.min_effect, 1);

@@ -7,6 +7,8 @@
 #ifndef TRAIL_FLAME_EXACT_H
 #define TRAIL_FLAME_EXACT_H
 
+#include "stats/describe.h"
+
 #include <stddef.h>
 
 struct flame_session;
@@ -14,7 +16,7 @@ struct flame_capture_opts;
 struct flame_interval;
 
 /* Two counts of one build closer than this (a fraction of the larger) are the same. */
-#define FLAME_EXACT_TOLERANCE 1e-4
+#define FLAME_EXACT_TOLERANCE STATS_EXACT_TOLERANCE
 /* flame's probe runs when a counted metric's counts do not repeat (cmd/flame.c's defaults). */
 #define FLAME_PROBE_RUNS 3
 #define FLAME_PROBE_MAX_RUNS 9

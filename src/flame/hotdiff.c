@@ -207,9 +207,15 @@ static void note_hotspots(struct flame_session *s, const char *what)
 		const struct flame_hotspot *h = &s->ans.target.hot.items[k];
 		char *name = escape_term_dup(h->name);
 
-		note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
-		     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
-		     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
+		/* a share of exact counts has no sampling error: none is printed */
+		if (s->ans.ends.exact_counts)
+			note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.2f pp, exact counts)%s", name, what,
+			     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+			     h->confirmed ? "" : "  (below the confirm threshold)");
+		else
+			note("diff: %-28s %s %5.1f%% -> %5.1f%% (%+.1f pp +/- %.1f)%s", name, what,
+			     100 * h->good_self.mean, 100 * h->bad_self.mean, 100 * h->delta_self,
+			     100 * h->se_self, h->confirmed ? "" : "  (below the confirm threshold)");
 		free(name);
 	}
 }
@@ -617,6 +623,12 @@ int flame_step_target(struct flame_session *s)
 			note("diff: no function's share of the %s profiles rose by %.1f points; "
 			     "bisecting on %s itself", s->req.metric == FLAME_METRIC_RSS ?
 			     "page-fault" : "allocation-site", 100 * s->req.confirm,
+			     flame_metric_name(s->req.metric));
+		else if (flame_metric_deterministic(s->req.metric))
+			/* counts cannot go off-CPU: the change is spread thin, or below the points */
+			note("diff: no function's share of the %s profiles rose by %.1f points (a "
+			     "change smaller than that, or spread over many functions); bisecting on "
+			     "%s itself", flame_metric_name(s->req.metric), 100 * s->req.confirm,
 			     flame_metric_name(s->req.metric));
 		else
 			note("diff: the CPU profile is flat (no function's share rose by %.1f points): "

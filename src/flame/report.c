@@ -20,6 +20,7 @@
 #include "core/json_writer.h"
 #include "core/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,8 @@ static void json_metric(const struct flame_session *s, struct json_writer *w)
 				"percentile" : "median");
 	metric_side(w, "good", s->ans.ends.metric_med[0], s->ans.ends.metric_lo[0], s->ans.ends.metric_hi[0], s->st.nruns[0]);
 	metric_side(w, "bad", s->ans.ends.metric_med[1], s->ans.ends.metric_lo[1], s->ans.ends.metric_hi[1], s->st.nruns[1]);
-	json_writer_key_string(w, "test", "mann-whitney");
+	/* exact counts: no test was made (p-values null) */
+	json_writer_key_string(w, "test", s->ans.ends.exact_counts ? "exact counts" : "mann-whitney");
 	json_writer_key_number(w, "p_value", s->ans.ends.metric_p);
 	json_writer_key_number(w, "ks_p_value", s->ans.ends.metric_ks_p);
 	json_writer_end(w);
@@ -92,11 +94,12 @@ static void json_hotspot(struct json_writer *w, const struct flame_session *s, s
 	json_writer_key_number(w, "good_share", h->good_self.mean);
 	json_writer_key_number(w, "bad_share", h->bad_self.mean);
 	json_writer_key_number(w, "delta", h->delta_self);
-	json_writer_key_number(w, "stderr", h->se_self);
+	/* exact counts: a share of them has no sampling error (null) */
+	json_writer_key_number(w, "stderr", s->ans.ends.exact_counts ? NAN : h->se_self);
 	json_writer_key_number(w, "good_total_share", h->good_total.mean);
 	json_writer_key_number(w, "bad_total_share", h->bad_total.mean);
 	json_writer_key_number(w, "total_delta", h->delta_total);
-	json_writer_key_number(w, "total_stderr", h->se_total);
+	json_writer_key_number(w, "total_stderr", s->ans.ends.exact_counts ? NAN : h->se_total);
 	json_writer_key_bool(w, "confirmed", h->confirmed);
 }
 
@@ -467,12 +470,21 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "\n- bad: ");
 	md_code(sb, s->ans.ends.bad, WHOLE, 0);
 	strbuf_addf(sb, " (%zu commits in between)\n", s->ans.ends.commits_in_range);
-	strbuf_addf(sb, "- metric: %s, median ", flame_metric_name(s->req.metric));
-	flame_html_metric(sb, s, s->ans.ends.metric_med[0]);
-	strbuf_addstr(sb, " → ");
-	flame_html_metric(sb, s, s->ans.ends.metric_med[1]);
-	strbuf_addf(sb, " (Mann-Whitney p = %.3g, %zu + %zu runs)\n", s->ans.ends.metric_p,
-		    s->st.nruns[0], s->st.nruns[1]);
+	if (s->ans.ends.exact_counts) {
+		strbuf_addf(sb, "- metric: %s, %.0f → %.0f %s: %+.0f, ", flame_metric_name(s->req.metric),
+			    s->ans.ends.metric_med[0], s->ans.ends.metric_med[1],
+			    flame_metric_unit(s->req.metric),
+			    s->ans.ends.metric_med[1] - s->ans.ends.metric_med[0]);
+		numfmt_percent(sb, s->ans.ends.change_iv.estimate, NUMFMT_SIGN);
+		strbuf_addf(sb, " (exact counts, %zu + %zu runs alike)\n", s->st.nruns[0], s->st.nruns[1]);
+	} else {
+		strbuf_addf(sb, "- metric: %s, median ", flame_metric_name(s->req.metric));
+		flame_html_metric(sb, s, s->ans.ends.metric_med[0]);
+		strbuf_addstr(sb, " → ");
+		flame_html_metric(sb, s, s->ans.ends.metric_med[1]);
+		strbuf_addf(sb, " (Mann-Whitney p = %.3g, %zu + %zu runs)\n", s->ans.ends.metric_p,
+			    s->st.nruns[0], s->st.nruns[1]);
+	}
 	{
 		struct flame_capture_opts o = flame_session_capture_opts(s);
 		char what[300];
@@ -639,7 +651,10 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, " | ");
 		numfmt_pp(sb, h->delta_self, NUMFMT_SIGN);
 		strbuf_addstr(sb, " | ");
-		numfmt_pp(sb, h->se_self, 0);
+		if (s->ans.ends.exact_counts)	/* no sampling error in a share of exact counts */
+			strbuf_addstr(sb, "exact counts");
+		else
+			numfmt_pp(sb, h->se_self, 0);
 		strbuf_addf(sb, " | %s |\n", h->confirmed ? "yes" : "no");
 	}
 	if (!s->ans.target.hot.nr)

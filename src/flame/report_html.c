@@ -86,6 +86,24 @@ static const char *verdict_label(enum trail_verdict o)
 	}
 }
 
+/* The ends' medians' intervals and the test of timed metrics (counted ones print the change). */
+static void html_metric_intervals(struct strbuf *sb, const struct flame_session *s, double change)
+{
+	const struct flame_answer *a = &s->ans;
+
+	strbuf_addf(sb, " <strong class=\"%s\">", change > 0 ? "up" : "down");
+	numfmt_percent(sb, change, NUMFMT_SIGN);
+	strbuf_addstr(sb, "</strong> <span class=\"muted\">(the paired estimate; 95% intervals of the medians ");
+	flame_html_metric(sb, s, a->ends.metric_lo[0]);
+	strbuf_addstr(sb, "&ndash;");
+	flame_html_metric(sb, s, a->ends.metric_hi[0]);
+	strbuf_addstr(sb, " and ");
+	flame_html_metric(sb, s, a->ends.metric_lo[1]);
+	strbuf_addstr(sb, "&ndash;");
+	flame_html_metric(sb, s, a->ends.metric_hi[1]);
+	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
+		    a->ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
+}
 
 static void write_answer(const struct flame_session *s, struct strbuf *sb)
 {
@@ -176,18 +194,16 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	flame_html_metric(sb, s, a->ends.metric_med[0]);
 	strbuf_addstr(sb, " &rarr; ");
 	flame_html_metric(sb, s, a->ends.metric_med[1]);
-	strbuf_addf(sb, " <strong class=\"%s\">", change > 0 ? "up" : "down");
-	numfmt_percent(sb, change, NUMFMT_SIGN);
-	strbuf_addstr(sb, "</strong> <span class=\"muted\">(the paired estimate; 95% intervals of the medians ");
-	flame_html_metric(sb, s, a->ends.metric_lo[0]);
-	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->ends.metric_hi[0]);
-	strbuf_addstr(sb, " and ");
-	flame_html_metric(sb, s, a->ends.metric_lo[1]);
-	strbuf_addstr(sb, "&ndash;");
-	flame_html_metric(sb, s, a->ends.metric_hi[1]);
-	strbuf_addf(sb, "; Mann-Whitney p = %.3g; %zu + %zu runs)</span></td></tr>\n",
-		    a->ends.metric_p, s->st.nruns[0], s->st.nruns[1]);
+	if (a->ends.exact_counts) {
+		/* exact counts: the change itself; no interval, no test */
+		strbuf_addf(sb, " <strong class=\"%s\">", change > 0 ? "up" : "down");
+		numfmt_percent(sb, change, NUMFMT_SIGN);
+		strbuf_addf(sb, "</strong> <span class=\"muted\">(exact counts, %+.0f; %zu + %zu runs "
+			    "alike)</span></td></tr>\n", a->ends.metric_med[1] - a->ends.metric_med[0],
+			    s->st.nruns[0], s->st.nruns[1]);
+	} else {
+		html_metric_intervals(sb, s, change);
+	}
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
 	flame_html_commit(sb, a->ends.good);
 	strbuf_addstr(sb, " &rarr; bad ");
@@ -308,7 +324,10 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addf(sb, "</td><td class=\"n\"><span class=\"bar\" style=\"width:%.0fpx\"></span>", w);
 		numfmt_pp(sb, hs->delta_self, NUMFMT_SIGN);
 		strbuf_addstr(sb, "</td><td class=\"n\">");
-		numfmt_pp(sb, hs->se_self, 0);
+		if (s->ans.ends.exact_counts)	/* no sampling error in a share of exact counts */
+			strbuf_addstr(sb, "exact");
+		else
+			numfmt_pp(sb, hs->se_self, 0);
 		strbuf_addstr(sb, "</td><td class=\"n\">");
 		numfmt_percent(sb, hs->good_total.mean, 0);
 		strbuf_addstr(sb, "</td><td class=\"n\">");

@@ -25,6 +25,9 @@ struct flame_ends_result {
 	size_t commits_in_range;
 	double metric_p;		/* Mann-Whitney p-value good vs bad */
 	double metric_ks_p;		/* Kolmogorov-Smirnov p-value: the whole distribution */
+	int exact_counts;		/* a counted metric whose ends repeated (exact.c): the
+					 * change is a point and no test was made, so
+					 * metric_p and metric_ks_p are NAN */
 	double metric_med[2], metric_lo[2], metric_hi[2];
 	double change, change_hi;	/* bad/good - 1 and its interval's upper end */
 	struct flame_interval change_iv;	/* the change and its interval (estimate.h) */

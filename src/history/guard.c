@@ -5,8 +5,10 @@
  * of the ratio of medians, which must clear the bound as a whole.
  */
 #include "history/guard.h"
+#include "stats/describe.h"
 #include "stats/two_sample.h"
 
+#include <math.h>
 #include <string.h>
 
 int history_guard_metric(const double *base, size_t nb, const double *rev, size_t nr,
@@ -23,5 +25,38 @@ int history_guard_metric(const double *base, size_t nb, const double *rev, size_
 	out->p = mw.p_greater;
 	out->exact = mw.exact;
 	out->slower = out->p < alpha && out->ratio.lo - 1 > bound;
+	return 0;
+}
+
+int history_guard_counts(const double *base, size_t nb, const double *rev, size_t nr,
+			 double alpha, double bound, double tolerance,
+			 struct history_guard_metric *out)
+{
+	double rs = stats_spread(rev, nr), bs = stats_spread(base, nb), mb, r;
+	size_t i;
+
+	if (!nb || !nr)
+		return -1;
+	for (i = 0; i < nb; i++)
+		if (!isfinite(base[i]))
+			return -1;
+	for (i = 0; i < nr; i++)
+		if (!isfinite(rev[i]))
+			return -1;
+	if (rs > tolerance) {
+		if (history_guard_metric(base, nb, rev, nr, alpha, bound, out))
+			return -1;
+		out->varied = 1;
+	} else {
+		memset(out, 0, sizeof(*out));
+		mb = stats_median(base, nb);
+		r = mb > 0 ? stats_median(rev, nr) / mb : NAN;
+		out->counted = 1;
+		out->p = NAN;
+		out->ratio.estimate = out->ratio.lo = out->ratio.hi = r;
+		out->slower = isfinite(r) && r - 1 > bound;
+	}
+	out->rev_spread = rs;
+	out->base_spread = bs;
 	return 0;
 }

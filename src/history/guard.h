@@ -16,6 +16,11 @@ struct history_guard_metric {
 	int exact;		/* p from the exact distribution (small samples) */
 	struct stats_ratio ratio;	/* median(REV) / median(base), 95% bootstrap interval */
 	int slower;		/* p < alpha and the whole interval beyond 1 + bound */
+	/* history_guard_counts() only: */
+	int counted;		/* exact counts compared exactly: ratio a point, p NAN */
+	int varied;		/* REV's counts varied beyond the tolerance: the test decided */
+	double rev_spread;	/* (max - min) / max of REV's runs, 0 when identical or one run */
+	double base_spread;	/* the same over the stored commits' runs (commits differ) */
 };
 
 /*
@@ -28,5 +33,19 @@ struct history_guard_metric {
  */
 int history_guard_metric(const double *base, size_t nb, const double *rev, size_t nr,
 			 double alpha, double bound, struct history_guard_metric *out);
+
+/*
+ * The guard for counted metrics (instructions, est-cycles): when REV's
+ * runs agree within tolerance (relative; one run is taken as it is, the
+ * counts are deterministic by the metric's definition and flame checks
+ * them at its ends), the change is median(REV) / median(base), a point,
+ * and slower means it is beyond 1 + bound: no test, whose p over a few
+ * identical counts would say nothing (p is NAN).  When REV's counts vary
+ * more, the counts are not exact: history_guard_metric() decides, and
+ * varied says so.  The spreads are filled either way.
+ */
+int history_guard_counts(const double *base, size_t nb, const double *rev, size_t nr,
+			 double alpha, double bound, double tolerance,
+			 struct history_guard_metric *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "measure/record_cmd.h"
 #include "collapse/load.h"
 #include "core/alloc.h"
+#include "core/callgrind_cmd.h"
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
@@ -66,28 +67,11 @@ static void valgrind_profiler(const struct flame_capture_opts *o, char *buf, siz
 		 o->cache_sim ? " --cache-sim=yes" : "", why);
 }
 
-/*
- * env -i PATH HOME LC_ALL=C TZ=UTC0 valgrind ... sh -c RUN: the
- * environment's size moves the stack and libc's start-up scans it, so
- * every run gets the same few variables.
- */
+/* The workload under callgrind: core/callgrind_cmd.c's command line, shared with trail bench. */
 static void valgrind_record_argv(const struct flame_capture_opts *o, const char *out, int check,
 				 struct string_list *argv)
 {
-	const char *path = getenv("PATH"), *home = getenv("HOME");
-
-	string_list_append(argv, "env");
-	string_list_append(argv, "-i");
-	string_list_append_nodup(argv, xstrfmt("PATH=%s", path ? path : "/usr/bin:/bin"));
-	string_list_append_nodup(argv, xstrfmt("HOME=%s", home ? home : "/"));
-	string_list_append(argv, "LC_ALL=C");
-	string_list_append(argv, "TZ=UTC0");
-	string_list_append(argv, "valgrind");
-	string_list_append(argv, "--tool=callgrind");
-	string_list_append(argv, "--trace-children=yes");
-	if (o->cache_sim)
-		string_list_append(argv, "--cache-sim=yes");
-	string_list_append_nodup(argv, xstrfmt("--callgrind-out-file=%s/callgrind.out.%%p", out));
+	callgrind_cmd_argv(argv, out, o->cache_sim);
 	flame_record_add_workload(o, check, 0, argv);
 }
 

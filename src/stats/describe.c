@@ -126,6 +126,18 @@ double stats_median_inplace(double *x, size_t n)
 	return (m + x[k]) / 2;
 }
 
+double stats_spread(const double *x, size_t n)
+{
+	double lo = HUGE_VAL, hi = -HUGE_VAL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		lo = x[i] < lo ? x[i] : lo;
+		hi = x[i] > hi ? x[i] : hi;
+	}
+	return n && hi > 0 ? (hi - lo) / hi : 0;
+}
+
 double stats_median(const double *x, size_t n)
 {
 	double *tmp, m;

@@ -40,6 +40,16 @@ double stats_quantile_sorted(const double *sorted, size_t n, double q);
  */
 int stats_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi);
 
+/*
+ * Counts of one build (instructions, est-cycles) that agree within this,
+ * relative, are the same count: the one tolerance of trail's exact path
+ * (bench --metric, flame's ends and probes, history guard).
+ */
+#define STATS_EXACT_TOLERANCE 1e-4
+
+/* (max - min) / max of x[0..n-1]: how far repeated counts disagree; 0 when identical, or n == 0. */
+double stats_spread(const double *x, size_t n);
+
 /* Median of x[0..n-1] (not modified); n must be > 0. */
 double stats_median(const double *x, size_t n);
 

@@ -61,6 +61,20 @@ if [ "$rc" = 0 ]; then
 		fail "instructions: names step" "$(json "$R" 'd["suspect"]')"
 	grep -q 'exact: each end counted twice alike' "$T/small.err" && pass "instructions: the ends are exact" ||
 		fail "instructions: the ends are exact" "$(cat "$T/small.err")"
+	# exact counts: the change itself, no rank test over 2+2 identical counts, no share error
+	grep -q 'confirm: instructions good [0-9]* instructions, bad [0-9]* instructions: +[0-9]* instructions, +[0-9.]*% (exact counts' "$T/small.err" &&
+		! grep -q 'Mann-Whitney p' "$T/small.err" && pass "instructions: confirm prints the exact change, no p" ||
+		fail "instructions: confirm prints the exact change, no p" "$(grep confirm "$T/small.err")"
+	grep '^trail flame: diff: ' "$T/small.err" | grep -q 'exact counts' &&
+		! grep '^trail flame: diff: ' "$T/small.err" | grep -q '+/-' &&
+		pass "instructions: shares without a sampling error" ||
+		fail "instructions: shares without a sampling error" "$(grep 'diff:' "$T/small.err")"
+	[ "$(json "$R" 'd["metric"]["p_value"]')" = None ] && [ "$(json "$R" 'd["metric"]["test"]')" = "exact counts" ] &&
+		pass "instructions: report.json has no p-value" ||
+		fail "instructions: report.json has no p-value" "$(json "$R" 'd["metric"]')"
+	grep -q '(exact counts, 2 + 2 runs alike)' "$T/report-small/report.md" &&
+		pass "instructions: report.md says exact counts" ||
+		fail "instructions: report.md says exact counts" "$(grep -- '- metric' "$T/report-small/report.md")"
 	grep -q 'min-effect 0.5%' "$T/small.err" && pass "instructions: default --min-effect 0.5%" ||
 		fail "instructions: default --min-effect 0.5%"
 	grep -q 'callgrind: [0-9]*x the native run' "$T/small.err" && pass "instructions: the slowdown is said" ||

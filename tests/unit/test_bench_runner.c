@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "bench/params.h"
 #include "bench/report.h"
+#include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "harness.h"
@@ -32,6 +33,7 @@ struct mock {
 	volatile sig_atomic_t *stop;
 	double scale;			/* multiply "sleep" times (e.g. 2 for a slowdown) */
 	double drift;			/* seconds added to every call per call so far */
+	double count_noise;		/* counted runs: relative jitter of the counts (0: exact) */
 	uint64_t jitter_state;
 };
 
@@ -47,7 +49,7 @@ static int mock_run(struct bench_executor *ex, const struct bench_job *job,
 {
 	struct mock *m = ex->data;
 	const char *const *argv = job->argv;
-	double t = 0.001;
+	double t = 0.001, nominal = t;	/* nominal: without the jitter */
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -60,15 +62,18 @@ static int mock_run(struct bench_executor *ex, const struct bench_job *job,
 	if (!strcmp(argv[0], "sh") && argv[1] && !strcmp(argv[1], "-c")) {
 		const char *s = argv[2];
 
-		t = MOCK_SHELL;
-		if (!strncmp(s, "sleep ", 6))
+		t = nominal = MOCK_SHELL;
+		if (!strncmp(s, "sleep ", 6)) {
+			nominal += strtod(s + 6, NULL) * m->scale;
 			t += strtod(s + 6, NULL) * m->scale * (1 + mock_jitter(m));
+		}
 		else if (!strncmp(s, "fail ", 5))
 			out->exit_code = atoi(s + 5);
 	} else if (!strcmp(argv[0], "nosuch")) {
 		return trail_error("cannot run 'nosuch': No such file or directory");
 	} else if (!strcmp(argv[0], "sleep") && argv[1]) {
-		t = strtod(argv[1], NULL) * m->scale * (1 + mock_jitter(m));
+		nominal = strtod(argv[1], NULL) * m->scale;
+		t = nominal * (1 + mock_jitter(m));
 	} else if (!strcmp(argv[0], "fail") && argv[1]) {
 		out->exit_code = atoi(argv[1]);
 	}
@@ -77,6 +82,10 @@ static int mock_run(struct bench_executor *ex, const struct bench_job *job,
 	out->sys = t / 20;
 	out->max_rss = 1000 + (int64_t)(m->calls % 7);
 	out->perf_csw = out->perf_faults = out->perf_migrations = BENCH_COUNTER_NONE;
+	/* counted: a nanosecond of the made-up time is an instruction, exact unless count_noise */
+	out->count = BENCH_COUNTER_NONE;
+	if (job->count != BENCH_COUNT_NONE)
+		out->count = (int64_t)(nominal * 1e9 * (1 + m->count_noise * (double)(m->calls % 5)));
 	return 0;
 }
 
@@ -672,6 +681,166 @@ TEST(real_executor_measures_a_process)
 	CHECK_INT(m.exit_code, 128 + 9);
 }
 
+
+/* --metric instructions: two counted runs a command, compared exactly (no test, no p-value) */
+TEST(counted_runs_are_compared_exactly)
+{
+	struct bench_config cfg;
+	struct bench_command cmds[2];
+	struct bench_result res;
+	struct bench_export_context ctx;
+	struct strbuf sb = STRBUF_INIT;
+
+	setup(&cfg, cmds, "sleep 0.1", "sleep 0.1005");
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	cfg.shell = "sh";
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(res.commands[0].nr_runs, 2);
+	CHECK_INT(res.commands[1].nr_runs, 2);
+	/* the empty shell's count (MOCK_SHELL s = 1e7) is subtracted */
+	CHECK(fabs(res.shell_count - MOCK_SHELL * 1e9) < 1);
+	CHECK(fabs(res.commands[0].count_stats.median - 1e8) < 2);
+	CHECK(res.commands[0].count_exact && res.commands[1].count_exact);
+	CHECK(res.commands[1].comparison.exact);
+	CHECK(fabs(res.commands[1].comparison.median_ratio.estimate - 1.005) < 1e-6);
+	CHECK(res.commands[1].comparison.median_ratio.lo == res.commands[1].comparison.median_ratio.hi);
+	CHECK(isnan(res.commands[1].comparison.mwu.p));
+	CHECK_INT(res.commands[1].comparison.verdict, DIRECTION_SLOWER);
+	bench_report_summary(&sb, &res);
+	CHECK(strstr(sb.buf, "+0.500% more: slower (ratio 1.00500x, exact)") != NULL);
+	CHECK(strstr(sb.buf, "Mann-Whitney p =") == NULL);
+	strbuf_reset(&sb);
+	bench_report_command(&sb, &res, 0);
+	CHECK(strstr(sb.buf, "Instructions (exact): 100,000,000 instructions  [2 runs, identical]") != NULL);
+	strbuf_reset(&sb);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.res = &res;
+	ctx.cfg = &cfg;
+	CHECK_INT(bench_export_json.write(&ctx, &sb), 0);
+	CHECK(strstr(sb.buf, "\"metric\": \"instructions\"") != NULL);
+	CHECK(strstr(sb.buf, "\"p_value\": null") != NULL);
+	CHECK(strstr(sb.buf, "\"values\": [\n") != NULL || strstr(sb.buf, "\"values\": [") != NULL);
+	strbuf_release(&sb);
+	bench_result_release(&res);
+
+	/* within the tolerance (0.01%): the same */
+	setup(&cfg, cmds, "sleep 0.1", "sleep 0.100005");
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK(res.commands[1].comparison.exact);
+	CHECK_INT(res.commands[1].comparison.verdict, DIRECTION_SAME);
+	bench_result_release(&res);
+}
+
+/* counts that vary between the two runs are not exact: the adaptive plan and the test */
+TEST(varied_counts_fall_back_to_statistics)
+{
+	struct bench_config cfg;
+	struct bench_command cmds[2];
+	struct bench_result res;
+
+	setup(&cfg, cmds, "sleep 0.1", "sleep 0.2");
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	mock.count_noise = 0.001;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(res.commands[0].nr_runs, 10);
+	CHECK(!res.commands[0].count_exact);
+	CHECK(!res.commands[1].comparison.exact);
+	CHECK(res.commands[1].comparison.mwu.p < 0.05);
+	CHECK_INT(res.commands[1].comparison.verdict, DIRECTION_SLOWER);
+	bench_result_release(&res);
+
+	/* --runs is kept as given, even when the counts vary */
+	setup(&cfg, cmds, "sleep 0.1", NULL);
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	cfg.runs = 3;
+	mock.count_noise = 0.001;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(res.commands[0].nr_runs, 3);
+	bench_result_release(&res);
+}
+
+TEST(baseline_of_counts_gates_exactly)
+{
+	struct bench_config cfg;
+	struct bench_command cmds[2];
+	struct bench_result res;
+	struct bench_baseline base;
+	struct bench_regression *g;
+	size_t nr;
+	char *path;
+
+	setup(&cfg, cmds, "sleep 0.1", NULL);
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	path = save_baseline(&res, &cfg);
+	bench_result_release(&res);
+	CHECK_INT(bench_baseline_read(path, &base), 0);
+	CHECK_INT(base.entries[0].nr_counts, 2);
+	CHECK(!strcmp(base.entries[0].count_metric, "instructions"));
+
+	setup(&cfg, cmds, "sleep 0.1", NULL);
+	cfg.count = BENCH_COUNT_INSTRUCTIONS;
+	mock.scale = 1.01;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(bench_baseline_compare(&base, &res, 0.005, &g, &nr), 1);
+	CHECK(g[0].cmp.exact && g[0].regressed);
+	free(g);
+	CHECK_INT(bench_baseline_compare(&base, &res, 0.02, &g, &nr), 0);
+	free(g);
+	bench_result_release(&res);
+
+	/* a baseline of another metric is refused, not compared */
+	setup(&cfg, cmds, "sleep 0.1", NULL);
+	cfg.count = BENCH_COUNT_EST_CYCLES;
+	CHECK_INT(bench_run_commands(&cfg, &res), 0);
+	CHECK_INT(bench_baseline_compare(&base, &res, 0.005, &g, &nr), -1);
+	free(g);
+	bench_result_release(&res);
+	bench_baseline_release(&base);
+	unlink(path);
+	free(path);
+}
+
+/* callgrind out files: the totals: line, summed over processes; est-cycles weighs the misses */
+TEST(count_read_dir_sums_callgrind_totals)
+{
+	char dir[] = "/tmp/trail-test-count.XXXXXX";
+	char *p;
+	FILE *f;
+	int64_t n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	p = xstrfmt("%s/callgrind.out.1", dir);
+	f = fopen(p, "w");
+	fputs("# callgrind format\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+	      "summary: 1002 0 0 1 2 3 4 5 6\nfn=main\n0 1000\n"
+	      "totals: 1000 0 0 1 2 3 4 5 6\n", f);
+	fclose(f);
+	free(p);
+	p = xstrfmt("%s/callgrind.out.2", dir);
+	f = fopen(p, "w");
+	fputs("events: Ir\nsummary: 500\n", f);
+	fclose(f);
+	free(p);
+	CHECK_INT(bench_count_read_dir(dir, BENCH_COUNT_INSTRUCTIONS, &n), 0);
+	CHECK_INT(n, 1500);
+	/* the files are consumed: none left, an error now */
+	CHECK_INT(bench_count_read_dir(dir, BENCH_COUNT_INSTRUCTIONS, &n), -1);
+	p = xstrfmt("%s/callgrind.out.1", dir);
+	f = fopen(p, "w");
+	fputs("events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\ntotals: 1000 0 0 1 2 3 4 5 6\n", f);
+	fclose(f);
+	CHECK_INT(bench_count_read_dir(dir, BENCH_COUNT_EST_CYCLES, &n), 0);
+	CHECK_INT(n, 1000 + 10 * 6 + 100 * 15);
+	f = fopen(p, "w");
+	fputs("events: Ir\ntotals: 1000\n", f);
+	fclose(f);
+	CHECK_INT(bench_count_read_dir(dir, BENCH_COUNT_EST_CYCLES, &n), -1);
+	free(p);
+	rmdir(dir);
+}
+
 TEST_MAIN("bench_runner", adaptive_run_count_fills_min_time,
 	  interleaved_rounds_alternate_commands, interleaved_order_is_shuffled_but_seeded,
 	  hooks_run_when_documented, shell_spawn_time_is_subtracted, shell_correction_follows_drift,
@@ -679,4 +848,6 @@ TEST_MAIN("bench_runner", adaptive_run_count_fills_min_time,
 	  stop_flag_keeps_what_was_measured, until_significant_stops_when_decided,
 	  json_export_round_trips, csv_markdown_svg_exports, zero_reference_ratio_is_na,
 	  baseline_guard_fails_only_on_real_regressions, baseline_rejects_bad_files,
-	  parameter_scans, split_words_for_no_shell, real_executor_measures_a_process)
+	  parameter_scans, split_words_for_no_shell, real_executor_measures_a_process,
+	  counted_runs_are_compared_exactly, varied_counts_fall_back_to_statistics,
+	  baseline_of_counts_gates_exactly, count_read_dir_sums_callgrind_totals)

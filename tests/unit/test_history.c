@@ -16,6 +16,7 @@
 #include "history/measure.h"
 #include "history/result.h"
 #include "history/series.h"
+#include "stats/describe.h"
 
 #include <math.h>
 
@@ -717,9 +718,39 @@ TEST(guard_metric_exact_small_samples)
 	CHECK_INT(history_guard_metric(base, 0, rev, 3, 0.01, 0.05, &g), -1);
 }
 
+/* counted metrics: the exact change against the bound, no test; varied counts go to the test */
+TEST(guard_counts_exact)
+{
+	double base[4] = { 1000000, 1000000, 1000019, 1000000 };
+	double up[2] = { 1006000, 1006000 }, small[1] = { 1004000 }, noisy[3] = { 1006000, 1016000, 1026000 };
+	struct history_guard_metric g;
+
+	/* +0.6 % over a 0.5 % bound: a regression, on exact counts */
+	CHECK_INT(history_guard_counts(base, 4, up, 2, 0.01, 0.005, STATS_EXACT_TOLERANCE, &g), 0);
+	CHECK_INT(g.counted, 1);
+	CHECK_INT(g.varied, 0);
+	CHECK(isnan(g.p));
+	CHECK_NEAR(g.ratio.estimate, 1.006, 1e-12);
+	CHECK(g.ratio.lo == g.ratio.hi);
+	CHECK_INT(g.slower, 1);
+	CHECK_NEAR(g.rev_spread, 0, 0);
+	CHECK_NEAR(g.base_spread, 19 / 1000019.0, 1e-12);
+	/* one run: taken as it is; +0.4 % is within the bound */
+	CHECK_INT(history_guard_counts(base, 4, small, 1, 0.01, 0.005, STATS_EXACT_TOLERANCE, &g), 0);
+	CHECK_INT(g.counted, 1);
+	CHECK_INT(g.slower, 0);
+	/* the same +0.6 %, but REV's counts vary by 2 %: not exact, the test decides (3 vs 4: no) */
+	CHECK_INT(history_guard_counts(base, 4, noisy, 3, 0.01, 0.005, STATS_EXACT_TOLERANCE, &g), 0);
+	CHECK_INT(g.counted, 0);
+	CHECK_INT(g.varied, 1);
+	CHECK(g.p > 0.01);
+	CHECK_INT(g.slower, 0);
+	CHECK_INT(history_guard_counts(base, 0, up, 2, 0.01, 0.005, STATS_EXACT_TOLERANCE, &g), -1);
+}
+
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
 	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
 	  dominant_function_named, dominant_function_by_samples, one_commit_excursion_needs_runs,
-	  adjacent_changes_of_two_functions, guard_metric_exact_small_samples)
+	  adjacent_changes_of_two_functions, guard_metric_exact_small_samples, guard_counts_exact)
