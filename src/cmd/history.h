@@ -88,8 +88,6 @@ void history_md_release(struct history_md *m);
 
 /* The runs of points [a, b) of s, pooled (malloc'd), *n of them. */
 double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
-/* REV (rev-parse --verify REV^{commit}) into id; 0, or -1 (error printed). */
-int history_cmd_resolve(struct history_cmd *h, const char *opt, const char *rev, char id[41]);
 /* The detection parameters of the command line. */
 /* metric: the series' (its default --min-effect when none was given), or NULL */
 void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,

@@ -81,11 +81,6 @@ int history_cmd_store(struct history_cmd *h, const char *id, const struct histor
 	return 0;
 }
 
-int history_cmd_resolve(struct history_cmd *h, const char *opt, const char *rev, char id[41])
-{
-	return git_rev_resolve(h->top_dir, opt, rev, id);
-}
-
 double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
 {
 	size_t i, j, total = 0;

@@ -29,7 +29,7 @@ static int side_commits(struct history_cmd *h, const char *spec, struct string_l
 	if (strstr(spec, ".."))
 		return git_range_resolve(h->top_dir, "A/B", spec, &range) ||
 		       history_first_parents(h->top_dir, &range, ids, NULL, NULL) ? -1 : 0;
-	if (history_cmd_resolve(h, "A/B", spec, id))
+	if (git_rev_resolve(h->top_dir, "A/B", spec, id))
 		return -1;
 	string_list_append(ids, id);
 	return 0;

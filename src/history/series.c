@@ -139,7 +139,8 @@ void history_series_release(struct history_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-double history_point_rate(const struct history_point *p, const char *func, int total)
+/* Self (or total) samples per run of func at a point. */
+static double history_point_rate(const struct history_point *p, const char *func, int total)
 {
 	return history_result_count(p->r, func, total) / p->profiles;
 }

@@ -45,8 +45,6 @@ int history_series_build_bench(struct history_series *s, const struct history_st
 			       const struct string_list *commits, const char *bench,
 			       const char *key, const char *metric, int all_envs);
 void history_series_release(struct history_series *s);
-/* Self (or total) samples per run of func at a point. */
-double history_point_rate(const struct history_point *p, const char *func, int total);
 
 struct history_moved {
 	char *name;
