@@ -790,6 +790,14 @@ static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
 	return 1;
 }
 
+/* "6.9% -> 15.5%": the hottest function's self share at good and bad. */
+static void hot_share_change(struct strbuf *out, const struct flame_answer *a)
+{
+	numfmt_percent(out, a->target.hot.items[0].good_self.mean, 0);
+	strbuf_addstr(out, " -> ");
+	numfmt_percent(out, a->target.hot.items[0].bad_self.mean, 0);
+}
+
 void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 {
 	const struct flame_answer *a = &s->ans;
@@ -800,18 +808,14 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		if (a->target.function && a->target.hot.nr && a->target.frame) {
 			term(out, a->target.function);
 			strbuf_addstr(out, " (its share with the library/kernel code under it ");
-			numfmt_percent(out, a->target.hot.items[0].good_self.mean, 0);
-			strbuf_addstr(out, " -> ");
-			numfmt_percent(out, a->target.hot.items[0].bad_self.mean, 0);
+			hot_share_change(out, a);
 			strbuf_addstr(out, "; hot frame ");
 			term(out, a->target.frame);
 			strbuf_addch(out, ')');
 		} else if (a->target.function && a->target.hot.nr) {
 			term(out, a->target.function);
 			strbuf_addstr(out, " (self share ");
-			numfmt_percent(out, a->target.hot.items[0].good_self.mean, 0);
-			strbuf_addstr(out, " -> ");
-			numfmt_percent(out, a->target.hot.items[0].bad_self.mean, 0);
+			hot_share_change(out, a);
 			strbuf_addch(out, ')');
 		} else if (a->target.blocked_function) {
 			term(out, a->target.blocked_function);
