@@ -278,6 +278,22 @@ static unsigned line_of(const char *src, const char *p)
 	return line;
 }
 
+/* The length of __attribute__ or __declspec starting at q (a word of its own), else 0. */
+static size_t attribute_at(const char *ls, const char *q)
+{
+	static const char *const words[] = { "__attribute__", "__declspec", NULL };
+	size_t i, n;
+
+	if (q > ls && is_id((unsigned char)q[-1]))
+		return 0;
+	for (i = 0; words[i]; i++) {
+		n = strlen(words[i]);
+		if (!strncmp(q, words[i], n) && !is_id((unsigned char)q[n]))
+			return n;
+	}
+	return 0;
+}
+
 /* The occurrence of the name at p (its line starting at ls) can begin a definition. */
 static int may_define(const char *src, const char *ls, const char *p)
 {
@@ -287,9 +303,21 @@ static int may_define(const char *src, const char *ls, const char *p)
 		return 0;	/* a call in a body, or the preprocessor's */
 	if (ls > src + 1 && ls[-2] == '\\')
 		return 0;	/* a macro's continuation line */
-	for (q = ls; q < p; q++)
+	for (q = ls; q < p; q++) {
+		size_t kw = attribute_at(ls, q);
+
+		if (kw) {
+			/* "__attribute__((noinline)) static void f(": its parentheses are not a call */
+			const char *open = skip_space(q + kw), *close;
+
+			if (*open != '(' || !(close = match(open, '(', ')')) || close >= p)
+				return 0;
+			q = close;
+			continue;
+		}
 		if (!is_id((unsigned char)*q) && !strchr(" \t*&:<>,", *q))
 			return 0;	/* "x = f(", "(f(", "return f(" is indented */
+	}
 	return 1;
 }
 

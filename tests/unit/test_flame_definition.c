@@ -214,6 +214,13 @@ TEST(definition_in_text_skips_what_is_not_one)
 					   "\treturn '}';\n}\n", "f", &line, &end), 1);
 	CHECK_INT(line, 3);
 	CHECK_INT(end, 7);
+	/* an attribute before the definition: its parentheses are not a call (main said 0) */
+	CHECK_INT(flame_definition_in_text("static int n;\n__attribute__((noinline)) static void step(void)\n"
+					   "{\n\tn++;\n}\n", "step", &line, &end), 1);
+	CHECK_INT(line, 2);
+	CHECK_INT(end, 5);
+	CHECK_INT(flame_definition_in_text("my__attribute__(x) step(void)\n{\n}\n", "step", &line,
+					   &end), 0);
 }
 
 #define CI "git -c user.name=T -c user.email=t@e commit -q"
