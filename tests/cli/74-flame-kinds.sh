@@ -48,6 +48,8 @@ if ! "$TRAIL" record -o "$T/check.data" -- true >/dev/null 2>"$T/check.err"; the
 fi
 
 # kind NAME SEED SCALE [options]: run trail flame on a fresh history; $rc and $R (report.json)
+# (scale 0.3: runs of 0.1-0.2 s of CPU, the effects 30% to 3x - half the
+# suite's time of scale 0.5; the answers do not depend on the run's length)
 kind() {
 	local name=$1 seed=$2 scale=$3 repo=$T/repo-$1
 	shift 3
@@ -68,7 +70,7 @@ kind() {
 
 # The dominant function: the right commit and function (exit 0, or 4 if the
 # machine is too busy to decide - never a wrong commit or "no regression").
-kind dominant 5 0.5
+kind dominant 5 0.3
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "dominant: names the culprit commit" ||
 		fail "dominant: names the culprit commit" "$(json "$R" 'd["suspect"]')"
@@ -83,7 +85,7 @@ fi
 # memcmp: the time goes into libc's memcmp; the answer is still the
 # repository's function that calls it (table_find), the frame is memcmp,
 # and the commit is the hash change.
-kind memcmp 5 0.5
+kind memcmp 5 0.3
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "memcmp: names the culprit commit" ||
 		fail "memcmp: names the culprit commit" "$(json "$R" 'd["suspect"]')"
@@ -104,7 +106,7 @@ fi
 # resolution folds the hash.  The merge is the answer; none of its commits
 # is named as touching the hot function (the fact check verifies with git
 # blame), and the function it names as changed is one its diff changes.
-kind merge 5 0.5
+kind merge 5 0.3
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "merge: names the merge" ||
 		fail "merge: names the merge" "$(json "$R" 'd["suspect"]["commit"]')"
@@ -124,7 +126,7 @@ fi
 # CPU times may not give in any number of runs: 12 pairs at most (not 40),
 # then inconclusive (exit 4) is as good an answer; the load-free exit 6 is
 # tests/cli/75-flame-alloc.sh's "same".
-kind none 5 0.4 --max-repeat 12
+kind none 5 0.25 --max-repeat 12
 if [ "$rc" = 6 ] || [ "$rc" = 4 ]; then
 	pass "none: no suspect (exit $rc)"
 	[ "$(json "$R" 'd["suspect"]')" = None ] && pass "none: report has no suspect" ||
@@ -136,7 +138,7 @@ fi
 # Landed, reverted, relanded (seed 5: git bisect first lands on the first
 # landing): the live regression is the reland, and the first landing is
 # listed as reverted - never "revert it" for a commit already reverted.
-kind reland 5 0.5 --strategy bisect
+kind reland 5 0.3 --strategy bisect
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "reland: names the reland" ||
 		fail "reland: names the reland" "got $(json "$R" 'd["suspect"]["commit"]'), first landing $FIRST_LANDING"
