@@ -219,6 +219,11 @@ san:
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts,
 #                         sanitized
+#   01-include-graph, 01-test-lint
+#                         static checks of the source and of the tests
+#                         (python, nm): they run no trail, so the sanitized
+#                         run only repeated the plain one (the circle check
+#                         belongs to the shipped build's objects)
 #   test_history_calibrate, test_flame_calibrate
 #                         Monte-Carlo error rates (hundreds of simulated
 #                         histories from a fixed seed: the rates, not memory,
@@ -232,7 +237,7 @@ san:
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
-	test_history_calibrate test_flame_calibrate
+	01-include-graph 01-test-lint test_history_calibrate test_flame_calibrate
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
