@@ -224,6 +224,11 @@ san:
 #                         (python, nm): they run no trail, so the sanitized
 #                         run only repeated the plain one (the circle check
 #                         belongs to the shipped build's objects)
+#   90-install            packaging (make install and uninstall, man pages,
+#                         completion): the same files whichever build; what
+#                         the installed binary runs is 00-main's (every
+#                         command's help) and 63-toolkit's (record,
+#                         flamegraph, top, explain, diff), sanitized
 #   test_history_calibrate, test_flame_calibrate
 #                         Monte-Carlo error rates (hundreds of simulated
 #                         histories from a fixed seed: the rates, not memory,
@@ -237,7 +242,7 @@ san:
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
-	01-include-graph 01-test-lint test_history_calibrate test_flame_calibrate
+	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
