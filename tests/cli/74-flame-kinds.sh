@@ -48,8 +48,10 @@ if ! "$TRAIL" record -o "$T/check.data" -- true >/dev/null 2>"$T/check.err"; the
 fi
 
 # kind NAME SEED SCALE [options]: run trail flame on a fresh history; $rc and $R (report.json)
-# (scale 0.3: runs of 0.1-0.2 s of CPU, the effects 30% to 3x - half the
-# suite's time of scale 0.5; the answers do not depend on the run's length)
+# (scale 0.3: runs of 0.1-0.2 s of CPU, the effects 30% to 3x - about half
+# the workload time of scale 0.5; reland stays at 0.5: its bisection decides
+# commit by commit on a ~25% step, and at 0.3 a machine at load 28 left it
+# inconclusive)
 kind() {
 	local name=$1 seed=$2 scale=$3 repo=$T/repo-$1
 	shift 3
@@ -138,7 +140,7 @@ fi
 # Landed, reverted, relanded (seed 5: git bisect first lands on the first
 # landing): the live regression is the reland, and the first landing is
 # listed as reverted - never "revert it" for a commit already reverted.
-kind reland 5 0.3 --strategy bisect
+kind reland 5 0.5 --strategy bisect
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "reland: names the reland" ||
 		fail "reland: names the reland" "got $(json "$R" 'd["suspect"]["commit"]'), first landing $FIRST_LANDING"
