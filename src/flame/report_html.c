@@ -297,7 +297,7 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.ends.offcpu_profile ?
 		    "Functions blocking longer (share of thread time, good &rarr; bad)" :
-		    s->ans.target.measure_total ? "Hotter functions (self share with the library and kernel "
+		    s->ans.target.measure_lib ? "Hotter functions (self share with the library and kernel "
 		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
 		strbuf_addstr(sb, "<p class=\"muted\">No function's share rose by ");

@@ -44,7 +44,8 @@ struct flame_target_result {
 	char *function;			/* what was bisected on, NULL = the metric */
 	char *frame;			/* where its extra time is spent: a library or
 					 * kernel frame under it, or NULL (function itself) */
-	int measure_total;		/* function's inclusive share is bisected on */
+	int measure_lib;		/* function with the library and kernel code under it
+					 * (stacks cut at the repository's frames) is bisected on */
 	int measure_share;		/* its share (1) or its samples per run (0) */
 	int measure_time;		/* its CPU time per run, ms (wins over share) */
 	double time_unit_ms;		/* ms of CPU time per run per unit of the measure:
