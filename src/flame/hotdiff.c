@@ -43,10 +43,15 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
  * its header and its graph: off-CPU counts are us blocked (named, so no
  * noise test reads them as samples); CPU samples carry their period, so
  * the differential graph compares time (trail diff's default) - when both
- * sides sum the same number of runs of one period, else shares.
+ * sides sum the same number of runs of one period, else shares.  Samples
+ * that name no period (trail's own sampler) get ns_per_sample, the runs'
+ * measured CPU time per sample (0: unknown), so that a frame whose time
+ * did not move is not painted cooler because another one grew; they stay
+ * sample counts, so the graph's noise test still applies.
  */
 static void profile_units(const struct folded_profile *a, const struct folded_profile *b,
-			  int offcpu, int same_runs, struct folded_weight_info *w)
+			  int offcpu, int same_runs, double ns_per_sample,
+			  struct folded_weight_info *w)
 {
 	memset(w, 0, sizeof(*w));
 	if (offcpu && a->weight.weight == FOLDED_WEIGHT_SAMPLES) {
@@ -55,7 +60,37 @@ static void profile_units(const struct folded_profile *a, const struct folded_pr
 	} else if (!b || (same_runs && a->weight.period == b->weight.period &&
 			  a->weight.weight == b->weight.weight)) {
 		*w = a->weight;
+		if (b && w->weight == FOLDED_WEIGHT_SAMPLES && !(w->period > 0) && ns_per_sample > 0) {
+			w->period = ns_per_sample;
+			snprintf(w->period_unit, sizeof(w->period_unit), "ns");
+			if (!w->type[0])
+				snprintf(w->type, sizeof(w->type), "cpu");
+		}
 	}
+}
+
+/*
+ * The CPU time per sample over both ends' runs, ns; 0 when a run has no
+ * CPU time or no sample (off-CPU profiles: their counts are time already).
+ */
+static double ns_per_sample(const struct flame_session *s)
+{
+	double ns = 0, samples = 0;
+	size_t k;
+	int side;
+
+	if (s->ans.ends.offcpu_profile)
+		return 0;
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->st.nruns[side]; k++) {
+			const struct flame_run *r = &s->st.runs[side][k];
+
+			if (!(r->cpu_us > 0) || !(r->folded.total[0] > 0))
+				return 0;
+			ns += r->cpu_us * 1e3;
+			samples += r->folded.total[0];
+		}
+	return samples > 0 ? ns / samples : 0;
 }
 
 /* a in column 0 and b (unless NULL) in column 1 of all, stacks merged. */
@@ -165,7 +200,10 @@ static int write_output(struct flame_session *s, const struct folded_profile *a,
 	uint32_t *order;
 	int columns = b ? 2 : 1, ret;
 
-	profile_units(a, b, s->ans.ends.offcpu_profile, s->st.nruns[0] == s->st.nruns[1], &w);
+	profile_units(a, b, s->ans.ends.offcpu_profile, s->st.nruns[0] == s->st.nruns[1],
+		      ns_per_sample(s), &w);
+	if (b)
+		s->ans.target.diff_by_time = folded_ns_per_count(&w) > 0;
 	combine(a, b, &all);
 	order = folded_profile_sorted(&all);
 	ret = write_folded(&all, order, columns, &w, path);

@@ -723,9 +723,12 @@ static void md_files(const struct flame_session *s, const struct flame_report_fa
 	struct strbuf cmd = STRBUF_INIT;
 
 	flame_report_md_handoffs(s, f, sb);
-	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph, `good.svg`, `bad.svg`\n"
+	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (coloured by the change "
+		    "of each function's %s), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.ends.offcpu_profile ? "off-CPU " : "",
+		    s->ans.target.diff_by_time ? (s->ans.ends.offcpu_profile ? "blocked time per run" :
+		    "CPU time per run") : "share",
 		    s->ans.ends.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	/* command lines hold the user's arguments and paths: fenced so nothing breaks out */
 	reproduce_cmd(s, &cmd);

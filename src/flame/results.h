@@ -53,6 +53,7 @@ struct flame_target_result {
 	double share[2];		/* what is bisected on, at good and bad */
 	double share_se[2];		/* standard error of share[], good and bad */
 	double threshold;
+	int diff_by_time;		/* diff.svg compares time per run (else shares) */
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
 	double blocked_ms[2];		/* its blocked time per run, good and bad, ms */
 };
