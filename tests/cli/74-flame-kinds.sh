@@ -109,7 +109,7 @@ fi
 # time per run: libz's inflate, whose time did not move, is not painted
 # cooler because memcmp grew (by shares it lost about 7 points and was
 # deep blue, rgb(22,22,255); a few % of load drift may tint it, no more).
-kind paranoia 2 0.3 --strategy bisect --force-narrow
+kind paranoia 2 0.15 --strategy bisect --force-narrow --max-repeat 8
 if [ "$rc" = 0 ]; then
 	[ "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT" ] && pass "paranoia: names the culprit commit" ||
 		fail "paranoia: names the culprit commit" "$(json "$R" 'd["suspect"]')"
