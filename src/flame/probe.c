@@ -144,7 +144,7 @@ static int side_estimate(struct flame_repo *r, const struct flame_probe_request 
 		out->share = s.mean;
 		if (flame_measure_time(o->measure))
 			flame_time_over_runs(profiles, cpu_ms, side->nr, o->function, total, &s);
-		else if (share && o->exclude && o->exclude->nr && !total)
+		else if (share && o->exclude && o->exclude->nr && !total && !cut)
 			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
 		else if (!share)
 			flame_samples_over_runs(profiles, side->nr, o->function, total, &s);
