@@ -428,13 +428,14 @@ out:
 /*
  * The culprits of the measure bisected on together: their summed step
  * (errors added in quadrature, the smallest df) against the change; 1
- * when real and at least half of it (flame_pair_decide()'s rule).
+ * when real and at least half of it (flame_pair_decide()'s rule; for a
+ * time, the sum of their parts of the log change).
  */
 static int together_explain(struct flame_session *s, size_t nprimary)
 {
-	double step = 0, var = 0, df = 1e9;
+	double step = 0, var = 0, df = 1e9, logpart = 0;
 	struct flame_step_assessment a;
-	size_t i;
+	size_t i, logs = 0;
 
 	for (i = 0; i < nprimary; i++) {
 		const struct flame_step_assessment *c = &s->ans.culprits.list[i].step;
@@ -442,12 +443,20 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 		step += c->step;
 		var += c->se * c->se;
 		df = c->df < df ? c->df : df;
+		logpart += c->explains;
+		logs += c->log_scale;
 	}
 	flame_step_assess(step, sqrt(var), df, s->ans.target.share[1] - s->ans.target.share[0],
 			  hypot(s->ans.target.share_se[0], s->ans.target.share_se[1]),
 			  flame_welch_df(s->ans.target.share_se[0], (double)s->st.nruns[0] - 1,
 					 s->ans.target.share_se[1], (double)s->st.nruns[1] - 1),
 			  (1 - s->req.confidence) / MAX_CULPRITS, &a);
+	/*
+	 * Parts of a time's log change add up (a product of ratios); each was
+	 * taken at its own pair's load, so their ms would not.
+	 */
+	if (nprimary && logs == nprimary)
+		return a.real && logpart >= 0.5;
 	return a.real && a.explains >= 0.5;
 }
 
