@@ -110,6 +110,7 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+		char ex[FLAME_EXPLAINS_TEXT];
 
 		strbuf_addstr(sb, "| `");
 		escape_md_code(sb, c->id, 12, 1);
@@ -120,8 +121,10 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		escape_md_code(sb, fn, strlen(fn), 1);
 		strbuf_addstr(sb, "` | ");
 		step_text(s, c, sb);
-		strbuf_addf(sb, " | %.0f%% [%.0f%%, %.0f%%] | %.3f |\n", 100 * c->step.explains,
-			    100 * c->step.explains_lo, 100 * c->step.explains_hi, c->confidence);
+		flame_explains_format(&c->step, ex, sizeof(ex));
+		strbuf_addstr(sb, " | ");
+		escape_md_text(sb, ex, strlen(ex));
+		strbuf_addf(sb, " | %.3f |\n", c->confidence);
 	}
 	if (flame_culprits_timed(s) && flame_culprits_add_up(s))
 		strbuf_addf(sb, "\nThe steps add up: %+.1f ms CPU per run by the culprits and %+.1f "
@@ -153,6 +156,7 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+		char ex[FLAME_EXPLAINS_TEXT];
 		struct strbuf st = STRBUF_INIT;
 
 		strbuf_addstr(sb, "<tr><td><code>");
@@ -165,9 +169,10 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 		strbuf_addstr(sb, "</code></td><td>");
 		step_text(s, c, &st);
 		escape_html_text(sb, st.buf, st.len);
-		strbuf_addf(sb, "</td><td>%.0f%% [%.0f%%, %.0f%%]</td><td>%.3f</td></tr>\n",
-			    100 * c->step.explains, 100 * c->step.explains_lo,
-			    100 * c->step.explains_hi, c->confidence);
+		flame_explains_format(&c->step, ex, sizeof(ex));
+		strbuf_addstr(sb, "</td><td>");
+		escape_html_text(sb, ex, strlen(ex));
+		strbuf_addf(sb, "</td><td>%.3f</td></tr>\n", c->confidence);
 		strbuf_release(&st);
 	}
 	strbuf_addstr(sb, "</table></section>\n");
