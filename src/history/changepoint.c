@@ -52,23 +52,14 @@ void cp_params_init(struct cp_params *p)
  */
 static double points_rho(const double *x, const double *wv, size_t n, size_t k, size_t end)
 {
-	double r = stats_ar1_rho_levels(x, n, k, end), w = 0, ss = 0, f;
-	size_t cut[4] = { 0, k, end < n ? end : n, n }, g, i;
+	double r = stats_ar1_rho_levels(x, n, k, end), w = 0, f;
+	size_t i;
 
 	if (!wv || !(r > 0) || n < 4)
 		return r;
 	for (i = 0; i < n; i++)
 		w += wv[i] / (double)n;
-	for (g = 0; g < 3; g++) {
-		size_t len = cut[g + 1] > cut[g] ? cut[g + 1] - cut[g] : 0;
-		double mean = 0;
-
-		for (i = cut[g]; i < cut[g + 1]; i++)
-			mean += x[i] / (double)len;
-		for (i = cut[g]; i < cut[g + 1]; i++)
-			ss += (x[i] - mean) * (x[i] - mean);
-	}
-	f = stats_lrv_ratio(r, ss > 0 ? w * (double)n / ss : 1);
+	f = stats_lrv_ratio(r, stats_white_share(x, n, k, end, w));
 	return fmin((f - 1) / (f + 1), STATS_AR1_MAX_RHO);
 }
 

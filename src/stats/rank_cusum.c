@@ -106,22 +106,31 @@ double stats_lrv_ratio(double r, double white)
 	return 1 + 2 * r / (1 - phi);
 }
 
-/* The share of x[0..n)'s variance around the levels of [0, at), [at, n) that white_var is. */
-static double white_share(const double *x, size_t n, size_t at, double white_var)
+double stats_ss_levels(const double *x, size_t n, size_t k, size_t end)
 {
-	size_t cut[3] = { 0, at, n }, g, i;
+	size_t cut[4] = { 0, k < n ? k : n, end < n ? end : n, n }, g, i;
 	double ss = 0;
 
-	if (!(white_var > 0))
-		return 0;
-	for (g = 0; g < 2; g++) {
+	for (g = 0; g < 3; g++) {
 		double mean = 0;
 
+		if (cut[g + 1] <= cut[g])
+			continue;
 		for (i = cut[g]; i < cut[g + 1]; i++)
 			mean += x[i] / (double)(cut[g + 1] - cut[g]);
 		for (i = cut[g]; i < cut[g + 1]; i++)
 			ss += (x[i] - mean) * (x[i] - mean);
 	}
+	return ss;
+}
+
+double stats_white_share(const double *x, size_t n, size_t k, size_t end, double white_var)
+{
+	double ss;
+
+	if (!(white_var > 0))
+		return 0;
+	ss = stats_ss_levels(x, n, k, end);
 	return ss > 0 ? fmin(1, white_var * (double)n / ss) : 1;
 }
 
@@ -165,7 +174,7 @@ void stats_rank_cusum_noise(const double *x, size_t n, double white_var,
 	 */
 	rho = fmin(out->rho + STATS_RHO_UPPER_Z * sqrt((1 - out->rho * out->rho) / (double)n),
 		   STATS_AR1_MAX_RHO);
-	out->stat = top / sqrt((double)n * v * stats_lrv_ratio(rho, white_share(x, n, out->at, white_var)));
+	out->stat = top / sqrt((double)n * v * stats_lrv_ratio(rho, stats_white_share(x, n, out->at, n, white_var)));
 	out->p = stats_kolmogorov_q(out->stat);
 out:
 	free(r);

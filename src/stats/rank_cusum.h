@@ -59,6 +59,14 @@ double stats_ar1_rho_levels(const double *x, size_t n, size_t k, size_t end);
  */
 double stats_lrv_ratio(double r, double white);
 
+/* The squared deviations of x[0..n) from the means of [0, k), [k, end) and [end, n). */
+double stats_ss_levels(const double *x, size_t n, size_t k, size_t end);
+/*
+ * The share of x[0..n)'s variance around those levels that independent
+ * noise of variance white_var per point is (0 without it, at most 1).
+ */
+double stats_white_share(const double *x, size_t n, size_t k, size_t end, double white_var);
+
 /* P(sup over [0, 1] of |Brownian bridge| >= t) (Kolmogorov 1933). */
 double stats_kolmogorov_q(double t);
 
