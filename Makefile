@@ -13,7 +13,7 @@
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
 #   make fuzz         build one libFuzzer binary per tests/fuzz/fuzz_*.c (clang)
-#   make fuzz-smoke   make fuzz, then run the targets for FUZZ_BUDGET (150) s
+#   make fuzz-smoke   make fuzz, then run the targets for FUZZ_BUDGET (75) s
 #                     in all, each from tests/fuzz/corpus/<target>/ (CI)
 #   make fuzz-long    make fuzz, then run every target FUZZ_LONG_SECONDS (600) s
 #   make bench        run every throughput benchmark under bench/
@@ -219,12 +219,30 @@ san:
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts,
 #                         sanitized
+#   01-include-graph, 01-test-lint
+#                         static checks of the source and of the tests
+#                         (python, nm): they run no trail, so the sanitized
+#                         run only repeated the plain one (the circle check
+#                         belongs to the shipped build's objects)
+#   90-install            packaging (make install and uninstall, man pages,
+#                         completion): the same files whichever build; what
+#                         the installed binary runs is 00-main's (every
+#                         command's help) and 63-toolkit's (record,
+#                         flamegraph, top, explain, diff), sanitized
+#   test_history_calibrate, test_flame_calibrate
+#                         Monte-Carlo error rates (hundreds of simulated
+#                         histories from a fixed seed: the rates, not memory,
+#                         are what they check); the detectors they drive run
+#                         sanitized in test_history_detect, test_history,
+#                         test_flame_segment, test_flame and the history
+#                         and flame CLI suites
 # Suites that reduce themselves under TRAIL_SANITIZED=1 instead (the part
 # left out named by a skip line): 01-symbols, 10-collapse-corpus,
 # 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 75-flame-alloc,
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
-SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared
+SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
+	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
@@ -245,8 +263,8 @@ endif
 
 # A short run of every target from the checked-in corpus; the long runs
 # are manual (docs/fuzzing.md).  FUZZ_BUDGET seconds shared by the targets
-# (at least 5 s each), or FUZZ_SECONDS per target.
-FUZZ_BUDGET ?= 150
+# (at least 3 s each), or FUZZ_SECONDS per target.
+FUZZ_BUDGET ?= 75
 fuzz-smoke: fuzz
 	FUZZ_BUDGET=$(FUZZ_BUDGET) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/smoke
 

@@ -1,10 +1,14 @@
 /*
  * blockers.c - off-CPU stacks cut at their blocking caller, with the run's
- * CPU time beside them (see blockers.h).
+ * CPU time beside them, and any run's stacks cut at the repository's
+ * frames under one function (see blockers.h).
  */
 #include "flame/blockers.h"
 #include "diff/hotspots.h"
+#include "measure/repo.h"
+#include "core/alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NAME_FLAGS (HOTSPOT_STRIP_ANNOTATIONS | HOTSPOT_STRIP_MODULE | HOTSPOT_STRIP_CLONES)
@@ -66,4 +70,79 @@ void flame_blockers_fold(const struct folded_profile *off, double cpu_us,
 	if (cpu_us > 0)
 		folded_profile_add(out, FLAME_ON_CPU_FRAME, strlen(FLAME_ON_CPU_FRAME), 0,
 				   cpu_us / us_per_unit);
+}
+
+/* 1 when the frame [f, e) is func, named as the hotspot ranking names it. */
+static int frame_is(const char *f, const char *e, const char *func, size_t flen)
+{
+	const char *name;
+	size_t len = hotspot_frame_name(f, (size_t)(e - f), NAME_FLAGS, &name);
+
+	return len == flen && !memcmp(name, func, len);
+}
+
+void flame_blockers_frames_under(const struct folded_profile *p, const char *func,
+				 struct string_list *names)
+{
+	size_t flen = strlen(func);
+	uint32_t id;
+
+	for (id = 0; id < p->stacks.nr; id++) {
+		const char *st = intern_str(&p->stacks, id), *end = st + intern_len(&p->stacks, id);
+		const char *f = st, *under = NULL;
+
+		/* the frame after func's innermost one */
+		while (f < end) {
+			const char *semi = memchr(f, ';', (size_t)(end - f)), *e = semi ? semi : end;
+
+			if (frame_is(f, e, func, flen))
+				under = e;
+			f = e + 1;
+		}
+		for (f = under; f && f < end;) {
+			const char *semi, *e, *name;
+			size_t len;
+
+			f++;	/* past the ';' */
+			semi = memchr(f, ';', (size_t)(end - f));
+			e = semi ? semi : end;
+			len = hotspot_frame_name(f, (size_t)(e - f), NAME_FLAGS, &name);
+			if (len) {
+				char *n = xstrndup(name, len);
+
+				if (!string_list_has(names, n))
+					string_list_append(names, n);
+				free(n);
+			}
+			f = e;
+		}
+	}
+}
+
+int flame_blockers_cut_at_repository(struct flame_repo *r, const char *rev, const char *func,
+				     struct folded_profile *const *runs, size_t nr,
+				     struct folded_profile *cut)
+{
+	struct string_list under = STRING_LIST_INIT, defined = STRING_LIST_INIT;
+	struct intern def;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++)
+		flame_blockers_frames_under(runs[i], func, &under);
+	ret = under.nr ? flame_repo_defined(r, rev, &under, &defined) : 0;
+	intern_init(&def);
+	intern_add(&def, func, strlen(func), NULL);
+	for (i = 0; i < defined.nr; i++)
+		intern_add(&def, defined.items[i], strlen(defined.items[i]), NULL);
+	for (i = 0; i < nr; i++) {
+		if (ret)
+			folded_profile_init(&cut[i]);
+		else
+			flame_blockers_fold(runs[i], 0, &def, 1, &cut[i]);
+	}
+	intern_release(&def);
+	string_list_clear(&under);
+	string_list_clear(&defined);
+	return ret;
 }

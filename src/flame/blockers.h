@@ -41,4 +41,26 @@ void flame_blockers_fold(const struct folded_profile *off, double cpu_us,
 			 const struct intern *defined, double us_per_unit,
 			 struct folded_profile *out);
 
+/*
+ * The stacks cut at the repository's frames for one function (the lib-
+ * measures of trail flame probe, probe_request.h): names gets the frames
+ * under func's innermost frame in every stack that holds it (normalised as
+ * above; the frames whose definitions matter).
+ */
+void flame_blockers_frames_under(const struct folded_profile *p, const char *func,
+				 struct string_list *names);
+
+/*
+ * Each of the nr runs cut as flame_blockers_fold() cuts them (no on-CPU
+ * stack, counts kept), at func and at the frames under it that the
+ * repository defines at rev, into cut[0..nr-1]: func's self share of a cut
+ * run is its own time with the library and kernel code under it.  0, or -1
+ * when the definitions cannot be looked up (an error said; cut is then
+ * initialised and empty).
+ */
+struct flame_repo;
+int flame_blockers_cut_at_repository(struct flame_repo *r, const char *rev, const char *func,
+				     struct folded_profile *const *runs, size_t nr,
+				     struct folded_profile *cut);
+
 #endif

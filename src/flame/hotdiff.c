@@ -43,10 +43,15 @@ static void merge_runs(struct flame_session *s, int side, struct folded_profile 
  * its header and its graph: off-CPU counts are us blocked (named, so no
  * noise test reads them as samples); CPU samples carry their period, so
  * the differential graph compares time (trail diff's default) - when both
- * sides sum the same number of runs of one period, else shares.
+ * sides sum the same number of runs of one period, else shares.  Samples
+ * that name no period (trail's own sampler) get ns_per_sample, the runs'
+ * measured CPU time per sample (0: unknown), so that a frame whose time
+ * did not move is not painted cooler because another one grew; they stay
+ * sample counts, so the graph's noise test still applies.
  */
 static void profile_units(const struct folded_profile *a, const struct folded_profile *b,
-			  int offcpu, int same_runs, struct folded_weight_info *w)
+			  int offcpu, int same_runs, double ns_per_sample,
+			  struct folded_weight_info *w)
 {
 	memset(w, 0, sizeof(*w));
 	if (offcpu && a->weight.weight == FOLDED_WEIGHT_SAMPLES) {
@@ -55,7 +60,37 @@ static void profile_units(const struct folded_profile *a, const struct folded_pr
 	} else if (!b || (same_runs && a->weight.period == b->weight.period &&
 			  a->weight.weight == b->weight.weight)) {
 		*w = a->weight;
+		if (b && w->weight == FOLDED_WEIGHT_SAMPLES && !(w->period > 0) && ns_per_sample > 0) {
+			w->period = ns_per_sample;
+			snprintf(w->period_unit, sizeof(w->period_unit), "ns");
+			if (!w->type[0])
+				snprintf(w->type, sizeof(w->type), "cpu");
+		}
 	}
+}
+
+/*
+ * The CPU time per sample over both ends' runs, ns; 0 when a run has no
+ * CPU time or no sample (off-CPU profiles: their counts are time already).
+ */
+static double ns_per_sample(const struct flame_session *s)
+{
+	double ns = 0, samples = 0;
+	size_t k;
+	int side;
+
+	if (s->ans.ends.offcpu_profile)
+		return 0;
+	for (side = 0; side < 2; side++)
+		for (k = 0; k < s->st.nruns[side]; k++) {
+			const struct flame_run *r = &s->st.runs[side][k];
+
+			if (!(r->cpu_us > 0) || !(r->folded.total[0] > 0))
+				return 0;
+			ns += r->cpu_us * 1e3;
+			samples += r->folded.total[0];
+		}
+	return samples > 0 ? ns / samples : 0;
 }
 
 /* a in column 0 and b (unless NULL) in column 1 of all, stacks merged. */
@@ -165,7 +200,10 @@ static int write_output(struct flame_session *s, const struct folded_profile *a,
 	uint32_t *order;
 	int columns = b ? 2 : 1, ret;
 
-	profile_units(a, b, s->ans.ends.offcpu_profile, s->st.nruns[0] == s->st.nruns[1], &w);
+	profile_units(a, b, s->ans.ends.offcpu_profile, s->st.nruns[0] == s->st.nruns[1],
+		      ns_per_sample(s), &w);
+	if (b)
+		s->ans.target.diff_by_time = folded_ns_per_count(&w) > 0;
 	combine(a, b, &all);
 	order = folded_profile_sorted(&all);
 	ret = write_folded(&all, order, columns, &w, path);
@@ -341,8 +379,13 @@ static void rank_blockers(struct flame_session *s)
  * library or kernel frame's time counts for the program's function that
  * called it; when the top function changes that way, it is the answer,
  * the raw top frame is kept as s->ans.target.frame, and the narrowing measures
- * the function's inclusive share (what a probe's raw profile shows of
- * it).  Returns 1 when the raw ranking stands.
+ * what was ranked: the function's own time with the library and kernel
+ * code under it (the lib- measures, probe_request.h), not its inclusive
+ * time, which holds every program function it calls.  The answer is the
+ * top confirmed function of the cut ranking that the repository defines:
+ * stacks broken in a library (no program frame above, as under a libz
+ * built without frame pointers) stay whole and may rank above it, but do
+ * not hide it.  Returns 1 when the raw ranking stands.
  */
 static int attribute_to_repository(struct flame_session *s)
 {
@@ -350,9 +393,10 @@ static int attribute_to_repository(struct flame_session *s)
 	struct folded_profile *cut[2], **p[2];
 	struct flame_hotspots hot;
 	char *raw_top;
+	size_t top;
 	int ret = 1;
 
-	s->ans.target.measure_total = 0;
+	s->ans.target.measure_lib = 0;
 	if (!s->ans.target.hot.nr || !s->ans.target.hot.items[0].confirmed)
 		return 1;
 	raw_top = xstrdup(s->ans.target.hot.items[0].name);
@@ -365,14 +409,20 @@ static int attribute_to_repository(struct flame_session *s)
 	memset(&hot, 0, sizeof(hot));
 	flame_hotspots_rank(p[0], s->st.nruns[0], p[1], s->st.nruns[1], s->req.min_delta, s->req.confirm,
 			    s->req.confidence, &hot);
-	if (hot.nr && hot.items[0].confirmed && string_list_has(&defined, hot.items[0].name)) {
+	top = flame_hotspots_first_in(&hot, &defined);
+	if (top < hot.nr) {
+		struct flame_hotspot h = hot.items[top];
+
+		/* the answer first: the rankers and the report read items[0] */
+		memmove(hot.items + 1, hot.items, top * sizeof(*hot.items));
+		hot.items[0] = h;
 		note_hotspots(s, "self");
 		free(s->ans.target.frame);
 		s->ans.target.frame = raw_top;
 		raw_top = NULL;
 		flame_hotspots_release(&s->ans.target.hot);
 		s->ans.target.hot = hot;
-		s->ans.target.measure_total = 1;
+		s->ans.target.measure_lib = 1;
 		note("diff: %s is not the program's (library or kernel code); its time is "
 		     "attributed to its innermost caller the repository defines:", s->ans.target.frame);
 		note_hotspots(s, "self+library");
@@ -482,7 +532,7 @@ static double *runs_cpu_ms(const struct flame_session *s, int side)
  */
 static int time_target(struct flame_session *s, struct folded_profile **p[2])
 {
-	int total = s->ans.target.measure_total, side;
+	int lib = s->ans.target.measure_lib, side;
 	double *cpu[2];
 	struct flame_share m;
 	char *shown;
@@ -501,7 +551,7 @@ static int time_target(struct flame_session *s, struct folded_profile **p[2])
 	s->ans.target.measure_time = 1;
 	s->ans.target.time_unit_ms = 1;
 	for (side = 0; side < 2; side++) {
-		flame_time_over_runs(p[side], cpu[side], s->st.nruns[side], s->ans.target.function, total,
+		flame_time_over_runs(p[side], cpu[side], s->st.nruns[side], s->ans.target.function, 0,
 				     &m);
 		s->ans.target.share[side] = m.mean;
 		s->ans.target.share_se[side] = m.se;
@@ -511,10 +561,23 @@ static int time_target(struct flame_session *s, struct folded_profile **p[2])
 	shown = escape_term_dup(s->ans.target.function);
 	note("diff: bisecting on %s's %sCPU time per run, %.1f ms -> %.1f ms (its share of the "
 	     "samples times the run's CPU time: other functions' changes do not move it)", shown,
-	     total ? "inclusive " : "own ", s->ans.target.share[0], s->ans.target.share[1]);
+	     lib ? "own and library " : "own ", s->ans.target.share[0], s->ans.target.share[1]);
 	free(shown);
 	s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
 	return 1;
+}
+
+/* The cut runs of flame_step_target(), each side's array NULL or nruns long. */
+static void release_cuts(struct flame_session *s, struct folded_profile *cut[2])
+{
+	size_t k;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		for (k = 0; cut[side] && k < s->st.nruns[side]; k++)
+			folded_profile_release(&cut[side][k]);
+		free(cut[side]);
+	}
 }
 
 int flame_step_target(struct flame_session *s)
@@ -527,8 +590,8 @@ int flame_step_target(struct flame_session *s)
 	if (s->req.metric != FLAME_METRIC_OFFCPU && s->ans.target.hot.nr && s->ans.target.hot.items[0].confirmed) {
 		const struct flame_hotspot *h = &s->ans.target.hot.items[0];
 		struct flame_share m[2], n[2];
-		struct folded_profile **p[2];
-		int side;
+		struct folded_profile **p[2], *cut[2] = { NULL, NULL };
+		int side, ret = 0;
 		size_t k;
 
 		s->ans.target.function = xstrdup(h->name);
@@ -538,12 +601,32 @@ int flame_step_target(struct flame_session *s)
 				p[side][k] = &s->st.runs[side][k].folded;
 		}
 		find_other_changes(s, p);
+		/*
+		 * A function that a library frame's time was moved up to is
+		 * measured as it was ranked, in runs cut at the repository's
+		 * frames (at each end's commit, as a probe cuts at its own).
+		 */
+		for (side = 0; side < 2 && s->ans.target.measure_lib; side++) {
+			cut[side] = xcalloc(s->st.nruns[side] ? s->st.nruns[side] : 1, sizeof(*cut[side]));
+			if (flame_blockers_cut_at_repository(&s->st.repo, side ? s->ans.ends.bad :
+							     s->ans.ends.good, s->ans.target.function,
+							     p[side], s->st.nruns[side], cut[side]))
+				ret = -1;
+			for (k = 0; k < s->st.nruns[side]; k++)
+				p[side][k] = &cut[side][k];
+		}
 		s->ans.target.measure_share = s->req.measure_share;
-		if (time_target(s, p))
-			return 0;
+		if (ret || time_target(s, p)) {
+			if (ret) {
+				free(p[0]);
+				free(p[1]);
+			}
+			release_cuts(s, cut);
+			return ret;
+		}
 		for (side = 0; side < 2; side++) {
-			if (s->ans.target.measure_total)
-				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.target.function, 1,
+			if (s->ans.target.measure_lib)
+				flame_share_over_runs(p[side], s->st.nruns[side], s->ans.target.function, 0,
 						      &m[side]);
 			else if (s->ans.target.measure_share)
 				flame_relative_share_over_runs(p[side], s->st.nruns[side],
@@ -553,7 +636,7 @@ int flame_step_target(struct flame_session *s)
 				flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.target.function,
 							0, &m[side]);
 			flame_samples_over_runs(p[side], s->st.nruns[side], s->ans.target.function,
-						s->ans.target.measure_total, &n[side]);
+						0, &n[side]);
 			s->ans.target.share[side] = m[side].mean;
 			s->ans.target.share_se[side] = m[side].se;
 			free(p[side]);
@@ -576,9 +659,10 @@ int flame_step_target(struct flame_session *s)
 			s->ans.target.share[1] = n[1].mean;
 			s->ans.target.share_se[0] = n[0].se;
 			s->ans.target.share_se[1] = n[1].se;
-		} else if (s->ans.target.measure_total)
-			note("diff: bisecting on %s's inclusive share (its own time and the library "
-			     "and kernel code under it)", s->ans.target.function);
+		} else if (s->ans.target.measure_lib)
+			note("diff: bisecting on %s's share with the library and kernel code under it "
+			     "(not its inclusive share: other program functions it calls are left out)",
+			     s->ans.target.function);
 		else if (s->ans.target.measure_share && s->st.exclude.nr) {
 			char *shown = escape_term_dup(s->ans.target.function);
 
@@ -588,6 +672,7 @@ int flame_step_target(struct flame_session *s)
 			free(shown);
 		}
 		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
+		release_cuts(s, cut);
 		return 0;
 	}
 	/*

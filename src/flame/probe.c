@@ -7,6 +7,7 @@
  */
 #include "flame/probe.h"
 #include "flame/exact.h"
+#include "flame/blockers.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
 #include "flame/shares.h"
@@ -104,19 +105,36 @@ static int side_run(const struct flame_capture_opts *cap, struct probe_side *sid
 	return code > 0 ? 1 : -1;
 }
 
-/* The value compared (share, samples per run or metric) over the side's runs. */
-static void side_estimate(const struct flame_probe_request *o, const struct probe_side *side,
-			  struct flame_probe_result *out)
+/*
+ * The value compared (share, samples per run or metric) over the side's
+ * runs; 0, or -1 when a lib- measure cannot tell the repository's frames.
+ */
+static int side_estimate(struct flame_repo *r, const struct flame_probe_request *o,
+			 const struct probe_side *side, struct flame_probe_result *out)
 {
 	struct folded_profile **profiles = xcalloc(side->nr, sizeof(*profiles));
+	struct folded_profile *cut = NULL;
 	double *values = xcalloc(side->nr, sizeof(*values));
 	double *cpu_ms = xcalloc(side->nr, sizeof(*cpu_ms));
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < side->nr; i++) {
 		profiles[i] = &side->runs[i].folded;
 		values[i] = flame_run_metric(&side->runs[i], o->metric);
 		cpu_ms[i] = side->runs[i].cpu_us / 1e3;
+	}
+	/*
+	 * lib-: the function's own time with the library and kernel code
+	 * under it, what the diff ranked when it moved a library frame's time
+	 * up to its caller - not its inclusive time, which holds every other
+	 * program function it calls.
+	 */
+	if (o->function && flame_measure_lib(o->measure)) {
+		cut = xcalloc(side->nr ? side->nr : 1, sizeof(*cut));
+		ret = flame_blockers_cut_at_repository(r, side->id, o->function, profiles, side->nr, cut);
+		for (i = 0; i < side->nr; i++)
+			profiles[i] = &cut[i];
 	}
 	if (o->function) {
 		int total = flame_measure_total(o->measure), share = flame_measure_share(o->measure);
@@ -126,7 +144,7 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 		out->share = s.mean;
 		if (flame_measure_time(o->measure))
 			flame_time_over_runs(profiles, cpu_ms, side->nr, o->function, total, &s);
-		else if (share && o->exclude && o->exclude->nr && !total)
+		else if (share && o->exclude && o->exclude->nr && !total && !cut)
 			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
 		else if (!share)
 			flame_samples_over_runs(profiles, side->nr, o->function, total, &s);
@@ -141,9 +159,13 @@ static void side_estimate(const struct flame_probe_request *o, const struct prob
 			out->se = 0;
 	}
 	out->runs = (unsigned)side->nr;
+	for (i = 0; cut && i < side->nr; i++)
+		folded_profile_release(&cut[i]);
+	free(cut);
 	free(profiles);
 	free(values);
 	free(cpu_ms);
+	return ret;
 }
 
 /*
@@ -189,7 +211,10 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_r
 		for (i = 0; i < want && side.nr < max; i++)
 			if ((code = side_run(&cap, &side, out)))
 				goto out;
-		side_estimate(o, &side, out);
+		if (side_estimate(r, o, &side, out)) {
+			code = -1;
+			goto out;
+		}
 		t = look_t(o, prev, side.nr, max);
 		prev = side.nr;
 		out->verdict = against_threshold(o, out, t);
@@ -258,8 +283,10 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 				}
 			}
 		}
-		side_estimate(o, &ss, slow);
-		side_estimate(o, &fs, fast);
+		if (side_estimate(r, o, &ss, slow) || side_estimate(r, o, &fs, fast)) {
+			ret = -1;
+			goto out;
+		}
 		pair->looks++;
 		pair->diff = slow->value - fast->value;
 		pair->se = hypot(slow->se, fast->se);

@@ -109,8 +109,8 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "function", s->ans.target.function);
 	json_writer_key_string(w, "measure", !s->ans.target.function ? flame_metric_name(s->req.metric) :
-				s->ans.target.measure_time ? (s->ans.target.measure_total ? "total_time" : "self_time") :
-				s->ans.target.measure_total ? (s->ans.target.measure_share ? "total_share" : "total_samples_per_run") :
+				s->ans.target.measure_time ? (s->ans.target.measure_lib ? "self_library_time" : "self_time") :
+				s->ans.target.measure_lib ? (s->ans.target.measure_share ? "self_library_share" : "self_library_samples_per_run") :
 				s->ans.target.measure_share ? "self_share" : "self_samples_per_run");
 	/* Where the function's extra time is spent, when not in its own code. */
 	json_writer_key_string(w, "frame", s->ans.target.function ? (s->ans.target.frame ? s->ans.target.frame : s->ans.target.function) : NULL);
@@ -571,7 +571,8 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, " (library or kernel code; its time is counted to ");
 		md_code(sb, s->ans.target.function, WHOLE, 0);
 		strbuf_addstr(sb, ", its innermost caller the repository defines, and the "
-			      "bisection measured that function's inclusive share)\n");
+			      "bisection measured that function's own time with the library and kernel "
+			      "code under it)\n");
 	}
 	if (s->ans.fix.is_merge) {
 		const char *fn = flame_session_named_function(s);
@@ -633,7 +634,7 @@ static void md_hotspots(const struct flame_session *s, struct strbuf *sb)
 				  "spent blocked, library and kernel frames counted to their caller; "
 				  "good → bad)\n\n");
 	else
-		strbuf_addstr(sb, s->ans.target.measure_total ?
+		strbuf_addstr(sb, s->ans.target.measure_lib ?
 			      "\n## Hotter functions (self share with the library and kernel code "
 			      "under each counted to it, good → bad)\n\n" :
 			      "\n## Hotter functions (self share, good → bad)\n\n");
@@ -722,9 +723,12 @@ static void md_files(const struct flame_session *s, const struct flame_report_fa
 	struct strbuf cmd = STRBUF_INIT;
 
 	flame_report_md_handoffs(s, f, sb);
-	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph, `good.svg`, `bad.svg`\n"
+	strbuf_addf(sb, "\n## Files\n\n- `diff.svg` differential %sflame graph (coloured by the change "
+		    "of each function's %s), `good.svg`, `bad.svg`\n"
 		    "- `good.folded`, `bad.folded`, `diff.folded` (stack good bad)%s\n\n## Reproduce\n\n",
 		    s->ans.ends.offcpu_profile ? "off-CPU " : "",
+		    s->ans.target.diff_by_time ? (s->ans.ends.offcpu_profile ? "blocked time per run" :
+		    "CPU time per run") : "share",
 		    s->ans.ends.offcpu_profile ? ": off-CPU stacks, counts in microseconds blocked" : "");
 	/* command lines hold the user's arguments and paths: fenced so nothing breaks out */
 	reproduce_cmd(s, &cmd);

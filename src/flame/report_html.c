@@ -277,9 +277,10 @@ static void write_graph(const struct flame_session *s, const struct flame_report
 				  "was not available; diff.folded holds the data.</p></section>\n");
 		return;
 	}
-	strbuf_addstr(sb, "<p class=\"muted\">Frames drawn from the bad profile, coloured by the change of "
-			  "their share from good to bad (the legend is under the title); click a frame "
-			  "to zoom, Ctrl-F to search.</p>\n");
+	strbuf_addf(sb, "<p class=\"muted\">Frames drawn from the bad profile, coloured by the change of "
+		    "their %s from good to bad (the legend is under the title); click a frame "
+		    "to zoom, Ctrl-F to search.</p>\n", s->ans.target.diff_by_time ?
+		    (s->ans.ends.offcpu_profile ? "blocked time per run" : "CPU time per run") : "share");
 	height = svg_height(diff_svg);
 	if (!(height > 0) || height > 4000)
 		height = 600;
@@ -297,7 +298,7 @@ static void write_hotspots(const struct flame_session *s, struct strbuf *sb)
 
 	strbuf_addf(sb, "<section id=\"hotspots\"><h2>%s</h2>\n", s->ans.ends.offcpu_profile ?
 		    "Functions blocking longer (share of thread time, good &rarr; bad)" :
-		    s->ans.target.measure_total ? "Hotter functions (self share with the library and kernel "
+		    s->ans.target.measure_lib ? "Hotter functions (self share with the library and kernel "
 		    "code under each, good &rarr; bad)" : "Hotter functions (self share, good &rarr; bad)");
 	if (!nr) {
 		strbuf_addstr(sb, "<p class=\"muted\">No function's share rose by ");

@@ -70,9 +70,11 @@ const char *flame_html_measure(const struct flame_session *s)
 	if (!s->ans.target.function)
 		return flame_metric_name(s->req.metric);
 	if (s->ans.target.measure_time)
-		return s->ans.target.measure_total ? "inclusive CPU time against the unchanged functions' "
+		return s->ans.target.measure_lib ? "CPU time with the library code under it against "
+		       "the unchanged functions' "
 		       "(ratio)" : "own CPU time against the unchanged functions' (ratio)";
-	if (s->ans.target.measure_total)
-		return s->ans.target.measure_share ? "total share" : "total samples per run";
+	if (s->ans.target.measure_lib)
+		return s->ans.target.measure_share ? "self share with the library code under it" :
+		       "self samples per run with the library code under it";
 	return s->ans.target.measure_share ? "self share" : "self samples per run";
 }

@@ -44,7 +44,8 @@ struct flame_target_result {
 	char *function;			/* what was bisected on, NULL = the metric */
 	char *frame;			/* where its extra time is spent: a library or
 					 * kernel frame under it, or NULL (function itself) */
-	int measure_total;		/* function's inclusive share is bisected on */
+	int measure_lib;		/* function with the library and kernel code under it
+					 * (stacks cut at the repository's frames) is bisected on */
 	int measure_share;		/* its share (1) or its samples per run (0) */
 	int measure_time;		/* its CPU time per run, ms (wins over share) */
 	double time_unit_ms;		/* ms of CPU time per run per unit of the measure:
@@ -52,6 +53,7 @@ struct flame_target_result {
 	double share[2];		/* what is bisected on, at good and bad */
 	double share_se[2];		/* standard error of share[], good and bad */
 	double threshold;
+	int diff_by_time;		/* diff.svg compares time per run (else shares) */
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
 	double blocked_ms[2];		/* its blocked time per run, good and bad, ms */
 };

@@ -63,7 +63,8 @@ struct flame_probe_request flame_session_probe_request(const struct flame_sessio
 	r.max_runs = s->req.probe_max_runs;
 	r.freq = s->req.freq;
 	r.metric = s->req.metric;
-	r.measure = flame_measure_of(s->ans.target.measure_total, s->ans.target.measure_share, s->ans.target.measure_time);
+	r.measure = flame_measure_of(0, s->ans.target.measure_share, s->ans.target.measure_time,
+				     s->ans.target.measure_lib);
 	r.offcpu = s->ans.ends.offcpu_profile;
 	r.scratch = s->st.scratch;
 	r.trail_exe = s->req.trail_exe;

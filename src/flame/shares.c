@@ -251,6 +251,16 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 	hotspots_release(&hs);
 }
 
+size_t flame_hotspots_first_in(const struct flame_hotspots *h, const struct string_list *names)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		if (h->items[i].confirmed && string_list_has(names, h->items[i].name))
+			return i;
+	return h->nr;
+}
+
 void flame_hotspots_release(struct flame_hotspots *h)
 {
 	size_t i;

@@ -99,4 +99,12 @@ void flame_hotspots_rank(struct folded_profile *const *good, size_t ng,
 			 struct flame_hotspots *out);
 void flame_hotspots_release(struct flame_hotspots *h);
 
+/*
+ * The index of h's first confirmed item whose name is in names (the
+ * program's functions), or h->nr when none is: items ranked above it that
+ * are not in names (a library frame whose stacks broke before any program
+ * frame) are passed over, not taken for the answer.
+ */
+size_t flame_hotspots_first_in(const struct flame_hotspots *h, const struct string_list *names);
+
 #endif

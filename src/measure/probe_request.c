@@ -52,7 +52,7 @@ static const struct field fields[] = {
 	F(METRIC, 0, "metric", metric, 1, NULL, "measure this metric when no --function", 0, 0),
 	F(FLAG, 0, "offcpu-profile", offcpu, 0, NULL, "--metric offcpu: measure --function in off-CPU profiles (trail flame sets it when they can be recorded)", 0, 0),
 	F(DOUBLE, 0, "percentile", percentile, 1, "P", "metric: compare this percentile of the runs (default 50, the median)", 1, 99.9),
-	F(MEASURE, 0, "measure", measure, 1, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples, time (self share times the run's CPU time, ms), total-time", 0, 0),
+	F(MEASURE, 0, "measure", measure, 1, "WHAT", "share (default: self share among samples outside --exclude), samples (self samples per run), total-share, total-samples, time (self share times the run's CPU time, ms), total-time, lib-share, lib-samples, lib-time (self with the library and kernel code under it)", 0, 0),
 	F(PROFILER, 0, "profiler", profiler, 1, "NAME", "auto (trail record), trail, perf, or a command writing $TRAIL_PROFILE", 0, 0),
 	F(DOUBLE, 0, "timeout", run_timeout, 1, "SECONDS", "a run that takes longer is killed and the probe skips (default 300, 0 = none)", 0, 1e9),
 	F(DOUBLE, 0, "build-timeout", build_timeout, 1, "SECONDS", "a build that takes longer is killed and counts as failed (default 600, 0 = none)", 0, 1e9),
@@ -75,7 +75,7 @@ static const char *const help_order[] = {
 };
 
 static const char *const measures[] = { "share", "samples", "total-share", "total-samples",
-					"time", "total-time" };
+					"time", "total-time", "lib-share", "lib-samples", "lib-time" };
 
 const char *flame_measure_name(enum flame_measure m)
 {
@@ -90,16 +90,26 @@ int flame_measure_total(enum flame_measure m)
 
 int flame_measure_time(enum flame_measure m)
 {
-	return m == FLAME_MEASURE_TIME || m == FLAME_MEASURE_TOTAL_TIME;
+	return m == FLAME_MEASURE_TIME || m == FLAME_MEASURE_TOTAL_TIME || m == FLAME_MEASURE_LIB_TIME;
 }
 
 int flame_measure_share(enum flame_measure m)
 {
-	return m == FLAME_MEASURE_SHARE || m == FLAME_MEASURE_TOTAL_SHARE;
+	return m == FLAME_MEASURE_SHARE || m == FLAME_MEASURE_TOTAL_SHARE ||
+	       m == FLAME_MEASURE_LIB_SHARE;
 }
 
-enum flame_measure flame_measure_of(int total, int share, int time)
+int flame_measure_lib(enum flame_measure m)
 {
+	return m == FLAME_MEASURE_LIB_SHARE || m == FLAME_MEASURE_LIB_SAMPLES ||
+	       m == FLAME_MEASURE_LIB_TIME;
+}
+
+enum flame_measure flame_measure_of(int total, int share, int time, int lib)
+{
+	if (lib)
+		return time ? FLAME_MEASURE_LIB_TIME : share ? FLAME_MEASURE_LIB_SHARE :
+		       FLAME_MEASURE_LIB_SAMPLES;
 	if (time)
 		return total ? FLAME_MEASURE_TOTAL_TIME : FLAME_MEASURE_TIME;
 	if (total)
@@ -217,7 +227,7 @@ static int from_raw(struct flame_probe_request *r, const struct field *f, union 
 				*(enum flame_measure *)p = (enum flame_measure)i;
 				return 0;
 			}
-		return trail_error("--measure must be samples, share, total-samples, total-share, time or total-time");
+		return trail_error("--measure must be samples, share, total-samples, total-share, time, total-time, lib-share, lib-samples or lib-time");
 	case FLAME_PROBE_FIELD_FLAG:
 		*(int *)p = v.flag;
 		break;

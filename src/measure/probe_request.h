@@ -24,6 +24,15 @@ enum flame_measure {
 	FLAME_MEASURE_TOTAL_SAMPLES,	/* inclusive samples per run */
 	FLAME_MEASURE_TIME,		/* self share times the run's CPU time, ms (shares.h) */
 	FLAME_MEASURE_TOTAL_TIME,	/* inclusive share times the run's CPU time, ms */
+	/*
+	 * The function's self share with the library and kernel code under
+	 * it: stacks cut after their innermost frame the repository defines
+	 * (at the probed commit), so a library frame's time counts to its
+	 * program caller and no other program function's does.
+	 */
+	FLAME_MEASURE_LIB_SHARE,
+	FLAME_MEASURE_LIB_SAMPLES,	/* the same, samples per run */
+	FLAME_MEASURE_LIB_TIME,		/* the same share times the run's CPU time, ms */
 };
 
 /*
@@ -67,7 +76,10 @@ struct flame_probe_request {
 /* The defaults of 'trail flame probe' (HEAD, 3 runs, 9 at most, 999 Hz ...). */
 void flame_probe_request_init(struct flame_probe_request *r);
 
-/* --measure's word: share, samples, total-share, total-samples, time or total-time. */
+/*
+ * --measure's word: share, samples, total-share, total-samples, time,
+ * total-time, lib-share, lib-samples or lib-time.
+ */
 const char *flame_measure_name(enum flame_measure m);
 /*
  * Whether the measure is inclusive (total), a share (not samples per run)
@@ -76,8 +88,10 @@ const char *flame_measure_name(enum flame_measure m);
 int flame_measure_total(enum flame_measure m);
 int flame_measure_share(enum flame_measure m);
 int flame_measure_time(enum flame_measure m);
-/* The measure of these three (time wins over share). */
-enum flame_measure flame_measure_of(int total, int share, int time);
+/* Whether it is one of the lib- measures (self with the library code under it). */
+int flame_measure_lib(enum flame_measure m);
+/* The measure of these (time wins over share; lib over total). */
+enum flame_measure flame_measure_of(int total, int share, int time, int lib);
 
 /*
  * --profiler NAME: auto or trail -> "trail", perf -> "perf", a command

@@ -63,9 +63,16 @@ BUILD="$BUILD && { [ -z \"\${TRAIL_TEST_HOLD:-}\" ] || sleep 1; } && case \$(git
 $GOOD|$BAD) ;; *) [ -z \"\${TRAIL_TEST_BREAK:-}\" ] ;; esac"
 FAST=(--repeat 4 --warmup-runs 0 --probe-runs 2 --strategy bisect --cache "$T/cache")
 
-(cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
-	--out "$T/local" "${FAST[@]}") >"$T/local.out" 2>"$T/local.err"
-check "local run names the culprit" test "$(json "$T/local/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
+# The local answer the remote run must match: the --jobs 2 run's below
+# (this machine, two slots); a run of its own only where there is no
+# --jobs 2 (one CPU), and not under sanitizers (71-flame-e2e's code)
+LOCAL=$T/jobs
+if [ "$(nproc)" -lt 2 ] && [ -z "${TRAIL_SANITIZED:-}" ]; then
+	LOCAL=$T/local
+	(cd "$T/repo" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --build "$BUILD" --run "$RUN" \
+		--out "$T/local" "${FAST[@]}") >"$T/local.out" 2>"$T/local.err"
+	check "local run names the culprit" test "$(json "$T/local/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
+fi
 
 # --jobs 2 --cpus-per-job 1 (this machine has 2 CPUs): two local probe
 # slots, each pinned to CPUs of its own.  Each probe's build records its
@@ -131,8 +138,8 @@ R=$T/remote/report.json
 if [ -f "$R" ]; then
 	check "over ssh: names the culprit commit" test "$(json "$R" 'd["suspect"]["commit"]')" = "$CULPRIT"
 	check "over ssh: names the hot function" test "$(json "$R" 'd["suspect"]["function"]')" = "$FUNCTION"
-	check "over ssh: the same answer as the local run" test \
-		"$(json "$R" 'd["suspect"]["commit"]')" = "$(json "$T/local/report.json" 'd["suspect"]["commit"]')"
+	[ -f "$LOCAL/report.json" ] && check "over ssh: the same answer as the local run" test \
+		"$(json "$R" 'd["suspect"]["commit"]')" = "$(json "$LOCAL/report.json" 'd["suspect"]["commit"]')"
 	json "$R" 'any(p["host"] == "127.0.0.1 -p '"${PORT[1]}"'" for p in d["probes"])' | grep -q True &&
 		pass "over ssh: probes name their host" || fail "over ssh: probes name their host"
 	json "$R" 'any(p["host"] == "local" for p in d["probes"])' | grep -q True &&

@@ -538,6 +538,98 @@ TEST(blockers_cut_at_the_program)
 	folded_profile_release(&off);
 }
 
+/*
+ * git's commit-graph paranoia in small: most samples stop in a library
+ * with no program frame above (a libz without frame pointers), memcmp
+ * rises both under parse (intact stacks) and where its stacks broke.  Cut
+ * at the program's frames, the broken memcmp still ranks first; the answer
+ * is parse, the first confirmed function the repository defines, and what
+ * is measured of it is its own time with memcmp under it - not its
+ * inclusive time, which holds verify's unchanged cost too.
+ */
+static void paranoia_run(struct folded_profile *p, int bad, int i)
+{
+	folded_profile_init(p);
+	add(p, "git;[unknown];inflate_fast", 600 + 5 * i);
+	add(p, "git;main;parse;__memcmp_evex_movbe", bad ? 110 + i % 2 : 50 + i % 2);
+	add(p, "git;main;parse", bad ? 55 : 50);
+	add(p, "git;main;parse;verify", 200);
+	add(p, "git;[unknown];__memcmp_evex_movbe", bad ? 130 + i % 3 : 40 + i % 3);
+	add(p, "git;main;work", 60);
+}
+
+TEST(library_time_moved_up_through_broken_stacks)
+{
+	char *dir = tempdir_create("test-flame");
+	struct folded_profile raw[2][4], cut[2][4], lib[4], *g[4], *b[4], *rb[4];
+	struct string_list defined = STRING_LIST_INIT, under = STRING_LIST_INIT;
+	struct flame_hotspots hot;
+	struct flame_share m;
+	struct flame_repo r;
+	struct intern def;
+	char head[41];
+	static const char *const program[] = { "main", "parse", "verify", "work" };
+	size_t i, top;
+
+	intern_init(&def);
+	for (i = 0; i < 4; i++) {
+		string_list_append(&defined, program[i]);
+		intern_add(&def, program[i], strlen(program[i]), NULL);
+	}
+	for (i = 0; i < 4; i++) {
+		paranoia_run(&raw[0][i], 0, (int)i);
+		paranoia_run(&raw[1][i], 1, (int)i);
+		flame_blockers_fold(&raw[0][i], 0, &def, 1, &cut[0][i]);
+		flame_blockers_fold(&raw[1][i], 0, &def, 1, &cut[1][i]);
+		g[i] = &cut[0][i];
+		b[i] = &cut[1][i];
+		rb[i] = &raw[1][i];
+	}
+	flame_hotspots_rank(g, 4, b, 4, 0.01, 0.02, 0.95, &hot);
+	CHECK(hot.nr >= 2);
+	if (hot.nr >= 2) {
+		/* the broken stacks' memcmp first: taking items[0] gave up here */
+		CHECK_STREQ(hot.items[0].name, "__memcmp_evex_movbe");
+		top = flame_hotspots_first_in(&hot, &defined);
+		CHECK(top < hot.nr);
+		if (top < hot.nr) {
+			CHECK_STREQ(hot.items[top].name, "parse");
+			CHECK_NEAR(hot.items[top].bad_self.mean, 165.5 / 1156.5, 0.005);
+		}
+	}
+	flame_hotspots_release(&hot);
+
+	/* the probe's lib- measure: the frames under parse, cut where the repository defines them */
+	flame_blockers_frames_under(&raw[1][0], "parse", &under);
+	CHECK_INT(under.nr, 2);
+	CHECK(string_list_has(&under, "verify"));
+	CHECK(string_list_has(&under, "__memcmp_evex_movbe"));
+	if (make_repo(dir, "printf 'int verify(int x)\\n{\\n\\treturn x;\\n}\\n"
+		      "void parse(void)\\n{\\n\\tverify(1);\\n}\\n' >a.c && "
+		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one", &r) == 0) {
+		CHECK_INT(flame_repo_resolve(&r, "rev", "HEAD", head), 0);
+		CHECK_INT(flame_blockers_cut_at_repository(&r, head, "parse", rb, 4, lib), 0);
+		for (i = 0; i < 4; i++)
+			rb[i] = &lib[i];
+		flame_share_over_runs(rb, 4, "parse", 0, &m);
+		/* own 55 + memcmp 110.5 of 1156.5, not verify's 200 */
+		CHECK_NEAR(m.mean, 165.5 / 1156.5, 0.005);
+		for (i = 0; i < 4; i++)
+			folded_profile_release(&lib[i]);
+		flame_repo_release(&r);
+	}
+	for (i = 0; i < 4; i++) {
+		folded_profile_release(&raw[0][i]);
+		folded_profile_release(&raw[1][i]);
+		folded_profile_release(&cut[0][i]);
+		folded_profile_release(&cut[1][i]);
+	}
+	intern_release(&def);
+	string_list_clear(&defined);
+	string_list_clear(&under);
+	free(dir);
+}
+
 /* Profilers' function names, as written in the source (git grep, git log -L). */
 TEST(source_names)
 {
@@ -1147,7 +1239,7 @@ TEST(report_escapes_hostile_strings)
 TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self, hotspots_confirm_uses_t_on_few_runs,
 	  probe_log_round_trip, private_clone_and_build_cache,
-	  blockers_cut_at_the_program, source_names, repo_definitions, decide_metric_verdict,
+	  blockers_cut_at_the_program, library_time_moved_up_through_broken_stacks, source_names, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples,
 	  decide_strategy,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,

@@ -238,7 +238,7 @@ TEST(session_request_round_trips)
 	s.ans.ends.offcpu_profile = 1;
 	s.ans.target.threshold = 1.0 / 3;
 	s.ans.target.function = strdup("hot");
-	s.ans.target.measure_total = 1;
+	s.ans.target.measure_lib = 1;
 	string_list_append(&s.st.exclude, "sort");
 	r = flame_session_probe_request(&s);
 	flame_probe_request_argv(&r, "trail", &argv);
@@ -246,7 +246,7 @@ TEST(session_request_round_trips)
 	compare_fields(&r, &rd.req);
 	CHECK(string_list_has(&argv, "--offcpu-profile"));
 	CHECK(string_list_has(&argv, "7"));
-	CHECK(string_list_has(&argv, "total-samples"));
+	CHECK(string_list_has(&argv, "lib-samples"));
 	flame_probe_reader_release(&rd);
 	string_list_clear(&argv);
 	flame_session_release(&s);
