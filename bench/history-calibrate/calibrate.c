@@ -8,7 +8,9 @@
  * Then series.h's: cp_detect on one series under heavy tails, AR(1),
  * drift and a load step, 50 / 200 / 1,000 commits.
  * Exit 1 when a false-alarm rate exceeds alpha by more.
- *   build/bench/history-calibrate [TRIALS [SEED [guard|series]]]   (one table only)
+ *   build/bench/history-calibrate [TRIALS [SEED [guard|series [COMMITS]]]]
+ * (one table only; series: only the rows of 50, 200 or 1000 COMMITS, each
+ * with TRIALS trials)
  */
 #include "../../bench/history-calibrate/guard.h"
 #include "../../bench/history-calibrate/scenarios.h"
@@ -51,9 +53,9 @@ static int guard_table(unsigned trials, uint64_t seed)
  * cp_detect on one series (series.h): false alarms per noise model, size,
  * runs and --min-effect (TRIALS at 50 commits, a fifth at 200, a
  * twentieth at 1,000: each 1,000-commit series is O(n^2)), power at 2
- * and 3 sds on a third as many.
+ * and 3 sds on a third as many (150 at most past 50 commits).
  */
-static int series_table(unsigned trials, uint64_t seed)
+static int series_table(unsigned trials, uint64_t seed, size_t only)
 {
 	static const size_t sizes[] = { 50, 200, 1000 };
 	struct cp_null_cache cache;
@@ -64,12 +66,16 @@ static int series_table(unsigned trials, uint64_t seed)
 	printf("\n| commits | per-run counts | --min-effect | noise | trials | false alarms | within | "
 	       "power 2 sd | power 3 sd |\n| ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: |\n");
 	for (z = 0; z < 3; z++)
-		for (runs = 0; runs < 2; runs++)
+		for (runs = 0; runs < 2 && (!only || only == sizes[z]); runs++)
 			for (me0 = 0; me0 < 2; me0++)
 				for (k = 0; k < HSER_NNOISE; k++) {
 					struct hser_setup s = { sizes[z], runs, me0 };
-					unsigned tr = z == 0 ? trials : z == 1 ? trials / 5 : trials / 20;
+					unsigned tr = only || z == 0 ? trials : z == 1 ? trials / 5 : trials / 20;
 					unsigned pw = k == HSER_NORMAL || k == HSER_T3 || k == HSER_AR05 ? tr / 3 : 0;
+
+					/* a split series costs a null table per new length: power on 150 at most */
+					if (z && pw > 150)
+						pw = 150;
 					struct hser_result r;
 					int ok;
 
@@ -94,18 +100,19 @@ static int series_table(unsigned trials, uint64_t seed)
 
 int main(int argc, char **argv)
 {
-	uint64_t trials = 2000, seed = 17;
+	uint64_t trials = 2000, seed = 17, only = 0;
 	int k, bad = 0;
 
 	if ((argc > 1 && (parse_u64(argv[1], &trials) || !trials || trials > 10000000)) ||
 	    (argc > 2 && parse_u64(argv[2], &seed)) || (argc > 3 && strcmp(argv[3], "guard") && strcmp(argv[3], "series")) ||
-	    argc > 4) {
-		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard|series]]]\n");
+	    (argc > 4 && (strcmp(argv[3], "series") || parse_u64(argv[4], &only) ||
+			   (only != 50 && only != 200 && only != 1000))) || argc > 5) {
+		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard|series [50|200|1000]]]]\n");
 		return 2;
 	}
 	if (argc > 3)
 		return !strcmp(argv[3], "guard") ? guard_table((unsigned)trials, seed)
-						 : series_table((unsigned)trials, seed);
+						 : series_table((unsigned)trials, seed, (size_t)only);
 	printf("| scenario | trials | false alarms | nominal | within | changes right (subtle, slowdown, revert) | all three, no other |\n"
 	       "| --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
 	for (k = 0; k < HCAL_NSCENARIOS; k++) {
@@ -127,6 +134,6 @@ int main(int argc, char **argv)
 		bad |= !hcal_within(&r);
 	}
 	bad |= guard_table((unsigned)trials, seed);
-	bad |= series_table((unsigned)trials, seed);
+	bad |= series_table((unsigned)trials, seed, 0);
 	return bad;
 }

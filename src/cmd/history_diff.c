@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/json_writer.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "diff/table_json.h"
 #include "history/profile_diff.h"
@@ -42,6 +43,16 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* A number of the table (in the header's unit) as numfmt writes it, right-aligned. */
+static void cell(struct strbuf *sb, double v, int flags)
+{
+	struct strbuf n = STRBUF_INIT;
+
+	numfmt_count(&n, v, flags);
+	strbuf_addf(sb, "%9s  ", n.buf);
+	strbuf_release(&n);
+}
+
 static void text_rows(struct strbuf *sb, const struct diff_table *t, const char *change,
 		      const struct diff_table_row *rows, size_t nr)
 {
@@ -51,9 +62,11 @@ static void text_rows(struct strbuf *sb, const struct diff_table *t, const char 
 		const struct diff_test *x = &rows[i].t;
 		const char *name = diff_table_name(t, rows[i].func);
 
-		strbuf_addf(sb, "%-6s  %-5s  %9.4g  %9.4g  %+9.4g  %7.2g  ", change,
-			    hotspot_measure_name(rows[i].measure), history_diff_shown(t, x->before),
-			    history_diff_shown(t, x->after), history_diff_shown(t, x->delta), x->p);
+		strbuf_addf(sb, "%-6s  %-5s  ", change, hotspot_measure_name(rows[i].measure));
+		cell(sb, history_diff_shown(t, x->before), 0);
+		cell(sb, history_diff_shown(t, x->after), 0);
+		cell(sb, history_diff_shown(t, x->delta), NUMFMT_SIGN);
+		strbuf_addf(sb, "%7.2g  ", x->p);
 		escape_term(sb, name, strlen(name));
 		strbuf_addch(sb, '\n');
 	}

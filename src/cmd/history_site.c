@@ -244,7 +244,8 @@ out:
 	free(path);
 }
 
-static int bench_page(struct history_cmd *h, struct site_bench *b, const struct string_list *subjects)
+static int bench_page(struct history_cmd *h, struct site_bench *b, const struct string_list *ids,
+		      const struct string_list *subjects)
 {
 	const char **subj = xmallocarray(b->s.nr + 1, sizeof(char *));
 	struct history_plot p;
@@ -260,6 +261,7 @@ static int bench_page(struct history_cmd *h, struct site_bench *b, const struct 
 	p.changes = b->c;
 	p.nchanges = b->nc;
 	p.subjects = subj;
+	p.ids = ids;	/* the failed commits' marks */
 	p.title = b->row.name;
 	history_plot_write(&p, 0, &svg);
 	history_site_page_head(b->row.name, &page);
@@ -309,7 +311,7 @@ static int one_bench(struct history_cmd *h, struct site_bench *b, const struct s
 	budget_status(h, b);
 	b->row.guard = b->guard;
 	b->row.budget = b->budget;
-	return bench_page(h, b, subjects);
+	return bench_page(h, b, ids, subjects);
 }
 
 int history_site_cmd(struct history_cmd *h)

@@ -5,7 +5,8 @@
  * MongoDB's CI, to place a split: the one that maximises the energy
  * statistic Q over every split point and right end of the segment.  Its
  * test is Student's t of the two sides with the minimum effect taken off
- * the difference, calibrated by cp_null.c (the split was the best of many,
+ * the difference and studentised by the points' dependence around the
+ * split, calibrated by cp_null.c (the split was the best of many,
  * so the plain t p-value would be far too small) on series as
  * heavy-tailed as t3 and as autocorrelated as this one; past
  * CP_NULL_MAX_N points the rank CUSUM (stats/rank_cusum.c).  A significant split
@@ -40,6 +41,29 @@ void cp_params_init(struct cp_params *p)
 
 
 /*
+ * The lag-1 autocorrelation of the points x[0..n) around the split's
+ * levels (stats_ar1_rho_levels), as that of AR(1) points with the same
+ * long-run variance.  With wv (each point's variance from its runs), the
+ * points are a commit's own level, which may carry over to the next, plus
+ * its runs' noise, which does not: the lag-1 autocorrelation r is then s
+ * phi (s the share of the points' spread that is not the runs', phi the
+ * commits' own autocorrelation), and the long-run variance over the
+ * variance 1 + 2 r / (1 - phi) (ARMA(1,1)), more than AR(1) with r says.
+ */
+static double points_rho(const double *x, const double *wv, size_t n, size_t k, size_t end)
+{
+	double r = stats_ar1_rho_levels(x, n, k, end), w = 0, f;
+	size_t i;
+
+	if (!wv || !(r > 0) || n < 4)
+		return r;
+	for (i = 0; i < n; i++)
+		w += wv[i] / (double)n;
+	f = stats_lrv_ratio(r, stats_white_share(x, n, k, end, w));
+	return fmin((f - 1) / (f + 1), STATS_AR1_MAX_RHO);
+}
+
+/*
  * The calibrated p-value of the split before k of x[0..n) (sides [0, k)
  * and [k, end)): Student's t of the two sides - and, for a bump (end < n),
  * of [k, end) against the points either side of it, the smaller p - with
@@ -47,21 +71,28 @@ void cp_params_init(struct cp_params *p)
  * only when it is beyond the minimum effect, not merely beyond zero: a
  * drift of the machine below it never is, however many commits show it),
  * looked up in the null distribution of that statistic at the best split
- * (cp_null.c), which accounts for the search over every split and end:
- * the table of points with runs, or of points alone when they differ more
- * than their runs say (the test then judged them by their spread).
+ * (cp_null.c), which accounts for the search over every split and end.
+ * With runs (the points' wv, runs_test): the table of points with runs,
+ * when the points differ no more than their runs say.  Otherwise the
+ * points alone: their t studentised by their dependence (points_rho)
+ * against AR(1) series as dependent, studentised by theirs.
  */
-static double split_p(const double *x, const double *wv, size_t n, size_t k, size_t end,
-		      size_t min_size, const struct cp_params *p, double rho,
+static double split_p(const double *x, const double *wv, int runs_test, size_t n, size_t k,
+		      size_t end, size_t min_size, const struct cp_params *p,
 		      struct cp_null_cache *cache)
 {
 	unsigned runs = wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
 	int over = 0;
-	double u = cp_split_test_p_over(x, runs ? wv : NULL, runs, n, k, end, p->min_effect,
-					p->relative, &over);
+	double u, rho;
 
-	/* points that differ more than their runs say are judged as points alone */
-	return cp_null_p(cache, n, min_size, p->tails, over ? 0 : runs, rho, u);
+	if (runs && runs_test) {
+		u = cp_split_test_p_over(x, wv, runs, n, k, end, p->min_effect, p->relative, &over);
+		if (!over)
+			return cp_null_p(cache, n, min_size, p->tails, runs, 0, u);
+	}
+	rho = points_rho(x, runs ? wv : NULL, n, k, end);
+	u = cp_split_test_p_lrv(x, n, k, end, p->min_effect, p->relative, stats_lrv_ratio(rho, 0));
+	return cp_null_p(cache, n, min_size, p->tails, 0, rho, u);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -88,7 +119,8 @@ static int cmp_point(const void *a, const void *b)
  * the step is beyond it (as split_p's t is), so that a drift or a load
  * step below the minimum effect is not a change however long the series.
  */
-static double beyond_min_effect(const double *x, size_t n, size_t k, const struct cp_params *p)
+static double beyond_min_effect(const double *x, size_t n, size_t k, double white_var,
+				const struct cp_params *p)
 {
 	double *y = xmallocarray(n, sizeof(double)), before, after, d;
 	struct stats_rank_cusum rt;
@@ -99,7 +131,7 @@ static double beyond_min_effect(const double *x, size_t n, size_t k, const struc
 	d = p->min_effect * (p->relative ? fabs(before) : 1) * (after > before ? 1 : -1);
 	for (i = 0; i < n; i++)
 		y[i] = i < k ? x[i] : x[i] - d;
-	stats_rank_cusum(y, n, &rt);
+	stats_rank_cusum_noise(y, n, white_var, &rt);
 	free(y);
 	return rt.p;
 }
@@ -119,18 +151,22 @@ static double segment_p(const double *x, const double *wv, size_t len, const str
 	*k = 0;
 	*end = len;
 	if (len >= 2 * ms) {
-		cp_best_split(x, len, ms, k, end);
 		if (len > CP_NULL_MAX_N) {
 			/* the step the CUSUM tested, sides large enough for their medians to say its size */
-			stats_rank_cusum(x, len, &rt);
+			double white_var = 0;
+			size_t i;
+
+			/* each point's runs' variance: noise that does not carry over */
+			for (i = 0; wv && p->runs >= 2 && i < len; i++)
+				white_var += wv[i] / (double)len;
+			stats_rank_cusum_noise(x, len, white_var, &rt);
 			pv = rt.p;
 			*k = rt.at;
 			*end = len;
 			if (*k && p->min_effect > 0)
-				pv = fmax(pv, beyond_min_effect(x, len, *k, p));
-		} else if (*k) {
-			pv = split_p(x, NULL, len, *k, *end, ms, p, stats_ar1_rho_levels(x, len, *k, *end),
-				     cache);
+				pv = fmax(pv, beyond_min_effect(x, len, *k, white_var, p));
+		} else if (cp_best_split(x, len, ms, k, end), *k) {
+			pv = split_p(x, wv, 0, len, *k, *end, ms, p, cache);
 		}
 	}
 	if (ms == min_size || !wv || len > CP_NULL_MAX_N || len < 2)
@@ -141,9 +177,9 @@ static double segment_p(const double *x, const double *wv, size_t len, const str
 	 * around their segments' levels than their dependence makes them
 	 * wander, so their runs would seem to agree: then the points alone
 	 */
-	if (!k2 || (len >= CP_RHO_MIN_N && stats_ar1_rho_levels(x, len, k2, end2) > CP_RUNS_MAX_RHO))
+	if (!k2 || (len >= CP_RHO_MIN_N && points_rho(x, wv, len, k2, end2) > CP_RUNS_MAX_RHO))
 		return *k ? fmin(1, 2 * pv) : 1;
-	p2 = split_p(x, wv, len, k2, end2, min_size, p, 0, cache);
+	p2 = split_p(x, wv, 1, len, k2, end2, min_size, p, cache);
 	if (p2 < pv || !*k) {
 		*k = k2;
 		*end = end2;

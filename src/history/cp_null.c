@@ -2,7 +2,9 @@
  * cp_null.c - the null tables of the split test (cp_null.h): series of n
  * points (AR(1) when the series' points are), E-Divisive's best split of
  * each (cp_best_split) and
- * the t-test p-value of that split, sorted.  The points (or, when each
+ * the t-test p-value of that split (points alone: studentised by the
+ * series' own lag-1 autocorrelation around it, as changepoint.c does the
+ * observed series'), sorted.  The points (or, when each
  * point is the mean of m runs, the runs) are drawn from Student's t (3
  * or 5 degrees of freedom): heavier tails than per-commit medians show;
  * bench/history-calibrate measures the false-alarm rate under load
@@ -111,7 +113,13 @@ static const struct cp_null_table *table(struct cp_null_cache *c, size_t n, size
 				x[i] += rho * x[i - 1];
 		}
 		cp_best_split(x, n, min_size, &k, &end);
-		t->u[b] = k ? cp_split_test_p_runs(x, m >= 2 ? wv : NULL, m, n, k, end, 0, 0) : 1;
+		if (!k)
+			t->u[b] = 1;
+		else if (m >= 2)
+			t->u[b] = cp_split_test_p_runs(x, wv, m, n, k, end, 0, 0);
+		else	/* studentised by its own dependence, as changepoint.c's points are */
+			t->u[b] = cp_split_test_p_lrv(x, n, k, end, 0, 0,
+						      stats_lrv_ratio(stats_ar1_rho_levels(x, n, k, end), 0));
 	}
 	free(x);
 	free(wv);

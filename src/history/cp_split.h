@@ -51,6 +51,18 @@ double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_
 			    size_t end, double min_effect, int relative, int *over);
 
 /*
+ * cp_split_test_p on points whose lag-1 autocorrelation is rho, their
+ * variance taken as the long-run one, lrv = (1 + rho) / (1 - rho) times
+ * theirs (AR(1)): the t of the split studentised by the dependence the
+ * points show around it, as cp_null.c's simulated series are by theirs,
+ * so that a split that absorbed a wander of the load (and left the
+ * residuals less dependent than the noise is) is no surer than the null
+ * says of such splits.  lrv <= 1: cp_split_test_p.
+ */
+double cp_split_test_p_lrv(const double *x, size_t n, size_t k, size_t end, double min_effect,
+			   int relative, double lrv);
+
+/*
  * That test of b[0..nb) against a[0..na) (wa, wb: their wv, or NULL), no
  * minimum effect: the two-sided p-value.
  */

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/exit_codes.h"
+#include "core/numfmt.h"
 #include "flamegraph/render.h"
 #include "history/profiles_store.h"
 
@@ -214,9 +215,13 @@ static void html_rows(struct strbuf *out, const struct diff_table *t, const char
 		strbuf_addf(out, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>", change, change,
 			    hotspot_measure_name(rows[i].measure));
 		escape_html_text(out, name, strlen(name));
-		strbuf_addf(out, "</td><td>%.4g</td><td>%.4g</td><td>%+.4g</td><td>%.2g</td></tr>\n",
-			    history_diff_shown(t, x->before), history_diff_shown(t, x->after),
-			    history_diff_shown(t, x->delta), x->p);
+		strbuf_addstr(out, "</td><td>");
+		numfmt_count(out, history_diff_shown(t, x->before), 0);
+		strbuf_addstr(out, "</td><td>");
+		numfmt_count(out, history_diff_shown(t, x->after), 0);
+		strbuf_addstr(out, "</td><td>");
+		numfmt_count(out, history_diff_shown(t, x->delta), NUMFMT_SIGN);
+		strbuf_addf(out, "</td><td>%.2g</td></tr>\n", x->p);
 	}
 }
 

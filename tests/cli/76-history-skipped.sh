@@ -102,6 +102,10 @@ ok = marks == sys.argv[2:4] and sys.argv[4][:7] in ticks and not any("e+" in v f
 sys.exit(0 if ok else "marks %s ticks %s values %s" % (marks, ticks, values[:2]))
 PY
 	fail "plot: the failed commits marked, commit ids under the x axis, no exponents"
+check "site" "$TRAIL" history site -C "$R" -o "$T/site"
+[ "$(grep -o '<text class="failed"[^>]*data-commit="[0-9a-f]*"' "$T/site/history.html" | grep -o '[0-9a-f]\{40\}' | tr '\n' ' ')" = "$(id 4) $(id 5) " ] &&
+	pass "site: the plot marks the two failed commits" ||
+	fail "site: the plot marks the two failed commits" "$(grep -o '<text class="failed"[^>]*>' "$T/site/history.html")"
 
 # A slowdown at commit 4, which does not build: every commit stored
 # (backfill), so the gap 3..5 holds only a failed one - no bisection (and

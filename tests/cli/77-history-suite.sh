@@ -97,6 +97,10 @@ got=$(json "$T/d-beta.json" '" ".join("%s:%s:%s" % (c["commit"], (c["functions"]
 check "diff two commits" H diff --bench beta "$STEP~1" "$STEP" -o "$T/d.svg"
 awk '$1 == "hotter"' "$T/.out" | head -1 | grep -q ' grow_b$' && pass "diff: grow_b is the first hotter row" ||
 	fail "diff: grow_b is the first hotter row" "$(cat "$T/.out")"
+# before, after and delta as numfmt writes them (no %g exponents)
+awk '$1 == "hotter" || $1 == "cooler" { for (i = 3; i <= 5; i++) if ($i !~ /^[+-]?[0-9]+(\.[0-9]+)?$/) bad = 1 }
+     END { exit bad }' "$T/.out" && pass "diff: the table's numbers without exponents" ||
+	fail "diff: the table's numbers without exponents" "$(cat "$T/.out")"
 # page faults are bytes first touched: compared by bytes (they add up), not by share - so
 # parse_b, which touches its 2 MiB before and after, is in no row and drawn grey
 grep -q "metric rss, by bytes" "$T/.out" && pass "diff: a memory bench is compared by bytes" ||
