@@ -121,6 +121,10 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "defined_by", !s->ans.target.function || !s->ans.suspects.def_file ? NULL :
 				s->ans.suspects.def_by_macro ? "macro" :
 				s->ans.suspects.def_from_dwarf ? "dwarf" : "text");
+	/* a macro made it: the #define whose lines the suspects follow too */
+	json_writer_key_string(w, "macro_defined_in", s->ans.target.function ? s->ans.suspects.def_macro_file : NULL);
+	json_writer_key_uint(w, "macro_line", s->ans.target.function ? s->ans.suspects.def_macro_line : 0);
+	json_writer_key_uint(w, "macro_line_end", s->ans.target.function ? s->ans.suspects.def_macro_end : 0);
 	json_writer_key_number(w, "good", s->ans.target.share[0]);
 	json_writer_key_number(w, "bad", s->ans.target.share[1]);
 	json_writer_key_number(w, "threshold", s->ans.target.threshold);
@@ -541,10 +545,19 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	if (s->ans.suspects.def_file) {
 		strbuf_addstr(sb, " in ");
 		md_text(sb, s->ans.suspects.def_file);
-		if (s->ans.suspects.def_by_macro)
-			strbuf_addf(sb, ", made by the macro invoked at line %u: git log -L follows "
-				    "that invocation, so a commit that changes only the macro's body "
-				    "is not counted as touching it", s->ans.suspects.def_line);
+		if (s->ans.suspects.def_by_macro && s->ans.suspects.def_macro_file) {
+			strbuf_addf(sb, ", made by the macro invoked at line %u, whose `#define` is in ",
+				    s->ans.suspects.def_line);
+			md_text(sb, s->ans.suspects.def_macro_file);
+			strbuf_addf(sb, " lines %u-%u: git log -L follows both, so a commit that "
+				    "changes only the macro's body counts as touching it",
+				    s->ans.suspects.def_macro_line, s->ans.suspects.def_macro_end);
+		} else if (s->ans.suspects.def_by_macro) {
+			strbuf_addf(sb, ", made by the macro invoked at line %u (its `#define` was not "
+				    "found): git log -L follows that invocation, so a commit that changes "
+				    "only the macro's body is not counted as touching it",
+				    s->ans.suspects.def_line);
+		}
 	}
 	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.narrow.suspect_confidence);
 	md_text(sb, s->ans.narrow.confidence_how);
