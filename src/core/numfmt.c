@@ -23,6 +23,12 @@ void numfmt_pp(struct strbuf *sb, double delta, int flags)
 	strbuf_addf(sb, "%s%.1f pp", sign(delta, flags), 100 * delta);
 }
 
+void numfmt_pp_interval(struct strbuf *sb, double delta, double lo, double hi, int flags)
+{
+	numfmt_pp(sb, delta, flags);
+	strbuf_addf(sb, " [%s%.1f, %s%.1f]", sign(lo, flags), 100 * lo, sign(hi, flags), 100 * hi);
+}
+
 /* v to four significant digits, never in exponent form below 1e9. */
 static void sig4(struct strbuf *sb, double v, int flags)
 {
@@ -118,9 +124,9 @@ void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const ch
 		if (unit && *unit)
 			strbuf_addf(sb, " %s", unit);
 		strbuf_addstr(sb, " [");
-		numfmt_count(sb, lo, 0);
+		numfmt_count(sb, lo, flags);
 		strbuf_addstr(sb, ", ");
-		numfmt_count(sb, hi, 0);
+		numfmt_count(sb, hi, flags);
 		strbuf_addch(sb, ']');
 		return;
 	}
@@ -131,12 +137,12 @@ void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const ch
 		sig4(sb, v * f, flags);
 	strbuf_addf(sb, "%s [", name);
 	if (isfinite(lo))
-		sig4(sb, lo * f, 0);
+		sig4(sb, lo * f, flags);
 	else
 		strbuf_addstr(sb, "n/a");
 	strbuf_addstr(sb, ", ");
 	if (isfinite(hi))
-		sig4(sb, hi * f, 0);
+		sig4(sb, hi * f, flags);
 	else
 		strbuf_addstr(sb, "n/a");
 	strbuf_addch(sb, ']');
