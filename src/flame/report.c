@@ -499,7 +499,6 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 	}
 }
 
-static int rose_across(const struct flame_session *s, struct strbuf *sb, int md);
 
 /* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
@@ -510,9 +509,13 @@ static void md_candidate(const struct flame_session *s, struct strbuf *sb)
 	md_code(sb, s->ans.narrow.culprit_info.id, WHOLE, 0);
 	strbuf_addstr(sb, "\n- subject: ");
 	md_text(sb, s->ans.narrow.culprit_info.subject);
-	strbuf_addf(sb, "\n- beside its parent it explains %.0f%% [%.0f%%, %.0f%%] of the change: "
-		    "not enough to name it\n", 100 * a->explains, 100 * a->explains_lo,
-		    100 * a->explains_hi);
+	strbuf_addstr(sb, "\n- beside its parent it explains ");
+	numfmt_percent(sb, a->explains, 0);
+	strbuf_addstr(sb, " [");
+	numfmt_percent(sb, a->explains_lo, 0);
+	strbuf_addstr(sb, ", ");
+	numfmt_percent(sb, a->explains_hi, 0);
+	strbuf_addstr(sb, "] of the change: not enough to name it\n");
 }
 
 /* The suspect commit: who, which function, how sure, what to do. */
@@ -537,7 +540,7 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, " (bisected on the metric itself; no function is named");
 		if (!s->ans.target.blocked_function) {
 			strbuf_addstr(sb, ": ");
-			if (!rose_across(s, sb, 1))
+			if (!flame_report_rose_across(s, sb, FLAME_TEXT_MD))
 				strbuf_addstr(sb, "no function's share rose");
 		}
 		strbuf_addch(sb, ')');
@@ -772,11 +775,10 @@ static void term(struct strbuf *sb, const char *s)
 
 /*
  * A flat profile: no function's rise was confirmed alone, but the time
- * still rose somewhere.  "across a, b (inclusive +2.9 pp, +1.1 pp)": the
- * (at most three) hotspots whose inclusive share rose, as the terminal
- * (md 0) or report.md (md 1) writes a name.  0 when none rose.
+ * still rose somewhere: the (at most three) hotspots whose inclusive
+ * share rose (report.h).
  */
-static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
+int flame_report_rose_across(const struct flame_session *s, struct strbuf *sb, enum flame_text how)
 {
 	const struct flame_hotspots *h = &s->ans.target.hot;
 	size_t i, k[3], n = 0;
@@ -789,8 +791,10 @@ static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
 	strbuf_addstr(sb, "the time rose across ");
 	for (i = 0; i < n; i++) {
 		strbuf_addstr(sb, i ? ", " : "");
-		if (md)
+		if (how == FLAME_TEXT_MD)
 			md_code(sb, h->items[k[i]].name, WHOLE, 0);
+		else if (how == FLAME_TEXT_HTML)
+			flame_html_code(sb, h->items[k[i]].name);
 		else
 			term(sb, h->items[k[i]].name);
 	}
@@ -856,7 +860,7 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			strbuf_addstr(out, " -> ");
 			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
 			strbuf_addstr(out, "; ");
-			if (!rose_across(s, out, 0))
+			if (!flame_report_rose_across(s, out, FLAME_TEXT_TERM))
 				strbuf_addstr(out, "no function's share rose");
 			strbuf_addch(out, ')');
 		}
