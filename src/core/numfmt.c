@@ -6,6 +6,7 @@
 #include "core/numfmt.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *sign(double v, int flags)
@@ -98,6 +99,16 @@ void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags)
 	numfmt_count(sb, v, flags);
 	if (unit && *unit)
 		strbuf_addf(sb, " %s", unit);
+}
+
+const char *numfmt_str(char *buf, size_t n, double v, const char *unit, int flags)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	numfmt_value(&sb, v, unit, flags);
+	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return buf;
 }
 
 /* The factor from unit to seconds when unit is a duration, else 0. */

@@ -27,6 +27,12 @@ void numfmt_count(struct strbuf *sb, double n, int flags);
 void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags);
 
 /*
+ * numfmt_value written into buf (n bytes, truncated), for a fixed-size
+ * message or a note's printf: "144 ms", not "1.44e+05 us".  Returns buf.
+ */
+const char *numfmt_str(char *buf, size_t n, double v, const char *unit, int flags);
+
+/*
  * v and its interval [lo, hi] in one unit, the one that reads best for v:
  * "1.25 s [1.24, 1.26]", "114.5 ms [112.1, 117]", "8110591 bytes
  * [7639400, 8112640]" - never a median in ms beside bounds in s.  With

@@ -16,6 +16,7 @@
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -196,9 +197,12 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_r
 		if (out->verdict != PROBE_SKIP)
 			break;
 		if (side.nr >= max) {
+			char v[32], th[32];
+
 			snprintf(out->why, sizeof(out->why),
-				 "undecided after %zu runs: %.4g within %.1f standard errors of %.4g",
-				 side.nr, out->value, t, o->threshold);
+				 "undecided after %zu runs: %s within %.1f standard errors of %s",
+				 side.nr, numfmt_str(v, sizeof(v), out->value, NULL, 0), t,
+				 numfmt_str(th, sizeof(th), o->threshold, NULL, 0));
 			break;
 		}
 	}
@@ -288,10 +292,15 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		slow->verdict = against_threshold(o, slow, t);
 		fast->verdict = against_threshold(o, fast, t);
 		if (pair->decision == FLAME_PAIR_UNDECIDED) {
+			char d[32], lo[32], hi[32];
+
 			snprintf(slow->why, sizeof(slow->why), "undecided after %zu+%zu runs: it "
-				 "raises the value by %.4g [%.4g, %.4g], %.0f%% [%.0f%%, %.0f%%] of the "
-				 "change between the ends", ss.nr, fs.nr, pair->diff, pair->step.lo,
-				 pair->step.hi, 100 * pair->step.explains, 100 * pair->step.explains_lo,
+				 "raises the value by %s [%s, %s], %.0f%% [%.0f%%, %.0f%%] of the "
+				 "change between the ends", ss.nr, fs.nr,
+				 numfmt_str(d, sizeof(d), pair->diff, NULL, NUMFMT_SIGN),
+				 numfmt_str(lo, sizeof(lo), pair->step.lo, NULL, NUMFMT_SIGN),
+				 numfmt_str(hi, sizeof(hi), pair->step.hi, NULL, NUMFMT_SIGN),
+				 100 * pair->step.explains, 100 * pair->step.explains_lo,
 				 100 * pair->step.explains_hi);
 			if (slow->verdict == PROBE_SLOW)
 				slow->verdict = PROBE_SKIP;
