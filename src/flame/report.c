@@ -430,7 +430,8 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_object_array(&w, "probes", s->ans.narrow.nprobes, s, json_probe);
 	flame_fleet_report_json(&w, &s->ans.fleet);
 	json_writer_key(&w, "recommendation");
-	if (s->ans.fix.recommendation) {
+	/* never a recommendation (a revert) on an answer that names no commit */
+	if (s->ans.fix.recommendation && s->ans.outcome == VERDICT_REGRESSION) {
 		json_writer_begin_object(&w);
 		json_writer_key_string(&w, "action", s->ans.fix.recommendation);
 		json_writer_key_string(&w, "reason", s->ans.fix.recommendation_reason);

@@ -222,6 +222,10 @@ static void candidate_session(struct flame_session *s, const char *dir,
 	s->ans.narrow.suspect_confidence = 0.23;
 	s->ans.narrow.pair.step.explains = 0.1;
 	s->ans.narrow.strategy_used = "bisect";
+	/* the recommend step ran (it does before the verdict is known) */
+	s->ans.fix.recommendation = "revert";
+	snprintf(s->ans.fix.recommendation_reason, sizeof(s->ans.fix.recommendation_reason),
+		 "a small commit");
 }
 
 static int count_lines(const char *buf, const char *prefix)
@@ -263,6 +267,8 @@ TEST(inconclusive_names_no_suspect)
 	free(path);
 	CHECK(strstr(json.buf, "\"suspect\": null"));
 	CHECK(strstr(json.buf, "\"candidate\": {"));
+	/* no revert recommended on an inconclusive answer (main wrote action "revert") */
+	CHECK(strstr(json.buf, "\"recommendation\": null"));
 	path = xstrfmt("%s/report.md", dir);
 	CHECK(!strbuf_read_file(&md, path));
 	free(path);
