@@ -86,8 +86,6 @@ void history_md_row(struct history_cmd *h, const char *id, int status);
 int history_md_write(struct history_cmd *h);
 void history_md_release(struct history_md *m);
 
-/* The runs of points [a, b) of s, pooled (malloc'd), *n of them. */
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
 /* The detection parameters of the command line. */
 /* metric: the series' (its default --min-effect when none was given), or NULL */
 void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
