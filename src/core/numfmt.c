@@ -19,6 +19,16 @@ void numfmt_percent(struct strbuf *sb, double fraction, int flags)
 	strbuf_addf(sb, "%s%.1f%%", sign(fraction, flags), 100 * fraction);
 }
 
+void numfmt_percent_interval(struct strbuf *sb, double fraction, double lo, double hi, int flags)
+{
+	numfmt_percent(sb, fraction, flags);
+	strbuf_addstr(sb, " [");
+	numfmt_percent(sb, lo, flags);
+	strbuf_addstr(sb, ", ");
+	numfmt_percent(sb, hi, flags);
+	strbuf_addch(sb, ']');
+}
+
 void numfmt_pp(struct strbuf *sb, double delta, int flags)
 {
 	strbuf_addf(sb, "%s%.1f pp", sign(delta, flags), 100 * delta);

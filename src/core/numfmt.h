@@ -15,6 +15,8 @@
 
 /* fraction 0.057 -> "5.7%" (or "+5.7%" with NUMFMT_SIGN); one decimal. */
 void numfmt_percent(struct strbuf *sb, double fraction, int flags);
+/* A fraction and its interval: "58.5% [40.0%, 75.0%]" (flags apply to all three). */
+void numfmt_percent_interval(struct strbuf *sb, double fraction, double lo, double hi, int flags);
 /* A difference of two shares (fractions) in percentage points: "+2.9 pp". */
 void numfmt_pp(struct strbuf *sb, double delta, int flags);
 /* The same with its interval: "+12.3 pp [+10.1, +14.5]" (flags apply to the bounds too). */

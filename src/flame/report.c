@@ -511,12 +511,8 @@ static void md_candidate(const struct flame_session *s, struct strbuf *sb)
 	strbuf_addstr(sb, "\n- subject: ");
 	md_text(sb, s->ans.narrow.culprit_info.subject);
 	strbuf_addstr(sb, "\n- beside its parent it explains ");
-	numfmt_percent(sb, a->explains, 0);
-	strbuf_addstr(sb, " [");
-	numfmt_percent(sb, a->explains_lo, 0);
-	strbuf_addstr(sb, ", ");
-	numfmt_percent(sb, a->explains_hi, 0);
-	strbuf_addstr(sb, "] of the change: not enough to name it\n");
+	numfmt_percent_interval(sb, a->explains, a->explains_lo, a->explains_hi, 0);
+	strbuf_addstr(sb, " of the change: not enough to name it\n");
 }
 
 /* The suspect commit: who, which function, how sure, what to do. */
@@ -772,40 +768,6 @@ static void term(struct strbuf *sb, const char *s)
 	if (!s)
 		s = "?";
 	escape_term(sb, s, strlen(s));
-}
-
-/*
- * A flat profile: no function's rise was confirmed alone, but the time
- * still rose somewhere: the (at most three) hotspots whose inclusive
- * share rose (report.h).
- */
-int flame_report_rose_across(const struct flame_session *s, struct strbuf *sb, enum flame_text how)
-{
-	const struct flame_hotspots *h = &s->ans.target.hot;
-	size_t i, k[3], n = 0;
-
-	for (i = 0; i < h->nr && n < 3; i++)
-		if (h->items[i].delta_total > 0)
-			k[n++] = i;
-	if (!n)
-		return 0;
-	strbuf_addstr(sb, "the time rose across ");
-	for (i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		if (how == FLAME_TEXT_MD)
-			md_code(sb, h->items[k[i]].name, WHOLE, 0);
-		else if (how == FLAME_TEXT_HTML)
-			flame_html_code(sb, h->items[k[i]].name);
-		else
-			term(sb, h->items[k[i]].name);
-	}
-	strbuf_addstr(sb, " (inclusive share ");
-	for (i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		numfmt_pp(sb, h->items[k[i]].delta_total, NUMFMT_SIGN);
-	}
-	strbuf_addstr(sb, n > 1 ? "; none confirmed alone)" : "; not confirmed alone)");
-	return 1;
 }
 
 /* "6.9% -> 15.5%": the hottest function's self share at good and bad. */

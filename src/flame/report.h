@@ -65,15 +65,6 @@ double flame_culprits_sum_ms(const struct flame_session *s);
  */
 int flame_culprits_add_up(const struct flame_session *s);
 
-/*
- * A flat profile's "the time rose across a, b (inclusive share +2.9 pp,
- * +1.1 pp; none confirmed alone)", names written for the terminal
- * (FLAME_TEXT_TERM), report.md or report.html: the same sentence in all
- * three.  0 (nothing written) when no hotspot's inclusive share rose.
- */
-enum flame_text { FLAME_TEXT_TERM, FLAME_TEXT_MD, FLAME_TEXT_HTML };
-int flame_report_rose_across(const struct flame_session *s, struct strbuf *sb, enum flame_text how);
-
 /* Write report.json, report.md, report.html into s->req.out_dir; 0 or -1. */
 int flame_report_write(const struct flame_session *s);
 

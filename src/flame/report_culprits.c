@@ -76,15 +76,10 @@ static void cpu_ms(struct strbuf *sb, double ms)
 	strbuf_addstr(sb, " CPU");
 }
 
-/* "58%", "[40%, 75%]": explains, a part of a whole (core/numfmt.h) */
+/* "58.5% [40.0%, 75.0%]": explains, a part of a whole (core/numfmt.h) */
 static void explains_text(struct strbuf *sb, const struct flame_step_assessment *a)
 {
-	numfmt_percent(sb, a->explains, 0);
-	strbuf_addstr(sb, " [");
-	numfmt_percent(sb, a->explains_lo, 0);
-	strbuf_addstr(sb, ", ");
-	numfmt_percent(sb, a->explains_hi, 0);
-	strbuf_addch(sb, ']');
+	numfmt_percent_interval(sb, a->explains, a->explains_lo, a->explains_hi, 0);
 }
 
 /*

@@ -379,6 +379,23 @@ TEST(changed_function_from_the_definition_range)
 }
 
 /*
+ * The suspects of fn (defined in file): culprit among the commits touching
+ * it, other not; and culprit "changed fn itself".
+ */
+static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit,
+		   const char *other)
+{
+	s->ans.target.function = xstrdup(fn);
+	flame_step_find_suspects(s, s->ans.target.function);
+	CHECK_STREQ(s->ans.suspects.def_file, file);
+	CHECK(string_list_has(&s->st.touching, culprit));
+	CHECK(!string_list_has(&s->st.touching, other));
+	memcpy(s->ans.narrow.culprit, culprit, 41);
+	flame_step_changed_function(s);
+	CHECK_STREQ(s->ans.suspects.changed_function, fn);
+}
+
+/*
  * A function a macro made: the suspects follow the macro's #define (in a
  * header, over two lines) as well as its invocation, so a commit that
  * changes only the macro's body touched the function and "changed the
@@ -412,33 +429,19 @@ TEST(macro_body_and_header_static_are_followed)
 	flame_defs_init(&s.st.defs, repo);
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", body), 0);
 	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", hdr), 0);
-	s.ans.target.function = xstrdup("made_gen");
-	flame_step_find_suspects(&s, s.ans.target.function);
-	CHECK_STREQ(s.ans.suspects.def_file, "main.c");
+	follow(&s, "made_gen", "main.c", body, hdr);
 	CHECK_INT(s.ans.suspects.def_line, 2);
 	CHECK_INT(s.ans.suspects.def_by_macro, 1);
 	CHECK_STREQ(s.ans.suspects.def_macro_file, "gen.h");
 	CHECK_INT(s.ans.suspects.def_macro_line, 3);
 	CHECK_INT(s.ans.suspects.def_macro_end, 4);
-	CHECK(string_list_has(&s.st.touching, body));
-	CHECK(!string_list_has(&s.st.touching, hdr));
-	memcpy(s.ans.narrow.culprit, body, 41);
-	flame_step_changed_function(&s);
-	CHECK_STREQ(s.ans.suspects.changed_function, "made_gen");
 	flame_session_release(&s);
 	/* the header's static function: the commit that changed its body */
 	CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
 	flame_defs_init(&s.st.defs, repo);
-	s.ans.target.function = xstrdup("hdr_twice");
-	flame_step_find_suspects(&s, s.ans.target.function);
-	CHECK_STREQ(s.ans.suspects.def_file, "gen.h");
+	follow(&s, "hdr_twice", "gen.h", hdr, body);
 	CHECK_INT(s.ans.suspects.def_from_dwarf, 1);
 	CHECK_INT(s.ans.suspects.def_by_macro, 0);
-	CHECK(string_list_has(&s.st.touching, hdr));
-	CHECK(!string_list_has(&s.st.touching, body));
-	memcpy(s.ans.narrow.culprit, hdr, 41);
-	flame_step_changed_function(&s);
-	CHECK_STREQ(s.ans.suspects.changed_function, "hdr_twice");
 	flame_session_release(&s);
 	tempdir_remove(dir);
 	free(repo);

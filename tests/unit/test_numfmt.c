@@ -52,6 +52,7 @@ TEST(interval_in_one_unit)
 	     "+42 samples/run [+40, +44.25]");
 	SAME(numfmt_pp_interval(&sb_, 0.123, 0.101, 0.145, NUMFMT_SIGN), "+12.3 pp [+10.1, +14.5]");
 	SAME(numfmt_pp_interval(&sb_, 0.02, -0.004, 0.05, 0), "2.0 pp [-0.4, 5.0]");
+	SAME(numfmt_percent_interval(&sb_, 0.585, 0.4, 0.75, 0), "58.5% [40.0%, 75.0%]");
 }
 
 TEST_MAIN("numfmt", numbers_read_as_people_write_them, interval_in_one_unit)
