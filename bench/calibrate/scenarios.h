@@ -159,6 +159,11 @@ struct cal_pair {
 	unsigned ends_runs;	/* runs per end that measured the effect */
 	unsigned runs, max_runs;	/* probe window and budget (--probe-runs, --probe-max-runs) */
 	int fixed;		/* keep max_runs: no runs for power from the ends' spread */
+	double cv;		/* > 0: a CPU time, lognormal noise of this CV (share is
+				 * then the parent's time, sigma and samples unused) */
+	double load;		/* > 0: the machine runs load times slower at the pair
+				 * (or probe) than at the ends: every value scaled */
+	int log_scale;		/* assessed as trail does a time (flame_step_assess_log) */
 };
 
 /* Gamma(k, 1) for k >= 1 (Marsaglia & Tsang 2000, ACM TOMS 26:363). */
@@ -200,6 +205,8 @@ static double cal_share_run(struct cal_rng *r, const struct cal_pair *c, double 
 {
 	double q, var;
 
+	if (c->cv > 0)
+		return p * exp(c->cv * cal_normal(r) - c->cv * c->cv / 2);
 	if (!(c->samples > 0))
 		return p + c->sigma * cal_normal(r);
 	var = p * (1 - p) / c->samples;
@@ -248,8 +255,11 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 	eb = eg + c->ends_runs;
 	/* the ends, as measured before the narrowing */
 	for (i = 0; i < c->ends_runs; i++) {
-		eg[i] = cal_share_run(r, c, c->share - (c->effect - c->step) / 2 - c->step);
-		eb[i] = cal_share_run(r, c, c->share - (c->effect - c->step) / 2 - c->step + c->effect);
+		/* a time: the parent at the good end (an innocent on the good side) */
+		double g = c->cv > 0 ? c->share : c->share - (c->effect - c->step) / 2 - c->step;
+
+		eg[i] = cal_share_run(r, c, g);
+		eb[i] = cal_share_run(r, c, g + c->effect);
 	}
 	cal_summarise(eg, c->ends_runs, c->samples, &mg, &sg);
 	cal_summarise(eb, c->ends_runs, c->samples, &mb, &sbad);
@@ -272,15 +282,22 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 		double df, a;
 
 		for (i = 0; i < want && n < max; i++, n++) {
-			s[n] = cal_share_run(r, c, c->share + c->step);
-			f[n] = cal_share_run(r, c, c->share);
+			double k = c->load > 0 ? c->load : 1;
+
+			s[n] = k * cal_share_run(r, c, c->share + c->step);
+			f[n] = k * cal_share_run(r, c, c->share);
 		}
 		cal_summarise(s, n, c->samples, &ms, &ss);
 		cal_summarise(f, n, c->samples, &mf, &sf);
 		df = flame_welch_df(ss, n - 1.0, sf, n - 1.0);
 		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
 		prev = n;
-		flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df, a, out);
+		if (c->log_scale)
+			flame_step_assess_log(ms - mf, hypot(ss, sf), df, mf, effect, effect_se,
+					      effect_df, mg, a, out);
+		else
+			flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df,
+					  a, out);
 		d = flame_pair_decide(out);
 		/* probe.c's P(step > 0): 1 - the p-value adjusted for the looks */
 		p_adj = stats_look_adjusted_p(p_adj, 1 - out->confidence, a / 2, CAL_ALPHA / 2);
@@ -316,6 +333,36 @@ static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
 		if (m > c->share + t * se || m < c->share - t * se)
 			return 1;
 		if (n >= max)
+			return 0;
+	}
+}
+
+/*
+ * A probe of the slow side (the bad end's time, measured at c->load of
+ * the ends' load) against the threshold between the ends (good: the
+ * parent's time c->share, bad: c->share + c->effect), on the log scale
+ * or not: 1 when it is called fast (the wrong side).
+ */
+static int cal_probe_slow_side(struct cal_rng *r, const struct cal_pair *c)
+{
+	double x[64], m, se, thr = flame_threshold_scaled(c->share, c->share + c->effect,
+							  c->log_scale);
+	unsigned n = 0, max = c->max_runs > c->runs ? c->max_runs : c->runs, i;
+	size_t prev = 0;
+
+	for (;;) {
+		unsigned want = n ? (c->runs + 1) / 2 : c->runs;
+		double a, t;
+
+		for (i = 0; i < want && n < max; i++)
+			x[n++] = c->load * cal_share_run(r, c, c->share + c->effect);
+		cal_summarise(x, n, 0, &m, &se);
+		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
+		prev = n;
+		t = flame_t_quantile(a / 2, n - 1.0);
+		if (m < thr - t * se)
+			return 1;
+		if (m > thr + t * se || n >= max)
 			return 0;
 	}
 }
@@ -480,7 +527,8 @@ enum cal_scenario {
 	CAL_SEG_ONE, CAL_SEG_TWO_WRONG, CAL_SEG_TWO, CAL_SEG_THREE, CAL_SEG_TWO_NOISY,
 	CAL_SEG_FROM_INNOCENT, CAL_SEG_FROM_CULPRIT, CAL_INNOCENT_LAST_LOOK, CAL_INNOCENT_BB5,
 	CAL_INNOCENT_BB30, CAL_FULL_BB30, CAL_AR1_NULL, CAL_AR1_MIN, CAL_T3_NULL, CAL_T3_MIN,
-	CAL_DRIFT_NULL, CAL_DRIFT_MIN, CAL_NSCENARIOS
+	CAL_DRIFT_NULL, CAL_DRIFT_MIN, CAL_LOAD_PROBE, CAL_LOAD_INNOCENT, CAL_LOAD_FULL,
+	CAL_NSCENARIOS
 };
 
 /* Run scenario k for trials trials from seed; fills out. */
@@ -684,6 +732,42 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->events += min ? o == VERDICT_NO_REGRESSION : cal_is_regression(o);
 			break;
 		}
+		case CAL_LOAD_PROBE:
+		case CAL_LOAD_INNOCENT:
+		case CAL_LOAD_FULL:
+			/*
+			 * The demo at load 20-24: a CPU time 8.4x between the ends,
+			 * 10% run-to-run noise, the ends measured at peak load and
+			 * the probes and pairs later at half of it (or twice).
+			 */
+			pair.share = 250;
+			pair.effect = 250 * 7.4;
+			pair.cv = 0.10;
+			pair.log_scale = 1;
+			if (k == CAL_LOAD_PROBE) {
+				out->name = "CPU time 8.4x between the ends, a slow-side probe at half "
+					    "the ends' load";
+				out->event = "called fast";
+				out->nominal = CAL_ALPHA;
+				pair.load = 0.5;
+				out->events += cal_probe_slow_side(&r, &pair);
+			} else if (k == CAL_LOAD_INNOCENT) {
+				out->name = "CPU time 8.4x between the ends, innocent commit re-probed "
+					    "at twice the ends' load";
+				out->event = "split confirmed";
+				pair.load = 2;
+				pair.step = 0;
+				out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
+			} else {
+				out->name = "CPU time 8.4x between the ends, full culprit re-probed at "
+					    "half the ends' load";
+				out->event = "split confirmed (power)";
+				out->nominal = -1;
+				pair.load = 0.5;
+				pair.step = pair.effect;
+				out->events += cal_run_pair(&r, &pair, &a) == FLAME_PAIR_SPLIT;
+			}
+			break;
 		default:
 			break;
 		}

@@ -33,6 +33,8 @@ struct seg_ctx {
 	struct flame_session *s;
 	struct flame_probe_request o;
 	double effect_se, effect_df;
+	double good;		/* the good end's level: the change starts there */
+	int log_scale;		/* its steps are judged on the log scale (a time) */
 	double unit_ms;		/* ms of CPU time per run per unit of the measure, 0: none */
 	double ends_se[2];	/* the standard errors of the ends' levels */
 };
@@ -82,7 +84,8 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 {
 	struct seg_ctx *c = ctx;
 	struct flame_probe_request o = c->o;
-	struct flame_pair_goal goal = { effect, c->effect_se, c->effect_df, MIN_EXPLAINS, alpha };
+	struct flame_pair_goal goal = { effect, c->effect_se, c->effect_df, MIN_EXPLAINS, alpha,
+					c->good, c->log_scale };
 	struct flame_probe_result rs, rf;
 	struct flame_pair_result pair;
 	char parent[41];
@@ -109,7 +112,7 @@ static int seg_pair(void *ctx, size_t pos, double effect, double alpha,
 }
 
 static void segmentation_setup(struct flame_session *s, struct flame_segmentation *g,
-			       struct seg_ctx *c, const struct flame_level ends[2])
+			       struct seg_ctx *c, const struct flame_level ends[2], int log_scale)
 {
 	size_t n = s->st.range.nr;
 
@@ -126,6 +129,8 @@ static void segmentation_setup(struct flame_session *s, struct flame_segmentatio
 	g->max_probes = 3 * flame_steps_left(n + 1) + 2;
 	c->effect_se = g->effect_se;
 	c->effect_df = g->effect_df;
+	g->log_scale = c->log_scale = log_scale;
+	c->good = ends[0].value;
 	c->ends_se[0] = ends[0].se;
 	c->ends_se[1] = ends[1].se;
 }
@@ -181,7 +186,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
-	segmentation_setup(s, &g, &c, ends);
+	segmentation_setup(s, &g, &c, ends, s->ans.target.log_scale);
 	g.max_culprits = MAX_CULPRITS - 1;
 	/* oldest first: the re-probes, recorded last, overwrite bisection probes */
 	for (i = 0; i < s->ans.narrow.nprobes; i++) {
@@ -395,7 +400,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	c.o.measure = time ? FLAME_MEASURE_TIME : FLAME_MEASURE_SHARE;
 	c.o.exclude = &ex;
 	c.unit_ms = unit_ms;
-	segmentation_setup(s, &g, &c, ends);
+	segmentation_setup(s, &g, &c, ends, time);
 	g.max_culprits = MAX_CULPRITS > s->ans.culprits.count ? MAX_CULPRITS - s->ans.culprits.count : 0;
 	/* the suspect first: one change often slows several functions */
 	if (flame_segment_search_from(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair },
@@ -426,13 +431,14 @@ out:
 /*
  * The culprits of the measure bisected on together: their summed step
  * (errors added in quadrature, the smallest df) against the change; 1
- * when real and at least half of it (flame_pair_decide()'s rule).
+ * when real and at least half of it (flame_pair_decide()'s rule; for a
+ * time, the sum of their parts of the log change).
  */
 static int together_explain(struct flame_session *s, size_t nprimary)
 {
-	double step = 0, var = 0, df = 1e9;
+	double step = 0, var = 0, df = 1e9, logpart = 0;
 	struct flame_step_assessment a;
-	size_t i;
+	size_t i, logs = 0;
 
 	for (i = 0; i < nprimary; i++) {
 		const struct flame_step_assessment *c = &s->ans.culprits.list[i].step;
@@ -440,12 +446,20 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 		step += c->step;
 		var += c->se * c->se;
 		df = c->df < df ? c->df : df;
+		logpart += c->explains;
+		logs += c->log_scale;
 	}
 	flame_step_assess(step, sqrt(var), df, s->ans.target.share[1] - s->ans.target.share[0],
 			  hypot(s->ans.target.share_se[0], s->ans.target.share_se[1]),
 			  flame_welch_df(s->ans.target.share_se[0], (double)s->st.nruns[0] - 1,
 					 s->ans.target.share_se[1], (double)s->st.nruns[1] - 1),
 			  (1 - s->req.confidence) / MAX_CULPRITS, &a);
+	/*
+	 * Parts of a time's log change add up (a product of ratios); each was
+	 * taken at its own pair's load, so their ms would not.
+	 */
+	if (nprimary && logs == nprimary)
+		return a.real && logpart >= 0.5;
 	return a.real && a.explains >= 0.5;
 }
 

@@ -79,6 +79,23 @@ double flame_threshold(double good, double bad)
 	return (good + bad) / 2;
 }
 
+double flame_threshold_log(double good, double bad)
+{
+	double lo = fmin(good, bad), hi = fmax(good, bad);
+
+	if (!(lo > 0))
+		return flame_threshold(good, bad);
+	/* a near-0 end: its log is noise; the midpoint stays at a tenth of the other end */
+	if (lo < hi * FLAME_LOG_FLOOR)
+		lo = hi * FLAME_LOG_FLOOR;
+	return sqrt(lo * hi);
+}
+
+double flame_threshold_scaled(double good, double bad, int log_scale)
+{
+	return log_scale ? flame_threshold_log(good, bad) : flame_threshold(good, bad);
+}
+
 int flame_cost_changed(double delta, double se, double total, double min_delta, double z)
 {
 	return total > 0 && fabs(delta) / total >= min_delta && fabs(delta) > z * se;
@@ -165,7 +182,7 @@ enum flame_pair_decision flame_pair_decide_part(const struct flame_step_assessme
 {
 	if (a->real && a->explains >= part)
 		return FLAME_PAIR_SPLIT;
-	if (a->effect > 0 && a->hi < part * a->effect)
+	if (a->effect > 0 && a->part_hi < part)
 		return FLAME_PAIR_NO_SPLIT;
 	return FLAME_PAIR_UNDECIDED;
 }

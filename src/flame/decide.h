@@ -69,6 +69,22 @@ int flame_run_too_short(double cpu_us);
 
 /* The value between fast and slow: the midpoint of the good and bad ends. */
 double flame_threshold(double good, double bad);
+/*
+ * The same on the log scale, for a measure a machine's load scales (CPU
+ * time, samples per run): the geometric midpoint sqrt(good bad).  A load
+ * that makes every run d times slower between the ends and a probe flips
+ * no probe while d stays within sqrt(bad/good) of 1 either way; with the
+ * arithmetic midpoint a probe of the slow side flipped as soon as d fell
+ * under (1 + good/bad) / 2 (the demo at load 20-24: ht_lookup 2,451 ms at
+ * the bad end, 1,119-1,593 ms at its probes, 215-292 ms on the good side;
+ * midpoint 1,371 ms, geometric 760 ms).  An end at or below
+ * FLAME_LOG_FLOOR (estimate.h) of the other is raised to it: the
+ * threshold stays at a tenth of the larger end or above; an end at 0 or
+ * below falls back to the arithmetic midpoint.
+ */
+double flame_threshold_log(double good, double bad);
+/* flame_threshold_log() when log_scale, else flame_threshold(). */
+double flame_threshold_scaled(double good, double bad, int log_scale);
 
 /*
  * Another function's own cost changed: its samples per run moved by at
@@ -105,7 +121,8 @@ const char *flame_choose_strategy(const char *requested, size_t ncommits, size_t
  * The split from a step's assessment (estimate.h): the suspect's step is
  * real (its interval above 0, one-sided alpha / 2) and explains at least
  * half of the change between the ends; no split when its interval lies
- * below half of that change; otherwise undecided.
+ * below half of that change (part_hi, on the assessment's scale: the log
+ * scale for a time); otherwise undecided.
  */
 enum flame_pair_decision flame_pair_decide(const struct flame_step_assessment *a);
 /*

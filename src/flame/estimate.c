@@ -13,6 +13,7 @@
 #include "core/alloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,10 +303,57 @@ double flame_welch_df(double se_a, double df_a, double se_b, double df_b)
 	return (va + vb) * (va + vb) / den;
 }
 
+/*
+ * Fieller's interval for the ratio a / b of two independent estimates
+ * (variances va, vb), t wide (Fieller 1954, JRSS B 16:175): the rho with
+ * (a - rho b)^2 <= t^2 (va + rho^2 vb).  Bounded only when b itself is
+ * significant (b^2 > t^2 vb); otherwise the set is unbounded and *lo,
+ * *hi are -inf, +inf.  Returns 1 when bounded.
+ */
+static int fieller(double a, double va, double b, double vb, double t, double *lo, double *hi)
+{
+	double t2 = t * t, qa = b * b - t2 * vb, disc, r1, r2;
+
+	if (!(qa > 0)) {
+		*lo = -HUGE_VAL;
+		*hi = HUGE_VAL;
+		return 0;
+	}
+	disc = a * a * vb + b * b * va - t2 * va * vb;
+	disc = t * sqrt(disc > 0 ? disc : 0);
+	r1 = (a * b - disc) / qa;
+	r2 = (a * b + disc) / qa;
+	*lo = fmin(r1, r2);
+	*hi = fmax(r1, r2);
+	return 1;
+}
+
+/*
+ * The part of the change the step explains, a / b with its Fieller
+ * interval at alpha (a: the step, se; b: the change, effect_se), on the
+ * scale the caller chose (the values, or their logs).
+ */
+static void explains_set(double a, double se, double df, double b, double effect_se,
+			 double effect_df, double alpha, struct flame_step_assessment *out)
+{
+	double t = flame_t_quantile(alpha / 2, df > 0 ? df : 1), tr, df_r;
+
+	out->explains = a / b;
+	out->part_hi = (a + t * se) / b;
+	out->small = out->part_hi < 0.5;
+	/* the t of the ratio: Welch-Satterthwaite over both errors, as a delta method would */
+	df_r = flame_welch_df(se, df > 0 ? df : 1, fabs(out->explains) * effect_se, effect_df);
+	tr = flame_t_quantile(alpha / 2, df_r);
+	out->explains_level = 1 - alpha;
+	out->explains_bounded = fieller(a, se * se, b, effect_se * effect_se, tr,
+					&out->explains_lo, &out->explains_hi);
+	out->most = out->explains_lo > 0.5;
+}
+
 void flame_step_assess(double step, double se, double df, double effect, double effect_se,
 		       double effect_df, double alpha, struct flame_step_assessment *out)
 {
-	double t, tr, se_r, df_r;
+	double t;
 
 	memset(out, 0, sizeof(*out));
 	out->step = step;
@@ -319,15 +367,44 @@ void flame_step_assess(double step, double se, double df, double effect, double 
 	out->real = out->lo > 0;
 	if (!(effect > 0))
 		return;
-	out->explains = step / effect;
-	/* Delta method for step / effect; the ends' own error widens it. */
-	se_r = sqrt(se * se + out->explains * out->explains * effect_se * effect_se) / effect;
-	df_r = flame_welch_df(se, out->df, fabs(out->explains) * effect_se, effect_df);
-	tr = flame_t_quantile(alpha / 2, df_r);
-	out->explains_lo = out->explains - tr * se_r;
-	out->explains_hi = out->explains + tr * se_r;
-	out->most = out->explains_lo > 0.5;
-	out->small = out->hi < effect / 2;
+	explains_set(step, se, out->df, effect, effect_se, effect_df, alpha, out);
+}
+
+void flame_explains_format(const struct flame_step_assessment *a, char *buf, size_t n)
+{
+	const char *scale = a->log_scale ? ", log scale" : "";
+
+	if (!a->explains_bounded)
+		snprintf(buf, n, "%.0f%% [unbounded at %.0f%%: the ends' change is not significant "
+			 "there%s]", 100 * a->explains, 100 * a->explains_level, scale);
+	else
+		snprintf(buf, n, "%.0f%% [%.0f%%, %.0f%%] (%.0f%% Fieller%s)", 100 * a->explains,
+			 100 * a->explains_lo, 100 * a->explains_hi, 100 * a->explains_level, scale);
+}
+
+/* sqrt((x^2 + y^2) / 2): the level a standard error of x - y is set against on the log scale */
+static double rms2(double x, double y)
+{
+	return sqrt((x * x + y * y) / 2);
+}
+
+void flame_step_assess_log(double step, double se, double df, double fast, double effect,
+			   double effect_se, double effect_df, double good, double alpha,
+			   struct flame_step_assessment *out)
+{
+	double slow = fast + step, bad = good + effect;
+
+	flame_step_assess(step, se, df, effect, effect_se, effect_df, alpha, out);
+	/*
+	 * A value at or near 0 has no log (a function the good end never
+	 * ran): its step is compared in the values' unit.
+	 */
+	if (!(fast > 0) || !(slow > 0) || !(good > 0) || !(bad > good) ||
+	    good < bad * FLAME_LOG_FLOOR || fast < slow * FLAME_LOG_FLOOR)
+		return;
+	out->log_scale = 1;
+	explains_set(log(slow / fast), se / rms2(slow, fast), out->df, log(bad / good),
+		     effect_se / rms2(good, bad), effect_df, alpha, out);
 }
 
 /* The lower p-quantile of chi2(df), Wilson-Hilferty: df (1 - 2/(9df) + z_p sqrt(2/(9df)))^3. */

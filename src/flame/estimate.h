@@ -169,13 +169,49 @@ struct flame_step_assessment {
 	double effect;			/* the change between the ends it is set against */
 	double lo, hi;			/* the step's interval at alpha */
 	double confidence;		/* 1 - p of the one-sided t test of step <= 0 */
-	double explains;		/* step / effect */
-	double explains_lo, explains_hi;	/* its interval, effect's error propagated */
+	double explains;		/* step / effect (log scale: see log_scale) */
+	double explains_lo, explains_hi;	/* Fieller's interval for it, effect's error
+						 * included; -inf, +inf when unbounded */
+	double explains_level;		/* that interval's level, 1 - alpha */
+	double part_hi;			/* the step's upper bound as a part of effect */
+	int explains_bounded;		/* the ends' change is significant at alpha: the
+					 * interval is bounded */
+	int log_scale;			/* explains is ln(slow/fast) / ln(bad/good) */
 	int real;			/* lo > 0: a step, at alpha / 2 one-sided */
 	int most;			/* explains_lo > 1/2: the larger part of the change */
-	int small;			/* hi < effect / 2: shown to be under half of it */
+	int small;			/* part_hi < 1/2: shown to be under half of it */
 };
+/*
+ * The step in the values' unit (step, lo, hi, real, confidence) and the
+ * part of the change it explains with Fieller's interval (Fieller 1954):
+ * the delta method's interval for a ratio whose denominator is measured
+ * from a few overdispersed runs covered 97.0% where it stated 98.95%.
+ */
 void flame_step_assess(double step, double se, double df, double effect, double effect_se,
 		       double effect_df, double alpha, struct flame_step_assessment *out);
+/*
+ * "80% [60%, 103%] (95% Fieller)": the part explained, its interval and
+ * the interval's level (", log scale" when taken there); an unbounded
+ * interval says so.  Into buf (size n; FLAME_EXPLAINS_TEXT is enough).
+ */
+#define FLAME_EXPLAINS_TEXT 112
+void flame_explains_format(const struct flame_step_assessment *a, char *buf, size_t n);
+/*
+ * The same for a measure that a machine's load scales (a CPU time, a
+ * count of time samples): the step stays in the values' unit, but the
+ * part it explains is taken on the log scale, ln(slow / fast) over
+ * ln(bad / good), with fast the parent's value and good the good end's.
+ * A load that makes every run d times slower between the ends and this
+ * pair multiplies slow, fast (or bad, good) alike and cancels; in the
+ * values' unit the step read d times its size and a true full culprit
+ * measured at half the ends' load "explained" under half of the change
+ * (the demo at load 20: 5.6x its parent, ends 8.4x at peak load).  Falls
+ * back to flame_step_assess() when a value is 0 or under FLAME_LOG_FLOOR
+ * of its partner (no log, or one dominated by noise).
+ */
+#define FLAME_LOG_FLOOR 0.01
+void flame_step_assess_log(double step, double se, double df, double fast, double effect,
+			   double effect_se, double effect_df, double good, double alpha,
+			   struct flame_step_assessment *out);
 
 #endif

@@ -147,7 +147,7 @@ static int end_measured(const struct flame_probe_result *r)
 
 /*
  * Every remote host measures the good and bad ends itself, at once; its
- * threshold is their midpoint.  A host whose bad end is not clearly above
+ * threshold is their midpoint (geometric for a time: decide.h).  A host whose bad end is not clearly above
  * its good one cannot judge probes and is dropped.
  */
 /* Judge host k's ends from its probes' output; drop it when they do not do. */
@@ -177,7 +177,7 @@ static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *o
 	} else {
 		r->good = res[0].value;
 		r->bad = res[1].value;
-		r->threshold = flame_threshold(r->good, r->bad);
+		r->threshold = flame_threshold_scaled(r->good, r->bad, s->ans.target.log_scale);
 		note("narrow: host %s: good %s, bad %s: its threshold %s", r->name,
 		     numfmt_str(g, sizeof(g), r->good, NULL, 0), numfmt_str(b, sizeof(b), r->bad, NULL, 0),
 		     numfmt_str(th, sizeof(th), r->threshold, NULL, 0));

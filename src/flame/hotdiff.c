@@ -457,6 +457,25 @@ static void metric_as_target(struct flame_session *s)
 	}
 }
 
+/*
+ * The probes' threshold between the ends: on the log scale when the
+ * measure scales with the machine's load (decide.h), so a load that
+ * changed between the ends and a probe does not flip it.
+ */
+static void set_threshold(struct flame_session *s, int log_scale)
+{
+	s->ans.target.log_scale = log_scale;
+	s->ans.target.threshold = flame_threshold_scaled(s->ans.target.share[0],
+							 s->ans.target.share[1], log_scale);
+}
+
+/* The metric is a time (CPU, wall, off-CPU), not a count or bytes. */
+static int metric_is_time(const struct flame_session *s)
+{
+	return !flame_metric_deterministic(s->req.metric) &&
+	       !flame_metric_counts_memory(s->req.metric, s->req.profiler);
+}
+
 /* side's runs' CPU times, ms (caller frees); NULL when a run has none. */
 static double *runs_cpu_ms(const struct flame_session *s, int side)
 {
@@ -514,7 +533,7 @@ static int time_target(struct flame_session *s, struct folded_profile **p[2])
 	     "samples times the run's CPU time: other functions' changes do not move it)", shown,
 	     total ? "inclusive " : "own ", s->ans.target.share[0], s->ans.target.share[1]);
 	free(shown);
-	s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
+	set_threshold(s, 1);
 	return 1;
 }
 
@@ -529,7 +548,7 @@ int flame_step_target(struct flame_session *s)
 		const struct flame_hotspot *h = &s->ans.target.hot.items[0];
 		struct flame_share m[2], n[2];
 		struct folded_profile **p[2];
-		int side;
+		int side, samples = 0;
 		size_t k;
 
 		s->ans.target.function = xstrdup(h->name);
@@ -573,6 +592,7 @@ int flame_step_target(struct flame_session *s)
 			     "time; bisecting on its CPU time per run", s->ans.target.function, n[0].mean,
 			     n[1].mean, 100 * m[0].mean, 100 * m[1].mean);
 			s->ans.target.measure_share = 0;
+			samples = 1;
 			s->ans.target.share[0] = n[0].mean;
 			s->ans.target.share[1] = n[1].mean;
 			s->ans.target.share_se[0] = n[0].se;
@@ -588,7 +608,9 @@ int flame_step_target(struct flame_session *s)
 			     shown, s->st.exclude.nr, s->st.exclude.nr == 1 ? "" : "s");
 			free(shown);
 		}
-		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
+		/* samples per run scale with the load; shares do not */
+		set_threshold(s, samples || (!s->ans.target.measure_share &&
+					     !s->ans.target.measure_total));
 		return 0;
 	}
 	/*
@@ -599,9 +621,9 @@ int flame_step_target(struct flame_session *s)
 	 */
 	if (s->req.metric == FLAME_METRIC_CPU) {
 		metric_as_target(s);
-		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
 		char g[32], b[32];
 
+		set_threshold(s, 1);
 		note("diff: the CPU time rose (%s -> %s per run) but no function's share rose "
 		     "by %.1f points: the program slowed evenly; bisecting on the CPU time itself",
 		     numfmt_str(g, sizeof(g), s->ans.target.share[0], flame_metric_unit(s->req.metric), 0),
@@ -611,7 +633,7 @@ int flame_step_target(struct flame_session *s)
 	}
 	{
 		metric_as_target(s);
-		s->ans.target.threshold = flame_threshold(s->ans.target.share[0], s->ans.target.share[1]);
+		set_threshold(s, metric_is_time(s));
 		if (s->ans.target.blocked_function) {
 			char *shown = escape_term_dup(s->ans.target.blocked_function);
 

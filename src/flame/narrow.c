@@ -398,7 +398,7 @@ static int confirm_suspect(struct flame_session *s)
 	struct flame_pair_result pair;
 	struct flame_pair_goal goal = { 0 };
 	double effect = s->ans.target.share[1] - s->ans.target.share[0];
-	char parent[41], cur[41], d[48], e[48], se[48];
+	char parent[41], cur[41], d[48], e[48], se[48], ex[FLAME_EXPLAINS_TEXT];
 	int hops, untested = 0, rc = 1;
 
 	int short_of = 0;
@@ -423,6 +423,8 @@ static int confirm_suspect(struct flame_session *s)
 	goal.effect_df = flame_welch_df(s->ans.target.share_se[0], (double)s->st.nruns[0] - 1,
 					s->ans.target.share_se[1], (double)s->st.nruns[1] - 1);
 	goal.alpha = 1 - s->req.confidence;
+	goal.good = s->ans.target.share[0];
+	goal.log_scale = s->ans.target.log_scale;
 	/*
 	 * Suspects first, then the whole range when they fail: two chances
 	 * to confirm, so each gets half of alpha (Bonferroni), not a second
@@ -465,17 +467,17 @@ static int confirm_suspect(struct flame_session *s)
 	describe_delta(s, pair.diff, d, sizeof(d));
 	describe_delta(s, effect, e, sizeof(e));
 	describe_delta(s, pair.se, se, sizeof(se));
+	flame_explains_format(&pair.step, ex, sizeof(ex));
 	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %s, Welch df %.1f) of the %s "
-		 "between the ends, explaining %.0f%% [%.0f%%, %.0f%%] of the change (the ends' "
-		 "own error propagated); confidence = P(step > 0) = 1 - p of the one-sided "
+		 "between the ends, explaining %s of the change (the ends' own error "
+		 "included); confidence = P(step > 0) = 1 - p of the one-sided "
 		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
 		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
-		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e,
-		 100 * pair.step.explains, 100 * pair.step.explains_lo,
-		 100 * pair.step.explains_hi, s->ans.narrow.suspect_confidence, goal.alpha,
+		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e, ex,
+		 s->ans.narrow.suspect_confidence, goal.alpha,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
 	return 0;
 }

@@ -272,8 +272,13 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		a = flame_alpha_look(goal->alpha, prev, fs.nr, max, 0);
 		prev = fs.nr;
 		t = flame_t_quantile(a / 2, (double)fs.nr - 1);
-		flame_step_assess(pair->diff, pair->se, df, goal->effect, goal->effect_se,
-				  goal->effect_df, a, &pair->step);
+		if (goal->log_scale)
+			flame_step_assess_log(pair->diff, pair->se, df, fast->value, goal->effect,
+					      goal->effect_se, goal->effect_df, goal->good, a,
+					      &pair->step);
+		else
+			flame_step_assess(pair->diff, pair->se, df, goal->effect, goal->effect_se,
+					  goal->effect_df, a, &pair->step);
 		pair->decision = goal->part > 0 ? flame_pair_decide_part(&pair->step, goal->part)
 						: flame_pair_decide(&pair->step);
 		/* one-sided p of this look, at its two-sided alpha's half */
@@ -292,16 +297,20 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		slow->verdict = against_threshold(o, slow, t);
 		fast->verdict = against_threshold(o, fast, t);
 		if (pair->decision == FLAME_PAIR_UNDECIDED) {
-			char d[32], lo[32], hi[32];
+			char ex[FLAME_EXPLAINS_TEXT], d[32], lo[32], hi[32];
+			struct strbuf why = STRBUF_INIT;
+			size_t len;
 
-			snprintf(slow->why, sizeof(slow->why), "undecided after %zu+%zu runs: it "
-				 "raises the value by %s [%s, %s], %.0f%% [%.0f%%, %.0f%%] of the "
-				 "change between the ends", ss.nr, fs.nr,
-				 numfmt_str(d, sizeof(d), pair->diff, NULL, NUMFMT_SIGN),
-				 numfmt_str(lo, sizeof(lo), pair->step.lo, NULL, NUMFMT_SIGN),
-				 numfmt_str(hi, sizeof(hi), pair->step.hi, NULL, NUMFMT_SIGN),
-				 100 * pair->step.explains, 100 * pair->step.explains_lo,
-				 100 * pair->step.explains_hi);
+			flame_explains_format(&pair->step, ex, sizeof(ex));
+			strbuf_addf(&why, "undecided after %zu+%zu runs: step %s [%s, %s], %s "
+				    "of the ends' change", ss.nr, fs.nr,
+				    numfmt_str(d, sizeof(d), pair->diff, NULL, NUMFMT_SIGN),
+				    numfmt_str(lo, sizeof(lo), pair->step.lo, NULL, NUMFMT_SIGN),
+				    numfmt_str(hi, sizeof(hi), pair->step.hi, NULL, NUMFMT_SIGN), ex);
+			len = why.len < sizeof(slow->why) - 1 ? why.len : sizeof(slow->why) - 1;
+			memcpy(slow->why, why.buf, len);
+			slow->why[len] = '\0';
+			strbuf_release(&why);
 			if (slow->verdict == PROBE_SLOW)
 				slow->verdict = PROBE_SKIP;
 			if (fast->verdict == PROBE_FAST)

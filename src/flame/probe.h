@@ -27,6 +27,9 @@ struct flame_pair_goal {
 	double effect_df;	/* and its degrees of freedom (0: exact) */
 	double part;		/* the part of effect a split explains; 0 = half */
 	double alpha;		/* two-sided error rate over all looks */
+	double good;		/* the good end's value (effect starts there) */
+	int log_scale;		/* the part explained on the log scale
+				 * (flame_step_assess_log(): a time) */
 };
 
 

@@ -184,6 +184,8 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 		json_writer_key_number(w, "explains", s->ans.narrow.pair.step.explains);
 		json_writer_key_pair(w, "interval", s->ans.narrow.pair.step.explains_lo,
 				     s->ans.narrow.pair.step.explains_hi);
+		json_writer_key_number(w, "interval_level", s->ans.narrow.pair.step.explains_level);
+		json_writer_key_bool(w, "log_scale", s->ans.narrow.pair.step.log_scale);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
@@ -313,6 +315,9 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	json_writer_key_pair(w, "step_interval", a->lo, a->hi);
 	json_writer_key_number(w, "explains", a->explains);
 	json_writer_key_pair(w, "interval", a->explains_lo, a->explains_hi);
+	/* Fieller's interval (estimate.h) at this level; on the log scale for a time */
+	json_writer_key_number(w, "interval_level", a->explains_level);
+	json_writer_key_bool(w, "log_scale", a->log_scale);
 	json_writer_key_number(w, "confidence", confidence);
 	json_writer_key(w, "effect");
 	if (unit_ms > 0) {
@@ -505,14 +510,15 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
 {
 	const struct flame_step_assessment *a = &s->ans.narrow.pair.step;
+	char ex[FLAME_EXPLAINS_TEXT];
 
 	strbuf_addstr(sb, "\n## Candidate (not confirmed)\n\n- commit: ");
 	md_code(sb, s->ans.narrow.culprit_info.id, WHOLE, 0);
 	strbuf_addstr(sb, "\n- subject: ");
 	md_text(sb, s->ans.narrow.culprit_info.subject);
-	strbuf_addstr(sb, "\n- beside its parent it explains ");
-	numfmt_percent_interval(sb, a->explains, a->explains_lo, a->explains_hi, 0);
-	strbuf_addstr(sb, " of the change: not enough to name it\n");
+	flame_explains_format(a, ex, sizeof(ex));
+	strbuf_addf(sb, "\n- beside its parent it explains %s of the change: not enough to name "
+		    "it\n", ex);
 }
 
 /* The suspect commit: who, which function, how sure, what to do. */
@@ -849,9 +855,10 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			escape_term(out, a->narrow.culprit_info.id, strnlen(a->narrow.culprit_info.id, 12));
 			strbuf_addch(out, ' ');
 			term(out, a->narrow.culprit_info.subject);
-			strbuf_addf(out, " (not confirmed: explains %.0f%% [%.0f%%, %.0f%%] beside its "
-				    "parent)\n", 100 * a->narrow.pair.step.explains,
-				    100 * a->narrow.pair.step.explains_lo, 100 * a->narrow.pair.step.explains_hi);
+			char ex[FLAME_EXPLAINS_TEXT];
+
+			flame_explains_format(&a->narrow.pair.step, ex, sizeof(ex));
+			strbuf_addf(out, " (not confirmed: explains %s beside its parent)\n", ex);
 		}
 	}
 	strbuf_addstr(out, "report:         ");

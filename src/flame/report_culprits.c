@@ -76,11 +76,6 @@ static void cpu_ms(struct strbuf *sb, double ms)
 	strbuf_addstr(sb, " CPU");
 }
 
-/* "58.5% [40.0%, 75.0%]": explains, a part of a whole (core/numfmt.h) */
-static void explains_text(struct strbuf *sb, const struct flame_step_assessment *a)
-{
-	numfmt_percent_interval(sb, a->explains, a->explains_lo, a->explains_hi, 0);
-}
 
 /*
  * "+210 ms CPU [+190, +232]" for a step measured as a time, else
@@ -134,6 +129,7 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+		char ex[FLAME_EXPLAINS_TEXT];
 
 		strbuf_addstr(sb, "| `");
 		escape_md_code(sb, c->id, 12, 1);
@@ -144,8 +140,9 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		escape_md_code(sb, fn, strlen(fn), 1);
 		strbuf_addstr(sb, "` | ");
 		step_text(s, c, sb);
+		flame_explains_format(&c->step, ex, sizeof(ex));
 		strbuf_addstr(sb, " | ");
-		explains_text(sb, &c->step);
+		escape_md_text(sb, ex, strlen(ex));
 		strbuf_addf(sb, " | %.3f |\n", c->confidence);
 	}
 	if (flame_culprits_timed(s)) {
@@ -188,6 +185,7 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
+		char ex[FLAME_EXPLAINS_TEXT];
 		struct strbuf st = STRBUF_INIT;
 
 		strbuf_addstr(sb, "<tr><td><code>");
@@ -200,8 +198,9 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 		strbuf_addstr(sb, "</code></td><td>");
 		step_text(s, c, &st);
 		escape_html_text(sb, st.buf, st.len);
+		flame_explains_format(&c->step, ex, sizeof(ex));
 		strbuf_addstr(sb, "</td><td>");
-		explains_text(sb, &c->step);
+		escape_html_text(sb, ex, strlen(ex));
 		strbuf_addf(sb, "</td><td>%.3f</td></tr>\n", c->confidence);
 		strbuf_release(&st);
 	}

@@ -175,9 +175,12 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		flame_html_commit(sb, a->narrow.culprit_info.id);
 		strbuf_addstr(sb, " ");
 		flame_html_text(sb, a->narrow.culprit_info.subject);
-		strbuf_addf(sb, " <span class=\"muted\">(explains %.0f%% [%.0f%%, %.0f%%] beside its "
-			    "parent: not enough to name it)</span>", 100 * a->narrow.pair.step.explains,
-			    100 * a->narrow.pair.step.explains_lo, 100 * a->narrow.pair.step.explains_hi);
+		char ex[FLAME_EXPLAINS_TEXT];
+
+		flame_explains_format(&a->narrow.pair.step, ex, sizeof(ex));
+		strbuf_addstr(sb, " <span class=\"muted\">(explains ");
+		flame_html_text(sb, ex);
+		strbuf_addstr(sb, " beside its parent: not enough to name it)</span>");
 	} else {
 		strbuf_addstr(sb, "<span class=\"muted\">none</span>");
 	}

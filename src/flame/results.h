@@ -51,7 +51,10 @@ struct flame_target_result {
 					 * 1 for a time, 0 for a share or samples */
 	double share[2];		/* what is bisected on, at good and bad */
 	double share_se[2];		/* standard error of share[], good and bad */
-	double threshold;
+	double threshold;		/* the probes' fast/slow line (decide.h) */
+	int log_scale;			/* the measure scales with the machine's load (a
+					 * time, samples per run): threshold and the part a
+					 * step explains are taken on the log scale */
 	char *blocked_function;		/* offcpu: the function whose blocked share rose most */
 	double blocked_ms[2];		/* its blocked time per run, good and bad, ms */
 };

@@ -5,6 +5,7 @@
  * levels say.
  */
 #include "flame/segment.h"
+#include "flame/decide.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -52,6 +53,28 @@ int flame_culprit_accepted(const struct flame_step_assessment *a, double min_exp
 	return a->real && a->explains >= min_explains;
 }
 
+/* The middle of levels l and h: geometric for a measure the load scales (decide.h). */
+static double level_mid(const struct flame_segmentation *g, size_t l, size_t h)
+{
+	return flame_threshold_scaled(g->level[l].value, g->level[h].value, g->log_scale);
+}
+
+/* flame_segment_has_step() on the segmentation's scale (log_scale: estimate.h). */
+static int segment_has_step(const struct flame_segmentation *g, size_t lo, size_t hi,
+			    struct flame_step_assessment *a)
+{
+	const struct flame_level *l = &g->level[lo], *h = &g->level[hi];
+
+	if (!g->log_scale)
+		return flame_segment_has_step(l, h, flame_segmentation_effect(g), g->effect_se,
+					      g->effect_df, g->alpha, g->min_explains, a);
+	flame_step_assess_log(h->value - l->value, hypot(l->se, h->se),
+			      flame_welch_df(l->se, l->df, h->se, h->df), l->value,
+			      flame_segmentation_effect(g), g->effect_se, g->effect_df,
+			      g->level[0].value, g->alpha, a);
+	return flame_culprit_accepted(a, g->min_explains);
+}
+
 /*
  * A position strictly between l and h to look at: a known level nearest
  * the middle (free), else a new probe at the middle or the nearest
@@ -62,7 +85,7 @@ static int pick(struct flame_segmentation *g, const struct flame_segment_ops *op
 		size_t h, size_t *m)
 {
 	size_t mid = l + (h - l) / 2, d, best = 0;
-	double threshold = (g->level[l].value + g->level[h].value) / 2;
+	double threshold = level_mid(g, l, h);
 
 	/* mid - d > l, written so that it cannot wrap: d < mid - l */
 	for (d = 0; mid + d < h || d < mid - l; d++) {
@@ -125,7 +148,8 @@ static int locate(struct flame_segmentation *g, const struct flame_segment_ops *
 			return -1;
 		if (rc)
 			break;	/* untestable commits between: h is the nearest testable */
-		if (g->level[m].value - g->level[l].value >= g->level[h].value - g->level[m].value)
+		/* the larger jump: m at or above the middle of l and h (on their scale) */
+		if (g->level[m].value >= level_mid(g, l, h))
 			h = m;
 		else
 			l = m;
@@ -180,8 +204,7 @@ int flame_segment_search(struct flame_segmentation *g, const struct flame_segmen
 	if (hi <= lo || hi > g->n || g->level[lo].state != FLAME_LEVEL_KNOWN ||
 	    g->level[hi].state != FLAME_LEVEL_KNOWN)
 		return 0;
-	if (!flame_segment_has_step(&g->level[lo], &g->level[hi], flame_segmentation_effect(g),
-				    g->effect_se, g->effect_df, g->alpha, g->min_explains, &a))
+	if (!segment_has_step(g, lo, hi, &a))
 		return 0;
 	if (g->nculprits >= g->max_culprits) {
 		g->truncated = 1;
@@ -209,8 +232,7 @@ int flame_segment_search_from(struct flame_segmentation *g, const struct flame_s
 	if (!pos || pos > g->n || g->level[0].state != FLAME_LEVEL_KNOWN ||
 	    g->level[g->n].state != FLAME_LEVEL_KNOWN)
 		return flame_segment_search(g, ops, 0, g->n);
-	if (!flame_segment_has_step(&g->level[0], &g->level[g->n], flame_segmentation_effect(g),
-				    g->effect_se, g->effect_df, g->alpha, g->min_explains, &a))
+	if (!segment_has_step(g, 0, g->n, &a))
 		return 0;
 	if (g->nculprits >= g->max_culprits) {
 		g->truncated = 1;

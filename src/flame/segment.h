@@ -53,6 +53,9 @@ struct flame_segmentation {
 	double alpha;			/* two-sided, each segment's test */
 	double pair_alpha;		/* two-sided, each culprit's confirmation */
 	double min_explains;		/* part of the change a culprit must explain */
+	int log_scale;			/* a measure the load scales (a time): the middle
+					 * of two levels and the part a step explains are
+					 * taken on the log scale (estimate.h, decide.h) */
 	size_t max_culprits, max_probes;
 	/* filled by the search */
 	struct flame_segment_culprit *culprits;

@@ -329,6 +329,8 @@ static void describe_culprit(struct flame_session *s)
  */
 static int narrow_to_culprit(struct flame_session *s)
 {
+	char ex[FLAME_EXPLAINS_TEXT];
+
 	if (flame_step_target(s)) {
 		flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 		return FLAME_EXIT_INCONCLUSIVE;
@@ -362,13 +364,12 @@ static int narrow_to_culprit(struct flame_session *s)
 	}
 	flame_session_set_outcome(s, VERDICT_INCONCLUSIVE);
 	/* no commit in the headline: the range and what would decide it */
+	flame_explains_format(&s->ans.narrow.pair.step, ex, sizeof(ex));
 	snprintf(s->ans.message, sizeof(s->ans.message),
 		 "the change is real; the search ended at %.12s, but beside its parent it did "
-		 "not show a step explaining at least half of the change (%.0f%% [%.0f%%, "
-		 "%.0f%%]): no commit is named; more runs per probe (--probe-max-runs), a "
-		 "quieter machine or a longer workload would decide", s->ans.narrow.culprit,
-		 100 * s->ans.narrow.pair.step.explains, 100 * s->ans.narrow.pair.step.explains_lo,
-		 100 * s->ans.narrow.pair.step.explains_hi);
+		 "not show a step explaining at least half of the change (%s): no commit is "
+		 "named; more runs per probe (--probe-max-runs), a quieter machine or a longer "
+		 "workload would decide", s->ans.narrow.culprit, ex);
 	return FLAME_EXIT_INCONCLUSIVE;
 }
 
