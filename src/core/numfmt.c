@@ -6,6 +6,7 @@
 #include "core/numfmt.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *sign(double v, int flags)
@@ -18,9 +19,25 @@ void numfmt_percent(struct strbuf *sb, double fraction, int flags)
 	strbuf_addf(sb, "%s%.1f%%", sign(fraction, flags), 100 * fraction);
 }
 
+void numfmt_percent_interval(struct strbuf *sb, double fraction, double lo, double hi, int flags)
+{
+	numfmt_percent(sb, fraction, flags);
+	strbuf_addstr(sb, " [");
+	numfmt_percent(sb, lo, flags);
+	strbuf_addstr(sb, ", ");
+	numfmt_percent(sb, hi, flags);
+	strbuf_addch(sb, ']');
+}
+
 void numfmt_pp(struct strbuf *sb, double delta, int flags)
 {
 	strbuf_addf(sb, "%s%.1f pp", sign(delta, flags), 100 * delta);
+}
+
+void numfmt_pp_interval(struct strbuf *sb, double delta, double lo, double hi, int flags)
+{
+	numfmt_pp(sb, delta, flags);
+	strbuf_addf(sb, " [%s%.1f, %s%.1f]", sign(lo, flags), 100 * lo, sign(hi, flags), 100 * hi);
 }
 
 /* v to four significant digits, never in exponent form below 1e9. */
@@ -94,6 +111,16 @@ void numfmt_value(struct strbuf *sb, double v, const char *unit, int flags)
 		strbuf_addf(sb, " %s", unit);
 }
 
+const char *numfmt_str(char *buf, size_t n, double v, const char *unit, int flags)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	numfmt_value(&sb, v, unit, flags);
+	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return buf;
+}
+
 /* The factor from unit to seconds when unit is a duration, else 0. */
 static double unit_seconds(const char *unit)
 {
@@ -118,9 +145,9 @@ void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const ch
 		if (unit && *unit)
 			strbuf_addf(sb, " %s", unit);
 		strbuf_addstr(sb, " [");
-		numfmt_count(sb, lo, 0);
+		numfmt_count(sb, lo, flags);
 		strbuf_addstr(sb, ", ");
-		numfmt_count(sb, hi, 0);
+		numfmt_count(sb, hi, flags);
 		strbuf_addch(sb, ']');
 		return;
 	}
@@ -131,12 +158,12 @@ void numfmt_interval(struct strbuf *sb, double v, double lo, double hi, const ch
 		sig4(sb, v * f, flags);
 	strbuf_addf(sb, "%s [", name);
 	if (isfinite(lo))
-		sig4(sb, lo * f, 0);
+		sig4(sb, lo * f, flags);
 	else
 		strbuf_addstr(sb, "n/a");
 	strbuf_addstr(sb, ", ");
 	if (isfinite(hi))
-		sig4(sb, hi * f, 0);
+		sig4(sb, hi * f, flags);
 	else
 		strbuf_addstr(sb, "n/a");
 	strbuf_addch(sb, ']');

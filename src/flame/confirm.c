@@ -9,6 +9,7 @@
 #include "stats/describe.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ int flame_step_confirm(struct flame_session *s)
 	double z = flame_z_for(s->req.confidence);
 	int side, larger = 0;
 	double *v[2];
+	char g[32], b[32];
 
 	for (side = 0; side < 2; side++) {
 		size_t k, n = s->st.nruns[side];
@@ -62,9 +64,10 @@ int flame_step_confirm(struct flame_session *s)
 	s->ans.ends.metric_ks_p = flame_ks_p(v[0], s->st.nruns[0], v[1], s->st.nruns[1]);
 	free(v[0]);
 	free(v[1]);
-	note("confirm: %s good %.4g %s, bad %.4g %s (Mann-Whitney p = %.3g, Kolmogorov-Smirnov "
-	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric), s->ans.ends.metric_med[0],
-	     flame_metric_unit(s->req.metric), s->ans.ends.metric_med[1], flame_metric_unit(s->req.metric),
+	note("confirm: %s good %s, bad %s (Mann-Whitney p = %.3g, Kolmogorov-Smirnov "
+	     "p = %.3g, %zu+%zu runs)", flame_metric_name(s->req.metric),
+	     numfmt_str(g, sizeof(g), s->ans.ends.metric_med[0], flame_metric_unit(s->req.metric), 0),
+	     numfmt_str(b, sizeof(b), s->ans.ends.metric_med[1], flame_metric_unit(s->req.metric), 0),
 	     s->ans.ends.metric_p, s->ans.ends.metric_ks_p, s->st.nruns[0], s->st.nruns[1]);
 	if (s->req.metric == FLAME_METRIC_CPU &&
 	    flame_run_too_short(s->ans.ends.metric_med[0] < s->ans.ends.metric_med[1] ? s->ans.ends.metric_med[0]
@@ -86,7 +89,7 @@ int flame_step_wall_regressed(struct flame_session *s)
 {
 	struct flame_metric_test w;
 	const struct flame_interval *iv;
-	char cpu[160];
+	char cpu[160], g[32], b[32];
 	double *v[2];
 	int side;
 
@@ -111,8 +114,8 @@ int flame_step_wall_regressed(struct flame_session *s)
 	else
 		snprintf(cpu, sizeof(cpu), "CPU time did not rise beyond the noise");
 	snprintf(s->ans.message, sizeof(s->ans.message),
-		 "%s but the run time rose from %.3g s to %.3g s (Mann-Whitney p = %.3g): the "
+		 "%s but the run time rose from %s to %s (Mann-Whitney p = %.3g): the "
 		 "time is spent off-CPU (sleeping, waiting for I/O or locks); rerun with --metric wall",
-		 cpu, w.value[0], w.value[1], w.p);
+		 cpu, numfmt_str(g, sizeof(g), w.value[0], "s", 0), numfmt_str(b, sizeof(b), w.value[1], "s", 0), w.p);
 	return 1;
 }

@@ -14,6 +14,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,8 +48,10 @@ static void keep_probe(struct flame_session *s, const struct flame_probe_result 
 {
 	ALLOC_GROW(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, s->ans.narrow.probes_alloc);
 	s->ans.narrow.probes[s->ans.narrow.nprobes++] = *r;
-	note("culprits: probe %zu: %.12s %s (%.4g, %u runs%s)%s%s", s->ans.narrow.nprobes, r->id,
-	     trail_probe_verdict_name(r->verdict), r->value, r->runs,
+	char v[32];
+
+	note("culprits: probe %zu: %.12s %s (%s, %u runs%s)%s%s", s->ans.narrow.nprobes, r->id,
+	     trail_probe_verdict_name(r->verdict), numfmt_str(v, sizeof(v), r->value, NULL, 0), r->runs,
 	     r->build_cached ? ", cached build" : "", r->why[0] ? ": " : "", r->why);
 }
 

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/cleanup.h"
 #include "core/shell_quote.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -129,8 +130,11 @@ static void record(struct flame_session *s, struct flame_probe_result *r, const 
 	snprintf(r->host, sizeof(r->host), "%s", host);
 	ALLOC_GROW(s->ans.narrow.probes, s->ans.narrow.nprobes + 1, s->ans.narrow.probes_alloc);
 	s->ans.narrow.probes[s->ans.narrow.nprobes++] = *r;
-	note("narrow: probe %zu: %.12s %s (%.4g, threshold %.4g, %u runs%s) on %s%s%s%s%s",
-	     s->ans.narrow.nprobes, r->id, trail_probe_verdict_name(r->verdict), r->value, threshold, r->runs,
+	char v[32], th[32];
+
+	note("narrow: probe %zu: %.12s %s (%s, threshold %s, %u runs%s) on %s%s%s%s%s",
+	     s->ans.narrow.nprobes, r->id, trail_probe_verdict_name(r->verdict),
+	     numfmt_str(v, sizeof(v), r->value, NULL, 0), numfmt_str(th, sizeof(th), threshold, NULL, 0), r->runs,
 	     r->build_cached ? ", cached build" : "", host, dir[0] ? " in " : "", dir,
 	     r->why[0] ? ": " : "", r->why);
 }
@@ -154,7 +158,7 @@ static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *o
 	struct flame_probe_result *res = NULL;
 	double z = flame_z_for(s->req.confidence);
 	size_t nres = 0;
-	char why[400];
+	char why[400], g[32], b[32], th[32];
 
 	/* a fixed window: "undecided" against the session's threshold is fine */
 	if (flame_probe_json_read(out->buf ? out->buf : "", out->len, r->name, &res, &nres) ||
@@ -166,15 +170,17 @@ static void judge_ends(struct flame_session *s, size_t k, const struct strbuf *o
 			flame_fleet_job_failure(failed, "measuring the ends", why, sizeof(why));
 		drop_host(s, k, why);
 	} else if (res[1].value - res[0].value <= z * hypot(res[0].se, res[1].se)) {
-		snprintf(why, sizeof(why), "its bad end (%.4g) is not clearly above its good end "
-			 "(%.4g): the slowdown does not show there", res[1].value, res[0].value);
+		snprintf(why, sizeof(why), "its bad end (%s) is not clearly above its good end "
+			 "(%s): the slowdown does not show there", numfmt_str(b, sizeof(b), res[1].value, NULL, 0),
+			 numfmt_str(g, sizeof(g), res[0].value, NULL, 0));
 		drop_host(s, k, why);
 	} else {
 		r->good = res[0].value;
 		r->bad = res[1].value;
 		r->threshold = flame_threshold_scaled(r->good, r->bad, s->ans.target.log_scale);
-		note("narrow: host %s: good %.4g, bad %.4g: its threshold %.4g", r->name, r->good,
-		     r->bad, r->threshold);
+		note("narrow: host %s: good %s, bad %s: its threshold %s", r->name,
+		     numfmt_str(g, sizeof(g), r->good, NULL, 0), numfmt_str(b, sizeof(b), r->bad, NULL, 0),
+		     numfmt_str(th, sizeof(th), r->threshold, NULL, 0));
 	}
 	free(res);
 }

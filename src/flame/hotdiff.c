@@ -12,6 +12,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -704,10 +705,13 @@ int flame_step_target(struct flame_session *s)
 	 */
 	if (s->req.metric == FLAME_METRIC_CPU) {
 		metric_as_target(s);
+		char g[32], b[32];
+
 		set_threshold(s, 1);
-		note("diff: the CPU time rose (%.4g -> %.4g %s per run) but no function's share rose "
+		note("diff: the CPU time rose (%s -> %s per run) but no function's share rose "
 		     "by %.1f points: the program slowed evenly; bisecting on the CPU time itself",
-		     s->ans.target.share[0], s->ans.target.share[1], flame_metric_unit(s->req.metric),
+		     numfmt_str(g, sizeof(g), s->ans.target.share[0], flame_metric_unit(s->req.metric), 0),
+		     numfmt_str(b, sizeof(b), s->ans.target.share[1], flame_metric_unit(s->req.metric), 0),
 		     100 * s->req.confirm);
 		return 0;
 	}

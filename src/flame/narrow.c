@@ -36,7 +36,7 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 	else if (s->ans.target.function)
 		snprintf(buf, n, "%.1f samples/run", v);
 	else
-		snprintf(buf, n, "%.4g %s", v, flame_metric_unit(s->req.metric));
+		numfmt_str(buf, n, v, flame_metric_unit(s->req.metric), 0);
 }
 
 /* A difference of two such values: shares differ by percentage points. */

@@ -17,6 +17,7 @@
 #include "core/parse_number.h"
 #include "core/progress.h"
 #include "core/strbuf.h"
+#include "core/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -221,9 +222,12 @@ int flame_probe(struct flame_repo *r, const char *id, const struct flame_probe_r
 		if (out->verdict != PROBE_SKIP)
 			break;
 		if (side.nr >= max) {
+			char v[32], th[32];
+
 			snprintf(out->why, sizeof(out->why),
-				 "undecided after %zu runs: %.4g within %.1f standard errors of %.4g",
-				 side.nr, out->value, t, o->threshold);
+				 "undecided after %zu runs: %s within %.1f standard errors of %s",
+				 side.nr, numfmt_str(v, sizeof(v), out->value, NULL, 0), t,
+				 numfmt_str(th, sizeof(th), o->threshold, NULL, 0));
 			break;
 		}
 	}
@@ -320,14 +324,16 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		slow->verdict = against_threshold(o, slow, t);
 		fast->verdict = against_threshold(o, fast, t);
 		if (pair->decision == FLAME_PAIR_UNDECIDED) {
-			char ex[FLAME_EXPLAINS_TEXT];
+			char ex[FLAME_EXPLAINS_TEXT], d[32], lo[32], hi[32];
 			struct strbuf why = STRBUF_INIT;
 			size_t len;
 
 			flame_explains_format(&pair->step, ex, sizeof(ex));
-			strbuf_addf(&why, "undecided after %zu+%zu runs: step %.4g [%.4g, %.4g], %s "
-				    "of the ends' change", ss.nr, fs.nr, pair->diff, pair->step.lo,
-				    pair->step.hi, ex);
+			strbuf_addf(&why, "undecided after %zu+%zu runs: step %s [%s, %s], %s "
+				    "of the ends' change", ss.nr, fs.nr,
+				    numfmt_str(d, sizeof(d), pair->diff, NULL, NUMFMT_SIGN),
+				    numfmt_str(lo, sizeof(lo), pair->step.lo, NULL, NUMFMT_SIGN),
+				    numfmt_str(hi, sizeof(hi), pair->step.hi, NULL, NUMFMT_SIGN), ex);
 			len = why.len < sizeof(slow->why) - 1 ? why.len : sizeof(slow->why) - 1;
 			memcpy(slow->why, why.buf, len);
 			slow->why[len] = '\0';

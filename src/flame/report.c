@@ -121,6 +121,10 @@ static void json_target(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "defined_by", !s->ans.target.function || !s->ans.suspects.def_file ? NULL :
 				s->ans.suspects.def_by_macro ? "macro" :
 				s->ans.suspects.def_from_dwarf ? "dwarf" : "text");
+	/* a macro made it: the #define whose lines the suspects follow too */
+	json_writer_key_string(w, "macro_defined_in", s->ans.target.function ? s->ans.suspects.def_macro_file : NULL);
+	json_writer_key_uint(w, "macro_line", s->ans.target.function ? s->ans.suspects.def_macro_line : 0);
+	json_writer_key_uint(w, "macro_line_end", s->ans.target.function ? s->ans.suspects.def_macro_end : 0);
 	json_writer_key_number(w, "good", s->ans.target.share[0]);
 	json_writer_key_number(w, "bad", s->ans.target.share[1]);
 	json_writer_key_number(w, "threshold", s->ans.target.threshold);
@@ -431,7 +435,8 @@ static void write_json(const struct flame_session *s, struct strbuf *sb)
 	json_object_array(&w, "probes", s->ans.narrow.nprobes, s, json_probe);
 	flame_fleet_report_json(&w, &s->ans.fleet);
 	json_writer_key(&w, "recommendation");
-	if (s->ans.fix.recommendation) {
+	/* never a recommendation (a revert) on an answer that names no commit */
+	if (s->ans.fix.recommendation && s->ans.outcome == VERDICT_REGRESSION) {
 		json_writer_begin_object(&w);
 		json_writer_key_string(&w, "action", s->ans.fix.recommendation);
 		json_writer_key_string(&w, "reason", s->ans.fix.recommendation_reason);
@@ -500,7 +505,6 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 	}
 }
 
-static int rose_across(const struct flame_session *s, struct strbuf *sb, int md);
 
 /* Inconclusive: the commit the search ended at, below the headline, unconfirmed. */
 static void md_candidate(const struct flame_session *s, struct strbuf *sb)
@@ -539,7 +543,7 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 		strbuf_addstr(sb, " (bisected on the metric itself; no function is named");
 		if (!s->ans.target.blocked_function) {
 			strbuf_addstr(sb, ": ");
-			if (!rose_across(s, sb, 1))
+			if (!flame_report_rose_across(s, sb, FLAME_TEXT_MD))
 				strbuf_addstr(sb, "no function's share rose");
 		}
 		strbuf_addch(sb, ')');
@@ -547,10 +551,19 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 	if (s->ans.suspects.def_file) {
 		strbuf_addstr(sb, " in ");
 		md_text(sb, s->ans.suspects.def_file);
-		if (s->ans.suspects.def_by_macro)
-			strbuf_addf(sb, ", made by the macro invoked at line %u: git log -L follows "
-				    "that invocation, so a commit that changes only the macro's body "
-				    "is not counted as touching it", s->ans.suspects.def_line);
+		if (s->ans.suspects.def_by_macro && s->ans.suspects.def_macro_file) {
+			strbuf_addf(sb, ", made by the macro invoked at line %u, whose `#define` is in ",
+				    s->ans.suspects.def_line);
+			md_text(sb, s->ans.suspects.def_macro_file);
+			strbuf_addf(sb, " lines %u-%u: git log -L follows both, so a commit that "
+				    "changes only the macro's body counts as touching it",
+				    s->ans.suspects.def_macro_line, s->ans.suspects.def_macro_end);
+		} else if (s->ans.suspects.def_by_macro) {
+			strbuf_addf(sb, ", made by the macro invoked at line %u (its `#define` was not "
+				    "found): git log -L follows that invocation, so a commit that changes "
+				    "only the macro's body is not counted as touching it",
+				    s->ans.suspects.def_line);
+		}
 	}
 	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.narrow.suspect_confidence);
 	md_text(sb, s->ans.narrow.confidence_how);
@@ -767,39 +780,6 @@ static void term(struct strbuf *sb, const char *s)
 	escape_term(sb, s, strlen(s));
 }
 
-/*
- * A flat profile: no function's rise was confirmed alone, but the time
- * still rose somewhere.  "across a, b (inclusive +2.9 pp, +1.1 pp)": the
- * (at most three) hotspots whose inclusive share rose, as the terminal
- * (md 0) or report.md (md 1) writes a name.  0 when none rose.
- */
-static int rose_across(const struct flame_session *s, struct strbuf *sb, int md)
-{
-	const struct flame_hotspots *h = &s->ans.target.hot;
-	size_t i, k[3], n = 0;
-
-	for (i = 0; i < h->nr && n < 3; i++)
-		if (h->items[i].delta_total > 0)
-			k[n++] = i;
-	if (!n)
-		return 0;
-	strbuf_addstr(sb, "the time rose across ");
-	for (i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		if (md)
-			md_code(sb, h->items[k[i]].name, WHOLE, 0);
-		else
-			term(sb, h->items[k[i]].name);
-	}
-	strbuf_addstr(sb, " (inclusive share ");
-	for (i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		numfmt_pp(sb, h->items[k[i]].delta_total, NUMFMT_SIGN);
-	}
-	strbuf_addstr(sb, n > 1 ? "; none confirmed alone)" : "; not confirmed alone)");
-	return 1;
-}
-
 /* "6.9% -> 15.5%": the hottest function's self share at good and bad. */
 static void hot_share_change(struct strbuf *out, const struct flame_answer *a)
 {
@@ -853,7 +833,7 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 			strbuf_addstr(out, " -> ");
 			numfmt_value(out, a->target.share[1], flame_metric_unit(s->req.metric), 0);
 			strbuf_addstr(out, "; ");
-			if (!rose_across(s, out, 0))
+			if (!flame_report_rose_across(s, out, FLAME_TEXT_TERM))
 				strbuf_addstr(out, "no function's share rose");
 			strbuf_addch(out, ')');
 		}

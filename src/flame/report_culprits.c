@@ -69,23 +69,42 @@ int flame_culprits_add_up(const struct flame_session *s)
 	return lo <= ends_ms(s);
 }
 
+/* "+210 ms CPU", "+1.25 s CPU" (core/numfmt.h) */
+static void cpu_ms(struct strbuf *sb, double ms)
+{
+	numfmt_value(sb, ms, "ms", NUMFMT_SIGN);
+	strbuf_addstr(sb, " CPU");
+}
+
+
 /*
  * "+210 ms CPU [+190, +232]" for a step measured as a time, else
- * "+12.3 pp [+10.1, +14.5]", "+42.0 samples/run [...]" or the metric's unit.
+ * "+12.3 pp [+10.1, +14.5]", "+42 samples/run [...]" or the metric's
+ * unit - all through core/numfmt.h.
  */
 static void step_text(const struct flame_session *s, const struct flame_culprit *c,
 		      struct strbuf *sb)
 {
 	const struct flame_step_assessment *a = &c->step;
 
-	if (c->unit_ms > 0)
-		strbuf_addf(sb, "%+.1f ms CPU [%+.1f, %+.1f]", a->step * c->unit_ms,
-			    a->lo * c->unit_ms, a->hi * c->unit_ms);
-	else if (c->function || (s->ans.target.function && s->ans.target.measure_share))
-		strbuf_addf(sb, "%+.1f pp [%+.1f, %+.1f]", 100 * a->step, 100 * a->lo, 100 * a->hi);
-	else if (s->ans.target.function)
-		strbuf_addf(sb, "%+.1f samples/run [%+.1f, %+.1f]", a->step, a->lo, a->hi);
-	else {
+	if (c->unit_ms > 0) {
+		/* "+210 ms [+190, +232]" with "CPU" after the unit */
+		struct strbuf t = STRBUF_INIT;
+		const char *br;
+
+		numfmt_interval(&t, a->step * c->unit_ms, a->lo * c->unit_ms, a->hi * c->unit_ms,
+				"ms", NUMFMT_SIGN);
+		br = strstr(t.buf, " [");
+		strbuf_add(sb, t.buf, br ? (size_t)(br - t.buf) : t.len);
+		strbuf_addstr(sb, " CPU");
+		if (br)
+			strbuf_addstr(sb, br);
+		strbuf_release(&t);
+	} else if (c->function || (s->ans.target.function && s->ans.target.measure_share)) {
+		numfmt_pp_interval(sb, a->step, a->lo, a->hi, NUMFMT_SIGN);
+	} else if (s->ans.target.function) {
+		numfmt_interval(sb, a->step, a->lo, a->hi, "samples/run", NUMFMT_SIGN);
+	} else {
 		/* the metric in its unit (core/numfmt.h): never "+1.2e+05 us" */
 		const char *unit = flame_metric_unit(s->req.metric);
 
@@ -126,18 +145,28 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		escape_md_text(sb, ex, strlen(ex));
 		strbuf_addf(sb, " | %.3f |\n", c->confidence);
 	}
-	if (flame_culprits_timed(s) && flame_culprits_add_up(s))
-		strbuf_addf(sb, "\nThe steps add up: %+.1f ms CPU per run by the culprits and %+.1f "
-			    "ms unexplained make the %+.1f ms between the ends (%.1f -> %.1f ms).\n",
-			    flame_culprits_sum_ms(s), ends_ms(s) - flame_culprits_sum_ms(s),
-			    ends_ms(s), s->ans.culprits.cpu_ms[0], s->ans.culprits.cpu_ms[1]);
-	else if (flame_culprits_timed(s))
-		strbuf_addf(sb, "\nThe steps exceed the change between the ends: they sum to %+.1f ms "
-			    "CPU per run against the ends' %+.1f ms (%.1f -> %.1f ms), beyond their "
-			    "intervals. Other commits in the range made it faster, or the machine's load "
-			    "moved between the measurements (each step is measured beside its parent, at "
-			    "another time than the ends): each step is its commit's own size.\n",
-			    flame_culprits_sum_ms(s), ends_ms(s), s->ans.culprits.cpu_ms[0], s->ans.culprits.cpu_ms[1]);
+	if (flame_culprits_timed(s)) {
+		int add_up = flame_culprits_add_up(s);
+
+		strbuf_addstr(sb, add_up ? "\nThe steps add up: " :
+			      "\nThe steps exceed the change between the ends: they sum to ");
+		cpu_ms(sb, flame_culprits_sum_ms(s));
+		strbuf_addstr(sb, add_up ? " per run by the culprits and " : " per run against the ends' ");
+		if (add_up) {
+			numfmt_value(sb, ends_ms(s) - flame_culprits_sum_ms(s), "ms", NUMFMT_SIGN);
+			strbuf_addstr(sb, " unexplained make the ");
+		}
+		numfmt_value(sb, ends_ms(s), "ms", NUMFMT_SIGN);
+		strbuf_addstr(sb, add_up ? " between the ends (" : " (");
+		numfmt_value(sb, s->ans.culprits.cpu_ms[0], "ms", 0);
+		strbuf_addstr(sb, " -> ");
+		numfmt_value(sb, s->ans.culprits.cpu_ms[1], "ms", 0);
+		strbuf_addstr(sb, add_up ? ").\n" :
+			      "), beyond their intervals. Other commits in the range made it faster, or "
+			      "the machine's load moved between the measurements (each step is measured "
+			      "beside its parent, at another time than the ends): each step is its "
+			      "commit's own size.\n");
+	}
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
 		      "between the ends.\n");
 }
@@ -194,8 +223,9 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 		escape_term(out, subj ? subj : "?", strlen(subj ? subj : "?"));
 		strbuf_addstr(out, " (");
 		escape_term(out, fn, strlen(fn));
-		strbuf_addf(out, ", explains %.0f%%, confidence %.2f)\n", 100 * c->step.explains,
-			    c->confidence);
+		strbuf_addstr(out, ", explains ");
+		numfmt_percent(out, c->step.explains, 0);
+		strbuf_addf(out, ", confidence %.2f)\n", c->confidence);
 	}
 }
 
@@ -213,17 +243,25 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 		strbuf_addstr(out, "effect:         ");
 		escape_term(out, c->id, strnlen(c->id, 12));
 		strbuf_addf(out, " %s", st.buf);
-		if (ends_ms(s) > 0)
-			strbuf_addf(out, ", %.0f%% of the %+.1f ms between the ends",
-				    100 * c->step.step * c->unit_ms / ends_ms(s), ends_ms(s));
+		if (ends_ms(s) > 0) {
+			strbuf_addstr(out, ", ");
+			numfmt_percent(out, c->step.step * c->unit_ms / ends_ms(s), 0);
+			strbuf_addstr(out, " of the ");
+			numfmt_value(out, ends_ms(s), "ms", NUMFMT_SIGN);
+			strbuf_addstr(out, " between the ends");
+		}
 		strbuf_addch(out, '\n');
 		strbuf_release(&st);
 	}
-	if (!flame_culprits_add_up(s))
-		strbuf_addf(out, "rest:           %+.1f ms CPU per run: the steps exceed the ends' change "
-			    "beyond their intervals (other commits made it faster, or the load moved "
-			    "between the measurements)\n", ends_ms(s) - flame_culprits_sum_ms(s));
-	else if (s->ans.culprits.count > 1 || ends_ms(s) > 0)
-		strbuf_addf(out, "unexplained:    %+.1f ms CPU per run (the ends' change less the "
-			    "culprits' steps)\n", ends_ms(s) - flame_culprits_sum_ms(s));
+	if (!flame_culprits_add_up(s)) {
+		strbuf_addstr(out, "rest:           ");
+		cpu_ms(out, ends_ms(s) - flame_culprits_sum_ms(s));
+		strbuf_addstr(out, " per run: the steps exceed the ends' change beyond their intervals "
+			      "(other commits made it faster, or the load moved between the "
+			      "measurements)\n");
+	} else if (s->ans.culprits.count > 1 || ends_ms(s) > 0) {
+		strbuf_addstr(out, "unexplained:    ");
+		cpu_ms(out, ends_ms(s) - flame_culprits_sum_ms(s));
+		strbuf_addstr(out, " per run (the ends' change less the culprits' steps)\n");
+	}
 }

@@ -234,16 +234,28 @@ static void gather_later(const struct flame_session *s, struct flame_report_fact
 	if (func && s->ans.suspects.def_file && s->ans.suspects.def_end) {
 		/* the definition's lines (definition.h), not git's guess from the name */
 		const char *argv[] = { "log", "--no-color", "--format=%H%x09%s", "-L", NULL,
-				       "--end-of-options", NULL, NULL };
+				       "--end-of-options", NULL, NULL, NULL, NULL };
+		struct strbuf mspec = STRBUF_INIT;
 
 		strbuf_addf(&spec, "%u,%u:%s", s->ans.suspects.def_line, s->ans.suspects.def_end, s->ans.suspects.def_file);
 		argv[4] = spec.buf;
 		argv[6] = range.buf;
+		if (s->ans.suspects.def_macro_file) {
+			/* a macro made it: its #define's lines too */
+			strbuf_addf(&mspec, "%u,%u:%s", s->ans.suspects.def_macro_line,
+				    s->ans.suspects.def_macro_end, s->ans.suspects.def_macro_file);
+			argv[5] = "-L";
+			argv[6] = mspec.buf;
+			argv[7] = "--end-of-options";
+			argv[8] = range.buf;
+		}
 		if (flame_git(r, &out, argv) == 0) {
 			add_log_lines(f, out.buf);
 			f->later_by_function = 1;
+			strbuf_release(&mspec);
 			goto out;
 		}
+		strbuf_release(&mspec);
 		strbuf_reset(&out);
 	}
 	{

@@ -120,7 +120,14 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 		  "blocks longer, off-CPU profile" : "changed by the suspect commit");
 		strbuf_addstr(sb, ")</span>");
 	} else {
-		strbuf_addstr(sb, "<span class=\"muted\">none named: the search ran on the metric</span>");
+		strbuf_addstr(sb, "<span class=\"muted\">none named: the search ran on the metric");
+		if (!a->target.blocked_function) {
+			/* what report.md and the terminal say: where the time rose */
+			strbuf_addstr(sb, "; ");
+			if (!flame_report_rose_across(s, sb, FLAME_TEXT_HTML))
+				strbuf_addstr(sb, "no function's share rose");
+		}
+		strbuf_addstr(sb, "</span>");
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
 	if (a->target.frame) {

@@ -22,6 +22,14 @@ int flame_html_value_is_share(const struct flame_session *s);
 void flame_html_value(struct strbuf *sb, const struct flame_session *s, double v);
 /* A value of the metric with its unit, microseconds shown as ms or s. */
 void flame_html_metric(struct strbuf *sb, const struct flame_session *s, double v);
+/*
+ * A flat profile's "the time rose across a, b (inclusive share +2.9 pp,
+ * +1.1 pp; none confirmed alone)", names written for the terminal
+ * (FLAME_TEXT_TERM), report.md or report.html: the same sentence in all
+ * three.  0 (nothing written) when no hotspot's inclusive share rose.
+ */
+enum flame_text { FLAME_TEXT_TERM, FLAME_TEXT_MD, FLAME_TEXT_HTML };
+int flame_report_rose_across(const struct flame_session *s, struct strbuf *sb, enum flame_text how);
 /* What the probes measured ("self share", "total samples per run", the metric). */
 const char *flame_html_measure(const struct flame_session *s);
 

@@ -78,3 +78,39 @@ const char *flame_html_measure(const struct flame_session *s)
 		       "self samples per run with the library code under it";
 	return s->ans.target.measure_share ? "self share" : "self samples per run";
 }
+
+/*
+ * A flat profile: no function's rise was confirmed alone, but the time
+ * still rose somewhere: the (at most three) hotspots whose inclusive
+ * share rose (report_html_parts.h: report.md and the terminal use it too).
+ */
+int flame_report_rose_across(const struct flame_session *s, struct strbuf *sb, enum flame_text how)
+{
+	const struct flame_hotspots *h = &s->ans.target.hot;
+	size_t i, k[3], n = 0;
+
+	for (i = 0; i < h->nr && n < 3; i++)
+		if (h->items[i].delta_total > 0)
+			k[n++] = i;
+	if (!n)
+		return 0;
+	strbuf_addstr(sb, "the time rose across ");
+	for (i = 0; i < n; i++) {
+		const char *name = h->items[k[i]].name;
+
+		strbuf_addstr(sb, i ? ", " : "");
+		if (how == FLAME_TEXT_MD)
+			escape_md_code(sb, name, strlen(name), 0);
+		else if (how == FLAME_TEXT_HTML)
+			flame_html_code(sb, name);
+		else
+			escape_term(sb, name, strlen(name));
+	}
+	strbuf_addstr(sb, " (inclusive share ");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		numfmt_pp(sb, h->items[k[i]].delta_total, NUMFMT_SIGN);
+	}
+	strbuf_addstr(sb, n > 1 ? "; none confirmed alone)" : "; not confirmed alone)");
+	return 1;
+}

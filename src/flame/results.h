@@ -74,6 +74,8 @@ struct flame_suspects_result {
 	unsigned def_line, def_end;	/* its lines, inclusive (definition.h) */
 	int def_from_dwarf;		/* found in the bad build's DWARF */
 	int def_by_macro;		/* made by a macro: the lines are its invocation */
+	char *def_macro_file;		/* ... and that macro's #define (NULL: not found) */
+	unsigned def_macro_line, def_macro_end;	/* its lines: the suspects follow them too */
 	char *changed_function;		/* flat profile: the function the suspect changed */
 };
 

@@ -431,6 +431,7 @@ void flame_session_release(struct flame_session *s)
 	free(s->ans.target.function);
 	free(s->ans.target.frame);
 	free(s->ans.suspects.def_file);
+	free(s->ans.suspects.def_macro_file);
 	free(s->ans.fix.merged_file);
 	flame_revert_check_release(&s->ans.fix.revert);
 	flame_revert_check_release(&s->ans.fix.revert_all);

@@ -23,7 +23,7 @@
 static void add_suspects_of(struct flame_session *s, const char *func, int is_target,
 			    unsigned char *mark)
 {
-	struct strbuf spec = STRBUF_INIT, range = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf spec = STRBUF_INIT, mspec = STRBUF_INIT, range = STRBUF_INIT, out = STRBUF_INIT;
 	struct flame_definition def;
 	char *l, *save = NULL;
 
@@ -36,14 +36,29 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 		s->ans.suspects.def_end = def.end;
 		s->ans.suspects.def_from_dwarf = def.from_dwarf;
 		s->ans.suspects.def_by_macro = def.by_macro;
+		free(s->ans.suspects.def_macro_file);
+		s->ans.suspects.def_macro_file = def.macro_file ? xstrdup(def.macro_file) : NULL;
+		s->ans.suspects.def_macro_line = def.macro_line;
+		s->ans.suspects.def_macro_end = def.macro_end;
 	}
-	/* the definition's lines, not -L:name: (which can take a prototype or a macro) */
+	/*
+	 * the definition's lines, not -L:name: (which can take a prototype or a
+	 * macro); for a function a macro made, the macro's #define lines too
+	 */
 	strbuf_addf(&spec, "-L%u,%u:%s", def.line, def.end, def.file);
+	if (def.macro_file)
+		strbuf_addf(&mspec, "-L%u,%u:%s", def.macro_line, def.macro_end, def.macro_file);
 	strbuf_addf(&range, "%s..%s", s->ans.ends.good, s->ans.ends.bad);
 	{
 		const char *argv[] = { "log", "-s", "--format=%H", spec.buf, "--end-of-options",
-				       range.buf, NULL };
+				       range.buf, NULL, NULL };
 
+		if (def.macro_file) {
+			/* git log takes several -L: the commits touching either range */
+			argv[4] = mspec.buf;
+			argv[5] = "--end-of-options";
+			argv[6] = range.buf;
+		}
 		if (flame_git(&s->st.repo, &out, argv) != 0)
 			goto out;
 	}
@@ -59,6 +74,7 @@ static void add_suspects_of(struct flame_session *s, const char *func, int is_ta
 out:
 	flame_definition_release(&def);
 	strbuf_release(&spec);
+	strbuf_release(&mspec);
 	strbuf_release(&range);
 	strbuf_release(&out);
 }
@@ -474,7 +490,7 @@ out:
 void flame_step_merge(struct flame_session *s)
 {
 	const char *func = flame_session_named_function(s);
-	struct flame_definition def = { NULL, 0, 0, 0, 0 };
+	struct flame_definition def = { .file = NULL };
 	char *shown;
 	size_t i;
 

@@ -40,6 +40,7 @@ void flame_defs_release(struct flame_defs *d)
 void flame_definition_release(struct flame_definition *d)
 {
 	free(d->file);
+	free(d->macro_file);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -437,14 +438,107 @@ out:
 	return found ? 0 : -1;
 }
 
+static const char *skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+int flame_macro_in_text(const char *src, const char *macro, unsigned *line, unsigned *end)
+{
+	size_t n = strlen(macro);
+	const char *l = src, *p;
+	unsigned k = 1;
+
+	for (; *l; k++) {
+		const char *e = strchr(l, '\n');
+
+		p = skip_blank(l);
+		if (*p == '#' && (p = skip_blank(p + 1)) && !strncmp(p, "define", 6) &&
+		    (p[6] == ' ' || p[6] == '\t') && (p = skip_blank(p + 6)) &&
+		    !strncmp(p, macro, n) && !is_id((unsigned char)p[n])) {
+			*line = k;
+			/* the continuations: a '\' ends the line (before any trailing space) */
+			for (;;) {
+				const char *q = e ? e : l + strlen(l);
+
+				while (q > l && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+					q--;
+				if (!e || q == l || q[-1] != '\\')
+					break;
+				l = e + 1;
+				e = strchr(l, '\n');
+				k++;
+			}
+			*end = k;
+			return 1;
+		}
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	return 0;
+}
+
+/*
+ * The macro invoked on a macro-made definition's line (its first name
+ * followed by '('), and that macro's #define: in the same file first,
+ * else in the repository's C sources at rev.
+ */
+static void find_macro(struct flame_repo *r, const char *rev, const char *src, const char *l,
+		       struct flame_definition *d)
+{
+	struct strbuf pat = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p = skip_space(l), *q = p;
+	char *macro;
+
+	while (*p && *p != '\n') {
+		for (q = p; is_id((unsigned char)*q); q++)
+			;
+		if (q > p && !isdigit((unsigned char)*p) && *skip_space(q) == '(')
+			break;
+		p = q > p ? q : p + 1;
+	}
+	if (!*p || *p == '\n')
+		return;
+	macro = xstrndup(p, (size_t)(q - p));
+	if (flame_macro_in_text(src, macro, &d->macro_line, &d->macro_end)) {
+		d->macro_file = xstrdup(d->file);
+	} else {
+		const char *argv[] = { "grep", "-l", "-E", "-e", NULL, rev, "--", "*.c", "*.cc",
+				       "*.cpp", "*.cxx", "*.h", "*.hh", "*.hpp", "*.inc", NULL };
+		size_t rl = strlen(rev);
+		char *f, *save = NULL;
+
+		strbuf_addf(&pat, "^[ \t]*#[ \t]*define[ \t]+%s([^A-Za-z0-9_]|$)", macro);
+		argv[4] = pat.buf;
+		if (flame_git(r, &out, argv) == 0)
+			for (f = strtok_r(out.buf, "\n", &save); f && !d->macro_file;
+			     f = strtok_r(NULL, "\n", &save)) {
+				const char *cat[] = { "cat-file", "blob", f, NULL };
+				struct strbuf text = STRBUF_INIT;
+
+				if (!strncmp(f, rev, rl) && f[rl] == ':' && flame_git(r, &text, cat) == 0 &&
+				    flame_macro_in_text(text.buf, macro, &d->macro_line, &d->macro_end))
+					d->macro_file = xstrdup(f + rl + 1);
+				strbuf_release(&text);
+			}
+	}
+	free(macro);
+	strbuf_release(&pat);
+	strbuf_release(&out);
+}
+
 /*
  * A DWARF definition whose first line does not name the function (name
  * then '(') and whose lines hold no body ('{'): a macro invocation made
- * it (#define GEN(n) int n(void) {...}; GEN(made)).  int INSERT_STRING(x)
- * { ... } names it through a macro but has its body in the range.
+ * it (#define GEN(n) int n(void) {...}; GEN(made)), and the macro's
+ * #define is found.  int INSERT_STRING(x) { ... } names it through a
+ * macro but has its body in the range.
  */
 static int made_by_macro(struct flame_repo *r, const char *rev, const char *name,
-			 const struct flame_definition *d)
+			 struct flame_definition *d)
 {
 	char *spec = xstrfmt("%s:%s", rev, d->file);
 	const char *argv[] = { "cat-file", "blob", spec, NULL };
@@ -472,6 +566,8 @@ static int made_by_macro(struct flame_repo *r, const char *rev, const char *name
 					macro = 0;
 					break;
 				}
+			if (macro)
+				find_macro(r, rev, src.buf, l, d);
 		}
 	}
 	free(spec);

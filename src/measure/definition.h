@@ -18,8 +18,12 @@ struct flame_definition {
 	unsigned line, end;	/* 1-based, inclusive: the name's line .. the body's last */
 	int from_dwarf;		/* found in a binary's DWARF (else in the text) */
 	int by_macro;		/* DWARF: its line does not name it - a macro made it,
-				 * and line..end is the macro's invocation (git log -L
-				 * follows those lines, not the macro's body) */
+				 * and line..end is the macro's invocation */
+	char *macro_file;	/* by_macro: the invoked macro's #define, malloc'd
+				 * (NULL: not found at the revision) ... */
+	unsigned macro_line, macro_end;	/* ... and its lines, continuations included:
+					 * a commit that edits only the macro's body
+					 * changes the function too */
 };
 
 /* The DWARF of one build worktree's binaries, read on first use. */
@@ -60,5 +64,11 @@ void flame_defs_defined(struct flame_repo *r, struct flame_defs *defs, const cha
  * (parameter declarations between ')' and '{').  1 when found, else 0.
  */
 int flame_definition_in_text(const char *src, const char *name, unsigned *line, unsigned *end);
+
+/*
+ * The #define of macro in src: the directive's line and its last
+ * continuation line ('\' at the end).  1 when found, else 0.
+ */
+int flame_macro_in_text(const char *src, const char *macro, unsigned *line, unsigned *end);
 
 #endif

@@ -3,9 +3,12 @@
 # report checked against git and the binary (tests/factcheck/
 # flame-report-facts) on a small generated C history that reproduces what
 # made main's reports false: the hot function is called through a macro
-# (MRB_OBJ_ALLOC-like) and declared in a header that sorts first, defined
-# before a static helper's forward prototype is used; a commit after the culprit rewrites
-# the same lines, so the culprit's revert conflicts.  Also: the checker
+# (MRB_OBJ_ALLOC-like) and declared in a header that sorts first, and
+# made by another macro (DEFINE_ALLOC(obj_alloc), zlib-ng-like) whose
+# #define's body is what the culprit changes - main followed only the
+# invocation line, so "changed obj_alloc itself" was not said; a static
+# helper's forward prototype comes first; a commit after the culprit
+# rewrites the same lines, so the culprit's revert conflicts.  Also: the checker
 # itself catches a false "not the program's" frame, and the demo's history
 # (demo/make-history, smaller runs) gets a report whose facts all check.
 # (tests/cli/75-flame-report.sh, 71-flame-e2e and 74-flame-kinds run the
@@ -21,7 +24,7 @@ mkdir -p "$R/include" "$R/src"
 cd "$R" && git init -q . || { fail "git init"; exit 0; }
 ci() { git -c user.name=T -c user.email=t@e commit -q -am "$1"; }
 
-# $1: obj_alloc's inner loop body
+# $1: obj_alloc's inner loop body, in the macro that makes it
 write() {
 	cat >include/gc.h <<'H'
 #ifndef GC_H
@@ -34,13 +37,15 @@ H
 	cat >src/gc.c <<C
 #include "../include/gc.h"
 static unsigned long mix(unsigned long x);
-unsigned long obj_alloc(unsigned long tt, unsigned long size)
-{
-	unsigned long acc = tt;
-	for (unsigned long i = 0; i < size * 400000UL; i++)
-		$1
-	return acc;
+#define DEFINE_ALLOC(name) \\
+unsigned long name(unsigned long tt, unsigned long size) \\
+{ \\
+	unsigned long acc = tt; \\
+	for (unsigned long i = 0; i < size * 400000UL; i++) \\
+		$1 \\
+	return acc; \\
 }
+DEFINE_ALLOC(obj_alloc)
 static unsigned long mix(unsigned long x)
 {
 	return x * 6364136223846793005UL + 1;
@@ -87,7 +92,9 @@ rc=$?
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 check "the culprit named" test "$(json "$OUT/report.json" 'd["suspect"]["commit"]')" = "$CULPRIT"
 check "obj_alloc found in src/gc.c, not the header's prototype or macro" \
-	test "$(json "$OUT/report.json" 'd["target"]["defined_in"], d["target"]["line"], d["target"]["defined_by"]')" = "('src/gc.c', 3, 'dwarf')"
+	test "$(json "$OUT/report.json" 'd["target"]["defined_in"], d["target"]["line"], d["target"]["defined_by"]')" = "('src/gc.c', 11, 'macro')"
+check "the macro that makes obj_alloc found: DEFINE_ALLOC's #define" \
+	test "$(json "$OUT/report.json" 'd["target"]["macro_defined_in"], d["target"]["macro_line"], d["target"]["macro_line_end"]')" = "('src/gc.c', 3, 10)"
 check "the suspect changed obj_alloc itself" \
 	test "$(json "$OUT/report.json" 'd["suspect"]["changed_function"]')" = obj_alloc
 check "the revert conflicts in src/gc.c" \

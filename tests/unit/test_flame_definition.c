@@ -378,5 +378,87 @@ TEST(changed_function_from_the_definition_range)
 	free(dir);
 }
 
+/*
+ * The suspects of fn (defined in file): culprit among the commits touching
+ * it, other not; and culprit "changed fn itself".
+ */
+static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit,
+		   const char *other)
+{
+	s->ans.target.function = xstrdup(fn);
+	flame_step_find_suspects(s, s->ans.target.function);
+	CHECK_STREQ(s->ans.suspects.def_file, file);
+	CHECK(string_list_has(&s->st.touching, culprit));
+	CHECK(!string_list_has(&s->st.touching, other));
+	memcpy(s->ans.narrow.culprit, culprit, 41);
+	flame_step_changed_function(s);
+	CHECK_STREQ(s->ans.suspects.changed_function, fn);
+}
+
+/*
+ * A function a macro made: the suspects follow the macro's #define (in a
+ * header, over two lines) as well as its invocation, so a commit that
+ * changes only the macro's body touched the function and "changed the
+ * function itself" (main followed the invocation line alone: no suspect,
+ * and the culprit "changed" nothing of it).  A static function in a
+ * header is followed in the header.
+ */
+TEST(macro_body_and_header_static_are_followed)
+{
+	char *dir = tempdir_create("test-flame-def"), *repo;
+	struct flame_session s;
+	char body[41], hdr[41];
+
+	if (session_repo(&s, dir, "printf '#ifndef GEN_H\n#define GEN_H\n"
+			 "#define GEN(n) static int n##_gen(int x) \\\n\t{ return x + 3; }\n"
+			 "static inline int hdr_twice(int x)\n{\n\treturn x * 2 + 1;\n}\n#endif\n' > gen.h && "
+			 "printf '#include \"gen.h\"\nGEN(made)\nint main(void)\n{\n"
+			 "\treturn made_gen(2) + hdr_twice(5) > 1000;\n}\n' > main.c && "
+			 "git add . && " CI " -m base && "
+			 "sed -i 's/x + 3/x * 3 + 1/' gen.h && " CI " -am 'GEN: the body' && "
+			 "sed -i 's/x \\* 2 + 1/x * 4 + 1/' gen.h && " CI " -am 'hdr_twice' && "
+			 "echo 'int unrelated;' > u.c && git add u.c && " CI " -m unrelated && "
+			 "cc -g -O0 -o prog main.c",
+			 "HEAD~3", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git or cc is not usable");
+	}
+	repo = xstrfmt("%s/repo", dir);
+	flame_defs_init(&s.st.defs, repo);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", body), 0);
+	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", hdr), 0);
+	follow(&s, "made_gen", "main.c", body, hdr);
+	CHECK_INT(s.ans.suspects.def_line, 2);
+	CHECK_INT(s.ans.suspects.def_by_macro, 1);
+	CHECK_STREQ(s.ans.suspects.def_macro_file, "gen.h");
+	CHECK_INT(s.ans.suspects.def_macro_line, 3);
+	CHECK_INT(s.ans.suspects.def_macro_end, 4);
+	flame_session_release(&s);
+	/* the header's static function: the commit that changed its body */
+	CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
+	flame_defs_init(&s.st.defs, repo);
+	follow(&s, "hdr_twice", "gen.h", hdr, body);
+	CHECK_INT(s.ans.suspects.def_from_dwarf, 1);
+	CHECK_INT(s.ans.suspects.def_by_macro, 0);
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(repo);
+	free(dir);
+}
+
+TEST(macro_definition_in_text)
+{
+	unsigned line = 0, end = 0;
+
+	CHECK_INT(flame_macro_in_text("#define GENX 1\n  #  define GEN(n) \\\n int n(void) \\ \n"
+				      "{ }\nint x;\n", "GEN", &line, &end), 1);
+	CHECK_INT(line, 2);
+	CHECK_INT(end, 4);
+	CHECK_INT(flame_macro_in_text("int GEN(int);\n#undef GEN\n", "GEN", &line, &end), 0);
+}
+
 TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one,
-	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range)
+	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range,
+	  macro_body_and_header_static_are_followed, macro_definition_in_text)

@@ -266,6 +266,12 @@ TEST(summary_flat_profile_says_where_the_time_rose)
 			     "+2.9 pp, +1.1 pp; none confirmed alone)"));
 	CHECK(strstr(sb.buf, "cpu: 100 ms -> 150 ms"));
 	CHECK(!strstr(sb.buf, "?"));
+	/* report.html says it too (it said only "none named") */
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "none named: the search ran on the metric; the time rose across "
+			     "<code>has_object</code>, <code>bsearch_hash</code> (inclusive share "
+			     "+2.9 pp, +1.1 pp; none confirmed alone)"));
 	strbuf_release(&sb);
 	release(&s, &f);
 }

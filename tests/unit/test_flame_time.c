@@ -222,6 +222,10 @@ static void candidate_session(struct flame_session *s, const char *dir,
 	s->ans.narrow.suspect_confidence = 0.23;
 	s->ans.narrow.pair.step.explains = 0.1;
 	s->ans.narrow.strategy_used = "bisect";
+	/* the recommend step ran (it does before the verdict is known) */
+	s->ans.fix.recommendation = "revert";
+	snprintf(s->ans.fix.recommendation_reason, sizeof(s->ans.fix.recommendation_reason),
+		 "a small commit");
 }
 
 static int count_lines(const char *buf, const char *prefix)
@@ -263,6 +267,8 @@ TEST(inconclusive_names_no_suspect)
 	free(path);
 	CHECK(strstr(json.buf, "\"suspect\": null"));
 	CHECK(strstr(json.buf, "\"candidate\": {"));
+	/* no revert recommended on an inconclusive answer (main wrote action "revert") */
+	CHECK(strstr(json.buf, "\"recommendation\": null"));
 	path = xstrfmt("%s/report.md", dir);
 	CHECK(!strbuf_read_file(&md, path));
 	free(path);
@@ -311,11 +317,11 @@ TEST(effects_add_up_to_the_ends)
 	CHECK(flame_culprits_timed(&s));
 	CHECK_NEAR(flame_culprits_sum_ms(&s), 315, 1e-9);
 	flame_report_summary(&s, &term);
-	p = strstr(term.buf, "effect:         cd0f6195cd0f +210.0 ms CPU [+189.0, +231.0], 58% "
-			     "of the +359.0 ms between the ends\n");
+	p = strstr(term.buf, "effect:         cd0f6195cd0f +210 ms CPU [+189, +231], 58.5% "
+			     "of the +359 ms between the ends\n");
 	CHECK(p != NULL);
-	CHECK(strstr(term.buf, "effect:         333333333333 +105.0 ms CPU [+84.0, +126.0], 29%"));
-	CHECK(strstr(term.buf, "unexplained:    +44.0 ms CPU per run"));
+	CHECK(strstr(term.buf, "effect:         333333333333 +105 ms CPU [+84, +126], 29.2%"));
+	CHECK(strstr(term.buf, "unexplained:    +44 ms CPU per run"));
 	CHECK(flame_culprits_add_up(&s));
 	/*
 	 * even the steps' lower ends sum past the ends' change (a speed-up
@@ -328,7 +334,7 @@ TEST(effects_add_up_to_the_ends)
 	strbuf_reset(&term);
 	flame_report_summary(&s, &term);
 	CHECK(!strstr(term.buf, "unexplained:"));
-	CHECK(strstr(term.buf, "rest:           -46.0 ms CPU per run: the steps exceed the ends' "
+	CHECK(strstr(term.buf, "rest:           -46 ms CPU per run: the steps exceed the ends' "
 			       "change beyond their intervals"));
 	s.ans.culprits.list[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189,
 								   .hi = 231, .explains = 1 };

@@ -46,6 +46,13 @@ TEST(interval_in_one_unit)
 	SAME(numfmt_interval(&sb_, 137193.99999999997, 137000, 137400.7, "KiB", 0),
 	     "137194 KiB [137000, 137401]");
 	SAME(numfmt_interval(&sb_, 12.5, 12, 13, "", 0), "12.5 [12, 13]");
+	/* a change and its interval: the bounds signed too (flame's culprit steps) */
+	SAME(numfmt_interval(&sb_, 210, -4.5, 1500, "ms", NUMFMT_SIGN), "+210 ms [-4.5, +1500]");
+	SAME(numfmt_interval(&sb_, 42, 40, 44.25, "samples/run", NUMFMT_SIGN),
+	     "+42 samples/run [+40, +44.25]");
+	SAME(numfmt_pp_interval(&sb_, 0.123, 0.101, 0.145, NUMFMT_SIGN), "+12.3 pp [+10.1, +14.5]");
+	SAME(numfmt_pp_interval(&sb_, 0.02, -0.004, 0.05, 0), "2.0 pp [-0.4, 5.0]");
+	SAME(numfmt_percent_interval(&sb_, 0.585, 0.4, 0.75, 0), "58.5% [40.0%, 75.0%]");
 }
 
 TEST_MAIN("numfmt", numbers_read_as_people_write_them, interval_in_one_unit)
