@@ -70,5 +70,6 @@ grep -q "+0 instructions, +0.000% (exact counts" "$T/.out" && pass "unchanged: +
 	fail "unchanged: +0 exactly" "$(cat "$T/.out")"
 # the site's guard column: the exact change, not an interval
 check "site -o DIR" H site -o "$T/site" --metric instructions
-grep -q "guard: regression: +[12]\.[0-9]*% (+[0-9]* instructions, exact counts)" "$T/site/index.html" &&
-	pass "site: the guard's exact change" || fail "site: the guard's exact change" "$(grep -o 'guard: [^<]*' "$T/site/index.html")"
+cat "$T/site"/*.html | grep -q "regression: +[12]\.[0-9]*% (+[0-9]* instructions, exact counts)" &&
+	pass "site: the guard's exact change" ||
+	fail "site: the guard's exact change" "$(ls "$T/site"; cat "$T/site"/*.html | grep -io '[^>]*\(regression\|pass\|compare\)[^<]*' | head)"
