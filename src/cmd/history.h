@@ -86,8 +86,6 @@ void history_md_row(struct history_cmd *h, const char *id, int status);
 int history_md_write(struct history_cmd *h);
 void history_md_release(struct history_md *m);
 
-/* The runs of points [a, b) of s, pooled (malloc'd), *n of them. */
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
 /*
  * guard's bound, a fraction: --max-regression when given, else the
  * minimum effect of a counted metric (instructions, est-cycles: 0.5 %),

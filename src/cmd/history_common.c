@@ -83,21 +83,6 @@ int history_cmd_store(struct history_cmd *h, const char *id, const struct histor
 	return 0;
 }
 
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
-{
-	size_t i, j, total = 0;
-	double *x;
-
-	for (i = a; i < b; i++)
-		total += s->pts[i].r->nruns;
-	x = xmallocarray(total + 1, sizeof(double));
-	*n = 0;
-	for (i = a; i < b; i++)
-		for (j = 0; j < s->pts[i].r->nruns; j++)
-			x[(*n)++] = s->pts[i].r->runs[j];
-	return x;
-}
-
 int history_cmd_range(struct history_cmd *h, struct git_range *r)
 {
 	return git_range_resolve(h->top_dir, "--range", h->range ? h->range : "HEAD", r);

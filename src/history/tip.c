@@ -7,7 +7,6 @@
  */
 #include "history/tip.h"
 
-#include "core/alloc.h"
 #include "history/guard.h"
 
 #include <math.h>
@@ -16,23 +15,16 @@
 /* The runs of points [a, b), or their reciprocals when inv (NULL when any is not positive). */
 static double *runs_of(const struct history_series *s, size_t a, size_t b, int inv, size_t *n)
 {
-	size_t i, j, total = 0;
-	double *x;
+	double *x = history_pool_runs(s, a, b, n);
+	size_t i;
 
-	for (i = a; i < b; i++)
-		total += s->pts[i].r->nruns;
-	x = xmallocarray(total + 1, sizeof(double));
-	*n = 0;
-	for (i = a; i < b; i++)
-		for (j = 0; j < s->pts[i].r->nruns; j++) {
-			double v = s->pts[i].r->runs[j];
-
-			if (inv && !(v > 0)) {
-				free(x);
-				return NULL;
-			}
-			x[(*n)++] = inv ? 1 / v : v;
+	for (i = 0; inv && i < *n; i++) {
+		if (!(x[i] > 0)) {
+			free(x);
+			return NULL;
 		}
+		x[i] = 1 / x[i];
+	}
 	return x;
 }
 
