@@ -409,7 +409,7 @@ static void counted_argv(const struct bench_job *job, struct string_list *argv)
 {
 	size_t i;
 
-	callgrind_cmd_argv(argv, job->count_dir, job->count == BENCH_COUNT_EST_CYCLES);
+	callgrind_cmd_argv(argv, job->count_dir, job->count == BENCH_COUNT_EST_CYCLES, NULL);
 	string_list_append(argv, "--");
 	for (i = 0; job->argv[i]; i++)
 		string_list_append(argv, job->argv[i]);

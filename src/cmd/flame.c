@@ -249,8 +249,8 @@ static int parse_flame_cli(int argc, const char **argv, struct flame_session *s,
 		OPT_U64(0, "alloc-interval", &c->alloc_interval, "BYTES", "alloc, peak-heap: one sampled allocation per BYTES allocated, on average (default 65536)", 1, UINT64_C(1) << 40),
 		OPT_GROUP("diff"),
 		OPT_PERCENT(0, "min-effect", &s->req.min_effect, "PERCENT", "smallest slowdown of the metric that is a regression (default 3; 0.5 for instructions and est-cycles)", 0, 1000),
-		OPT_PERCENT(0, "min-delta", &s->req.min_delta, "POINTS", "ignore share changes below this (default 1 percentage point)", 0, 100),
-		OPT_PERCENT(0, "confirm", &s->req.confirm, "POINTS", "a hotspot must rise this much (default 2 points)", 0, 100),
+		OPT_PERCENT(0, "min-delta", &s->req.min_delta, "POINTS", "ignore share changes below this (default 1 percentage point; for instructions, est-cycles a quarter of --min-effect)", 0, 100),
+		OPT_PERCENT(0, "confirm", &s->req.confirm, "POINTS", "a hotspot must rise this much (default 2 points; for instructions, est-cycles a quarter of --min-effect)", 0, 100),
 		OPT_DOUBLE(0, "confidence", &s->req.confidence, "P", "statistical confidence of every decision (default 0.95)", 0.5, 0.9999),
 		OPT_GROUP("narrow"),
 		OPT_CHOICE(0, "measure", &c->measure, NULL, "time (default: the function's own CPU time per run), share (its self share among the samples of functions that did not change) or samples (its samples per run)", measures),
@@ -376,6 +376,16 @@ static void fill_request(struct flame_session *s, const struct flame_cli *c, cha
 		s->req.min_effect = flame_metric_min_effect(flame_metric_def(s->req.metric));
 	if (!s->req.probe_runs)
 		s->req.probe_runs = s->req.exact_defaults ? 1 : FLAME_PROBE_RUNS;
+	/*
+	 * Share changes: counted shares have no sampling noise, and a step of
+	 * the minimum effect (0.5 %) moves its function's share by less than
+	 * that (0.45 points at a 10 % share), below the 1 and 2 points that
+	 * sampled shares need; a quarter of the minimum effect for both.
+	 */
+	if (s->req.min_delta < 0)
+		s->req.min_delta = flame_metric_deterministic(s->req.metric) ? s->req.min_effect / 4 : 0.01;
+	if (s->req.confirm < 0)
+		s->req.confirm = flame_metric_deterministic(s->req.metric) ? s->req.min_effect / 4 : 0.02;
 	if (s->req.exact_defaults)
 		s->req.probe_max_runs = 1;
 	else if (s->req.probe_max_runs < s->req.probe_runs)
@@ -423,6 +433,8 @@ int cmd_flame(int argc, const char **argv)
 	s.req.out_dir = NULL;	/* not given: default_out() */
 	s.req.probe_runs = 0;		/* unset: 3, or 1 for a counted metric (fill_request) */
 	s.req.min_effect = -1;		/* unset: 3 %, or the metric's (fill_request) */
+	s.req.min_delta = -1;		/* unset: 1 and 2 points, or a counted metric's (fill_request) */
+	s.req.confirm = -1;
 	flame_cli_init(&c);
 	strbuf_addstr(&cmdline, "trail");
 	for (i = 0; i < argc; i++) {

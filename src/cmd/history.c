@@ -327,13 +327,15 @@ out:
 	return ret;
 }
 
-static void print_moved(const struct history_moved *mv, size_t n, const char *indent)
+/* metric: the series'; a counted profile's shares are of instructions, not samples */
+static void print_moved(const struct history_moved *mv, size_t n, const char *indent, const char *metric)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		term_printf("%s%-28s %s: self share %.1f%% -> %.1f%% of samples\n", indent, mv[i].name,
-		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before, 100 * mv[i].after);
+		term_printf("%s%-28s %s: self share %.1f%% -> %.1f%% of %s\n", indent, mv[i].name,
+		       trail_direction_name(mv[i].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * mv[i].before,
+		       100 * mv[i].after, flame_metric_share_of(metric));
 }
 
 /* The level REV is compared with: after the last change point before it, at most --window commits. */
@@ -395,16 +397,11 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	double *base = history_pool_runs(s, a, n - 1, &nb), *rev = history_pool_runs(s, n - 1, n, &nr);
 	double change, implied;
 	const char *verdict;
-	enum flame_metric m;
-	int regression, profile_slower = 0, counted;
+	int regression, profile_slower = 0;
 
 	history_cmd_detect_opts(h, s->metric, &o);
-	counted = !history_cmd_parse_metric(s->metric, &m) && flame_metric_deterministic(m);
-	if (counted && !h->max_regression_given)	/* the metric's minimum effect: 0.5% */
-		h->max_regression = 100 * flame_metric_min_effect(flame_metric_def(m));
-	if (counted ? history_guard_counts(base, nb, rev, nr, h->alpha, h->max_regression / 100,
-					   STATS_EXACT_TOLERANCE, &g) :
-		      history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g)) {
+	h->max_regression = 100 * history_cmd_max_regression(h, s->metric);	/* 0.5% when counted */
+	if (history_cmd_guard_runs(h, s->metric, base, nb, rev, nr, h->max_regression / 100, &g)) {
 		free(base);
 		free(rev);
 		return trail_error("cannot compare %.12s with the commits before it", id);
@@ -451,7 +448,7 @@ static int guard_compare(struct history_cmd *h, struct history_series *s, const 
 	if (!h->json) {
 		if (nmv) {
 			term_printf("functions that moved:\n");
-			print_moved(mv, nmv, "  ");
+			print_moved(mv, nmv, "  ", s->metric);
 		}
 		guard_skipped_line(h);
 		term_printf("guard: %s\n", regression ? "regression beyond --max-regression" :
@@ -745,7 +742,7 @@ int cmd_history(int argc, const char **argv)
 		OPT_FLAG(0, "bisect", &h.bisect, "detect: name the commit inside each gap (trail flame's narrowing and report)"),
 		OPT_DOUBLE(0, "alpha", &h.alpha, "P", "false-alarm rate: of a whole steady history (detect), of the test (guard); default 0.01", 1e-6, 0.5),
 		OPT_DOUBLE(0, "min-effect", &h.min_effect, "PERCENT", "smallest change of the metric or of a function that counts (default 3; 0.5 for instructions and est-cycles)", 0, 1e6),
-		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2)", 0, 100),
+		OPT_DOUBLE(0, "min-share", &h.min_share, "PERCENT", "a function moves by at least this share of all samples (default 2; for instructions, est-cycles a quarter of --min-effect)", 0, 100),
 		OPT_U64(0, "simulations", &h.simulations, "N", "null series simulated per series length to calibrate the test (default 4999)", 99, 1000000),
 		OPT_STRING(0, "max-regression", &max_regression, "PERCENT", "guard: slower than this fails (default 5%; 0.5% for instructions, est-cycles)"),
 		OPT_STRING(0, "markdown", &h.markdown, "FILE", "guard: append a Markdown table (a row per bench) to FILE, e.g. $GITHUB_STEP_SUMMARY"),
@@ -765,7 +762,7 @@ int cmd_history(int argc, const char **argv)
 	h.build_timeout = 600;
 	h.alpha = 0.01;
 	h.min_effect = -1;	/* unset: 3, or the metric's (history_cmd_min_effect) */
-	h.min_share = 2;
+	h.min_share = -1;	/* unset: 2, or a counted metric's (history_cmd_detect_opts) */
 	h.simulations = 4999;
 	h.window = 10;
 	h.max_note = HISTORY_NOTE_BUDGET;

@@ -86,6 +86,21 @@ void history_md_row(struct history_cmd *h, const char *id, int status);
 int history_md_write(struct history_cmd *h);
 void history_md_release(struct history_md *m);
 
+/*
+ * guard's bound, a fraction: --max-regression when given, else the
+ * minimum effect of a counted metric (instructions, est-cycles: 0.5 %),
+ * else the option's default (5 %).
+ */
+double history_cmd_max_regression(const struct history_cmd *h, const char *metric);
+/*
+ * guard's comparison of REV's runs with the stored commits' (base) for
+ * metric against bound (fraction): exact counts for a counted metric
+ * (history_guard_counts), the one-sided test otherwise
+ * (history_guard_metric).  guard and site's guard column share it.  0 or -1.
+ */
+int history_cmd_guard_runs(const struct history_cmd *h, const char *metric, const double *base,
+			   size_t nb, const double *rev, size_t nr, double bound,
+			   struct history_guard_metric *g);
 /* The detection parameters of the command line. */
 /* metric: the series' (its default --min-effect when none was given), or NULL */
 void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,

@@ -12,7 +12,9 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 #include "history/profiles_store.h"
+#include "measure/metric.h"
 #include "measure/probe_request.h"
+#include "stats/describe.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -111,6 +113,27 @@ double history_cmd_min_effect(const struct history_cmd *h, const char *metric)
 				  : flame_metric_min_effect(flame_metric_find(metric));
 }
 
+double history_cmd_max_regression(const struct history_cmd *h, const char *metric)
+{
+	enum flame_metric m;
+
+	if (!h->max_regression_given && metric && !history_cmd_parse_metric(metric, &m) &&
+	    flame_metric_deterministic(m))
+		return flame_metric_min_effect(flame_metric_def(m));
+	return h->max_regression / 100;
+}
+
+int history_cmd_guard_runs(const struct history_cmd *h, const char *metric, const double *base,
+			   size_t nb, const double *rev, size_t nr, double bound,
+			   struct history_guard_metric *g)
+{
+	const struct flame_metric_def *d = metric ? flame_metric_find(metric) : NULL;
+
+	if (d && d->deterministic)
+		return history_guard_counts(base, nb, rev, nr, h->alpha, bound, STATS_EXACT_TOLERANCE, g);
+	return history_guard_metric(base, nb, rev, nr, h->alpha, bound, g);
+}
+
 void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
 			     struct history_detect_opts *o)
 {
@@ -118,7 +141,13 @@ void history_cmd_detect_opts(const struct history_cmd *h, const char *metric,
 	o->cp.alpha = h->alpha;
 	o->cp.min_effect = history_cmd_min_effect(h, metric);
 	o->cp.simulations = (unsigned)h->simulations;
-	o->min_share = h->min_share / 100;
+	/* counted shares have no sampling noise: a quarter of the minimum effect (as flame) */
+	if (h->min_share >= 0)
+		o->min_share = h->min_share / 100;
+	else if (metric && flame_metric_find(metric) && flame_metric_find(metric)->deterministic)
+		o->min_share = o->cp.min_effect / 4;
+	else
+		o->min_share = 0.02;
 }
 
 int history_cmd_open_clone(struct history_cmd *h)

@@ -14,11 +14,13 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "history/guard.h"
 #include "history/plot.h"
 #include "history/profile_diff.h"
 #include "history/site.h"
+#include "stats/describe.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,9 +61,18 @@ static void guard_status(struct history_cmd *h, struct site_bench *b)
 		a = s->nr - 1 - h->window;
 	base = history_pool_runs(s, a, s->nr - 1, &nb);
 	rev = history_pool_runs(s, s->nr - 1, s->nr, &nr);
-	if (history_guard_metric(base, nb, rev, nr, h->alpha, h->max_regression / 100, &g))
+	if (history_cmd_guard_runs(h, s->metric, base, nb, rev, nr, history_cmd_max_regression(h, s->metric),
+				   &g))
 		b->guard = xstrdup("cannot compare");
-	else {
+	else if (g.counted) {	/* exact counts: the change and the difference, no interval */
+		struct strbuf d = STRBUF_INIT;
+
+		numfmt_value(&d, stats_median(rev, nr) - stats_median(base, nb), s->unit, NUMFMT_SIGN);
+		b->row.regression = g.slower;
+		b->guard = xstrfmt("%s: %+.3f%% (%s, exact counts)", g.slower ? "regression" : "pass",
+				   100 * (g.ratio.estimate - 1), d.buf);
+		strbuf_release(&d);
+	} else {
 		b->row.regression = g.slower;
 		b->guard = xstrfmt("%s: %+.1f%% [%+.1f%%, %+.1f%%]", g.slower ? "regression" : "pass",
 				   100 * (g.ratio.estimate - 1), 100 * (g.ratio.lo - 1),

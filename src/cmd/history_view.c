@@ -15,6 +15,7 @@
 #include "core/strbuf.h"
 #include "core/term_printf.h"
 #include "history/plot.h"
+#include "measure/metric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -295,9 +296,9 @@ static void text_change(struct strbuf *out, const struct view *v, const struct h
 	for (j = 0; j < c->nmoved; j++) {
 		term_addf(out, "  function:  ");
 		escape_term(out, c->moved[j].name, strlen(c->moved[j].name));
-		term_addf(out, " %s: self share %.1f%% -> %.1f%% of samples\n",
+		term_addf(out, " %s: self share %.1f%% -> %.1f%% of %s\n",
 			    trail_direction_name(c->moved[j].own > 0 ? DIRECTION_SLOWER : DIRECTION_FASTER), 100 * c->moved[j].before,
-			    100 * c->moved[j].after);
+			    100 * c->moved[j].after, flame_metric_share_of(v->s.metric));
 	}
 }
 

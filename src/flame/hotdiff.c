@@ -557,8 +557,15 @@ static int time_target(struct flame_session *s, struct folded_profile **p[2])
 	struct flame_share m;
 	char *shown;
 
+	/*
+	 * A counted profile's own count per run (instructions) is exact and
+	 * adds up along the range as time does: the bisection measures it
+	 * (samples per run), not its share of the counted run's CPU time,
+	 * which is callgrind's time, as noisy as any.
+	 */
 	if (!s->req.measure_time || s->ans.ends.offcpu_profile ||
-	    flame_metric_counts_memory(s->req.metric, s->req.profiler))
+	    flame_metric_counts_memory(s->req.metric, s->req.profiler) ||
+	    flame_metric_deterministic(s->req.metric))
 		return 0;
 	cpu[0] = runs_cpu_ms(s, 0);
 	cpu[1] = runs_cpu_ms(s, 1);

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/escape.h"
 #include "core/numfmt.h"
+#include "measure/metric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,8 @@ static void svg(const struct history_plot *p, struct strbuf *out, int inline_htm
 	double *hi = xmallocarray(p->s->nr + 1, sizeof(double));
 	struct panel pn;
 	char label[200];
+	const struct flame_metric_def *md = flame_metric_find(p->s->metric);
+	int counted = md && md->deterministic;
 
 	if (!inline_html)
 		strbuf_addstr(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
@@ -288,7 +291,8 @@ static void svg(const struct history_plot *p, struct strbuf *out, int inline_htm
 		for (i = 0; i < p->s->nr; i++) {
 			const struct history_point *pt = &p->s->pts[i];
 			double n = pt->r->samples, x = history_result_count(pt->r, f, 0);
-			double share = n > 0 ? x / n : 0, se = n > 0 ? sqrt(share * (1 - share) / n) : 0;
+			/* a share of counted instructions has no sampling error */
+			double share = n > 0 ? x / n : 0, se = n > 0 && !counted ? sqrt(share * (1 - share) / n) : 0;
 
 			v[i] = 100 * share;
 			lo[i] = 100 * fmax(0, share - 1.96 * se);
@@ -297,7 +301,8 @@ static void svg(const struct history_plot *p, struct strbuf *out, int inline_htm
 		pn.top = PLOT_TOP + METRIC_HEIGHT + PANEL_GAP + (double)k * (FUNC_HEIGHT + PANEL_GAP);
 		pn.height = FUNC_HEIGHT;
 		panel_range(&pn, lo, hi, p->s->nr);
-		snprintf(label, sizeof(label), "%.150s: self share of samples (%%)", f);
+		snprintf(label, sizeof(label), "%.150s: self share of %s (%%)", f,
+			 flame_metric_share_of(p->s->metric));
 		axes(out, p, &pn, label, "%");
 		line_through(out, p, &pn, v, "share");
 		for (i = 0; i < p->s->nr; i++)

@@ -67,12 +67,22 @@ static void valgrind_profiler(const struct flame_capture_opts *o, char *buf, siz
 		 o->cache_sim ? " --cache-sim=yes" : "", why);
 }
 
-/* The workload under callgrind: core/callgrind_cmd.c's command line, shared with trail bench. */
+/*
+ * The workload under callgrind in dir (NULL: the current directory, for
+ * the check and the printed command): core/callgrind_cmd.c's command
+ * line, shared with trail bench.
+ */
+static void counted_argv(const struct flame_capture_opts *o, const char *out, int check,
+			 const char *dir, struct string_list *argv)
+{
+	callgrind_cmd_argv(argv, out, o->cache_sim, dir);
+	flame_record_add_workload(o, check, 0, argv);
+}
+
 static void valgrind_record_argv(const struct flame_capture_opts *o, const char *out, int check,
 				 struct string_list *argv)
 {
-	callgrind_cmd_argv(argv, out, o->cache_sim);
-	flame_record_add_workload(o, check, 0, argv);
+	counted_argv(o, out, check, NULL, argv);
 }
 
 static int valgrind_check(const struct flame_capture_opts *o)
@@ -138,7 +148,7 @@ static int valgrind_capture(const struct flame_capture_opts *o, const char *dir,
 		ret = error_errno("cannot create '%s'", out);
 		goto out;
 	}
-	valgrind_record_argv(o, out, 0, &argv);
+	counted_argv(o, out, 0, dir, &argv);
 	native = run->wall;
 	t0 = clock_monotonic();
 	ret = flame_record_run(o, (const char *const *)argv.items, NULL, dir, log, run);

@@ -55,6 +55,13 @@ const struct flame_metric_def *flame_metric_find(const char *name)
 	return NULL;
 }
 
+const char *flame_metric_share_of(const char *name)
+{
+	const struct flame_metric_def *d = name ? flame_metric_find(name) : NULL;
+
+	return d && d->profile == FLAME_PROFILE_INSTRUCTIONS ? d->unit : "samples";
+}
+
 double flame_metric_min_effect(const struct flame_metric_def *d)
 {
 	return d && d->min_effect > 0 ? d->min_effect : 0.03;

@@ -79,6 +79,12 @@ const char *flame_metric_unit(enum flame_metric m);
 double flame_metric_resolution(enum flame_metric m);
 /* 1 when m counts rather than times: one run per probe once the ends agree. */
 int flame_metric_deterministic(enum flame_metric m);
+/*
+ * What a function's share of a profile of metric `name` is a share of, for
+ * "self share 1.0% -> 2.0% of ...": the unit for counted profiles
+ * ("instructions", "cycles"), else "samples" (also for an unknown name).
+ */
+const char *flame_metric_share_of(const char *name);
 
 /*
  * The profile a metric's runs record (alloc and peak-heap: allocation

@@ -4,7 +4,9 @@
 # ms of native work): backfill stores one run per commit, and guard decides
 # on the exact counts: the exact change and difference, whether REV's counts
 # repeated, no interval and no p-value; +1.8 % fails the default 0.5 %
-# bound, the same count passes; --json says exact_counts with p null.
+# bound, the same count passes; --json says exact_counts with p null;
+# the functions that moved are shares of instructions; the site's guard
+# column gives the exact change.
 # Skips without valgrind.
 . "$(dirname "$0")/lib.sh"
 
@@ -51,6 +53,10 @@ check_exit "guard: +1.8 % of exact counts fails 0.5 %" 3 H guard --rev HEAD --bu
 grep -q "guard: .* instructions .* vs .* (median of 2 stored commit(s) before it): +[0-9]* instructions, +[12]\.[0-9]*% (exact counts: one run" "$T/.out" &&
 	pass "guard prints the exact change" || fail "guard prints the exact change" "$(cat "$T/.out" "$T/.err")"
 grep -q "p = " "$T/.out" && fail "no p-value on exact counts" "$(cat "$T/.out")" || pass "no p-value on exact counts"
+# step's share moves ~1 point (below sampled shares' 2): named, as a share of instructions
+grep -q "^  step .*slower: self share [0-9.]*% -> [0-9.]*% of instructions" "$T/.out" &&
+	! grep -q "of samples" "$T/.out" && pass "guard: step moved, a share of instructions" ||
+	fail "guard: step moved, a share of instructions" "$(cat "$T/.out")"
 check_exit "guard --json" 3 H guard --rev HEAD --metric instructions --json
 json "$T/.out" '
 assert d["exact_counts"] is True and d["p"] is None and d["counts_varied"] is False, d
@@ -62,3 +68,8 @@ grep -q "^guard: pass" "$T/.out" && pass "within the bound: pass" || fail "withi
 check "guard on an unchanged commit passes" H guard --rev HEAD~1 --metric instructions
 grep -q "+0 instructions, +0.000% (exact counts" "$T/.out" && pass "unchanged: +0 exactly" ||
 	fail "unchanged: +0 exactly" "$(cat "$T/.out")"
+# the site's guard column: the exact change, not an interval
+check "site -o DIR" H site -o "$T/site" --metric instructions
+cat "$T/site"/*.html | grep -q "regression: +[12]\.[0-9]*% (+[0-9]* instructions, exact counts)" &&
+	pass "site: the guard's exact change" ||
+	fail "site: the guard's exact change" "$(ls "$T/site"; cat "$T/site"/*.html | grep -io '[^>]*\(regression\|pass\|compare\)[^<]*' | head)"

@@ -203,4 +203,91 @@ TEST(growing_series_keeps_its_answers)
 	}
 }
 
-TEST_MAIN("history-detect", regression_at_head_found, growing_series_keeps_its_answers)
+/*
+ * n commits counted once each (backfill --metric instructions: one run,
+ * no sampling): f's and g's instructions, the run's the sum; g off by up
+ * to 20 instructions in 2.3 M (the residue measured between worktrees).
+ */
+static void build_counted(struct history_result *res, struct history_series *s, size_t n,
+			  const double *f, uint64_t seed)
+{
+	uint64_t st = seed;
+	size_t i, j;
+
+	memset(s, 0, sizeof(*s));
+	s->pts = xcalloc(n, sizeof(*s->pts));
+	for (i = 0; i < n; i++) {
+		struct history_result *r = &res[i];
+		double v[2] = { f[i], 1295860 + floor(20 * uniform(&st)) };
+
+		history_result_init(r);
+		r->runs = xmallocarray(1, sizeof(double));
+		r->funcs = xcalloc(2, sizeof(*r->funcs));
+		r->nfuncs = 2;
+		r->profiles = 1;
+		r->run_samples = xcalloc(1, sizeof(double));
+		r->nrun_samples = 1;
+		for (j = 0; j < 2; j++) {
+			r->funcs[j].name = xstrdup(j ? "g" : "f");
+			r->funcs[j].run_self = xcalloc(1, sizeof(double));
+			r->funcs[j].self = r->funcs[j].total = r->funcs[j].run_self[0] = v[j];
+			r->samples += v[j];
+			r->run_samples[0] += v[j];
+		}
+		r->runs[r->nruns++] = v[0] + v[1];
+		s->pts[i].r = r;
+		s->pts[i].pos = i;
+		s->pts[i].profiles = 1;
+		history_result_median(r, &s->pts[i].med, &s->pts[i].lo, &s->pts[i].hi);
+	}
+	s->nr = n;
+}
+
+/*
+ * Issue 33's backfill: 60 commits counted once each, steps of +0.5 % (a
+ * hair above: the minimum effect of instructions is 0.5 %) at 20, +5 % at
+ * 35 and its revert at 48 - exactly those three change points, the first
+ * naming f (its share moves 0.28 points: below the 2 points of sampled
+ * shares); the same 60 commits without the steps - none.
+ */
+TEST(counted_history_finds_exactly_its_steps)
+{
+	struct history_result res[60];
+	struct history_series s;
+	struct history_change *c;
+	struct history_detect_opts o;
+	double f[60], total = 1000000 + 1295870;
+	size_t i, n, all;
+
+	cp_params_init(&o.cp);
+	/* the metric's defaults (measure/metric.c, cmd/history_common.c) */
+	o.cp.min_effect = 0.005;
+	o.min_share = o.cp.min_effect / 4;
+	for (i = 0; i < 60; i++)
+		f[i] = 1000000 + (i >= 20 ? 0.00502 * total : 0) + (i >= 35 && i < 48 ? 0.05 * total : 0);
+	build_counted(res, &s, 60, f, 7);
+	all = history_detect(&s, &o, &c);
+	n = history_changes_actionable(c, all);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "    change point at %zu: %+.3f%%\n", c[i].index, 100 * c[i].change);
+	CHECK_INT(n, 3);
+	if (n == 3) {
+		CHECK_INT(c[0].index, 20);
+		CHECK_INT(c[1].index, 35);
+		CHECK_INT(c[2].index, 48);
+		CHECK(c[0].slower && c[1].slower && !c[2].slower);
+		CHECK(c[0].nmoved >= 1 && !strcmp(c[0].moved[0].name, "f"));
+	}
+	history_changes_free(c, all);
+	release(res, &s, 60);
+	for (i = 0; i < 60; i++)
+		f[i] = 1000000;
+	build_counted(res, &s, 60, f, 8);
+	all = history_detect(&s, &o, &c);
+	CHECK_INT(history_changes_actionable(c, all), 0);
+	history_changes_free(c, all);
+	release(res, &s, 60);
+}
+
+TEST_MAIN("history-detect", regression_at_head_found, growing_series_keeps_its_answers,
+	  counted_history_finds_exactly_its_steps)
