@@ -23,6 +23,7 @@
 #include "core/strbuf.h"
 #include "core/term_printf.h"
 #include "history/guard.h"
+#include "history/tip.h"
 #include "history/profiles_store.h"
 
 #include <limits.h>

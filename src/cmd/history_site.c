@@ -17,6 +17,7 @@
 #include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "history/guard.h"
+#include "history/tip.h"
 #include "history/plot.h"
 #include "history/profile_diff.h"
 #include "history/site.h"

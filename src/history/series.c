@@ -139,21 +139,6 @@ void history_series_release(struct history_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
-{
-	size_t i, j, total = 0;
-	double *x;
-
-	for (i = a; i < b; i++)
-		total += s->pts[i].r->nruns;
-	x = xmallocarray(total + 1, sizeof(double));
-	*n = 0;
-	for (i = a; i < b; i++)
-		for (j = 0; j < s->pts[i].r->nruns; j++)
-			x[(*n)++] = s->pts[i].r->runs[j];
-	return x;
-}
-
 /* Self (or total) samples per run of func at a point. */
 static double history_point_rate(const struct history_point *p, const char *func, int total)
 {

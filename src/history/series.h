@@ -45,8 +45,6 @@ int history_series_build_bench(struct history_series *s, const struct history_st
 			       const struct string_list *commits, const char *bench,
 			       const char *key, const char *metric, int all_envs);
 void history_series_release(struct history_series *s);
-/* The runs of points [a, b) of s, pooled (malloc'd, never NULL), *n of them. */
-double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
 
 struct history_moved {
 	char *name;

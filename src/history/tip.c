@@ -3,14 +3,32 @@
  * one-sided test and interval rule (guard.c) on the tip's runs against
  * the pooled runs of the commits before it, for a slowdown and, on the
  * reciprocals, for a speed-up, each at half the level; and the tip's
- * median beyond all of theirs, as its runs share its build and load.
+ * median beyond all of theirs, as its runs share its build and load;
+ * and the pooled runs of a range of commits, what guard, the site and
+ * this test compare.
  */
 #include "history/tip.h"
 
 #include "history/guard.h"
+#include "core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n)
+{
+	size_t i, j, total = 0;
+	double *x;
+
+	for (i = a; i < b; i++)
+		total += s->pts[i].r->nruns;
+	x = xmallocarray(total + 1, sizeof(double));
+	*n = 0;
+	for (i = a; i < b; i++)
+		for (j = 0; j < s->pts[i].r->nruns; j++)
+			x[(*n)++] = s->pts[i].r->runs[j];
+	return x;
+}
 
 /* The runs of points [a, b), or their reciprocals when inv (NULL when any is not positive). */
 static double *runs_of(const struct history_series *s, size_t a, size_t b, int inv, size_t *n)

@@ -10,6 +10,10 @@
 
 #include "history/series.h"
 
+/* The runs of points [a, b) of s, pooled (malloc'd, never NULL), *n of them:
+ * the base and the tip guard and the tip test compare. */
+double *history_pool_runs(const struct history_series *s, size_t a, size_t b, size_t *n);
+
 /* Most stored commits before the tip whose runs it is compared with (guard's --window). */
 #define HISTORY_TIP_WINDOW 10
 
