@@ -192,10 +192,20 @@ deps-test:
 	scripts/install-deps --test
 
 # The README's test command: the test packages (installed when missing),
-# the whole suite, then again under ASan+UBSan.
+# the whole suite, and beside it the whole suite again under ASan+UBSan:
+# each run is one suite at a time, so the two share the machine's CPUs
+# (every suite passes on a busy machine; none asserts a time).  The
+# sanitized run's output follows the plain run's; both must pass.  Ctrl-C
+# or a kill stops both (the sanitized run is its own process group).
 check: deps-test
-	$(MAKE) test
-	$(MAKE) test-san
+	$(MAKE) all san
+	@san_log=$$(mktemp); trap 'kill -- -$$san 2>/dev/null; rm -f "$$san_log"' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; \
+	setsid $(MAKE) --no-print-directory test-san >"$$san_log" 2>&1 & san=$$!; \
+	$(MAKE) --no-print-directory test; plain_rc=$$?; \
+	wait $$san; san_rc=$$?; \
+	echo "== make test-san (ASan+UBSan), run beside make test:"; cat "$$san_log"; \
+	[ $$plain_rc -eq 0 ] && [ $$san_rc -eq 0 ]
 
 demo: all
 	demo/run
