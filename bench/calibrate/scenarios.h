@@ -310,11 +310,13 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 }
 
 /*
- * A probe of a commit whose value sits exactly on the threshold
- * (flame_probe's schedule: runs, then half as many again, up to
- * max_runs): 1 when it is decided either way.
+ * flame_probe's schedule against threshold thr: runs of value level (each
+ * times scale; samples per run for the binomial floor, 0 = none), then
+ * half as many again, up to max_runs: -1 when called below thr, 1 above,
+ * 0 undecided at the last look.
  */
-static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
+static int cal_probe_looks(struct cal_rng *r, const struct cal_pair *c, double level,
+			   double scale, double samples, double thr)
 {
 	double x[64], m, se;
 	unsigned n = 0, max = c->max_runs > c->runs ? c->max_runs : c->runs, i;
@@ -325,16 +327,24 @@ static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
 		double a, t;
 
 		for (i = 0; i < want && n < max; i++)
-			x[n++] = cal_share_run(r, c, c->share);
-		cal_summarise(x, n, c->samples, &m, &se);
+			x[n++] = scale * cal_share_run(r, c, level);
+		cal_summarise(x, n, samples, &m, &se);
 		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
 		prev = n;
 		t = flame_t_quantile(a / 2, n - 1.0);
-		if (m > c->share + t * se || m < c->share - t * se)
+		if (m < thr - t * se)
+			return -1;
+		if (m > thr + t * se)
 			return 1;
 		if (n >= max)
 			return 0;
 	}
+}
+
+/* A probe of a commit whose value sits exactly on the threshold: 1 when it is decided either way. */
+static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
+{
+	return cal_probe_looks(r, c, c->share, 1, c->samples, c->share) != 0;
 }
 
 /*
@@ -345,26 +355,8 @@ static int cal_probe_on_threshold(struct cal_rng *r, const struct cal_pair *c)
  */
 static int cal_probe_slow_side(struct cal_rng *r, const struct cal_pair *c)
 {
-	double x[64], m, se, thr = flame_threshold_scaled(c->share, c->share + c->effect,
-							  c->log_scale);
-	unsigned n = 0, max = c->max_runs > c->runs ? c->max_runs : c->runs, i;
-	size_t prev = 0;
-
-	for (;;) {
-		unsigned want = n ? (c->runs + 1) / 2 : c->runs;
-		double a, t;
-
-		for (i = 0; i < want && n < max; i++)
-			x[n++] = c->load * cal_share_run(r, c, c->share + c->effect);
-		cal_summarise(x, n, 0, &m, &se);
-		a = flame_alpha_look(CAL_ALPHA, prev, n, max, 0);
-		prev = n;
-		t = flame_t_quantile(a / 2, n - 1.0);
-		if (m < thr - t * se)
-			return 1;
-		if (m > thr + t * se || n >= max)
-			return 0;
-	}
+	return cal_probe_looks(r, c, c->share + c->effect, c->load, 0,
+			       flame_threshold_scaled(c->share, c->share + c->effect, c->log_scale)) < 0;
 }
 
 /*
