@@ -229,6 +229,9 @@ san:
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts,
 #                         sanitized
+#   01-run-queue          tests/run's queue on a made-up tree of shell
+#                         suites: it runs no trail, so sanitized it would
+#                         only repeat the plain run
 #   01-include-graph, 01-test-lint
 #                         static checks of the source and of the tests
 #                         (python, nm): they run no trail, so the sanitized
@@ -252,7 +255,8 @@ san:
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
-	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate
+	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
+	01-run-queue
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
