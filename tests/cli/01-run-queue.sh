@@ -49,7 +49,8 @@ qrun TRAIL_JOBS=2 TRAIL_BUILD=b TRAIL_SAN_BUILD=bs TRAIL_SAN_SKIP_SUITES=40-skip
 	TRAIL_FUZZ_BUILD=bf FUZZ_BUDGET=3 TRAIL_TIMINGS="$T/tim" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] && pass "two builds and the fuzz targets: exit 0" || fail "two builds and the fuzz targets: exit 0" "exit $rc: $(tail -3 "$T/out")"
-[ "$(head -2 "$T/m/order" | tr '\n' ' ')" = "20-long 30-mid " ] &&
+# (the two first ones start together: either may write its mark first)
+[ "$(head -2 "$T/m/order" | sort | tr '\n' ' ')" = "20-long 30-mid " ] &&
 	pass "the costliest first (tests/costs)" ||
 	fail "the costliest first" "$(tr '\n' ' ' <"$T/m/order")"
 grep -q '^ok - 20-long: saw 30-mid running' "$T/out" && pass "two suites at once" ||
@@ -87,16 +88,19 @@ qrun TRAIL_BUILD=b >"$T/out" 2>"$T/err"
 [ "$(tr '\n' ' ' <"$T/m/order")" = "10-cheap 20-long 30-mid 40-skipped " ] && ! grep -q '^== ' "$T/out" &&
 	pass "TRAIL_JOBS=1: file order, the lines as before" || fail "TRAIL_JOBS=1: file order" "$(tr '\n' ' ' <"$T/m/order")"
 
-# Ctrl-C: every running suite stops (they run in their own sessions).  Job
-# control on, so the background tests/run gets SIGINT as a terminal's
-# foreground job would (a script's background jobs ignore it otherwise).
+# Ctrl-C: every running suite stops (they run in their own sessions).
+# SIGINT back to its default first, as for make check in a terminal's
+# foreground: a script's background job starts with it ignored (this
+# suite's too, under make check), and bash cannot trap a signal ignored
+# at its start.
+have python3 || { skip "Ctrl-C stops the running suites" "no python3 (resets SIGINT)"; exit 0; }
 rm -f "$T/m/"* "$Q"/tests/cli/*.sh
 suite 60-hangs 'echo $$ >>'"$T"'/m/pids; for i in $(seq 600); do sleep 0.1; done; echo "ok - 60-hangs: not stopped"'
-set -m
 (cd "$Q" && exec env -u TRAIL_SAN_SKIP_SUITES -u TRAIL_FUZZ_BUILD -u TRAIL_SKIP_SUITES -u TRAIL_TIMINGS \
-	-u TRAIL_SANITIZED TRAIL_JOBS=2 TRAIL_BUILD=b TRAIL_SAN_BUILD=bs tests/run) >"$T/out" 2>"$T/err" &
+	-u TRAIL_SANITIZED TRAIL_JOBS=2 TRAIL_BUILD=b TRAIL_SAN_BUILD=bs python3 -c \
+	'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+	tests/run) >"$T/out" 2>"$T/err" &
 tp=$!
-set +m
 for _ in $(seq 600); do [ "$(cat "$T/m/pids" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 kill -INT $tp
 wait $tp
