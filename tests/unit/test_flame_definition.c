@@ -448,6 +448,61 @@ TEST(macro_body_and_header_static_are_followed)
 	free(dir);
 }
 
+/*
+ * issue 28's parson.c: a static function with a forward prototype (over
+ * two lines) long before its definition.  git log -L:hot:gc.c takes the
+ * prototype and lists no commit; the suspects follow the definition's
+ * lines, so the commit that changed hot's body is among them (from the
+ * text alone, and from the build's DWARF), and one that changed only
+ * cold (also prototyped) is not.
+ */
+TEST(static_forward_prototype_suspects_include_the_culprit)
+{
+	char *dir = tempdir_create("test-flame-def"), *repo;
+	struct flame_session s;
+	char culprit[41], other[41];
+	int pass;
+
+	if (session_repo(&s, dir, "printf 'static int hot(int x,\n\t       int y);\nstatic int cold(int x);\n\n"
+			 "int main(void)\n{\n\treturn hot(3, 4) + cold(5) > 1000;\n}\n\n"
+			 "static int hot(int x, int y)\n{\n\tint i, s = 0;\n\tfor (i = 0; i < x; i++)\n"
+			 "\t\ts += y;\n\treturn s;\n}\n\nstatic int cold(int x)\n{\n\treturn x;\n}\n' > gc.c && "
+			 "git add . && " CI " -m base && "
+			 "sed -i 's/s += y;/s += y * y;/' gc.c && " CI " -am 'hot: the body' && "
+			 "sed -i 's/return x;/return x + 1;/' gc.c && " CI " -am 'cold' && "
+			 "echo 'int unrelated;' > u.c && git add u.c && " CI " -m unrelated",
+			 "HEAD~3", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	repo = xstrfmt("%s/repo", dir);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			/* the build's DWARF, when there is a compiler */
+			char *cmd = xstrfmt("cd %s && cc -g -O0 -o prog gc.c 2>/dev/null", repo);
+			int built = !system(cmd);
+
+			free(cmd);
+			if (!built)
+				break;
+			CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
+			flame_defs_init(&s.st.defs, repo);
+		}
+		CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", culprit), 0);
+		CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", other), 0);
+		follow(&s, "hot", "gc.c", culprit, other);
+		CHECK_INT(s.ans.suspects.def_line, 10);
+		CHECK_INT(s.ans.suspects.def_end, 16);
+		CHECK_INT(s.ans.suspects.def_from_dwarf, pass);
+		flame_session_release(&s);
+	}
+	tempdir_remove(dir);
+	free(repo);
+	free(dir);
+}
+
 TEST(macro_definition_in_text)
 {
 	unsigned line = 0, end = 0;
@@ -461,4 +516,5 @@ TEST(macro_definition_in_text)
 
 TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one,
 	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range,
-	  macro_body_and_header_static_are_followed, macro_definition_in_text)
+	  macro_body_and_header_static_are_followed, static_forward_prototype_suspects_include_the_culprit,
+	  macro_definition_in_text)
