@@ -7,10 +7,11 @@
 # large ones' shares drop 4 points - a significant split of their share
 # series - while their own samples per run and the metric stay put.
 #   grown one stored commit at a time, detect never reports a change
-#   point (before issue 28: "change 1: faster, metric -0.0%", drawn);
+#   point (before issue 28: "change 1: faster, metric +0.0%", drawn);
 #   with all 16 stored, the split is listed under "possible" in --json
 #   only: the text labels nothing slower or faster, the plot draws no
-#   change and its table has no row.
+#   change and its table has no row; guard and the site read the "value"
+#   metric without an error (main printed one), the site draws nothing.
 #   a control: one function's own samples 20 % up from commit 7, the
 #   metric still flat, is a change point naming that function.
 # Shares are exact counts: nothing here depends on the machine.
@@ -72,6 +73,18 @@ check "plot -o html" "$TRAIL" history plot -C "$R" -o "$T/p.html"
 ! grep -q 'class="change' "$T/p.svg" "$T/p.html" && ! grep -q '<tr><td>1</td>' "$T/p.html" &&
 	pass "plot: no change drawn, no row in its table" ||
 	fail "plot: no change drawn, no row in its table" "$(grep -o '<g class="change[^>]*>' "$T/p.svg" "$T/p.html" | head -3)"
+# guard and the site read a series whose metric is none of trail's
+# ("value", from record --value) without an error (main printed "error:
+# unknown metric 'value'" and went on); the site draws no change either
+check_exit "guard on recorded values: exit 0" 0 "$TRAIL" history guard -C "$R"
+! grep -q "error" "$T/.err" && grep -q "^guard: pass" "$T/.out" &&
+	pass "guard on recorded values: a verdict, no error" ||
+	fail "guard on recorded values: a verdict, no error" "$(cat "$T/.out" "$T/.err")"
+check_exit "site -o DIR: exit 0" 0 "$TRAIL" history site -C "$R" -o "$T/site"
+! grep -q "error" "$T/.err" && grep -q "<h2>change points (0)</h2>" "$T/site/history.html" &&
+	! grep -q 'class="change' "$T/site/history.html" &&
+	pass "site: no change point, none drawn, no error" ||
+	fail "site: no change point, none drawn, no error" "$(cat "$T/.err"; grep -o '<h2>change points[^<]*' "$T/site/history.html")"
 
 # the control: A's own time 20 % up from commit 7 (its share 50 -> 55 %)
 C=$T/moved
