@@ -379,12 +379,16 @@ TEST(changed_function_from_the_definition_range)
 }
 
 /*
- * The suspects of fn (defined in file): culprit among the commits touching
- * it, other not; and culprit "changed fn itself".
+ * The suspects of fn (defined in file): the commit culprit_rev among the
+ * commits touching it, other_rev not; and the culprit "changed fn itself".
  */
-static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit,
-		   const char *other)
+static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit_rev,
+		   const char *other_rev)
 {
+	char culprit[41], other[41];
+
+	CHECK_INT(flame_repo_resolve(&s->st.repo, "--rev", culprit_rev, culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s->st.repo, "--rev", other_rev, other), 0);
 	s->ans.target.function = xstrdup(fn);
 	flame_step_find_suspects(s, s->ans.target.function);
 	CHECK_STREQ(s->ans.suspects.def_file, file);
@@ -407,7 +411,6 @@ TEST(macro_body_and_header_static_are_followed)
 {
 	char *dir = tempdir_create("test-flame-def"), *repo;
 	struct flame_session s;
-	char body[41], hdr[41];
 
 	if (session_repo(&s, dir, "printf '#ifndef GEN_H\n#define GEN_H\n"
 			 "#define GEN(n) static int n##_gen(int x) \\\n\t{ return x + 3; }\n"
@@ -427,9 +430,8 @@ TEST(macro_body_and_header_static_are_followed)
 	}
 	repo = xstrfmt("%s/repo", dir);
 	flame_defs_init(&s.st.defs, repo);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", body), 0);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", hdr), 0);
-	follow(&s, "made_gen", "main.c", body, hdr);
+	/* HEAD~2 changed the macro's body, HEAD~1 hdr_twice */
+	follow(&s, "made_gen", "main.c", "HEAD~2", "HEAD~1");
 	CHECK_INT(s.ans.suspects.def_line, 2);
 	CHECK_INT(s.ans.suspects.def_by_macro, 1);
 	CHECK_STREQ(s.ans.suspects.def_macro_file, "gen.h");
@@ -439,7 +441,7 @@ TEST(macro_body_and_header_static_are_followed)
 	/* the header's static function: the commit that changed its body */
 	CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
 	flame_defs_init(&s.st.defs, repo);
-	follow(&s, "hdr_twice", "gen.h", hdr, body);
+	follow(&s, "hdr_twice", "gen.h", "HEAD~1", "HEAD~2");
 	CHECK_INT(s.ans.suspects.def_from_dwarf, 1);
 	CHECK_INT(s.ans.suspects.def_by_macro, 0);
 	flame_session_release(&s);
@@ -460,7 +462,6 @@ TEST(static_forward_prototype_suspects_include_the_culprit)
 {
 	char *dir = tempdir_create("test-flame-def"), *repo;
 	struct flame_session s;
-	char culprit[41], other[41];
 	int pass;
 
 	if (session_repo(&s, dir, "printf 'static int hot(int x,\n\t       int y);\nstatic int cold(int x);\n\n"
@@ -490,9 +491,7 @@ TEST(static_forward_prototype_suspects_include_the_culprit)
 			CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
 			flame_defs_init(&s.st.defs, repo);
 		}
-		CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", culprit), 0);
-		CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", other), 0);
-		follow(&s, "hot", "gc.c", culprit, other);
+		follow(&s, "hot", "gc.c", "HEAD~2", "HEAD~1");	/* hot's body, cold's */
 		CHECK_INT(s.ans.suspects.def_line, 10);
 		CHECK_INT(s.ans.suspects.def_end, 16);
 		CHECK_INT(s.ans.suspects.def_from_dwarf, pass);
