@@ -34,7 +34,7 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 	else if (s->ans.target.function && s->ans.target.time_unit_ms > 0)
 		snprintf(buf, n, "%.1f ms CPU/run", v * s->ans.target.time_unit_ms);
 	else if (s->ans.target.function)
-		snprintf(buf, n, "%.1f samples/run", v);
+		numfmt_str(buf, n, v, flame_metric_per_run(s->req.metric), 0);
 	else
 		numfmt_str(buf, n, v, flame_metric_unit(s->req.metric), 0);
 }
@@ -49,7 +49,7 @@ static void describe_delta(struct flame_session *s, double v, char *buf, size_t 
 	else if (s->ans.target.function && s->ans.target.measure_time)
 		numfmt_value(&sb, v, "ms", 0);	/* a CPU time per run, not samples */
 	else if (s->ans.target.function)
-		numfmt_value(&sb, v, "samples/run", 0);
+		numfmt_value(&sb, v, flame_metric_per_run(s->req.metric), 0);
 	else
 		numfmt_value(&sb, v, flame_metric_unit(s->req.metric), 0);
 	snprintf(buf, n, "%s", sb.buf);
