@@ -173,6 +173,9 @@ static void render_svg(struct flame_session *s, const struct folded_profile *all
 			     columns);
 	}
 	in.weight = *w;
+	/* diff.svg in time: each column sums nruns runs (profile_units asks as many) */
+	if (columns == 2)
+		r.svg.runs = (double)s->st.nruns[0];
 	f = fopen(svg, "w");
 	/* nothing to draw (no run sampled anything): noted below, not an error */
 	if (f && (in.total[0] > 0 || in.total[1] > 0))
