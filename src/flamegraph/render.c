@@ -119,6 +119,8 @@ int fg_render(struct fg_input *in, struct fg_render *r, FILE *f)
 		r->svg.amount_per_count = r->svg.diff.by_bytes ? folded_bytes_per_sample(&in->weight) :
 						folded_ns_per_count(&in->weight);
 		r->svg.amount_unit = r->svg.diff.by_bytes ? "bytes" : "ns";
+		if (!(r->svg.runs > 0))
+			r->svg.runs = in->weight.runs;
 	}
 	if (r->merge_processes)
 		fg_merge_roots(in);

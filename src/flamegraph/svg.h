@@ -34,7 +34,8 @@ struct fg_svg_options {
 	/*
 	 * diff.by_time: what one count stands for, amount_unit ("ns" or
 	 * "bytes", set by render.c from the input's header), and the runs
-	 * each column sums (0 or 1: the counts are one run's or a total); the
+	 * each column sums (the header's runs= unless set; 0 or 1: the
+	 * counts are one run's or a total); the
 	 * tooltips then give each frame's time (bytes) per run before and
 	 * after and its change, the shares beside.
 	 */

@@ -626,8 +626,10 @@ static char *title_of(const char *svg, const char *name)
  */
 TEST(diff_tooltips_give_time_per_run)
 {
+	/* each column sums 4 runs: trail flame's diff.folded says so (runs=) */
 	static const char text[] = "# trail-folded weight=samples type=cpu period=1000000 "
-				   "period_unit=ns\np;main;sort 400 400\np;main;check 100 500\n";
+				   "period_unit=ns runs=4 unit=samples\np;main;sort 400 400\n"
+				   "p;main;check 100 500\n";
 	struct fg_input in;
 	struct fg_render r;
 	char *buf = NULL, *t;
@@ -638,7 +640,6 @@ TEST(diff_tooltips_give_time_per_run)
 	fg_input_read_buffer(&in, text, strlen(text));
 	fg_render_init(&r);
 	r.quiet = 1;
-	r.svg.runs = 4;		/* each column sums 4 runs */
 	CHECK(f != NULL);
 	if (!f)
 		return;
