@@ -7,8 +7,8 @@
 #   make install      binary, allocation interposer, man pages and shell completion under PREFIX
 #                     (/usr/local; DESTDIR is prepended), make uninstall
 #   make test         build, then run every unit and CLI test (tests/run)
-#   make check        deps-test, make test, then the same suite under
-#                     ASan+UBSan (CI)
+#   make check        deps-test, the whole suite plain and under ASan+UBSan,
+#                     one queue on every CPU (CI: FUZZ_SMOKE=1 adds fuzz-smoke)
 #   make demo         build and run the bundled demo (demo/run)
 #   make san          ASan+UBSan build in build-san/
 #   make test-san     run the whole test suite against the sanitizer build
@@ -192,20 +192,20 @@ deps-test:
 	scripts/install-deps --test
 
 # The README's test command: the test packages (installed when missing),
-# the whole suite, and beside it the whole suite again under ASan+UBSan:
-# each run is one suite at a time, so the two share the machine's CPUs
-# (every suite passes on a busy machine; none asserts a time).  The
-# sanitized run's output follows the plain run's; both must pass.  Ctrl-C
-# or a kill stops both (the sanitized run is its own process group).
+# the whole suite, and the whole suite again under ASan+UBSan, in one queue:
+# CHECK_JOBS (the CPUs) workers pull the (suite, build) pairs longest first
+# (tests/costs), so no CPU idles while the other runs the last long suite
+# (every suite passes on a busy machine; none asserts a time).  Each
+# suite's lines print together when it ends, after a "== NAME (BUILD)"
+# line; a summary line per build, then the totals.  Ctrl-C or a kill stops
+# every running suite (tests/run).  FUZZ_SMOKE=1 (CI) adds make
+# fuzz-smoke's targets to the queue, one job each.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps-test
-	$(MAKE) all san
-	@san_log=$$(mktemp); trap 'kill -- -$$san 2>/dev/null; rm -f "$$san_log"' EXIT; \
-	trap 'exit 130' INT; trap 'exit 143' TERM; \
-	setsid $(MAKE) --no-print-directory test-san >"$$san_log" 2>&1 & san=$$!; \
-	$(MAKE) --no-print-directory test; plain_rc=$$?; \
-	wait $$san; san_rc=$$?; \
-	echo "== make test-san (ASan+UBSan), run beside make test:"; cat "$$san_log"; \
-	[ $$plain_rc -eq 0 ] && [ $$san_rc -eq 0 ]
+	$(MAKE) all san $(if $(FUZZ_SMOKE),fuzz)
+	TRAIL_JOBS=$(CHECK_JOBS) TRAIL_BUILD=$(BUILD) TRAIL_SAN_BUILD=build-san \
+	    TRAIL_SAN_SKIP_SUITES="$(SAN_SKIP_SUITES)" \
+	    $(if $(FUZZ_SMOKE),TRAIL_FUZZ_BUILD=build-fuzz FUZZ_BUDGET=$(FUZZ_BUDGET)) tests/run
 
 demo: all
 	demo/run
@@ -229,6 +229,9 @@ san:
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts,
 #                         sanitized
+#   01-run-queue          tests/run's queue on a made-up tree of shell
+#                         suites: it runs no trail, so sanitized it would
+#                         only repeat the plain run
 #   01-include-graph, 01-test-lint
 #                         static checks of the source and of the tests
 #                         (python, nm): they run no trail, so the sanitized
@@ -252,7 +255,8 @@ san:
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
-	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate
+	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
+	01-run-queue
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run

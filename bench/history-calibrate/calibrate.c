@@ -8,9 +8,10 @@
  * Then series.h's: cp_detect on one series under heavy tails, AR(1),
  * drift and a load step, 50 / 200 / 1,000 commits.
  * Exit 1 when a false-alarm rate exceeds alpha by more.
- *   build/bench/history-calibrate [TRIALS [SEED [guard|series [COMMITS]]]]
+ *   build/bench/history-calibrate [TRIALS [SEED [guard|series [COMMITS [ROWS]]]]]
  * (one table only; series: only the rows of 50, 200 or 1000 COMMITS, each
- * with TRIALS trials)
+ * with TRIALS trials; ROWS, FIRST or FIRST-LAST of that size's 32 rows in
+ * the table's order, so a long size can be run a row at a time)
  */
 #include "../../bench/history-calibrate/guard.h"
 #include "../../bench/history-calibrate/scenarios.h"
@@ -55,12 +56,13 @@ static int guard_table(unsigned trials, uint64_t seed)
  * twentieth at 1,000: each 1,000-commit series is O(n^2)), power at 2
  * and 3 sds on a third as many (150 at most past 50 commits).
  */
-static int series_table(unsigned trials, uint64_t seed, size_t only)
+static int series_table(unsigned trials, uint64_t seed, size_t only, unsigned first, unsigned last)
 {
 	static const size_t sizes[] = { 50, 200, 1000 };
 	struct cp_null_cache cache;
 	size_t z;
 	int bad = 0, runs, me0, k;
+	unsigned row = 0;
 
 	cp_null_cache_init(&cache, 4999, 0x9e3779b97f4a7c15ULL);
 	printf("\n| commits | per-run counts | --min-effect | noise | trials | false alarms | within | "
@@ -79,6 +81,8 @@ static int series_table(unsigned trials, uint64_t seed, size_t only)
 					struct hser_result r;
 					int ok;
 
+					if (only && (++row < first || row > last))
+						continue;
 					if (!tr)
 						tr = 1;
 					hser_run((enum hser_noise)k, &s, tr, pw, seed, &cache, &r);
@@ -100,19 +104,27 @@ static int series_table(unsigned trials, uint64_t seed, size_t only)
 
 int main(int argc, char **argv)
 {
-	uint64_t trials = 2000, seed = 17, only = 0;
+	uint64_t trials = 2000, seed = 17, only = 0, first = 1, last = 32;
 	int k, bad = 0;
+	char *dash = argc > 5 ? strchr(argv[5], '-') : NULL;
+
+	if (dash)
+		*dash++ = 0;
 
 	if ((argc > 1 && (parse_u64(argv[1], &trials) || !trials || trials > 10000000)) ||
 	    (argc > 2 && parse_u64(argv[2], &seed)) || (argc > 3 && strcmp(argv[3], "guard") && strcmp(argv[3], "series")) ||
 	    (argc > 4 && (strcmp(argv[3], "series") || parse_u64(argv[4], &only) ||
-			   (only != 50 && only != 200 && only != 1000))) || argc > 5) {
-		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard|series [50|200|1000]]]]\n");
+			   (only != 50 && only != 200 && only != 1000))) ||
+	    (argc > 5 && (parse_u64(argv[5], &first) || parse_u64(dash ? dash : argv[5], &last) ||
+			   !first || first > last || last > 32)) ||
+	    argc > 6) {
+		fprintf(stderr, "usage: history-calibrate [TRIALS [SEED [guard|series [50|200|1000 [ROW[-ROW]]]]]]\n");
 		return 2;
 	}
 	if (argc > 3)
 		return !strcmp(argv[3], "guard") ? guard_table((unsigned)trials, seed)
-						 : series_table((unsigned)trials, seed, (size_t)only);
+						 : series_table((unsigned)trials, seed, (size_t)only,
+										(unsigned)first, (unsigned)last);
 	printf("| scenario | trials | false alarms | nominal | within | changes right (subtle, slowdown, revert) | all three, no other |\n"
 	       "| --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
 	for (k = 0; k < HCAL_NSCENARIOS; k++) {
@@ -134,6 +146,6 @@ int main(int argc, char **argv)
 		bad |= !hcal_within(&r);
 	}
 	bad |= guard_table((unsigned)trials, seed);
-	bad |= series_table((unsigned)trials, seed, 0);
+	bad |= series_table((unsigned)trials, seed, 0, 1, 32);
 	return bad;
 }

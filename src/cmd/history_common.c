@@ -113,13 +113,17 @@ double history_cmd_min_effect(const struct history_cmd *h, const char *metric)
 				  : flame_metric_min_effect(flame_metric_find(metric));
 }
 
+/*
+ * A series' metric may be none of trail's (record --profile --value:
+ * "value"): the default bound then, without parsing it as an option (its
+ * "unknown metric" error was printed by guard and site that went on).
+ */
 double history_cmd_max_regression(const struct history_cmd *h, const char *metric)
 {
-	enum flame_metric m;
+	const struct flame_metric_def *d = flame_metric_find(metric);
 
-	if (!h->max_regression_given && metric && !history_cmd_parse_metric(metric, &m) &&
-	    flame_metric_deterministic(m))
-		return flame_metric_min_effect(flame_metric_def(m));
+	if (!h->max_regression_given && d && d->deterministic)
+		return flame_metric_min_effect(d);
 	return h->max_regression / 100;
 }
 

@@ -450,3 +450,8 @@ unsigned flame_pair_look_runs(unsigned n, unsigned first)
 {
 	return n ? flame_even_pairs(n / 3) : first;
 }
+
+unsigned flame_pair_first_runs(unsigned runs)
+{
+	return runs == 1 ? 1 : flame_even_pairs(runs);
+}

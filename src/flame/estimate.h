@@ -152,6 +152,12 @@ unsigned flame_pair_runs_for_power(const struct flame_power_plan *p, unsigned fl
  * is over looks: a look every 2 runs cost power at 30x overdispersion).
  */
 unsigned flame_pair_look_runs(unsigned n, unsigned first);
+/*
+ * The runs a side a re-probe starts with, runs asked: one when one is asked
+ * (a counted metric whose counts repeat, exact.c: a second run would count
+ * the same), else an even number of ABBA pairs.
+ */
+unsigned flame_pair_first_runs(unsigned runs);
 /* Pairs needed for a detectable change of target at the same noise. */
 size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
 

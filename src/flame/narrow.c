@@ -469,12 +469,13 @@ static int confirm_suspect(struct flame_session *s)
 	describe_delta(s, pair.se, se, sizeof(se));
 	flame_explains_format(&pair.step, ex, sizeof(ex));
 	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
-		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
+		 "re-probed the suspect beside %s %.12s%s (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %s, Welch df %.1f) of the %s "
 		 "between the ends, explaining %s of the change (the ends' own error "
 		 "included); confidence = P(step > 0) = 1 - p of the one-sided "
 		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
+		 s->ans.narrow.confirm_fast.runs == 1 ? ", each counted once" : " in ABBA pairs",
 		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
 		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e, ex,
 		 s->ans.narrow.suspect_confidence, goal.alpha,

@@ -16,7 +16,9 @@
 #include "core/json.h"
 #include "core/json_writer.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,13 +143,30 @@ void history_env_set_bench(struct history_env *e, const char *bench)
 	history_env_set_key(e);
 }
 
+/*
+ * A measured number as a note keeps it: a whole number exactly (counts,
+ * instructions), a fraction to 12 significant digits - the last digits of
+ * a unit's conversion (137193.99999999997 us for 137.194 ms) are float
+ * noise, not measurement, and a note is read by people too.
+ */
+static void write_measured(struct json_writer *w, double v)
+{
+	char buf[32];
+
+	if (isfinite(v) && v != floor(v)) {
+		snprintf(buf, sizeof(buf), "%.12g", v);
+		v = strtod(buf, NULL);
+	}
+	json_writer_number(w, v);
+}
+
 static void write_numbers(struct json_writer *w, const double *x, size_t n)
 {
 	size_t i;
 
 	json_writer_begin_array(w);
 	for (i = 0; i < n; i++)
-		json_writer_number(w, x[i]);
+		write_measured(w, x[i]);
 	json_writer_end(w);
 }
 
@@ -164,19 +183,17 @@ void history_result_write(const struct history_result *r, struct strbuf *out)
 	json_writer_key_string(&w, "metric", r->metric);
 	json_writer_key_string(&w, "unit", r->unit);
 	json_writer_key(&w, "runs");
-	json_writer_begin_array(&w);
-	for (i = 0; i < r->nruns; i++)
-		json_writer_number(&w, r->runs[i]);
-	json_writer_end(&w);
-	json_writer_key_number(&w, "samples", r->samples);
+	write_numbers(&w, r->runs, r->nruns);
+	json_writer_key(&w, "samples");
+	write_measured(&w, r->samples);
 	json_writer_key_number(&w, "profiles", r->profiles);
 	json_writer_key(&w, "functions");
 	json_writer_begin_array(&w);
 	for (i = 0; i < r->nfuncs; i++) {
 		json_writer_begin_array(&w);
 		json_writer_string(&w, r->funcs[i].name);
-		json_writer_number(&w, r->funcs[i].self);
-		json_writer_number(&w, r->funcs[i].total);
+		write_measured(&w, r->funcs[i].self);
+		write_measured(&w, r->funcs[i].total);
 		json_writer_end(&w);
 	}
 	json_writer_end(&w);

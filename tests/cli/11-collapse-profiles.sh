@@ -91,8 +91,11 @@ fi
 # --- speedscope (the npm package) in headless Chromium ---
 release=${TRAIL_SPEEDSCOPE:-$BUILD/speedscope/node_modules/speedscope}/dist/release
 if [ ! -f "$release/index.html" ] && have npm && [ -z "${TRAIL_SPEEDSCOPE:-}" ]; then
-	npm install --silent --no-audit --no-fund --prefix "$BUILD/speedscope" speedscope \
-		>/dev/null 2>&1 || true
+	# one install at a time (make check runs suites side by side; the other
+	# one that installs it may be running): under a lock, if still missing
+	mkdir -p "$BUILD/speedscope" && flock "$BUILD/speedscope/.lock" \
+		sh -c '[ -f "$1" ] || npm install --silent --no-audit --no-fund --prefix "$2" speedscope' \
+		_ "$release/index.html" "$BUILD/speedscope" >/dev/null 2>&1 || true
 fi
 if [ ! -f "$release/index.html" ]; then
 	skip "speedscope loads trail's JSON" "speedscope npm package not installed (npm install --prefix build/speedscope speedscope)"

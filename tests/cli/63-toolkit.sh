@@ -182,8 +182,11 @@ fi
 # --- speedscope's schema ------------------------------------------------------
 schema=${TRAIL_SPEEDSCOPE:-$BUILD/speedscope/node_modules/speedscope}/dist/release/file-format-schema.json
 if [ ! -f "$schema" ] && have npm && [ -z "${TRAIL_SPEEDSCOPE:-}" ]; then
-	npm install --silent --no-audit --no-fund --prefix "$BUILD/speedscope" speedscope \
-		>/dev/null 2>&1 || true	# as 11-collapse-profiles does
+	# one install at a time (make check runs suites side by side; the other
+	# one that installs it may be running): under a lock, if still missing
+	mkdir -p "$BUILD/speedscope" && flock "$BUILD/speedscope/.lock" \
+		sh -c '[ -f "$1" ] || npm install --silent --no-audit --no-fund --prefix "$2" speedscope' \
+		_ "$schema" "$BUILD/speedscope" >/dev/null 2>&1 || true	# as 11-collapse-profiles does
 fi
 if [ -f "$schema" ] && python3 -c 'import jsonschema' 2>/dev/null; then
 	for k in cpu off heap; do

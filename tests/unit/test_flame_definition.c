@@ -379,12 +379,16 @@ TEST(changed_function_from_the_definition_range)
 }
 
 /*
- * The suspects of fn (defined in file): culprit among the commits touching
- * it, other not; and culprit "changed fn itself".
+ * The suspects of fn (defined in file): the commit culprit_rev among the
+ * commits touching it, other_rev not; and the culprit "changed fn itself".
  */
-static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit,
-		   const char *other)
+static void follow(struct flame_session *s, const char *fn, const char *file, const char *culprit_rev,
+		   const char *other_rev)
 {
+	char culprit[41], other[41];
+
+	CHECK_INT(flame_repo_resolve(&s->st.repo, "--rev", culprit_rev, culprit), 0);
+	CHECK_INT(flame_repo_resolve(&s->st.repo, "--rev", other_rev, other), 0);
 	s->ans.target.function = xstrdup(fn);
 	flame_step_find_suspects(s, s->ans.target.function);
 	CHECK_STREQ(s->ans.suspects.def_file, file);
@@ -407,7 +411,6 @@ TEST(macro_body_and_header_static_are_followed)
 {
 	char *dir = tempdir_create("test-flame-def"), *repo;
 	struct flame_session s;
-	char body[41], hdr[41];
 
 	if (session_repo(&s, dir, "printf '#ifndef GEN_H\n#define GEN_H\n"
 			 "#define GEN(n) static int n##_gen(int x) \\\n\t{ return x + 3; }\n"
@@ -427,9 +430,8 @@ TEST(macro_body_and_header_static_are_followed)
 	}
 	repo = xstrfmt("%s/repo", dir);
 	flame_defs_init(&s.st.defs, repo);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~2", body), 0);
-	CHECK_INT(flame_repo_resolve(&s.st.repo, "--rev", "HEAD~1", hdr), 0);
-	follow(&s, "made_gen", "main.c", body, hdr);
+	/* HEAD~2 changed the macro's body, HEAD~1 hdr_twice */
+	follow(&s, "made_gen", "main.c", "HEAD~2", "HEAD~1");
 	CHECK_INT(s.ans.suspects.def_line, 2);
 	CHECK_INT(s.ans.suspects.def_by_macro, 1);
 	CHECK_STREQ(s.ans.suspects.def_macro_file, "gen.h");
@@ -439,10 +441,62 @@ TEST(macro_body_and_header_static_are_followed)
 	/* the header's static function: the commit that changed its body */
 	CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
 	flame_defs_init(&s.st.defs, repo);
-	follow(&s, "hdr_twice", "gen.h", hdr, body);
+	follow(&s, "hdr_twice", "gen.h", "HEAD~1", "HEAD~2");
 	CHECK_INT(s.ans.suspects.def_from_dwarf, 1);
 	CHECK_INT(s.ans.suspects.def_by_macro, 0);
 	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(repo);
+	free(dir);
+}
+
+/*
+ * issue 28's parson.c: a static function with a forward prototype (over
+ * two lines) long before its definition.  git log -L:hot:gc.c takes the
+ * prototype and lists no commit; the suspects follow the definition's
+ * lines, so the commit that changed hot's body is among them (from the
+ * text alone, and from the build's DWARF), and one that changed only
+ * cold (also prototyped) is not.
+ */
+TEST(static_forward_prototype_suspects_include_the_culprit)
+{
+	char *dir = tempdir_create("test-flame-def"), *repo;
+	struct flame_session s;
+	int pass;
+
+	if (session_repo(&s, dir, "printf 'static int hot(int x,\n\t       int y);\nstatic int cold(int x);\n\n"
+			 "int main(void)\n{\n\treturn hot(3, 4) + cold(5) > 1000;\n}\n\n"
+			 "static int hot(int x, int y)\n{\n\tint i, s = 0;\n\tfor (i = 0; i < x; i++)\n"
+			 "\t\ts += y;\n\treturn s;\n}\n\nstatic int cold(int x)\n{\n\treturn x;\n}\n' > gc.c && "
+			 "git add . && " CI " -m base && "
+			 "sed -i 's/s += y;/s += y * y;/' gc.c && " CI " -am 'hot: the body' && "
+			 "sed -i 's/return x;/return x + 1;/' gc.c && " CI " -am 'cold' && "
+			 "echo 'int unrelated;' > u.c && git add u.c && " CI " -m unrelated",
+			 "HEAD~3", "HEAD")) {
+		flame_session_release(&s);
+		tempdir_remove(dir);
+		free(dir);
+		SKIP("git is not usable");
+	}
+	repo = xstrfmt("%s/repo", dir);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			/* the build's DWARF, when there is a compiler */
+			char *cmd = xstrfmt("cd %s && cc -g -O0 -o prog gc.c 2>/dev/null", repo);
+			int built = !system(cmd);
+
+			free(cmd);
+			if (!built)
+				break;
+			CHECK_INT(session_repo(&s, dir, "true", "HEAD~3", "HEAD"), 0);
+			flame_defs_init(&s.st.defs, repo);
+		}
+		follow(&s, "hot", "gc.c", "HEAD~2", "HEAD~1");	/* hot's body, cold's */
+		CHECK_INT(s.ans.suspects.def_line, 10);
+		CHECK_INT(s.ans.suspects.def_end, 16);
+		CHECK_INT(s.ans.suspects.def_from_dwarf, pass);
+		flame_session_release(&s);
+	}
 	tempdir_remove(dir);
 	free(repo);
 	free(dir);
@@ -461,4 +515,5 @@ TEST(macro_definition_in_text)
 
 TEST_MAIN("flame_definition", definitions_from_dwarf_and_text, definition_in_text_skips_what_is_not_one,
 	  merge_lists_only_commits_touching_the_function, changed_function_from_the_definition_range,
-	  macro_body_and_header_static_are_followed, macro_definition_in_text)
+	  macro_body_and_header_static_are_followed, static_forward_prototype_suspects_include_the_culprit,
+	  macro_definition_in_text)

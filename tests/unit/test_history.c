@@ -199,6 +199,28 @@ TEST(result_round_trip)
 	strbuf_release(&b);
 }
 
+/* Numbers in a note as people write them: a conversion's float noise is not stored, counts stay exact (issue 28). */
+TEST(result_note_numbers_readable)
+{
+	struct history_result r, back;
+	struct strbuf a = STRBUF_INIT;
+
+	sample_result(&r);
+	r.runs[0] = 0.137194 * 1e6;	/* 137193.99999999997 */
+	r.runs[1] = 4852087952.0;	/* an instruction count: exact */
+	r.runs[2] = 2.5;
+	r.funcs[1].self = 120.00000000000001;
+	history_result_write(&r, &a);
+	CHECK(strstr(a.buf, "\"runs\":[137194,4852087952,2.5]") != NULL);
+	CHECK(strstr(a.buf, "99999") == NULL && strstr(a.buf, "00001") == NULL);
+	CHECK(!history_result_parse(a.buf, a.len, "t", &back));
+	CHECK_NEAR(back.runs[1], 4852087952.0, 0);
+	CHECK_NEAR(back.runs[0], 137194, 0);
+	history_result_release(&back);
+	history_result_release(&r);
+	strbuf_release(&a);
+}
+
 /* Each run's samples and each function's in it survive the note; a note without them reads as before. */
 TEST(result_run_counts_round_trip)
 {
@@ -749,7 +771,8 @@ TEST(guard_counts_exact)
 }
 
 TEST_MAIN("history", statistic_matches_definition, finds_three_steps, none_in_noise,
-	  result_run_counts_round_trip, run_counts_kept, split_test_with_runs,
+	  result_run_counts_round_trip, result_note_numbers_readable,
+	  run_counts_kept, split_test_with_runs,
 	  min_effect_and_alpha_honoured, result_round_trip, key_follows_environment,
 	  result_parse_rejects, functions_kept, series_changes_name_functions,
 	  dominant_function_named, dominant_function_by_samples, one_commit_excursion_needs_runs,
