@@ -33,7 +33,11 @@ int main(int argc, char **argv)
 				continue;
 		}
 		cal_run((enum cal_scenario)k, (unsigned)trials, seed, &c);
-		if (c.nominal < 0)
+		if (c.nominal < 0 && c.min_power > 0)
+			printf("| %s | %s | %u | %.1f%% | (power) >= %.0f%% | %s |\n", c.name, c.event,
+			       c.trials, 100 * cal_rate(&c), 100 * c.min_power,
+			       cal_within(&c) ? "yes" : "NO");
+		else if (c.nominal < 0)
 			printf("| %s | %s | %u | %.1f%% | (power) | |\n", c.name, c.event, c.trials,
 			       100 * cal_rate(&c));
 		else

@@ -3,10 +3,13 @@
  * that explains a real part of the change, not only the one the narrowing
  * named.  The measure bisected on is segmented along the range (segment.h)
  * on both sides of that culprit, its probes reused as levels; then each
- * other function whose own time rose is segmented on its share.  Fills
+ * other function whose own time rose is segmented in the target's
+ * quantity (its CPU time, with the library code under it when the
+ * target's is so measured).  Fills
  * ans.culprits.list, the suspect first.
  */
 #include "flame/culprits.h"
+#include "flame/blockers.h"
 #include "flame/session_query.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
@@ -217,36 +220,60 @@ out:
 	return ret;
 }
 
-/*
- * The ends' level of func: its own CPU time per run, ms (time), or its
- * share among the samples outside exclude; *unit_ms is 1 for a time (its
- * steps are ms), 0 for a share.
- */
-static void ends_level(struct flame_session *s, const char *func, const struct string_list *ex,
-		       int time, struct flame_level ends[2], double *unit_ms)
+enum flame_measure flame_culprits_other_measure(const struct flame_target_result *t,
+						int library_frame)
 {
-	int side;
+	int lib = t->measure_lib || library_frame;
 
-	*unit_ms = 0;
+	if (t->measure_time)
+		return lib ? FLAME_MEASURE_LIB_TIME : FLAME_MEASURE_TIME;
+	if (lib)
+		return t->measure_share ? FLAME_MEASURE_LIB_SHARE : FLAME_MEASURE_LIB_SAMPLES;
+	return FLAME_MEASURE_SHARE;
+}
+
+int flame_culprits_other_level(struct flame_session *s, const char *func,
+			       const struct string_list *exclude, enum flame_measure m,
+			       struct flame_level *ends, double *unit_ms)
+{
+	int side, time = flame_measure_time(m), lib = flame_measure_lib(m), ret = 0;
+
+	*unit_ms = time ? 1 : 0;
 	for (side = 0; side < 2; side++) {
-		struct folded_profile **p = xcalloc(s->st.nruns[side] + 1, sizeof(*p));
-		double *cpu = xcalloc(s->st.nruns[side] + 1, sizeof(*cpu));
-		struct flame_share m;
-		size_t k;
+		size_t n = s->st.nruns[side], k;
+		struct folded_profile **p = xcalloc(n + 1, sizeof(*p)), *cut = NULL;
+		double *cpu = xcalloc(n + 1, sizeof(*cpu));
+		struct flame_share v;
 
-		for (k = 0; k < s->st.nruns[side]; k++) {
+		for (k = 0; k < n; k++) {
 			p[k] = &s->st.runs[side][k].folded;
 			cpu[k] = s->st.runs[side][k].cpu_us / 1e3;
 		}
+		/* as a probe measures it (probe.c), at each end's own commit */
+		if (lib) {
+			cut = xcalloc(n + 1, sizeof(*cut));
+			if (flame_blockers_cut_at_repository(&s->st.repo, side ? s->ans.ends.bad :
+							     s->ans.ends.good, func, p, n, cut))
+				ret = -1;
+			for (k = 0; k < n; k++)
+				p[k] = &cut[k];
+		}
 		if (time)
-			flame_time_over_runs(p, cpu, s->st.nruns[side], func, 0, &m);
+			flame_time_over_runs(p, cpu, n, func, 0, &v);
+		else if (lib && flame_measure_share(m))
+			flame_share_over_runs(p, n, func, 0, &v);
+		else if (lib)
+			flame_samples_over_runs(p, n, func, 0, &v);
 		else
-			flame_relative_share_over_runs(p, s->st.nruns[side], func, ex, &m);
-		*unit_ms = time ? 1 : 0;
-		ends[side] = (struct flame_level){ m.mean, m.se, m.df, FLAME_LEVEL_KNOWN };
+			flame_relative_share_over_runs(p, n, func, exclude, &v);
+		ends[side] = (struct flame_level){ v.mean, v.se, v.df, FLAME_LEVEL_KNOWN };
+		for (k = 0; cut && k < n; k++)
+			folded_profile_release(&cut[k]);
+		free(cut);
 		free(p);
 		free(cpu);
 	}
+	return ret;
 }
 
 /*
@@ -355,9 +382,11 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	struct flame_level ends[2];
 	struct seg_ctx c = { .s = s };
 	char *shown, *caller = NULL;
+	const char *measured;
+	enum flame_measure m;
 	double unit_ms;
 	size_t i;
-	int ret = 0, time;
+	int ret = 0, time, share, lib;
 
 	for (i = 0; i < s->st.exclude.nr; i++)
 		string_list_append(&ex, s->st.exclude.items[i]);
@@ -372,35 +401,53 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		string_list_clear(&ex);
 		return 0;
 	}
-	time = s->ans.target.measure_time;
-	ends_level(s, func, &ex, time, ends, &unit_ms);
+	/*
+	 * Measured as the target is (time that adds up), and as what it is
+	 * named by: a library frame's time with its repository caller's own,
+	 * not the frame's time under every caller.
+	 */
+	m = flame_culprits_other_measure(&s->ans.target, caller != NULL);
+	time = flame_measure_time(m);
+	share = flame_measure_share(m);
+	lib = flame_measure_lib(m);
+	measured = lib && caller ? caller : func;
+	if (flame_culprits_other_level(s, measured, &ex, m, ends, &unit_ms)) {
+		free(caller);
+		string_list_clear(&ex);
+		return 0;
+	}
 	/*
 	 * Worth a search: a real rise of its time (the other functions changed
 	 * already passed the noise floor, hotdiff.c), or of at least --confirm
 	 * points of its share, as a hotspot's.
 	 */
 	if (!flame_segment_has_step(&ends[0], &ends[1], 1, 0, 0, 1 - s->req.confidence, 0, &a) ||
-	    (!time && ends[1].value - ends[0].value < s->req.confirm)) {
+	    (share && ends[1].value - ends[0].value < s->req.confirm)) {
 		free(caller);
 		string_list_clear(&ex);
 		return 0;
 	}
 	string_list_append(searched, caller ? caller : func);
-	shown = escape_term_dup(func);
+	shown = escape_term_dup(measured);
 	if (time)
-		note("culprits: %s's own CPU time also rose, %.1f ms -> %.1f ms per run: segmenting "
-		     "the range on it", shown, unit_ms * ends[0].value, unit_ms * ends[1].value);
+		note("culprits: %s's own CPU time%s also rose, %.1f ms -> %.1f ms per run: "
+		     "segmenting the range on it", shown, lib ? " with the library code under it" : "",
+		     unit_ms * ends[0].value, unit_ms * ends[1].value);
+	else if (share)
+		note("culprits: %s's share (%s) also rose, %.1f%% -> %.1f%%: segmenting the range "
+		     "on it", shown, lib ? "with the library code under it" :
+		     "outside the other changed functions", 100 * ends[0].value, 100 * ends[1].value);
 	else
-		note("culprits: %s's share (outside the other changed functions) also rose, %.1f%% "
-		     "-> %.1f%%: segmenting the range on it", shown, 100 * ends[0].value,
-		     100 * ends[1].value);
+		note("culprits: %s's samples per run with the library code under it also rose, "
+		     "%.1f -> %.1f: segmenting the range on it", shown, ends[0].value, ends[1].value);
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
-	c.o.function = func;
-	c.o.measure = time ? FLAME_MEASURE_TIME : FLAME_MEASURE_SHARE;
-	c.o.exclude = &ex;
+	c.o.function = measured;
+	c.o.measure = m;
+	/* a lib- cut leaves no other program function to exclude (probe.c) */
+	c.o.exclude = lib ? NULL : &ex;
 	c.unit_ms = unit_ms;
-	segmentation_setup(s, &g, &c, ends, time);
+	segmentation_setup(s, &g, &c, ends, !share);
 	g.max_culprits = MAX_CULPRITS > s->ans.culprits.count ? MAX_CULPRITS - s->ans.culprits.count : 0;
 	/* the suspect first: one change often slows several functions */
 	if (flame_segment_search_from(&g, &(struct flame_segment_ops){ &c, seg_probe, seg_pair },

@@ -227,6 +227,11 @@ enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double 
 	return VERDICT_INCONCLUSIVE;
 }
 
+int flame_change_at_least(const struct flame_interval *iv, double min_effect)
+{
+	return iv->n && iv->lo >= min_effect;
+}
+
 double flame_min_detectable(const struct flame_interval *iv, double power)
 {
 	double m = (flame_t_quantile(iv->alpha / 2, iv->df) + flame_t_quantile(1 - power, iv->df)) *
@@ -444,4 +449,9 @@ unsigned flame_pair_runs_for_power(const struct flame_power_plan *p, unsigned fl
 unsigned flame_pair_look_runs(unsigned n, unsigned first)
 {
 	return n ? flame_even_pairs(n / 3) : first;
+}
+
+unsigned flame_pair_first_runs(unsigned runs)
+{
+	return runs == 1 ? 1 : flame_even_pairs(runs);
 }

@@ -106,6 +106,15 @@ size_t flame_percentile_min_runs(double pct);
 enum trail_verdict flame_outcome_decide(const struct flame_interval *iv, double min_effect,
 					int enough);
 /*
+ * May the report say the change is at least min_effect?  Only when the
+ * interval's lower end clears it: a regression is narrowed on its
+ * estimate (power near the minimum), but the claim "at least the
+ * minimum" is the interval's, wrong at most alpha/2 of the time over all
+ * looks (a true 1.5% change claimed ">= 3%" in 6.5-9.4% of runs when
+ * the claim went with the narrowing).  0 without an interval.
+ */
+int flame_change_at_least(const struct flame_interval *iv, double min_effect);
+/*
  * The smallest change the data gathered would detect with probability
  * power at the interval's alpha: (t_{alpha/2} + t_{1-power}) se, on the
  * interval's scale (a fraction for a ratio).
@@ -143,6 +152,12 @@ unsigned flame_pair_runs_for_power(const struct flame_power_plan *p, unsigned fl
  * is over looks: a look every 2 runs cost power at 30x overdispersion).
  */
 unsigned flame_pair_look_runs(unsigned n, unsigned first);
+/*
+ * The runs a side a re-probe starts with, runs asked: one when one is asked
+ * (a counted metric whose counts repeat, exact.c: a second run would count
+ * the same), else an even number of ABBA pairs.
+ */
+unsigned flame_pair_first_runs(unsigned runs);
 /* Pairs needed for a detectable change of target at the same noise. */
 size_t flame_pairs_needed(const struct flame_interval *iv, double target, double power);
 

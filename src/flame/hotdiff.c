@@ -205,6 +205,9 @@ static int write_output(struct flame_session *s, const struct folded_profile *a,
 		      ns_per_sample(s), &w);
 	if (b)
 		s->ans.target.diff_by_time = folded_ns_per_count(&w) > 0;
+	/* each column sums nruns runs (profile_units asked as many): tooltips per run */
+	if (b && s->ans.target.diff_by_time)
+		w.runs = (double)s->st.nruns[0];
 	combine(a, b, &all);
 	order = folded_profile_sorted(&all);
 	ret = write_folded(&all, order, columns, &w, path);

@@ -34,7 +34,7 @@ static void describe_value(struct flame_session *s, double v, char *buf, size_t 
 	else if (s->ans.target.function && s->ans.target.time_unit_ms > 0)
 		snprintf(buf, n, "%.1f ms CPU/run", v * s->ans.target.time_unit_ms);
 	else if (s->ans.target.function)
-		snprintf(buf, n, "%.1f samples/run", v);
+		numfmt_str(buf, n, v, flame_metric_per_run(s->req.metric), 0);
 	else
 		numfmt_str(buf, n, v, flame_metric_unit(s->req.metric), 0);
 }
@@ -49,7 +49,7 @@ static void describe_delta(struct flame_session *s, double v, char *buf, size_t 
 	else if (s->ans.target.function && s->ans.target.measure_time)
 		numfmt_value(&sb, v, "ms", 0);	/* a CPU time per run, not samples */
 	else if (s->ans.target.function)
-		numfmt_value(&sb, v, "samples/run", 0);
+		numfmt_value(&sb, v, flame_metric_per_run(s->req.metric), 0);
 	else
 		numfmt_value(&sb, v, flame_metric_unit(s->req.metric), 0);
 	snprintf(buf, n, "%s", sb.buf);
@@ -469,12 +469,13 @@ static int confirm_suspect(struct flame_session *s)
 	describe_delta(s, pair.se, se, sizeof(se));
 	flame_explains_format(&pair.step, ex, sizeof(ex));
 	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
-		 "re-probed the suspect beside %s %.12s in ABBA pairs (%u + %u runs, %u look%s): "
+		 "re-probed the suspect beside %s %.12s%s (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %s, Welch df %.1f) of the %s "
 		 "between the ends, explaining %s of the change (the ends' own error "
 		 "included); confidence = P(step > 0) = 1 - p of the one-sided "
 		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
+		 s->ans.narrow.confirm_fast.runs == 1 ? ", each counted once" : " in ABBA pairs",
 		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
 		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e, ex,
 		 s->ans.narrow.suspect_confidence, goal.alpha,

@@ -268,8 +268,8 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		ret = code < 0 ? -1 : 2;
 		goto out;
 	}
-	first = flame_even_pairs(o->runs);
-	max = flame_even_pairs(o->max_runs > first ? o->max_runs : first);
+	first = flame_pair_first_runs(o->runs);
+	max = o->max_runs > first ? flame_even_pairs(o->max_runs) : first;
 	for (;;) {
 		size_t want = flame_pair_look_runs((unsigned)fs.nr, (unsigned)first), i;
 		double df, a;
@@ -298,7 +298,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		df = flame_welch_df(slow->se, (double)ss.nr - 1, fast->se, (double)fs.nr - 1);
 		a = flame_alpha_look(goal->alpha, prev, fs.nr, max, 0);
 		prev = fs.nr;
-		t = flame_t_quantile(a / 2, (double)fs.nr - 1);
+		t = flame_t_quantile(a / 2, fs.nr > 1 ? (double)fs.nr - 1 : 1);
 		if (goal->log_scale)
 			flame_step_assess_log(pair->diff, pair->se, df, fast->value, goal->effect,
 					      goal->effect_se, goal->effect_df, goal->good, a,

@@ -79,7 +79,7 @@ struct flame_pair_result {
  * confirmed when the suspect's step is significant and at least goal's
  * part (half) of its effect, decide.h's flame_pair_decide(), at the share
  * of goal->alpha spent by the look (estimate.h); the pairs run in ABBA order, an
- * even number of them.  slow and fast get verdicts (slow/fast when split;
+ * even number of them (one run a side when req->runs is 1: exact counts).  slow and fast get verdicts (slow/fast when split;
  * each against the threshold otherwise).  Returns 0, 1 when the
  * suspect cannot be built or run, 2 when the parent cannot, -1 on error.
  */

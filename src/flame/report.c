@@ -297,6 +297,8 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_uint(w, "pairs", iv->n);
 	json_writer_key_uint(w, "looks", s->ans.ends.looks);
 	json_writer_key_number(w, "min_effect", s->req.min_effect);
+	/* the claim "at least min_effect" is the interval's, not the estimate's */
+	json_writer_key_bool(w, "at_least_min_effect", flame_change_at_least(iv, s->req.min_effect));
 	json_writer_key_number(w, "min_detectable", flame_min_detectable(iv, 0.8));
 	json_writer_end(w);
 }
@@ -494,6 +496,16 @@ static void md_summary(const struct flame_session *s, struct strbuf *sb)
 		flame_html_metric(sb, s, s->ans.ends.metric_med[1]);
 		strbuf_addf(sb, " (Mann-Whitney p = %.3g, %zu + %zu runs)\n", s->ans.ends.metric_p,
 			    s->st.nruns[0], s->st.nruns[1]);
+	}
+	{
+		struct strbuf t = STRBUF_INIT;
+
+		if (!flame_report_min_effect_text(s, &t))
+			strbuf_addstr(&t, "no interval (the runs gave no ratio)");
+		strbuf_addstr(sb, "- change: ");
+		md_text(sb, t.buf);
+		strbuf_addch(sb, '\n');
+		strbuf_release(&t);
 	}
 	{
 		struct flame_capture_opts o = flame_session_capture_opts(s);

@@ -103,7 +103,7 @@ static void step_text(const struct flame_session *s, const struct flame_culprit 
 	} else if (c->function || (s->ans.target.function && s->ans.target.measure_share)) {
 		numfmt_pp_interval(sb, a->step, a->lo, a->hi, NUMFMT_SIGN);
 	} else if (s->ans.target.function) {
-		numfmt_interval(sb, a->step, a->lo, a->hi, "samples/run", NUMFMT_SIGN);
+		numfmt_interval(sb, a->step, a->lo, a->hi, flame_metric_per_run(s->req.metric), NUMFMT_SIGN);
 	} else {
 		/* the metric in its unit (core/numfmt.h): never "+1.2e+05 us" */
 		const char *unit = flame_metric_unit(s->req.metric);

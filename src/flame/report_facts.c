@@ -394,6 +394,43 @@ void flame_report_change_text(const struct flame_session *s, struct strbuf *sb)
 	}
 }
 
+int flame_report_min_effect_text(const struct flame_session *s, struct strbuf *sb)
+{
+	const struct flame_interval *iv = &s->ans.ends.change_iv;
+	double min = s->req.min_effect;
+
+	if (!iv->n)
+		return 0;
+	if (s->ans.ends.exact_counts) {
+		numfmt_percent(sb, iv->estimate, NUMFMT_SIGN);
+		strbuf_addf(sb, " (exact counts, %zu + %zu runs alike): ", s->st.nruns[0], s->st.nruns[1]);
+	} else {
+		numfmt_percent_interval(sb, iv->estimate, iv->lo, iv->hi, NUMFMT_SIGN);
+		strbuf_addstr(sb, " (");
+		numfmt_percent(sb, 1 - iv->alpha, 0);
+		strbuf_addf(sb, " interval, %zu ABBA pairs): ", iv->n);
+	}
+	if (flame_change_at_least(iv, min)) {
+		strbuf_addstr(sb, "at least the ");
+		numfmt_percent(sb, min, 0);
+		strbuf_addstr(sb, " minimum");
+	} else if (iv->hi < min) {
+		strbuf_addstr(sb, "below the ");
+		numfmt_percent(sb, min, 0);
+		strbuf_addstr(sb, " minimum");
+	} else if (iv->estimate >= min) {
+		strbuf_addstr(sb, "it may be below the ");
+		numfmt_percent(sb, min, 0);
+		strbuf_addstr(sb, iv->lo > 0 ? " minimum (narrowed on its estimate; the interval's "
+				  "lower end does not clear it)" : " minimum");
+	} else {
+		strbuf_addstr(sb, "its estimate is below the ");
+		numfmt_percent(sb, min, 0);
+		strbuf_addstr(sb, " minimum, the interval reaches it");
+	}
+	return 1;
+}
+
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb)
 {
 	const char *run = s->req.run_cmd ? s->req.run_cmd : "./workload";

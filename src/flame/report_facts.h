@@ -78,6 +78,17 @@ int flame_report_revert_offer(const struct flame_session *s, struct strbuf *cmd)
  */
 void flame_report_change_text(const struct flame_session *s, struct strbuf *sb);
 
+/*
+ * The change between the ends with its interval and what it says of
+ * --min-effect, in one sentence with no text from outside (safe in
+ * Markdown and HTML): "+5.2% [+3.4%, +7.1%] (98.7% interval, 20 ABBA
+ * pairs): at least the 3% minimum", or, when the interval's lower end
+ * does not clear it (flame_change_at_least()), "...: it may be below the
+ * 3% minimum (narrowed on its estimate)".  0 and nothing written when the
+ * ends gave no interval.
+ */
+int flame_report_min_effect_text(const struct flame_session *s, struct strbuf *sb);
+
 /* The two trail bench lines of the Radar handoff (save on good, check on a PR). */
 void flame_report_guard_cmds(const struct flame_session *s, struct strbuf *sb);
 

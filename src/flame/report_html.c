@@ -214,6 +214,10 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	} else {
 		html_metric_intervals(sb, s, change);
 	}
+	strbuf_addstr(sb, "<tr><th>Change</th><td>");
+	if (!flame_report_min_effect_text(s, sb))
+		strbuf_addstr(sb, "<span class=\"muted\">no interval (the runs gave no ratio)</span>");
+	strbuf_addstr(sb, "</td></tr>\n");
 	strbuf_addstr(sb, "<tr><th>Range</th><td>good ");
 	flame_html_commit(sb, a->ends.good);
 	strbuf_addstr(sb, " &rarr; bad ");

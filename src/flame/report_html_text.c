@@ -56,7 +56,7 @@ void flame_html_value(struct strbuf *sb, const struct flame_session *s, double v
 	else if (s->ans.target.measure_time)
 		numfmt_value(sb, v, "ms", 0);
 	else
-		numfmt_value(sb, v, "samples/run", 0);
+		numfmt_value(sb, v, flame_metric_per_run(s->req.metric), 0);
 }
 
 /* A value of the metric with its unit, microseconds shown as ms or s. */

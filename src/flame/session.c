@@ -10,6 +10,7 @@
 #include "flame/decide.h"
 #include "flame/estimate.h"
 #include "flame/report.h"
+#include "flame/report_facts.h"
 #include "flame/confirm.h"
 #include "flame/culprits.h"
 #include "flame/ends.h"
@@ -23,6 +24,7 @@
 #include "core/cleanup.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,8 +242,15 @@ static enum after_total decide_total(struct flame_session *s, int *ret)
 		     100 * iv->estimate, 100 * iv->lo, 100 * iv->hi, 100 * s->req.min_effect);
 		v = VERDICT_REGRESSION;
 	}
-	if (v == VERDICT_REGRESSION)
+	if (v == VERDICT_REGRESSION) {
+		struct strbuf sb = STRBUF_INIT;
+
+		/* narrowed on the estimate; the minimum claimed only by the interval */
+		flame_report_min_effect_text(s, &sb);
+		note("confirm: the %s changed by %s", flame_metric_name(s->req.metric), sb.buf);
+		strbuf_release(&sb);
 		return NARROW;
+	}
 	flame_session_set_outcome(s, v);
 	describe_total(s);
 	flame_step_write_profiles(s);

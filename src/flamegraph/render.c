@@ -115,6 +115,13 @@ int fg_render(struct fg_input *in, struct fg_render *r, FILE *f)
 	if (weighted_counts(in, r) || diff_basis(in, r->by, &r->svg.diff.by_time))
 		return EXIT_USAGE;
 	r->svg.diff.by_bytes = r->svg.diff.by_time && !(folded_ns_per_count(&in->weight) > 0);
+	if (r->svg.diff.by_time) {
+		r->svg.amount_per_count = r->svg.diff.by_bytes ? folded_bytes_per_sample(&in->weight) :
+						folded_ns_per_count(&in->weight);
+		r->svg.amount_unit = r->svg.diff.by_bytes ? "bytes" : "ns";
+		if (!(r->svg.runs > 0))
+			r->svg.runs = in->weight.runs;
+	}
 	if (r->merge_processes)
 		fg_merge_roots(in);
 	if (!r->svg.countname)

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/numfmt.h"
 #include "flamegraph/diffcolor.h"
 
 #include <float.h>
@@ -364,6 +365,27 @@ static void out_points(struct out *o, double fraction)
 	out_lit(o, " pts");
 }
 
+/*
+ * A frame's time (or bytes) before and after and its change, per run when
+ * the counts sum several runs: "; time per run 12.5 ms -> 20 ms, +7.5 ms;
+ * share " (the caller writes the share's points next).
+ */
+static void write_amounts(struct out *o, const struct fg_svg_options *opt, const struct fg_frame *n)
+{
+	double k = opt->amount_per_count / (opt->runs > 1 ? opt->runs : 1);
+	int bytes = !strcmp(opt->amount_unit, "bytes");
+	char b[48];
+
+	out_str(o, bytes ? "; bytes" : "; time");
+	out_str(o, opt->runs > 1 ? " per run " : " ");
+	out_str(o, numfmt_str(b, sizeof(b), n->w[0] * k, opt->amount_unit, 0));
+	out_lit(o, " -&gt; ");
+	out_str(o, numfmt_str(b, sizeof(b), n->w[1] * k, opt->amount_unit, 0));
+	out_lit(o, ", ");
+	out_str(o, numfmt_str(b, sizeof(b), (n->w[1] - n->w[0]) * k, opt->amount_unit, NUMFMT_SIGN));
+	out_lit(o, "; share ");
+}
+
 static void write_title(struct out *o, const struct fg_svg_options *opt,
 			const struct fg_layout *l, const struct fg_frame *n,
 			const struct fg_diff_frame *df, const char *name, size_t len)
@@ -386,7 +408,10 @@ static void write_title(struct out *o, const struct fg_svg_options *opt,
 		out_percent(o, n->w[0], B);
 		out_lit(o, "; delta ");
 		out_signed_count(o, n->w[1] - n->w[0]);
-		out_lit(o, ", ");
+		if (opt->diff.by_time && opt->amount_per_count > 0 && opt->amount_unit)
+			write_amounts(o, opt, n);
+		else
+			out_lit(o, ", ");
 		out_points(o, (A > 0 ? n->w[1] / A : 0) - (B > 0 ? n->w[0] / B : 0));
 		if (cls) {
 			out_lit(o, "; ");

@@ -31,6 +31,17 @@ struct fg_svg_options {
 	int flamechart;
 	int differential;	/* colour by change (two-column input) */
 	struct fg_diff_options diff;	/* the noise decision (flamegraph/diffcolor.h) */
+	/*
+	 * diff.by_time: what one count stands for, amount_unit ("ns" or
+	 * "bytes", set by render.c from the input's header), and the runs
+	 * each column sums (the header's runs= unless set; 0 or 1: the
+	 * counts are one run's or a total); the
+	 * tooltips then give each frame's time (bytes) per run before and
+	 * after and its change, the shares beside.
+	 */
+	double amount_per_count;
+	const char *amount_unit;
+	double runs;
 	int hide_noise;		/* differential: skip subtrees without a significant change */
 	int truncate_right;	/* cut long labels at the right ("abc..") */
 	int color_diffusion;	/* colour by width (inferno's --colordiffusion), not by name */

@@ -62,6 +62,14 @@ const char *flame_metric_share_of(const char *name)
 	return d && d->profile == FLAME_PROFILE_INSTRUCTIONS ? d->unit : "samples";
 }
 
+const char *flame_metric_per_run(enum flame_metric m)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s/run", flame_metric_share_of(flame_metric_name(m)));
+	return buf;
+}
+
 double flame_metric_min_effect(const struct flame_metric_def *d)
 {
 	return d && d->min_effect > 0 ? d->min_effect : 0.03;

@@ -85,6 +85,8 @@ int flame_metric_deterministic(enum flame_metric m);
  * ("instructions", "cycles"), else "samples" (also for an unknown name).
  */
 const char *flame_metric_share_of(const char *name);
+/* A function's own weight per run in m's profile: "instructions/run" for counted metrics, else "samples/run". */
+const char *flame_metric_per_run(enum flame_metric m);
 
 /*
  * The profile a metric's runs record (alloc and peak-heap: allocation

@@ -58,7 +58,7 @@ static void clean_copy(char *dst, size_t n, const char *src)
 void folded_header_format(char *buf, size_t n, const struct folded_weight_info *w)
 {
 	char unit[sizeof(w->unit)], type[sizeof(w->type)], punit[sizeof(w->period_unit)];
-	char period[64] = "";
+	char period[64] = "", runs[32] = "";
 
 	if (w->weight == FOLDED_WEIGHT_SAMPLES && !w->type[0] && !(w->period > 0)) {
 		if (n)
@@ -71,9 +71,11 @@ void folded_header_format(char *buf, size_t n, const struct folded_weight_info *
 	if (w->period > 0)
 		snprintf(period, sizeof(period), " period=%.15g period_unit=%s", w->period,
 			 punit[0] ? punit : "unknown");
+	if (w->runs > 1)
+		snprintf(runs, sizeof(runs), " runs=%.15g", w->runs);
 	/* "unit=" last and never empty: the line cannot end in " digits" */
-	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s%s%s%s unit=%s\n",
-		 folded_weight_name(w->weight), type[0] ? " type=" : "", type, period,
+	snprintf(buf, n, FOLDED_HEADER_PREFIX "weight=%s%s%s%s%s unit=%s\n",
+		 folded_weight_name(w->weight), type[0] ? " type=" : "", type, period, runs,
 		 unit[0] ? unit : "unknown");
 }
 
@@ -103,6 +105,11 @@ static void header_field(struct folded_weight_info *out, const char *key, size_t
 		take_value(out->type, sizeof(out->type), v, vlen);
 	} else if (klen == 11 && !memcmp(key, "period_unit", 11)) {
 		take_value(out->period_unit, sizeof(out->period_unit), v, vlen);
+	} else if (klen == 4 && !memcmp(key, "runs", 4)) {
+		double d;
+
+		if (vlen < sizeof(tmp) && !parse_double_n(v, vlen, &d) && d >= 1 && d < 1e9)
+			out->runs = d;
 	} else if (klen == 6 && !memcmp(key, "period", 6)) {
 		double d;
 

@@ -50,6 +50,8 @@ struct folded_weight_info {
 	char type[32];		/* "cpu", "off-cpu", "alloc_space" ...; "" unknown */
 	double period;		/* per sample, in period_unit; 0 unknown */
 	char period_unit[16];	/* "ns", an event name ...; "" unknown */
+	double runs;		/* the counts sum this many runs ("runs=", written when
+				 * > 1: trail flame's diff.folded); 0 unknown */
 };
 
 /*

@@ -87,6 +87,12 @@ if [ "$rc" = 0 ]; then
 			pass "instructions: one run per bisection probe" ||
 			fail "instructions: one run per bisection probe" "$(grep 'probe' "$T/small.err")"
 	fi
+	# the suspect re-probed beside its parent: one exact run a side, as every probe
+	[ "$(json "$R" 'sorted({p["runs"] for p in d["probes"]})')" = "[1]" ] &&
+		grep -q ', each counted once (1 + 1 runs, 1 look)' "$R" &&
+		pass "instructions: the suspect's re-probe is one run a side" ||
+		fail "instructions: the suspect's re-probe is one run a side" \
+			"$(json "$R" '[(p["commit"][:12], p["runs"]) for p in d["probes"]], d["suspect"]["confidence_method"]')"
 else
 	fail "instructions: exit $rc, expected 0" "$(tail -15 "$T/small.err")"
 fi

@@ -13,6 +13,8 @@
 #include "core/cleanup.h"
 #include "core/strbuf.h"
 #include "flame/blockers.h"
+#include "flame/culprits.h"
+#include "flame/segment.h"
 #include "measure/capture.h"
 #include "flame/decide.h"
 #include "measure/definition.h"
@@ -630,6 +632,73 @@ TEST(library_time_moved_up_through_broken_stacks)
 	free(dir);
 }
 
+/*
+ * Issue 31: culprits.c segmented another moving function on its own
+ * share or self time although the target was measured with the library
+ * code under it, and a library frame (memcmp) by its own time under every
+ * caller while naming its repository caller.  Now each is measured as the
+ * target is: the caller's own time plus the library code under it, in
+ * ms per run - parse 50 + 50.5 -> 55 + 110.5 ms, not memcmp's 91.25 ->
+ * 241.25 (broken stacks included) nor parse's inclusive 300.5 -> 365.5.
+ */
+TEST(other_functions_measured_as_the_target)
+{
+	char *dir = tempdir_create("test-flame");
+	struct flame_target_result t = { 0 };
+	struct flame_session s;
+	struct flame_level ends[2];
+	double unit_ms = -1;
+	char head[41];
+	size_t i;
+	int side;
+
+	/* the measure follows the target's quantity */
+	t.measure_time = 1;
+	CHECK_INT(flame_culprits_other_measure(&t, 0), FLAME_MEASURE_TIME);
+	CHECK_INT(flame_culprits_other_measure(&t, 1), FLAME_MEASURE_LIB_TIME);
+	t.measure_lib = 1;
+	CHECK_INT(flame_culprits_other_measure(&t, 0), FLAME_MEASURE_LIB_TIME);
+	t.measure_time = 0;
+	t.measure_share = 1;
+	CHECK_INT(flame_culprits_other_measure(&t, 0), FLAME_MEASURE_LIB_SHARE);
+	t.measure_lib = 0;
+	CHECK_INT(flame_culprits_other_measure(&t, 0), FLAME_MEASURE_SHARE);
+	CHECK_INT(flame_culprits_other_measure(&t, 1), FLAME_MEASURE_LIB_SHARE);
+
+	flame_session_init(&s);
+	if (make_repo(dir, "printf 'int verify(int x)\\n{\\n\\treturn x;\\n}\\n"
+		      "void parse(void)\\n{\\n\\tverify(1);\\n}\\n' >a.c && "
+		      "git add a.c && git -c user.name=T -c user.email=t@e commit -q -m one",
+		      &s.st.repo) == 0) {
+		CHECK_INT(flame_repo_resolve(&s.st.repo, "rev", "HEAD", head), 0);
+		memcpy(s.ans.ends.good, head, 41);
+		memcpy(s.ans.ends.bad, head, 41);
+		for (side = 0; side < 2; side++) {
+			s.st.runs[side] = xcalloc(4, sizeof(*s.st.runs[side]));
+			s.st.nruns[side] = 4;
+			for (i = 0; i < 4; i++) {
+				struct flame_run *r = &s.st.runs[side][i];
+
+				paranoia_run(&r->folded, side, (int)i);
+				r->cpu_us = r->folded.total[0] * 1e3;	/* 1 ms a sample */
+			}
+		}
+		CHECK_INT(flame_culprits_other_level(&s, "parse", NULL, FLAME_MEASURE_LIB_TIME, ends,
+						     &unit_ms), 0);
+		CHECK_NEAR(unit_ms, 1, 1e-12);
+		CHECK_NEAR(ends[0].value, 50 + 50.5, 0.01);
+		CHECK_NEAR(ends[1].value, 55 + 110.5, 0.01);
+		/* verify's own time, unchanged: not parse's, not memcmp's */
+		CHECK_INT(flame_culprits_other_level(&s, "verify", NULL, FLAME_MEASURE_LIB_TIME, ends,
+						     &unit_ms), 0);
+		CHECK_NEAR(ends[0].value, 200, 0.01);
+		CHECK_NEAR(ends[1].value, 200, 0.01);
+	}
+	flame_session_release(&s);
+	tempdir_remove(dir);
+	free(dir);
+}
+
 /* Profilers' function names, as written in the source (git grep, git log -L). */
 TEST(source_names)
 {
@@ -1239,7 +1308,7 @@ TEST(report_escapes_hostile_strings)
 TEST_MAIN("flame", report_escapes_hostile_strings, shares_over_runs, hotspots_rank_and_floor,
 	  hotspots_only_rising_self, hotspots_confirm_uses_t_on_few_runs,
 	  probe_log_round_trip, private_clone_and_build_cache,
-	  blockers_cut_at_the_program, library_time_moved_up_through_broken_stacks, source_names, repo_definitions, decide_metric_verdict,
+	  blockers_cut_at_the_program, library_time_moved_up_through_broken_stacks, other_functions_measured_as_the_target, source_names, repo_definitions, decide_metric_verdict,
 	  decide_threshold_and_statistics, decide_prefer_samples,
 	  decide_strategy,
 	  decide_recommend, broken_clone_recreated, hotspots_confirm_follows_confidence,

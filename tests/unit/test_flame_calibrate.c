@@ -41,6 +41,21 @@ TEST(ends_hold_under_ar1) { check_scenario(CAL_AR1_NULL); check_scenario(CAL_AR1
 TEST(ends_hold_under_t3) { check_scenario(CAL_T3_NULL); check_scenario(CAL_T3_MIN); }
 TEST(ends_hold_under_drift) { check_scenario(CAL_DRIFT_NULL); check_scenario(CAL_DRIFT_MIN); }
 
+/*
+ * Issue 31's audit: a true 1.5% change was narrowed as ">= 3%" in 6.5-9.4%
+ * of runs.  It is still narrowed on the estimate (10% here, 2,000 trials),
+ * but "at least the minimum" is claimed only by the interval: 0.1%.
+ */
+TEST(below_minimum_rarely_claimed_at_least_it)
+{
+	struct cal_result c;
+
+	check_scenario(CAL_BELOW_MIN_CLAIMED);
+	/* the narrowing's power near the minimum is kept: a true 5% change */
+	cal_run(CAL_ABOVE_MIN_NARROWED, TRIALS, SEED, &c);
+	CHECK(cal_rate(&c) > 0.8);
+}
+
 TEST(segmentation_finds_both_halves)
 {
 	struct cal_result c;
@@ -97,4 +112,5 @@ TEST_MAIN("flame-calibrate", load_drift_between_ends_and_probes, no_change_is_ra
 	  search_from_an_innocent_suspect_rarely_names_it,
 	  search_from_the_culprit_rarely_names_another, innocent_at_30x_rarely_confirmed,
 	  ends_hold_under_ar1, ends_hold_under_t3, ends_hold_under_drift,
-	  segmentation_finds_both_halves, full_culprit_is_found, full_culprit_at_30x_is_found)
+	  segmentation_finds_both_halves, full_culprit_is_found, full_culprit_at_30x_is_found,
+	  below_minimum_rarely_claimed_at_least_it)

@@ -62,6 +62,15 @@ TEST(abba_order)
 	CHECK_INT(flame_look_step(40, 40), 4);
 }
 
+/* a re-probe of exact counts starts (and, at --probe-max-runs 1, stays) at one run a side */
+TEST(pair_first_runs)
+{
+	CHECK_INT(flame_pair_first_runs(1), 1);
+	CHECK_INT(flame_pair_first_runs(0), 2);
+	CHECK_INT(flame_pair_first_runs(3), 4);
+	CHECK_INT(flame_pair_first_runs(4), 4);
+}
+
 TEST(paired_log_ratio)
 {
 	/* bad = good * 1.1 * (1 +/- 0.01): ln ratios ln(1.111), ln(1.089). */
@@ -338,6 +347,6 @@ TEST(explains_interval_covers)
 	CHECK((double)covered / n > 0.94);
 }
 
-TEST_MAIN("flame-estimate", explains_by_fieller, explains_interval_covers, ks_sees_a_tail, t_quantiles, alpha_spending, abba_order, paired_log_ratio,
+TEST_MAIN("flame-estimate", explains_by_fieller, explains_interval_covers, ks_sees_a_tail, t_quantiles, alpha_spending, abba_order, pair_first_runs, paired_log_ratio,
 	  resolution_floor, percentile_ratio_bootstrap, outcome_by_interval, min_detectable_effect,
 	  step_assessment_and_split)

@@ -71,6 +71,10 @@ TEST(metric_rows)
 	CHECK_INT(flame_metric_parse("est-cycles", &m), 0);
 	CHECK(flame_metric_deterministic(m));
 	CHECK_STREQ(flame_metric_unit(m), "cycles");
+	/* a function's own weight per run: "9,001 samples/run" was instructions (exact33) */
+	CHECK_STREQ(flame_metric_per_run(FLAME_METRIC_INSTRUCTIONS), "instructions/run");
+	CHECK_STREQ(flame_metric_per_run(m), "cycles/run");
+	CHECK_STREQ(flame_metric_per_run(FLAME_METRIC_CPU), "samples/run");
 	CHECK(!flame_metric_deterministic(FLAME_METRIC_CPU));
 	CHECK(!flame_metric_deterministic(FLAME_METRIC_WALL));
 	memset(&o, 0, sizeof(o));

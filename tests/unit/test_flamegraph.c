@@ -13,6 +13,7 @@
 #include "flamegraph/input.h"
 #include "flamegraph/layout.h"
 #include "flamegraph/palette.h"
+#include "flamegraph/render.h"
 
 #include <math.h>
 
@@ -605,9 +606,69 @@ TEST(diffcolor_by_time_colours_only_what_changed)
 	fg_input_release(&in);
 }
 
+/* The text of the <title> of the frame named name in svg ("name (" opens it), or NULL. */
+static char *title_of(const char *svg, const char *name)
+{
+	char *open = xstrfmt("<title>%s (", name), *got = NULL;
+	const char *p = strstr(svg, open), *end;
+
+	if (p && (end = strstr(p, "</title>")))
+		got = xstrndup(p + 7, (size_t)(end - p - 7));
+	free(open);
+	return got;
+}
+
+/*
+ * Issue 31: the report's diff.svg is coloured by the change in time per
+ * run, but its tooltips still gave only share points.  Now a time-based
+ * graph's tooltip gives each frame's time per run before and after and
+ * its change (numfmt), the share's points beside.  The SVG is parsed.
+ */
+TEST(diff_tooltips_give_time_per_run)
+{
+	/* each column sums 4 runs: trail flame's diff.folded says so (runs=) */
+	static const char text[] = "# trail-folded weight=samples type=cpu period=1000000 "
+				   "period_unit=ns runs=4 unit=samples\np;main;sort 400 400\n"
+				   "p;main;check 100 500\n";
+	struct fg_input in;
+	struct fg_render r;
+	char *buf = NULL, *t;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fg_input_init(&in, NULL);
+	fg_input_read_buffer(&in, text, strlen(text));
+	fg_render_init(&r);
+	r.quiet = 1;
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_INT(fg_render(&in, &r, f), 0);
+	fclose(f);
+	/* check: 100 and 500 samples of 1 ms over 4 runs */
+	t = title_of(buf, "check");
+	CHECK(t != NULL);
+	if (t) {
+		CHECK(strstr(t, "; time per run 25 ms -&gt; 125 ms, +100 ms; share +"));
+		CHECK(strstr(t, " pts"));
+	}
+	free(t);
+	/* sort: its time did not change; its share fell (80% -> 44.4%) */
+	t = title_of(buf, "sort");
+	CHECK(t != NULL);
+	if (t) {
+		CHECK(strstr(t, "; time per run 100 ms -&gt; 100 ms, +0"));
+		CHECK(strstr(t, "; share -35.56 pts"));
+	}
+	free(t);
+	free(buf);
+	fg_input_release(&in);
+}
+
 TEST_MAIN("flamegraph", merges_sorted_and_unsorted_alike, repeated_and_prefix_stacks,
 	  counts_malformed_lines, differential_columns, reverse_base_factor,
 	  flamechart_keeps_order, stack_order_is_frame_by_frame, layout_geometry,
 	  layout_keeps_gone_frames_in_differential, palettes_are_deterministic,
 	  palette_map_round_trip, sort_matches_stack_order, byte_sorted_input_merges_into_stack_order,
-	  diffcolor_finds_the_real_change_among_noise, diffcolor_by_time_colours_only_what_changed)
+	  diffcolor_finds_the_real_change_among_noise, diffcolor_by_time_colours_only_what_changed,
+	  diff_tooltips_give_time_per_run)

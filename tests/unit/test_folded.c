@@ -128,6 +128,15 @@ TEST(units_header_carries_type_and_period)
 	CHECK(r.period == 1001001);
 	CHECK(folded_ns_per_count(&r) == 1001001);
 	CHECK_STREQ(folded_unit_word(&r), "samples");
+	CHECK(r.runs == 0);
+	/* the runs the counts sum (trail flame's diff.folded), written when > 1 */
+	w.runs = 8;
+	folded_header_format(buf, sizeof(buf), &w);
+	CHECK_STREQ(buf, "# trail-folded weight=samples type=cpu period=1001001 period_unit=ns "
+		    "runs=8 unit=samples\n");
+	CHECK_INT(folded_header_parse(buf, strlen(buf) - 1, &r), 1);
+	CHECK(r.runs == 8);
+	CHECK(r.period == 1001001);
 	/* a period that is not a number is unknown, not zero or garbage */
 	CHECK_INT(folded_header_parse("# trail-folded weight=samples period=1e9x unit=samples", 54,
 				      &r), 1);
