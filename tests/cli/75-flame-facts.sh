@@ -136,10 +136,9 @@ check "the checker: a frame obj_alloc never calls is false" \
 # regression" (exit 6) or inconclusive; after it, only the regression is left.
 D=$T/demo
 if [ -n "${TRAIL_SANITIZED:-}" ]; then
-	# the same trail flame command and options as above on other data (the
-	# sanitized profile reading of 1M words is most of this suite's
-	# sanitized CPU); the report's callee and revert-applies sentences run
-	# sanitized in tests/unit/test_flame_report.c
+	# the same trail flame command and options as above on other data (half
+	# of this suite's sanitized CPU); the report's callee and revert-applies
+	# sentences run sanitized in tests/unit/test_flame_report.c
 	skip "demo: fact check" "the flame run above covers this command under the sanitizers"
 elif "$ROOT/demo/make-history" "$D" >"$T/demo.env" 2>"$T/demo.gen"; then
 	. "$T/demo.env"
