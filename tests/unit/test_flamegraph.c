@@ -618,6 +618,19 @@ static char *title_of(const char *svg, const char *name)
 	return got;
 }
 
+/* The frame's tooltip exists and holds both texts. */
+static void title_has(const char *svg, const char *name, const char *a, const char *b)
+{
+	char *t = title_of(svg, name);
+
+	CHECK(t != NULL);
+	if (t) {
+		CHECK(strstr(t, a) != NULL);
+		CHECK(strstr(t, b) != NULL);
+	}
+	free(t);
+}
+
 /*
  * Issue 31: the report's diff.svg is coloured by the change in time per
  * run, but its tooltips still gave only share points.  Now a time-based
@@ -632,7 +645,7 @@ TEST(diff_tooltips_give_time_per_run)
 				   "p;main;check 100 500\n";
 	struct fg_input in;
 	struct fg_render r;
-	char *buf = NULL, *t;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
@@ -646,21 +659,9 @@ TEST(diff_tooltips_give_time_per_run)
 	CHECK_INT(fg_render(&in, &r, f), 0);
 	fclose(f);
 	/* check: 100 and 500 samples of 1 ms over 4 runs */
-	t = title_of(buf, "check");
-	CHECK(t != NULL);
-	if (t) {
-		CHECK(strstr(t, "; time per run 25 ms -&gt; 125 ms, +100 ms; share +"));
-		CHECK(strstr(t, " pts"));
-	}
-	free(t);
+	title_has(buf, "check", "; time per run 25 ms -&gt; 125 ms, +100 ms; share +", " pts");
 	/* sort: its time did not change; its share fell (80% -> 44.4%) */
-	t = title_of(buf, "sort");
-	CHECK(t != NULL);
-	if (t) {
-		CHECK(strstr(t, "; time per run 100 ms -&gt; 100 ms, +0"));
-		CHECK(strstr(t, "; share -35.56 pts"));
-	}
-	free(t);
+	title_has(buf, "sort", "; time per run 100 ms -&gt; 100 ms, +0", "; share -35.56 pts");
 	free(buf);
 	fg_input_release(&in);
 }
