@@ -103,6 +103,25 @@ static void probe_value(struct strbuf *sb, const struct flame_probe_request *o, 
 		numfmt_count(sb, v, 0);
 }
 
+/*
+ * What the probe measured: the metric, or the function's measure - whose
+ * "samples" are instructions (or cycles) when the metric counts them
+ * ("lib-instructions", not "lib-samples").
+ */
+static void probe_label(struct strbuf *sb, const struct flame_probe_request *o)
+{
+	const char *name = o->function ? flame_measure_name(o->measure) : flame_metric_name(o->metric);
+	const char *at = strstr(name, "samples");
+
+	if (!o->function || !at || !flame_metric_deterministic(o->metric)) {
+		strbuf_addstr(sb, name);
+		return;
+	}
+	strbuf_add(sb, name, (size_t)(at - name));
+	strbuf_addstr(sb, flame_metric_unit(o->metric));
+	strbuf_addstr(sb, at + strlen("samples"));
+}
+
 static int cmd_flame_probe(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -160,15 +179,21 @@ static int cmd_flame_probe(int argc, const char **argv)
 		}
 	}
 	{
-		struct strbuf v = STRBUF_INIT, se = STRBUF_INIT, th = STRBUF_INIT;
+		struct strbuf what = STRBUF_INIT, v = STRBUF_INIT, se = STRBUF_INIT, th = STRBUF_INIT;
 
+		probe_label(&what, o);
 		probe_value(&v, o, res.value);
-		probe_value(&se, o, res.se);
+		if (flame_metric_deterministic(o->metric))
+			strbuf_addstr(&se, "exact");	/* a count, not samples: no +/- */
+		else {
+			strbuf_addstr(&se, "+/- ");
+			probe_value(&se, o, res.se);
+		}
 		probe_value(&th, o, o->threshold);
-		note("probe %.12s: %s (%s %s +/- %s, threshold %s, %u runs)%s%s", id,
-		     trail_probe_verdict_name(res.verdict), o->function ? flame_measure_name(o->measure) :
-		     flame_metric_name(o->metric), v.buf, se.buf, th.buf, res.runs,
+		note("probe %.12s: %s (%s %s %s, threshold %s, %u runs)%s%s", id,
+		     trail_probe_verdict_name(res.verdict), what.buf, v.buf, se.buf, th.buf, res.runs,
 		     res.why[0] ? ": " : "", res.why);
+		strbuf_release(&what);
 		strbuf_release(&v);
 		strbuf_release(&se);
 		strbuf_release(&th);

@@ -86,6 +86,10 @@ if [ "$rc" = 0 ]; then
 		! grep 'trail flame probe: probe' "$T/small.err" | grep -qv ', 1 runs)' &&
 			pass "instructions: one run per bisection probe" ||
 			fail "instructions: one run per bisection probe" "$(grep 'probe' "$T/small.err")"
+		# a count is exact: "(instructions 53,046,011 exact, ...)", no "samples ... +/- 7,283"
+		! grep 'trail flame probe: probe' "$T/small.err" | grep -q -e '+/-' -e 'samples' &&
+			pass "instructions: a probe gives its exact count, not samples +/-" ||
+			fail "instructions: a probe gives its exact count, not samples +/-" "$(grep 'probe' "$T/small.err")"
 	fi
 	# the suspect re-probed beside its parent: one exact run a side, as every probe
 	[ "$(json "$R" 'sorted({p["runs"] for p in d["probes"]})')" = "[1]" ] &&
