@@ -32,7 +32,7 @@ grep -q "^backfill: 10 commit(s) measured" "$T/.out" && pass "backfill: 10 commi
 [ -z "$(git -C "$R" status --porcelain --ignored)" ] && pass "work tree untouched" ||
 	fail "work tree untouched" "$(git -C "$R" status --porcelain --ignored)"
 
-"$TRAIL" history detect -C "$R" --json --alpha 0.001 --simulations 19999 >"$T/d.json" 2>"$T/d.err"
+"$TRAIL" history detect -C "$R" --json --alpha 0.001 --simulations 99999 >"$T/d.json" 2>"$T/d.err"
 got=$(json "$T/d.json" '" ".join("%s:%s:%s" % (c["commit"], (c["functions"] or [{"name": "-"}])[0]["name"], c["direction"]) for c in d["change_points"])' 2>&1)
 [ "$got" = "$CULPRIT:score_rows:slower" ] &&
 	pass "detect: one change point, at the culprit, slower, score_rows" ||

@@ -97,3 +97,13 @@ json "$T/c.json" '[(c["before"] == sys.argv[3], c["functions"][0]["name"]) for c
 	pass "control: a function 20 % slower, the metric flat, is a change point naming it" ||
 	fail "control: a function 20 % slower, the metric flat, is a change point naming it" \
 		"$(cat "$T/c.out" "$T/c.err" "$T/rec.err")"
+
+# too few simulations for --alpha over this many series: said, not a silent
+# "no change" (76-history-live under load lost a doubled metric to it)
+"$TRAIL" history detect -C "$C" --alpha 0.001 --simulations 999 >/dev/null 2>"$T/few.err"
+grep -q 'even the largest change goes unreported; raise --simulations to [0-9]* or more' "$T/few.err" &&
+	pass "detect: too few simulations for --alpha are said" ||
+	fail "detect: too few simulations for --alpha are said" "$(cat "$T/few.err")"
+"$TRAIL" history detect -C "$C" >/dev/null 2>"$T/enough.err"
+! grep -q "goes unreported" "$T/enough.err" && pass "detect: the defaults are within reach" ||
+	fail "detect: the defaults are within reach" "$(cat "$T/enough.err")"
