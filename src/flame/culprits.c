@@ -9,7 +9,7 @@
  * ans.culprits.list, the suspect first.
  */
 #include "flame/culprits.h"
-#include "flame/blockers.h"
+#include "flame/probe.h"
 #include "flame/session_query.h"
 #include "core/verdict.h"
 #include "flame/decide.h"
@@ -236,12 +236,12 @@ int flame_culprits_other_level(struct flame_session *s, const char *func,
 			       const struct string_list *exclude, enum flame_measure m,
 			       struct flame_level *ends, double *unit_ms)
 {
-	int side, time = flame_measure_time(m), lib = flame_measure_lib(m), ret = 0;
+	int side, ret = 0;
 
-	*unit_ms = time ? 1 : 0;
+	*unit_ms = flame_measure_time(m) ? 1 : 0;
 	for (side = 0; side < 2; side++) {
 		size_t n = s->st.nruns[side], k;
-		struct folded_profile **p = xcalloc(n + 1, sizeof(*p)), *cut = NULL;
+		struct folded_profile **p = xcalloc(n + 1, sizeof(*p));
 		double *cpu = xcalloc(n + 1, sizeof(*cpu));
 		struct flame_share v;
 
@@ -249,27 +249,11 @@ int flame_culprits_other_level(struct flame_session *s, const char *func,
 			p[k] = &s->st.runs[side][k].folded;
 			cpu[k] = s->st.runs[side][k].cpu_us / 1e3;
 		}
-		/* as a probe measures it (probe.c), at each end's own commit */
-		if (lib) {
-			cut = xcalloc(n + 1, sizeof(*cut));
-			if (flame_blockers_cut_at_repository(&s->st.repo, side ? s->ans.ends.bad :
-							     s->ans.ends.good, func, p, n, cut))
-				ret = -1;
-			for (k = 0; k < n; k++)
-				p[k] = &cut[k];
-		}
-		if (time)
-			flame_time_over_runs(p, cpu, n, func, 0, &v);
-		else if (lib && flame_measure_share(m))
-			flame_share_over_runs(p, n, func, 0, &v);
-		else if (lib)
-			flame_samples_over_runs(p, n, func, 0, &v);
-		else
-			flame_relative_share_over_runs(p, n, func, exclude, &v);
+		/* as a probe measures it, at each end's own commit */
+		if (flame_function_over_runs(&s->st.repo, side ? s->ans.ends.bad : s->ans.ends.good,
+					     p, cpu, n, func, m, exclude, &v, NULL))
+			ret = -1;
 		ends[side] = (struct flame_level){ v.mean, v.se, v.df, FLAME_LEVEL_KNOWN };
-		for (k = 0; cut && k < n; k++)
-			folded_profile_release(&cut[k]);
-		free(cut);
 		free(p);
 		free(cpu);
 	}

@@ -106,6 +106,47 @@ static int side_run(const struct flame_capture_opts *cap, struct probe_side *sid
 	return code > 0 ? 1 : -1;
 }
 
+int flame_function_over_runs(struct flame_repo *r, const char *rev,
+			     struct folded_profile *const *runs, const double *cpu_ms, size_t n,
+			     const char *func, enum flame_measure m, const struct string_list *exclude,
+			     struct flame_share *value, double *share)
+{
+	struct folded_profile **use = xcalloc(n ? n : 1, sizeof(*use)), *cut = NULL;
+	int total = flame_measure_total(m), is_share = flame_measure_share(m), ret = 0;
+	struct flame_share s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		use[i] = runs[i];
+	/*
+	 * lib-: the function's own time with the library and kernel code
+	 * under it, what the diff ranked when it moved a library frame's time
+	 * up to its caller - not its inclusive time, which holds every other
+	 * program function it calls.
+	 */
+	if (flame_measure_lib(m)) {
+		cut = xcalloc(n ? n : 1, sizeof(*cut));
+		ret = flame_blockers_cut_at_repository(r, rev, func, use, n, cut);
+		for (i = 0; i < n; i++)
+			use[i] = &cut[i];
+	}
+	flame_share_over_runs(use, n, func, total, &s);
+	if (share)
+		*share = s.mean;
+	if (flame_measure_time(m))
+		flame_time_over_runs(use, cpu_ms, n, func, total, &s);
+	else if (is_share && exclude && exclude->nr && !total && !cut)
+		flame_relative_share_over_runs(use, n, func, exclude, &s);
+	else if (!is_share)
+		flame_samples_over_runs(use, n, func, total, &s);
+	*value = s;
+	for (i = 0; cut && i < n; i++)
+		folded_profile_release(&cut[i]);
+	free(cut);
+	free(use);
+	return ret;
+}
+
 /*
  * The value compared (share, samples per run or metric) over the side's
  * runs; 0, or -1 when a lib- measure cannot tell the repository's frames.
@@ -113,10 +154,9 @@ static int side_run(const struct flame_capture_opts *cap, struct probe_side *sid
 static int side_estimate(struct flame_repo *r, const struct flame_probe_request *o,
 			 const struct probe_side *side, struct flame_probe_result *out)
 {
-	struct folded_profile **profiles = xcalloc(side->nr, sizeof(*profiles));
-	struct folded_profile *cut = NULL;
-	double *values = xcalloc(side->nr, sizeof(*values));
-	double *cpu_ms = xcalloc(side->nr, sizeof(*cpu_ms));
+	struct folded_profile **profiles = xcalloc(side->nr ? side->nr : 1, sizeof(*profiles));
+	double *values = xcalloc(side->nr ? side->nr : 1, sizeof(*values));
+	double *cpu_ms = xcalloc(side->nr ? side->nr : 1, sizeof(*cpu_ms));
 	size_t i;
 	int ret = 0;
 
@@ -125,30 +165,11 @@ static int side_estimate(struct flame_repo *r, const struct flame_probe_request 
 		values[i] = flame_run_metric(&side->runs[i], o->metric);
 		cpu_ms[i] = side->runs[i].cpu_us / 1e3;
 	}
-	/*
-	 * lib-: the function's own time with the library and kernel code
-	 * under it, what the diff ranked when it moved a library frame's time
-	 * up to its caller - not its inclusive time, which holds every other
-	 * program function it calls.
-	 */
-	if (o->function && flame_measure_lib(o->measure)) {
-		cut = xcalloc(side->nr ? side->nr : 1, sizeof(*cut));
-		ret = flame_blockers_cut_at_repository(r, side->id, o->function, profiles, side->nr, cut);
-		for (i = 0; i < side->nr; i++)
-			profiles[i] = &cut[i];
-	}
 	if (o->function) {
-		int total = flame_measure_total(o->measure), share = flame_measure_share(o->measure);
 		struct flame_share s;
 
-		flame_share_over_runs(profiles, side->nr, o->function, total, &s);
-		out->share = s.mean;
-		if (flame_measure_time(o->measure))
-			flame_time_over_runs(profiles, cpu_ms, side->nr, o->function, total, &s);
-		else if (share && o->exclude && o->exclude->nr && !total && !cut)
-			flame_relative_share_over_runs(profiles, side->nr, o->function, o->exclude, &s);
-		else if (!share)
-			flame_samples_over_runs(profiles, side->nr, o->function, total, &s);
+		ret = flame_function_over_runs(r, side->id, profiles, cpu_ms, side->nr, o->function,
+					       o->measure, o->exclude, &s, &out->share);
 		out->value = s.mean;
 		out->se = s.se;
 	} else {
@@ -160,9 +181,6 @@ static int side_estimate(struct flame_repo *r, const struct flame_probe_request 
 			out->se = 0;
 	}
 	out->runs = (unsigned)side->nr;
-	for (i = 0; cut && i < side->nr; i++)
-		folded_profile_release(&cut[i]);
-	free(cut);
 	free(profiles);
 	free(values);
 	free(cpu_ms);

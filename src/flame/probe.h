@@ -47,6 +47,20 @@ struct flame_probe_result {
 };
 
 /*
+ * A function's value over a side's runs of commit rev in measure m: its
+ * share, samples per run or CPU time per run, self or inclusive, among
+ * the samples outside exclude for a self share; a lib- measure in runs cut
+ * at rev's own definitions (blockers.h).  *share (when given) gets its
+ * plain share of the same runs.  What a probe compares, and what the
+ * culprits step reads at the ends.  0, or -1 when a lib- measure cannot
+ * tell the repository's frames.
+ */
+struct flame_share;
+int flame_function_over_runs(struct flame_repo *r, const char *rev,
+			     struct folded_profile *const *runs, const double *cpu_ms, size_t n,
+			     const char *func, enum flame_measure m, const struct string_list *exclude,
+			     struct flame_share *value, double *share);
+/*
  * Probe commit id as req asks (its rev, clone, log and json are the
  * caller's business).  Returns 0 (result filled, any verdict) or -1 on
  * error.
