@@ -581,15 +581,10 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 				    s->ans.suspects.def_line);
 		}
 	}
-	{
-		struct strbuf e = STRBUF_INIT;
-
-		flame_report_evidence(s, &e);
-		strbuf_addstr(sb, "\n- evidence: ");
-		md_text(sb, e.buf);
-		strbuf_addstr(sb, " — ");
-		strbuf_release(&e);
-	}
+	/* trail's own words and numbers: nothing to escape ("[...]" with no "(" is no link) */
+	strbuf_addstr(sb, "\n- evidence: ");
+	flame_report_evidence(s, sb);
+	strbuf_addstr(sb, " — ");
 	md_text(sb, s->ans.narrow.confidence_how);
 	strbuf_addch(sb, '\n');
 	if (s->ans.target.function && s->ans.suspects.changed_function &&

@@ -17,6 +17,7 @@
 #include "flame/segment.h"
 #include "measure/capture.h"
 #include "flame/decide.h"
+#include "flame/hotdiff.h"
 #include "measure/definition.h"
 #include "flame/probe.h"
 #include "flame/probe_cmd.h"
@@ -693,6 +694,16 @@ TEST(other_functions_measured_as_the_target)
 						     &unit_ms), 0);
 		CHECK_NEAR(ends[0].value, 200, 0.01);
 		CHECK_NEAR(ends[1].value, 200, 0.01);
+		/*
+		 * The ranking itself (hotdiff.c): libc's memcmp rises most, and
+		 * its time moves up to parse, its innermost caller the repository
+		 * defines, through the broken stacks - here in make check's
+		 * sanitized run, not only in the e2e suites.
+		 */
+		flame_step_rank_hotspots(&s);
+		CHECK(s.ans.target.hot.nr > 0 && !strcmp(s.ans.target.hot.items[0].name, "parse"));
+		CHECK(s.ans.target.frame && !strcmp(s.ans.target.frame, "__memcmp_evex_movbe"));
+		CHECK_INT(s.ans.target.measure_lib, 1);
 	}
 	flame_session_release(&s);
 	tempdir_remove(dir);
