@@ -315,7 +315,7 @@ static enum flame_pair_decision cal_run_pair(struct cal_rng *r, const struct cal
 			flame_step_assess(ms - mf, hypot(ss, sf), df, effect, effect_se, effect_df,
 					  a, out);
 		d = flame_pair_decide(out);
-		/* probe.c's P(step > 0): 1 - the p-value adjusted for the looks */
+		/* probe.c's evidence: the p-value adjusted for the looks (1 - confidence) */
 		p_adj = stats_look_adjusted_p(p_adj, 1 - out->confidence, a / 2, CAL_ALPHA / 2);
 		if (d != FLAME_PAIR_UNDECIDED || n >= max)
 			break;
@@ -537,7 +537,7 @@ enum cal_scenario {
 	CAL_INNOCENT_BB30, CAL_FULL_BB30, CAL_AR1_NULL, CAL_AR1_MIN, CAL_T3_NULL, CAL_T3_MIN,
 	CAL_DRIFT_NULL, CAL_DRIFT_MIN, CAL_LOAD_PROBE, CAL_LOAD_INNOCENT, CAL_LOAD_FULL,
 	CAL_BELOW_MIN_CLAIMED, CAL_BELOW_MIN_NARROWED, CAL_ABOVE_MIN_NARROWED,
-	CAL_ABOVE_MIN_CLAIMED, CAL_NSCENARIOS
+	CAL_ABOVE_MIN_CLAIMED, CAL_INNOCENT_P01, CAL_INNOCENT_P001, CAL_NSCENARIOS
 };
 
 /* Run scenario k for trials trials from seed; fills out. */
@@ -682,14 +682,21 @@ static void cal_run(enum cal_scenario k, unsigned trials, uint64_t seed, struct 
 			out->events += cal_run_range(&range, found, range.pos[0]) > 0;
 			break;
 		case CAL_INNOCENT_LAST_LOOK:
+		case CAL_INNOCENT_P01:
+		case CAL_INNOCENT_P001:
+			/* the printed p (1 - confidence, adjusted for the looks) is a
+			 * p-value: an innocent commit gets p <= x in at most x of cases */
 			out->name = "innocent commit, 30x overdispersed (beta-binomial, 900 samples/run)";
-			out->event = "P(step > 0) >= 0.975 reported";
+			out->nominal = k == CAL_INNOCENT_LAST_LOOK ? CAL_ALPHA / 2 :
+				       k == CAL_INNOCENT_P01 ? 0.01 : 0.001;
+			out->event = k == CAL_INNOCENT_LAST_LOOK ? "p <= 0.025 reported" :
+				     k == CAL_INNOCENT_P01 ? "p <= 0.01 reported" : "p <= 0.001 reported";
 			pair.samples = 900;
 			pair.overdispersion = 30;
 			pair.beta = 1;
 			pair.step = 0;
 			cal_run_pair(&r, &pair, &a);
-			out->events += a.confidence >= 1 - CAL_ALPHA / 2;
+			out->events += 1 - a.confidence <= out->nominal;
 			break;
 		case CAL_INNOCENT_BB5:
 		case CAL_INNOCENT_BB30:

@@ -29,6 +29,25 @@ void numfmt_percent_interval(struct strbuf *sb, double fraction, double lo, doub
 	strbuf_addch(sb, ']');
 }
 
+void numfmt_p(struct strbuf *sb, double p)
+{
+	int decimals;
+
+	if (!(p >= 0.0001)) {
+		strbuf_addstr(sb, p >= 0 ? "p < 0.0001" : "p = ?");
+		return;
+	}
+	if (p > 1)
+		p = 1;
+	/* two significant digits: 0.31, 0.012, 0.0031; never more than four decimals */
+	decimals = (int)ceil(-log10(p)) + 1;
+	if (decimals < 2)
+		decimals = 2;
+	if (decimals > 4)
+		decimals = 4;
+	strbuf_addf(sb, "p = %.*f", decimals, p);
+}
+
 void numfmt_pp(struct strbuf *sb, double delta, int flags)
 {
 	strbuf_addf(sb, "%s%.1f pp", sign(delta, flags), 100 * delta);

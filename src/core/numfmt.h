@@ -2,7 +2,8 @@
  * numfmt.h - how trail writes a number for a person, once: percentages of
  * a fraction ("+5.7%"), differences of shares in percentage points
  * ("+2.9 pp"), durations in the unit that reads best ("114.5 ms",
- * "1.25 s"), counts ("1234", "12.5"), and a value in a metric's unit.
+ * "1.25 s"), counts ("1234", "12.5"), p-values ("p = 0.0031"), and a
+ * value in a metric's unit.
  * report.md, report.html, report.json's display strings and the
  * terminal lines all go through these, so the same number reads the same.
  */
@@ -21,6 +22,11 @@ void numfmt_percent_interval(struct strbuf *sb, double fraction, double lo, doub
 void numfmt_pp(struct strbuf *sb, double delta, int flags);
 /* The same with its interval: "+12.3 pp [+10.1, +14.5]" (flags apply to the bounds too). */
 void numfmt_pp_interval(struct strbuf *sb, double delta, double lo, double hi, int flags);
+/*
+ * A p-value: "p = 0.31", "p = 0.012", "p = 0.0003" (two significant
+ * digits, four decimals at most), "p < 0.0001" below that.
+ */
+void numfmt_p(struct strbuf *sb, double p);
 /* seconds -> "850 us", "114.5 ms", "1.25 s", "1234 s"; four significant digits at most. */
 void numfmt_seconds(struct strbuf *sb, double seconds, int flags);
 /* A count: whole numbers without decimals, others to three significant digits. */

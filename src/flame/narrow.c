@@ -399,6 +399,7 @@ static int confirm_suspect(struct flame_session *s)
 	struct flame_pair_goal goal = { 0 };
 	double effect = s->ans.target.share[1] - s->ans.target.share[0];
 	char parent[41], cur[41], d[48], e[48], se[48], ex[FLAME_EXPLAINS_TEXT];
+	struct strbuf p = STRBUF_INIT;
 	int hops, untested = 0, rc = 1;
 
 	int short_of = 0;
@@ -454,12 +455,13 @@ static int confirm_suspect(struct flame_session *s)
 	s->ans.narrow.pair = pair;
 	s->ans.narrow.suspect_confidence = rc ? 0 : pair.confidence;
 	if (rc) {
+		s->ans.narrow.pair.looks = 0;	/* no evidence (flame_report_evidence()) */
 		/* nothing was measured: say why, not a difference of zero */
 		const struct flame_probe_result *bad = rc == 1 ? &s->ans.narrow.confirm_slow
 							       : &s->ans.narrow.confirm_fast;
 
 		snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
-			 "could not re-probe the suspect beside %s %.12s: %.12s: %s; confidence 0",
+			 "could not re-probe the suspect beside %s %.12s: %.12s: %s; no evidence",
 			 untested ? "its nearest testable ancestor" : "its parent",
 			 s->ans.narrow.confirm_fast.id, bad->id, bad->why[0] ? bad->why : "not testable");
 		return 0;
@@ -468,18 +470,27 @@ static int confirm_suspect(struct flame_session *s)
 	describe_delta(s, effect, e, sizeof(e));
 	describe_delta(s, pair.se, se, sizeof(se));
 	flame_explains_format(&pair.step, ex, sizeof(ex));
+	if (s->ans.ends.exact_counts) {
+		strbuf_addstr(&p, "exact counts: each side's runs counted alike, the step has no "
+			      "sampling error to test");
+	} else {
+		numfmt_p(&p, 1 - s->ans.narrow.suspect_confidence);
+		strbuf_addf(&p, ": the one-sided Welch t test of a step of zero or less, adjusted for "
+			    "the looks (a p-value, not the probability that the commit is a culprit); "
+			    "alpha %.3g spent over the looks (Pocock-type)", goal.alpha);
+	}
 	snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 		 "re-probed the suspect beside %s %.12s%s (%u + %u runs, %u look%s): "
 		 "it raises the value by %s (standard error %s, Welch df %.1f) of the %s "
 		 "between the ends, explaining %s of the change (the ends' own error "
-		 "included); confidence = P(step > 0) = 1 - p of the one-sided "
-		 "Welch t test = %.3f; alpha %.3g spent over the looks (Pocock-type)%s",
+		 "included); %s%s",
 		 untested ? "its nearest testable ancestor" : "its parent", s->ans.narrow.confirm_fast.id,
 		 s->ans.narrow.confirm_fast.runs == 1 ? ", each counted once" : " in ABBA pairs",
 		 s->ans.narrow.confirm_slow.runs, s->ans.narrow.confirm_fast.runs, pair.looks,
 		 pair.looks == 1 ? "" : "s", d, se, pair.step.df, e, ex,
-		 s->ans.narrow.suspect_confidence, goal.alpha,
+		 p.buf,
 		 untested ? "; commits in between could not be built or run and are listed as ambiguous" : "");
+	strbuf_release(&p);
 	return 0;
 }
 

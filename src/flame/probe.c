@@ -332,7 +332,7 @@ int flame_probe_pair(struct flame_repo *r, const char *slow_id, const char *fast
 		if (pair->decision != FLAME_PAIR_UNDECIDED || fs.nr >= max)
 			break;
 	}
-	/* P(step > 0) as 1 - the p-value adjusted for the looks taken */
+	/* 1 - the p-value adjusted for the looks taken (the report prints that p) */
 	pair->confidence = pair->step.confidence = 1 - p_adj;
 	if (pair->decision == FLAME_PAIR_SPLIT) {
 		slow->verdict = PROBE_SLOW;

@@ -206,6 +206,9 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "function_source", s->ans.target.function ? "profile" :
 				s->ans.target.blocked_function ? "off-CPU profile" :
 				s->ans.suspects.changed_function ? "changed by the suspect commit" : NULL);
+	/* the one-sided p of the step, adjusted for the looks; confidence is 1 - p (kept
+	 * for scripts), not a probability that the commit is a culprit */
+	json_writer_key_number(w, "p_value", 1 - s->ans.narrow.suspect_confidence);
 	json_writer_key_number(w, "confidence", s->ans.narrow.suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->ans.narrow.confidence_how);
 	json_writer_key(w, "merge");
@@ -320,7 +323,8 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	/* Fieller's interval (estimate.h) at this level; on the log scale for a time */
 	json_writer_key_number(w, "interval_level", a->explains_level);
 	json_writer_key_bool(w, "log_scale", a->log_scale);
-	json_writer_key_number(w, "confidence", confidence);
+	json_writer_key_number(w, "p_value", 1 - confidence);	/* adjusted for the looks */
+	json_writer_key_number(w, "confidence", confidence);	/* 1 - p_value, for scripts */
 	json_writer_key(w, "effect");
 	if (unit_ms > 0) {
 		double ends = s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
@@ -577,7 +581,15 @@ static void md_suspect(const struct flame_session *s, struct strbuf *sb)
 				    s->ans.suspects.def_line);
 		}
 	}
-	strbuf_addf(sb, "\n- confidence: %.2f — ", s->ans.narrow.suspect_confidence);
+	{
+		struct strbuf e = STRBUF_INIT;
+
+		flame_report_evidence(s, &e);
+		strbuf_addstr(sb, "\n- evidence: ");
+		md_text(sb, e.buf);
+		strbuf_addstr(sb, " — ");
+		strbuf_release(&e);
+	}
 	md_text(sb, s->ans.narrow.confidence_how);
 	strbuf_addch(sb, '\n');
 	if (s->ans.target.function && s->ans.suspects.changed_function &&
@@ -855,7 +867,9 @@ void flame_report_summary(const struct flame_session *s, struct strbuf *out)
 		term(out, a->narrow.culprit_info.subject);
 		strbuf_addstr(out, " (");
 		term(out, a->narrow.culprit_info.author);
-		strbuf_addf(out, ")\nconfidence:     %.2f (", a->narrow.suspect_confidence);
+		strbuf_addstr(out, ")\nevidence:       ");
+		flame_report_evidence(s, out);
+		strbuf_addstr(out, " (");
 		term(out, trail_verdict_name(a->outcome));
 		strbuf_addstr(out, ")\n");
 		flame_report_summary_culprits(s, out);

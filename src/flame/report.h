@@ -47,6 +47,14 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb);
 void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb);
 void flame_report_summary_culprits(const struct flame_session *s, struct strbuf *out);
 /*
+ * The suspect's evidence, in one sentence with no text from outside:
+ * its step beside its parent with the interval and the one-sided p-value
+ * adjusted for the looks ("+109.6 ms CPU [+70.37, +148.9] beside its
+ * parent, p = 0.0003"), "exact counts" for a counted metric that repeats,
+ * or why there is none.  Not a probability that the commit is a culprit.
+ */
+void flame_report_evidence(const struct flame_session *s, struct strbuf *sb);
+/*
  * Every culprit's step is a CPU time (its unit_ms known) and so is the
  * change between the ends: the steps can be shown in ms and summed.
  */

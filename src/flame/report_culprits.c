@@ -2,8 +2,9 @@
  * report_culprits.c - the list of every culprit (ans.culprits.list, culprits.c)
  * in report.md, report.html and the terminal's answer: each commit with
  * its function, its step beside its parent and its interval, the part of
- * its measure's change it explains and P(step > 0).  Shown when more than
- * one commit explains the change; the suspect's own sections say the rest.
+ * its measure's change it explains and the p-value of its step (adjusted
+ * for the looks).  Shown when more than one commit explains the change;
+ * the suspect's own sections say the rest, its evidence from here too.
  */
 #include "flame/report.h"
 #include "core/numfmt.h"
@@ -117,6 +118,45 @@ static void step_text(const struct flame_session *s, const struct flame_culprit 
 	}
 }
 
+/* The suspect's entry among the culprits, NULL when culprits.c listed none. */
+static const struct flame_culprit *suspect_entry(const struct flame_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ans.culprits.count; i++)
+		if (!strcmp(s->ans.culprits.list[i].id, s->ans.narrow.culprit_info.id))
+			return &s->ans.culprits.list[i];
+	return NULL;
+}
+
+/* "p = 0.0003", or "exact counts" where a counted metric repeats (no test). */
+static void evidence_p(const struct flame_session *s, double confidence, struct strbuf *sb)
+{
+	if (s->ans.ends.exact_counts)
+		strbuf_addstr(sb, "exact counts");
+	else
+		numfmt_p(sb, 1 - confidence);
+}
+
+void flame_report_evidence(const struct flame_session *s, struct strbuf *sb)
+{
+	const struct flame_culprit *c = suspect_entry(s);
+	struct flame_culprit only;
+
+	if (!s->ans.narrow.pair.looks) {
+		strbuf_addstr(sb, "none: the suspect could not be re-probed beside its parent");
+		return;
+	}
+	if (!c) {
+		memset(&only, 0, sizeof(only));
+		only.step = s->ans.narrow.pair.step;
+		c = &only;
+	}
+	step_text(s, c, sb);
+	strbuf_addstr(sb, " beside its parent, ");
+	evidence_p(s, s->ans.narrow.suspect_confidence, sb);
+}
+
 void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 {
 	size_t i;
@@ -125,7 +165,7 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		return;
 	strbuf_addf(sb, "\n## Culprits (%zu commits, each beside its parent)\n\n"
 		    "| commit | subject | function | step [interval] | explains [interval] | "
-		    "P(step > 0) |\n| --- | --- | --- | --- | ---: | ---: |\n", s->ans.culprits.count);
+		    "evidence |\n| --- | --- | --- | --- | ---: | ---: |\n", s->ans.culprits.count);
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
 		const char *subj = culprit_subject(s, c), *fn = culprit_function(s, c);
@@ -143,7 +183,9 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		flame_explains_format(&c->step, ex, sizeof(ex));
 		strbuf_addstr(sb, " | ");
 		escape_md_text(sb, ex, strlen(ex));
-		strbuf_addf(sb, " | %.3f |\n", c->confidence);
+		strbuf_addstr(sb, " | ");
+		evidence_p(s, c->confidence, sb);
+		strbuf_addstr(sb, " |\n");
 	}
 	if (flame_culprits_timed(s)) {
 		int add_up = flame_culprits_add_up(s);
@@ -168,7 +210,9 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 			      "commit's own size.\n");
 	}
 	strbuf_addstr(sb, "\n\"explains\" is the commit's step as a part of its function's change "
-		      "between the ends.\n");
+		      "between the ends; \"evidence\" is the one-sided p-value of a step of zero "
+		      "or less, adjusted for the looks its re-probe took - a p-value, not the "
+		      "probability that the commit is a culprit.\n");
 }
 
 void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb)
@@ -180,7 +224,7 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 	strbuf_addf(sb, "<section id=\"culprits\"><h2>Culprits</h2>\n<p>%zu commits each explain a "
 		    "real part of the change, each measured beside its parent in ABBA pairs.</p>\n"
 		    "<table><tr><th>commit</th><th>subject</th><th>function</th><th>step "
-		    "[interval]</th><th>explains [interval]</th><th>P(step &gt; 0)</th></tr>\n",
+		    "[interval]</th><th>explains [interval]</th><th>evidence</th></tr>\n",
 		    s->ans.culprits.count);
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
@@ -201,7 +245,9 @@ void flame_report_html_culprits(const struct flame_session *s, struct strbuf *sb
 		flame_explains_format(&c->step, ex, sizeof(ex));
 		strbuf_addstr(sb, "</td><td>");
 		escape_html_text(sb, ex, strlen(ex));
-		strbuf_addf(sb, "</td><td>%.3f</td></tr>\n", c->confidence);
+		strbuf_addstr(sb, "</td><td>");
+		evidence_p(s, c->confidence, sb);
+		strbuf_addstr(sb, "</td></tr>\n");
 		strbuf_release(&st);
 	}
 	strbuf_addstr(sb, "</table></section>\n");
@@ -225,7 +271,9 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 		escape_term(out, fn, strlen(fn));
 		strbuf_addstr(out, ", explains ");
 		numfmt_percent(out, c->step.explains, 0);
-		strbuf_addf(out, ", confidence %.2f)\n", c->confidence);
+		strbuf_addstr(out, ", ");
+		evidence_p(s, c->confidence, out);
+		strbuf_addstr(out, ")\n");
 	}
 }
 

@@ -186,8 +186,13 @@ static void write_answer(const struct flame_session *s, struct strbuf *sb)
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
 	if (flame_session_has_suspect(s)) {
-		strbuf_addf(sb, "<tr><th>Confidence</th><td><meter min=\"0\" max=\"1\" value=\"%.3f\"></meter> "
-			    "<strong>%.2f</strong> <span class=\"muted\">", a->narrow.suspect_confidence, a->narrow.suspect_confidence);
+		struct strbuf e = STRBUF_INIT;
+
+		flame_report_evidence(s, &e);
+		strbuf_addstr(sb, "<tr><th>Evidence</th><td><strong>");
+		flame_html_text(sb, e.buf);
+		strbuf_addstr(sb, "</strong> <span class=\"muted\">");
+		strbuf_release(&e);
 		flame_html_text(sb, a->narrow.confidence_how);
 		strbuf_addstr(sb, "</span></td></tr>\n");
 	}

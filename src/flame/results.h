@@ -89,9 +89,9 @@ struct flame_narrow_result {
 	int narrow_lo, narrow_hi;	/* undecided probes: the culprit lies in (lo, hi] of the range */
 	struct flame_commit culprit_info;
 	struct flame_probe_result confirm_slow, confirm_fast;
-	double suspect_confidence;	/* P(step > 0): 1 - p of the pair's t test */
+	double suspect_confidence;	/* 1 - p of the pair's t test, adjusted for the looks */
 	struct flame_pair_result pair;	/* the suspect/parent re-probe (probe.h) */
-	char confidence_how[800];
+	char confidence_how[1024];
 	struct string_list ambiguous;	/* untestable commits that could be it too */
 	struct string_list reverted;	/* confirmed culprits reverted later in the range */
 };
@@ -103,7 +103,7 @@ struct flame_culprit {
 	char *frame;			/* where its time is spent; NULL: the session's */
 	char *subject;			/* NULL for the suspect (culprit_info has it) */
 	struct flame_step_assessment step;	/* beside its parent, against its measure's change */
-	double confidence;		/* P(step > 0) */
+	double confidence;		/* 1 - p of its step, adjusted for the looks */
 	double unit_ms;			/* ms of CPU time per run per unit of step; 0: not a time */
 };
 

@@ -1295,7 +1295,7 @@ TEST(report_escapes_hostile_strings)
 	CHECK(strstr(term.buf, "\\x1b[2K\\rsuspect commit: fake"));
 	CHECK(strstr(term.buf, "\\x1b]0;title\\x07"));
 	CHECK_INT(lines_starting(term.buf, "suspect commit:"), 1);
-	CHECK_INT(lines_starting(term.buf, "confidence:"), 1);
+	CHECK_INT(lines_starting(term.buf, "evidence:"), 1);
 
 	strbuf_release(&md);
 	strbuf_release(&html);

@@ -276,6 +276,49 @@ TEST(summary_flat_profile_says_where_the_time_rose)
 	release(&s, &f);
 }
 
+/*
+ * Issue 31: the headline said "confidence: 1.00" and the culprits'
+ * column "P(step > 0)" for 1 - p, read as a probability that the commit
+ * is the culprit.  The suspect's evidence is its step beside its parent
+ * with its interval and the p-value adjusted for the looks.
+ */
+TEST(evidence_is_a_step_and_its_p_value)
+{
+	struct flame_session s;
+	struct flame_report_facts f;
+	struct strbuf sb = STRBUF_INIT;
+
+	make_session(&s, &f);
+	s.ans.target.measure_share = 1;
+	s.ans.narrow.pair.looks = 2;
+	s.ans.narrow.pair.step.step = 0.30;
+	s.ans.narrow.pair.step.lo = 0.20;
+	s.ans.narrow.pair.step.hi = 0.40;
+	s.ans.narrow.suspect_confidence = 0.9997;
+	flame_report_summary(&s, &sb);
+	CHECK(strstr(sb.buf, "\nevidence:       +30.0 pp [+20.0, +40.0] beside its parent, "
+			     "p = 0.0003 (regression)\n"));
+	CHECK(!strstr(sb.buf, "confidence"));
+	strbuf_reset(&sb);
+	flame_report_html(&s, &f, NULL, &sb);
+	CHECK(strstr(sb.buf, "<tr><th>Evidence</th><td><strong>+30.0 pp [+20.0, +40.0] beside its "
+			     "parent, p = 0.0003</strong>"));
+	CHECK(!strstr(sb.buf, "Confidence"));
+	CHECK(!strstr(sb.buf, "P(step"));
+	/* a counted metric that repeats has no test to report */
+	s.ans.ends.exact_counts = 1;
+	strbuf_reset(&sb);
+	flame_report_evidence(&s, &sb);
+	CHECK_STREQ(sb.buf, "+30.0 pp [+20.0, +40.0] beside its parent, exact counts");
+	/* a suspect never re-probed has none, not "p = 1" */
+	s.ans.narrow.pair.looks = 0;
+	strbuf_reset(&sb);
+	flame_report_evidence(&s, &sb);
+	CHECK_STREQ(sb.buf, "none: the suspect could not be re-probed beside its parent");
+	strbuf_release(&sb);
+	release(&s, &f);
+}
+
 TEST(md_handoffs_escaped)
 {
 	struct flame_session s;
@@ -422,5 +465,5 @@ TEST(revert_conflict_sentences)
 	flame_session_release(&s);
 }
 
-TEST_MAIN("flame_report", summary_flat_profile_says_where_the_time_rose, revert_conflict_sentences, facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
+TEST_MAIN("flame_report", summary_flat_profile_says_where_the_time_rose, evidence_is_a_step_and_its_p_value, revert_conflict_sentences, facts_gather_environment_and_files, html_frame_and_changed_function, html_sections_and_escaping, html_probes_in_range_order,
 	  html_scout_when_no_regression, md_handoffs_escaped, guard_percent_and_hunks)

@@ -258,6 +258,7 @@ TEST(inconclusive_names_no_suspect)
 	candidate_session(&s, dir, VERDICT_INCONCLUSIVE);
 	flame_report_summary(&s, &term);
 	CHECK_INT(count_lines(term.buf, "suspect commit:"), 0);
+	CHECK_INT(count_lines(term.buf, "evidence:"), 0);
 	CHECK_INT(count_lines(term.buf, "confidence:"), 0);
 	CHECK(!strncmp(term.buf, "inconclusive: the change is real", 32));
 	CHECK_INT(count_lines(term.buf, "candidate:      cd0f6195cd0f table: comment (not "

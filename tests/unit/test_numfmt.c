@@ -17,6 +17,13 @@ TEST(numbers_read_as_people_write_them)
 	SAME(numfmt_percent(&sb_, -0.0123, NUMFMT_SIGN), "-1.2%");
 	SAME(numfmt_percent(&sb_, 0.25, 0), "25.0%");
 	SAME(numfmt_pp(&sb_, 0.029, NUMFMT_SIGN), "+2.9 pp");
+	SAME(numfmt_p(&sb_, 0.31), "p = 0.31");
+	SAME(numfmt_p(&sb_, 0.0123), "p = 0.012");
+	SAME(numfmt_p(&sb_, 0.00312), "p = 0.0031");
+	SAME(numfmt_p(&sb_, 0.000312), "p = 0.0003");
+	SAME(numfmt_p(&sb_, 4.9e-6), "p < 0.0001");
+	SAME(numfmt_p(&sb_, 0), "p < 0.0001");
+	SAME(numfmt_p(&sb_, 1), "p = 1.00");
 	SAME(numfmt_pp(&sb_, 0.002, 0), "0.2 pp");
 	SAME(numfmt_seconds(&sb_, 0.1145, 0), "114.5 ms");
 	SAME(numfmt_seconds(&sb_, 1.254, 0), "1.254 s");
