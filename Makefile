@@ -226,9 +226,16 @@ san:
 #                         counts is test_flame_exact (a unit test, sanitized)
 #   76-history            22-commit perf history; the library is
 #                         76-history-notes and 76-history-live, sanitized
+#   74-flame-culprits     two culprits on CPU time (libc's memcmp under a
+#                         caller); the culprits step over real probes is
+#                         74-flame-culprits-alloc (two culprits on bytes, a
+#                         sixth of the CPU), its tables test_flame_time,
+#                         sanitized.  Left unsanitized: a culprit found again
+#                         on a second function (culprit_merge) and the
+#                         CPU-time/library measure of the others
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
-#                         code (setup, locks, jobs, remote) is 77-flame-hosts,
-#                         sanitized
+#                         code (setup, locks, jobs, remote) is 77-flame-hosts
+#                         and test_fleet_jobs, sanitized
 #   01-run-queue          tests/run's queue on a made-up tree of shell
 #                         suites: it runs no trail, so sanitized it would
 #                         only repeat the plain run
@@ -254,7 +261,7 @@ san:
 # 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 75-flame-alloc,
 # 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
 # suites that cover its C code under sanitizers named (CONTRIBUTING.md).
-SAN_SKIP_SUITES := 74-flame-kinds 75-flame-instructions 76-history 77-flame-hosts-shared \
+SAN_SKIP_SUITES := 74-flame-kinds 74-flame-culprits 75-flame-instructions 76-history 77-flame-hosts-shared \
 	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
 	01-run-queue
 

@@ -5,3 +5,4 @@ LIB_OBJS += src/fleet/remote.o
 LIB_OBJS += src/fleet/fleet_jobs.o
 LIB_OBJS += src/fleet/fleet_cpus.o
 LIB_OBJS += src/fleet/fleet_setup.o
+UNIT_TESTS += tests/unit/test_fleet_jobs

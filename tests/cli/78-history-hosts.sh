@@ -55,7 +55,7 @@ ncommits=$(git -C "$R" rev-list --first-parent "$BAD" | wc -l)
 key=$("$TRAIL" history backfill --print -C "$R" --build "$BUILD" --run "$RUN" | sed -n 's/^trail-history-env \([0-9a-f]*\).*/\1/p')
 
 "$TRAIL" history backfill -C "$R" --range "$BAD" --build "$BUILD" --run "$RUN" --repeat "$REP" \
-	--hosts "$T/hosts" --remote-trail "$TRAIL" >"$T/bf.out" 2>"$T/bf.err"
+	--hosts "$T/hosts" --remote-trail "$HOST_TRAIL" >"$T/bf.out" 2>"$T/bf.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "^backfill: $ncommits commit(s) measured, 0 already stored, 0 failed" "$T/bf.out" &&
 	pass "backfill --hosts: every commit measured" ||
@@ -101,9 +101,11 @@ else
 		pass "again: every commit already stored" || fail "again: every commit already stored" "$(cat "$T/.out")"
 fi
 check_exit "--env KEY no host has: exit 1" 1 "$TRAIL" history backfill -C "$R" --range "$BAD" \
-	--build "$BUILD" --run "$RUN" --hosts "$T/hosts" --remote-trail "$TRAIL" --env 0123456789abcdef
+	--build "$BUILD" --run "$RUN" --hosts "$T/hosts" --remote-trail "$HOST_TRAIL" --env 0123456789abcdef
 
 # --commit: commits that are not ancestors of the last one given reach the host too
+# (the host runs this build's trail: its --print side, history_hosts.c, runs
+# sanitized here even where HOST_TRAIL is the plain build's)
 printf '%s -p %s 127.0.0.1\n' "$SSHCMD" "${PORT[1]}" >"$T/hosts1"
 side=$(git -C "$R" commit-tree -p "$GOOD" -m "a side branch" "$GOOD^{tree}") &&
 	git -C "$R" update-ref refs/heads/side "$side"
@@ -149,7 +151,7 @@ fi
 S=$T/suite
 "$ROOT/tests/e2e/gen-suite" "$S" 3 2 || { fail "generate the suite"; exit 0; }
 check "backfill --hosts with .trail: two benches over ssh" "$TRAIL" history backfill -C "$S" \
-	--range HEAD --bench alpha --bench beta --repeat 1 --hosts "$T/hosts1" --remote-trail "$TRAIL"
+	--range HEAD --bench alpha --bench beta --repeat 1 --hosts "$T/hosts1" --remote-trail "$HOST_TRAIL"
 [ "$(grep -c '^backfill: 3 commit(s) measured, 0 already stored, 0 failed' "$T/.out")" = 2 ] &&
 	grep -q "host 127.0.0.1 -p ${PORT[1]} measured" "$T/.err" &&
 	pass "backfill --hosts: every commit of each bench measured on the host" ||

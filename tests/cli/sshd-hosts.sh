@@ -6,9 +6,18 @@
 # of a hosts file line); start_sshd N EXTRA_SETENV starts host N (its TMPDIR
 # $T/hostN/tmp, its XDG_CACHE_HOME $T/hostN/cache) and sets PORT[N] and
 # SPID[N]; sshd_below PID lists a sshd's session processes.  Every sshd is
-# killed at exit.
+# killed at exit.  HOST_TRAIL is the trail the hosts run (--remote-trail):
+# $TRAIL, but under the sanitizers the plain build's when it is the same
+# version - the hosts' probes and measurements are the same code that runs
+# sanitized on this machine (a ':' slot, other suites), and the sanitized
+# run's point here is the trail that drives the hosts.
 
 SSHD=/usr/sbin/sshd
+HOST_TRAIL=$TRAIL
+if [ -n "${TRAIL_SANITIZED:-}" ] && [ -x "$ROOT/build/trail" ] &&
+	[ "$("$ROOT/build/trail" --version 2>&1)" = "$("$TRAIL" --version 2>&1)" ]; then
+	HOST_TRAIL=$ROOT/build/trail
+fi
 declare -A PORT SPID
 PIDS=()
 

@@ -418,7 +418,113 @@ TEST(effects_add_up_to_the_ends)
 	free(dir);
 }
 
+/*
+ * Two culprits listed in every report (report_culprits.c): report.md's
+ * table and its sum, report.html's table, the terminal's "also culprit"
+ * line; a hostile subject and function escaped in each; a step measured
+ * as a share shown in points (not the confidence's wording: it is changing).  74-flame-culprits runs the same on a real
+ * history, outside the sanitized run.
+ */
+#define HOSTILE_SUBJECT "hash: <b>cheaper</b> | `x` & *y*"
+TEST(culprits_listed_in_every_report)
+{
+	char *dir = tempdir_create("test-flame-time"), *path;
+	struct flame_session s;
+	struct strbuf term = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, json = STRBUF_INIT;
+	struct flame_culprit *c;
+
+	candidate_session(&s, dir, VERDICT_REGRESSION);
+	s.ans.culprits.cpu_ms[0] = 377;
+	s.ans.culprits.cpu_ms[1] = 736;
+	c = s.ans.culprits.list = xcalloc(2, sizeof(*s.ans.culprits.list));
+	s.ans.culprits.count = s.ans.culprits.alloc = 2;
+	memcpy(c[0].id, s.ans.narrow.culprit_info.id, 41);
+	memcpy(c[1].id, "3333333333333333333333333333333333333333", 41);
+	c[1].function = xstrdup("word_hash<T|x>");
+	c[1].subject = xstrdup(HOSTILE_SUBJECT);
+	c[0].step = (struct flame_step_assessment){ .step = 210, .lo = 189, .hi = 231, .explains = 0.585,
+						    .explains_lo = 0.5, .explains_hi = 0.66,
+						    .explains_level = 0.95, .explains_bounded = 1 };
+	c[0].unit_ms = 1;
+	c[1].step = (struct flame_step_assessment){ .step = 105, .lo = 84, .hi = 126, .explains = 0.292 };
+	c[1].unit_ms = 1;
+	CHECK(!flame_report_write(&s));
+	path = xstrfmt("%s/report.md", dir);
+	CHECK(!strbuf_read_file(&md, path));
+	free(path);
+	CHECK(strstr(md.buf, "\n## Culprits (2 commits, each beside its parent)\n\n| commit | subject | "
+			     "function | step [interval] | explains [interval] | "));
+	CHECK(strstr(md.buf, "\n| ``cd0f6195cd0f`` | table: comment | ``table_find`` | +210 ms CPU "
+			     "[+189, +231] | 58% \\[50%, 66%\\] (95% Fieller) | "));
+	/* the subject's markup and the table's bars escaped */
+	CHECK(strstr(md.buf, "\n| ``333333333333`` | hash: &lt;b&gt;cheaper&lt;/b&gt; \\| \\`x\\` &amp; "
+			     "\\*y\\* | ``word_hash<T\\|x>`` | +105 ms CPU [+84, +126] | 29% \\[unbounded "
+			     "at 0%: the ends' change is not significant there\\] | "));
+	CHECK(strstr(md.buf, "\nThe steps add up: +315 ms CPU per run by the culprits and +44 ms "
+			     "unexplained make the +359 ms between the ends (377 ms -> 736 ms).\n"));
+	path = xstrfmt("%s/report.html", dir);
+	CHECK(!strbuf_read_file(&html, path));
+	free(path);
+	CHECK(strstr(html.buf, "<section id=\"culprits\"><h2>Culprits</h2>\n<p>2 commits each explain"));
+	CHECK(strstr(html.buf, "<tr><td><code>333333333333</code></td><td>hash: &lt;b&gt;cheaper&lt;/b&gt; "
+			       "| `x` &amp; *y*</td><td><code>word_hash&lt;T|x&gt;</code></td><td>+105 ms "
+			       "CPU [+84, +126]</td>"));
+	CHECK(strstr(html.buf, "</tr>\n</table></section>\n"));
+	CHECK(!strstr(html.buf, "<b>cheaper"));
+	path = xstrfmt("%s/report.json", dir);
+	CHECK(!strbuf_read_file(&json, path));
+	free(path);
+	CHECK(strstr(json.buf, "\"commit\": \"3333333333333333333333333333333333333333\""));
+	flame_report_summary(&s, &term);
+	CHECK(strstr(term.buf, "also culprit:   333333333333 hash: <b>cheaper</b> | `x` & *y* "
+			       "(word_hash<T|x>, explains 29.2%"));
+	CHECK_INT(count_lines(term.buf, "also culprit:"), 1);
+
+	/* the steps' lower ends past the ends' change: said so, no "unexplained" */
+	c[0].step.step = 300;
+	c[0].step.lo = 280;
+	c[0].step.hi = 320;
+	strbuf_reset(&md);
+	flame_report_md_culprits(&s, &md);
+	CHECK(strstr(md.buf, "\nThe steps exceed the change between the ends: they sum to +405 ms CPU "
+			     "per run against the ends' +359 ms (377 ms -> 736 ms), beyond their "
+			     "intervals."));
+	CHECK(!strstr(md.buf, "unexplained"));
+
+	/* a step measured as a share: points, and no sum */
+	c[1].unit_ms = 0;
+	c[1].step = (struct flame_step_assessment){ .step = 0.123, .lo = 0.101, .hi = 0.145, .explains = 0.4 };
+	strbuf_reset(&md);
+	flame_report_md_culprits(&s, &md);
+	CHECK(strstr(md.buf, "| ``word_hash<T\\|x>`` | +12.3 pp [+10.1, +14.5] |"));
+	CHECK(!strstr(md.buf, "The steps"));
+
+	/* one culprit, or no regression: no list anywhere */
+	s.ans.culprits.count = 1;
+	strbuf_reset(&md);
+	strbuf_reset(&html);
+	strbuf_reset(&term);
+	flame_report_md_culprits(&s, &md);
+	flame_report_html_culprits(&s, &html);
+	flame_report_summary_culprits(&s, &term);
+	CHECK_INT((int)(md.len + html.len + term.len), 0);
+	s.ans.culprits.count = 2;
+	flame_session_set_outcome(&s, VERDICT_INCONCLUSIVE);
+	flame_report_md_culprits(&s, &md);
+	flame_report_summary_culprits(&s, &term);
+	CHECK_INT((int)(md.len + term.len), 0);
+
+	flame_session_release(&s);
+	strbuf_release(&term);
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&json);
+	tempdir_remove(dir);
+	free(dir);
+}
+
 TEST_MAIN("flame-time", time_is_monotone_where_the_share_is_not, time_of_two_steps_adds_up,
 	  inconclusive_names_no_suspect, minimum_claimed_by_the_interval, effects_add_up_to_the_ends,
+	  culprits_listed_in_every_report,
 	  look_adjusted_p,
 	  pair_runs_for_power, pair_runs_for_power_doubts_the_ends, pair_look_runs)
