@@ -10,7 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 
-static int allowed_cpus(int *cpus, int max)
+int flame_fleet_allowed_cpus(int *cpus, int max)
 {
 	cpu_set_t set;
 	int i, n = 0;
@@ -26,7 +26,7 @@ static int allowed_cpus(int *cpus, int max)
 int flame_fleet_check_local(unsigned slots, unsigned per, char *why, size_t n)
 {
 	int cpus[CPU_SETSIZE];
-	int have = allowed_cpus(cpus, CPU_SETSIZE);
+	int have = flame_fleet_allowed_cpus(cpus, CPU_SETSIZE);
 
 	if (slots <= 1)
 		return 0;
@@ -47,7 +47,7 @@ int flame_fleet_check_local(unsigned slots, unsigned per, char *why, size_t n)
 void flame_fleet_local_cpus(unsigned k, unsigned slots, char *buf, size_t n)
 {
 	int cpus[CPU_SETSIZE];
-	int have = allowed_cpus(cpus, CPU_SETSIZE), per, i;
+	int have = flame_fleet_allowed_cpus(cpus, CPU_SETSIZE), per, i;
 	size_t len = 0;
 
 	buf[0] = '\0';

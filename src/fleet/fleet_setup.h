@@ -21,6 +21,8 @@ struct flame_repo;
  * how many are needed.
  */
 int flame_fleet_check_local(unsigned slots, unsigned per, char *why, size_t n);
+/* The first max CPUs this process may run on, into cpus; how many there were. */
+int flame_fleet_allowed_cpus(int *cpus, int max);
 
 /* CPUs a probe needs to itself: the workload and trail's sampler. */
 #define FLAME_CPUS_PER_PROBE 2

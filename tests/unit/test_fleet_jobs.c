@@ -30,20 +30,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The first n CPUs this process may run on; how many there were. */
-static int allowed(int *cpus, int n)
-{
-	cpu_set_t set;
-	int i, have = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (i = 0; i < CPU_SETSIZE && have < n; i++)
-		if (CPU_ISSET(i, &set))
-			cpus[have++] = i;
-	return have;
-}
-
 static int pin(const int *cpus, int n)
 {
 	cpu_set_t set;
@@ -63,7 +49,7 @@ TEST(one_cpu_refuses_two_slots)
 	char why[600], buf[64];
 
 	CHECK(!sched_getaffinity(0, sizeof(saved), &saved));
-	CHECK_INT(allowed(cpu, 1), 1);
+	CHECK_INT(flame_fleet_allowed_cpus(cpu, 1), 1);
 	CHECK(!pin(cpu, 1));
 	why[0] = '\0';
 	CHECK_INT(flame_fleet_check_local(1, 0, why, sizeof(why)), 0);
@@ -96,7 +82,7 @@ TEST(two_slots_pinned_apart_run_at_once)
 	size_t k;
 
 	CHECK(!sched_getaffinity(0, sizeof(saved), &saved));
-	if (allowed(cpu, 2) < 2) {
+	if (flame_fleet_allowed_cpus(cpu, 2) < 2) {
 		tempdir_remove(dir);
 		free(dir);
 		SKIP("one CPU: no two slots to pin apart");
