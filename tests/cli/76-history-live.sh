@@ -5,10 +5,14 @@
 # 3x slower at one commit; summarize gets a little faster at another) is
 # backfilled (real builds in the private clone, real perf captures), and
 # detect finds exactly one change point, at that commit, slower, naming
-# score_rows; guard exits 3 on it, naming the function.  The signal is
-# overwhelming and --alpha 0.001 makes a false change point a 1-in-1000
-# event (docs/history.md, METHOD; bench/history-calibrate), so the verdict
-# cannot flip on a busy machine.  No timing is asserted.  The 22-commit
+# score_rows; guard exits 3 on it, naming the function.  --alpha 0.01
+# makes a false change point a 1-in-100 event at most (docs/history.md,
+# METHOD; bench/history-calibrate); a smaller alpha does not hold on a busy
+# machine: alpha is shared among the series tested (the metric and every
+# function, more of them under load), and a CI run's sanitized pass saw
+# this doubling at 10 commits, 3 noisy runs each, miss 0.001 (its data
+# replayed through history record: p = 0.0002 over 3 series, so over the
+# 15-odd series a loaded profile holds, about 0.001).  No timing is asserted.  The 22-commit
 # history with a subtle change is tests/cli/76-history.sh (TRAIL_HISTORY_E2E=1).
 . "$(dirname "$0")/lib.sh"
 
@@ -32,7 +36,7 @@ grep -q "^backfill: 10 commit(s) measured" "$T/.out" && pass "backfill: 10 commi
 [ -z "$(git -C "$R" status --porcelain --ignored)" ] && pass "work tree untouched" ||
 	fail "work tree untouched" "$(git -C "$R" status --porcelain --ignored)"
 
-"$TRAIL" history detect -C "$R" --json --alpha 0.001 --simulations 99999 >"$T/d.json" 2>"$T/d.err"
+"$TRAIL" history detect -C "$R" --json --alpha 0.01 --simulations 99999 >"$T/d.json" 2>"$T/d.err"
 got=$(json "$T/d.json" '" ".join("%s:%s:%s" % (c["commit"], (c["functions"] or [{"name": "-"}])[0]["name"], c["direction"]) for c in d["change_points"])' 2>&1)
 [ "$got" = "$CULPRIT:score_rows:slower" ] &&
 	pass "detect: one change point, at the culprit, slower, score_rows" ||
