@@ -455,11 +455,11 @@ static int confirm_suspect(struct flame_session *s)
 	s->ans.narrow.pair = pair;
 	s->ans.narrow.suspect_confidence = rc ? 0 : pair.confidence;
 	if (rc) {
-		s->ans.narrow.pair.looks = 0;	/* no evidence (flame_report_evidence()) */
 		/* nothing was measured: say why, not a difference of zero */
 		const struct flame_probe_result *bad = rc == 1 ? &s->ans.narrow.confirm_slow
 							       : &s->ans.narrow.confirm_fast;
 
+		s->ans.narrow.pair.looks = 0;	/* no evidence (flame_report_evidence()) */
 		snprintf(s->ans.narrow.confidence_how, sizeof(s->ans.narrow.confidence_how),
 			 "could not re-probe the suspect beside %s %.12s: %.12s: %s; no evidence",
 			 untested ? "its nearest testable ancestor" : "its parent",
