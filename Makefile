@@ -230,9 +230,11 @@ san:
 #                         caller); the culprits step over real probes is
 #                         74-flame-culprits-alloc (two culprits on bytes, a
 #                         sixth of the CPU), its tables test_flame_time,
+#                         the library frame moved up to its caller (the
+#                         ranking, the others' lib-time measure) test_flame,
 #                         sanitized.  Left unsanitized: a culprit found again
-#                         on a second function (culprit_merge) and the
-#                         CPU-time/library measure of the others
+#                         on a second function (culprit_merge) and
+#                         search_function's choice of a time measure
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts
 #                         and test_fleet_jobs, sanitized
