@@ -309,7 +309,8 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 /* One entry of culprits: a commit and its step beside its parent. */
 static void json_culprit(const struct flame_session *s, struct json_writer *w, const char *id,
 			 const char *function, const char *frame,
-			 const struct flame_step_assessment *a, double confidence, double unit_ms)
+			 const struct flame_step_assessment *a, double confidence, double unit_ms,
+			 double unit_bytes)
 {
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "commit", id);
@@ -336,6 +337,17 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 		json_writer_key_pair(w, "interval", a->lo * unit_ms, a->hi * unit_ms);
 		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_ms / ends : 0);
 		json_writer_end(w);
+	} else if (unit_bytes > 0) {
+		double ends = s->ans.ends.metric_med[1] - s->ans.ends.metric_med[0];
+
+		/* an allocation profile's samples per run times its interval (culprits.c) */
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "unit", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
+				       "bytes live at the peak per run" : "bytes allocated per run");
+		json_writer_key_number(w, "value", a->step * unit_bytes);
+		json_writer_key_pair(w, "interval", a->lo * unit_bytes, a->hi * unit_bytes);
+		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_bytes / ends : 0);
+		json_writer_end(w);
 	} else {
 		json_writer_null(w);
 	}
@@ -356,12 +368,12 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.narrow.culprit_info.id[0]) {
 		if (!s->ans.culprits.count)
 			json_culprit(s, w, s->ans.narrow.culprit_info.id, NULL, NULL, &s->ans.narrow.pair.step,
-				     s->ans.narrow.suspect_confidence, 0);
+				     s->ans.narrow.suspect_confidence, 0, 0);
 		for (i = 0; i < s->ans.culprits.count; i++) {
 			const struct flame_culprit *c = &s->ans.culprits.list[i];
 
 			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence,
-				     c->unit_ms);
+				     c->unit_ms, c->unit_bytes);
 		}
 	}
 	json_writer_end(w);

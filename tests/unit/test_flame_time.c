@@ -493,6 +493,7 @@ TEST(culprits_listed_in_every_report)
 
 	/* a step measured as a share: points, and no sum */
 	c[1].unit_ms = 0;
+	c[1].share = 1;
 	c[1].step = (struct flame_step_assessment){ .step = 0.123, .lo = 0.101, .hi = 0.145, .explains = 0.4 };
 	strbuf_reset(&md);
 	flame_report_md_culprits(&s, &md);
