@@ -464,9 +464,9 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		     numfmt_str(b0, sizeof(b0), unit_bytes(s, m) * ends[0].value, "bytes", 0),
 		     numfmt_str(b1, sizeof(b1), unit_bytes(s, m) * ends[1].value, "bytes", 0));
 	else
-		note("culprits: %s's samples per run%s also rose, %.1f -> %.1f: segmenting the range "
-		     "on it", shown, lib ? " with the library code under it" : "", ends[0].value,
-		     ends[1].value);
+		note("culprits: %s's %s%s also rose, %.1f -> %.1f: segmenting the range on it", shown,
+		     flame_metric_per_run(s->req.metric), lib ? " with the library code under it" : "",
+		     ends[0].value, ends[1].value);
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	c.o.function = measured;
