@@ -6,8 +6,7 @@
  * other function whose own time rose is segmented in the target's
  * quantity (its CPU time, with the library code under it when the
  * target's is so measured; its bytes per run in an allocation profile).
- * Fills
- * ans.culprits.list, the suspect first.
+ * Fills ans.culprits.list, the suspect first.
  */
 #include "flame/culprits.h"
 #include "flame/probe.h"
