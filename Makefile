@@ -114,7 +114,7 @@ MAN_SRC  := $(wildcard docs/*.md)
 MAN_PAGES := $(patsubst docs/%.md,$(BUILD)/man/trail-%.1,$(filter-out docs/trail.md,$(MAN_SRC))) \
              $(if $(filter docs/trail.md,$(MAN_SRC)),$(BUILD)/man/trail.1)
 
-.PHONY: all calibrate history-calibrate deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
+.PHONY: FORCE all calibrate history-calibrate deps deps-test check demo test san test-san fuzz fuzz-smoke fuzz-long bench clean man install uninstall
 all: $(BUILD)/trail $(ALLOC_PRELOAD) $(UNIT_BIN) $(BUILD)/bench/calibrate $(BUILD)/bench/history-calibrate man
 
 man: $(MAN_PAGES)
@@ -158,6 +158,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# trail --version prints VERSION and the commit built (cmd_util.c): its
+# object is rebuilt when either moves - the stamp is rewritten only then,
+# so an unchanged tree still builds nothing.
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
+$(BUILD)/src/cmd/cmd_util.o: $(BUILD)/version.stamp
+FORCE:
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
 	@mkdir -p $(dir $@)
