@@ -159,16 +159,18 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# trail --version prints VERSION and the commit built (cmd_util.c): its
+# trail --version prints VERSION and the commit built (version.c): its
 # object is rebuilt when either moves - the stamp is rewritten only then,
-# so an unchanged tree still builds nothing.
+# so an unchanged tree still builds nothing - and the unit tests link it
+# without depending on it (a new commit relinks trail, not every test).
+VERSION_O := $(BUILD)/src/cmd/version.o
 $(BUILD)/version.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(VERSION) $(GIT_REV)' | cmp -s - $@ || echo '$(VERSION) $(GIT_REV)' > $@
-$(BUILD)/src/cmd/cmd_util.o: $(BUILD)/version.stamp
+$(VERSION_O): $(BUILD)/version.stamp
 FORCE:
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(CMD_O)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/harness.h $(LIBTRAIL) $(filter-out $(VERSION_O),$(CMD_O)) | $(VERSION_O)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(ALL_LDFLAGS) -o $@ $< $(CMD_O) $(LIBTRAIL) $(LDLIBS)

@@ -1,7 +1,8 @@
 /*
  * cmd_util.c - what every command does the same way: option parsing that
- * ends the process on --help, --version or a usage error, the version
- * line, and the loading of the flat-profile commands' inputs.
+ * ends the process on --help, --version or a usage error (the version
+ * line is version.c's), and the loading of the flat-profile commands'
+ * inputs.
  */
 #include "cmd/commands.h"
 #include "collapse/collapser.h"
@@ -49,11 +50,6 @@ const struct collapser *cmd_input_format(const char *name)
 		die_usage("unknown format '%s' (trail %s --format list)", name,
 			  error_program() + (strncmp(error_program(), "trail ", 6) ? 0 : 6));
 	return c;
-}
-
-void cmd_print_version(void)
-{
-	printf("trail %s (%s)\n", TRAIL_VERSION, TRAIL_GIT_REV);
 }
 
 int cmd_load_flat_profile(int nr, const char **paths, const struct collapser *named,

@@ -2,6 +2,7 @@
 # library folders).
 CMD_OBJS += src/cmd/bench.o
 CMD_OBJS += src/cmd/cmd_util.o
+CMD_OBJS += src/cmd/version.o
 CMD_OBJS += src/cmd/collapse.o
 CMD_OBJS += src/cmd/diff.o
 CMD_OBJS += src/cmd/explain.o
