@@ -55,6 +55,8 @@ for c in $("$TRAIL" help --commands); do
 	done <"$T/opts"
 done
 group_end "every command takes --version and lists its options"
+[ -z "${TRAIL_SANITIZED:-}" ] ||
+	skip "the parser accepts every listed option" "sanitized: one option per value word, the names in the plain run"
 "$TRAIL" help --commands >"$T/cmds"
 [ "$(wc -l <"$T/cmds")" -eq "$(grep -c '^    [a-z]' <("$TRAIL" --help | sed -n '/^commands:/,/^$/p'))" ] &&
 	pass "help --commands lists the command table" || fail "help --commands lists the command table"
