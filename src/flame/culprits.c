@@ -5,8 +5,8 @@
  * on both sides of that culprit, its probes reused as levels; then each
  * other function whose own time rose is segmented in the target's
  * quantity (its CPU time, with the library code under it when the
- * target's is so measured).  Fills
- * ans.culprits.list, the suspect first.
+ * target's is so measured; its bytes per run in an allocation profile).
+ * Fills ans.culprits.list, the suspect first.
  */
 #include "flame/culprits.h"
 #include "flame/probe.h"
@@ -39,6 +39,7 @@ struct seg_ctx {
 	double good;		/* the good end's level: the change starts there */
 	int log_scale;		/* its steps are judged on the log scale (a time) */
 	double unit_ms;		/* ms of CPU time per run per unit of the measure, 0: none */
+	double unit_bytes;	/* bytes per run per unit of the measure, 0: none */
 	double ends_se[2];	/* the standard errors of the ends' levels */
 };
 
@@ -138,9 +139,17 @@ static void segmentation_setup(struct flame_session *s, struct flame_segmentatio
 	c->ends_se[1] = ends[1].se;
 }
 
+/* What a step of measure m is counted in: ms, bytes, points of a share, or samples. */
+static void culprit_unit(struct flame_culprit *c, const struct seg_ctx *u)
+{
+	c->unit_ms = u->unit_ms;
+	c->unit_bytes = u->unit_bytes;
+	c->share = u->o.function && flame_measure_share(u->o.measure);
+}
+
 static struct flame_culprit *culprit_add(struct flame_session *s, const char *id,
 					 const char *function, const char *frame,
-					 const struct flame_step_assessment *a, double unit_ms)
+					 const struct flame_step_assessment *a, const struct seg_ctx *u)
 {
 	struct flame_culprit *c;
 
@@ -151,7 +160,7 @@ static struct flame_culprit *culprit_add(struct flame_session *s, const char *id
 	c->function = function ? xstrdup(function) : NULL;
 	c->frame = frame ? xstrdup(frame) : NULL;
 	c->step = *a;
-	c->unit_ms = unit_ms;
+	culprit_unit(c, u);
 	return c;
 }
 
@@ -172,6 +181,31 @@ static double primary_unit_ms(const struct flame_session *s)
 }
 
 /*
+ * Bytes per run per sample of measure m: an allocation profile counts in
+ * units of the sampling interval (backend_memory.c), so a function's
+ * samples per run times the interval are the bytes it allocates a run
+ * (alloc) or holds at the peak (peak-heap); 0 for any other profile or
+ * a share.
+ */
+static double unit_bytes(const struct flame_session *s, enum flame_measure m)
+{
+	if (flame_measure_share(m) || flame_measure_time(m) ||
+	    flame_metric_profile(s->req.metric, 0, s->req.profiler) != FLAME_PROFILE_ALLOC)
+		return 0;
+	return s->req.alloc_interval ? (double)s->req.alloc_interval : FLAME_ALLOC_INTERVAL;
+}
+
+/* The measure bisected on, as a probe measures it, and its units. */
+static void primary_ctx(struct flame_session *s, struct seg_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->s = s;
+	c->o = flame_session_probe_request(s);
+	c->unit_ms = primary_unit_ms(s);
+	c->unit_bytes = s->ans.target.function ? unit_bytes(s, c->o.measure) : 0;
+}
+
+/*
  * The rest of the change of the measure bisected on: segment both sides
  * of the suspect, the narrowing's probes and re-probe as known levels.
  */
@@ -179,7 +213,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 {
 	struct flame_segmentation g;
 	struct flame_level ends[2];
-	struct seg_ctx c = { .s = s };
+	struct seg_ctx c;
 	size_t i;
 	int ret = 0;
 
@@ -187,7 +221,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 					(double)s->st.nruns[0] - 1, FLAME_LEVEL_KNOWN };
 	ends[1] = (struct flame_level){ s->ans.target.share[1], s->ans.target.share_se[1],
 					(double)s->st.nruns[1] - 1, FLAME_LEVEL_KNOWN };
-	c.o = flame_session_probe_request(s);
+	primary_ctx(s, &c);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	segmentation_setup(s, &g, &c, ends, s->ans.target.log_scale);
 	g.max_culprits = MAX_CULPRITS - 1;
@@ -211,7 +245,7 @@ static int search_remainder(struct flame_session *s, size_t pos)
 	for (i = 0; i < g.nculprits; i++)
 		if (!culprit_listed(s, id_at(s, g.culprits[i].pos)))
 			culprit_add(s, id_at(s, g.culprits[i].pos), s->ans.target.function, s->ans.target.frame,
-				    &g.culprits[i].step, primary_unit_ms(s));
+				    &g.culprits[i].step, &c);
 	if (g.truncated)
 		note("culprits: the search of the rest of the change stopped at its budget "
 		     "(%zu probes, %zu culprits)", g.probes, g.nculprits);
@@ -229,7 +263,7 @@ enum flame_measure flame_culprits_other_measure(const struct flame_target_result
 		return lib ? FLAME_MEASURE_LIB_TIME : FLAME_MEASURE_TIME;
 	if (lib)
 		return t->measure_share ? FLAME_MEASURE_LIB_SHARE : FLAME_MEASURE_LIB_SAMPLES;
-	return FLAME_MEASURE_SHARE;
+	return t->measure_share ? FLAME_MEASURE_SHARE : FLAME_MEASURE_SAMPLES;
 }
 
 int flame_culprits_other_level(struct flame_session *s, const char *func,
@@ -331,7 +365,8 @@ out:
  * whose change it explains the larger part of (the suspect keeps its own).
  */
 static void culprit_merge(struct flame_session *s, const char *id, const char *function,
-			  const char *frame, const struct flame_step_assessment *a, double unit_ms)
+			  const char *frame, const struct flame_step_assessment *a,
+			  const struct seg_ctx *u)
 {
 	size_t i;
 
@@ -345,7 +380,7 @@ static void culprit_merge(struct flame_session *s, const char *id, const char *f
 		c->function = xstrdup(function);
 		c->frame = xstrdup(frame);
 		c->step = *a;
-		c->unit_ms = unit_ms;
+		culprit_unit(c, u);
 	}
 }
 
@@ -365,7 +400,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	struct flame_step_assessment a;
 	struct flame_level ends[2];
 	struct seg_ctx c = { .s = s };
-	char *shown, *caller = NULL;
+	char *shown, *caller = NULL, b0[32], b1[32];
 	const char *measured;
 	enum flame_measure m;
 	double unit_ms;
@@ -421,9 +456,16 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		note("culprits: %s's share (%s) also rose, %.1f%% -> %.1f%%: segmenting the range "
 		     "on it", shown, lib ? "with the library code under it" :
 		     "outside the other changed functions", 100 * ends[0].value, 100 * ends[1].value);
+	else if (unit_bytes(s, m) > 0)
+		note("culprits: %s's bytes %s per run%s also rose, %s -> %s: segmenting the range "
+		     "on it", shown, s->req.metric == FLAME_METRIC_PEAK_HEAP ? "live at the peak" :
+		     "allocated", lib ? " with the library code under it" : "",
+		     numfmt_str(b0, sizeof(b0), unit_bytes(s, m) * ends[0].value, "bytes", 0),
+		     numfmt_str(b1, sizeof(b1), unit_bytes(s, m) * ends[1].value, "bytes", 0));
 	else
-		note("culprits: %s's samples per run with the library code under it also rose, "
-		     "%.1f -> %.1f: segmenting the range on it", shown, ends[0].value, ends[1].value);
+		note("culprits: %s's %s%s also rose, %.1f -> %.1f: segmenting the range on it", shown,
+		     flame_metric_per_run(s->req.metric), lib ? " with the library code under it" : "",
+		     ends[0].value, ends[1].value);
 	c.o = flame_session_probe_request(s);
 	c.o.threshold = 0;	/* each probe gets its level's (seg_probe) */
 	c.o.function = measured;
@@ -431,6 +473,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	/* a lib- cut leaves no other program function to exclude (probe.c) */
 	c.o.exclude = lib ? NULL : &ex;
 	c.unit_ms = unit_ms;
+	c.unit_bytes = unit_bytes(s, m);
 	segmentation_setup(s, &g, &c, ends, !share);
 	g.max_culprits = MAX_CULPRITS > s->ans.culprits.count ? MAX_CULPRITS - s->ans.culprits.count : 0;
 	/* the suspect first: one change often slows several functions */
@@ -444,11 +487,9 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 
 		if (culprit_listed(s, id)) {
 			note("culprits: %.12s also made %s slower", id, shown);
-			culprit_merge(s, id, caller ? caller : func, func, &g.culprits[i].step,
-				      unit_ms);
+			culprit_merge(s, id, caller ? caller : func, func, &g.culprits[i].step, &c);
 		} else {
-			culprit_add(s, id, caller ? caller : func, func, &g.culprits[i].step,
-				    unit_ms);
+			culprit_add(s, id, caller ? caller : func, func, &g.culprits[i].step, &c);
 		}
 	}
 out:
@@ -522,14 +563,16 @@ static void ends_cpu_ms(struct flame_session *s)
 int flame_step_culprits(struct flame_session *s)
 {
 	struct string_list searched = STRING_LIST_INIT;
+	struct seg_ctx primary;
 	int pos = flame_session_range_index(s, s->ans.narrow.culprit), ret = 0;
 	size_t i, nprimary;
 
 	ends_cpu_ms(s);
 	if (pos < 0 || !flame_culprit_accepted(&s->ans.narrow.pair.step, MIN_EXPLAINS))
 		return 0;
+	primary_ctx(s, &primary);
 	culprit_add(s, s->ans.narrow.culprit, NULL, NULL, &s->ans.narrow.pair.step,
-		    primary_unit_ms(s))->confidence = s->ans.narrow.suspect_confidence;
+		    &primary)->confidence = s->ans.narrow.suspect_confidence;
 	/*
 	 * The rest of the change is searched unless the suspect is shown to
 	 * explain all of it but a part smaller than a culprit's (its interval

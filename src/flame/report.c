@@ -169,6 +169,19 @@ static void json_revert(struct json_writer *w, const char *key, const struct fla
 	strbuf_release(&cmd);
 }
 
+/*
+ * "p_value": p, or null where no test was made: exact counts (a counted
+ * metric whose runs repeat) or p < 0 (the step was never re-probed).
+ */
+static void json_p_value(struct json_writer *w, const struct flame_session *s, double p)
+{
+	json_writer_key(w, "p_value");
+	if (s->ans.ends.exact_counts || p < 0)
+		json_writer_null(w);
+	else
+		json_writer_number(w, p);
+}
+
 static void json_suspect(const struct flame_session *s, struct json_writer *w)
 {
 	size_t i;
@@ -206,9 +219,12 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	json_writer_key_string(w, "function_source", s->ans.target.function ? "profile" :
 				s->ans.target.blocked_function ? "off-CPU profile" :
 				s->ans.suspects.changed_function ? "changed by the suspect commit" : NULL);
-	/* the one-sided p of the step, adjusted for the looks; confidence is 1 - p (kept
-	 * for scripts), not a probability that the commit is a culprit */
-	json_writer_key_number(w, "p_value", 1 - s->ans.narrow.suspect_confidence);
+	/*
+	 * the one-sided p of the step, adjusted for the looks (null: exact counts,
+	 * or never re-probed - no test was made); confidence is 1 - p (kept for
+	 * scripts), not a probability that the commit is a culprit
+	 */
+	json_p_value(w, s, s->ans.narrow.pair.looks ? 1 - s->ans.narrow.suspect_confidence : -1);
 	json_writer_key_number(w, "confidence", s->ans.narrow.suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->ans.narrow.confidence_how);
 	json_writer_key(w, "merge");
@@ -309,7 +325,8 @@ static void json_change(const struct flame_session *s, struct json_writer *w)
 /* One entry of culprits: a commit and its step beside its parent. */
 static void json_culprit(const struct flame_session *s, struct json_writer *w, const char *id,
 			 const char *function, const char *frame,
-			 const struct flame_step_assessment *a, double confidence, double unit_ms)
+			 const struct flame_step_assessment *a, double confidence, double unit_ms,
+			 double unit_bytes)
 {
 	json_writer_begin_object(w);
 	json_writer_key_string(w, "commit", id);
@@ -323,7 +340,9 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	/* Fieller's interval (estimate.h) at this level; on the log scale for a time */
 	json_writer_key_number(w, "interval_level", a->explains_level);
 	json_writer_key_bool(w, "log_scale", a->log_scale);
-	json_writer_key_number(w, "p_value", 1 - confidence);	/* adjusted for the looks */
+	/* adjusted for the looks; none for a suspect never re-probed */
+	json_p_value(w, s, !strcmp(id, s->ans.narrow.culprit_info.id) && !s->ans.narrow.pair.looks ?
+			   -1 : 1 - confidence);
 	json_writer_key_number(w, "confidence", confidence);	/* 1 - p_value, for scripts */
 	json_writer_key(w, "effect");
 	if (unit_ms > 0) {
@@ -335,6 +354,17 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 		json_writer_key_number(w, "value", a->step * unit_ms);
 		json_writer_key_pair(w, "interval", a->lo * unit_ms, a->hi * unit_ms);
 		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_ms / ends : 0);
+		json_writer_end(w);
+	} else if (unit_bytes > 0) {
+		double ends = s->ans.ends.metric_med[1] - s->ans.ends.metric_med[0];
+
+		/* an allocation profile's samples per run times its interval (culprits.c) */
+		json_writer_begin_object(w);
+		json_writer_key_string(w, "unit", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
+				       "bytes live at the peak per run" : "bytes allocated per run");
+		json_writer_key_number(w, "value", a->step * unit_bytes);
+		json_writer_key_pair(w, "interval", a->lo * unit_bytes, a->hi * unit_bytes);
+		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_bytes / ends : 0);
 		json_writer_end(w);
 	} else {
 		json_writer_null(w);
@@ -356,12 +386,12 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	if (s->ans.outcome == VERDICT_REGRESSION && s->ans.narrow.culprit_info.id[0]) {
 		if (!s->ans.culprits.count)
 			json_culprit(s, w, s->ans.narrow.culprit_info.id, NULL, NULL, &s->ans.narrow.pair.step,
-				     s->ans.narrow.suspect_confidence, 0);
+				     s->ans.narrow.suspect_confidence, 0, 0);
 		for (i = 0; i < s->ans.culprits.count; i++) {
 			const struct flame_culprit *c = &s->ans.culprits.list[i];
 
 			json_culprit(s, w, c->id, c->function, c->frame, &c->step, c->confidence,
-				     c->unit_ms);
+				     c->unit_ms, c->unit_bytes);
 		}
 	}
 	json_writer_end(w);

@@ -79,9 +79,10 @@ static void cpu_ms(struct strbuf *sb, double ms)
 
 
 /*
- * "+210 ms CPU [+190, +232]" for a step measured as a time, else
- * "+12.3 pp [+10.1, +14.5]", "+42 samples/run [...]" or the metric's
- * unit - all through core/numfmt.h.
+ * "+210 ms CPU [+190, +232]" for a step measured as a time, "+8192000
+ * bytes [...]" for an allocation profile's samples per run, else "+12.3
+ * pp [+10.1, +14.5]", "+42 samples/run [...]" or the metric's unit - all
+ * through core/numfmt.h.
  */
 static void step_text(const struct flame_session *s, const struct flame_culprit *c,
 		      struct strbuf *sb)
@@ -101,7 +102,10 @@ static void step_text(const struct flame_session *s, const struct flame_culprit 
 		if (br)
 			strbuf_addstr(sb, br);
 		strbuf_release(&t);
-	} else if (c->function || (s->ans.target.function && s->ans.target.measure_share)) {
+	} else if (c->unit_bytes > 0) {
+		numfmt_interval(sb, a->step * c->unit_bytes, a->lo * c->unit_bytes,
+				a->hi * c->unit_bytes, "bytes", NUMFMT_SIGN);
+	} else if (c->share || (!c->function && s->ans.target.function && s->ans.target.measure_share)) {
 		numfmt_pp_interval(sb, a->step, a->lo, a->hi, NUMFMT_SIGN);
 	} else if (s->ans.target.function) {
 		numfmt_interval(sb, a->step, a->lo, a->hi, flame_metric_per_run(s->req.metric), NUMFMT_SIGN);
@@ -269,6 +273,11 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 		escape_term(out, subj ? subj : "?", strlen(subj ? subj : "?"));
 		strbuf_addstr(out, " (");
 		escape_term(out, fn, strlen(fn));
+		/* its step here when no "effect:" line below says it */
+		if (!flame_culprits_timed(s)) {
+			strbuf_addstr(out, ", ");
+			step_text(s, c, out);
+		}
 		strbuf_addstr(out, ", explains ");
 		numfmt_percent(out, c->step.explains, 0);
 		strbuf_addstr(out, ", ");

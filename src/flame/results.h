@@ -105,6 +105,9 @@ struct flame_culprit {
 	struct flame_step_assessment step;	/* beside its parent, against its measure's change */
 	double confidence;		/* 1 - p of its step, adjusted for the looks */
 	double unit_ms;			/* ms of CPU time per run per unit of step; 0: not a time */
+	double unit_bytes;		/* bytes per run per unit of step (an allocation
+					 * profile's samples per run); 0: not bytes */
+	int share;			/* the step is in points of a share */
 };
 
 /* Every culprit, the suspect first (culprits.c). */

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# tests/cli/74-flame-culprits-alloc.sh - two culprits on bytes allocated
-# (--metric alloc), on an 8-commit history generated here: one commit
-# makes parse() allocate three times the blocks, a later one render() four
-# times, beside other() that never changes.  trail flame must name both commits,
-# each with its function, in report.json's culprits, report.md,
-# report.html and the terminal, and no third commit; the steps are bytes,
-# not CPU time, so no "effect:" lines in ms.  The cheap, exact twin of
-# 74-flame-culprits (CPU time, libc's memcmp under a caller): this one
-# also runs under the sanitizers, so culprits.c's segmentation over real
-# probes does; the culprits' tables are unit-tested (test_flame_time).
-# Megabytes of allocations: nothing depends on timing or load.  One
-# sampled allocation per 512 bytes (not 64 KiB): other()'s samples per run
-# must not move by the 1-point --min-delta from sampling alone, or it
-# joins the "other changed functions" and parse()'s share outside them is
-# all of what is left (seen in ~4% of runs at 8192 bytes).
+# tests/cli/74-flame-culprits-alloc.sh - three culprits on bytes allocated
+# (--metric alloc), on a 9-commit history generated here: one commit makes
+# parse() allocate three times the blocks, a later one other() a tenth
+# more, a later one render() four times.  trail flame must name the three
+# commits, each with its function and its step in bytes allocated per run
+# (report.json's effect, within a fifth of the blocks' bytes), in
+# report.json's culprits, report.md, report.html and the terminal, and no
+# fourth commit; the steps are bytes, not CPU time, so no "effect:" lines
+# in ms.  The cheap, exact twin of 74-flame-culprits (CPU time, libc's
+# memcmp under a caller): this one also runs under the sanitizers, so
+# culprits.c's segmentation over real probes does; the culprits' tables
+# are unit-tested (test_flame_time).  Megabytes of allocations: nothing
+# depends on timing or load: one sampled allocation per 512 bytes, so
+# every 4 KiB block is sampled and counted as its bytes.  other()'s rise
+# puts it among the "other changed functions", and parse() was then
+# measured as its share outside them - all that was left, 100 % at both
+# ends, never searched (seen in ~4 % of runs at 8 KiB, when sampling noise
+# alone moved an unchanged other() so); every function is now measured in
+# samples per run, bytes, which another function's change does not move.
 . "$(dirname "$0")/lib.sh"
 
 have cc && have git && have python3 || { skip "flame culprits alloc" "needs cc, git and python3"; exit 0; }
@@ -22,7 +26,8 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 R=$T/repo
 git init -q "$R" || { fail "git init"; exit 0; }
-# app.c: $1 blocks of 4 KiB parse() allocates, $2 render()'s, $3 a version (unrelated edits)
+# app.c: $1 blocks of 4 KiB parse() allocates, $2 render()'s, $3 a version (unrelated
+# edits), $4 other()'s (2000 unless given)
 write_app() {
 	cat >"$R/app.c" <<EOF
 #include <stdlib.h>
@@ -38,7 +43,7 @@ static size_t nkeep;
 	}
 __attribute__((noinline)) static void parse(void) { int i; TAKE($1, 1) }
 __attribute__((noinline)) static void render(void) { int i; TAKE($2, 2) }
-__attribute__((noinline)) static void other(void) { int i; TAKE(2000, 3) }
+__attribute__((noinline)) static void other(void) { int i; TAKE(${4:-2000}, 3) }
 int main(void)
 {
 	size_t i;
@@ -59,9 +64,10 @@ write_app 1000 1000 1; commit "v1" >/dev/null
 write_app 1000 1000 2; commit "v2" >/dev/null
 write_app 3000 1000 2; PARSE=$(commit "parse: a block per field")
 write_app 3000 1000 3; commit "v3" >/dev/null
-write_app 3000 1000 4; commit "v4" >/dev/null
-write_app 3000 4000 4; RENDER=$(commit "render: a block per glyph")
-write_app 3000 4000 5; BAD=$(commit "v5")
+write_app 3000 1000 3 2200; OTHER=$(commit "other: a block per tenth line")
+write_app 3000 1000 4 2200; commit "v4" >/dev/null
+write_app 3000 4000 4 2200; RENDER=$(commit "render: a block per glyph")
+write_app 3000 4000 5 2200; BAD=$(commit "v5")
 
 (cd "$R" && "$TRAIL" flame --good "$GOOD" --bad "$BAD" --metric alloc --alloc-interval 512 \
 	--build 'cc -O1 -g -fno-omit-frame-pointer -fno-inline -o app app.c' --run ./app \
@@ -72,22 +78,38 @@ J=$T/report/report.json
 named() { json "$J" '[(c["commit"][:12], c["function"]) for c in d["culprits"]]'; }
 json "$J" '("'"$PARSE"'", "parse") in [(c["commit"], c["function"]) for c in d["culprits"]]' |
 	grep -q True && pass "names parse's commit" || fail "names parse's commit" "$(named)"
+json "$J" '("'"$OTHER"'", "other") in [(c["commit"], c["function"]) for c in d["culprits"]]' |
+	grep -q True && pass "names other's commit" || fail "names other's commit" "$(named)"
 json "$J" '("'"$RENDER"'", "render") in [(c["commit"], c["function"]) for c in d["culprits"]]' |
 	grep -q True && pass "names render's commit" || fail "names render's commit" "$(named)"
-json "$J" 'len(d["culprits"]) == 2 and d["culprits"][0]["commit"] == d["suspect"]["commit"]' |
-	grep -q True && pass "two culprits, the suspect first" || fail "two culprits, the suspect first" "$(named)"
+json "$J" 'len(d["culprits"]) == 3 and d["culprits"][0]["commit"] == d["suspect"]["commit"]' |
+	grep -q True && pass "three culprits, the suspect first" || fail "three culprits, the suspect first" "$(named)"
 json "$J" 'all(c["step_interval"][0] > 0 and c["explains"] > 0 for c in d["culprits"])' |
 	grep -q True && pass "each step real, explaining a part" ||
 	fail "each step real, explaining a part" "$(json "$J" 'd["culprits"]')"
-other=$PARSE
-[ "$(json "$J" 'd["suspect"]["commit"]')" = "$PARSE" ] && other=$RENDER
-grep -q "^also culprit:   ${other:0:12} " "$T/out" && pass "terminal: also culprit line" ||
-	fail "terminal: also culprit line" "$(cat "$T/out")"
+# the blocks each commit added, 4096 bytes each: parse +2000, other +200, render +3000
+json "$J" 'all(c["effect"] and c["effect"]["unit"] == "bytes allocated per run" and
+	abs(c["effect"]["value"] / ({"parse": 2000, "other": 200, "render": 3000}[c["function"]] * 4096) - 1) < 0.2
+	and c["effect"]["interval"][0] <= c["effect"]["value"] <= c["effect"]["interval"][1] for c in d["culprits"])' |
+	grep -q True && pass "each step in bytes allocated per run, the blocks' bytes within a fifth" ||
+	fail "each step in bytes allocated per run, the blocks' bytes within a fifth" \
+		"$(json "$J" '[(c["function"], c["effect"]) for c in d["culprits"]]')"
+others=$(json "$J" '" ".join(c["commit"][:12] for c in d["culprits"][1:])')
+group_begin
+for o in $others; do
+	grep -q "^also culprit:   $o .* bytes" "$T/out" || fail "terminal: also culprit $o" "$(cat "$T/out")"
+done
+group_end "terminal: an also-culprit line for each, in bytes"
 ! grep -q "^effect:" "$T/out" && pass "terminal: no effect in ms for bytes" ||
 	fail "terminal: no effect in ms for bytes" "$(cat "$T/out")"
-grep -q "^## Culprits (2 commits" "$T/report/report.md" &&
-	grep -q "^| \`\`${PARSE:0:12}\`\` | parse: a block per field | \`\`parse\`\` | " "$T/report/report.md" &&
-	grep -q "^| \`\`${RENDER:0:12}\`\` | render: a block per glyph | \`\`render\`\` | " "$T/report/report.md" &&
-	pass "report.md lists both" || fail "report.md lists both" "$(grep -A5 "## Culprits" "$T/report/report.md")"
-grep -q 'id="culprits"' "$T/report/report.html" && grep -q "<code>${other:0:12}</code>" "$T/report/report.html" &&
-	pass "report.html lists both" || fail "report.html lists both"
+grep -q "^## Culprits (3 commits" "$T/report/report.md" &&
+	grep -q "^| \`\`${PARSE:0:12}\`\` | parse: a block per field | \`\`parse\`\` | +[0-9]* bytes " "$T/report/report.md" &&
+	grep -q "^| \`\`${OTHER:0:12}\`\` | other: a block per tenth line | \`\`other\`\` | +[0-9]* bytes " "$T/report/report.md" &&
+	grep -q "^| \`\`${RENDER:0:12}\`\` | render: a block per glyph | \`\`render\`\` | +[0-9]* bytes " "$T/report/report.md" &&
+	pass "report.md lists the three, in bytes" || fail "report.md lists the three, in bytes" "$(grep -A6 "## Culprits" "$T/report/report.md")"
+group_begin
+grep -q 'id="culprits"' "$T/report/report.html" || fail "report.html: a culprits section"
+for o in $others; do
+	grep -q "<code>$o</code>" "$T/report/report.html" || fail "report.html: $o"
+done
+group_end "report.html lists them"

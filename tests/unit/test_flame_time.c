@@ -284,6 +284,27 @@ TEST(inconclusive_names_no_suspect)
 	flame_report_summary(&s, &term);
 	CHECK_INT(count_lines(term.buf, "suspect commit: cd0f6195cd0f"), 1);
 	CHECK_INT(count_lines(term.buf, "candidate:"), 0);
+	/*
+	 * report.json's p_value is the evidence's; null where no test was
+	 * made (never re-probed, exact counts), not 1 or 0
+	 */
+	s.ans.narrow.pair.looks = 2;
+	CHECK(!flame_report_write(&s));
+	path = xstrfmt("%s/report.json", dir);
+	CHECK(!strbuf_read_file(&json, path));
+	CHECK(strstr(json.buf, "\"p_value\": 0.77"));
+	s.ans.ends.exact_counts = 1;
+	CHECK(!flame_report_write(&s));
+	strbuf_reset(&json);
+	CHECK(!strbuf_read_file(&json, path));
+	CHECK(strstr(json.buf, "\"p_value\": null") && !strstr(json.buf, "\"p_value\": 0.77"));
+	s.ans.ends.exact_counts = 0;
+	s.ans.narrow.pair.looks = 0;
+	CHECK(!flame_report_write(&s));
+	strbuf_reset(&json);
+	CHECK(!strbuf_read_file(&json, path));
+	CHECK(strstr(json.buf, "\"p_value\": null") && !strstr(json.buf, "\"p_value\": 0.77"));
+	free(path);
 	flame_session_release(&s);
 	strbuf_release(&term);
 	strbuf_release(&json);
@@ -493,6 +514,7 @@ TEST(culprits_listed_in_every_report)
 
 	/* a step measured as a share: points, and no sum */
 	c[1].unit_ms = 0;
+	c[1].share = 1;
 	c[1].step = (struct flame_step_assessment){ .step = 0.123, .lo = 0.101, .hi = 0.145, .explains = 0.4 };
 	strbuf_reset(&md);
 	flame_report_md_culprits(&s, &md);
