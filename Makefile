@@ -251,6 +251,11 @@ san:
 #                         reach is reached sanitized by the other flame
 #                         suites (70-79, those run sanitized), the record,
 #                         collapse and flamegraph suites and the unit tests
+#   76-history-browser    'trail history plot' in Chromium: the plot and
+#                         record --profile it runs reach no line of src/
+#                         that the other history suites (76-*, 77, 78) do
+#                         not reach sanitized (gcov, stop 31); the rest is
+#                         Chromium (11.5 s of CPU by perf stat)
 #   01-run-queue          tests/run's queue on a made-up tree of shell
 #                         suites: it runs no trail, so sanitized it would
 #                         only repeat the plain run
@@ -274,13 +279,13 @@ san:
 # Suites that reduce themselves under TRAIL_SANITIZED=1 instead (the part
 # left out named by a skip line): 00-main, 01-symbols, 10-collapse-corpus,
 # 12-memory, 50-perfdata, 71-flame-e2e, 75-flame-alloc, 77-flame-hosts,
-# 78-history-hosts; and Chromium's part of
-# 76-history-browser and 77-history-suite (it runs none of trail's code).
+# 78-history-hosts; and Chromium's part of 77-history-suite (it runs none
+# of trail's code).
 # A new slow end-to-end suite goes here only with the suites that cover its
 # C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 74-flame-culprits 75-flame-instructions 76-history 77-flame-hosts-shared \
 	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
-	01-run-queue 20-flamegraph-browser 75-flame-report 72-flame-safety
+	01-run-queue 20-flamegraph-browser 75-flame-report 72-flame-safety 76-history-browser
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
