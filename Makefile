@@ -256,6 +256,12 @@ san:
 #                         that the other history suites (76-*, 77, 78) do
 #                         not reach sanitized (gcov, stop 31); the rest is
 #                         Chromium (11.5 s of CPU by perf stat)
+#   76-history-live       backfill, detect and guard on a generated history
+#                         (real builds and captures): gcov, stop 31, its
+#                         10-commit form reached no line of src/ that the
+#                         other history suites (76-*, 77-history-suite,
+#                         78-history-hosts) do not reach sanitized (27 s
+#                         of CPU, more since it backfills 14 commits)
 #   01-run-queue          tests/run's queue on a made-up tree of shell
 #                         suites: it runs no trail, so sanitized it would
 #                         only repeat the plain run
@@ -285,7 +291,8 @@ san:
 # C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 74-flame-culprits 75-flame-instructions 76-history 77-flame-hosts-shared \
 	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
-	01-run-queue 20-flamegraph-browser 75-flame-report 72-flame-safety 76-history-browser
+	01-run-queue 20-flamegraph-browser 75-flame-report 72-flame-safety 76-history-browser \
+	76-history-live
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run
