@@ -258,10 +258,11 @@ san:
 #                         Chromium (11.5 s of CPU by perf stat)
 #   76-history-live       backfill, detect and guard on a generated history
 #                         (real builds and captures): gcov, stop 31, its
-#                         10-commit form reached no line of src/ that the
+#                         14-commit form reaches no line of src/ that the
 #                         other history suites (76-*, 77-history-suite,
-#                         78-history-hosts) do not reach sanitized (27 s
-#                         of CPU, more since it backfills 14 commits)
+#                         78-history-hosts), test_history and
+#                         test_history_detect do not reach sanitized (27 s
+#                         of CPU at 10 commits, ~40 % more at 14)
 #   01-run-queue          tests/run's queue on a made-up tree of shell
 #                         suites: it runs no trail, so sanitized it would
 #                         only repeat the plain run
