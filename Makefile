@@ -249,6 +249,31 @@ san:
 #   77-flame-hosts-shared ssh fleet, two lines on one host cache; the fleet
 #                         code (setup, locks, jobs, remote) is 77-flame-hosts
 #                         and test_fleet_jobs, sanitized
+#   20-flamegraph-browser trail flamegraph's pages in headless Chromium: the
+#                         trail it runs reaches no line of src/ that
+#                         20-flamegraph, 21-flamegraph-*, test_flamegraph, the
+#                         collapse suites and 30-diff do not reach sanitized
+#                         (gcov, stop 31); the rest is Chromium (7.0 s of
+#                         CPU by perf stat, which tests/run's count misses)
+#   75-flame-report, 72-flame-safety
+#                         one flame run each (the report's sections and
+#                         Chromium; the user's repository after a Ctrl-C
+#                         mid-bisect): gcov, stop 31, every line of src/ they
+#                         reach is reached sanitized by the other flame
+#                         suites (70-79, those run sanitized), the record,
+#                         collapse and flamegraph suites and the unit tests
+#   76-history-browser    'trail history plot' in Chromium: the plot and
+#                         record --profile it runs reach no line of src/
+#                         that the other history suites (76-*, 77, 78) do
+#                         not reach sanitized (gcov, stop 31); the rest is
+#                         Chromium (11.5 s of CPU by perf stat)
+#   76-history-live       backfill, detect and guard on a generated history
+#                         (real builds and captures): gcov, stop 31, its
+#                         14-commit form reaches no line of src/ that the
+#                         other history suites (76-*, 77-history-suite,
+#                         78-history-hosts), test_history and
+#                         test_history_detect do not reach sanitized (27 s
+#                         of CPU at 10 commits, ~40 % more at 14)
 #   01-run-queue          tests/run's queue on a made-up tree of shell
 #                         suites: it runs no trail, so sanitized it would
 #                         only repeat the plain run
@@ -270,13 +295,16 @@ san:
 #                         test_flame_segment, test_flame and the history
 #                         and flame CLI suites
 # Suites that reduce themselves under TRAIL_SANITIZED=1 instead (the part
-# left out named by a skip line): 01-symbols, 10-collapse-corpus,
-# 12-memory, 50-perfdata, 71-flame-e2e, 72-flame-safety, 75-flame-alloc,
-# 77-flame-hosts, 78-history-hosts.  A new slow end-to-end suite goes here only with the
-# suites that cover its C code under sanitizers named (CONTRIBUTING.md).
+# left out named by a skip line): 00-main, 01-symbols, 10-collapse-corpus,
+# 12-memory, 50-perfdata, 71-flame-e2e, 75-flame-alloc, 77-flame-hosts,
+# 78-history-hosts; and Chromium's part of 77-history-suite (it runs none
+# of trail's code).
+# A new slow end-to-end suite goes here only with the suites that cover its
+# C code under sanitizers named (CONTRIBUTING.md).
 SAN_SKIP_SUITES := 74-flame-kinds 74-flame-culprits 75-flame-instructions 76-history 77-flame-hosts-shared \
 	01-include-graph 01-test-lint 90-install test_history_calibrate test_flame_calibrate \
-	01-run-queue
+	01-run-queue 20-flamegraph-browser 75-flame-report 72-flame-safety 76-history-browser \
+	76-history-live
 
 test-san: san
 	TRAIL_BUILD=build-san TRAIL_SANITIZED=1 TRAIL_SKIP_SUITES="$(SAN_SKIP_SUITES)" tests/run

@@ -23,6 +23,7 @@ else
 fi
 
 # --- common options: every command takes --version, -q, -v ------------------
+declare -A seen=()
 group_begin
 for c in $("$TRAIL" help --commands); do
 	out=$("$TRAIL" $c --version 2>&1)
@@ -30,14 +31,32 @@ for c in $("$TRAIL" help --commands); do
 	"$TRAIL" help --options $c >"$T/opts" 2>"$T/opts.err" || { fail "help --options $c"; continue; }
 	grep -qx -- '--verbose' "$T/opts" && grep -qx -- '-h' "$T/opts" ||
 		fail "help --options $c lists the common options" "$(head -3 "$T/opts")"
-	# every long option the list gives is accepted by the parser (no "unknown option")
+	# every long option the list gives is accepted by the parser (no "unknown
+	# option").  Sanitized, one option per value word (N, FILE, ...) across
+	# the commands, one flag, one --no- flag and the common ones: a trail
+	# start costs 0.1 s of CPU there, and the ~300 options' run was 35 of
+	# the suite's 44 s; options of one word share their parse (gcov: these
+	# ~55 reach every line of src/ that the ~300 reach), and every name is
+	# checked by the plain run
 	while read -r o arg; do
 		case $o in --*) ;; *) continue ;; esac
+		if [ -n "${TRAIL_SANITIZED:-}" ]; then
+			case $o in
+			--no-*) w=negated ;;
+			--quiet | --verbose | --version | --help) w=$o ;;
+			*) w=w$arg ;;
+			esac
+			[ -z "${seen[$w]:-}" ] || continue
+			seen[$w]=1
+		fi
 		"$TRAIL" $c "$o${arg:+=x}" --help >/dev/null 2>"$T/o.err"
-		grep -q "unknown option" "$T/o.err" && fail "$c accepts $o" "$(cat "$T/o.err")"
+		err=; read -r -d '' err <"$T/o.err"
+		case $err in *"unknown option"*) fail "$c accepts $o" "$err" ;; esac
 	done <"$T/opts"
 done
 group_end "every command takes --version and lists its options"
+[ -z "${TRAIL_SANITIZED:-}" ] ||
+	skip "the parser accepts every listed option" "sanitized: one option per value word, the names in the plain run"
 "$TRAIL" help --commands >"$T/cmds"
 [ "$(wc -l <"$T/cmds")" -eq "$(grep -c '^    [a-z]' <("$TRAIL" --help | sed -n '/^commands:/,/^$/p'))" ] &&
 	pass "help --commands lists the command table" || fail "help --commands lists the command table"
