@@ -236,10 +236,11 @@ san:
 #   75-flame-instructions callgrind end to end; the decision on exact
 #                         counts is test_flame_exact (a unit test, sanitized)
 #   76-history            22-commit perf history; the library is
-#                         76-history-notes and 76-history-live, sanitized
+#                         76-history-notes and the other 76-history-*
+#                         suites, sanitized
 #   74-flame-culprits     two culprits on CPU time (libc's memcmp under a
 #                         caller); the culprits step over real probes is
-#                         74-flame-culprits-alloc (two culprits on bytes, a
+#                         74-flame-culprits-alloc (three culprits on bytes, a
 #                         sixth of the CPU), its tables test_flame_time,
 #                         the library frame moved up to its caller (the
 #                         ranking, the others' lib-time measure) test_flame,
