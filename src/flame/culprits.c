@@ -447,6 +447,7 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		return 0;
 	}
 	string_list_append(searched, caller ? caller : func);
+	c.unit_bytes = unit_bytes(s, m);
 	shown = escape_term_dup(measured);
 	if (time)
 		note("culprits: %s's own CPU time%s also rose, %.1f ms -> %.1f ms per run: "
@@ -456,12 +457,12 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		note("culprits: %s's share (%s) also rose, %.1f%% -> %.1f%%: segmenting the range "
 		     "on it", shown, lib ? "with the library code under it" :
 		     "outside the other changed functions", 100 * ends[0].value, 100 * ends[1].value);
-	else if (unit_bytes(s, m) > 0)
+	else if (c.unit_bytes > 0)
 		note("culprits: %s's bytes %s per run%s also rose, %s -> %s: segmenting the range "
 		     "on it", shown, s->req.metric == FLAME_METRIC_PEAK_HEAP ? "live at the peak" :
 		     "allocated", lib ? " with the library code under it" : "",
-		     numfmt_str(b0, sizeof(b0), unit_bytes(s, m) * ends[0].value, "bytes", 0),
-		     numfmt_str(b1, sizeof(b1), unit_bytes(s, m) * ends[1].value, "bytes", 0));
+		     numfmt_str(b0, sizeof(b0), c.unit_bytes * ends[0].value, "bytes", 0),
+		     numfmt_str(b1, sizeof(b1), c.unit_bytes * ends[1].value, "bytes", 0));
 	else
 		note("culprits: %s's %s%s also rose, %.1f -> %.1f: segmenting the range on it", shown,
 		     flame_metric_per_run(s->req.metric), lib ? " with the library code under it" : "",
@@ -473,7 +474,6 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 	/* a lib- cut leaves no other program function to exclude (probe.c) */
 	c.o.exclude = lib ? NULL : &ex;
 	c.unit_ms = unit_ms;
-	c.unit_bytes = unit_bytes(s, m);
 	segmentation_setup(s, &g, &c, ends, !share);
 	g.max_culprits = MAX_CULPRITS > s->ans.culprits.count ? MAX_CULPRITS - s->ans.culprits.count : 0;
 	/* the suspect first: one change often slows several functions */

@@ -170,16 +170,19 @@ static void json_revert(struct json_writer *w, const char *key, const struct fla
 }
 
 /*
- * "p_value": p, or null where no test was made: exact counts (a counted
- * metric whose runs repeat) or p < 0 (the step was never re-probed).
+ * "p_value" of commit id's step, 1 - confidence (adjusted for the looks),
+ * or null where no test was made: exact counts (a counted metric whose
+ * runs repeat), or id is the suspect and it was never re-probed.
  */
-static void json_p_value(struct json_writer *w, const struct flame_session *s, double p)
+static void json_p_value(struct json_writer *w, const struct flame_session *s, const char *id,
+			 double confidence)
 {
 	json_writer_key(w, "p_value");
-	if (s->ans.ends.exact_counts || p < 0)
+	if (s->ans.ends.exact_counts ||
+	    (!s->ans.narrow.pair.looks && !strcmp(id, s->ans.narrow.culprit_info.id)))
 		json_writer_null(w);
 	else
-		json_writer_number(w, p);
+		json_writer_number(w, 1 - confidence);
 }
 
 static void json_suspect(const struct flame_session *s, struct json_writer *w)
@@ -224,7 +227,7 @@ static void json_suspect(const struct flame_session *s, struct json_writer *w)
 	 * or never re-probed - no test was made); confidence is 1 - p (kept for
 	 * scripts), not a probability that the commit is a culprit
 	 */
-	json_p_value(w, s, s->ans.narrow.pair.looks ? 1 - s->ans.narrow.suspect_confidence : -1);
+	json_p_value(w, s, s->ans.narrow.culprit_info.id, s->ans.narrow.suspect_confidence);
 	json_writer_key_number(w, "confidence", s->ans.narrow.suspect_confidence);
 	json_writer_key_string(w, "confidence_method", s->ans.narrow.confidence_how);
 	json_writer_key(w, "merge");
@@ -340,9 +343,7 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 	/* Fieller's interval (estimate.h) at this level; on the log scale for a time */
 	json_writer_key_number(w, "interval_level", a->explains_level);
 	json_writer_key_bool(w, "log_scale", a->log_scale);
-	/* adjusted for the looks; none for a suspect never re-probed */
-	json_p_value(w, s, !strcmp(id, s->ans.narrow.culprit_info.id) && !s->ans.narrow.pair.looks ?
-			   -1 : 1 - confidence);
+	json_p_value(w, s, id, confidence);
 	json_writer_key_number(w, "confidence", confidence);	/* 1 - p_value, for scripts */
 	json_writer_key(w, "effect");
 	if (unit_ms > 0) {
