@@ -535,29 +535,50 @@ static int together_explain(struct flame_session *s, size_t nprimary)
 	return a.real && a.explains >= 0.5;
 }
 
-/*
- * The ends' CPU time per profiled run (ms) and the standard error of its
- * change: what the culprits' steps, in ms, add up to with the rest.
- */
-static void ends_cpu_ms(struct flame_session *s)
+/* The mean of a value over n runs and the variance of that mean. */
+static void mean_and_var(const double *x, size_t n, double *mean, double *var)
 {
-	double var[2] = { 0, 0 };
 	size_t k;
+
+	*mean = 0;
+	*var = 0;
+	for (k = 0; k < n; k++)
+		*mean += x[k] / (double)n;
+	for (k = 0; n > 1 && k < n; k++)
+		*var += (x[k] - *mean) * (x[k] - *mean) / (double)(n - 1) / (double)n;
+}
+
+/*
+ * The ends' CPU time per profiled run (ms), and for an allocation profile
+ * its bytes allocated (or live at the peak) per run, with the standard
+ * errors of their changes: what the culprits' steps add up to with the
+ * rest, in ms or in bytes.
+ */
+static void ends_totals(struct flame_session *s)
+{
+	int alloc = flame_metric_profile(s->req.metric, 0, s->req.profiler) == FLAME_PROFILE_ALLOC;
+	double var_ms[2], var_bytes[2];
 	int side;
 
 	for (side = 0; side < 2; side++) {
-		size_t n = s->st.nruns[side];
+		size_t n = s->st.nruns[side], k;
+		double *ms = xcalloc(n ? n : 1, sizeof(*ms)), *bytes = xcalloc(n ? n : 1, sizeof(*bytes));
 
-		s->ans.culprits.cpu_ms[side] = 0;
-		for (k = 0; k < n; k++)
-			s->ans.culprits.cpu_ms[side] += s->st.runs[side][k].cpu_us / 1e3 / (double)n;
 		for (k = 0; k < n; k++) {
-			double d = s->st.runs[side][k].cpu_us / 1e3 - s->ans.culprits.cpu_ms[side];
+			const struct flame_run *r = &s->st.runs[side][k];
 
-			var[side] += n > 1 ? d * d / (double)(n - 1) / (double)n : 0;
+			ms[k] = r->cpu_us / 1e3;
+			bytes[k] = s->req.metric == FLAME_METRIC_PEAK_HEAP ? r->peak_heap : r->alloc_bytes;
 		}
+		mean_and_var(ms, n, &s->ans.culprits.cpu_ms[side], &var_ms[side]);
+		mean_and_var(bytes, n, &s->ans.culprits.bytes[side], &var_bytes[side]);
+		if (!alloc)
+			s->ans.culprits.bytes[side] = var_bytes[side] = 0;
+		free(ms);
+		free(bytes);
 	}
-	s->ans.culprits.cpu_change_se_ms = sqrt(var[0] + var[1]);
+	s->ans.culprits.cpu_change_se_ms = sqrt(var_ms[0] + var_ms[1]);
+	s->ans.culprits.bytes_change_se = sqrt(var_bytes[0] + var_bytes[1]);
 }
 
 int flame_step_culprits(struct flame_session *s)
@@ -567,7 +588,7 @@ int flame_step_culprits(struct flame_session *s)
 	int pos = flame_session_range_index(s, s->ans.narrow.culprit), ret = 0;
 	size_t i, nprimary;
 
-	ends_cpu_ms(s);
+	ends_totals(s);
 	if (pos < 0 || !flame_culprit_accepted(&s->ans.narrow.pair.step, MIN_EXPLAINS))
 		return 0;
 	primary_ctx(s, &primary);

@@ -357,7 +357,7 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_ms / ends : 0);
 		json_writer_end(w);
 	} else if (unit_bytes > 0) {
-		double ends = s->ans.ends.metric_med[1] - s->ans.ends.metric_med[0];
+		double ends = s->ans.culprits.bytes[1] - s->ans.culprits.bytes[0];
 
 		/* an allocation profile's samples per run times its interval (culprits.c) */
 		json_writer_begin_object(w);
@@ -397,15 +397,15 @@ static void json_culprits(const struct flame_session *s, struct json_writer *w)
 	}
 	json_writer_end(w);
 	json_writer_key(w, "effects");
-	if (s->ans.outcome == VERDICT_REGRESSION && flame_culprits_timed(s)) {
-		double sum = flame_culprits_sum_ms(s), ends = s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
+	if (s->ans.outcome == VERDICT_REGRESSION && flame_culprits_sum_unit(s)) {
+		double sum = flame_culprits_sum(s), ends = flame_culprits_ends(s, 1) - flame_culprits_ends(s, 0);
 
 		json_writer_begin_object(w);
-		json_writer_key_string(w, "unit", "ms CPU per run");
-		json_writer_key_number(w, "good", s->ans.culprits.cpu_ms[0]);
-		json_writer_key_number(w, "bad", s->ans.culprits.cpu_ms[1]);
+		json_writer_key_string(w, "unit", flame_culprits_sum_unit_name(s));
+		json_writer_key_number(w, "good", flame_culprits_ends(s, 0));
+		json_writer_key_number(w, "bad", flame_culprits_ends(s, 1));
 		json_writer_key_number(w, "ends_change", ends);
-		json_writer_key_number(w, "ends_change_se", s->ans.culprits.cpu_change_se_ms);
+		json_writer_key_number(w, "ends_change_se", flame_culprits_ends_se(s));
 		json_writer_key_number(w, "culprits", sum);
 		json_writer_key_number(w, "unexplained", ends - sum);
 		json_writer_key_bool(w, "adds_up", flame_culprits_add_up(s));

@@ -55,14 +55,24 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
  */
 void flame_report_evidence(const struct flame_session *s, struct strbuf *sb);
 /*
- * Every culprit's step is a CPU time (its unit_ms known) and so is the
- * change between the ends: the steps can be shown in ms and summed.
+ * The unit the culprits' steps are summed in with the ends' change: a
+ * CPU time when every step is one (its unit_ms known), else bytes when
+ * every step is an allocation profile's (unit_bytes) and the ends' bytes
+ * per run are known; NONE: the steps are not summed.
  */
-int flame_culprits_timed(const struct flame_session *s);
-/* Terminal: each culprit's step in ms with its part of the ends' change, and the rest. */
+enum flame_sum_unit { FLAME_SUM_NONE, FLAME_SUM_MS, FLAME_SUM_BYTES };
+enum flame_sum_unit flame_culprits_sum_unit(const struct flame_session *s);
+/* "ms CPU per run", "bytes allocated per run" or "bytes live at the peak per run" */
+const char *flame_culprits_sum_unit_name(const struct flame_session *s);
+/* A culprit's step per unit of its measure in the sum's unit (0 without one). */
+double flame_culprit_sum_scale(const struct flame_session *s, const struct flame_culprit *c);
+/* The ends' mean per run in the sum's unit (side 0 good, 1 bad), and its change's standard error. */
+double flame_culprits_ends(const struct flame_session *s, int side);
+double flame_culprits_ends_se(const struct flame_session *s);
+/* Terminal: each culprit's step in the sum's unit with its part of the ends' change, and the rest. */
 void flame_report_summary_effects(const struct flame_session *s, struct strbuf *out);
-/* The culprits' steps summed, ms of CPU time per run. */
-double flame_culprits_sum_ms(const struct flame_session *s);
+/* The culprits' steps summed, in the sum's unit per run. */
+double flame_culprits_sum(const struct flame_session *s);
 /*
  * Can the steps be read as parts of the ends' change?  Not when even their
  * intervals' lower ends sum to more: other commits of the range made it

@@ -32,32 +32,76 @@ static int listed(const struct flame_session *s)
 	return s->ans.outcome == VERDICT_REGRESSION && s->ans.culprits.count > 1;
 }
 
-int flame_culprits_timed(const struct flame_session *s)
+static int all_culprits_have(const struct flame_session *s, int bytes)
 {
 	size_t i;
 
-	if (!s->ans.culprits.count || s->ans.culprits.cpu_ms[0] <= 0)
-		return 0;
 	for (i = 0; i < s->ans.culprits.count; i++)
-		if (!(s->ans.culprits.list[i].unit_ms > 0))
+		if (!((bytes ? s->ans.culprits.list[i].unit_bytes : s->ans.culprits.list[i].unit_ms) > 0))
 			return 0;
-	return 1;
+	return s->ans.culprits.count > 0;
 }
 
-double flame_culprits_sum_ms(const struct flame_session *s)
+enum flame_sum_unit flame_culprits_sum_unit(const struct flame_session *s)
+{
+	if (s->ans.culprits.cpu_ms[0] > 0 && all_culprits_have(s, 0))
+		return FLAME_SUM_MS;
+	if (s->ans.culprits.bytes[0] > 0 && all_culprits_have(s, 1))
+		return FLAME_SUM_BYTES;
+	return FLAME_SUM_NONE;
+}
+
+const char *flame_culprits_sum_unit_name(const struct flame_session *s)
+{
+	switch (flame_culprits_sum_unit(s)) {
+	case FLAME_SUM_MS:
+		return "ms CPU per run";
+	case FLAME_SUM_BYTES:
+		return s->req.metric == FLAME_METRIC_PEAK_HEAP ? "bytes live at the peak per run" :
+			"bytes allocated per run";
+	default:
+		return NULL;
+	}
+}
+
+double flame_culprit_sum_scale(const struct flame_session *s, const struct flame_culprit *c)
+{
+	switch (flame_culprits_sum_unit(s)) {
+	case FLAME_SUM_MS:
+		return c->unit_ms;
+	case FLAME_SUM_BYTES:
+		return c->unit_bytes;
+	default:
+		return 0;
+	}
+}
+
+double flame_culprits_ends(const struct flame_session *s, int side)
+{
+	return flame_culprits_sum_unit(s) == FLAME_SUM_BYTES ? s->ans.culprits.bytes[side] :
+		s->ans.culprits.cpu_ms[side];
+}
+
+double flame_culprits_ends_se(const struct flame_session *s)
+{
+	return flame_culprits_sum_unit(s) == FLAME_SUM_BYTES ? s->ans.culprits.bytes_change_se :
+		s->ans.culprits.cpu_change_se_ms;
+}
+
+double flame_culprits_sum(const struct flame_session *s)
 {
 	double sum = 0;
 	size_t i;
 
 	for (i = 0; i < s->ans.culprits.count; i++)
-		sum += s->ans.culprits.list[i].step.step * s->ans.culprits.list[i].unit_ms;
+		sum += s->ans.culprits.list[i].step.step * flame_culprit_sum_scale(s, &s->ans.culprits.list[i]);
 	return sum;
 }
 
-/* The change of CPU time between the ends, ms per run. */
-static double ends_ms(const struct flame_session *s)
+/* The change between the ends, in the sum's unit per run. */
+static double ends_change(const struct flame_session *s)
 {
-	return s->ans.culprits.cpu_ms[1] - s->ans.culprits.cpu_ms[0];
+	return flame_culprits_ends(s, 1) - flame_culprits_ends(s, 0);
 }
 
 int flame_culprits_add_up(const struct flame_session *s)
@@ -66,17 +110,23 @@ int flame_culprits_add_up(const struct flame_session *s)
 	size_t i;
 
 	for (i = 0; i < s->ans.culprits.count; i++)
-		lo += s->ans.culprits.list[i].step.lo * s->ans.culprits.list[i].unit_ms;
-	return lo <= ends_ms(s);
+		lo += s->ans.culprits.list[i].step.lo * flame_culprit_sum_scale(s, &s->ans.culprits.list[i]);
+	return lo <= ends_change(s);
 }
 
-/* "+210 ms CPU", "+1.25 s CPU" (core/numfmt.h) */
-static void cpu_ms(struct strbuf *sb, double ms)
+/* numfmt_value's unit for a value in the sum's unit */
+static const char *sum_value_unit(const struct flame_session *s)
 {
-	numfmt_value(sb, ms, "ms", NUMFMT_SIGN);
-	strbuf_addstr(sb, " CPU");
+	return flame_culprits_sum_unit(s) == FLAME_SUM_BYTES ? "bytes" : "ms";
 }
 
+/* "+210 ms CPU", "+1.25 s CPU", "+8192000 bytes" (core/numfmt.h); flags as numfmt_value's */
+static void sum_text(const struct flame_session *s, struct strbuf *sb, double v, unsigned flags)
+{
+	numfmt_value(sb, v, sum_value_unit(s), flags);
+	if (flame_culprits_sum_unit(s) == FLAME_SUM_MS)
+		strbuf_addstr(sb, " CPU");
+}
 
 /*
  * "+210 ms CPU [+190, +232]" for a step measured as a time, "+8192000
@@ -191,22 +241,22 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		evidence_p(s, c->confidence, sb);
 		strbuf_addstr(sb, " |\n");
 	}
-	if (flame_culprits_timed(s)) {
+	if (flame_culprits_sum_unit(s)) {
 		int add_up = flame_culprits_add_up(s);
 
 		strbuf_addstr(sb, add_up ? "\nThe steps add up: " :
 			      "\nThe steps exceed the change between the ends: they sum to ");
-		cpu_ms(sb, flame_culprits_sum_ms(s));
+		sum_text(s, sb, flame_culprits_sum(s), NUMFMT_SIGN);
 		strbuf_addstr(sb, add_up ? " per run by the culprits and " : " per run against the ends' ");
 		if (add_up) {
-			numfmt_value(sb, ends_ms(s) - flame_culprits_sum_ms(s), "ms", NUMFMT_SIGN);
+			numfmt_value(sb, ends_change(s) - flame_culprits_sum(s), sum_value_unit(s), NUMFMT_SIGN);
 			strbuf_addstr(sb, " unexplained make the ");
 		}
-		numfmt_value(sb, ends_ms(s), "ms", NUMFMT_SIGN);
+		numfmt_value(sb, ends_change(s), sum_value_unit(s), NUMFMT_SIGN);
 		strbuf_addstr(sb, add_up ? " between the ends (" : " (");
-		numfmt_value(sb, s->ans.culprits.cpu_ms[0], "ms", 0);
+		numfmt_value(sb, flame_culprits_ends(s, 0), sum_value_unit(s), 0);
 		strbuf_addstr(sb, " -> ");
-		numfmt_value(sb, s->ans.culprits.cpu_ms[1], "ms", 0);
+		numfmt_value(sb, flame_culprits_ends(s, 1), sum_value_unit(s), 0);
 		strbuf_addstr(sb, add_up ? ").\n" :
 			      "), beyond their intervals. Other commits in the range made it faster, or "
 			      "the machine's load moved between the measurements (each step is measured "
@@ -274,7 +324,7 @@ void flame_report_summary_culprits(const struct flame_session *s, struct strbuf 
 		strbuf_addstr(out, " (");
 		escape_term(out, fn, strlen(fn));
 		/* its step here when no "effect:" line below says it */
-		if (!flame_culprits_timed(s)) {
+		if (!flame_culprits_sum_unit(s)) {
 			strbuf_addstr(out, ", ");
 			step_text(s, c, out);
 		}
@@ -290,7 +340,7 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 {
 	size_t i;
 
-	if (s->ans.outcome != VERDICT_REGRESSION || !flame_culprits_timed(s))
+	if (s->ans.outcome != VERDICT_REGRESSION || !flame_culprits_sum_unit(s))
 		return;
 	for (i = 0; i < s->ans.culprits.count; i++) {
 		const struct flame_culprit *c = &s->ans.culprits.list[i];
@@ -300,11 +350,11 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 		strbuf_addstr(out, "effect:         ");
 		escape_term(out, c->id, strnlen(c->id, 12));
 		strbuf_addf(out, " %s", st.buf);
-		if (ends_ms(s) > 0) {
+		if (ends_change(s) > 0) {
 			strbuf_addstr(out, ", ");
-			numfmt_percent(out, c->step.step * c->unit_ms / ends_ms(s), 0);
+			numfmt_percent(out, c->step.step * flame_culprit_sum_scale(s, c) / ends_change(s), 0);
 			strbuf_addstr(out, " of the ");
-			numfmt_value(out, ends_ms(s), "ms", NUMFMT_SIGN);
+			numfmt_value(out, ends_change(s), sum_value_unit(s), NUMFMT_SIGN);
 			strbuf_addstr(out, " between the ends");
 		}
 		strbuf_addch(out, '\n');
@@ -312,13 +362,13 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 	}
 	if (!flame_culprits_add_up(s)) {
 		strbuf_addstr(out, "rest:           ");
-		cpu_ms(out, ends_ms(s) - flame_culprits_sum_ms(s));
+		sum_text(s, out, ends_change(s) - flame_culprits_sum(s), NUMFMT_SIGN);
 		strbuf_addstr(out, " per run: the steps exceed the ends' change beyond their intervals "
 			      "(other commits made it faster, or the load moved between the "
 			      "measurements)\n");
-	} else if (s->ans.culprits.count > 1 || ends_ms(s) > 0) {
+	} else if (s->ans.culprits.count > 1 || ends_change(s) > 0) {
 		strbuf_addstr(out, "unexplained:    ");
-		cpu_ms(out, ends_ms(s) - flame_culprits_sum_ms(s));
+		sum_text(s, out, ends_change(s) - flame_culprits_sum(s), NUMFMT_SIGN);
 		strbuf_addstr(out, " per run (the ends' change less the culprits' steps)\n");
 	}
 }

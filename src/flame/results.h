@@ -116,6 +116,9 @@ struct flame_culprits_result {
 	size_t count, alloc;
 	double cpu_ms[2];		/* the ends' mean CPU time per profiled run, ms */
 	double cpu_change_se_ms;	/* the standard error of cpu_ms[1] - cpu_ms[0] */
+	double bytes[2];		/* an allocation profile's ends: mean bytes allocated
+					 * (or live at the peak) per run; 0: not one */
+	double bytes_change_se;		/* the standard error of bytes[1] - bytes[0] */
 	int split;			/* the culprits of the measure bisected on together
 					 * explain at least half of its change */
 };

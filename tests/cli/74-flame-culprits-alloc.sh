@@ -6,8 +6,9 @@
 # commits, each with its function and its step in bytes allocated per run
 # (report.json's effect, within a fifth of the blocks' bytes), in
 # report.json's culprits, report.md, report.html and the terminal, and no
-# fourth commit; the steps are bytes, not CPU time, so no "effect:" lines
-# in ms.  The cheap, exact twin of 74-flame-culprits (CPU time, libc's
+# fourth commit; the steps add up with the rest to the ends' change in
+# bytes allocated per run (report.json's effects, the terminal's "effect:"
+# and "unexplained:" lines, report.md's sum), never in ms.  The cheap, exact twin of 74-flame-culprits (CPU time, libc's
 # memcmp under a caller): this one also runs under the sanitizers, so
 # culprits.c's segmentation over real probes does; the culprits' tables
 # are unit-tested (test_flame_time).  Megabytes of allocations: nothing
@@ -97,11 +98,25 @@ json "$J" 'all(c["effect"] and c["effect"]["unit"] == "bytes allocated per run" 
 others=$(json "$J" '" ".join(c["commit"][:12] for c in d["culprits"][1:])')
 group_begin
 for o in $others; do
-	grep -q "^also culprit:   $o .* bytes" "$T/out" || fail "terminal: also culprit $o" "$(cat "$T/out")"
+	grep -q "^also culprit:   $o .*(\(parse\|other\|render\), explains" "$T/out" ||
+		fail "terminal: also culprit $o" "$(cat "$T/out")"
 done
-group_end "terminal: an also-culprit line for each, in bytes"
-! grep -q "^effect:" "$T/out" && pass "terminal: no effect in ms for bytes" ||
-	fail "terminal: no effect in ms for bytes" "$(cat "$T/out")"
+for o in $(json "$J" '" ".join(c["commit"][:12] for c in d["culprits"])'); do
+	grep -q "^effect:         $o +[0-9]* bytes \[+[0-9]*, +[0-9]*\], [0-9.]*% of the +[0-9]* bytes between the ends$" "$T/out" ||
+		fail "terminal: effect of $o in bytes" "$(cat "$T/out")"
+done
+grep -q "^unexplained:    [-+][0-9]* bytes per run" "$T/out" || grep -q "^rest:           [-+][0-9]* bytes per run" "$T/out" ||
+	fail "terminal: the rest in bytes" "$(cat "$T/out")"
+! grep -q "^effect:.* ms\|^unexplained:.* ms" "$T/out" || fail "terminal: no effect in ms for bytes" "$(cat "$T/out")"
+group_end "terminal: an also-culprit line for each, their steps and the rest in bytes"
+# the ends moved by the blocks the three commits added, 5200 x 4096 bytes a run
+json "$J" '(d["effects"]["unit"] == "bytes allocated per run" and
+	abs(d["effects"]["ends_change"] / (5200 * 4096) - 1) < 0.2 and
+	abs(d["effects"]["culprits"] + d["effects"]["unexplained"] - d["effects"]["ends_change"]) < 1)' |
+	grep -q True && pass "report.json effects: the ends' change in bytes, the blocks' within a fifth" ||
+	fail "report.json effects: the ends' change in bytes" "$(json "$J" 'd["effects"]')"
+grep -Eq "^The steps (add up|exceed the change between the ends): .*[0-9] bytes per run .*[0-9] bytes" "$T/report/report.md" &&
+	pass "report.md sums the steps in bytes" || fail "report.md sums the steps in bytes" "$(grep -A12 "## Culprits" "$T/report/report.md")"
 grep -q "^## Culprits (3 commits" "$T/report/report.md" &&
 	grep -q "^| \`\`${PARSE:0:12}\`\` | parse: a block per field | \`\`parse\`\` | +[0-9]* bytes " "$T/report/report.md" &&
 	grep -q "^| \`\`${OTHER:0:12}\`\` | other: a block per tenth line | \`\`other\`\` | +[0-9]* bytes " "$T/report/report.md" &&

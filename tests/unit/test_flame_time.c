@@ -403,8 +403,8 @@ TEST(effects_add_up_to_the_ends)
 	s.ans.culprits.list[1].step = (struct flame_step_assessment){ .step = 105, .lo = 84,
 								   .hi = 126, .explains = 1 };
 	s.ans.culprits.list[1].unit_ms = 1;
-	CHECK(flame_culprits_timed(&s));
-	CHECK_NEAR(flame_culprits_sum_ms(&s), 315, 1e-9);
+	CHECK(flame_culprits_sum_unit(&s) == FLAME_SUM_MS);
+	CHECK_NEAR(flame_culprits_sum(&s), 315, 1e-9);
 	flame_report_summary(&s, &term);
 	p = strstr(term.buf, "effect:         cd0f6195cd0f +210 ms CPU [+189, +231], 58.5% "
 			     "of the +359 ms between the ends\n");
@@ -429,10 +429,33 @@ TEST(effects_add_up_to_the_ends)
 								   .hi = 231, .explains = 1 };
 	/* a culprit measured as a share cannot be summed: no effect lines */
 	s.ans.culprits.list[1].unit_ms = 0;
-	CHECK(!flame_culprits_timed(&s));
+	CHECK(flame_culprits_sum_unit(&s) == FLAME_SUM_NONE);
 	strbuf_reset(&term);
 	flame_report_summary(&s, &term);
 	CHECK(!strstr(term.buf, "effect:"));
+	/*
+	 * an allocation profile's steps (samples per run x the interval) add
+	 * up in bytes with the ends' bytes allocated per run; the steps are
+	 * on the effect lines, not repeated on the also-culprit line
+	 */
+	s.ans.culprits.cpu_ms[0] = 0;
+	s.ans.culprits.bytes[0] = 1000000;
+	s.ans.culprits.bytes[1] = 3000000;
+	s.ans.culprits.list[0].unit_ms = 0;
+	s.ans.culprits.list[0].unit_bytes = 4096;	/* 210 samples: 860,160 bytes */
+	s.ans.culprits.list[1].unit_bytes = 4096;	/* 105: 430,080 */
+	CHECK(flame_culprits_sum_unit(&s) == FLAME_SUM_BYTES);
+	CHECK(!strcmp(flame_culprits_sum_unit_name(&s), "bytes allocated per run"));
+	CHECK_NEAR(flame_culprits_sum(&s), 315 * 4096, 1e-6);
+	strbuf_reset(&term);
+	flame_report_summary(&s, &term);
+	CHECK(strstr(term.buf, "effect:         cd0f6195cd0f +860160 bytes [+774144, +946176], 43.0% "
+			       "of the +2000000 bytes between the ends\n"));
+	CHECK(strstr(term.buf, "unexplained:    +709760 bytes per run"));
+	CHECK(strstr(term.buf, "also culprit:   333333333333 hash: cheaper (word_hash, explains"));
+	/* one culprit without its bytes: not summed */
+	s.ans.culprits.list[1].unit_bytes = 0;
+	CHECK(flame_culprits_sum_unit(&s) == FLAME_SUM_NONE);
 	flame_session_release(&s);
 	strbuf_release(&term);
 	tempdir_remove(dir);
