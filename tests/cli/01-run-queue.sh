@@ -82,8 +82,10 @@ rc=$?
 	grep -q '^failing suites: .*50-fails(bs)' "$T/out" && pass "a failing suite: exit 1, its stderr and build named" ||
 	fail "a failing suite: exit 1, its stderr and build named" "exit $rc: $(cat "$T/out")"
 
-# one worker: the file order
+# one worker: the file order (30-mid's mark made first: 20-long, which
+# waits for it, would otherwise wait its whole minute, one suite at a time)
 rm -f "$T/m/"* "$Q/tests/cli/50-fails.sh"
+echo preset >"$T/m/started-30-mid"
 qrun TRAIL_BUILD=b >"$T/out" 2>"$T/err"
 [ "$(tr '\n' ' ' <"$T/m/order")" = "10-cheap 20-long 30-mid 40-skipped " ] && ! grep -q '^== ' "$T/out" &&
 	pass "TRAIL_JOBS=1: file order, the lines as before" || fail "TRAIL_JOBS=1: file order" "$(tr '\n' ' ' <"$T/m/order")"
