@@ -11,6 +11,7 @@
 #include "core/verdict.h"
 #include "core/escape.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *culprit_function(const struct flame_session *s, const struct flame_culprit *c)
@@ -114,16 +115,22 @@ int flame_culprits_add_up(const struct flame_session *s)
 	return lo <= ends_change(s);
 }
 
-/* numfmt_value's unit for a value in the sum's unit */
-static const char *sum_value_unit(const struct flame_session *s)
+/*
+ * A value in the sum's unit: "+359 ms", "+1.25 s", "+21299461 bytes" (a
+ * mean of whole bytes, to the byte); flags as numfmt_value's.
+ */
+static void sum_number(const struct flame_session *s, struct strbuf *sb, double v, int flags)
 {
-	return flame_culprits_sum_unit(s) == FLAME_SUM_BYTES ? "bytes" : "ms";
+	if (flame_culprits_sum_unit(s) == FLAME_SUM_BYTES)
+		numfmt_value(sb, round(v), "bytes", flags);
+	else
+		numfmt_value(sb, v, "ms", flags);
 }
 
-/* "+210 ms CPU", "+1.25 s CPU", "+8192000 bytes" (core/numfmt.h); flags as numfmt_value's */
-static void sum_text(const struct flame_session *s, struct strbuf *sb, double v, unsigned flags)
+/* sum_number's, with "CPU" after a time: "+210 ms CPU" */
+static void sum_text(const struct flame_session *s, struct strbuf *sb, double v, int flags)
 {
-	numfmt_value(sb, v, sum_value_unit(s), flags);
+	sum_number(s, sb, v, flags);
 	if (flame_culprits_sum_unit(s) == FLAME_SUM_MS)
 		strbuf_addstr(sb, " CPU");
 }
@@ -249,14 +256,14 @@ void flame_report_md_culprits(const struct flame_session *s, struct strbuf *sb)
 		sum_text(s, sb, flame_culprits_sum(s), NUMFMT_SIGN);
 		strbuf_addstr(sb, add_up ? " per run by the culprits and " : " per run against the ends' ");
 		if (add_up) {
-			numfmt_value(sb, ends_change(s) - flame_culprits_sum(s), sum_value_unit(s), NUMFMT_SIGN);
+			sum_number(s, sb, ends_change(s) - flame_culprits_sum(s), NUMFMT_SIGN);
 			strbuf_addstr(sb, " unexplained make the ");
 		}
-		numfmt_value(sb, ends_change(s), sum_value_unit(s), NUMFMT_SIGN);
+		sum_number(s, sb, ends_change(s), NUMFMT_SIGN);
 		strbuf_addstr(sb, add_up ? " between the ends (" : " (");
-		numfmt_value(sb, flame_culprits_ends(s, 0), sum_value_unit(s), 0);
+		sum_number(s, sb, flame_culprits_ends(s, 0), 0);
 		strbuf_addstr(sb, " -> ");
-		numfmt_value(sb, flame_culprits_ends(s, 1), sum_value_unit(s), 0);
+		sum_number(s, sb, flame_culprits_ends(s, 1), 0);
 		strbuf_addstr(sb, add_up ? ").\n" :
 			      "), beyond their intervals. Other commits in the range made it faster, or "
 			      "the machine's load moved between the measurements (each step is measured "
@@ -354,7 +361,7 @@ void flame_report_summary_effects(const struct flame_session *s, struct strbuf *
 			strbuf_addstr(out, ", ");
 			numfmt_percent(out, c->step.step * flame_culprit_sum_scale(s, c) / ends_change(s), 0);
 			strbuf_addstr(out, " of the ");
-			numfmt_value(out, ends_change(s), sum_value_unit(s), NUMFMT_SIGN);
+			sum_number(s, out, ends_change(s), NUMFMT_SIGN);
 			strbuf_addstr(out, " between the ends");
 		}
 		strbuf_addch(out, '\n');
