@@ -83,7 +83,8 @@ static double split_p(const double *x, const double *wv, int runs_test, size_t n
 {
 	unsigned runs = wv && p->runs >= 2 && p->runs <= CP_NULL_MAX_RUNS ? p->runs : 0;
 	int over = 0;
-	double u, rho;
+	double u, rho, floor = 0;
+	size_t i;
 
 	if (runs && runs_test) {
 		u = cp_split_test_p_over(x, wv, runs, n, k, end, p->min_effect, p->relative, &over);
@@ -91,7 +92,11 @@ static double split_p(const double *x, const double *wv, int runs_test, size_t n
 			return cp_null_p(cache, n, min_size, p->tails, runs, 0, u);
 	}
 	rho = points_rho(x, runs ? wv : NULL, n, k, end);
-	u = cp_split_test_p_lrv(x, n, k, end, p->min_effect, p->relative, stats_lrv_ratio(rho, 0));
+	/* never surer than the points' runs allow (cp_split_test_p_lrv_floor) */
+	for (i = 0; runs && i < n; i++)
+		floor += wv[i] / (double)n;
+	u = cp_split_test_p_lrv_floor(x, n, k, end, p->min_effect, p->relative,
+				      stats_lrv_ratio(rho, 0), floor);
 	return cp_null_p(cache, n, min_size, p->tails, 0, rho, u);
 }
 

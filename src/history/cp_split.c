@@ -179,7 +179,7 @@ static double mean_wv(const double *wv, size_t a0, size_t a1, size_t a2, size_t 
  */
 static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0, size_t a1,
 			size_t a2, size_t a3, size_t b0, size_t b1, double min_effect, int relative,
-			double lrv)
+			double lrv, double var_floor)
 {
 	double na = (double)(a1 - a0 + a3 - a2), nb = (double)(b1 - b0), ma, mb, ss, v, w, df, se, d;
 
@@ -188,7 +188,7 @@ static double group_t_p(const double *x, const double *wv, unsigned m, size_t a0
 	ma = sum_over(x, a0, a1, a2, a3, 0, 0) / na;
 	mb = sum_over(x, b0, b1, 0, 0, 0, 0) / nb;
 	ss = sum_over(x, a0, a1, a2, a3, ma, 1) + sum_over(x, b0, b1, 0, 0, mb, 1);
-	v = ss / (na + nb - 2) * lrv;
+	v = fmax(ss / (na + nb - 2) * lrv, var_floor);
 	df = na + nb - 2;
 	if (wv && m >= 2) {
 		double dw = (na + nb) * (double)(m - 1);
@@ -244,15 +244,15 @@ static int runs_agree(const double *x, const double *wv, unsigned m, size_t n, s
 
 /* The step's and the bump's test, the smaller p (lrv: see cp_split_test_p_lrv). */
 static double step_or_bump(const double *x, const double *wv, unsigned m, size_t n, size_t k,
-			   size_t end, double min_effect, int relative, double lrv)
+			   size_t end, double min_effect, int relative, double lrv, double var_floor)
 {
 	double step, bump;
 
-	step = group_t_p(x, wv, m, 0, k, 0, 0, k, end, min_effect, relative, lrv);
+	step = group_t_p(x, wv, m, 0, k, 0, 0, k, end, min_effect, relative, lrv, var_floor);
 	if (end >= n || k < 1)
 		return step;
 	/* a bump: [k, end) against both sides, when they agree */
-	bump = group_t_p(x, wv, m, 0, k, end, n, k, end, min_effect, relative, lrv);
+	bump = group_t_p(x, wv, m, 0, k, end, n, k, end, min_effect, relative, lrv, var_floor);
 	return fmin(step, bump);
 }
 
@@ -262,13 +262,19 @@ double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_
 	*over = wv && m >= 2 && !runs_agree(x, wv, m, n, k, end < n ? end : n);
 	if (*over || m < 2)
 		wv = NULL;
-	return step_or_bump(x, wv, m, n, k, end, min_effect, relative, 1);
+	return step_or_bump(x, wv, m, n, k, end, min_effect, relative, 1, 0);
 }
 
 double cp_split_test_p_lrv(const double *x, size_t n, size_t k, size_t end, double min_effect,
 			   int relative, double lrv)
 {
-	return step_or_bump(x, NULL, 0, n, k, end, min_effect, relative, lrv > 1 ? lrv : 1);
+	return cp_split_test_p_lrv_floor(x, n, k, end, min_effect, relative, lrv, 0);
+}
+
+double cp_split_test_p_lrv_floor(const double *x, size_t n, size_t k, size_t end, double min_effect,
+				 int relative, double lrv, double var_floor)
+{
+	return step_or_bump(x, NULL, 0, n, k, end, min_effect, relative, lrv > 1 ? lrv : 1, var_floor);
 }
 
 double cp_split_test_p_runs(const double *x, const double *wv, unsigned m, size_t n, size_t k,

@@ -61,6 +61,15 @@ double cp_split_test_p_over(const double *x, const double *wv, unsigned m, size_
  */
 double cp_split_test_p_lrv(const double *x, size_t n, size_t k, size_t end, double min_effect,
 			   int relative, double lrv);
+/*
+ * cp_split_test_p_lrv with the points' variance at least var_floor: what
+ * their runs' sampling alone gives each point (the mean of its wv) - a
+ * few points of a small count, alike by quantisation, have no spread, and
+ * a split of them would be certain (a share of 72 of 74 samples a run
+ * against 74 of 74).
+ */
+double cp_split_test_p_lrv_floor(const double *x, size_t n, size_t k, size_t end, double min_effect,
+				 int relative, double lrv, double var_floor);
 
 /*
  * That test of b[0..nb) against a[0..na) (wa, wb: their wv, or NULL), no

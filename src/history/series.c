@@ -186,13 +186,19 @@ static double run_value(const struct history_point *p, const struct history_func
  * The variance of the mean over p's runs of func's self samples per run
  * (over all samples of each run when share, and divided by each run's
  * scale[] when given): how much the point could move by its runs alone
- * (runs: common_runs()).
+ * (runs: common_runs()).  A share is a count of samples: its runs cannot
+ * vary less than sampling does, and at one or two samples a run they can
+ * seem to - three runs of 74 samples, all spin's, have no spread at all,
+ * and a load burst's one interrupt sample a run then read as a change of
+ * p = 0.0003 (77-history-suite beside two hogs).  So a share's variance is
+ * at least the binomial one, each run's share taken as (c + 1/2) / (n + 1)
+ * (never 0 or 1).
  */
 static double run_variance(const struct history_point *p, const char *func, size_t runs, int share,
 			   const double *scale)
 {
 	const struct history_func *f = find_func(p->r, func);
-	double mean = 0, ss = 0, v;
+	double mean = 0, ss = 0, floor = 0, v;
 	size_t i;
 
 	for (i = 0; i < runs; i++)
@@ -201,7 +207,15 @@ static double run_variance(const struct history_point *p, const char *func, size
 		v = run_value(p, f, i, share) / (scale ? scale[i] : 1);
 		ss += (v - mean) * (v - mean);
 	}
-	return ss / (double)(runs - 1) / (double)runs;
+	for (i = 0; share && i < runs; i++) {
+		double n = p->r->run_samples[i], c = f && f->run_self ? f->run_self[i] : 0;
+		double q = (c + 0.5) / (n + 1), sc = scale ? scale[i] : 1;
+
+		if (n > 0)
+			floor += q * (1 - q) / n / (sc * sc) / ((double)runs * (double)runs);
+	}
+	v = ss / (double)(runs - 1) / (double)runs;
+	return v > floor ? v : floor;
 }
 
 static int cmp_moved(const void *a, const void *b)
