@@ -192,7 +192,8 @@ static double run_value(const struct history_point *p, const struct history_func
  * and a load burst's one interrupt sample a run then read as a change of
  * p = 0.0003 (77-history-suite beside two hogs).  So a share's variance is
  * at least the binomial one, each run's share taken as (c + 1/2) / (n + 1)
- * (never 0 or 1).
+ * (never 0 or 1).  Per-run counts are backfill's own captures: samples,
+ * or finer weights (us blocked, bytes) whose floor is smaller still.
  */
 static double run_variance(const struct history_point *p, const char *func, size_t runs, int share,
 			   const double *scale)
