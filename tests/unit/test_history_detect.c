@@ -38,6 +38,40 @@ static double busy(uint64_t *s)
 	return uniform(s) < 0.1 ? f * (1 + 0.3 * uniform(s)) : f;
 }
 
+/* r with the functions names[0..nf) and room for runs profiled runs, their per-run counts 0. */
+static void result_alloc(struct history_result *r, const char *const *names, size_t nf, size_t runs)
+{
+	size_t j;
+
+	history_result_init(r);
+	r->runs = xmallocarray(runs, sizeof(double));
+	r->funcs = xcalloc(nf, sizeof(*r->funcs));
+	r->nfuncs = nf;
+	r->profiles = (double)runs;
+	r->run_samples = xcalloc(runs, sizeof(double));
+	r->nrun_samples = runs;
+	for (j = 0; j < nf; j++) {
+		r->funcs[j].name = xstrdup(names[j]);
+		r->funcs[j].run_self = xcalloc(runs, sizeof(double));
+	}
+}
+
+/* r, filled in, as the stored commit i of s (s->pts from series_alloc). */
+static void point_store(struct history_series *s, size_t i, struct history_result *r)
+{
+	s->pts[i].r = r;
+	s->pts[i].pos = i;
+	s->pts[i].profiles = r->profiles;
+	history_result_median(r, &s->pts[i].med, &s->pts[i].lo, &s->pts[i].hi);
+}
+
+static void series_alloc(struct history_series *s, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->pts = xcalloc(n, sizeof(*s->pts));
+	s->nr = n;
+}
+
 /*
  * n stored commits of 3 profiled runs with per-run counts (backfill
  * --repeat 3), the last of RUNS (guard --repeat 5), four functions; f's
@@ -53,24 +87,13 @@ static void build(struct history_result *res, struct history_series *s, size_t n
 	uint64_t st = seed;
 	size_t i, j, q;
 
-	memset(s, 0, sizeof(*s));
-	s->pts = xcalloc(n, sizeof(*s->pts));
+	series_alloc(s, n);
 	for (i = 0; i < n; i++) {
 		struct history_result *r = &res[i];
 		double b = exp(0.01 * (2 * uniform(&st) - 1));
 		size_t runs = i + 1 == n ? RUNS : 3;
 
-		history_result_init(r);
-		r->runs = xmallocarray(runs, sizeof(double));
-		r->funcs = xcalloc(4, sizeof(*r->funcs));
-		r->nfuncs = 4;
-		r->profiles = (double)runs;
-		r->run_samples = xcalloc(runs, sizeof(double));
-		r->nrun_samples = runs;
-		for (j = 0; j < 4; j++) {
-			r->funcs[j].name = xstrdup(names[j]);
-			r->funcs[j].run_self = xcalloc(runs, sizeof(double));
-		}
+		result_alloc(r, names, 4, runs);
 		for (q = 0; q < runs; q++) {
 			double run = 0, load = busy(&st);
 			size_t miss = uniform(&st) < 0.1 ? (size_t)(4 * uniform(&st)) : 4;
@@ -90,12 +113,8 @@ static void build(struct history_result *res, struct history_series *s, size_t n
 			}
 			r->runs[r->nruns++] = run * 1000 * load;
 		}
-		s->pts[i].r = r;
-		s->pts[i].pos = i;
-		s->pts[i].profiles = (double)runs;
-		history_result_median(r, &s->pts[i].med, &s->pts[i].lo, &s->pts[i].hi);
+		point_store(s, i, r);
 	}
-	s->nr = n;
 }
 
 static void release(struct history_result *res, struct history_series *s, size_t n)
@@ -211,36 +230,24 @@ TEST(growing_series_keeps_its_answers)
 static void build_counted(struct history_result *res, struct history_series *s, size_t n,
 			  const double *f, uint64_t seed)
 {
+	static const char *const names[2] = { "f", "g" };
 	uint64_t st = seed;
 	size_t i, j;
 
-	memset(s, 0, sizeof(*s));
-	s->pts = xcalloc(n, sizeof(*s->pts));
+	series_alloc(s, n);
 	for (i = 0; i < n; i++) {
 		struct history_result *r = &res[i];
 		double v[2] = { f[i], 1295860 + floor(20 * uniform(&st)) };
 
-		history_result_init(r);
-		r->runs = xmallocarray(1, sizeof(double));
-		r->funcs = xcalloc(2, sizeof(*r->funcs));
-		r->nfuncs = 2;
-		r->profiles = 1;
-		r->run_samples = xcalloc(1, sizeof(double));
-		r->nrun_samples = 1;
+		result_alloc(r, names, 2, 1);
 		for (j = 0; j < 2; j++) {
-			r->funcs[j].name = xstrdup(j ? "g" : "f");
-			r->funcs[j].run_self = xcalloc(1, sizeof(double));
 			r->funcs[j].self = r->funcs[j].total = r->funcs[j].run_self[0] = v[j];
 			r->samples += v[j];
 			r->run_samples[0] += v[j];
 		}
 		r->runs[r->nruns++] = v[0] + v[1];
-		s->pts[i].r = r;
-		s->pts[i].pos = i;
-		s->pts[i].profiles = 1;
-		history_result_median(r, &s->pts[i].med, &s->pts[i].lo, &s->pts[i].hi);
+		point_store(s, i, r);
 	}
-	s->nr = n;
 }
 
 /*
@@ -300,29 +307,19 @@ TEST(counted_history_finds_exactly_its_steps)
  */
 TEST(quantized_shares_are_not_a_change)
 {
+	static const char *const names[2] = { "spin", "irq" };
 	struct history_result res[8];
 	struct history_series s;
 	struct history_change *c;
 	uint64_t st = 7;
 	size_t i, j, q, n, all;
 
-	memset(&s, 0, sizeof(s));
-	s.pts = xcalloc(8, sizeof(*s.pts));
+	series_alloc(&s, 8);
 	for (i = 0; i < 8; i++) {
 		struct history_result *r = &res[i];
 		double other = i < 4 ? 2 : 0;
 
-		history_result_init(r);
-		r->runs = xmallocarray(3, sizeof(double));
-		r->funcs = xcalloc(2, sizeof(*r->funcs));
-		r->nfuncs = 2;
-		r->profiles = 3;
-		r->run_samples = xcalloc(3, sizeof(double));
-		r->nrun_samples = 3;
-		r->funcs[0].name = xstrdup("spin");
-		r->funcs[1].name = xstrdup("irq");
-		for (j = 0; j < 2; j++)
-			r->funcs[j].run_self = xcalloc(3, sizeof(double));
+		result_alloc(r, names, 2, 3);
 		for (q = 0; q < 3; q++) {
 			double v[2] = { 74 - other, other };
 
@@ -335,12 +332,8 @@ TEST(quantized_shares_are_not_a_change)
 			r->run_samples[q] = 74;
 			r->runs[r->nruns++] = 38600 * exp(0.01 * (2 * uniform(&st) - 1));
 		}
-		s.pts[i].r = r;
-		s.pts[i].pos = i;
-		s.pts[i].profiles = 3;
-		history_result_median(r, &s.pts[i].med, &s.pts[i].lo, &s.pts[i].hi);
+		point_store(&s, i, r);
 	}
-	s.nr = 8;
 	n = detect(&s, &c, &all);
 	CHECK_INT(n, 0);
 	history_changes_free(c, all);
