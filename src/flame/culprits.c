@@ -458,9 +458,8 @@ static int search_function(struct flame_session *s, const char *func, size_t sus
 		     "on it", shown, lib ? "with the library code under it" :
 		     "outside the other changed functions", 100 * ends[0].value, 100 * ends[1].value);
 	else if (c.unit_bytes > 0)
-		note("culprits: %s's bytes %s per run%s also rose, %s -> %s: segmenting the range "
-		     "on it", shown, s->req.metric == FLAME_METRIC_PEAK_HEAP ? "live at the peak" :
-		     "allocated", lib ? " with the library code under it" : "",
+		note("culprits: %s's %s%s also rose, %s -> %s: segmenting the range on it", shown,
+		     flame_metric_bytes_per_run(s->req.metric), lib ? " with the library code under it" : "",
 		     numfmt_str(b0, sizeof(b0), c.unit_bytes * ends[0].value, "bytes", 0),
 		     numfmt_str(b1, sizeof(b1), c.unit_bytes * ends[1].value, "bytes", 0));
 	else

@@ -361,8 +361,7 @@ static void json_culprit(const struct flame_session *s, struct json_writer *w, c
 
 		/* an allocation profile's samples per run times its interval (culprits.c) */
 		json_writer_begin_object(w);
-		json_writer_key_string(w, "unit", s->req.metric == FLAME_METRIC_PEAK_HEAP ?
-				       "bytes live at the peak per run" : "bytes allocated per run");
+		json_writer_key_string(w, "unit", flame_metric_bytes_per_run(s->req.metric));
 		json_writer_key_number(w, "value", a->step * unit_bytes);
 		json_writer_key_pair(w, "interval", a->lo * unit_bytes, a->hi * unit_bytes);
 		json_writer_key_number(w, "of_ends_change", ends > 0 ? a->step * unit_bytes / ends : 0);

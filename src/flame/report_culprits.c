@@ -58,8 +58,7 @@ const char *flame_culprits_sum_unit_name(const struct flame_session *s)
 	case FLAME_SUM_MS:
 		return "ms CPU per run";
 	case FLAME_SUM_BYTES:
-		return s->req.metric == FLAME_METRIC_PEAK_HEAP ? "bytes live at the peak per run" :
-			"bytes allocated per run";
+		return flame_metric_bytes_per_run(s->req.metric);
 	default:
 		return NULL;
 	}

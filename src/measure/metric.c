@@ -70,6 +70,11 @@ const char *flame_metric_per_run(enum flame_metric m)
 	return buf;
 }
 
+const char *flame_metric_bytes_per_run(enum flame_metric m)
+{
+	return m == FLAME_METRIC_PEAK_HEAP ? "bytes live at the peak per run" : "bytes allocated per run";
+}
+
 double flame_metric_min_effect(const struct flame_metric_def *d)
 {
 	return d && d->min_effect > 0 ? d->min_effect : 0.03;

@@ -87,6 +87,11 @@ int flame_metric_deterministic(enum flame_metric m);
 const char *flame_metric_share_of(const char *name);
 /* A function's own weight per run in m's profile: "instructions/run" for counted metrics, else "samples/run". */
 const char *flame_metric_per_run(enum flame_metric m);
+/*
+ * An allocation profile's step, in words: "bytes live at the peak per
+ * run" for peak-heap, else "bytes allocated per run".
+ */
+const char *flame_metric_bytes_per_run(enum flame_metric m);
 
 /*
  * The profile a metric's runs record (alloc and peak-heap: allocation
